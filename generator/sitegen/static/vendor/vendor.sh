@@ -1,0 +1,32 @@
+#!/bin/sh
+# Re-vendor the pinned browser libraries. Run from this directory; needs npm and the installed mkdocs-material.
+# Versions are pinned here and recorded in VERSIONS; bump both together.
+set -eu
+VEGA=6.4.0; VEGALITE=6.4.1; EMBED=7.3.0; INTERP=2.3.2
+tmp=$(mktemp -d)
+(cd "$tmp" && for p in vega@$VEGA vega-lite@$VEGALITE vega-embed@$EMBED vega-interpreter@$INTERP; do
+  npm pack "$p" >/dev/null 2>&1; done && for f in *.tgz; do mkdir "${f%.tgz}" && tar xzf "$f" -C "${f%.tgz}"; done)
+strip() { sed -e 's#//[#@] sourceMappingURL=.*$##' "$1" > "$2"; }
+strip "$tmp/vega-$VEGA/package/build/vega.min.js" vega/vega.min.js
+strip "$tmp/vega-lite-$VEGALITE/package/build/vega-lite.min.js" vega-lite/vega-lite.min.js
+strip "$tmp/vega-embed-$EMBED/package/build/vega-embed.min.js" vega-embed/vega-embed.min.js
+# vega-interpreter ships only as an ES module importing vega-util; wrap it as a classic script that takes
+# vega-util's functions from the vega global (vega re-exports vega-util) and sets window.vegaInterpreter.
+{
+  echo "/* vega-interpreter $INTERP (BSD-3-Clause, see LICENSE), wrapped as a classic script by vendor.sh */"
+  echo "(function (vegaUtil) {"
+  sed -e "s#^import { \(.*\) } from 'vega-util';#const { \1 } = vegaUtil;#" \
+      -e 's#^export { expression as expressionInterpreter };#window.vegaInterpreter = { expressionInterpreter: expression };#' \
+      "$tmp/vega-interpreter-$INTERP/package/build/vega-interpreter.js"
+  echo "})(window.vega);"
+} > "$tmp/interp.js"
+strip "$tmp/interp.js" vega-interpreter/vega-interpreter.js
+for p in vega vega-lite vega-embed vega-interpreter; do
+  v=$(ls -d "$tmp/$p"-[0-9]*/package | head -1); cp "$v/LICENSE" "$p/LICENSE"; done
+M=$(python -c 'import material, os; print(os.path.dirname(material.__file__))')/templates/assets
+strip "$M/stylesheets/main.57a0d79d.min.css" material/stylesheets/main.57a0d79d.min.css
+strip "$M/stylesheets/palette.fb2fffe2.min.css" material/stylesheets/palette.fb2fffe2.min.css
+strip "$M/javascripts/bundle.a5f9d56c.min.js" material/javascripts/bundle.a5f9d56c.min.js
+strip "$M/javascripts/workers/search.a7633da7.min.js" material/javascripts/workers/search.a7633da7.min.js
+rm -rf "$tmp"
+sha256sum */*.js */*.css */*/*.js */*/*/*.js 2>/dev/null | sort -k2 > SHA256SUMS
