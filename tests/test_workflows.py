@@ -1,0 +1,407 @@
+"""The GitHub Actions workflows and repository metadata keep the project's security rules.
+
+The rules (see SECURITY.md): actions pinned to a full commit SHA with the release in a comment,
+read-only tokens except where one job needs more, no pull_request_target, a timeout on every
+job, no credentials left in a checkout, no ${{ }} expressions pasted into shell or scripts,
+and a PR-comment workflow that never runs PR code. actionlint checks everything else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+GITHUB = ROOT / ".github"
+WORKFLOWS = GITHUB / "workflows"
+WORKFLOW_PATHS = sorted([*WORKFLOWS.glob("*.yml"), *WORKFLOWS.glob("*.yaml")])
+WORKFLOW_IDS = [p.name for p in WORKFLOW_PATHS]
+
+SHA_PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$")
+USES_LINE = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<ref>[^\s#]+)(?P<rest>.*)$")
+VERSION_COMMENT = re.compile(r"^\s+#\s*v\d+\.\d+\.\d+\s*$")
+
+# The only write scopes any job may hold: (workflow file, job id) -> scopes.
+WRITE_SCOPES = {
+    ("pages.yml", "deploy"): {"pages", "id-token"},
+    ("pr-diff-comment.yml", "comment"): {"pull-requests"},
+}
+
+
+def load(path: Path) -> dict:
+    """Parses one workflow file."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def workflow(name: str) -> dict:
+    """Parses the workflow called name under .github/workflows/."""
+    return load(WORKFLOWS / name)
+
+
+def triggers(wf: dict) -> dict:
+    """The workflow's `on:` as a dict of event -> config (PyYAML reads the key `on` as True)."""
+    on = wf.get("on", wf.get(True))
+    if isinstance(on, str):
+        return {on: None}
+    if isinstance(on, list):
+        return {event: None for event in on}
+    return dict(on or {})
+
+
+def steps(wf: dict):
+    """Yields (job id, step) for every step of every job."""
+    for job_id, job in wf["jobs"].items():
+        for step in job.get("steps") or []:
+            yield job_id, step
+
+
+def is_checkout(step: dict) -> bool:
+    return str(step.get("uses", "")).startswith("actions/checkout@")
+
+
+@pytest.fixture(params=WORKFLOW_PATHS, ids=WORKFLOW_IDS)
+def workflow_path(request) -> Path:
+    return request.param
+
+
+def test_the_workflows_are_there():
+    assert {"ci.yml", "pages.yml", "pr-diff.yml", "pr-diff-comment.yml"} <= set(WORKFLOW_IDS)
+
+
+# --- rules for every workflow ------------------------------------------------------------------
+
+
+def test_every_action_is_pinned_to_a_commit_sha_with_its_version(workflow_path):
+    lines = [m for line in workflow_path.read_text(encoding="utf-8").splitlines() if (m := USES_LINE.match(line))]
+    wf = load(workflow_path)
+    parsed = [step["uses"] for _, step in steps(wf) if "uses" in step]
+    parsed += [job["uses"] for job in wf["jobs"].values() if "uses" in job]
+    # Every `uses:` the runner sees is on a line of its own that this test can read the comment of.
+    assert sorted(m["ref"] for m in lines) == sorted(parsed)
+    for m in lines:
+        ref = m["ref"]
+        if ref.startswith("./"):
+            continue  # an action in this repository: pinned by the commit under test
+        assert SHA_PINNED.match(ref), f"{workflow_path.name}: {ref} is not pinned to a full commit SHA"
+        assert VERSION_COMMENT.match(m["rest"]), (
+            f"{workflow_path.name}: {ref} needs its release as a comment on the same line, e.g. '# v1.2.3'"
+        )
+
+
+def test_top_level_permissions_are_read_only(workflow_path):
+    wf = load(workflow_path)
+    assert "permissions" in wf, f"{workflow_path.name}: set top-level permissions (contents: read)"
+    permissions = wf["permissions"]
+    assert isinstance(permissions, dict), f"{workflow_path.name}: list permissions scope by scope, not {permissions!r}"
+    writes = {scope for scope, level in permissions.items() if level not in ("read", "none")}
+    assert not writes, f"{workflow_path.name}: top-level permissions grant {sorted(writes)}"
+
+
+def test_write_permissions_only_in_the_jobs_that_need_them(workflow_path):
+    for job_id, job in load(workflow_path)["jobs"].items():
+        permissions = job.get("permissions", {})
+        assert isinstance(permissions, dict), f"{workflow_path.name}:{job_id}: list permissions scope by scope"
+        writes = {scope for scope, level in permissions.items() if level == "write"}
+        allowed = WRITE_SCOPES.get((workflow_path.name, job_id), set())
+        assert writes <= allowed, f"{workflow_path.name}:{job_id} may not hold {sorted(writes - allowed)}: write"
+
+
+def test_never_pull_request_target(workflow_path):
+    assert "pull_request_target" not in triggers(load(workflow_path))
+
+
+def test_every_job_has_a_timeout(workflow_path):
+    for job_id, job in load(workflow_path)["jobs"].items():
+        timeout = job.get("timeout-minutes")
+        assert isinstance(timeout, int) and 0 < timeout <= 60, f"{workflow_path.name}:{job_id}: timeout-minutes"
+
+
+def test_every_checkout_keeps_no_credentials(workflow_path):
+    for job_id, step in steps(load(workflow_path)):
+        if is_checkout(step):
+            assert (step.get("with") or {}).get("persist-credentials") is False, (
+                f"{workflow_path.name}:{job_id}: checkout needs persist-credentials: false"
+            )
+
+
+def test_no_expressions_pasted_into_shell_or_scripts(workflow_path):
+    # ${{ }} is substituted into the text before the shell or node parses it, so a PR title or
+    # branch name could become code. Pass values through env: and read them as variables.
+    for job_id, step in steps(load(workflow_path)):
+        for name, text in (("run", step.get("run")), ("script", (step.get("with") or {}).get("script"))):
+            if text is not None:
+                assert "${{" not in text, f"{workflow_path.name}:{job_id}: ${{{{ }}}} inside {name}:"
+
+
+# --- each workflow's own shape -----------------------------------------------------------------
+
+
+def test_ci_runs_the_tests_and_the_build_check():
+    wf = workflow("ci.yml")
+    assert {"pull_request", "push"} <= set(triggers(wf))
+    assert wf["permissions"] == {"contents": "read"}
+    runs = "\n".join(step.get("run", "") for _, step in steps(wf))
+    assert "pip install -e '.[test]'" in runs
+    assert "pytest" in runs
+    assert "sitegen build --check" in runs
+    assert "apt-get install -y chromium" in runs
+
+
+def test_pages_deploys_main_from_a_separate_privileged_job():
+    wf = workflow("pages.yml")
+    on = triggers(wf)
+    assert set(on) == {"push", "workflow_dispatch"}
+    assert on["push"] == {"branches": ["main"]}
+    assert wf["permissions"] == {"contents": "read"}
+    assert wf["concurrency"]["group"]
+    build, deploy = wf["jobs"]["build"], wf["jobs"]["deploy"]
+    assert "permissions" not in build
+    assert any("sitegen build" in step.get("run", "") for step in build["steps"])
+    assert any(step.get("uses", "").startswith("actions/upload-pages-artifact@") for step in build["steps"])
+    assert deploy["needs"] == "build"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    # The privileged job runs no repository code: no checkout, no shell.
+    assert not any(is_checkout(step) or "run" in step for step in deploy["steps"])
+    assert any(step.get("uses", "").startswith("actions/deploy-pages@") for step in deploy["steps"])
+
+
+def test_pr_diff_runs_unprivileged_and_uploads_data_only():
+    wf = workflow("pr-diff.yml")
+    assert set(triggers(wf)) == {"pull_request"}
+    assert wf["permissions"] == {"contents": "read"}
+    (job,) = wf["jobs"].values()
+    assert "permissions" not in job
+    checkout = next(step for step in job["steps"] if is_checkout(step))
+    assert checkout["with"]["fetch-depth"] == 0
+    diff = next(step for step in job["steps"] if "sitegen diff" in step.get("run", ""))
+    assert 'sitegen diff "origin/${BASE_REF}" HEAD > pr-diff/diff.md' in diff["run"]
+    assert diff["env"] == {
+        "BASE_REF": "${{ github.base_ref }}",
+        "PR_NUMBER": "${{ github.event.pull_request.number }}",
+    }
+    upload = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact@"))
+    assert upload["with"]["name"] == "pr-diff"
+
+
+def test_pr_diff_comment_never_runs_pr_code():
+    wf = workflow("pr-diff-comment.yml")
+    on = triggers(wf)
+    assert set(on) == {"workflow_run"}
+    assert on["workflow_run"] == {"workflows": [workflow("pr-diff.yml")["name"]], "types": ["completed"]}
+    assert wf["permissions"] == {}
+    (job,) = wf["jobs"].values()
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert "github.event.workflow_run.conclusion == 'success'" in job["if"]
+    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
+    assert not any(is_checkout(step) for step in job["steps"]), "no checkout in the privileged workflow"
+    assert not any("run" in step for step in job["steps"]), "no shell in the privileged workflow"
+    download = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/download-artifact@"))
+    assert download["with"]["name"] == "pr-diff"
+    assert download["with"]["run-id"] == "${{ github.event.workflow_run.id }}"
+
+
+# --- the comment script, run under node with a fake GitHub API --------------------------------
+
+HARNESS = r"""
+const fs = require('fs');
+const [scriptPath, statePath] = process.argv.slice(2);
+const state = JSON.parse(fs.readFileSync(statePath, 'utf8'));
+const calls = [];
+const core = {
+  setFailed: (m) => calls.push(['setFailed', m]),
+  warning: (m) => calls.push(['warning', m]),
+  info: () => {},
+};
+const github = {
+  paginate: async (fn, args) => { calls.push(['listComments', args.issue_number]); return state.comments; },
+  rest: {
+    pulls: { get: async (a) => { calls.push(['pulls.get', a.pull_number]); return { data: { head: { sha: state.pr_head } } }; } },
+    issues: {
+      listComments: () => {},
+      createComment: async (a) => { calls.push(['createComment', a.issue_number, a.body]); return { data: { id: 99 } }; },
+      updateComment: async (a) => { calls.push(['updateComment', a.comment_id, a.body]); return { data: {} }; },
+    },
+  },
+};
+const context = { repo: { owner: 'o', repo: 'r' }, payload: { workflow_run: { head_sha: state.run_head } } };
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const script = new AsyncFunction('require', 'github', 'context', 'core', fs.readFileSync(scriptPath, 'utf8'));
+script(require, github, context, core).then(
+  () => process.stdout.write(JSON.stringify({ calls })),
+  (e) => process.stdout.write(JSON.stringify({ calls, error: String(e.message) })),
+);
+"""
+
+MARKER = "<!-- sitegen-diff -->"
+
+
+def run_comment_script(tmp_path, number="7\n", report="## 2 scores changed\n", comments=(), pr_head="abc", run_head="abc"):
+    """Runs the github-script step of pr-diff-comment.yml on an artifact made of number and report."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    artifact = tmp_path / "artifact"
+    artifact.mkdir()
+    (artifact / "pr-number.txt").write_text(number, encoding="utf-8")
+    if isinstance(report, Path):
+        (artifact / "diff.md").symlink_to(report)
+    else:
+        (artifact / "diff.md").write_text(report, encoding="utf-8")
+    (job,) = workflow("pr-diff-comment.yml")["jobs"].values()
+    script = next(step for step in job["steps"] if "script" in step.get("with", {}))["with"]["script"]
+    (tmp_path / "script.js").write_text(script, encoding="utf-8")
+    (tmp_path / "harness.js").write_text(HARNESS, encoding="utf-8")
+    state = {"comments": list(comments), "pr_head": pr_head, "run_head": run_head}
+    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    env = {**os.environ, "ARTIFACT_DIR": str(artifact)}
+    done = subprocess.run(
+        [node, "harness.js", "script.js", "state.json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_comment_script_creates_one_comment(tmp_path):
+    out = run_comment_script(tmp_path)
+    assert "error" not in out
+    created = [c for c in out["calls"] if c[0] == "createComment"]
+    assert len(created) == 1
+    _, number, body = created[0]
+    assert number == 7
+    assert body.startswith(MARKER + "\n") and "## 2 scores changed" in body
+
+
+def test_comment_script_updates_its_own_comment(tmp_path):
+    comments = [
+        {"id": 5, "user": {"login": "someone"}, "body": MARKER + " copied"},
+        {"id": 6, "user": {"login": "github-actions[bot]"}, "body": MARKER + "\nold"},
+    ]
+    out = run_comment_script(tmp_path, comments=comments)
+    assert [c[:2] for c in out["calls"] if c[0].endswith("Comment")] == [["updateComment", 6]]
+
+
+@pytest.mark.parametrize("number", ["7; rm -rf /", "$(id)", "-1", "0", "07", "7\n8", "abc", "", "12345678901", "7.0"])
+def test_comment_script_rejects_anything_but_a_pr_number(tmp_path, number):
+    out = run_comment_script(tmp_path, number=number)
+    assert [c[0] for c in out["calls"]] == ["setFailed"]
+
+
+def test_comment_script_skips_a_pr_whose_head_moved(tmp_path):
+    out = run_comment_script(tmp_path, pr_head="def", run_head="abc")
+    assert [c[0] for c in out["calls"]] == ["pulls.get", "warning"]
+
+
+def test_comment_script_caps_the_report(tmp_path):
+    out = run_comment_script(tmp_path, report="x" * 500_000)
+    (body,) = [c[2] for c in out["calls"] if c[0] == "createComment"]
+    assert len(body) < 65_536
+    assert "Report cut at" in body
+
+
+def test_comment_script_refuses_a_symlinked_report(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("token", encoding="utf-8")
+    out = run_comment_script(tmp_path, report=secret)
+    assert "not a regular file" in out.get("error", "")
+    assert not any(c[0].endswith("Comment") for c in out["calls"])
+
+
+# --- actionlint --------------------------------------------------------------------------------
+
+
+def actionlint() -> str:
+    path = shutil.which("actionlint")
+    if path is None:
+        pytest.fail("actionlint is not on PATH: install the test extras (pip install -e '.[test]')", pytrace=False)
+    return path
+
+
+def test_actionlint_finds_nothing():
+    done = subprocess.run(
+        [actionlint(), "-no-color", *map(str, WORKFLOW_PATHS)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, f"actionlint:\n{done.stdout}{done.stderr}"
+
+
+def test_actionlint_does_flag_a_bad_workflow(tmp_path):
+    # Guards the test above against a linter that passes everything.
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(
+        "on: pull_request\n"
+        "jobs:\n"
+        "  echo:\n"
+        "    runs-on: ubuntu-24.04\n"
+        "    steps:\n"
+        "      - run: echo \"${{ github.event.pull_request.title }}\"\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([actionlint(), "-no-color", str(bad)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "github.event.pull_request.title" in done.stdout
+
+
+# --- repository metadata -----------------------------------------------------------------------
+
+
+def test_dependabot_updates_actions_and_pip_weekly():
+    config = yaml.safe_load((GITHUB / "dependabot.yml").read_text(encoding="utf-8"))
+    assert config["version"] == 2
+    schedules = {u["package-ecosystem"]: u["schedule"]["interval"] for u in config["updates"]}
+    assert schedules == {"github-actions": "weekly", "pip": "weekly"}
+
+
+def test_codeowners_cover_code_templates_workflows_and_config():
+    owned = {}
+    for line in (GITHUB / "CODEOWNERS").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            pattern, *owners = line.split()
+            owned[pattern] = owners
+    for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/methodology/", "/mkdocs.yml", "/pyproject.toml"]:
+        assert owned.get(pattern), f"CODEOWNERS has no owner for {pattern}"
+        assert all(owner.startswith("@") for owner in owned[pattern])
+
+
+ISSUE_FORM_TYPES = {"markdown", "input", "textarea", "dropdown", "checkboxes"}
+
+
+@pytest.mark.parametrize("name", ["add-model.yml", "report-wrong-score.yml"])
+def test_issue_forms_are_well_formed(name):
+    form = yaml.safe_load((GITHUB / "ISSUE_TEMPLATE" / name).read_text(encoding="utf-8"))
+    assert form["name"] and form["description"]
+    ids = [item["id"] for item in form["body"] if "id" in item]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    for item in form["body"]:
+        assert item["type"] in ISSUE_FORM_TYPES
+        attributes = item["attributes"]
+        if item["type"] == "markdown":
+            assert attributes["value"]
+            continue
+        assert item.get("id") and attributes["label"]
+        if item["type"] == "dropdown":
+            assert attributes["options"]
+        if item["type"] == "checkboxes":
+            assert all(option["label"] for option in attributes["options"])
+    assert any(item.get("validations", {}).get("required") for item in form["body"])
+
+
+def test_issue_template_config_disables_blank_issues():
+    config = yaml.safe_load((GITHUB / "ISSUE_TEMPLATE" / "config.yml").read_text(encoding="utf-8"))
+    assert config["blank_issues_enabled"] is False
+
+
+def test_citation_file_is_cff_1_2_software_without_a_doi():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert cff["type"] == "software"
+    assert cff["message"] and cff["title"] and cff["authors"]
+    assert "doi" not in cff and not any(i.get("type") == "doi" for i in cff.get("identifiers", []))
