@@ -1,0 +1,166 @@
+"""Click commands for importing sources: `import`, `aliases suggest|apply` and `stats`. No logic here."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+import yaml
+
+from . import importers
+from .importers import aliases as alias_tools
+from .importers.common import ImportError_, imported_path, load_ignores
+from .importers.registry import Registry
+
+ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                    show_default=True, help="Repository root.")
+
+
+def _data_dir(root: Path, data: Path | None) -> Path:
+    return data if data is not None else (root / importers.DEFAULT_DATA)
+
+
+def _report(source, ex, outcome) -> int:
+    """Print what did not import cleanly; return the number of blocking problems."""
+    for name, reason in ex.skipped:
+        click.echo(f"{source}: skipped {name!r}: {reason}", err=True)
+    for name, reason in outcome.ignored:
+        click.echo(f"{source}: ignored {name!r}: {reason}", err=True)
+    for p in outcome.unmatched:
+        click.echo(f"{source}: unmatched {p.name!r}: {p.message}", err=True)
+    for c in outcome.conflicts:
+        click.echo(f"{source}: conflict: {c}", err=True)
+    return len(outcome.unmatched) + len(outcome.conflicts)
+
+
+@click.command("import")
+@click.argument("source", required=False)
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--retrieved", help="Retrieval date (YYYY-MM-DD) when the files do not carry one.")
+@click.option("--allow-unmatched", is_flag=True, help="Write even when source names match no model or several.")
+@click.option("--all", "all_", is_flag=True, help="Re-import every source listed with files in scores/sources.yaml.")
+@click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder of downloaded files for --all (default: ../shared/data from the root).")
+@ROOT
+def import_command(source, paths, retrieved, allow_unmatched, all_, check, data, root):
+    """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
+    if all_:
+        if source or paths:
+            raise click.UsageError("--all takes no SOURCE or PATH")
+        plans = importers.planned(root, _data_dir(root, data))
+    else:
+        if not source or not paths:
+            raise click.UsageError("give SOURCE and at least one PATH, or --all")
+        if check:
+            raise click.UsageError("--check goes with --all")
+        plans = [importers.Planned(source, tuple(paths), retrieved)]
+    problems, stale = 0, []
+    for plan in plans:
+        try:
+            ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+        except (ImportError_, FileNotFoundError, KeyError) as exc:
+            raise click.ClickException(f"{plan.source}: {exc}") from exc
+        problems += _report(plan.source, ex, outcome)
+        target = imported_path(root, plan.source)
+        if check:
+            current = target.read_text(encoding="utf-8") if target.exists() else None
+            if current != outcome.text:
+                stale.append(str(target.relative_to(root)))
+            continue
+        if outcome.unmatched and not allow_unmatched:
+            continue
+        importers.write(root, outcome)
+        click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
+                   f"{len(outcome.doc['results'])} results)")
+    if stale:
+        raise click.ClickException(
+            f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
+    if problems and not allow_unmatched:
+        raise click.ClickException(f"{problems} source names or rows did not import cleanly (see above); "
+                                   "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")
+
+
+@click.group("aliases")
+def aliases_group():
+    """Propose and apply model aliases for source names."""
+
+
+@aliases_group.command("suggest")
+@click.argument("source")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--retrieved", default="0000-00-00", show_default=True,
+              help="Only needed by importers that insist; suggestions do not use it.")
+@ROOT
+def suggest_command(source, paths, retrieved, root):
+    """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
+    registry = Registry.load(root)
+    ignores = load_ignores(root)
+    try:
+        ex = importers.extract(source, list(paths), retrieved, registry, ignores)
+    except ImportError_ as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(alias_tools.dump(alias_tools.suggest(ex, registry, ignores)), nl=False)
+
+
+@aliases_group.command("apply")
+@click.argument("review", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@ROOT
+def apply_command(review, root):
+    """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/."""
+    proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
+    for line in alias_tools.apply(root, proposals):
+        click.echo(line)
+
+
+@click.command("stats")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder of downloaded files, to list unmatched names (default: ../shared/data from the root).")
+@ROOT
+def stats_command(data, root):
+    """Coverage: models per source, results per benchmark, ignored and unmatched names."""
+    base = root / "scores" / "imported"
+    models_by_source, per_bench, all_models = {}, Counter(), set()
+    for path in sorted(base.glob("*.yaml")):
+        if path.name == "ignore.yaml":
+            continue
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        with_results = {r["model"] for r in doc["results"]}
+        models_by_source[doc["source"]] = (len(doc["models"]), len(with_results), len(doc["results"]))
+        all_models |= with_results
+        per_bench.update(r["benchmark"] for r in doc["results"])
+    registry = Registry.load(root)
+    click.echo(f"registry: {len(registry.models)} models; {len(all_models)} with imported results "
+               f"from {len(models_by_source)} sources")
+    click.echo("\nsource                     models  with-results  results")
+    for src, (m, w, r) in sorted(models_by_source.items()):
+        click.echo(f"{src:<26} {m:>6}  {w:>12}  {r:>7}")
+    click.echo("\nbenchmark                  results")
+    for bench, n in sorted(per_bench.items()):
+        click.echo(f"{bench:<26} {n:>7}")
+    ignores = load_ignores(root)
+    click.echo(f"\nignored names: {len(ignores)}")
+    for src, n in sorted(Counter(i["source"] for i in ignores).items()):
+        click.echo(f"  {src}: {n}")
+    folder = _data_dir(root, data)
+    if not folder.is_dir():
+        click.echo(f"\nunmatched names: unknown ({folder} not found)")
+        return
+    unmatched = []
+    for plan in importers.planned(root, folder):
+        _, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+        unmatched += outcome.unmatched
+    click.echo(f"\nunmatched names: {len(unmatched)}")
+    for p in unmatched:
+        click.echo(f"  {p.source}: {p.name!r}: {p.message}")
+
+
+def main_for_tests(args: list[str]) -> None:  # pragma: no cover - convenience when cli.py is not wired yet
+    group = click.Group(commands=[import_command, aliases_group, stats_command])
+    group(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main_for_tests(sys.argv[1:])

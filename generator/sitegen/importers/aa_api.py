@@ -1,0 +1,55 @@
+"""Artificial Analysis API `GET /api/v2/data/llms/models` (one JSON per snapshot): evals, indices, prices, dates.
+
+Evals are fractions (x 100 here); the three indices are published on 0-100 as they are. The v4.x index of the
+2026 dump is on another scale than v3.0 and cannot be recomputed (its components are not in the API); it is
+still AA's published value for that snapshot. MATH-500, AIME 2024, Terminal-Bench 2.1 and tau-banking have no
+benchmark id here and are not imported. A 0/0 price means 'no public price' and is left out.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
+
+SOURCES = ("aa-api-2025-10", "aa-api-2026-07")
+URL = "https://artificialanalysis.ai/models/{slug}"
+
+INDICES = {
+    "artificial_analysis_intelligence_index": "aa-intelligence-index",
+    "artificial_analysis_coding_index": "aa-coding-index",
+    "artificial_analysis_math_index": "aa-math-index",
+}
+EVALS = {
+    "mmlu_pro": "mmlu-pro", "gpqa": "gpqa-diamond", "hle": "hle", "livecodebench": "livecodebench",
+    "scicode": "scicode", "aime_25": "aime-2025", "ifbench": "ifbench", "lcr": "aa-lcr",
+    "terminalbench_hard": "terminal-bench-hard", "tau2": "tau2-bench-telecom",
+}
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if len(paths) != 1:
+        raise ImportError_(f"{source} reads one API JSON file, got {len(paths)}")
+    path = Path(paths[0])
+    retrieved = retrieved or date_from_name(path)
+    if not retrieved:
+        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+    records = data["data"] if isinstance(data, dict) else data
+    ex = Extract(source, retrieved, files_entry([path]))
+    for rec in records:
+        name = rec["name"].strip()
+        url = URL.format(slug=rec["slug"])
+        ev = rec.get("evaluations") or {}
+        for field, bench in INDICES.items():
+            ex.result(name, bench, number(ev.get(field)), url=url)
+        for field, bench in EVALS.items():
+            ex.result(name, bench, number(ev.get(field), 100), url=url)
+        price = rec.get("pricing") or {}
+        ex.hint(name, (rec.get("model_creator") or {}).get("name"))
+        ex.model(name, released=rec.get("release_date"),
+                 pricing=pricing(number(price.get("price_1m_input_tokens")),
+                                 number(price.get("price_1m_output_tokens")), retrieved))
+    return ex

@@ -1,0 +1,78 @@
+"""Artificial Analysis providers-page scrape (v2.2 era, Aug 2025): one row per provider endpoint, whole percent.
+
+Evals and the index are per model (identical on every endpoint row); prices and the total response time are
+per endpoint, and we keep the model creator's own endpoint. Columns without a benchmark id here (AIME 2024,
+MATH-500, HumanEval, Chatbot Arena) are not imported. The context window ('131k') is rounded on the page, so
+it is not imported either.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
+
+SOURCES = ("aa-leaderboard-2025-08",)
+URL = "https://artificialanalysis.ai/leaderboards/providers"
+
+EVALS = {
+    "Artificial Analysis Intelligence Index": "aa-intelligence-index",
+    "MMLU-Pro (Reasoning & Knowledge)": "mmlu-pro",
+    "GPQA Diamond (Scientific Reasoning)": "gpqa-diamond",
+    "Humanity's Last Exam (Reasoning & Knowledge)": "hle",
+    "LiveCodeBench (Coding)": "livecodebench",
+    "SciCode (Coding)": "scicode",
+    "IFBench (Instruction Following)": "ifbench",
+    "AIME 2025 (Competition Math)": "aime-2025",
+    "AA-LCR (Long Context Reasoning)": "aa-lcr",
+}
+
+# API provider -> the organisation slug (first part of a model id) whose own endpoint it is, best first.
+CREATOR_ENDPOINTS = {
+    "OpenAI": "openai", "Anthropic": "anthropic", "Google (AI Studio)": "google", "Google (AI_Studio)": "google",
+    "Google": "google", "Google Vertex": "google", "Google (Vertex)": "google", "Mistral": "mistral",
+    "Cohere": "cohere", "xAI": "xai", "DeepSeek": "deepseek", "MiniMax": "minimax", "AI21 Labs": "ai21-labs",
+    "Reka AI": "reka-ai", "Upstage": "upstage", "Perplexity": "perplexity", "Amazon Bedrock": "amazon",
+    "Microsoft Azure": "microsoft",
+}
+PREFERENCE = list(CREATOR_ENDPOINTS)
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if len(paths) != 1:
+        raise ImportError_(f"{source} reads one scrape CSV, got {len(paths)} files")
+    path = Path(paths[0])
+    retrieved = retrieved or date_from_name(path)
+    if not retrieved:
+        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    missing = [c for c in list(EVALS) + ["Model", "API Provider", "Total Response (s)"] if c not in rows[0]]
+    if missing:
+        raise ImportError_(f"{path.name}: missing columns {missing}")
+    ex = Extract(source, retrieved, files_entry([path]))
+    by_model: dict[str, list[dict]] = {}
+    for row in rows:
+        by_model.setdefault(row["Model"].strip(), []).append(row)
+    for name, group in sorted(by_model.items()):
+        evals = {tuple(r[c] for c in EVALS) for r in group}
+        if len(evals) > 1:
+            raise ImportError_(f"{path.name}: {name!r} has different eval values on different endpoints")
+        first = group[0]
+        for column, bench in EVALS.items():
+            ex.result(name, bench, number(first[column]))
+        licence = first["License"].strip()
+        fields = {"licence": licence or None,
+                  "weights": ("closed" if licence == "Proprietary" else "open") if licence else None}
+        mid = ctx.resolve(name)
+        own = [r for r in group if mid and CREATOR_ENDPOINTS.get(r["API Provider"].strip()) == mid.split("/")[0]]
+        own.sort(key=lambda r: PREFERENCE.index(r["API Provider"].strip()))
+        if own:
+            endpoint = own[0]
+            fields["pricing"] = pricing(number(endpoint["Input Price USD/1M Tokens"]),
+                                        number(endpoint["Output Price USD/1M Tokens"]), retrieved)
+            ex.result(name, "aa-response-time", number(endpoint["Total Response (s)"]),
+                      notes=f"{endpoint['API Provider'].strip()} endpoint")
+        ex.model(name, **fields)
+    return ex

@@ -1,0 +1,155 @@
+"""Alias suggestions: propose which registry model a source name means, for a person to review and apply.
+
+`normalise` folds the spellings sources use for one model ('GPT-5 (high)', 'gpt-5-2025-08-07_high',
+'gpt-5-high') onto one key. A suggestion is `match` only when exactly one model has that key; a looser
+token-set match is only ever offered as `candidates`, never applied, because a wrong merge is worse than a
+missing one. Names nothing resembles get a proposed `new` model.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from .common import Extract
+from .registry import Registry, key, model_path, write_model
+
+DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d)(?![0-9])")
+SEPARATORS = re.compile(r"[\s_/:()\[\],'’+]+")
+NOISE = {"instruct", "it", "bf16", "fp8", "fw", "hf", "latest", "api"}
+
+# Organisation names as sources write them -> the registry's organisation slug (AA's creator slugs).
+ORGANIZATIONS = {
+    "openai": ("openai", "OpenAI"), "anthropic": ("anthropic", "Anthropic"),
+    "google": ("google", "Google"), "google deepmind": ("google", "Google"), "google,google deepmind": ("google", "Google"),
+    "meta": ("meta", "Meta"), "meta ai": ("meta", "Meta"), "alibaba": ("alibaba", "Alibaba"),
+    "qwen": ("alibaba", "Alibaba"), "deepseek": ("deepseek", "DeepSeek"), "deepseek-ai": ("deepseek", "DeepSeek"),
+    "xai": ("xai", "xAI"), "mistral": ("mistral", "Mistral"), "mistral ai": ("mistral", "Mistral"),
+    "microsoft": ("microsoft", "Microsoft Azure"), "azure": ("microsoft", "Microsoft Azure"),
+    "amazon": ("amazon", "Amazon"), "aws": ("amazon", "Amazon"), "cohere": ("cohere", "Cohere"),
+    "ai21labs": ("ai21-labs", "AI21 Labs"), "ai21 labs": ("ai21-labs", "AI21 Labs"),
+    "moonshot": ("kimi", "Kimi"), "moonshot ai": ("kimi", "Kimi"), "kimi": ("kimi", "Kimi"),
+    "zhipu": ("zai", "Z AI"), "zhipu ai": ("zai", "Z AI"), "z.ai": ("zai", "Z AI"), "z ai": ("zai", "Z AI"),
+    "nvidia": ("nvidia", "NVIDIA"), "bytedance": ("bytedance", "ByteDance Seed"),
+    "bytedance seed": ("bytedance", "ByteDance Seed"), "tencent": ("tencent", "Tencent"),
+    "liquid ai": ("liquidai", "Liquid AI"), "perplexity": ("perplexity", "Perplexity"), "baidu": ("baidu", "Baidu"),
+    "01.ai": ("01-ai", "01.AI"), "minimax": ("minimax", "MiniMax"), "ibm": ("ibm", "IBM"),
+    "allen institute for ai": ("ai2", "Allen Institute for AI"), "ai2": ("ai2", "Allen Institute for AI"),
+}
+# Organisation slugs of AA creators renamed for readability.
+SLUG_RENAMES = {"aws": "amazon", "azure": "microsoft", "bytedance_seed": "bytedance"}
+PREFIXES = (
+    (("gpt", "o1", "o3", "o4", "chatgpt", "davinci"), "openai"), (("claude",), "anthropic"),
+    (("gemini", "gemma"), "google"), (("llama", "meta-llama"), "meta"), (("qwen", "qwq"), "alibaba"),
+    (("deepseek",), "deepseek"), (("grok",), "xai"),
+    (("mistral", "mixtral", "magistral", "codestral", "devstral", "ministral", "pixtral"), "mistral"),
+    (("phi",), "microsoft"), (("command",), "cohere"), (("nova", "amazon"), "amazon"), (("kimi",), "kimi"),
+    (("glm",), "zai"), (("minimax",), "minimax"),
+)
+
+
+def normalise(name: str) -> str:
+    """A comparison key: lower case, dates and serving noise removed, separators unified ('-')."""
+    text = key(name).replace("’", "'")
+    text = DATE.sub(" ", text)
+    text = re.sub(r"(?<=\d)p(?=\d)", ".", text)  # Fireworks writes v3p2 for 3.2
+    text = re.sub(r"\bv(?=\d)", "", text)
+    tokens = [t for t in SEPARATORS.split(text.replace("-", " ")) if t and t not in NOISE]
+    return "-".join(tokens)
+
+
+def token_set(name: str) -> str:
+    return "-".join(sorted(normalise(name).split("-")))
+
+
+def slug(name: str) -> str:
+    """A model id segment from a display name: 'GPT-5 (high)' -> 'gpt-5-high'."""
+    text = key(name).replace("’", "").replace("'", "").replace("&", " and ").replace("+", " plus ")
+    text = re.sub(r"[^a-z0-9.]+", "-", text).strip("-.")
+    return re.sub(r"-{2,}", "-", text)
+
+
+def organization(name: str, hint: str | None) -> tuple[str, str] | None:
+    if hint and hint.strip().casefold() in ORGANIZATIONS:
+        return ORGANIZATIONS[hint.strip().casefold()]
+    low = key(name)
+    for prefixes, org in PREFIXES:
+        if low.startswith(prefixes):
+            return next(v for v in ORGANIZATIONS.values() if v[0] == org)
+    if hint and hint.strip():
+        return slug(hint), hint.strip()
+    return None
+
+
+def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
+    """One proposal per source name that does not resolve to exactly one model."""
+    ignored = {i["name"] for i in ignores if i.get("source") == ex.source}
+    strong: dict[str, set[str]] = {}
+    weak: dict[str, set[str]] = {}
+    for mid, data in registry.models.items():
+        for alias in [data.get("name", "")] + list(data.get("aliases") or []):
+            strong.setdefault(normalise(alias), set()).add(mid)
+            weak.setdefault(token_set(alias), set()).add(mid)
+    names = sorted({n for n, _ in ex.results} | {n for n, _ in ex.models})
+    out = []
+    for name in names:
+        if name in ignored or len(registry.match(name)) == 1:
+            continue
+        entry: dict = {"source": ex.source, "name": name}
+        hint = ex.hints.get(name, {})
+        if hint.get("display"):
+            entry["display"] = hint["display"]
+        hits = sorted(strong.get(normalise(name), ()))
+        if hint.get("display") and not hits:
+            hits = sorted(strong.get(normalise(hint["display"]), ()))
+        if len(hits) == 1:
+            entry["match"] = hits[0]
+        elif hits:
+            entry["candidates"] = hits
+        else:
+            loose = sorted(weak.get(token_set(name), ()))
+            if loose:
+                entry["candidates"] = loose
+            else:
+                org = organization(name, hint.get("organization"))
+                display = hint.get("display") or name
+                if org:
+                    entry["new"] = {"id": f"{org[0]}/{slug(display)}", "name": display, "organization": org[1]}
+        out.append(entry)
+    return out
+
+
+def apply(root: Path, proposals: list[dict]) -> list[str]:
+    """Add each reviewed proposal's name as an alias of its `match`, or create its `new` model."""
+    registry = Registry.load(root)
+    done = []
+    for p in proposals:
+        name = p["name"]
+        if p.get("match"):
+            mid = p["match"]
+            if mid not in registry.models:
+                raise ValueError(f"{name!r}: no model {mid}")
+            data = registry.models[mid]
+        elif p.get("new"):
+            new = p["new"]
+            mid = new["id"]
+            data = registry.models.get(mid) or {k: new[k] for k in ("id", "name", "organization")}
+            registry.models[mid] = data
+        else:
+            continue
+        aliases = list(data.get("aliases") or [])
+        extra = [n for n in (name, p.get("display") if p.get("add_display") else None) if n and key(n) != key(data["name"])
+                 and key(n) not in {key(a) for a in aliases}]
+        if extra or not model_path(root, mid).exists():
+            data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
+            if data.get("aliases") is None:
+                data.pop("aliases")
+            write_model(root, data)
+            done.append(f"{mid}: {', '.join(extra) or '(new)'}")
+    return done
+
+
+def dump(proposals: list[dict]) -> str:
+    return yaml.safe_dump({"proposals": proposals}, sort_keys=False, allow_unicode=True, width=1000)

@@ -1,0 +1,42 @@
+"""ARC Prize leaderboard JSON (evaluations.json + models.json): semi-private ARC-AGI-1 and ARC-AGI-2.
+
+Public-eval, private-eval and ARC-AGI-3 rows are left out (no benchmark id; the site ranks semi-private sets).
+The cost per task is kept in the result's notes ('cost per task: 0.51 USD') until results get a field for it.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, files_entry, number
+
+SOURCES = ("arc-prize",)
+URL = "https://arcprize.org/leaderboard"
+DATASETS = {"v1_Semi_Private": "arc-agi-1", "v2_Semi_Private": "arc-agi-2"}
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if not retrieved:
+        raise ImportError_("the ARC Prize files carry no retrieval date; pass --retrieved")
+    by_name = {Path(p).name: Path(p) for p in paths}
+    if set(by_name) != {"evaluations.json", "models.json"}:
+        raise ImportError_(f"arc-prize reads evaluations.json and models.json, got {sorted(by_name)}")
+    evaluations = json.loads(by_name["evaluations.json"].read_text(encoding="utf-8"), parse_float=Decimal)
+    models = {m["id"]: m for m in json.loads(by_name["models.json"].read_text(encoding="utf-8"))}
+    ex = Extract(source, retrieved, files_entry([by_name["evaluations.json"], by_name["models.json"]]))
+    for ev in evaluations:
+        name = ev["modelId"].strip()
+        bench = DATASETS.get(ev["datasetId"])
+        if bench is None:
+            ex.skipped.append((name, f"dataset {ev['datasetId']} is not a semi-private ARC-AGI-1/2 set"))
+            continue
+        cost = number(ev.get("costPerTask"), digits=4)
+        ex.result(name, bench, number(ev["score"], 100), url=(ev.get("resultsUrl") or "").strip() or None,
+                  notes=f"cost per task: {cost} USD" if cost is not None else None)
+        meta = models.get(name, {})
+        released = (meta.get("modelReleaseDate") or "")[:10] or None
+        ex.model(name, released=released)
+        ex.hint(name, meta.get("providerId"), meta.get("displayName"))
+    return ex

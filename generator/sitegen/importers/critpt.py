@@ -1,0 +1,35 @@
+"""CritPt README leaderboard: challenge accuracy in percent, stored on the 0-20 scale (x 0.2).
+
+Tool-use variants ('GPT-5 (high, code & web)') are the model with a harness ('code & web').
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, files_entry, number
+
+SOURCES = ("critpt",)
+URL = "https://github.com/CritPt-Benchmark/CritPt"
+TOOLS = re.compile(r"^(?P<model>.*)\((?P<effort>[^,()]+),\s*(?P<tools>[^()]+)\)$")
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if not retrieved:
+        raise ImportError_("the CritPt table carries no retrieval date; pass --retrieved")
+    if len(paths) != 1:
+        raise ImportError_(f"critpt reads one CSV, got {len(paths)}")
+    path = Path(paths[0])
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    ex = Extract(source, retrieved, files_entry([path]))
+    for row in rows:
+        name, harness = row["model"].strip(), None
+        m = TOOLS.match(name)
+        if m:
+            name, harness = f"{m['model'].strip()} ({m['effort'].strip()})", m["tools"].strip()
+        ex.result(name, "critpt", number(row["challenge_accuracy_pct"], "0.2"), harness=harness,
+                  notes=(row.get("note") or "").strip() or None)
+    return ex

@@ -1,0 +1,39 @@
+"""LMArena (arena-catalog): overall text rating with style control, category `full`, and its price table.
+
+The rating's 2.5%/97.5% quantiles become `ci95`. scatterplot-data.json (optional) gives $/1M prices and
+licences, keyed by `model_api_name`, which is also the leaderboard's key.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, files_entry, number, pricing
+
+SOURCES = ("lmarena",)
+URL = "https://lmarena.ai/leaderboard/text"
+RATINGS = "leaderboard-text-style-control.json"
+PRICES = "scatterplot-data.json"
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if not retrieved:
+        raise ImportError_("the LMArena files carry no retrieval date; pass --retrieved")
+    by_name = {Path(p).name: Path(p) for p in paths}
+    if RATINGS not in by_name or set(by_name) - {RATINGS, PRICES}:
+        raise ImportError_(f"lmarena reads {RATINGS} (and optionally {PRICES}), got {sorted(by_name)}")
+    ordered = [by_name[n] for n in (RATINGS, PRICES) if n in by_name]
+    ex = Extract(source, retrieved, files_entry(ordered))
+    board = json.loads(by_name[RATINGS].read_text(encoding="utf-8"), parse_float=Decimal)["full"]
+    for name, r in board.items():
+        ex.result(name, "lmarena-text", number(r["rating"]),
+                  ci95=[number(r["rating_q025"]), number(r["rating_q975"])])
+    if PRICES in by_name:
+        for p in json.loads(by_name[PRICES].read_text(encoding="utf-8")):
+            ex.hint(p["model_api_name"], p.get("organization"), p.get("name"))
+            ex.model(p["model_api_name"], licence=(p.get("license") or "").strip() or None,
+                     pricing=pricing(number(p.get("input_token_price")), number(p.get("output_token_price")),
+                                     retrieved))
+    return ex

@@ -1,0 +1,68 @@
+"""The model registry as importers see it: scores/models/<org>/<model>.yaml, indexed by name and aliases."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import yaml
+
+MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
+# Key order of a model file as people read it; anything else follows alphabetically.
+MODEL_KEY_ORDER = ("id", "name", "organization", "family", "released", "weights", "reasoning", "parameters",
+                   "context_window", "licence", "pricing", "aliases", "results")
+
+
+def key(name: str) -> str:
+    """How a source name is compared with an alias: exact text, case and outer spaces ignored."""
+    return " ".join(str(name).split()).casefold()
+
+
+@dataclasses.dataclass
+class Registry:
+    models: dict[str, dict]  # id -> parsed model file
+    index: dict[str, set[str]]  # key(name or alias) -> ids
+
+    @classmethod
+    def load(cls, root: Path) -> "Registry":
+        base = Path(root) / "scores" / "models"
+        models: dict[str, dict] = {}
+        for path in sorted(base.rglob("*.yaml")):
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            models[str(data.get("id") or path.relative_to(base).with_suffix("").as_posix())] = data
+        return cls.build(models)
+
+    @classmethod
+    def build(cls, models: dict[str, dict]) -> "Registry":
+        index: dict[str, set[str]] = {}
+        for mid, data in models.items():
+            for name in [data.get("name", "")] + list(data.get("aliases") or []):
+                if name:
+                    index.setdefault(key(name), set()).add(mid)
+        return cls(models, index)
+
+    def match(self, name: str) -> list[str]:
+        """The ids whose name or aliases equal `name` (case-insensitively); several means ambiguous."""
+        return sorted(self.index.get(key(name), ()))
+
+    def organization_slug(self, mid: str) -> str:
+        return mid.split("/", 1)[0]
+
+
+def model_text(data: dict) -> str:
+    """A model file's text in the house order, with the schema comment first."""
+    ordered = {k: data[k] for k in MODEL_KEY_ORDER if k in data}
+    ordered.update({k: data[k] for k in sorted(data) if k not in ordered})
+    body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
+    return MODEL_HEADER + body
+
+
+def model_path(root: Path, mid: str) -> Path:
+    return Path(root) / "scores" / "models" / f"{mid}.yaml"
+
+
+def write_model(root: Path, data: dict) -> Path:
+    path = model_path(root, data["id"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(model_text(data), encoding="utf-8")
+    return path

@@ -1,0 +1,50 @@
+"""Official SWE-bench leaderboards (leaderboards.json flattened to CSV), licence CC BY-NC 4.0.
+
+Only Verified rows are read. A result belongs to the model named by the row's single `Model:` tag and the
+system (the row's name) is its harness. Rows naming several models, or none, cannot be attributed to one
+model: their system name is reported as the source name, for ignore.yaml. Unchecked submissions are
+self-reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from .common import Context, Extract, ImportError_, files_entry, number
+
+SOURCES = ("swe-bench",)
+URL = "https://www.swebench.com/"
+
+
+def source_name(row: dict) -> str:
+    tags = json.loads(row["tags"] or "[]")
+    models = [t.split(":", 1)[1].strip() for t in tags if t.startswith("Model:")]
+    if len(models) == 1:
+        return models[0]
+    return f"{row['name'].strip()} [system with {len(models)} model tags]"
+
+
+def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
+    if len(paths) != 1:
+        raise ImportError_(f"swe-bench reads one CSV, got {len(paths)}")
+    path = Path(paths[0])
+    from .common import date_from_name
+    retrieved = retrieved or date_from_name(path)
+    if not retrieved:
+        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    ex = Extract(source, retrieved, files_entry([path]))
+    for row in rows:
+        if row["leaderboard"] != "Verified":
+            ex.skipped.append((row["name"], f"{row['leaderboard']} leaderboard, not Verified"))
+            continue
+        site = (row.get("site") or "").strip()
+        checked = (row.get("checked") or "").strip().lower().startswith("true")
+        ex.result(source_name(row), "swe-bench-verified", number(row["resolved"]), harness=" ".join(row["name"].split()),
+                  url=site if site.startswith("https://") and " " not in site else None,
+                  notes=f"submitted {row['date']}" if row.get("date") else None,
+                  self_reported=None if checked else True)
+    return ex
