@@ -1,0 +1,76 @@
+"""Compute every board from the frames and the methodology definitions; plain dicts in the API's shape."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pandas as pd
+
+from . import aa, aiiq, cost, eq
+from .common import clean, rank_rows, round_half_up, select_by_benchmark
+
+#: Index kind -> computation. A new kind (e.g. hle, pedagogy) adds one line here and its $defs in the schema.
+COMPUTERS: dict[str, Callable[[Mapping, pd.DataFrame, pd.DataFrame], dict]] = {
+    "weighted-mean": aa.compute,
+    "ai-iq": aiiq.compute,
+    "ai-eq": eq.compute,
+    "cost": cost.compute,
+}
+
+#: Definitions that configure something other than an index board.
+NOT_BOARDS = frozenset({"benchmark-boards"})
+
+
+def compute_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
+                   indices: dict[str, dict]) -> dict[str, dict]:
+    """Every index board, keyed by index id, in id order."""
+    out = {}
+    for index_id in sorted(indices):
+        definition = indices[index_id]
+        kind = definition["kind"]
+        if kind in NOT_BOARDS:
+            continue
+        if kind not in COMPUTERS:
+            raise ValueError(f"{index_id}: no computation registered for index kind {kind!r}")
+        out[index_id] = COMPUTERS[kind](definition, results, models)
+    return out
+
+
+def publishable(board: Mapping, definition: Mapping) -> bool:
+    """Whether a board is published: `publish: when-data` needs at least one row with a value."""
+    policy = definition.get("publish", "when-data")
+    if policy == "always":
+        return True
+    if policy == "never":
+        return False
+    return any(row["value"] is not None for row in board["rows"])
+
+
+def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
+                             indices: dict[str, dict]) -> dict[str, dict]:
+    """One board per registered benchmark: one value per model, chosen by the benchmark-boards selection rule."""
+    config = next((d for d in indices.values() if d["kind"] == "benchmark-boards"), None)
+    if config is None:
+        raise ValueError("methodology/indices has no benchmark-boards definition (the selection rule)")
+    precision = config.get("precision", 4)
+    per = config.get("per_benchmark", {})
+    chosen = select_by_benchmark(results, config.get("selection"), {b["id"]: per.get(b["id"]) for b in benchmarks})
+    by_bench: dict[str, list[dict]] = {b["id"]: [] for b in benchmarks}
+    for (model, bench), rec in chosen.items():
+        by_bench[bench].append({
+            "model": model, "value": round_half_up(rec["value"], precision), "rank": None, "how": "observed",
+            "source": rec["source"], "retrieved": rec["retrieved"], "url": rec["url"] or None,
+            "stderr": round_half_up(rec["stderr"], precision), "ci_low": round_half_up(rec["ci_low"], precision),
+            "ci_high": round_half_up(rec["ci_high"], precision), "harness": rec["harness"] or None,
+            "self_reported": bool(clean(rec["self_reported"])), "_ranked": True,
+        })
+    out = {}
+    for b in sorted(benchmarks, key=lambda b: b["id"]):
+        scale = b.get("scale") or {}
+        out[b["id"]] = {
+            "benchmark": b["id"], "name": b["name"], "unit": scale.get("unit", ""),
+            "higher_is_better": b.get("higher_is_better", True),
+            "description": " ".join(str(b.get("description", "")).split()),
+            "rows": rank_rows(by_bench[b["id"]], b.get("higher_is_better", True)),
+        }
+    return out

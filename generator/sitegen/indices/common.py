@@ -1,0 +1,242 @@
+"""Shared pieces of every index: interpolation, percentiles, value selection, rounding and ranking.
+
+Nothing here knows a methodology constant; every number comes in as an argument read from
+`methodology/indices/*.yaml`.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+
+#: Columns a selected result carries into boards (the rest of the results frame is not needed).
+SELECTED_COLUMNS = [
+    "model", "benchmark", "value", "source", "retrieved", "url", "harness",
+    "n", "stderr", "ci_low", "ci_high", "self_reported",
+]
+
+#: How a value was obtained; the last three always carry a reason.
+HOW = ("observed", "published", "imputed", "derived", "excluded", "missing")
+NEEDS_REASON = frozenset({"imputed", "derived", "excluded", "missing"})
+
+
+def interpolate(anchors: Sequence[Sequence[float]], x: float) -> float:
+    """Map x through piecewise-linear anchors [(raw, mapped), ...], clamped at both ends."""
+    xs = [float(a[0]) for a in anchors]
+    ys = [float(a[1]) for a in anchors]
+    if x <= xs[0]:
+        return ys[0]
+    if x >= xs[-1]:
+        return ys[-1]
+    i = bisect_right(xs, x)  # xs[i-1] <= x < xs[i]
+    x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
+    if x == x0:
+        return y0
+    return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+
+
+def compress(iq: float, pivot: float, ceiling: float, ceiling_original: float) -> float:
+    """Rescale an IQ above the pivot from the original ceiling down to the compressed one."""
+    if iq <= pivot:
+        return iq
+    return pivot + (iq - pivot) * (ceiling - pivot) / (ceiling_original - pivot)
+
+
+def nearest_rank(values: Iterable[float], level: float) -> float | None:
+    """Nearest-rank percentile: the ascending list's value at 1-based position ceil(level * n)."""
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    # Fraction(str(level)) keeps 0.8 * 35 == 28 exactly; float arithmetic would give 28.000000000000004 -> 29.
+    position = math.ceil(Fraction(str(level)) * len(ordered))
+    return ordered[max(position, 1) - 1]
+
+
+def median(values: Sequence[float]) -> float | None:
+    """The median: the middle value, or the mean of the two middle values for an even count."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        return None
+    mid = n // 2
+    return ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """The arithmetic mean, None for no values."""
+    return sum(values) / len(values) if values else None
+
+
+def round_half_up(x: float | None, places: int) -> float | None:
+    """Round to `places` decimals, halves away from zero, on the number's shortest decimal text."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    quantum = Decimal(1).scaleb(-places)
+    return float(Decimal(repr(float(x))).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def clean(x: Any) -> Any:
+    """NaN / pandas NA -> None; numpy scalars -> Python scalars."""
+    if x is None:
+        return None
+    try:
+        if pd.isna(x):
+            return None
+    except (TypeError, ValueError):
+        return x
+    if hasattr(x, "item"):
+        return x.item()
+    return x
+
+
+def merge_selection(default: Mapping | None, override: Mapping | None) -> dict:
+    """A benchmark's own selection keys replace the index-wide ones."""
+    merged = dict(default or {})
+    merged.update(override or {})
+    return merged
+
+
+def _norm_harness(h: Any) -> str:
+    return str(h or "").strip().lower().replace(" ", "-").replace("_", "-")
+
+
+def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> pd.DataFrame:
+    """One result per (model, benchmark) for the given benchmarks, chosen by the selection rule."""
+    wanted = list(benchmarks)
+    df = results[results["benchmark"].isin(wanted)]
+    df = df[(df["metric"] == selection.get("metric", "")) & (df["subset"] == selection.get("subset", ""))]
+    df = df[df["value"].notna()]
+    sources = list(selection.get("sources", []))
+    if selection.get("only_listed"):
+        df = df[df["source"].isin(sources)]
+    if df.empty:
+        return pd.DataFrame(columns=SELECTED_COLUMNS)
+    df = df.copy()
+    keys: list[str] = []
+    ascending: list[bool] = []
+    harness_rule = selection.get("harness") or {}
+    for key in selection.get("order", ["source-precedence", "independent-first", "newest", "highest"]):
+        if key == "source-precedence":
+            df["_src"] = df["source"].map({s: i for i, s in enumerate(sources)}).fillna(len(sources))
+            keys.append("_src"); ascending.append(True)
+        elif key == "independent-first":
+            df["_self"] = df["self_reported"].fillna(False).astype(bool)
+            keys.append("_self"); ascending.append(True)
+        elif key == "harness-preference":
+            prefer = [_norm_harness(h) for h in harness_rule.get("prefer", [])]
+            df["_har"] = df["harness"].map(_norm_harness).map({h: i for i, h in enumerate(prefer)}).fillna(len(prefer))
+            keys.append("_har"); ascending.append(True)
+            if harness_rule.get("otherwise") == "best":
+                keys.append("value"); ascending.append(False)
+        elif key == "newest":
+            df["_ret"] = df["retrieved"].fillna("").astype(str)
+            keys.append("_ret"); ascending.append(False)
+        elif key == "highest":
+            if "value" not in keys:
+                keys.append("value"); ascending.append(False)
+        else:  # the schema lists the keys; an unknown one is a programming error
+            raise ValueError(f"unknown selection key {key!r}")
+    # Final tie-break so that the choice never depends on file order.
+    for col in ("source", "harness", "origin"):
+        if col in df.columns:
+            df[f"_tb_{col}"] = df[col].fillna("").astype(str)
+            keys.append(f"_tb_{col}"); ascending.append(True)
+    df = df.sort_values(keys, ascending=ascending, kind="mergesort")
+    df = df.drop_duplicates(["model", "benchmark"], keep="first")
+    for col in SELECTED_COLUMNS:
+        if col not in df.columns:
+            df[col] = None
+    return df[SELECTED_COLUMNS].reset_index(drop=True)
+
+
+def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
+                        overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
+    """Select values for several benchmarks, each with its own selection override; keyed (model, benchmark)."""
+    groups: dict[str, list[str]] = {}
+    rules: dict[str, dict] = {}
+    for bench, override in overrides.items():
+        rule = merge_selection(default, override)
+        key = repr(sorted(rule.items()))
+        groups.setdefault(key, []).append(bench)
+        rules[key] = rule
+    out: dict[tuple[str, str], dict] = {}
+    for key, benches in groups.items():
+        chosen = select(results, rules[key], benches)
+        for rec in chosen.to_dict("records"):
+            out[(rec["model"], rec["benchmark"])] = {k: clean(v) for k, v in rec.items()}
+    return out
+
+
+def component(id: str, kind: str, how: str, value: float | None = None, *, raw: float | None = None,
+              reason: str | None = None, source: str | None = None, retrieved: str | None = None,
+              precision: int = 4) -> dict:
+    """One entry of a row's components; a reason is required for imputed/derived/excluded/missing."""
+    if how not in HOW:
+        raise ValueError(f"unknown provenance {how!r}")
+    if how in NEEDS_REASON and not reason:
+        raise ValueError(f"{id}: how={how} needs a reason")
+    entry = {
+        "id": id, "kind": kind, "value": round_half_up(value, precision), "raw": clean(raw),
+        "how": how, "source": source, "retrieved": retrieved,
+    }
+    if reason:
+        entry["reason"] = reason
+    return entry
+
+
+def from_result(id: str, rec: Mapping, value: float | None, *, raw: float | None = None, how: str = "observed",
+                reason: str | None = None, precision: int = 4) -> dict:
+    """A benchmark component that carries a selected result's source and retrieval date."""
+    return component(id, "benchmark", how, value, raw=raw, reason=reason, source=rec.get("source"),
+                     retrieved=rec.get("retrieved"), precision=precision)
+
+
+def rank_rows(rows: list[dict], higher_is_better: bool = True) -> list[dict]:
+    """Competition ranks ("1224") over rows marked `_ranked` with a value; sort ranked rows first, then the rest by id.
+
+    Ranked rows are sorted by value (best first) then model id; rows without a rank follow, by model id.
+    The private `_ranked` key is removed.
+    """
+    ranked = [r for r in rows if r.pop("_ranked", False) and r["value"] is not None]
+    ranked_ids = {id(r) for r in ranked}
+    others = [r for r in rows if id(r) not in ranked_ids]
+    sign = -1 if higher_is_better else 1
+    ranked.sort(key=lambda r: (sign * r["value"], r["model"]))
+    previous = None
+    for position, row in enumerate(ranked, start=1):
+        if previous is None or row["value"] != previous["value"]:
+            row["rank"] = position
+        else:
+            row["rank"] = previous["rank"]
+        previous = row
+    for row in others:
+        row["rank"] = None
+    others.sort(key=lambda r: r["model"])
+    return ranked + others
+
+
+def board(definition: Mapping, rows: list[dict]) -> dict:
+    """The board envelope the site and the API read."""
+    return {
+        "index": definition["id"],
+        "name": definition["name"],
+        "version": str(definition["version"]),
+        "kind": definition["kind"],
+        "unit": definition.get("unit", ""),
+        "description": " ".join(str(definition.get("description", "")).split()),
+        "source_snapshot": definition.get("source_snapshot"),
+        "rows": rank_rows(rows, definition.get("higher_is_better", True)),
+    }
+
+
+def model_lookup(models: pd.DataFrame) -> dict[str, dict]:
+    """models frame -> {model id: {column: value or None}}."""
+    if models is None or models.empty:
+        return {}
+    return {rec["model"]: {k: clean(v) for k, v in rec.items()} for rec in models.to_dict("records")}

@@ -1,0 +1,61 @@
+"""Helpers for the index tests: inline frames with ARCHITECTURE.md's columns, and the methodology files."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "url",
+                  "n", "stderr", "ci_low", "ci_high", "self_reported", "origin"]
+MODEL_COLUMNS = ["model", "name", "organization", "released", "weights", "reasoning", "total_b", "active_b",
+                 "input_per_mtok", "output_per_mtok", "pricing_as_of", "pricing_source", "manual_iq",
+                 "manual_iq_source", "family", "context_window", "licence"]
+
+
+def results(*rows: dict) -> pd.DataFrame:
+    """A results frame; unspecified cells take neutral defaults."""
+    base = {"metric": "", "subset": "", "harness": "", "source": "src", "retrieved": "2025-10-01", "url": "",
+            "n": math.nan, "stderr": math.nan, "ci_low": math.nan, "ci_high": math.nan,
+            "self_reported": False, "origin": "scores/imported/src.yaml"}
+    return pd.DataFrame([{**base, **r} for r in rows], columns=RESULT_COLUMNS)
+
+
+def scores(source: str = "src", **by_model: dict[str, float]) -> pd.DataFrame:
+    """results(...) from {model: {benchmark: value}} keyword arguments (model ids use '__' for '/')."""
+    rows = [{"model": m.replace("__", "/"), "benchmark": b, "value": v, "source": source}
+            for m, bench in by_model.items() for b, v in bench.items()]
+    return results(*rows)
+
+
+def models(*rows: dict) -> pd.DataFrame:
+    """A models frame; unknown cells are None."""
+    return pd.DataFrame([{c: r.get(c) for c in MODEL_COLUMNS} for r in rows], columns=MODEL_COLUMNS)
+
+
+def definition(index_id: str) -> dict:
+    return yaml.safe_load((ROOT / "methodology/indices" / f"{index_id}.yaml").read_text(encoding="utf-8"))
+
+
+def benchmarks() -> list[dict]:
+    return yaml.safe_load((ROOT / "methodology/benchmarks.yaml").read_text(encoding="utf-8"))["benchmarks"]
+
+
+def shared(name: str, env: str) -> Path:
+    """A folder of ../shared (seeds, data); $env overrides. Missing is an error, never a skip: CI has it."""
+    path = Path(os.environ.get(env) or ROOT.parent / "shared" / name)
+    if not path.is_dir():
+        raise FileNotFoundError(f"{path} not found: set {env} or check out shared/ beside the repository")
+    return path
+
+
+def row(board: dict, model: str) -> dict:
+    return next(r for r in board["rows"] if r["model"] == model)
+
+
+def comp(r: dict, cid: str) -> dict:
+    return next(c for c in r["components"] if c["id"] == cid)

@@ -1,0 +1,121 @@
+"""Interpolation, percentile, median, rounding, ranking and value selection."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexkit import results
+from sitegen.indices.common import (compress, interpolate, median, nearest_rank, rank_rows, round_half_up,
+                                    select)
+
+HLE = [[0, 70], [5, 95], [10, 110], [15, 120], [20, 130], [25, 140], [35, 145], [50, 150], [75, 155], [100, 158]]
+GPQA = [[25, 85], [35, 98], [50, 107], [65, 115], [80, 123], [90, 131], [100, 135]]
+
+
+@pytest.mark.parametrize("x, iq", [
+    (-3, 70), (0, 70),            # at and below the lowest anchor: clamped
+    (100, 158), (120, 158),       # at and above the highest: the ceiling, never extrapolated
+    (10, 110), (35, 145),         # exact anchors
+    (2.5, 82.5),                  # 70 + (95 - 70) * 2.5 / 5
+    (42.5, 147.5),                # 145 + (150 - 145) * 7.5 / 15
+])
+def test_interpolate_hle(x, iq):
+    assert interpolate(HLE, x) == pytest.approx(iq)
+
+
+def test_interpolate_clamps_below_a_nonzero_first_anchor():
+    assert interpolate(GPQA, 10) == 85    # below random guessing (25%): the lowest anchor's IQ
+    assert interpolate(GPQA, 30) == pytest.approx(91.5)  # 85 + 13 * 5 / 10
+
+
+def test_compression_rule():
+    # AIME: original ceiling 146 compressed to 135; 100 and below unchanged.
+    assert compress(146, 100, 135, 146) == pytest.approx(135)
+    assert compress(123, 100, 135, 146) == pytest.approx(100 + 23 * 35 / 46)
+    assert compress(95, 100, 135, 146) == 95
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([120], 120),                          # n=1: position ceil(0.8) = 1
+    ([130, 110], 130),                     # n=2: ceil(1.6) = 2 -> the larger
+    ([140, 100, 130, 110, 120], 130),      # n=5: ceil(4.0) = 4 -> 4th ascending
+    ([], None),
+])
+def test_nearest_rank_p80(values, expected):
+    assert nearest_rank(values, 0.8) == expected
+
+
+def test_nearest_rank_is_exact_where_floats_are_not():
+    # 0.8 * 35 == 28.000000000000004 in floats; nearest rank must take position 28, not 29.
+    assert nearest_rank(range(1, 36), 0.8) == 28
+
+
+@pytest.mark.parametrize("values, expected", [([3, 1, 2], 2), ([4, 1, 3, 2], 2.5), ([7], 7), ([], None)])
+def test_median_odd_and_even(values, expected):
+    assert median(values) == expected
+
+
+def test_round_half_up():
+    assert round_half_up(2.675, 2) == 2.68      # binary 2.67499..., rounded on its decimal text
+    assert round_half_up(0.125, 2) == 0.13
+    assert round_half_up(-0.125, 2) == -0.13
+    assert round_half_up(float("nan"), 2) is None
+
+
+def test_competition_ranking_with_ties():
+    rows = [{"model": m, "value": v, "_ranked": True} for m, v in
+            [("d", 1.0), ("c", 2.0), ("b", 2.0), ("a", 3.0)]]
+    rows.append({"model": "e", "value": None, "_ranked": True})
+    rows.append({"model": "0", "value": 9.0, "_ranked": False})
+    ranked = rank_rows(rows)
+    assert [(r["model"], r["rank"]) for r in ranked] == [
+        ("a", 1), ("b", 2), ("c", 2), ("d", 4), ("0", None), ("e", None)]
+
+
+def test_ranking_lower_is_better():
+    rows = [{"model": m, "value": v, "_ranked": True} for m, v in [("x", 5.0), ("y", 1.0), ("z", 1.0)]]
+    assert [(r["model"], r["rank"]) for r in rank_rows(rows, higher_is_better=False)] == [
+        ("y", 1), ("z", 1), ("x", 3)]
+
+
+def test_select_source_precedence_then_newest():
+    frame = results(
+        {"model": "m", "benchmark": "arc-agi-1", "value": 40, "source": "epoch", "retrieved": "2026-04-01"},
+        {"model": "m", "benchmark": "arc-agi-1", "value": 30, "source": "arc-prize", "retrieved": "2025-01-01"},
+        {"model": "m", "benchmark": "arc-agi-1", "value": 35, "source": "arc-prize", "retrieved": "2025-06-01"},
+        {"model": "m", "benchmark": "arc-agi-1", "value": 99, "source": "arc-prize", "metric": "cost"},
+        {"model": "m", "benchmark": "arc-agi-1", "value": 98, "source": "arc-prize", "subset": "public"},
+    )
+    rule = {"order": ["source-precedence", "newest", "highest"], "sources": ["arc-prize", "epoch"]}
+    chosen = select(frame, rule, ["arc-agi-1"])
+    assert chosen["value"].tolist() == [35]
+    assert select(frame, {**rule, "sources": ["epoch"]}, ["arc-agi-1"])["value"].tolist() == [40]
+
+
+def test_select_only_listed_sources():
+    frame = results({"model": "m", "benchmark": "b", "value": 1, "source": "other"})
+    assert select(frame, {"sources": ["snap"], "only_listed": True}, ["b"]).empty
+    assert select(frame, {"sources": ["snap"]}, ["b"])["value"].tolist() == [1]
+
+
+def test_select_harness_preference_then_best():
+    frame = results(
+        {"model": "m", "benchmark": "terminal-bench-2", "value": 50, "harness": "Codex CLI"},
+        {"model": "m", "benchmark": "terminal-bench-2", "value": 40, "harness": "Terminus 2"},
+        {"model": "n", "benchmark": "terminal-bench-2", "value": 20, "harness": "Codex CLI"},
+        {"model": "n", "benchmark": "terminal-bench-2", "value": 30, "harness": "Goose"},
+    )
+    rule = {"order": ["source-precedence", "harness-preference", "newest", "highest"],
+            "harness": {"prefer": ["terminus-2"], "otherwise": "best"}}
+    chosen = select(frame, rule, ["terminal-bench-2"]).set_index("model")
+    assert chosen.loc["m", "value"] == 40      # the preferred harness, though another scored higher
+    assert chosen.loc["n", "value"] == 30      # no preferred harness: the best one
+
+
+def test_select_independent_before_self_reported():
+    frame = results(
+        {"model": "m", "benchmark": "b", "value": 80, "self_reported": True},
+        {"model": "m", "benchmark": "b", "value": 70, "self_reported": False},
+    )
+    rule = {"order": ["independent-first", "highest"]}
+    assert select(frame, rule, ["b"])["value"].tolist() == [70]
