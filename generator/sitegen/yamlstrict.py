@@ -29,7 +29,7 @@ _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\
 _NULL = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
-_YAML11_BOOL = {"yes", "no", "on", "off", "y", "n"}
+_YAML11_BOOL = {"yes", "no", "on", "off"}
 _SPECIAL_FLOAT = re.compile(r"[-+]?\.(?:inf|nan)\Z", re.IGNORECASE)
 _OTHER_NUMBER = re.compile(r"[-+]?0[xXoObB][0-9a-fA-F_]+\Z|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
 

@@ -1,0 +1,186 @@
+"""The pipeline, top to bottom: load -> validate -> frames -> compute -> export -> render -> write."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import checks, load, schema
+from .problems import ERROR, Problem
+
+
+@dataclasses.dataclass
+class Outcome:
+    problems: list[Problem]
+    summary: str = ""
+
+
+def validate_repo(root: Path):
+    """Read and check every file; the repo is returned only when there are no errors."""
+    repo, problems = load.load_repo(root)
+    for doc in repo.all_docs():
+        problems.extend(schema.check_doc(doc))
+    if not any(p.severity == ERROR for p in problems):
+        problems.extend(checks.run_checks(repo))
+    problems = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.field, p.message))
+    ok = not any(p.severity == ERROR for p in problems)
+    return (repo if ok else None), problems
+
+
+@dataclasses.dataclass
+class Computed:
+    results: object
+    models: object
+    boards: dict
+    benchmark_boards: dict
+    benchmarks: list
+    sources: list
+    index_defs: dict
+    api_files: dict
+    frontiers: dict
+
+
+def compute(repo) -> Computed:
+    """Every board and the JSON API, from a validated repository."""
+    from . import export, frame
+    from .indices import boards as engine
+
+    results = frame.results(repo)
+    models = frame.models(repo)
+    benchmarks = repo.benchmarks.data["benchmarks"]
+    index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
+    raw = raw_frames(repo)
+    all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw) \
+        if _accepts_raw(engine.compute_boards) else engine.compute_boards(results, models, benchmarks, index_defs)
+    boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[k])}
+    frontiers = {k: v.pop("frontiers") for k, v in boards.items() if isinstance(v, dict) and "frontiers" in v}
+    benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
+    benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
+    api_files = export.api_files(boards, benchmark_boards, frame.model_records(repo), frame.result_records(repo),
+                                 benchmarks, repo.sources.data["sources"]) if hasattr(export, "api_files") else {}
+    return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
+                    api_files, frontiers)
+
+
+def _accepts_raw(fn) -> bool:
+    import inspect
+
+    return len(inspect.signature(fn).parameters) >= 5
+
+
+def raw_frames(repo) -> dict:
+    """Per-question rows by (benchmark, model) as DataFrames."""
+    import pandas as pd
+
+    return {(raw.benchmark, raw.model): pd.DataFrame([row for _, row in raw.rows]) for raw in repo.raw}
+
+
+def data_date(root: Path, repo) -> str:
+    """The date the site says its data is from: SOURCE_DATE_EPOCH, else the last commit, else the newest retrieval."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
+    try:
+        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cs"], capture_output=True, text=True,
+                             timeout=10, env={**os.environ, "TZ": "UTC"})
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    dates = [d.data.get("retrieved", "") for d in repo.imported]
+    dates += [r.get("retrieved", "") for d in repo.models for r in d.data.get("results", [])]
+    return max([d for d in dates if d] or ["1970-01-01"])
+
+
+def site_context(root: Path, repo, computed: Computed):
+    from . import frame
+    from .site.context import SiteContext
+
+    by_model: dict[str, list] = {}
+    for record in frame.result_records(repo):
+        by_model.setdefault(record["model"], []).append(record)
+    merged = {r["model"]: r for r in frame.model_records(repo)}
+    models = []
+    for doc in sorted(repo.models, key=lambda d: d.data["id"]):
+        view = _model_view(doc.data, by_model.get(doc.data["id"], []))
+        _fill_metadata(view, merged[doc.data["id"]])
+        models.append(view)
+    return SiteContext(
+        boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
+        benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
+        methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
+        api_files=computed.api_files,
+    )
+
+
+def _nan_none(value):
+    return None if value is None or (isinstance(value, float) and value != value) else value
+
+
+def _model_view(data: dict, results: list[dict]) -> dict:
+    return {
+        "id": data["id"], "name": data["name"], "organization": data["organization"],
+        "aliases": list(data.get("aliases", [])), "family": data.get("family"),
+        "results": [{
+            "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
+            "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
+            "retrieved": r["retrieved"], "url": r["url"] or None, "stderr": _nan_none(r["stderr"]),
+            "ci95": [r["ci_low"], r["ci_high"]] if _nan_none(r["ci_low"]) is not None else None,
+            "notes": r["notes"] or None, "self_reported": r["self_reported"], "override": r["override"] or None,
+        } for r in results],
+    }
+
+
+def _fill_metadata(view: dict, rec: dict) -> None:
+    view.update({
+        "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
+        "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
+        "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {
+            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
+            "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
+        "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
+            "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
+    })
+
+
+def run(root: Path, out: Path, check: bool = False) -> Outcome:
+    """Build the site into out (atomically), or with check=True into a temporary folder that is then removed."""
+    from . import write
+
+    root = Path(root)
+    repo, problems = validate_repo(root)
+    if repo is None:
+        return Outcome(problems)
+    computed = compute(repo)
+    ctx = site_context(root, repo, computed)
+    from .site import render_site
+
+    def render(folder: Path) -> list[Problem]:
+        write.write_files(folder, computed.api_files)
+        render_site(ctx, folder)
+        return write.check_links(folder)
+
+    if check:
+        with tempfile.TemporaryDirectory(prefix="sitegen-check-") as tmp:
+            problems += render(Path(tmp) / "site")
+    else:
+        problems += write.atomic_build(Path(out), render)
+    pages = len(ctx.models) + len(computed.boards) + len(computed.benchmark_boards)
+    return Outcome(problems, f"{len(ctx.models)} models, {len(computed.boards)} index boards, "
+                             f"{len(computed.benchmark_boards)} benchmark boards, ~{pages} pages")
+
+
+def export_api(root: Path, out: Path) -> Outcome:
+    from . import write
+
+    repo, problems = validate_repo(Path(root))
+    if repo is None:
+        return Outcome(problems)
+    computed = compute(repo)
+    write.atomic_build(Path(out), lambda folder: write.write_files(folder, computed.api_files) or [])
+    return Outcome(problems, f"{len(computed.api_files)} files")

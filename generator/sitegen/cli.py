@@ -1,0 +1,126 @@
+"""The `sitegen` command line: click commands only; the work happens in the pipeline modules."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
+
+
+def root_option(fn):
+    return click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                        show_default=True, help=ROOT_HELP)(fn)
+
+
+def report(problems, show_warnings: bool) -> int:
+    """Print problems (and GitHub annotations under Actions); return the exit code they call for."""
+    from .problems import ERROR
+
+    errors = [p for p in problems if p.severity == ERROR]
+    warnings = [p for p in problems if p.severity != ERROR]
+    shown = errors + (warnings if show_warnings else [])
+    shown.sort(key=lambda p: (p.path, p.line, p.col, p.field, p.message))
+    for problem in shown:
+        click.echo(problem.format(), err=True)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        for problem in shown:
+            click.echo(problem.annotation())
+    summary = f"{len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+    if warnings and not show_warnings:
+        summary += " (list them with --warnings)"
+    click.echo(summary, err=True)
+    return 1 if errors else 0
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="sitegen")
+def main():
+    """Build an AI-model leaderboard site from YAML score files.
+
+    Data lives in scores/ (models, imported sources, overrides, the source registry) and
+    methodology/ (benchmarks, index definitions, prose). Every command reports input problems
+    as path:line:col: field: message (hint), all at once, and exits 1 when there is an error.
+    """
+
+
+@main.command()
+@root_option
+@click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too (likely mistakes that can be legitimate).")
+def validate(root: Path, show_warnings: bool):
+    """Check every data file: YAML, JSON Schema and cross-file rules. Writes nothing."""
+    from .build import validate_repo
+
+    _, problems = validate_repo(root)
+    sys.exit(report(problems, show_warnings))
+
+
+@main.command()
+@root_option
+@click.option("--check", is_flag=True,
+              help="Validate, compute every board, render every page and check internal links in a temporary "
+                   "folder; write nothing to --out.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: site/ under --root; otherwise relative to the current directory).")
+@click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too.")
+def build(root: Path, check: bool, out: Path | None, show_warnings: bool):
+    """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
+    from .build import run
+
+    out = out if out is not None else root / "site"
+    outcome = run(root, out, check=check)
+    code = report(outcome.problems, show_warnings)
+    if code == 0:
+        verb = "checked" if check else f"wrote {out}"
+        click.echo(f"{verb}: {outcome.summary}", err=True)
+    sys.exit(code)
+
+
+@main.command()
+@root_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("api"), show_default=True,
+              help="Folder for the JSON API and CSV files.")
+def export(root: Path, out: Path):
+    """Write the JSON API (api/v1/...) and a CSV beside each board, without the HTML site."""
+    from .build import export_api
+
+    outcome = export_api(root, out)
+    code = report(outcome.problems, False)
+    if code == 0:
+        click.echo(f"wrote {out}: {outcome.summary}", err=True)
+    sys.exit(code)
+
+
+def _register_optional():
+    """Commands whose modules are optional parts of the package (importers)."""
+    try:
+        from .cli_import import aliases_group, import_command, stats_command
+    except ImportError:  # pragma: no cover
+        return
+    main.add_command(import_command, "import")
+    main.add_command(aliases_group, "aliases")
+    main.add_command(stats_command, "stats")
+
+
+_register_optional()
+
+
+def entry():
+    """Console entry point: input problems exit 1; anything unexpected exits 2 with a short message."""
+    try:
+        main(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # an internal error, not bad input: no traceback for the user
+        if os.environ.get("SITEGEN_DEBUG"):
+            raise
+        click.echo(f"sitegen: internal error: {type(exc).__name__}: {exc} (set SITEGEN_DEBUG=1 for a traceback)",
+                   err=True)
+        sys.exit(2)

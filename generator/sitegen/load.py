@@ -1,0 +1,241 @@
+"""The only reader of scores/ and methodology/: every data file, strictly parsed, with its problems."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from pathlib import Path
+
+from . import yamlstrict
+from .problems import Problem
+
+RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
+                  "methodology", "compare", "downloads", "sitemap", "robots"}
+_SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
+MAX_RAW_BYTES = 50 * 1024 * 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class Doc:
+    """One parsed data file: where it is (relative to the root), what kind it is, and its data with marks."""
+
+    path: str
+    kind: str  # model | imported | overrides | sources | benchmarks | index
+    parsed: yamlstrict.Parsed
+
+    @property
+    def data(self):
+        return self.parsed.data
+
+    def mark(self, *json_path) -> tuple[int, int]:
+        return self.parsed.mark(json_path)
+
+    def value_mark(self, *json_path) -> tuple[int, int]:
+        return self.parsed.value_mark(json_path)
+
+
+@dataclasses.dataclass(frozen=True)
+class RawFile:
+    """Per-question results of one model on one benchmark (scores/raw/<benchmark>/<org>/<model>.jsonl)."""
+
+    path: str
+    benchmark: str
+    model: str
+    rows: tuple  # (line number, dict) pairs
+
+
+@dataclasses.dataclass(frozen=True)
+class Repo:
+    root: Path
+    benchmarks: Doc | None
+    sources: Doc | None
+    overrides: Doc | None
+    indices: tuple[Doc, ...]
+    models: tuple[Doc, ...]
+    imported: tuple[Doc, ...]
+    raw: tuple[RawFile, ...]
+    pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
+
+    def all_docs(self):
+        for doc in (self.benchmarks, self.sources, self.overrides):
+            if doc is not None:
+                yield doc
+        yield from self.indices
+        yield from self.models
+        yield from self.imported
+
+
+def _rel(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _name_problem(rel: str, name: str) -> Problem | None:
+    """File names must be plain lower-case slugs ending in .yaml: they become ids and URLs."""
+    shown = name.encode("unicode_escape").decode("ascii")
+    if any(ch.isspace() for ch in name) or any(ord(ch) < 32 for ch in name):
+        return Problem(rel, 0, 0, "", f"file name '{shown}' contains white space or control characters",
+                       "use lower-case letters, digits, '.', '_' and '-'")
+    stem, dot, ext = name.rpartition(".")
+    if not dot or ext != "yaml":
+        hint = "rename it to end in .yaml" if ext.lower() in ("yaml", "yml") else "only .yaml data files belong here"
+        return Problem(rel, 0, 0, "", f"file name '{shown}' does not end in .yaml", hint)
+    return None
+
+
+def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Doc | None:
+    rel = _rel(path, root)
+    try:
+        size = path.stat().st_size
+        if size > yamlstrict.MAX_BYTES:  # refuse by size before reading or parsing
+            problems.append(Problem(rel, 1, 1, "", f"file is {size:,} bytes, over the {yamlstrict.MAX_BYTES:,}-byte limit",
+                                    "split it or remove what does not belong"))
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(rel, 0, 0, "", f"cannot read file: {exc.strerror}", "check its permissions"))
+        return None
+    parsed, found = yamlstrict.parse(raw, rel)
+    problems.extend(found)
+    return Doc(rel, kind, parsed) if parsed is not None else None
+
+
+def _walk(folder: Path):
+    """Every file below a folder, in a stable order, without following links."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames):
+            out.append(Path(dirpath) / name)
+    return sorted(out, key=lambda p: p.as_posix())
+
+
+def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
+    folder = root / "scores" / "models"
+    docs = []
+    if not folder.is_dir():
+        return docs
+    for path in _walk(folder):
+        rel = _rel(path, root)
+        parts = path.relative_to(folder).parts
+        problem = _name_problem(rel, parts[-1])
+        if problem:
+            problems.append(problem)
+            continue
+        if len(parts) != 2:
+            problems.append(Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
+                                    "move the file one folder below scores/models"))
+            continue
+        segments = (parts[0], parts[1][: -len(".yaml")])
+        bad = [s for s in segments if not _SEGMENT.match(s)]
+        if bad:
+            shown = bad[0].encode("unicode_escape").decode("ascii")
+            problems.append(Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
+                                    "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit"))
+            continue
+        reserved = [s for s in segments if s.lower() in RESERVED_NAMES]
+        if reserved:
+            problems.append(Problem(rel, 0, 0, "", f"'{reserved[0]}' is a reserved name on the site",
+                                    "choose another file name; it would clash with a generated page"))
+            continue
+        doc = _read_yaml(path, root, "model", problems)
+        if doc:
+            docs.append(doc)
+    return docs
+
+
+def _load_flat(folder: Path, root: Path, kind: str, problems: list[Problem]) -> list[Doc]:
+    docs = []
+    if not folder.is_dir():
+        return docs
+    for path in _walk(folder):
+        rel = _rel(path, root)
+        if path.parent != folder:
+            problems.append(Problem(rel, 0, 0, "", f"unexpected sub-folder in {_rel(folder, root)}",
+                                    "keep these files directly in the folder"))
+            continue
+        problem = _name_problem(rel, path.name)
+        if problem:
+            problems.append(problem)
+            continue
+        doc = _read_yaml(path, root, kind, problems)
+        if doc:
+            docs.append(doc)
+    return docs
+
+
+def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
+    folder = root / "scores" / "raw"
+    out: list[RawFile] = []
+    if not folder.is_dir():
+        return out
+    for path in _walk(folder):
+        rel = _rel(path, root)
+        parts = path.relative_to(folder).parts
+        if len(parts) != 3 or not path.name.endswith(".jsonl") or not all(
+                _SEGMENT.match(s) for s in (parts[0], parts[1], parts[2][: -len(".jsonl")])):
+            problems.append(Problem(rel, 0, 0, "", "per-question files live at scores/raw/<benchmark>/<org>/<model>.jsonl",
+                                    "rename or move the file"))
+            continue
+        if path.stat().st_size > MAX_RAW_BYTES:
+            problems.append(Problem(rel, 1, 1, "", "file is over the size limit for per-question results", "split it"))
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            problems.append(Problem(rel, 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
+            continue
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line, parse_constant=_no_constant)
+            except (ValueError, RecursionError) as exc:
+                problems.append(Problem(rel, number, 1, "", f"not a JSON object: {exc}", "one JSON object per line"))
+                continue
+            if not isinstance(row, dict):
+                problems.append(Problem(rel, number, 1, "", "not a JSON object", "one JSON object per line"))
+                continue
+            rows.append((number, row))
+        out.append(RawFile(rel, parts[0], f"{parts[1]}/{parts[2][: -len('.jsonl')]}", tuple(rows)))
+    return out
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not allowed")
+
+
+def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
+    """Read every data file below root; problems are returned, never raised."""
+    root = Path(root).resolve()
+    problems: list[Problem] = []
+
+    def single(rel: str, kind: str, required: bool) -> Doc | None:
+        path = root / rel
+        if not path.is_file():
+            if required:
+                problems.append(Problem(rel, 0, 0, "", "required file is missing",
+                                        "run sitegen from the folder that holds scores/ and methodology/, or pass --root"))
+            return None
+        return _read_yaml(path, root, kind, problems)
+
+    benchmarks = single("methodology/benchmarks.yaml", "benchmarks", True)
+    sources = single("scores/sources.yaml", "sources", True)
+    overrides = single("scores/overrides.yaml", "overrides", False)
+    indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
+    models = _load_models(root, problems)
+    imported = _load_flat(root / "scores" / "imported", root, "imported", problems)
+    raw = _load_raw(root, problems)
+    pages = []
+    meth = root / "methodology"
+    if meth.is_dir():
+        for path in sorted(meth.glob("*.md")):
+            try:
+                pages.append((path.name, path.read_bytes().decode("utf-8")))
+            except UnicodeDecodeError:
+                problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
+    repo = Repo(root, benchmarks, sources, overrides, tuple(indices), tuple(models), tuple(imported), tuple(raw),
+                tuple(pages))
+    return repo, problems

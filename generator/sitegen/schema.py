@@ -1,0 +1,195 @@
+"""JSON Schema checks of each data file, turned into problems at the line and column of the offending value."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from importlib import resources
+
+import jsonschema
+from referencing import Registry, Resource
+
+from .problems import Problem
+
+SCHEMA_FOR_KIND = {
+    "model": "model.schema.json",
+    "imported": "imported.schema.json",
+    "overrides": "overrides.schema.json",
+    "sources": "sources.schema.json",
+    "benchmarks": "benchmarks.schema.json",
+    "index": "index.schema.json",
+}
+MAX_PER_FILE = 50
+
+
+def schema_text(name: str) -> str:
+    return resources.files("sitegen").joinpath("schemas", name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def _registry() -> Registry:
+    folder = resources.files("sitegen").joinpath("schemas")
+    pairs = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".schema.json"):
+            contents = json.loads(entry.read_text(encoding="utf-8"))
+            resource = Resource.from_contents(contents)
+            pairs.append((entry.name, resource))
+            if "$id" in contents:
+                pairs.append((contents["$id"], resource))
+    return Registry().with_resources(pairs)
+
+
+@functools.cache
+def validator(kind: str) -> jsonschema.protocols.Validator:
+    """One compiled validator per kind of file, built once."""
+    name = SCHEMA_FOR_KIND[kind]
+    schema = _registry()[name].contents
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    # Resolve references relative to the schema's own file name, as editors do.
+    return cls({"$ref": name}, registry=_registry())
+
+
+def _leaves(error):
+    """The most specific errors under a oneOf/anyOf/allOf, as Altair's schema reporting does."""
+    if error.context:
+        best = jsonschema.exceptions.best_match(error.context)
+        if best is not None and best.context:
+            yield from _leaves(best)
+            return
+        if best is not None:
+            yield best
+            return
+    yield error
+
+
+def _field(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _allowed_properties(schema: dict) -> list[str]:
+    return sorted(_property_names(schema, 0))
+
+
+def _property_names(schema, depth: int) -> set[str]:
+    """Every property name a schema (with its allOf/if-then branches and references) declares."""
+    if not isinstance(schema, dict) or depth > 8:
+        return set()
+    names = set(schema.get("properties", {}))
+    for key in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(key, []):
+            names |= _property_names(sub, depth + 1)
+    for key in ("then", "else"):
+        names |= _property_names(schema.get(key), depth + 1)
+    ref = schema.get("$ref")
+    if ref:
+        file, _, pointer = ref.partition("#")
+        try:
+            doc = _registry()[file].contents if file else None
+            if doc is None:
+                return names
+            for part in [p for p in pointer.split("/") if p]:
+                doc = doc[part]
+            names |= _property_names(doc, depth + 1)
+        except (KeyError, TypeError, LookupError):
+            pass
+    return names
+
+
+def _describe(value) -> str:
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"text '{shown}'"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
+_TYPE_HINTS = {
+    ("number", str): "write a plain number without quotes, %, $ or units",
+    ("integer", str): "write a whole number without quotes",
+    ("string", int): "quote it, e.g. \"2025-08\"; unquoted it is read as a number",
+    ("string", float): "quote it; unquoted it is read as a number (3.10 would become 3.1)",
+    ("string", bool): "quote it; unquoted true/false are booleans",
+    ("boolean", str): "write true or false without quotes",
+    ("array", dict): "use a list: each item on its own line starting with '- '",
+    ("object", list): "use a mapping of field names to values",
+}
+
+
+def _problems_for(error, doc) -> list[Problem]:
+    path = list(error.absolute_path)
+    field = _field(path)
+    validator_name = error.validator
+    if validator_name in ("additionalProperties", "unevaluatedProperties"):
+        instance = error.instance if isinstance(error.instance, dict) else {}
+        allowed = _allowed_properties(error.schema)
+        known = set(allowed)
+        out = []
+        for key in sorted(k for k in instance if k not in known):
+            line, col = doc.mark(*path, key)
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
+            shown = key.split("\x00")[0]
+            out.append(Problem(doc.path, line, col, _field(path + [shown]), f"unknown field '{shown}'", hint))
+        if not out:  # the key is declared somewhere, but not for this kind of entry
+            line, col = doc.mark(*path)
+            out.append(Problem(doc.path, line, col, field, error.message, "this field does not belong here"))
+        return out
+    if validator_name == "required":
+        missing = [name for name in error.validator_value if name not in (error.instance or {})]
+        line, col = doc.mark(*path) if path else (1, 1)
+        return [Problem(doc.path, line, col, _field(path + [name]), f"missing field '{name}'",
+                        "this field is required") for name in missing]
+    line, col = doc.value_mark(*path)
+    value = error.instance
+    if validator_name == "type":
+        expected = error.validator_value if isinstance(error.validator_value, str) else error.validator_value[0]
+        hint = _TYPE_HINTS.get((expected, type(value)), "")
+        return [Problem(doc.path, line, col, field, f"expected {expected}, got {_describe(value)}", hint)]
+    if validator_name == "pattern":
+        description = error.schema.get("description", "")
+        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not in the expected form",
+                        description or f"must match {error.validator_value}")]
+    if validator_name == "enum":
+        options = ", ".join(str(o) for o in error.validator_value)
+        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed", f"one of: {options}")]
+    if validator_name == "const":
+        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed",
+                        f"the only allowed value is {json.dumps(error.validator_value)}")]
+    if validator_name in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[validator_name]
+        return [Problem(doc.path, line, col, field, f"{value} is out of range", f"must be {words} {error.validator_value}")]
+    if validator_name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):
+        return [Problem(doc.path, line, col, field, error.message.split(" is ")[-1] if " is " in error.message else error.message,
+                        f"{validator_name} {error.validator_value}")]
+    if validator_name == "uniqueItems":
+        return [Problem(doc.path, line, col, field, "items are repeated", "each entry may appear once")]
+    if validator_name == "oneOf" and path and path[-1] != "":
+        return [Problem(doc.path, line, col, field, "matches none or several of the allowed forms",
+                        "see the schema's description of this field")]
+    return [Problem(doc.path, line, col, field, error.message, "")]
+
+
+def check_doc(doc) -> list[Problem]:
+    """Validate one parsed file against its kind's schema."""
+    found: list[Problem] = []
+    for error in validator(doc.kind).iter_errors(doc.data):
+        for leaf in _leaves(error):
+            found.extend(_problems_for(leaf, doc))
+    unique = sorted(set(found))
+    if len(unique) > MAX_PER_FILE:
+        extra = len(unique) - MAX_PER_FILE
+        unique = unique[:MAX_PER_FILE] + [Problem(doc.path, 0, 0, "", f"{extra} more problems not shown",
+                                                    "fix the ones above and run again")]
+    return unique
