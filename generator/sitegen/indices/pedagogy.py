@@ -1,0 +1,345 @@
+"""The Pedagogy Benchmark (seed 004): CDPK and SEND accuracy, bootstrap CIs, value and size frontiers.
+
+- Accuracy with a 95% bootstrap interval: 1,000 resamples of the questions with replacement; without
+  per-question data, 1,000 draws of n Bernoulli outcomes at the published accuracy (n = 899 / 220).
+- Models with more than 5% badly formatted answers, where known, are excluded from the board.
+- Value frontier: the rising part of the convex upper hull of accuracy against log10 input price;
+  the same over time (month ends, from release dates); size frontier over open-weight models on
+  log10 total parameters.
+- Per-subject sub-scores and each model's best and worst subject where subject data exists.
+
+Pure functions: frames and dicts in, dicts out. All constants come from `methodology/indices/pedagogy.yaml`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from datetime import date
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .hle import DERIVED, EXCLUDED, MISSING, OBSERVED, PUBLISHED, _finite, pick_result, rank_rows
+
+# Geometric tolerance: accuracies are in percent and x is a log10, so 1e-9 is far below any real difference
+# while absorbing float noise (log10(0.1) + 1 is not always exactly 0).
+TOL = 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# Bootstrap intervals
+# --------------------------------------------------------------------------------------------------
+
+def rng_for(seed: int, *keys: str) -> np.random.Generator:
+    """A generator for one (board, model): the YAML seed plus CRC-32s of the keys.
+
+    One stream per model, so adding or removing a model never shifts another model's interval.
+    CRC-32 rather than hash(): Python's str hash is salted per process.
+    """
+    return np.random.default_rng([int(seed), *(zlib.crc32(k.encode("utf-8")) for k in keys)])
+
+
+def _percentile_interval(stats: np.ndarray, level: float) -> list[float]:
+    """The central `level` percentile interval of bootstrap statistics (numpy's linear percentile)."""
+    tail = 100.0 * (1.0 - level) / 2.0
+    lo, hi = np.percentile(stats, [tail, 100.0 - tail])
+    return [float(lo), float(hi)]
+
+
+def bootstrap_interval(correct: np.ndarray, resamples: int, rng: np.random.Generator,
+                       level: float) -> list[float]:
+    """Percentile bootstrap interval of accuracy (percent): resample the questions with replacement."""
+    correct = np.asarray(correct, dtype=float)
+    idx = rng.integers(0, len(correct), size=(int(resamples), len(correct)))
+    return _percentile_interval(100.0 * correct[idx].mean(axis=1), level)
+
+
+def bernoulli_interval(accuracy: float, n: int, resamples: int, rng: np.random.Generator,
+                       level: float) -> list[float]:
+    """Interval from `resamples` draws of n Bernoulli outcomes at the published accuracy (percent)."""
+    p = min(max(accuracy / 100.0, 0.0), 1.0)
+    return _percentile_interval(100.0 * rng.binomial(int(n), p, size=int(resamples)) / n, level)
+
+
+# --------------------------------------------------------------------------------------------------
+# Per-question data
+# --------------------------------------------------------------------------------------------------
+
+def answered(rows: pd.DataFrame) -> pd.DataFrame:
+    """Rows with a known outcome."""
+    return rows[rows["correct"].notna()]
+
+
+def bad_format_share(rows: pd.DataFrame) -> float | None:
+    """Share (0–1) of answers flagged `bad_format`, or None when the rows do not say."""
+    if "bad_format" not in rows.columns or rows["bad_format"].isna().all():
+        return None
+    return float(rows["bad_format"].fillna(False).astype(bool).mean())
+
+
+def subject_scores(rows: pd.DataFrame) -> list[dict]:
+    """Accuracy per subject as components, sorted by subject; [] without subject data."""
+    if "subject" not in rows.columns:
+        return []
+    done = answered(rows)
+    done = done[done["subject"].notna() & (done["subject"].astype(str) != "")]
+    out = []
+    for subject, group in sorted(done.groupby("subject", sort=False), key=lambda g: str(g[0])):
+        out.append({"id": str(subject), "value": 100.0 * float(group["correct"].astype(bool).mean()),
+                    "n": len(group), "how": OBSERVED})
+    return out
+
+
+def best_and_worst(components: list[dict]) -> tuple[dict | None, dict | None]:
+    """The best and the worst subject ({"subject", "value"}); ties go to the first subject by name."""
+    if not components:
+        return None, None
+    best = min(components, key=lambda c: (-c["value"], c["id"]))
+    worst = min(components, key=lambda c: (c["value"], c["id"]))
+    return ({"subject": best["id"], "value": best["value"]},
+            {"subject": worst["id"], "value": worst["value"]})
+
+
+# --------------------------------------------------------------------------------------------------
+# Frontiers
+# --------------------------------------------------------------------------------------------------
+
+def _cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """z of (a − o) × (b − o): > 0 when o→a→b turns left."""
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def rising_hull(points: Iterable[tuple[str, float, float]], include_collinear: bool = True) -> dict:
+    """The rising part of the convex upper hull of (model, x, y) points.
+
+    Returns {"frontier": [model ids in x order], "hull": [[x, y] vertices]}. The hull runs from the
+    cheapest point (the best one at the lowest x) to the first point of highest y; beyond that it
+    falls and nobody there is worth the price. Rules:
+    - several models at one x: only the best can be on the hull;
+    - identical (x, y): all of them are on the frontier (nothing tells them apart), listed by id;
+    - a point exactly on a hull edge (collinear) is on the frontier when `include_collinear`
+      (it is not dominated by any mix of two frontier models), but is never a hull vertex;
+    - several models at the top accuracy: the cheapest one ends the frontier.
+    """
+    pts = [(m, float(x), float(y)) for m, x, y in points]
+    if not pts:
+        return {"frontier": [], "hull": []}
+    best: dict[float, float] = {}
+    for _, x, y in pts:
+        best[x] = max(best.get(x, -math.inf), y)
+    hull: list[tuple[float, float]] = []
+    for x in sorted(best):
+        p = (x, best[x])
+        while len(hull) >= 2 and _cross(hull[-2], hull[-1], p) >= -TOL:
+            hull.pop()
+        hull.append(p)
+    top = max(range(len(hull)), key=lambda i: (hull[i][1], -i))
+    hull = hull[:top + 1]
+
+    def on_frontier(x: float, y: float) -> bool:
+        if include_collinear:
+            if x < hull[0][0] - TOL or x > hull[-1][0] + TOL:
+                return False
+            return y >= float(np.interp(x, [h[0] for h in hull], [h[1] for h in hull])) - TOL
+        return any(abs(x - hx) <= TOL and abs(y - hy) <= TOL for hx, hy in hull)
+
+    members = sorted((x, y, m) for m, x, y in pts if on_frontier(x, y))
+    return {"frontier": [m for _, _, m in members], "hull": [[x, y] for x, y in hull]}
+
+
+def release_month(value: Any) -> str | None:
+    """"YYYY-MM" from a release date given as YYYY-MM, YYYY-MM-DD or a date; None when unknown or unreadable."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    if isinstance(value, (date, pd.Timestamp)):
+        return f"{value.year:04d}-{value.month:02d}"
+    match = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", str(value).strip())
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        return None
+    return f"{match.group(1)}-{match.group(2)}"
+
+
+def month_range(first: str, last: str) -> list[str]:
+    """Every "YYYY-MM" from first to last inclusive."""
+    y, m = int(first[:4]), int(first[5:])
+    out = []
+    while f"{y:04d}-{m:02d}" <= last:
+        out.append(f"{y:04d}-{m:02d}")
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[pd.Series], tuple[float | None, str | None]],
+             include_collinear: bool, by_month: bool) -> dict:
+    """A frontier over board rows: points, exclusions with reasons, the rising hull and, optionally, by month.
+
+    `x_of(model row)` returns (x before log10, None) or (None, reason).
+    """
+    info = models.set_index("model") if len(models) else pd.DataFrame()
+    points, excluded, released = [], [], {}
+    for row in rows:
+        model = row["model"]
+        if row["value"] is None:
+            excluded.append({"model": model, "reason": row.get("reason") or "no value"})
+            continue
+        if model not in info.index:
+            excluded.append({"model": model, "reason": "not in the model registry"})
+            continue
+        raw_x, reason = x_of(info.loc[model])
+        if reason:
+            excluded.append({"model": model, "reason": reason})
+            continue
+        points.append({"model": model, "x": math.log10(raw_x), "x_raw": float(raw_x), "y": float(row["value"])})
+        released[model] = release_month(info.loc[model].get("released"))
+    out = {"points": sorted(points, key=lambda p: (p["x"], p["y"], p["model"])),
+           "excluded": sorted(excluded, key=lambda e: e["model"]),
+           **rising_hull(((p["model"], p["x"], p["y"]) for p in points), include_collinear)}
+    if by_month:
+        dated = [p for p in points if released[p["model"]]]
+        out["by_month_excluded"] = sorted(
+            ({"model": p["model"], "reason": "no readable release date"}
+             for p in points if not released[p["model"]]), key=lambda e: e["model"])
+        out["by_month"], out["hull_by_month"] = {}, {}
+        if dated:
+            months = sorted(released[p["model"]] for p in dated)
+            for month in month_range(months[0], months[-1]):
+                hull = rising_hull(((p["model"], p["x"], p["y"]) for p in dated
+                                    if released[p["model"]] <= month), include_collinear)
+                out["by_month"][month] = hull["frontier"]
+                out["hull_by_month"][month] = hull["hull"]
+    return out
+
+
+def price_x(model: pd.Series) -> tuple[float | None, str | None]:
+    """Input price per 1M tokens as the value-frontier x, or a reason to leave the model out."""
+    price = model.get("input_per_mtok")
+    if not _finite(price):
+        return None, "no input price"
+    if float(price) <= 0:
+        return None, "input price is not positive (free or experimental); log10 undefined"
+    return float(price), None
+
+
+def size_x(weights: Iterable[str]) -> Callable[[pd.Series], tuple[float | None, str | None]]:
+    """Total parameters (billions) as the size-frontier x, for models whose weights are in `weights`."""
+    allowed = set(weights)
+
+    def x_of(model: pd.Series) -> tuple[float | None, str | None]:
+        if model.get("weights") not in allowed:
+            return None, "weights not open: no verifiable parameter count"
+        total = model.get("total_b")
+        if not _finite(total) or float(total) <= 0:
+            return None, "no published total parameter count"
+        return float(total), None
+    return x_of
+
+
+# --------------------------------------------------------------------------------------------------
+# Boards
+# --------------------------------------------------------------------------------------------------
+
+def _bad_format_from_results(results: pd.DataFrame, model: str, benchmark: str, metric: str,
+                             sources: list[str] | None) -> float | None:
+    """Published share (0–1) of badly formatted answers, from a result with metric `metric` in percent."""
+    res = pick_result(results, model, benchmark, metric, [""], sources)
+    return None if res is None else float(res["value"]) / 100.0
+
+
+def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definition: Mapping[str, Any],
+               board: Mapping[str, Any]) -> list[dict]:
+    """Unranked rows of one accuracy board (CDPK or SEND), one per model with data for its benchmark."""
+    bench, n_questions = board["benchmark"], int(board["questions"])
+    sources = definition.get("sources") or None
+    boot, bad = definition["bootstrap"], definition["bad_format"]
+    resamples, level, seed = int(boot["resamples"]), float(boot["ci_level"]), int(boot["seed"])
+    max_share = float(bad["max_share"])
+
+    published = results[(results["benchmark"] == bench) & (results["metric"] == "") & (results["subset"] == "")]
+    if sources:
+        published = published[published["source"].isin(sources)]
+    models = sorted(set(published["model"]) | {m for m, df in raw.items() if len(df)})
+
+    rows = []
+    for model in models:
+        rng = rng_for(seed, board["id"], model)
+        rows_raw = raw.get(model)
+        if rows_raw is not None and len(answered(rows_raw)):
+            done = answered(rows_raw)
+            correct = done["correct"].astype(bool).to_numpy()
+            components = subject_scores(done)
+            best, worst = best_and_worst(components)
+            row = {"model": model, "value": 100.0 * float(correct.mean()), "status": OBSERVED,
+                   "coverage": {"have": len(done), "of": n_questions},
+                   "interval": bootstrap_interval(correct, resamples, rng, level), "interval_how": OBSERVED,
+                   "components": components, "best_subject": best, "worst_subject": worst,
+                   "bad_format": bad_format_share(rows_raw)}
+            if row["bad_format"] is None:
+                row["bad_format"] = _bad_format_from_results(results, model, bench, bad["metric"], sources)
+        else:
+            res = pick_result(results, model, bench, "", [""], sources)
+            if res is None:  # only raw rows without outcomes
+                rows.append({"model": model, "value": None, "status": MISSING, "reason": "no answered questions",
+                             "coverage": {"have": 0, "of": n_questions}, "interval": None, "components": []})
+                continue
+            value = float(res["value"])
+            n = int(res["n"]) if _finite(res.get("n")) else n_questions
+            row = {"model": model, "value": value, "status": PUBLISHED, "source": res["source"],
+                   "coverage": {"have": n, "of": n_questions}, "components": [],
+                   "best_subject": None, "worst_subject": None,
+                   "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources)}
+            if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
+                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED)
+            else:
+                row.update(interval=bernoulli_interval(value, n, resamples, rng, level), interval_how=DERIVED,
+                           interval_reason=(f"no per-question results: {resamples} draws of n = {n} "
+                                            f"Bernoulli outcomes at the published accuracy"))
+        if row["bad_format"] is not None and row["bad_format"] > max_share:
+            row.update(status=EXCLUDED, measured=row["value"], value=None, interval=None,
+                       reason=(f"{100 * row['bad_format']:.1f}% of answers badly formatted "
+                               f"(more than {100 * max_share:g}%): unable to perform the benchmark"))
+        rows.append(row)
+    return rows
+
+
+def _reference(board: Mapping[str, Any]) -> list[dict]:
+    """The board's reference lines (the estimated human baseline), from the YAML."""
+    base = board.get("human_baseline")
+    if not base:
+        return []
+    return [{"id": "human-baseline", "value": float(base["value"]), "how": PUBLISHED, "estimate": True,
+             "label": base["label"], "note": base["note"], "source": base["source"]}]
+
+
+def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
+                     raw_by_model: Mapping[str, Mapping[str, pd.DataFrame]],
+                     definition: Mapping[str, Any]) -> dict:
+    """Both Pedagogy boards, keyed by index id: {"pedagogy-cdpk": board, "pedagogy-send": board}.
+
+    `raw_by_model` maps benchmark id -> model id -> the rows of `scores/raw/<benchmark>/<org>/<model>.jsonl`
+    (columns id, correct, and optionally subject, bad_format). Each board carries, beside its rows,
+    `frontiers` ({"value": {...with by_month}, "size": {...}}) and `references` (the human baseline).
+    """
+    fr = definition["frontier"]
+    collinear = bool(fr["include_collinear"])
+    boards = {}
+    for board in definition["boards"]:
+        rows = board_rows(results, raw_by_model.get(board["benchmark"], {}), definition, board)
+        ranked = rank_rows(rows, bool(board["higher_is_better"]), int(board["rank_decimals"]))
+        boards[board["id"]] = {
+            "index": board["id"], "name": board["name"], "version": str(definition["version"]),
+            "kind": definition["kind"], "unit": board["unit"], "description": board["description"],
+            "higher_is_better": bool(board["higher_is_better"]),
+            "rows": ranked,
+            "frontiers": {
+                "value": {"axes": fr["value"]["axes"],
+                          **frontier(ranked, models, price_x, collinear, by_month=True)},
+                "size": {"axes": fr["size"]["axes"],
+                         **frontier(ranked, models, size_x(fr["size"]["weights"]), collinear, by_month=False)},
+            },
+            "references": _reference(board),
+        }
+    return boards
