@@ -1,0 +1,192 @@
+"""AI IQ: benchmark- and dimension-level imputation, composite, status, manual fallback, and the seed's tables.
+
+Most tests use a small inline definition whose anchors are the line IQ = raw + 50 ([0, 50] to [100, 150]), so
+every expectation can be checked by hand; the real ai-iq.yaml is exercised at the end.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from indexkit import comp, definition, models, results, row, scores, shared
+from sitegen.indices import aiiq
+
+LINE = [[0, 50], [100, 150]]  # IQ = raw + 50
+
+
+def mini(**dims) -> dict:
+    base = definition("ai-iq")
+    dims = dims or {"abstract": ["a1", "a2"], "mathematical": ["m1", "m2"], "programmatic": ["p1", "p2"],
+                    "academic": ["c1", "c9"]}
+    base["dimensions"] = [
+        {"id": d, "name": d, "imputable": d != "abstract",
+         "benchmarks": [{"benchmark": b, "tier": "hard", "ceiling": 150, "anchors": LINE} for b in bs]}
+        for d, bs in dims.items()]
+    base["selection"] = {"metric": "", "subset": "", "order": ["source-precedence", "newest", "highest"],
+                         "sources": []}
+    return base
+
+
+def test_benchmark_imputation_p80_wins_and_own_mean_wins():
+    # m1 real IQs: 100, 110, 120, 130, 140 (n=5): P80 = 4th ascending = 130.
+    frame = scores(
+        a={"m1": 90}, b={"m1": 50}, c={"m1": 70}, d={"m1": 60}, e={"m1": 80},
+        f={"m2": 95, "c1": 50},   # own mean 145 > P80 130 -> m1 imputed at 130
+        g={"m2": 55, "c1": 50},   # own mean 105 < P80 130 -> m1 imputed at 105
+    )
+    board = aiiq.compute(mini(), frame, models())
+    f, g = row(board, "f"), row(board, "g")
+    assert comp(f, "m1")["how"] == "imputed" and comp(f, "m1")["value"] == 130
+    assert comp(g, "m1")["how"] == "imputed" and comp(g, "m1")["value"] == 105
+    assert "P80 of m1 130.00" in comp(f, "m1")["reason"]
+    assert comp(f, "mathematical")["value"] == pytest.approx((145 + 130) / 2)
+    assert comp(g, "mathematical")["value"] == pytest.approx((105 + 105) / 2)
+    # Real benchmarks carry their raw score; imputed ones do not.
+    assert comp(f, "m2")["raw"] == 95 and comp(f, "m1")["raw"] is None
+
+
+def test_benchmark_nobody_scored_is_left_out():
+    frame = scores(x={"c1": 60, "m1": 60})
+    r = row(aiiq.compute(mini(), frame, models()), "x")
+    assert comp(r, "c9")["how"] == "excluded" and comp(r, "c9")["value"] is None
+    assert comp(r, "academic")["value"] == 110   # c1 alone: c9 is not imputed into the mean
+    assert comp(r, "m2")["how"] == "excluded"
+
+
+def test_dimension_level_imputation_both_branches_and_p80_uses_imputed_parts():
+    frame = scores(
+        # Programmatic population. p2 real: B only -> P80(p2) = 140 (n=1). p1 real: A 120, C 80 -> P80 = 120 (n=2).
+        A={"p1": 70},              # p2 = min(120, 140) = 120 -> prog 120
+        B={"p2": 90},              # p1 = min(140, 120) = 120 -> prog (120 + 140) / 2 = 130
+        C={"p1": 30},              # p2 = min(80, 140) = 80 -> prog 80
+        # Prog dimension IQs 80, 120, 130 -> P80 = 130 (B's would be 140 without its imputed part).
+        D={"m1": 95, "c1": 95},    # scored mean 145 -> prog = min(145, 130) = 130 (P80 wins)
+        E={"m1": 40, "c1": 60},    # scored mean 100 -> prog = min(100, 130) = 100 (own mean wins)
+    )
+    board = aiiq.compute(mini(), frame, models())
+    d, e = row(board, "D"), row(board, "E")
+    assert comp(d, "programmatic")["how"] == "imputed" and comp(d, "programmatic")["value"] == 130
+    assert comp(e, "programmatic")["how"] == "imputed" and comp(e, "programmatic")["value"] == 100
+    assert d["value"] == pytest.approx(round((145 + 130 + 145) / 3, 4))
+    assert e["value"] == pytest.approx(100)
+    # Abstract is never imputed at dimension level: both composites are over 3 dimensions.
+    assert comp(d, "abstract")["how"] == "missing" and "never imputed" in comp(d, "abstract")["reason"]
+    # Imputed dimensions do not count as scored: status partial, coverage 2/4.
+    assert (d["status"], d["coverage"]) == ("partial", {"have": 2, "of": 4})
+    # Benchmarks of an unscored dimension are not imputed at benchmark level.
+    assert comp(d, "p1")["how"] == "missing"
+    # A, B and C have one dimension each: provisional, no composite, unranked.
+    assert [row(board, m)["status"] for m in "ABC"] == ["provisional"] * 3
+    assert all(row(board, m)["value"] is None and row(board, m)["rank"] is None for m in "ABC")
+    assert [(r["model"], r["rank"]) for r in board["rows"][:2]] == [("D", 1), ("E", 2)]
+
+
+def test_abstract_benchmark_level_imputation_is_allowed():
+    frame = scores(J={"a2": 80}, H={"a1": 60, "m1": 60})   # P80(a2) = 130 (n=1)
+    r = row(aiiq.compute(mini(), frame, models()), "H")
+    assert comp(r, "a2")["how"] == "imputed" and comp(r, "a2")["value"] == 110   # min(110, 130)
+    assert comp(r, "abstract")["how"] == "observed" and comp(r, "abstract")["value"] == 110
+
+
+def test_composite_over_dimensions_used_and_full_status():
+    frame = scores(Z={"a1": 60, "m1": 80, "p1": 70, "c1": 50})
+    r = row(aiiq.compute(mini(), frame, models()), "Z")
+    assert r["value"] == pytest.approx((110 + 130 + 120 + 100) / 4)
+    assert (r["status"], r["coverage"], r["rank"]) == ("full", {"have": 4, "of": 4}, 1)
+
+
+def test_fewer_than_two_dimensions_shows_sourced_manual_iq_unranked():
+    frame = scores(K={"c1": 50}, M={"c1": 40}, R={"c1": 60, "m1": 60})
+    people = models(
+        {"model": "K", "manual_iq": 120.0, "manual_iq_source": "some-review"},
+        {"model": "L", "manual_iq": 101.0, "manual_iq_source": "some-review"},    # no benchmark data at all
+        {"model": "N", "manual_iq": 130.0},                                      # not sourced: never shown
+    )
+    board = aiiq.compute(mini(), frame, people)
+    k, m, l = row(board, "K"), row(board, "M"), row(board, "L")
+    assert (k["value"], k["rank"], k["status"], k["manual"]) == (None, None, "provisional",
+                                                                 {"value": 120.0, "source": "some-review"})
+    assert "manual" not in m and m["value"] is None and m["rank"] is None
+    assert (l["status"], l["coverage"]["have"], l["manual"]["value"], l["rank"]) == ("unranked", 0, 101.0, None)
+    assert all(r["model"] != "N" for r in board["rows"])
+    assert row(board, "R")["rank"] == 1 and "manual" not in row(board, "R")
+
+
+def test_real_definition_end_to_end():
+    # hle 20 -> 130 and gpqa 65 -> 115: academic 122.5 (critpt has no data anywhere: left out);
+    # aime 80 -> 117: mathematical 117 (frontiermath-tier-4 left out); composite (122.5 + 117) / 2.
+    frame = scores(source="aa-api-2026-07", **{"o__m": {"hle": 20, "gpqa-diamond": 65, "aime-2025": 80}})
+    r = row(aiiq.compute(definition("ai-iq"), frame, models()), "o/m")
+    assert r["value"] == pytest.approx(119.75)
+    assert comp(r, "critpt")["how"] == "excluded"
+    assert comp(r, "programmatic")["how"] == "missing"   # nobody has programmatic data: no P80
+    assert comp(r, "hle")["source"] == "aa-api-2026-07" and comp(r, "hle")["retrieved"] == "2025-10-01"
+
+
+def test_arc_prize_before_epoch():
+    frame = results(
+        {"model": "x", "benchmark": "arc-agi-2", "value": 60, "source": "epoch", "retrieved": "2026-04-19"},
+        {"model": "x", "benchmark": "arc-agi-2", "value": 40, "source": "arc-prize", "retrieved": "2025-12-01"},
+    )
+    r = row(aiiq.compute(definition("ai-iq"), frame, models()), "x")
+    assert (comp(r, "arc-agi-2")["raw"], comp(r, "arc-agi-2")["value"]) == (40, 95)
+
+
+# --- The anchor tables in the YAML are the seed's tables, exactly. ---
+
+SEED_NAMES = {
+    "ARC-AGI-2": "arc-agi-2", "ARC-AGI-1": "arc-agi-1", "FrontierMath T4": "frontiermath-tier-4",
+    "AIME": "aime-2025", "Terminal-Bench 2.0": "terminal-bench-2", "SWE-bench Verified": "swe-bench-verified",
+    "SciCode": "scicode", "Humanity's Last Exam": "hle", "CritPt": "critpt", "GPQA Diamond": "gpqa-diamond",
+    "EQ-Bench 3 Elo": "eq-bench-3", "Arena Elo": "lmarena-text",
+}
+ORIGINAL = re.compile(r"from (?:a )?ceiling (?:of )?(\d+)(?: down)? to (\d+)")
+TITLE = re.compile(r"^(?P<name>.+?) (?:Hard|Compressed · ceil (?P<ceil>\d+))$|^(?P<eq>.+?) → EQ$")
+
+
+def seed_tables() -> dict[str, dict]:
+    """Parse seed 002's markdown tables, each named by the title line above it."""
+    text = (shared("seeds", "SITEGEN_SEEDS") / "002_38dce884643759d8.txt").read_text(encoding="utf-8")
+    tables: dict[str, dict] = {}
+    title = ceil = None
+    for line in text.splitlines():
+        m = TITLE.match(line.strip())
+        if m:
+            title, ceil = m.group("name") or m.group("eq"), m.group("ceil")
+            continue
+        squeeze = ORIGINAL.search(line)
+        if squeeze and title in SEED_NAMES:
+            tables.setdefault(SEED_NAMES[title], {"anchors": [], "ceil": ceil})["original"] = int(squeeze.group(1))
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
+        if cells and title in SEED_NAMES and re.fullmatch(r"[\d.]+", cells[0]):
+            entry = tables.setdefault(SEED_NAMES[title], {"anchors": [], "ceil": ceil})
+            entry["anchors"].append([float(cells[0]), float(cells[1])])
+    return tables
+
+
+def yaml_tables() -> dict[str, list]:
+    iq = {b["benchmark"]: b for d in definition("ai-iq")["dimensions"] for b in d["benchmarks"]}
+    eq = {c["benchmark"]: c for c in definition("ai-eq")["components"]}
+    return {**iq, **eq}
+
+
+def test_anchor_tables_equal_the_seed():
+    seed, ours = seed_tables(), yaml_tables()
+    assert set(seed) == set(ours) == set(SEED_NAMES.values())
+    for bench, table in seed.items():
+        assert [[float(x), float(y)] for x, y in ours[bench]["anchors"]] == table["anchors"], bench
+
+
+def test_ceilings_equal_the_seed():
+    seed, ours = seed_tables(), yaml_tables()
+    for bench, table in seed.items():
+        if bench in ("eq-bench-3", "lmarena-text"):
+            continue
+        assert ours[bench]["ceiling"] == table["anchors"][-1][1], bench      # the table's top is the ceiling
+        if table["ceil"] is not None:
+            assert ours[bench]["tier"] == "compressed" and ours[bench]["ceiling"] == int(table["ceil"]), bench
+            assert ours[bench]["ceiling_original"] == table["original"], bench   # from the prose
+        else:
+            assert ours[bench]["tier"] == "hard", bench
