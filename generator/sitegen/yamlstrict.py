@@ -149,7 +149,7 @@ def _field(path: Path) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    return out if len(out) <= 60 else out[:57] + "..."
 
 
 def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:

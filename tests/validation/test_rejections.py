@@ -1,0 +1,127 @@
+"""One folder per rejection rule: a small input over a valid base tree and its exact expected output.
+
+tests/validation/base/ is a complete, valid data tree. Each tests/validation/cases/<rule>/files/ is laid over
+a copy of it, `sitegen validate --warnings` runs on the copy, and its output must equal expected.txt line
+for line. Inputs that would harm a checkout (megabytes, newlines or case-only differences in file names)
+are generated below instead of being committed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sitegen.cli import main
+
+HERE = Path(__file__).parent
+BASE = HERE / "base"
+CASES = sorted(p.name for p in (HERE / "cases").iterdir() if p.is_dir())
+UPDATE = os.environ.get("SITEGEN_UPDATE_EXPECTED") == "1"
+
+
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(BASE, root)
+    return root
+
+
+def validate(root: Path):
+    result = CliRunner().invoke(main, ["validate", "--root", str(root), "--warnings"], env={"GITHUB_ACTIONS": "false"})
+    return result
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_base_tree_is_valid(tmp_path):
+    result = validate(tree(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "0 errors, 0 warnings"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case, tmp_path):
+    root = tree(tmp_path)
+    shutil.copytree(HERE / "cases" / case / "files", root, dirs_exist_ok=True)
+    before = snapshot(root)
+    result = validate(root)
+    expected_file = HERE / "cases" / case / "expected.txt"
+    if UPDATE:
+        expected_file.write_text(result.output, encoding="utf-8")
+    expected = expected_file.read_text(encoding="utf-8")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert result.output == expected
+    summary = expected.splitlines()[-1]
+    assert result.exit_code == (0 if summary.startswith("0 errors") else 1)
+    assert snapshot(root) == before, "validate must write nothing"
+
+
+def _problem_lines(result) -> list[str]:
+    return result.output.splitlines()[:-1]
+
+
+def test_file_over_size_cap_is_refused_before_parsing(tmp_path):
+    root = tree(tmp_path)
+    big = root / "scores/models/acme/widget-1.yaml"
+    with big.open("ab") as f:  # 6 MB of comments: valid YAML, but far over the cap
+        f.write(b"# padding padding padding padding padding padding padding padding padding\n" * 80_000)
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        f"scores/models/acme/widget-1.yaml:1:1: (file): file is {big.stat().st_size:,} bytes, over the 5,242,880-byte "
+        "limit (split it or remove what does not belong)"]
+
+
+def test_newline_in_file_name(tmp_path):
+    root = tree(tmp_path)
+    (root / "scores/models/acme/bad\nname.yaml").write_text("id: acme/x\nname: X\norganization: Acme\n")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "scores/models/acme/bad\\nname.yaml:0:0: (file): file name 'bad\\nname.yaml' contains white space or control "
+        "characters (use lower-case letters, digits, '.', '_' and '-')"]
+
+
+def test_ids_differing_only_by_case(tmp_path):
+    root = tree(tmp_path)
+    (root / "scores/models/ACME").mkdir()
+    (root / "scores/models/ACME/widget-1.yaml").write_text("id: ACME/widget-1\nname: Widget\norganization: Acme\n")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "scores/models/ACME/widget-1.yaml:0:0: (file): path segment 'ACME' is not a valid id "
+        "(use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit)"]
+
+
+def test_case_collision_rule_itself(tmp_path):
+    """The id rule already refuses upper case; the collision rule is a second line of defence, tested directly."""
+    from sitegen import checks
+    from sitegen.load import load_repo
+
+    root = tree(tmp_path)
+    shutil.copy(root / "scores/models/acme/widget-1.yaml", root / "scores/models/acme/widget-2.yaml")
+    repo, _ = load_repo(root)
+    fake = repo.models[0].__class__(repo.models[1].path.replace("widget-2", "WIDGET-1"), "model", repo.models[1].parsed)
+    repo = repo.__class__(**{**repo.__dict__, "models": (repo.models[0], fake)})
+    problems = list(checks.ids_unique_ignoring_case(checks.Index(repo)))
+    assert [p.format() for p in problems] == [
+        "scores/models/acme/WIDGET-1.yaml:0:0: id: collides with scores/models/acme/widget-1.yaml when case is ignored "
+        "(ids must differ by more than letter case (case-insensitive file systems merge them))"]
+
+
+def test_github_annotations_escape_forged_commands(tmp_path):
+    root = tree(tmp_path)
+    shutil.copytree(HERE / "cases" / "workflow-command-forgery" / "files", root, dirs_exist_ok=True)
+    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "true"})
+    annotations = [line for line in result.output.splitlines() if line.startswith("::")]
+    assert annotations, result.output
+    for line in result.output.splitlines():
+        # No line may start a workflow command except our own annotations, which carry the file position.
+        assert not line.startswith("::") or line.startswith(("::error file=scores/", "::warning file=scores/"))
+    assert all("\n" not in a for a in annotations)
