@@ -1,0 +1,57 @@
+"""compute_boards / compute_benchmark_boards over every definition, and determinism of the exported text."""
+
+from __future__ import annotations
+
+from indexkit import benchmarks, definition, models, results, row
+from sitegen.export import to_json
+from sitegen.indices.boards import compute_benchmark_boards, compute_boards, publishable
+
+MINE = ["aa-intelligence-v2-2", "aa-intelligence-v3-0", "aa-math-v2-2", "aa-coding-v2-2", "aa-coding-v3-0",
+        "aa-multilingual-v2-2", "ai-iq", "ai-eq", "cost", "benchmark-boards"]
+INDICES = {i: definition(i) for i in MINE}
+FRAME = results(
+    {"model": "o/m", "benchmark": "aime-2025", "value": 90, "source": "aa-leaderboard-2025-08"},
+    {"model": "o/m", "benchmark": "aime-2025", "value": 95, "source": "aa-api-2026-07", "retrieved": "2026-07-31"},
+    {"model": "o/m", "benchmark": "hle", "value": 20, "source": "aa-api-2026-07", "stderr": 0.8},
+    {"model": "o/m", "benchmark": "eq-bench-3", "value": 1500, "source": "eq-bench"},
+    {"model": "o/n", "benchmark": "hle", "value": 10, "source": "epoch", "self_reported": True},
+    {"model": "o/n", "benchmark": "hle", "value": 12, "source": "aa-api-2026-07", "harness": "x"},
+)
+PEOPLE = models({"model": "o/m", "input_per_mtok": 1.0, "output_per_mtok": 2.0})
+ROW_KEYS = {"model", "value", "rank", "status", "coverage", "components"}
+
+
+def test_every_board_has_the_api_shape():
+    boards = compute_boards(FRAME, PEOPLE, benchmarks(), INDICES)
+    assert sorted(boards) == sorted(i for i in MINE if i != "benchmark-boards")
+    for board in boards.values():
+        assert set(board) == {"index", "name", "version", "kind", "unit", "description", "source_snapshot", "rows"}
+        for r in board["rows"]:
+            assert ROW_KEYS <= set(r) <= ROW_KEYS | {"manual"}
+            for c in r["components"]:
+                assert {"id", "kind", "value", "raw", "how", "source", "retrieved"} <= set(c)
+                assert c["how"] in {"observed", "published", "imputed", "derived", "excluded", "missing"}
+                if c["how"] in {"imputed", "derived", "excluded", "missing"}:
+                    assert c["reason"]
+    assert row(boards["aa-math-v2-2"], "o/m")["value"] == 90      # the v2.2 snapshot, not the 2026 re-run
+    assert publishable(boards["aa-math-v2-2"], INDICES["aa-math-v2-2"])
+    assert not publishable(boards["aa-multilingual-v2-2"], INDICES["aa-multilingual-v2-2"])
+
+
+def test_benchmark_boards():
+    boards = compute_benchmark_boards(FRAME, PEOPLE, benchmarks(), INDICES)
+    assert set(boards) == {b["id"] for b in benchmarks()}
+    hle = boards["hle"]
+    assert [(r["model"], r["value"], r["rank"], r["source"]) for r in hle["rows"]] == [
+        ("o/m", 20.0, 1, "aa-api-2026-07"), ("o/n", 12.0, 2, "aa-api-2026-07")]   # independent before self-reported
+    assert hle["rows"][0]["stderr"] == 0.8 and hle["rows"][1]["harness"] == "x"
+    assert boards["aime-2025"]["rows"][0]["value"] == 95   # the first listed source (the 2026 API) wins
+    assert set(hle["rows"][0]) == {"model", "value", "rank", "how", "source", "retrieved", "url", "stderr",
+                                   "ci_low", "ci_high", "harness", "self_reported"}
+
+
+def test_output_is_deterministic():
+    first = {k: to_json(v) for k, v in compute_boards(FRAME, PEOPLE, benchmarks(), INDICES).items()}
+    shuffled = FRAME.sample(frac=1, random_state=7)
+    second = {k: to_json(v) for k, v in compute_boards(shuffled, PEOPLE, benchmarks(), INDICES).items()}
+    assert first == second
