@@ -8,6 +8,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import copy
+import json
+
+import jsonschema
 import yaml
 
 from sitegen.indices import hle
@@ -277,3 +281,34 @@ def test_published_source_preference_then_newest():
 def test_competition_ranks():
     assert hle.competition_ranks([3.0, None, 5.0, 3.0, 1.0], True, 2) == [2, None, 1, 2, 4]
     assert hle.competition_ranks([3.0, None, 5.0, 3.0, 1.0], False, 2) == [2, None, 4, 2, 1]
+
+
+# --------------------------------------------------------------------------------------------------
+# The definitions (hle and pedagogy) against index.schema.json with the fragment merged in
+# --------------------------------------------------------------------------------------------------
+SCHEMAS = ROOT / "generator/sitegen/schemas"
+
+
+def merged_schema() -> dict:
+    """index.schema.json with the hle/pedagogy fragment merged as the fragment's description says."""
+    base = json.loads((SCHEMAS / "index.schema.json").read_text(encoding="utf-8"))
+    fragment = json.loads((SCHEMAS / "index-hle-pedagogy.fragment.json").read_text(encoding="utf-8"))
+    schema = copy.deepcopy(base)
+    enum = schema["properties"]["kind"]["enum"]
+    enum.extend(k for k in fragment["kind_enum"] if k not in enum)
+    schema["allOf"].extend(e for e in fragment["allOf"] if e not in schema["allOf"])
+    schema["$defs"].update(fragment["$defs"])
+    return schema
+
+
+@pytest.mark.parametrize("name", ["hle", "pedagogy"])
+def test_definition_is_valid(name):
+    data = yaml.safe_load((ROOT / f"methodology/indices/{name}.yaml").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(merged_schema()).validate(data)
+
+
+def test_unknown_field_is_rejected():
+    data = yaml.safe_load((ROOT / "methodology/indices/pedagogy.yaml").read_text(encoding="utf-8"))
+    data["bootstrap"]["resample"] = 10
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(merged_schema()).validate(data)

@@ -239,7 +239,9 @@ def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
         raw = raw_by_model.get(model)
         if raw is not None and len(raw):
             acc = accuracy_from_rows(raw, z, questions.get(raw_subset))
-            acc_rows.append({"model": model, "value": acc["value"], "status": OBSERVED,
+            acc_rows.append({"model": model, "value": acc["value"],
+                             "status": OBSERVED if acc["value"] is not None else MISSING,
+                             **({} if acc["value"] is not None else {"reason": "no answered questions"}),
                              "subset": raw_subset, "coverage": acc["coverage"],
                              "interval": acc["interval"], "interval_how": OBSERVED,
                              "half_width": acc.get("half_width"),
