@@ -97,14 +97,22 @@ def export(root: Path, out: Path):
 
 
 def _register_optional():
-    """Commands whose modules are optional parts of the package (importers)."""
-    try:
-        from .cli_import import aliases_group, import_command, stats_command
-    except ImportError:  # pragma: no cover
-        return
-    main.add_command(import_command, "import")
-    main.add_command(aliases_group, "aliases")
-    main.add_command(stats_command, "stats")
+    """Commands that live in their own modules, so each stays a thin layer over its pipeline stage."""
+    import importlib
+
+    for module, names in (("cli_import", {"import_command": "import", "aliases_group": "aliases",
+                                          "stats_command": "stats"}),
+                          ("cli_diff", {"diff_command": "diff", "changelog_command": "changelog"}),
+                          ("cli_contrib", {"new_group": "new", "serve_command": "serve"})):
+        try:
+            mod = importlib.import_module(f"sitegen.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"sitegen.{module}":
+                raise
+            continue
+        for attr, name in names.items():
+            if hasattr(mod, attr):
+                main.add_command(getattr(mod, attr), name)
 
 
 _register_optional()

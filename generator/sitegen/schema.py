@@ -171,8 +171,15 @@ def _problems_for(error, doc) -> list[Problem]:
                  "exclusiveMaximum": "less than"}[validator_name]
         return [Problem(doc.path, line, col, field, f"{value} is out of range", f"must be {words} {error.validator_value}")]
     if validator_name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):
-        return [Problem(doc.path, line, col, field, error.message.split(" is ")[-1] if " is " in error.message else error.message,
-                        f"{validator_name} {error.validator_value}")]
+        limit = error.validator_value
+        words = {
+            "minLength": ("is empty" if limit == 1 else f"is shorter than {limit} characters", "write a value or leave the field out"),
+            "maxLength": (f"is longer than {limit} characters", "shorten it"),
+            "minItems": (f"has fewer than {limit} items", f"give at least {limit}"),
+            "maxItems": (f"has more than {limit} items", f"give at most {limit}"),
+            "minProperties": ("is empty", "give at least one field or leave it out"),
+        }[validator_name]
+        return [Problem(doc.path, line, col, field, f"{_describe(value)} {words[0]}", words[1])]
     if validator_name == "uniqueItems":
         return [Problem(doc.path, line, col, field, "items are repeated", "each entry may appear once")]
     if validator_name == "oneOf" and path and path[-1] != "":
