@@ -1,0 +1,157 @@
+"""The site: SiteContext -> files under site/ (HTML from Jinja2 templates on mkdocs-material's look)."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
+from .context import SiteContext
+from .pages import Page, Urls, board_ids, href, methodology_title, nav_items
+from .render import dumps, environment
+from .search import search_index
+from .views import Lookups, bench_board_view, board_view, model_view
+
+__all__ = ["SiteContext", "render_files", "render_site"]
+
+ASSET_PREFIX = "assets/"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+def _static_files() -> dict[str, bytes]:
+    """The packaged static tree (vendored libraries, our CSS/JS) under assets/, in sorted order."""
+    root = resources.files("sitegen") / "static"
+    out: dict[str, bytes] = {}
+    base = Path(str(root))
+    for path in sorted(base.rglob("*")):
+        rel = path.relative_to(base).as_posix()
+        if path.is_file() and not rel.endswith((".sh", "SHA256SUMS")) and "__pycache__" not in rel:
+            out[ASSET_PREFIX + rel] = path.read_bytes()
+    return out
+
+
+def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
+    """Every HTML page of the site with its data, in a stable order."""
+    pages: list[Page] = []
+    headline = [b for b in ctx.headline_boards if b in ctx.boards] or board_ids(ctx)[:3]
+    pages.append(Page("index.html", "home.html", "Home", "home", {
+        "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
+        "all_boards": [(b, ctx.boards[b]) for b in board_ids(ctx)],
+    }, ctx.site_description))
+    for bid in board_ids(ctx):
+        view = board_view(bid, lk)
+        pages.append(Page(urls.board[bid], "board.html", str(view["board"].get("name") or bid), f"board:{bid}", {
+            "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
+            "methodology": _methodology_for(ctx, urls, bid),
+        }))
+    bench_meta = {b["id"]: b for b in ctx.benchmarks}
+    anchors = ((ctx.index_defs or {}).get("ai-iq") or {}).get("anchors") or {}
+    for bid in sorted(urls.benchmark):
+        pages.append(Page(urls.benchmark[bid], "benchmark.html", lk.bench_name(bid), "benchmarks", {
+            "bench": bench_meta.get(bid) or {"id": bid}, "view": bench_board_view(bid, lk),
+            "anchor": anchors.get(bid), "has_curve": bid in anchors and "anchor-curves" in charts,
+        }))
+    pages.append(Page("benchmarks/index.html", "benchmarks.html", "Benchmarks", "benchmarks", {
+        "items": [{"b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)}, "href": href(urls.benchmark[bid]),
+                   "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", []))} for bid in sorted(urls.benchmark)],
+    }))
+    iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
+    pages.append(Page("models/index.html", "models.html", "Models", "models", {
+        "rows": [{**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+                 for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))],
+    }))
+    for m in sorted(ctx.models, key=lambda m: m["id"]):
+        mid = m["id"]
+        view = model_view(mid, lk)
+        kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
+        pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
+                          {"v": view, "chart_kinds": kinds}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
+    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
+    for name in sorted(ctx.methodology_pages):
+        text = ctx.methodology_pages[name]
+        stem = name.removesuffix(".md")
+        pages.append(Page(urls.methodology[name], "methodology.html", methodology_title(name, text), f"methodology:{name}", {
+            "text": text, "index_def": (ctx.index_defs or {}).get(stem),
+            "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
+            "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
+        }))
+    pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
+        "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
+    }))
+    return pages
+
+
+def _chart_order(kind: str) -> int:
+    order = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier", "pedagogy-evolution",
+             "size-frontier", "cdpk-vs-send", "hle-calibration", "anchor-curves")
+    return order.index(kind) if kind in order else len(order)
+
+
+def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
+    for name in (f"{bid}.md", f"{bid.rsplit('-v', 1)[0]}.md"):
+        if name in urls.methodology:
+            return href(urls.methodology[name])
+    return None
+
+
+def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
+    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
+    models = sorted(ctx.models, key=lambda m: m["id"])
+    index = {m["id"]: i for i, m in enumerate(models)}
+    boards = [b for b in board_ids(ctx)]
+    board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    benches = sorted(ctx.benchmark_boards)
+    bench_vals = {b: {r["model"]: r.get("value") for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    return {
+        "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
+                    lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
+                    lk.model_meta(m["id"])["total_b"]] for m in models],
+        "boards": [[b, str(ctx.boards[b].get("name") or b), [board_vals[b].get(m["id"]) for m in models]] for b in boards],
+        "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models]] for b in benches],
+    }
+
+
+def render_files(ctx: SiteContext) -> dict[str, bytes]:
+    """Every output file of the site as {relative path: bytes}; pure and deterministic."""
+    urls = Urls(ctx)
+    lk = Lookups(ctx, urls)
+    charts = build_charts(ctx, lk)
+    for c in charts.values():
+        c["models_set"] = frozenset(c["models"])
+    env = environment()
+    nav = nav_items(ctx, urls)
+    files: dict[str, bytes] = dict(_static_files())
+    for kind, c in sorted(charts.items()):
+        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (dumps(c["spec"]) + "\n").encode("utf-8")
+    common = {"ctx": ctx, "nav": nav, "charts": charts, "csp": CSP, "href": href, "urls": urls}
+    templates = {}
+    for page in plan(ctx, urls, lk, charts):
+        tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))
+        files[page.path] = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+    files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
+    for path, text in sorted(ctx.api_files.items()):
+        files[path] = text.encode("utf-8")
+    files[".nojekyll"] = b""
+    return files
+
+
+def render_site(ctx: SiteContext, out_dir: Path | str) -> list[Path]:
+    """Render the site into out_dir (created if needed); returns the written paths in sorted order."""
+    out = Path(out_dir)
+    written = []
+    made: set[Path] = set()
+    for rel, data in sorted(render_files(ctx).items()):
+        if rel.startswith("/") or ".." in rel.split("/"):
+            raise ValueError(f"unsafe output path: {rel!r}")
+        path = out / rel
+        if path.parent not in made:
+            os.makedirs(path.parent, exist_ok=True)
+            made.add(path.parent)
+        path.write_bytes(data)
+        written.append(path)
+    return written

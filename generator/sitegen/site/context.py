@@ -1,0 +1,29 @@
+"""SiteContext: everything the site renders, gathered before any page is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    """The computed data the site is rendered from; the renderer never reads the data tree itself."""
+
+    boards: dict[str, dict[str, Any]]
+    benchmark_boards: dict[str, dict[str, Any]]
+    models: list[dict[str, Any]]
+    benchmarks: list[dict[str, Any]]
+    sources: list[dict[str, Any]]
+    index_defs: dict[str, dict[str, Any]]
+    methodology_pages: dict[str, str]
+    frontiers: dict[str, Any]
+    data_date: str
+    api_files: dict[str, str] = field(default_factory=dict)
+    site_name: str = "Leaderboards"
+    site_description: str = (
+        "Open, reproducible leaderboards of AI models: every number with its source, "
+        "every imputed value with its reason."
+    )
+    repo_url: str = ""
+    headline_boards: tuple[str, ...] = ("ai-iq", "aa-intelligence-v3-0", "pedagogy-cdpk", "hle")

@@ -1,0 +1,107 @@
+"""The URL scheme and the list of pages: which template renders which data at which path."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import SiteContext
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+# Index display order on the site; boards not listed follow in id order.
+BOARD_ORDER = (
+    "ai-iq", "ai-eq", "aa-intelligence-v3-0", "aa-intelligence-v2-2", "aa-coding-v3-0", "aa-coding-v2-2",
+    "aa-math-v2-2", "pedagogy-cdpk", "pedagogy-send", "hle", "cost",
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One output HTML file: its path under site/, template, title, nav section and template data."""
+
+    path: str
+    template: str
+    title: str
+    section: str
+    data: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def root(self) -> str:
+        """Relative prefix from this page back to the site root ('' or '../' repeated)."""
+        return "../" * self.path.count("/")
+
+
+def slug(text: str) -> str:
+    """A URL path segment from an id: keep [A-Za-z0-9._-], replace the rest with '-'."""
+    s = _UNSAFE.sub("-", str(text)).strip("-.")
+    return s or "x"
+
+
+def href(path: str) -> str:
+    """Directory-style URL for a page path: 'a/b/index.html' -> 'a/b/'."""
+    if path == "index.html":
+        return "./"
+    return path[: -len("index.html")] if path.endswith("/index.html") else path
+
+
+class Urls:
+    """Page paths for every entity, computed once; slug collisions get a stable numeric suffix."""
+
+    def __init__(self, ctx: SiteContext) -> None:
+        self.model: dict[str, str] = {}
+        taken: set[str] = set()
+        for mid in sorted(m["id"] for m in ctx.models):
+            base = "models/" + "/".join(slug(p) for p in str(mid).split("/") if p) if mid else "models/x"
+            path, n = base, 2
+            while path in taken:
+                path, n = f"{base}-{n}", n + 1
+            taken.add(path)
+            self.model[mid] = path + "/index.html"
+        self.board = {bid: f"boards/{slug(bid)}/index.html" for bid in sorted(ctx.boards)}
+        bench_ids = sorted({b["id"] for b in ctx.benchmarks} | set(ctx.benchmark_boards))
+        self.benchmark = {bid: f"benchmarks/{slug(bid)}/index.html" for bid in bench_ids}
+        self.methodology = {
+            name: ("methodology/index.html" if name == "index.md" else f"methodology/{slug(name.removesuffix('.md'))}/index.html")
+            for name in sorted(ctx.methodology_pages)
+        }
+
+    def model_href(self, mid: str) -> str | None:
+        p = self.model.get(mid)
+        return href(p) if p else None
+
+
+def board_ids(ctx: SiteContext) -> list[str]:
+    """Boards in display order."""
+    known = [b for b in BOARD_ORDER if b in ctx.boards]
+    return known + sorted(b for b in ctx.boards if b not in BOARD_ORDER)
+
+
+def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
+    """The sidebar: sections with their pages. Models are reached through tables and search, never listed here."""
+    boards = [{"title": ctx.boards[b].get("name") or b, "path": urls.board[b], "key": f"board:{b}"} for b in board_ids(ctx)]
+    methodology = [
+        {"title": methodology_title(name, text), "path": urls.methodology[name], "key": f"methodology:{name}"}
+        for name, text in sorted(ctx.methodology_pages.items())
+    ]
+    methodology.sort(key=lambda i: (i["path"] != "methodology/index.html", i["title"].lower(), i["path"]))
+    return [
+        {"title": "Home", "path": "index.html", "key": "home", "children": []},
+        {"title": "Leaderboards", "path": None, "key": "boards", "children": boards},
+        {"title": "Benchmarks", "path": "benchmarks/index.html", "key": "benchmarks", "children": []},
+        {"title": "Models", "path": "models/index.html", "key": "models", "children": []},
+        {"title": "Charts", "path": "charts/index.html", "key": "charts", "children": []},
+        {"title": "Compare", "path": "compare/index.html", "key": "compare", "children": []},
+        {"title": "Methodology", "path": None, "key": "methodology", "children": methodology},
+        {"title": "Downloads & API", "path": "downloads/index.html", "key": "downloads", "children": []},
+    ]
+
+
+def methodology_title(name: str, text: str) -> str:
+    """The first '# ' heading of a Markdown page, else its file name."""
+    for line in (text or "").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return name.removesuffix(".md").replace("-", " ").capitalize()

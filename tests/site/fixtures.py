@@ -1,0 +1,193 @@
+"""A deterministic SiteContext for tests and benchmarks: n models, hostile names included."""
+
+from __future__ import annotations
+
+import random
+
+from sitegen.site.context import SiteContext
+
+HOSTILE_SCRIPT = "</script><script>alert(1)</script>"
+HOSTILE_IMG = '<img src=x onerror=alert(1)>'
+ORGS = ["OpenAI", "Anthropic", "Google", "Meta", "Mistral", "DeepSeek", "Alibaba", HOSTILE_IMG]
+BENCHMARKS = [
+    ("mmlu-pro", "MMLU-Pro", "knowledge"),
+    ("hle", "Humanity's Last Exam", "knowledge"),
+    ("gpqa-diamond", "GPQA Diamond", "science"),
+    ("aime-2025", "AIME 2025", "mathematics"),
+    ("ifbench", "IFBench", "instruction-following"),
+    ("scicode", "SciCode", "coding"),
+    ("livecodebench", "LiveCodeBench", "coding"),
+    ("aa-lcr", "AA-LCR", "long-context"),
+]
+SOURCES = [
+    {"id": "aa-api-2026-07", "name": "Artificial Analysis API (2026-07)", "url": "https://artificialanalysis.ai/",
+     "licence": "CC BY 4.0", "attribution": "Artificial Analysis", "provenance": "third-party"},
+    {"id": "lab-claims", "name": "Model cards", "url": "javascript:alert(1)", "licence": "various",
+     "attribution": "Each lab", "provenance": "self-reported", "licence_flag": "check each card"},
+    {"id": "pedagogy-lb", "name": "Pedagogy leaderboard", "url": "https://github.com/AI-for-Education/pedagogy-benchmark",
+     "licence": "MIT", "attribution": "AI-for-Education", "provenance": "third-party"},
+]
+INDEX_NAMES = {
+    "aa-intelligence-v2-2": ("Artificial Analysis Intelligence Index v2.2", "aa", 8),
+    "aa-intelligence-v3-0": ("Artificial Analysis Intelligence Index v3.0", "aa", 8),
+    "aa-math-v2-2": ("AA Math Index v2.2", "aa", 2),
+    "aa-coding-v2-2": ("AA Coding Index v2.2", "aa", 2),
+    "aa-coding-v3-0": ("AA Coding Index v3.0", "aa", 2),
+    "ai-iq": ("AI IQ", "iq", 4),
+    "ai-eq": ("AI EQ", "iq", 2),
+    "pedagogy-cdpk": ("Pedagogy: CDPK", "pedagogy", 1),
+    "pedagogy-send": ("Pedagogy: SEND", "pedagogy", 1),
+    "hle": ("Humanity's Last Exam", "hle", 1),
+}
+
+
+def make_models(n: int, rng: random.Random) -> list[dict]:
+    models = []
+    for i in range(n):
+        org = ORGS[i % len(ORGS)]
+        slug = org.lower().replace(" ", "-") if org != HOSTILE_IMG else "evil"
+        name = f"Model {i:05d}"
+        if i == 3:
+            name = HOSTILE_SCRIPT
+        if i == 5:
+            name = HOSTILE_IMG
+        total = round(rng.choice([1, 3, 8, 14, 32, 70, 120, 405, 671]) * 1.0, 1) if i % 4 else None
+        models.append({
+            "id": f"{slug}/model-{i:05d}",
+            "name": name,
+            "organization": org,
+            "released": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
+            "weights": "open" if i % 3 == 0 else "closed",
+            "reasoning": bool(i % 2),
+            "parameters": {"total_b": total, "active_b": (round(total / 4, 1) if total else None)},
+            "pricing": {"input_per_mtok": round(0.1 + (i % 17) * 0.37, 2), "output_per_mtok": round(0.4 + (i % 13) * 1.1, 2),
+                        "as_of": "2026-07-01", "source": "aa-api-2026-07"} if i % 7 else
+                       {"input_per_mtok": None, "output_per_mtok": None, "as_of": None, "source": None},
+            "family": f"family-{i % 5}",
+            "context_window": 128000 if i % 2 else None,
+            "licence": "apache-2.0" if i % 3 == 0 else None,
+            "aliases": [],
+            "results": [],
+        })
+    return models
+
+
+def make_context(n: int = 40, seed: int = 7) -> SiteContext:
+    rng = random.Random(seed)
+    models = make_models(n, rng)
+    skill = {m["id"]: rng.uniform(0.1, 0.95) for m in models}
+    bench_boards = {}
+    for bid, bname, _ in BENCHMARKS:
+        rows = []
+        for j, m in enumerate(models):
+            if (j + len(bid)) % 5 == 0:
+                continue
+            v = round(min(99.0, max(1.0, 100 * skill[m["id"]] + rng.uniform(-8, 8))), 1)
+            src = "lab-claims" if j % 6 == 0 else "aa-api-2026-07"
+            url = "javascript:alert(1)" if j == 3 else f"https://example.org/{bid}/{j}"
+            res = {"benchmark": bid, "value": v, "metric": "", "subset": "", "harness": "lm-eval" if j % 2 else "",
+                   "source": src, "retrieved": "2026-07-02", "url": url, "stderr": 1.2 if j % 3 == 0 else None,
+                   "ci95": None, "notes": None, "self_reported": src == "lab-claims"}
+            m["results"].append(res)
+            if bid == "hle":
+                m["results"].append({**res, "metric": "calibration-error", "value": round(rng.uniform(20, 90), 1)})
+            rows.append({"model": m["id"], "value": v, "rank": None, "how": "observed", "source": src,
+                         "retrieved": "2026-07-02", "url": url, "stderr": res["stderr"],
+                         "ci_low": None, "ci_high": None, "harness": res["harness"], "self_reported": src == "lab-claims"})
+        rows.sort(key=lambda r: (-r["value"], r["model"]))
+        for k, r in enumerate(rows):
+            r["rank"] = k + 1
+        bench_boards[bid] = {"benchmark": bid, "name": bname, "rows": rows}
+
+    boards = {}
+    for iid, (iname, kind, of) in INDEX_NAMES.items():
+        rows = []
+        for j, m in enumerate(models):
+            if (j + len(iid)) % 9 == 0:
+                continue
+            comps = []
+            for ci, (bid, _bn, _c) in enumerate(BENCHMARKS[:of]):
+                how = "observed"
+                reason = None
+                if (j + ci) % 7 == 0:
+                    how, reason = "imputed", f"{HOSTILE_SCRIPT} regression from {BENCHMARKS[(ci + 1) % 8][1]}"
+                if (j + ci) % 11 == 0:
+                    how, reason = "missing", "no result in snapshot"
+                val = None if how == "missing" else round(100 * skill[m["id"]] + rng.uniform(-5, 5), 1)
+                comps.append({"id": bid, "kind": "benchmark", "value": val, "raw": val, "how": how, "reason": reason,
+                              "source": "aa-api-2026-07" if how == "observed" else None, "retrieved": "2026-07-02"})
+            have = sum(c["how"] != "missing" for c in comps)
+            value = round((60 + 90 * skill[m["id"]]) if kind == "iq" else 100 * skill[m["id"]], 1)
+            status = "ranked" if have == of else ("provisional" if have >= of / 2 else "unranked")
+            row = {"model": m["id"], "value": value if status != "unranked" else None, "rank": None, "status": status,
+                   "coverage": {"have": have, "of": of}, "components": comps}
+            if kind == "iq":
+                row["interval"] = [round(value - 3.5, 1), round(value + 3.5, 1)]
+            if j == 1 and iid == "ai-iq":
+                row["manual"] = {"value": 101.0, "source": "https://example.org/manual-iq"}
+            rows.append(row)
+        ranked = sorted((r for r in rows if r["value"] is not None), key=lambda r: (-r["value"], r["model"]))
+        for k, r in enumerate(ranked):
+            r["rank"] = k + 1
+        boards[iid] = {"index": iid, "name": iname, "version": iid.rsplit("-v", 1)[-1] if "-v" in iid else "1",
+                       "kind": kind, "unit": "IQ" if kind == "iq" else "points",
+                       "description": f"{iname}: computed from {of} components. <b>not bold</b>",
+                       "source_snapshot": "aa-api-2026-07", "rows": rows}
+    cost_rows = []
+    for j, m in enumerate(models):
+        if j % 7 == 0:
+            continue
+        eff = round(0.05 + (j % 23) * 0.9 * (1 + skill[m["id"]]), 3)
+        comps = [
+            {"id": "token_cost", "kind": "dimension", "value": round(eff * 0.6, 3), "raw": None, "how": "derived",
+             "reason": "price × tokens", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
+            {"id": "efficiency", "kind": "dimension", "value": round(0.5 + skill[m["id"]], 3), "raw": None, "how": "derived",
+             "reason": "tokens per task", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
+            {"id": "effective_cost", "kind": "dimension", "value": eff, "raw": None, "how": "derived",
+             "reason": "cost per index point", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
+            {"id": "response_time", "kind": "dimension", "value": round(1.5 + (j % 19) * 2.3, 2), "raw": None,
+             "how": "observed", "reason": None, "source": "aa-api-2026-07", "retrieved": "2026-07-02"},
+        ]
+        cost_rows.append({"model": m["id"], "value": eff, "rank": None, "status": "ranked",
+                          "coverage": {"have": 4, "of": 4}, "components": comps})
+    cost_rows.sort(key=lambda r: (r["value"], r["model"]))
+    for k, r in enumerate(cost_rows):
+        r["rank"] = k + 1
+    boards["cost"] = {"index": "cost", "name": "Cost and speed", "version": "1", "kind": "cost", "unit": "USD",
+                      "description": "Effective cost per task and response time.", "source_snapshot": "aa-tokens-2026-07",
+                      "rows": cost_rows}
+
+    benchmarks = [{"id": b, "name": n, "category": c, "scale": {"min": 0, "max": 100, "unit": "percent"},
+                   "higher_is_better": True, "url": f"https://example.org/{b}" if b != "ifbench" else "javascript:alert(1)",
+                   "description": f"Description of {n}."} for b, n, c in BENCHMARKS]
+    anchors = {b: {"points": [[0, 70], [25, 85], [50, 100], [75, 118], [100, 130 + i]],
+                   "ceiling": {"original": 100, "compressed": 92 - i}} for i, (b, _n, _c) in enumerate(BENCHMARKS[:4])}
+    index_defs = {
+        "ai-iq": {"id": "ai-iq", "name": "AI IQ", "version": "1.0", "anchors": anchors,
+                  "components": [{"benchmark": b, "weight": 0.25} for b, _n, _c in BENCHMARKS[:4]]},
+        "aa-intelligence-v3-0": {"id": "aa-intelligence-v3-0", "name": "AA Intelligence v3.0",
+                                 "components": [{"benchmark": b, "weight": 0.125} for b, _n, _c in BENCHMARKS]},
+    }
+    cdpk = {r["model"]: r["value"] for r in boards["pedagogy-cdpk"]["rows"] if r["value"] is not None}
+    pts = sorted((m["pricing"]["input_per_mtok"], cdpk[m["id"]], m["id"]) for m in models
+                 if m["id"] in cdpk and m["pricing"]["input_per_mtok"])
+    front, best = [], -1.0
+    for x, y, mid in pts:
+        if y > best:
+            front.append(mid)
+            best = y
+    hull = [[x, y] for x, y, mid in pts if mid in front]
+    frontiers = {
+        "value": {"frontier": front, "hull": hull,
+                  "by_month": {"2025-06": front[: max(1, len(front) // 2)], "2026-01": front}},
+        "size": {"frontier": front[:3], "hull": hull[:3], "by_month": {}},
+    }
+    methodology_pages = {
+        "ai-iq.md": "# AI IQ\n\nHow we compute **AI IQ**. <script>alert(1)</script>\n\n"
+                    "| a | b |\n|---|---|\n| 1 | 2 |\n\n[bad](javascript:alert(1)) [good](https://example.org/x)\n",
+        "index.md": "# Methodology\n\nOverview of the indices.\n",
+    }
+    api_files = {"api/v1/boards/ai-iq.json": '{"index": "ai-iq"}\n', "api/v1/models.csv": "id,name\n"}
+    return SiteContext(boards=boards, benchmark_boards=bench_boards, models=models, benchmarks=benchmarks,
+                       sources=SOURCES, index_defs=index_defs, methodology_pages=methodology_pages,
+                       frontiers=frontiers, data_date="2026-07-15", api_files=api_files)
