@@ -1,5 +1,7 @@
 """Artificial Analysis providers-page scrape (v2.2 era, Aug 2025): one row per provider endpoint, whole percent.
 
+The page appends endpoint tags to model names ('Claude 4 Opus Vertex'); they are removed (`model_name`).
+
 Evals and the index are per model (identical on every endpoint row); prices and the total response time are
 per endpoint, and we keep the model creator's own endpoint. Columns without a benchmark id here (AIME 2024,
 MATH-500, HumanEval, Chatbot Arena) are not imported. The context window ('131k') is rounded on the page, so
@@ -9,6 +11,7 @@ it is not imported either.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
@@ -37,6 +40,20 @@ CREATOR_ENDPOINTS = {
     "Microsoft Azure": "microsoft",
 }
 PREFERENCE = list(CREATOR_ENDPOINTS)
+TRAILING = re.compile(r"\s+(\([^()]*\)|Latency Optimized|[^\s()]+)$")
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.casefold()) if w}
+
+
+def model_name(model: str, provider: str) -> str:
+    """The model without the endpoint tag the page appends ('Llama 3.3 70B (Turbo, FP8)' on 'Together.ai
+    (Turbo, FP8)', 'Gemini 2.5 Pro Vertex' on 'Google Vertex'): trailing parts made only of provider words."""
+    name, known = " ".join(model.split()), words(provider)
+    while (m := TRAILING.search(name)) and words(m.group(1)) and words(m.group(1)) <= known:
+        name = name[: m.start()]
+    return name
 
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
@@ -54,7 +71,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     ex = Extract(source, retrieved, files_entry([path]))
     by_model: dict[str, list[dict]] = {}
     for row in rows:
-        by_model.setdefault(row["Model"].strip(), []).append(row)
+        by_model.setdefault(model_name(row["Model"], row["API Provider"]), []).append(row)
     for name, group in sorted(by_model.items()):
         evals = {tuple(r[c] for c in EVALS) for r in group}
         if len(evals) > 1:
@@ -73,6 +90,6 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             fields["pricing"] = pricing(number(endpoint["Input Price USD/1M Tokens"]),
                                         number(endpoint["Output Price USD/1M Tokens"]), retrieved)
             ex.result(name, "aa-response-time", number(endpoint["Total Response (s)"]),
-                      notes=f"{endpoint['API Provider'].strip()} endpoint")
+                      notes=f"{endpoint['API Provider'].strip()} endpoint ({endpoint['Model'].strip()})")
         ex.model(name, **fields)
     return ex

@@ -1,0 +1,117 @@
+"""Importers on small hand-written fixtures, and the byte-for-byte re-import of the real downloaded files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from sitegen import importers
+from sitegen.cli_import import import_command
+from sitegen.importers.common import Context, number, resolve
+from sitegen.importers.registry import Registry
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data"
+
+
+def registry(**models):
+    return Registry.build({mid: {"id": mid, "name": name, "aliases": aliases}
+                           for mid, (name, aliases) in models.items()})
+
+
+def test_number_is_exact_and_scaled():
+    assert number("87%") == 87
+    assert number("$3.44") == 3.44
+    assert number("0.37520000000000003", 100) == 37.52
+    assert number("9.1", "0.2") == 1.82
+    assert number("N/A") is None and number("") is None
+
+
+def test_aa_leaderboard_strips_endpoint_tags_and_keeps_creator_endpoint(tmp_path):
+    from sitegen.importers import aa_leaderboard
+    cols = ["API Provider", "Model", "License", "Total Response (s)", "Input Price USD/1M Tokens",
+            "Output Price USD/1M Tokens"] + list(aa_leaderboard.EVALS)
+    evals = ["69", "87%", "85%", "27%", "67%", "43%", "73%", "94%", "76%"]
+    rows = [["OpenAI", "GPT-5 (high)", "Proprietary", "71.41", "$1.25", "$10.00"] + evals,
+            ["Microsoft Azure", "GPT-5 (high)", "Proprietary", "80.00", "$1.50", "$12.00"] + evals,
+            ["Google Vertex", "Gemini 2.5 Pro Vertex", "Proprietary", "30.0", "$1.25", "$10.00"] + evals]
+    f = tmp_path / "aa_providers_leaderboard_scrape_2025-08-14_x.csv"
+    f.write_text("\n".join(",".join(f'"{c}"' for c in r) for r in [cols] + rows) + "\n")
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", []), "google/gemini-2.5-pro": ("Gemini 2.5 Pro", [])})
+    ex = aa_leaderboard.extract([f], None, Context(lambda n: (reg.match(n) or [None])[0]))
+    out = resolve(ex, reg, [])
+    assert out.doc["retrieved"] == "2025-08-14" and not out.unmatched
+    gpt = [r for r in out.doc["results"] if r["model"] == "openai/gpt-5-high"]
+    assert {r["benchmark"]: r["value"] for r in gpt}["aa-response-time"] == 71.41
+    assert {r["benchmark"]: r["value"] for r in gpt}["hle"] == 27
+    price = next(m for m in out.doc["models"] if m["model"] == "openai/gpt-5-high")["pricing"]
+    assert price == {"as_of": "2025-08-14", "input_per_mtok": 1.25, "output_per_mtok": 10}
+    assert any(m["model"] == "google/gemini-2.5-pro" for m in out.doc["models"])
+
+
+def test_epoch_hle_percent_stderr_calibration_and_unknown_effort_reported(tmp_path):
+    f = tmp_path / "hle_external.csv"
+    f.write_text("Model version,Accuracy,Release date,Organization,Name,Accuracy Standard Error,Calibration Error,Notes,id\n"
+                 "gpt-5-2025-08-07_high,0.2532,2025-08-07,OpenAI,GPT-5,0.0087,50,,a\n"
+                 "gpt-5-2025-08-07_unknown,0.2532,2025-08-07,OpenAI,GPT-5,0.0087,50,,b\n")
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", ["gpt-5-2025-08-07_high"])})
+    ex = importers.IMPORTERS["epoch"].extract([f], "2026-04-19", Context(lambda n: None))
+    out = resolve(ex, reg, [])
+    assert [p.name for p in out.unmatched] == ["gpt-5-2025-08-07_unknown"]
+    values = {(r["benchmark"], r.get("metric", "")): (r["value"], r.get("stderr")) for r in out.doc["results"]}
+    assert values == {("hle", ""): (25.32, 0.87), ("hle", "calibration-error"): (50, None)}
+    ignored = resolve(ex, reg, [{"source": "epoch", "name": "gpt-5-2025-08-07_unknown", "reason": "effort unknown"}])
+    assert not ignored.unmatched and ignored.ignored
+
+
+def test_critpt_tools_become_harness_on_0_to_20(tmp_path):
+    f = tmp_path / "critpt.csv"
+    f.write_text('model,challenge_accuracy_pct,note\n"GPT-5 (high, code & web)",12.6,\nGPT-5 (high),5.7,\n')
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", [])})
+    out = resolve(importers.IMPORTERS["critpt"].extract([f], "2025-11-21", Context(lambda n: None)), reg, [])
+    assert [(r.get("harness", ""), r["value"]) for r in out.doc["results"]] == [("", 1.14), ("code & web", 2.52)]
+
+
+def test_lmarena_ci_and_prices(tmp_path):
+    (tmp_path / "leaderboard-text-style-control.json").write_text(
+        '{"full": {"gpt-5-high": {"rating": 1440.5, "rating_q025": 1435.25, "rating_q975": 1445.75}}}')
+    (tmp_path / "scatterplot-data.json").write_text(
+        '[{"name": "GPT-5", "model_api_name": "gpt-5-high", "input_token_price": "1.25", "output_token_price": "10", "license": "Proprietary"}]')
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", ["gpt-5-high"])})
+    paths = [tmp_path / "leaderboard-text-style-control.json", tmp_path / "scatterplot-data.json"]
+    out = resolve(importers.IMPORTERS["lmarena"].extract(paths, "2025-12-17", Context(lambda n: None)), reg, [])
+    assert out.doc["results"][0]["ci95"] == [1435.25, 1445.75]
+    assert out.doc["models"][0]["pricing"]["output_per_mtok"] == 10
+
+
+def test_import_exits_non_zero_on_unmatched(tmp_path):
+    (tmp_path / "scores" / "models").mkdir(parents=True)
+    f = tmp_path / "eq.csv"
+    f.write_text("model_name,elo_norm,ci_low_norm,ci_high_norm\no3,1500.0,1480.0,1520.0\n")
+    runner = CliRunner()
+    result = runner.invoke(import_command, ["eq-bench", str(f), "--retrieved", "2026-07-31", "--root", str(tmp_path)])
+    assert result.exit_code != 0 and "unmatched 'o3'" in result.output
+    result = runner.invoke(import_command, ["eq-bench", str(f), "--retrieved", "2026-07-31", "--allow-unmatched",
+                                            "--root", str(tmp_path)])
+    assert result.exit_code == 0
+    assert yaml.safe_load((tmp_path / "scores/imported/eq-bench.yaml").read_text())["results"] == []
+
+
+def test_reimport_of_real_files_is_byte_identical(tmp_path):
+    """Every importer on its file in ../shared/data reproduces scores/imported/ exactly."""
+    assert DATA.is_dir(), f"{DATA} is missing; the real-data re-import test needs it"
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "scores", root / "scores")
+    for path in (root / "scores" / "imported").glob("*.yaml"):
+        if path.name != "ignore.yaml":
+            path.unlink()
+    for plan in importers.planned(root, DATA):
+        _, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+        assert not outcome.unmatched and not outcome.conflicts, plan.source
+        importers.write(root, outcome)
+    for path in sorted((REPO / "scores" / "imported").glob("*.yaml")):
+        assert (root / "scores" / "imported" / path.name).read_bytes() == path.read_bytes(), path.name
