@@ -15,6 +15,8 @@ RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", 
                   "methodology", "compare", "downloads", "sitemap", "robots"}
 _SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 MAX_RAW_BYTES = 50 * 1024 * 1024
+# Files in a folder of one kind that are of another kind.
+SPECIAL_FILES = {"scores/imported/ignore.yaml": "ignore"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +24,7 @@ class Doc:
     """One parsed data file: where it is (relative to the root), what kind it is, and its data with marks."""
 
     path: str
-    kind: str  # model | imported | overrides | sources | benchmarks | index
+    kind: str  # model | imported | overrides | ignore | sources | benchmarks | index
     parsed: yamlstrict.Parsed
 
     @property
@@ -52,6 +54,7 @@ class Repo:
     benchmarks: Doc | None
     sources: Doc | None
     overrides: Doc | None
+    ignore: Doc | None
     indices: tuple[Doc, ...]
     models: tuple[Doc, ...]
     imported: tuple[Doc, ...]
@@ -59,7 +62,7 @@ class Repo:
     pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
 
     def all_docs(self):
-        for doc in (self.benchmarks, self.sources, self.overrides):
+        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -159,7 +162,7 @@ def _load_flat(folder: Path, root: Path, kind: str, problems: list[Problem]) -> 
         if problem:
             problems.append(problem)
             continue
-        doc = _read_yaml(path, root, kind, problems)
+        doc = _read_yaml(path, root, SPECIAL_FILES.get(rel, kind), problems)
         if doc:
             docs.append(doc)
     return docs
@@ -226,7 +229,9 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     overrides = single("scores/overrides.yaml", "overrides", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     models = _load_models(root, problems)
-    imported = _load_flat(root / "scores" / "imported", root, "imported", problems)
+    imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
+    imported = [d for d in imported_all if d.kind == "imported"]
+    ignore = next((d for d in imported_all if d.kind == "ignore"), None)
     raw = _load_raw(root, problems)
     pages = []
     meth = root / "methodology"
@@ -236,6 +241,6 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
                 pages.append((path.name, path.read_bytes().decode("utf-8")))
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
-    repo = Repo(root, benchmarks, sources, overrides, tuple(indices), tuple(models), tuple(imported), tuple(raw),
+    repo = Repo(root, benchmarks, sources, overrides, ignore, tuple(indices), tuple(models), tuple(imported), tuple(raw),
                 tuple(pages))
     return repo, problems

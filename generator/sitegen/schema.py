@@ -19,6 +19,7 @@ SCHEMA_FOR_KIND = {
     "sources": "sources.schema.json",
     "benchmarks": "benchmarks.schema.json",
     "index": "index.schema.json",
+    "ignore": "ignore.schema.json",
 }
 MAX_PER_FILE = 50
 
@@ -41,15 +42,42 @@ def _registry() -> Registry:
     return Registry().with_resources(pairs)
 
 
+def inline_refs(schema, base: str, depth: int = 0):
+    """The schema with every $ref replaced by what it points to, so validation needs no reference lookups.
+
+    Our schemas are not recursive; a $ref with sibling keywords becomes an allOf, as Draft 2020-12 reads it.
+    """
+    if depth > 20:
+        raise ValueError("schema references nest too deeply")
+    if isinstance(schema, list):
+        return [inline_refs(item, base, depth) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: (value if key in ("enum", "const") else inline_refs(value, base, depth))
+           for key, value in schema.items() if key not in ("$ref", "$defs", "$id", "$schema")}
+    ref = schema.get("$ref")
+    if ref is None:
+        return out
+    file, _, pointer = ref.partition("#")
+    file = file or base
+    target = _registry()[file].contents
+    for part in [p for p in pointer.split("/") if p]:
+        target = target[part]
+    resolved = inline_refs(target, file, depth + 1)
+    if not out:
+        return resolved
+    out.setdefault("allOf", []).insert(0, resolved) if "allOf" in out else out.update(allOf=[resolved])
+    return out
+
+
 @functools.cache
 def validator(kind: str) -> jsonschema.protocols.Validator:
-    """One compiled validator per kind of file, built once."""
+    """One compiled validator per kind of file, built once, with references inlined."""
     name = SCHEMA_FOR_KIND[kind]
     schema = _registry()[name].contents
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    # Resolve references relative to the schema's own file name, as editors do.
-    return cls({"$ref": name}, registry=_registry())
+    return cls(inline_refs(schema, name))
 
 
 def _leaves(error):
@@ -141,9 +169,8 @@ def _problems_for(error, doc) -> list[Problem]:
             hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
             shown = key.split("\x00")[0]
             out.append(Problem(doc.path, line, col, _field(path + [shown]), f"unknown field '{shown}'", hint))
-        if not out:  # the key is declared somewhere, but not for this kind of entry
-            line, col = doc.mark(*path)
-            out.append(Problem(doc.path, line, col, field, error.message, "this field does not belong here"))
+        # Every key is declared: under unevaluatedProperties a failing sibling keyword (a bad url, say) drops its
+        # annotations, so the keys it covered look unevaluated. That keyword's own error is the one to show.
         return out
     if validator_name == "required":
         missing = [name for name in error.validator_value if name not in (error.instance or {})]
@@ -191,9 +218,18 @@ def _problems_for(error, doc) -> list[Problem]:
 def check_doc(doc) -> list[Problem]:
     """Validate one parsed file against its kind's schema."""
     found: list[Problem] = []
+    silent = []
     for error in validator(doc.kind).iter_errors(doc.data):
         for leaf in _leaves(error):
-            found.extend(_problems_for(leaf, doc))
+            problems = _problems_for(leaf, doc)
+            if not problems:
+                silent.append(leaf)
+            found.extend(problems)
+    for leaf in silent:  # a failure nothing else explains must still be reported
+        field = _field(list(leaf.absolute_path))
+        if not any(p.field.startswith(field) for p in found):
+            line, col = doc.mark(*leaf.absolute_path)
+            found.append(Problem(doc.path, line, col, field, leaf.message, "this field does not belong here"))
     unique = sorted(set(found))
     if len(unique) > MAX_PER_FILE:
         extra = len(unique) - MAX_PER_FILE
