@@ -20,7 +20,10 @@ def _fixed(x: Any, places: int) -> Any:
     if isinstance(x, float):
         if math.isnan(x) or math.isinf(x):
             raise ValueError(f"non-finite number in a board: {x!r}")
-        q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        text = repr(x)
+        if "e" not in text and len(text) - text.index(".") - 1 <= places:
+            return x + 0.0  # already at the precision; + 0.0 turns -0.0 into 0.0
+        q = Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
         return float(q) + 0.0  # + 0.0 turns -0.0 into 0.0
     if isinstance(x, Mapping):
         return {str(k): _fixed(v, places) for k, v in x.items()}
@@ -39,7 +42,8 @@ def to_json(board: Mapping, places: int = PRECISION) -> str:
     """A board as canonical JSON text: byte-identical for equal boards on every run and machine."""
     data = _fixed(dict(board), places)
     data["rows"] = sorted(data.get("rows", []), key=_row_key)
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+    # Compact separators keep the C encoder (indent= falls back to the pure-Python one, 10x slower).
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
 
 
 def _cell(x: Any) -> str:

@@ -77,8 +77,11 @@ def round_half_up(x: float | None, places: int) -> float | None:
     """Round to `places` decimals, halves away from zero, on the number's shortest decimal text."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return None
+    text = repr(float(x))
+    if "e" not in text and len(text) - text.index(".") - 1 <= places:
+        return float(x)  # already at most `places` decimals: nothing to round
     quantum = Decimal(1).scaleb(-places)
-    return float(Decimal(repr(float(x))).quantize(quantum, rounding=ROUND_HALF_UP))
+    return float(Decimal(text).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def clean(x: Any) -> Any:
@@ -92,6 +95,13 @@ def clean(x: Any) -> Any:
         return x
     if hasattr(x, "item"):
         return x.item()
+    return x
+
+
+def _none(x: Any) -> Any:
+    """NaN / NA -> None, quickly (called once per selected cell)."""
+    if x is None or x is pd.NA or (isinstance(x, float) and x != x):
+        return None
     return x
 
 
@@ -168,8 +178,10 @@ def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
     out: dict[tuple[str, str], dict] = {}
     for key, benches in groups.items():
         chosen = select(results, rules[key], benches)
-        for rec in chosen.to_dict("records"):
-            out[(rec["model"], rec["benchmark"])] = {k: clean(v) for k, v in rec.items()}
+        columns = {c: chosen[c].tolist() for c in SELECTED_COLUMNS}
+        for i in range(len(chosen)):
+            rec = {c: _none(columns[c][i]) for c in SELECTED_COLUMNS}
+            out[(rec["model"], rec["benchmark"])] = rec
     return out
 
 
