@@ -1,0 +1,476 @@
+"""What a change does to the published boards: two computed states -> a structured diff, as Markdown or JSON.
+
+`State` is what one side of the comparison needs (boards, results, model ids, methodology data); `diff(old, new)`
+is pure. `materialise(root, ref, dest)` copies a git ref's scores/ and methodology/ into a folder by reading
+blobs only (no checkout, no attributes, filters or hooks), so nothing from the ref is ever executed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+#: Result fields that identify one result; a change to any other field is a changed result.
+RESULT_KEY = ("model", "benchmark", "metric", "subset", "harness", "source")
+#: Result fields compared and reported for a changed result.
+RESULT_FIELDS = ("value", "retrieved", "url", "n", "stderr", "ci_low", "ci_high", "self_reported")
+#: Keys that name the elements of a list of mappings in methodology YAML (first one present wins).
+LIST_ID_KEYS = ("id", "benchmark", "status", "version")
+#: The imputation reason names the percentile it used, e.g. "P80 of hle 130.00)".
+PERCENTILE = re.compile(r"\b(P\d+) of (\S+) (-?\d+(?:\.\d+)?)\)")
+DATA_FOLDERS = ("scores", "methodology")
+MAX_MARKDOWN_LINES = 200
+
+
+class GitError(Exception):
+    """A git command failed (unknown ref, not a repository)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """One side of a comparison: the published boards and the inputs that explain them."""
+
+    boards: dict  # index id -> board (published index boards)
+    benchmark_boards: dict  # benchmark id -> board
+    results: list  # frame.result_records
+    models: tuple  # model ids with a model file
+    methodology: dict  # relative path -> parsed data (benchmarks.yaml, indices/*.yaml) or text (*.md)
+
+
+def load_state(root: Path):
+    """Validate and compute the tree at root: (State or None, problems)."""
+    from . import frame
+    from .build import compute, validate_repo
+
+    repo, problems = validate_repo(Path(root))
+    if repo is None:
+        return None, problems
+    computed = compute(repo)
+    methodology = {repo.benchmarks.path: repo.benchmarks.data}
+    methodology.update({doc.path: doc.data for doc in repo.indices})
+    methodology.update({f"methodology/{name}": text for name, text in repo.pages})
+    state = State(boards=computed.boards, benchmark_boards=computed.benchmark_boards,
+                  results=frame.result_records(repo), models=tuple(sorted(d.data["id"] for d in repo.models)),
+                  methodology=methodology)
+    return state, problems
+
+
+# ---------------------------------------------------------------- git (read-only)
+
+def _git(root: Path, *args: str, input: bytes | None = None) -> bytes:
+    out = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True, timeout=300)
+    if out.returncode != 0:
+        raise GitError(out.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed")
+    return out.stdout
+
+
+def resolve(root: Path, ref: str) -> str:
+    """A ref -> its commit SHA; refuses option-like refs."""
+    if not ref or ref.startswith("-"):
+        raise GitError(f"not a git ref: {ref!r}")
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}").decode().strip()
+    except GitError:
+        raise GitError(f"unknown git ref {ref!r} in {root}") from None
+
+
+def _prefix(root: Path) -> str:
+    return _git(root, "rev-parse", "--show-prefix").decode().strip()
+
+
+def materialise(root: Path, ref: str, dest: Path) -> str:
+    """Write the ref's scores/ and methodology/ (below root's place in the repository) into dest; returns the SHA.
+
+    Only regular files are written, from raw blobs: symlinks and submodules are skipped, and no .gitattributes
+    filter, hook or checkout runs.
+    """
+    sha = resolve(root, ref)
+    prefix = _prefix(root)
+    listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", sha, "--",
+                   *[f"{prefix}{folder}" for folder in DATA_FOLDERS])
+    blobs = []
+    for item in listing.split(b"\0"):
+        if not item:
+            continue
+        meta, _, path = item.partition(b"\t")
+        mode, kind, obj = meta.decode().split()
+        rel = path.decode("utf-8", "surrogateescape")[len(prefix):]
+        parts = PurePosixPath(rel).parts
+        if kind != "blob" or mode not in ("100644", "100755") or ".." in parts or rel.startswith("/"):
+            continue
+        blobs.append((rel, obj))
+    if blobs:
+        data = _git(root, "cat-file", "--batch", input="".join(f"{obj}\n" for _, obj in blobs).encode())
+        pos = 0
+        for rel, _ in blobs:
+            header_end = data.index(b"\n", pos)
+            size = int(data[pos:header_end].split()[2])
+            body = data[header_end + 1: header_end + 1 + size]
+            pos = header_end + 1 + size + 1
+            target = dest.joinpath(*PurePosixPath(rel).parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(body)
+    return sha
+
+
+# ---------------------------------------------------------------- the diff (pure)
+
+def _clean(value):
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _result_key(rec: Mapping) -> tuple:
+    return tuple(rec[k] or "" for k in RESULT_KEY)
+
+
+def _result_view(rec: Mapping) -> dict:
+    out = {k: rec[k] for k in RESULT_KEY}
+    out.update({k: _clean(rec.get(k)) for k in ("value", "retrieved", "url")})
+    out["origin"] = rec.get("origin")
+    return out
+
+
+def diff_results(old: list, new: list) -> dict:
+    """Results added, changed (any field besides the key) and removed, in key order."""
+    a = {_result_key(r): r for r in old}
+    b = {_result_key(r): r for r in new}
+    changed = []
+    for key in sorted(a.keys() & b.keys()):
+        fields = [f for f in RESULT_FIELDS if _clean(a[key].get(f)) != _clean(b[key].get(f))]
+        if fields:
+            changed.append({**{k: b[key][k] for k in RESULT_KEY}, "fields": fields,
+                            "old": {f: _clean(a[key].get(f)) for f in ("value", "retrieved", "url")},
+                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")}})
+    return {"added": [_result_view(b[k]) for k in sorted(b.keys() - a.keys())],
+            "changed": changed,
+            "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())]}
+
+
+def changed_keys(old, new, path: str = "") -> list[str]:
+    """Dotted paths where two parsed YAML documents differ; list items named by their id where they have one."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        out = []
+        for key in sorted(set(old) | set(new), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in old or key not in new:
+                out.append(sub)
+            else:
+                out.extend(changed_keys(old[key], new[key], sub))
+        return out
+    if isinstance(old, list) and isinstance(new, list):
+        id_key = _list_id_key(old, new)
+        if id_key:
+            a = {item[id_key]: item for item in old}
+            b = {item[id_key]: item for item in new}
+            out = []
+            for ident in sorted(set(a) | set(b), key=str):
+                sub = f"{path}[{ident}]"
+                out.extend([sub] if ident not in a or ident not in b else changed_keys(a[ident], b[ident], sub))
+            return out
+        if len(old) == len(new) and all(isinstance(x, Mapping) for x in old + new):
+            return [k for i, (x, y) in enumerate(zip(old, new)) for k in changed_keys(x, y, f"{path}[{i}]")]
+    return [] if old == new else [path or "(document)"]
+
+
+def _list_id_key(old: list, new: list) -> str | None:
+    items = old + new
+    if not items or not all(isinstance(x, Mapping) for x in items):
+        return None
+    for key in LIST_ID_KEYS:
+        if all(key in x and isinstance(x[key], (str, int)) for x in items):
+            if len({x[key] for x in old}) == len(old) and len({x[key] for x in new}) == len(new):
+                return key
+    return None
+
+
+def diff_methodology(old: Mapping, new: Mapping) -> list[dict]:
+    """Methodology files added, removed or changed; for YAML, the changed keys."""
+    out = []
+    for path in sorted(set(old) | set(new)):
+        if path not in old:
+            out.append({"file": path, "status": "added", "keys": []})
+        elif path not in new:
+            out.append({"file": path, "status": "removed", "keys": []})
+        elif old[path] != new[path]:
+            keys = changed_keys(old[path], new[path]) if not isinstance(new[path], str) else []
+            out.append({"file": path, "status": "changed", "keys": keys})
+    return out
+
+
+def _percentile(reason: str | None) -> dict | None:
+    match = PERCENTILE.search(reason or "")
+    return {"name": match.group(1), "of": match.group(2), "value": float(match.group(3))} if match else None
+
+
+def _is_aggregate(comp: Mapping) -> bool:
+    """A component computed from other components (a dimension mean), not read from a result."""
+    return comp.get("how") == "observed" and comp.get("source") is None and comp.get("raw") is None
+
+
+def component_reasons(old_comps: list, new_comps: list, own_results_changed: bool) -> list[dict]:
+    """Why a row's components differ: one reason per changed component, inputs before aggregates."""
+    a = {(c["kind"], c["id"]): c for c in old_comps}
+    b = {(c["kind"], c["id"]): c for c in new_comps}
+    out = []
+    for key in [(c["kind"], c["id"]) for c in new_comps] + sorted(a.keys() - b.keys()):
+        before, after = a.get(key), b.get(key)
+        if before == after:
+            continue
+        was = before["how"] if before else "absent"
+        now = after["how"] if after else "absent"
+        old_value = before["value"] if before else None
+        new_value = after["value"] if after else None
+        base = {"component": key[1], "component_kind": key[0], "old_how": was, "new_how": now,
+                "old": old_value, "new": new_value}
+        if was == now == "observed" and after and _is_aggregate(after):
+            continue  # a dimension mean moves because its benchmarks did; those carry the reason
+        if was != "observed" and now == "observed":
+            kind = "imputed-to-observed" if was == "imputed" else "new-observed"
+            out.append({**base, "kind": kind, "source": after.get("source"), "retrieved": after.get("retrieved")})
+        elif was == "observed" and now != "observed":
+            out.append({**base, "kind": "observed-removed", "reason": (after or {}).get("reason")})
+        elif was == now == "observed":
+            if before.get("raw") == after.get("raw") and before.get("source") == after.get("source"):
+                kind = "methodology"  # same result, new mapping (anchors, weights)
+            else:
+                kind = "observed-changed"
+            out.append({**base, "kind": kind, "old_raw": before.get("raw"), "new_raw": after.get("raw"),
+                        "source": after.get("source"), "retrieved": after.get("retrieved")})
+        elif was == now == "imputed" or (now == "imputed" and was != "observed"):
+            if old_value == new_value and was == now:
+                continue
+            old_p, new_p = _percentile((before or {}).get("reason")), _percentile(after.get("reason"))
+            shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
+            kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
+            entry = {**base, "kind": kind, "old_reason": (before or {}).get("reason"), "new_reason": after.get("reason")}
+            if old_p or new_p:
+                entry["percentile"] = {"name": (new_p or old_p)["name"], "of": (new_p or old_p)["of"],
+                                       "old": old_p and old_p["value"], "new": new_p and new_p["value"]}
+            out.append(entry)
+        else:
+            out.append({**base, "kind": "status-changed", "reason": (after or {}).get("reason")})
+    return out
+
+
+def _row_summary(row: Mapping) -> dict:
+    out = {"model": row["model"], "value": row.get("value"), "rank": row.get("rank")}
+    if "status" in row:
+        out["status"] = row["status"]
+    return out
+
+
+def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str],
+               methodology_files: list[str]) -> dict:
+    """Rows entering, leaving and moving (value, rank or status) on one board, each move with its reasons."""
+    a = {r["model"]: r for r in (old or {}).get("rows", [])}
+    b = {r["model"]: r for r in (new or {}).get("rows", [])}
+    moved = []
+    for model in sorted(a.keys() & b.keys()):
+        before, after = a[model], b[model]
+        fields = [f for f in ("value", "rank", "status") if before.get(f) != after.get(f)]
+        comps_differ = before.get("components") != after.get("components")
+        if not fields and not comps_differ and before.get("how") == after.get("how") \
+                and before.get("source") == after.get("source"):
+            continue
+        if not fields and not comps_differ:
+            fields = ["source"]
+        reasons = component_reasons(before.get("components") or [], after.get("components") or [],
+                                    model in changed_models)
+        if "components" not in after and (before.get("value"), before.get("source")) != (after.get("value"), after.get("source")):
+            same = before.get("value") == after.get("value")
+            reasons.append({"kind": "source-changed" if same else "observed-changed",
+                            "component": (new or {}).get("benchmark"), "old": before.get("value"),
+                            "new": after.get("value"), "old_source": before.get("source"),
+                            "source": after.get("source"), "retrieved": after.get("retrieved")})
+        if not reasons and fields == ["rank"]:
+            reasons.append({"kind": "others-moved"})
+        if not reasons and methodology_files:
+            reasons.append({"kind": "methodology", "files": methodology_files})
+        if not fields and not reasons:
+            continue
+        moved.append({"model": model, "changed": fields, "old": _row_summary(before), "new": _row_summary(after),
+                      "reasons": reasons})
+    board = new or old
+    return {"name": board.get("name", ""), "kind": board.get("kind", "benchmark"),
+            "status": "added" if old is None else "removed" if new is None else "changed",
+            "entered": [_row_summary(b[m]) for m in sorted(b.keys() - a.keys())],
+            "left": [_row_summary(a[m]) for m in sorted(a.keys() - b.keys())],
+            "moved": moved}
+
+
+def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
+    """The structured diff of two states (JSON-ready: plain dicts, lists, strings and numbers)."""
+    results = diff_results(old.results, new.results)
+    methodology = diff_methodology(old.methodology, new.methodology)
+    changed_models = {r["model"] for group in results.values() for r in group}
+    boards: dict[str, dict] = {}
+    for group, old_boards, new_boards in (("index", old.boards, new.boards),
+                                          ("benchmark", old.benchmark_boards, new.benchmark_boards)):
+        for board_id in sorted(set(old_boards) | set(new_boards)):
+            files = [m["file"] for m in methodology
+                     if m["file"] == "methodology/benchmarks.yaml"
+                     or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
+                     or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")]
+            d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
+            if d["entered"] or d["left"] or d["moved"] or d["status"] != "changed":
+                d["group"] = group
+                d["methodology_files"] = files
+                boards[f"{group}:{board_id}"] = d
+    models = {"added": sorted(set(new.models) - set(old.models)), "removed": sorted(set(old.models) - set(new.models))}
+    moved_models = sorted({m["model"] for d in boards.values() for m in d["moved"] if set(m["changed"]) - {"source"}}
+                          | {r["model"] for d in boards.values() for r in d["entered"] + d["left"]})
+    return {
+        "base": base, "head": head,
+        "summary": {
+            "boards_affected": sorted(boards), "models_moved": moved_models,
+            "results_added": len(results["added"]), "results_changed": len(results["changed"]),
+            "results_removed": len(results["removed"]), "methodology_files": [m["file"] for m in methodology],
+            "models_added": models["added"], "models_removed": models["removed"],
+        },
+        "models": models, "results": results, "methodology": methodology, "boards": boards,
+    }
+
+
+def diff_refs(root: Path, base: str, head: str | None):
+    """Materialise both sides and diff them: (diff or None, {side: problems})."""
+    import tempfile
+
+    root = Path(root)
+    states, problems, commits = {}, {}, {}
+    with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:
+        for side, ref in (("base", base), ("head", head)):
+            if ref is None:
+                folder, commits[side] = root, None
+            else:
+                folder = Path(tmp) / side
+                folder.mkdir()
+                commits[side] = materialise(root, ref, folder)
+            states[side], problems[side] = load_state(folder)
+    if states["base"] is None or states["head"] is None:
+        return None, problems
+    result = diff(states["base"], states["head"], base, head or "working tree")
+    result["base_commit"], result["head_commit"] = commits["base"], commits["head"]
+    return result, problems
+
+
+# ---------------------------------------------------------------- renderers
+
+def to_json(d: Mapping) -> str:
+    """Deterministic JSON: sorted keys, two-space indent, a final newline."""
+    return json.dumps(d, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+_MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "`": "&#96;", "[": "\\[",
+               "]": "\\]", "*": "\\*", "_": "\\_", "~": "\\~", "!": "\\!", "#": "\\#"}
+
+
+def md_escape(text) -> str:
+    """Contributor text made inert in a GitHub comment: no tables, HTML, code, links, emphasis or @mentions."""
+    text = " ".join(str(text).split())  # no newlines: a cell stays a cell
+    text = "".join("\N{REPLACEMENT CHARACTER}" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else ch for ch in text)
+    text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
+    return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
+
+
+def _num(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _arrow(a, b) -> str:
+    return _num(b) if a == b else f"{_num(a)} → {_num(b)}"
+
+
+def describe_reason(r: Mapping) -> str:
+    """One reason as a short escaped phrase."""
+    c = md_escape(r.get("component", ""))
+    kind = r["kind"]
+    if kind == "new-observed":
+        return f"new observed {c} {_num(r['new'])} ({md_escape(r.get('source'))})"
+    if kind == "imputed-to-observed":
+        return f"{c}: imputed {_num(r['old'])} replaced by observed {_num(r['new'])} ({md_escape(r.get('source'))})"
+    if kind == "observed-removed":
+        return f"{c}: observed {_num(r['old'])} removed, now {md_escape(r['new_how'])} {_num(r['new'])}"
+    if kind == "observed-changed":
+        raw = f" (score {_arrow(r.get('old_raw'), r.get('new_raw'))})" if r.get("old_raw") is not None else ""
+        return f"{c}: own result {_arrow(r['old'], r['new'])}{raw}"
+    if kind == "methodology" and "files" in r:
+        return "methodology: " + ", ".join(md_escape(f) for f in r["files"])
+    if kind == "methodology":
+        return f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r['old'], r['new'])} (methodology)"
+    if kind in ("p80-shift", "imputed-changed"):
+        p = r.get("percentile")
+        extra = f", {md_escape(p['name'])} of {md_escape(p['of'])} {_arrow(p['old'], p['new'])}" if p else ""
+        why = "other models changed" if kind == "p80-shift" else "imputation inputs changed"
+        return f"{c}: imputed {_arrow(r['old'], r['new'])} ({why}{extra})"
+    if kind == "source-changed":
+        return f"same value from {md_escape(r.get('old_source'))} → {md_escape(r.get('source'))}"
+    if kind == "others-moved":
+        return "other models moved"
+    return f"{c}: {md_escape(r.get('old_how'))} → {md_escape(r.get('new_how'))}"
+
+
+def to_markdown(d: Mapping, max_lines: int = MAX_MARKDOWN_LINES) -> str:
+    """A short review comment: summary table first, then methodology, results and per-board details; capped."""
+    s = d["summary"]
+    lines = [f"## Leaderboard diff: {md_escape(d['base'])} → {md_escape(d['head'])}", ""]
+    if not d["boards"] and not d["methodology"] and not any(d["results"].values()):
+        return "\n".join(lines + ["No change to the data, the methodology or any published board.", ""])
+    lines += ["| | count |", "|---|---|",
+              f"| boards affected | {len(s['boards_affected'])} |", f"| models moved | {len(s['models_moved'])} |",
+              f"| results added / changed / removed | {s['results_added']} / {s['results_changed']} / "
+              f"{s['results_removed']} |",
+              f"| models added / removed | {len(s['models_added'])} / {len(s['models_removed'])} |",
+              f"| methodology files changed | {len(s['methodology_files'])} |", ""]
+    if d["boards"]:
+        lines += ["| board | entered | left | moved |", "|---|---|---|---|"]
+        for board_id, b in d["boards"].items():
+            lines.append(f"| {md_escape(b['name'] or board_id)} ({md_escape(board_id)}) | {len(b['entered'])} | "
+                         f"{len(b['left'])} | {len(b['moved'])} |")
+        lines.append("")
+    if d["methodology"]:
+        lines += ["### Methodology", ""]
+        for m in d["methodology"]:
+            keys = f": {', '.join(md_escape(k) for k in m['keys'])}" if m["keys"] else ""
+            lines.append(f"- {md_escape(m['file'])} {m['status']}{keys}")
+        lines.append("")
+    if any(d["results"].values()):
+        lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
+        for change in ("added", "changed", "removed"):
+            for r in d["results"][change]:
+                bench = "/".join(md_escape(x) for x in (r["benchmark"], r["metric"], r["subset"], r["harness"]) if x)
+                value = _arrow(r["old"]["value"], r["new"]["value"]) if change == "changed" else _num(r["value"])
+                when = (r["new"] if change == "changed" else r)["retrieved"]
+                lines.append(f"| {change} | {md_escape(r['model'])} | {bench} | {value} | "
+                             f"{md_escape(r['source'])} ({md_escape(when or '')}) |")
+        lines.append("")
+    for board_id, b in d["boards"].items():
+        lines += [f"### {md_escape(b['name'] or board_id)} ({md_escape(board_id)})", ""]
+        if b["status"] != "changed":
+            lines += [f"Board {b['status']}.", ""]
+        for label, rows in (("Entered", b["entered"]), ("Left", b["left"])):
+            if rows:
+                lines.append(f"{label}: " + ", ".join(
+                    f"{md_escape(r['model'])} ({_num(r['value'])}, rank {_num(r['rank'])})" for r in rows))
+                lines.append("")
+        if b["moved"]:
+            lines += ["| model | value | rank | why |", "|---|---|---|---|"]
+            for m in b["moved"]:
+                why = "; ".join(describe_reason(r) for r in m["reasons"]) or "—"
+                lines.append(f"| {md_escape(m['model'])} | {_arrow(m['old']['value'], m['new']['value'])} | "
+                             f"{_arrow(m['old']['rank'], m['new']['rank'])} | {why} |")
+            lines.append("")
+    if len(lines) > max_lines:
+        cut = len(lines) - (max_lines - 2)
+        lines = lines[: max_lines - 2] + ["", f"… {cut} more lines cut; `sitegen diff --format json` has everything."]
+    return "\n".join(lines).rstrip("\n") + "\n"
