@@ -1,0 +1,283 @@
+"""The data changelog: git history of scores/ and methodology/ -> entries per commit, as Markdown, JSON or Atom.
+
+Read-only: git log, diff-tree and cat-file only; files are parsed with the strict YAML reader and never executed.
+Dates are the commits' committer dates in UTC, never the clock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path, PurePosixPath
+from urllib.parse import urljoin, urlsplit
+
+from . import diff as diffing
+from .diff import DATA_FOLDERS, GitError, _git
+from .problems import ERROR
+
+ATOM = "http://www.w3.org/2005/Atom"
+#: Result fields that identify a result within one model (the model comes from the file or the row).
+KEY = ("benchmark", "metric", "subset", "harness", "source")
+COMPARED = ("value", "retrieved", "url", "n", "stderr", "ci95", "self_reported")
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _utc(timestamp: str) -> str:
+    return datetime.datetime.fromtimestamp(int(timestamp), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def log(root: Path) -> list[dict]:
+    """First-parent commits that touched scores/ or methodology/, oldest first: sha, parent, date, subject."""
+    prefix = diffing._prefix(root)
+    out = _git(root, "log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%P%x1f%ct%x1f%s", "--",
+               *[f"{prefix}{f}" for f in DATA_FOLDERS])
+    commits = []
+    for record in out.decode("utf-8", "replace").split("\0"):
+        if not record.strip():
+            continue
+        sha, parents, stamp, subject = record.strip("\n").split("\x1f", 3)
+        commits.append({"commit": sha, "parent": (parents.split() or [None])[0], "date": _utc(stamp),
+                        "subject": subject})
+    return commits
+
+
+def changed_files(root: Path, parent: str | None, sha: str) -> list[tuple[str, str]]:
+    """(status letter, path relative to root) of data files the commit changed against its first parent."""
+    prefix = diffing._prefix(root)
+    base = [parent, sha] if parent else ["--root", sha]
+    out = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-status", "--no-commit-id", *base, "--",
+               *[f"{prefix}{f}" for f in DATA_FOLDERS])
+    items = [x for x in out.decode("utf-8", "surrogateescape").split("\0") if x]
+    return [(items[i][0], items[i + 1][len(prefix):]) for i in range(0, len(items) - 1, 2)]
+
+
+def _blob(root: Path, sha: str | None, rel: str):
+    """A YAML file's data at a commit, or None when absent or unreadable."""
+    if sha is None:
+        return None
+    from . import yamlstrict
+
+    try:
+        raw = _git(root, "cat-file", "blob", f"{sha}:{diffing._prefix(root)}{rel}")
+    except GitError:
+        return None
+    parsed, _ = yamlstrict.parse(raw, rel)
+    return None if parsed is None else parsed.data
+
+
+def _results_by_model(rel: str, data) -> dict[str, dict[tuple, dict]]:
+    """{model: {result key: result}} from a model file or an imported file."""
+    out: dict[str, dict[tuple, dict]] = {}
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return out
+    imported = rel.startswith("scores/imported/")
+    for result in data["results"]:
+        if not isinstance(result, dict):
+            continue
+        model = result.get("model") if imported else data.get("id")
+        source = data.get("source") if imported else result.get("source")
+        if not isinstance(model, str):
+            continue
+        key = tuple(str(result.get(k, "") or "") for k in KEY[:-1]) + (str(source or ""),)
+        out.setdefault(model, {})[key] = result
+    return out
+
+
+def _result_view(key: tuple, result: dict) -> dict:
+    return {**dict(zip(KEY, key)), "value": result.get("value")}
+
+
+def _model_id(rel: str) -> str | None:
+    parts = PurePosixPath(rel).parts
+    if len(parts) == 4 and parts[:2] == ("scores", "models") and parts[3].endswith(".yaml"):
+        return f"{parts[2]}/{parts[3][:-len('.yaml')]}"
+    return None
+
+
+def entry_for(root: Path, commit: dict) -> dict:
+    """One changelog entry: models added/removed, results per model, methodology and other files changed."""
+    sha, parent = commit["commit"], commit["parent"]
+    models = {"added": [], "removed": []}
+    results: dict[str, dict[str, list]] = {}
+    methodology, other = [], []
+    for status, rel in changed_files(root, parent, sha):
+        if rel.startswith("methodology/"):
+            old, new = _blob(root, parent, rel), _blob(root, sha, rel)
+            keys = diffing.changed_keys(old, new) if rel.endswith(".yaml") and status == "M" else []
+            methodology.append({"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed"),
+                                "keys": keys})
+            continue
+        model = _model_id(rel)
+        if model and status == "A":
+            models["added"].append(model)
+        elif model and status == "D":
+            models["removed"].append(model)
+        if not (model or rel.startswith("scores/imported/")) or not rel.endswith(".yaml"):
+            other.append({"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed")})
+            continue
+        before = _results_by_model(rel, _blob(root, parent, rel) if status != "A" else None)
+        after = _results_by_model(rel, _blob(root, sha, rel) if status != "D" else None)
+        for m in sorted(set(before) | set(after)):
+            a, b = before.get(m, {}), after.get(m, {})
+            change = {
+                "added": [_result_view(k, b[k]) for k in sorted(b.keys() - a.keys())],
+                "changed": [{**dict(zip(KEY, k)), "old": a[k].get("value"), "new": b[k].get("value"),
+                             "fields": [f for f in COMPARED if a[k].get(f) != b[k].get(f)]}
+                            for k in sorted(a.keys() & b.keys()) if any(a[k].get(f) != b[k].get(f) for f in COMPARED)],
+                "removed": [_result_view(k, a[k]) for k in sorted(a.keys() - b.keys())],
+            }
+            if any(change.values()):
+                mine = results.setdefault(m, {"added": [], "changed": [], "removed": []})
+                for kind, rows in change.items():
+                    mine[kind].extend(rows)
+    counts = {kind: sum(len(r[kind]) for r in results.values()) for kind in ("added", "changed", "removed")}
+    return {
+        "commit": sha, "date": commit["date"], "subject": commit["subject"],
+        "models": {k: sorted(v) for k, v in models.items()},
+        "results": {m: results[m] for m in sorted(results)},
+        "results_count": counts,
+        "methodology": sorted(methodology, key=lambda m: m["file"]),
+        "files": sorted(other, key=lambda f: f["file"]),
+    }
+
+
+class _States:
+    """Validated, computed states by commit, materialised once each into one temporary folder."""
+
+    def __init__(self, root: Path, tmp: Path):
+        self.root, self.tmp, self.cache = root, tmp, {}
+
+    def get(self, sha: str | None):
+        if sha is None:
+            return diffing.State(boards={}, benchmark_boards={}, results=[], models=(), methodology={}), []
+        if sha not in self.cache:
+            folder = self.tmp / sha
+            folder.mkdir()
+            diffing.materialise(self.root, sha, folder)
+            self.cache[sha] = diffing.load_state(folder)
+        return self.cache[sha]
+
+
+def board_changes(states: _States, parent: str | None, sha: str) -> dict:
+    """What the commit did to the published boards, in brief: boards affected, models moved, entered and left."""
+    (old, old_problems), (new, new_problems) = states.get(parent), states.get(sha)
+    if old is None or new is None:
+        side, problems = ("parent", old_problems) if old is None else ("commit", new_problems)
+        errors = [p for p in problems if p.severity == ERROR]
+        return {"error": f"the {side} does not validate ({len(errors)} error{'s' if len(errors) != 1 else ''})"}
+    d = diffing.diff(old, new)
+    return {
+        "affected": d["summary"]["boards_affected"], "models_moved": d["summary"]["models_moved"],
+        "entered": {b: [r["model"] for r in v["entered"]] for b, v in d["boards"].items() if v["entered"]},
+        "left": {b: [r["model"] for r in v["left"]] for b, v in d["boards"].items() if v["left"]},
+    }
+
+
+def changelog_entries(root: Path, limit: int | None = None, boards_last: int = 0) -> list[dict]:
+    """Changelog entries, newest first: the newest `limit` data commits (all when None).
+
+    The newest `boards_last` entries also carry `boards` (computed by validating and computing the commit and
+    its first parent), which takes a few seconds per commit on a large tree.
+    """
+    root = Path(root)
+    commits = log(root)
+    if limit is not None:
+        commits = commits[-limit:] if limit > 0 else []
+    entries = [entry_for(root, c) for c in commits]
+    if boards_last > 0 and commits:
+        with tempfile.TemporaryDirectory(prefix="sitegen-changelog-") as tmp:
+            states = _States(root, Path(tmp))
+            for commit, entry in list(zip(commits, entries))[-boards_last:]:
+                entry["boards"] = board_changes(states, commit["parent"], commit["commit"])
+    return entries[::-1]
+
+
+# ---------------------------------------------------------------- renderers
+
+def summary_lines(entry: dict) -> list[str]:
+    """Plain-text lines describing one entry (for Markdown items and Atom content)."""
+    lines = []
+    for kind in ("added", "removed"):
+        if entry["models"][kind]:
+            lines.append(f"Models {kind}: {', '.join(entry['models'][kind])}")
+    for model, change in entry["results"].items():
+        parts = []
+        for kind, sign in (("added", "+"), ("changed", "~"), ("removed", "-")):
+            if change[kind]:
+                benches = sorted({r["benchmark"] for r in change[kind]})
+                parts.append(f"{sign}{len(change[kind])} ({', '.join(benches)})")
+        lines.append(f"Results of {model}: {' '.join(parts)}")
+    for m in entry["methodology"]:
+        keys = f": {', '.join(m['keys'])}" if m["keys"] else ""
+        lines.append(f"Methodology {m['file']} {m['status']}{keys}")
+    for f in entry["files"]:
+        lines.append(f"{f['file']} {f['status']}")
+    boards = entry.get("boards")
+    if boards and "error" in boards:
+        lines.append(f"Boards: not computed, {boards['error']}")
+    elif boards and boards["affected"]:
+        lines.append(f"Boards affected: {', '.join(boards['affected'])}; "
+                     f"{len(boards['models_moved'])} model{'s' if len(boards['models_moved']) != 1 else ''} moved")
+    return lines
+
+
+def to_markdown(entries: list[dict], max_lines_per_entry: int = 20) -> str:
+    """The changelog as Markdown, newest first; contributor text escaped."""
+    out = ["# Data changelog", ""]
+    if not entries:
+        out += ["No commit has changed scores/ or methodology/ yet.", ""]
+    for entry in entries:
+        out += [f"## {entry['date'][:10]}: {diffing.md_escape(entry['subject'])} ({entry['commit'][:12]})", ""]
+        lines = summary_lines(entry) or ["No data change."]
+        if len(lines) > max_lines_per_entry:
+            lines = lines[:max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
+        out += [f"- {diffing.md_escape(line)}" for line in lines] + [""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _text(value: str) -> str:
+    return _XML_INVALID.sub("\N{REPLACEMENT CHARACTER}", str(value))
+
+
+def tag_uri(site_url: str, entry: dict) -> str:
+    """tag:<host>,<commit date>:commit:<sha> (RFC 4151), stable for a commit on a given site."""
+    host = urlsplit(site_url).hostname
+    if not host:
+        raise ValueError(f"site URL {site_url!r} has no host name")
+    return f"tag:{host},{entry['date'][:10]}:commit:{entry['commit']}"
+
+
+def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
+              feed_path: str = "changelog.atom") -> str:
+    """An Atom 1.0 feed of changelog entries, newest first; `updated` from commit dates, never the clock."""
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    ordered = sorted(entries, key=lambda e: (e["date"], e["commit"]), reverse=True)
+    ET.register_namespace("", ATOM)
+
+    def sub(parent, tag, text=None, **attrs):
+        el = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+        if text is not None:
+            el.text = _text(text)
+        return el
+
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    sub(feed, "id", urljoin(base, feed_path))
+    sub(feed, "title", title)
+    sub(feed, "updated", ordered[0]["date"] if ordered else "1970-01-01T00:00:00Z")
+    sub(feed, "link", href=base)
+    sub(feed, "link", rel="self", href=urljoin(base, feed_path))
+    author = sub(feed, "author")
+    sub(author, "name", "sitegen contributors")
+    sub(feed, "generator", "sitegen")
+    for entry in ordered:
+        el = sub(feed, "entry")
+        sub(el, "id", tag_uri(base, entry))
+        sub(el, "title", entry["subject"] or entry["commit"][:12])
+        sub(el, "updated", entry["date"])
+        lines = summary_lines(entry) or ["No data change."]
+        sub(el, "summary", lines[0] if len(lines) == 1 else f"{len(lines)} changes: {lines[0]}", type="text")
+        sub(el, "content", "\n".join(lines), type="text")
+    ET.indent(feed)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
