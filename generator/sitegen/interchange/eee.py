@@ -1,0 +1,248 @@
+"""Every Eval Ever (EEE, schema 0.3.0) JSON: import evaluation logs as records, export boards as evaluation logs.
+
+One EEE file is one model evaluated by one evaluator at one retrieval time, with one or more
+`evaluation_results`. Mapping (both directions):
+
+| EEE | ours |
+|---|---|
+| `model_info.id`, then `model_info.name` | `model` (resolved through the registry's names and aliases) |
+| `source_data.hf_repo` + `hf_config`, `source_data.dataset_name`, `evaluation_name` | `benchmark` (BENCHMARK_NAMES) |
+| `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric) |
+| `source_data.additional_details.subset`, `hf_config` | `subset` (when the benchmark declares it) |
+| `eval_library.name` (unless "unknown") | `harness` |
+| `score_details.score` | `value` (x100 on a percent benchmark when `max_score` is 1) |
+| `uncertainty.standard_error.value` | `stderr` (same scaling) |
+| `uncertainty.confidence_interval` at level 0.95 | `ci95` |
+| `uncertainty.num_samples`, else `source_data.samples_number` | `n` |
+| `source_metadata.evaluator_relationship` first_party / collaborative | `self_reported: true` (third_party, other: false) |
+| `retrieved_timestamp` (Unix seconds) | `retrieved` (its UTC date) |
+| `score_details.details.url` / `.notes` | `url` / `notes` |
+
+A result whose `lower_is_better` contradicts the benchmark's direction is skipped: it is another metric.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import json
+import math
+import uuid
+
+from .common import Benchmarks, Imported, Resolve, build_doc, clean_number, percent_factor, record, resolve_one
+
+SCHEMA_VERSION = "0.3.0"
+NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
+SELF_REPORTED = {"first_party": True, "collaborative": True, "third_party": False, "other": False}
+
+
+def date_of(timestamp) -> str | None:
+    """An EEE timestamp (Unix seconds as text, or ISO 8601) as an ISO date in UTC."""
+    if timestamp in (None, ""):
+        return None
+    text = str(timestamp).strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        return text[:10] if len(text) >= 10 and text[4] == "-" else None
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).date().isoformat()
+
+
+def timestamp_of(date: str) -> str:
+    """An ISO date as EEE's retrieved_timestamp: Unix seconds at 00:00 UTC, as text."""
+    return str(calendar.timegm(datetime.date.fromisoformat(date).timetuple()))
+
+
+def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
+               retrieved: str | None = None) -> Imported:
+    """EEE evaluation logs (dicts or JSON texts) -> records for scores/imported/<source>.yaml.
+
+    The document's retrieval date is `retrieved`, else the newest `retrieved_timestamp` of the logs; each record
+    keeps its own log's date when it differs."""
+    records, unmatched, skipped = [], [], []
+    dates = []
+    for log in logs:
+        data = json.loads(log) if isinstance(log, (str, bytes)) else log
+        meta = data.get("source_metadata") or {}
+        info = data.get("model_info") or {}
+        date = date_of(data.get("retrieved_timestamp"))
+        if date:
+            dates.append(date)
+        model = resolve_one(resolve, [info.get("id"), info.get("name")], unmatched)
+        library = (data.get("eval_library") or {}).get("name")
+        harness = library if library and library.casefold() != "unknown" else None
+        self_reported = SELF_REPORTED.get(meta.get("evaluator_relationship"), False)
+        for result in data.get("evaluation_results") or []:
+            records_for = _result(result, benchmarks, skipped, info.get("id") or info.get("name"))
+            if records_for is None or model is None:
+                continue
+            records.append(record(model=model, harness=harness, self_reported=self_reported, retrieved=date,
+                                  **records_for))
+    doc_date = retrieved or (max(dates) if dates else None)
+    if doc_date is None:
+        raise ValueError("no retrieval date: the logs have no retrieved_timestamp; give one")
+    return build_doc(source, doc_date, records, unmatched, skipped)
+
+
+def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> dict | None:
+    data = result.get("source_data") or {}
+    extra = data.get("additional_details") or {}
+    config = result.get("metric_config") or {}
+    label = f"{model_name}: {result.get('evaluation_name')}"
+    bench = benchmarks.find(data.get("hf_repo"), data.get("hf_config"),
+                            [data.get("dataset_name"), result.get("evaluation_name"), data.get("hf_config")])
+    if bench is None:
+        skipped.append((label, "no benchmark mapping for this dataset"))
+        return None
+    metric = benchmarks.metric(bench, [config.get("metric_id"), config.get("metric_name")])
+    if metric is None:
+        skipped.append((f"{label} {config.get('metric_id')}", f"not a metric {bench} declares"))
+        return None
+    if "lower_is_better" in config and bool(config["lower_is_better"]) == benchmarks.higher_is_better(bench, metric):
+        skipped.append((label, f"lower_is_better contradicts {bench}{'/' + metric if metric else ''}'s direction"))
+        return None
+    details = result.get("score_details") or {}
+    score = details.get("score")
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        skipped.append((label, "score is not a number"))
+        return None
+    bounded = config.get("max_score") if config.get("score_type", "continuous") == "continuous" else None
+    factor = percent_factor(benchmarks.unit(bench, metric), bounded, score)
+    uncertainty = details.get("uncertainty") or {}
+    stderr = (uncertainty.get("standard_error") or {}).get("value")
+    interval = uncertainty.get("confidence_interval") or {}
+    ci95 = None
+    if "lower" in interval and "upper" in interval and interval.get("confidence_level", 0.95) == 0.95:
+        ci95 = [clean_number(interval["lower"], factor), clean_number(interval["upper"], factor)]
+    n = uncertainty.get("num_samples") or data.get("samples_number")
+    notes = (details.get("details") or {}).get("notes")
+    url = (details.get("details") or {}).get("url")
+    return {"benchmark": bench, "metric": metric,
+            "subset": benchmarks.subset(bench, [extra.get("subset"), data.get("hf_config")]),
+            "value": clean_number(score, factor), "stderr": clean_number(stderr, factor), "ci95": ci95,
+            "n": int(n) if isinstance(n, int) and n > 0 else None,
+            "url": url if isinstance(url, str) and url.startswith("https://") else None, "notes": notes}
+
+
+# --------------------------------------------------------------------------- export
+
+
+def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None = None,
+           sources: dict | None = None, retrieved: str | None = None, source: str | None = None) -> dict[str, str]:
+    """Records -> EEE files {path: JSON text}: one file per record, deterministic names and sorted keys.
+
+    `models` maps a model id to {name, organization}; `sources` maps a source id to its registry entry;
+    `retrieved` and `source` apply to records without their own (an imported file's date and source)."""
+    models = models or {}
+    sources = sources or {}
+    out = {}
+    for r in records:
+        if source and not r.get("source"):
+            r = {**r, "source": source}
+        date = r.get("retrieved") or retrieved
+        doc = _log(r, date, benchmarks, models.get(r["model"], {}), sources.get(r.get("source", ""), {}))
+        key = "|".join(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "source"))
+        key += f"|{date}"
+        org, _, name = r["model"].partition("/")
+        path = f"eee/{r['benchmark']}/{org}/{name}/{uuid.uuid5(NAMESPACE, key)}.json"
+        out[path] = json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return dict(sorted(out.items()))
+
+
+def _num(value):
+    if value is None or isinstance(value, bool):
+        return None
+    value = float(value)
+    return None if math.isnan(value) else clean_number(value, 1, 10)
+
+
+def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) -> dict:
+    bench, metric, subset = r["benchmark"], r.get("metric", ""), r.get("subset", "")
+    entry = benchmarks.entries[bench]
+    names = benchmarks.export_name(bench)
+    scale = entry.get("scale", {})
+    for m in entry.get("metrics", []):
+        if m["id"] == metric:
+            scale = m.get("scale", {})
+    unit = scale.get("unit", "")
+    if names.hub:
+        data = {"dataset_name": names.name, "source_type": "hf_dataset", "hf_repo": names.hub}
+        if names.config:
+            data["hf_config"] = names.config
+    else:
+        data = {"dataset_name": names.name, "source_type": "url", "url": [entry["url"]]}
+    if subset:
+        data["additional_details"] = {"subset": subset}
+    config = {"metric_id": metric or ("accuracy" if unit == "percent" else "score"),
+              "metric_name": next((m["name"] for m in entry.get("metrics", []) if m["id"] == metric), entry["name"]),
+              "metric_unit": unit, "lower_is_better": not benchmarks.higher_is_better(bench, metric)}
+    if "min" in scale and "max" in scale:
+        config.update({"score_type": "continuous", "min_score": scale["min"], "max_score": scale["max"]})
+    uncertainty = {}
+    stderr = _num(r.get("stderr"))
+    if stderr is not None:
+        uncertainty["standard_error"] = {"value": stderr}
+    ci = r.get("ci95")
+    if ci and _num(ci[0]) is not None and _num(ci[1]) is not None:
+        uncertainty["confidence_interval"] = {"lower": _num(ci[0]), "upper": _num(ci[1]), "confidence_level": 0.95}
+    if r.get("n"):
+        uncertainty["num_samples"] = int(r["n"])
+    score = {"score": _num(r["value"])}
+    if uncertainty:
+        score["uncertainty"] = uncertainty
+    details = {k: str(r[k]) for k in ("url", "notes", "how") if r.get(k)}
+    details.update({"sitegen_source": r["source"]} if r.get("source") else {})
+    if details:
+        score["details"] = details
+    result_id = "/".join([bench, metric or "primary", subset or "full"])
+    source_id = r.get("source", "")
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": f"{bench}/{r['model']}/{timestamp_of(date)}",
+        "retrieved_timestamp": timestamp_of(date),
+        "source_metadata": {
+            "source_name": source.get("name", source_id or "sitegen"),
+            "source_type": "documentation",
+            "source_organization_name": source.get("publisher", source.get("name", source_id or "unknown")),
+            "evaluator_relationship": "first_party" if r.get("self_reported") else "third_party",
+            **({"source_organization_url": source["url"]} if source.get("url") else {}),
+        },
+        "eval_library": {"name": r.get("harness") or "unknown", "version": "unknown"},
+        "model_info": {"name": model.get("name") or r["model"], "id": r["model"],
+                       **({"developer": model["organization"]} if model.get("organization") else {}),
+                       "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"}},
+        "evaluation_results": [{"evaluation_result_id": result_id, "evaluation_name": bench, "source_data": data,
+                                "metric_config": config, "score_details": score}],
+    }
+
+
+def board_records(computed) -> list[dict]:
+    """The published per-benchmark boards as records: one per row with a value, with the board's metric/subset."""
+    config = next((d for d in computed.index_defs.values() if d.get("kind") == "benchmark-boards"), {})
+    base = config.get("selection") or {}
+    per = config.get("per_benchmark") or {}
+    out = []
+    for bench, board in sorted(computed.benchmark_boards.items()):
+        selection = {**base, **(per.get(bench) or {})}
+        for row in board["rows"]:
+            if row.get("value") is None:
+                continue
+            ci = [row.get("ci_low"), row.get("ci_high")]
+            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
+                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
+                              url=row.get("url"), stderr=row.get("stderr"),
+                              ci95=ci if all(v is not None for v in ci) else None,
+                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
+                       | {"source": row["source"], "how": row.get("how")})
+    return out
+
+
+def export_eee(computed) -> dict[str, str]:
+    """Every published benchmark board as EEE JSON files {path: text}, deterministic (sorted keys and paths)."""
+    benchmarks = Benchmarks.from_list(computed.benchmarks)
+    models = {}
+    frame = computed.models
+    for row in frame.to_dict("records") if hasattr(frame, "to_dict") else frame:
+        models[row["model"]] = {k: row.get(k) if isinstance(row.get(k), str) else None for k in ("name", "organization")}
+    sources = {s["id"]: s for s in computed.sources}
+    return to_eee(board_records(computed), benchmarks=benchmarks, models=models, sources=sources)

@@ -1,0 +1,180 @@
+"""Hugging Face result formats: the model card's `model-index` metadata and the Hub's `.eval_results/*.yaml`.
+
+model-index (model card front matter)::
+
+    model-index:
+      - name: <model>
+        results:
+          - task: {type: text-generation}
+            dataset: {name: GPQA Diamond, type: Idavidrein/gpqa, config: gpqa_diamond, revision: <sha>}
+            metrics:
+              - {type: accuracy, value: 0.414, name: ..., verified: false, verifyToken: ...}
+            source: {name: ..., url: https://...}
+
+.eval_results/<name>.yaml (a list; the model is the repository the file lives in)::
+
+    - dataset: {id: cais/hle, task_id: hle, revision: <sha>}
+      value: 20.9
+      verifyToken: <token>
+      date: "2025-01-15"
+      source: {url: https://..., name: ..., user: ...}
+      notes: no-tools
+
+Mapping (both directions):
+- benchmark: `interchange.common.BENCHMARK_NAMES` by Hub dataset id (+ config / task_id), else by name.
+- metric: a declared secondary metric by type or name; accuracy/score/pass@1/... is the primary metric; any other
+  metric is skipped with a reason.
+- subset: a dataset config (model-index) or task_id (.eval_results) that the benchmark declares as a subset.
+- value: model-index values on a percent benchmark that are at most 1 are fractions (x100), as the `evaluate`
+  library writes them; export writes fractions. `.eval_results` values are taken as written (the Hub shows them as
+  percentages); a fraction there is caught by the validator's "looks like a fraction" warning.
+- self_reported: true unless the Hub verified the number (`verified: true`, or a `verifyToken`).
+- url: the result's `source.url`; notes: `.eval_results` notes.
+Not carried: harness, n, stderr, intervals (the formats have no field for them); `date` is an evaluation date,
+not our retrieval date, so the caller gives the retrieval date.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from .common import Benchmarks, Imported, Resolve, build_doc, clean_number, percent_factor, record, resolve_one
+
+FORMAT_MODEL_INDEX = "hf-model-index"
+FORMAT_EVAL_RESULTS = "hf-eval-results"
+
+
+def _front_matter(text: str):
+    """The YAML of a model card (the block between the first two '---' lines) or of a plain YAML file."""
+    stripped = text.lstrip("\ufeff")
+    if stripped.startswith("---"):
+        parts = stripped.split("\n---", 1)
+        head = parts[0][3:]
+        return yaml.safe_load(head) or {}
+    return yaml.safe_load(stripped) or {}
+
+
+def _https(url) -> str | None:
+    return url if isinstance(url, str) and url.startswith("https://") else None
+
+
+def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Benchmarks,
+                       resolve: Resolve) -> Imported:
+    """A model card's model-index -> records for scores/imported/<source>.yaml."""
+    data = _front_matter(text)
+    records, unmatched, skipped = [], [], []
+    for entry in data.get("model-index") or []:
+        name = str(entry.get("name", ""))
+        model = resolve_one(resolve, [name], unmatched)
+        for result in entry.get("results") or []:
+            dataset = result.get("dataset") or {}
+            args = dataset.get("args") if isinstance(dataset.get("args"), dict) else {}
+            label = f"{name}: {dataset.get('name') or dataset.get('type')}"
+            bench = benchmarks.find(dataset.get("type"), dataset.get("config"),
+                                    [dataset.get("name"), dataset.get("config"), dataset.get("type")])
+            if bench is None:
+                skipped.append((label, "no benchmark mapping for this dataset"))
+                continue
+            subset = benchmarks.subset(bench, [args.get("subset"), dataset.get("config")])
+            url = _https((result.get("source") or {}).get("url"))
+            for metric in result.get("metrics") or []:
+                metric_id = benchmarks.metric(bench, [metric.get("type"), metric.get("name")])
+                if metric_id is None:
+                    skipped.append((f"{label} {metric.get('type')}", f"not a metric {bench} declares"))
+                    continue
+                value = metric.get("value")
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    skipped.append((f"{label} {metric.get('type')}", "value is not a number"))
+                    continue
+                if model is None:
+                    continue
+                factor = percent_factor(benchmarks.unit(bench, metric_id), None, value)
+                records.append(record(model=model, benchmark=bench, metric=metric_id, subset=subset,
+                                      value=clean_number(value, factor), url=url,
+                                      self_reported=not bool(metric.get("verified"))))
+    return build_doc(source, retrieved, records, unmatched, skipped)
+
+
+def import_eval_results(text: str, *, model: str, source: str, retrieved: str, benchmarks: Benchmarks,
+                        resolve: Resolve) -> Imported:
+    """One `.eval_results/*.yaml` file of the Hub repository `model` -> records."""
+    entries = yaml.safe_load(text) or []
+    records, unmatched, skipped = [], [], []
+    model_id = resolve_one(resolve, [model], unmatched)
+    for entry in entries if isinstance(entries, list) else [entries]:
+        dataset = entry.get("dataset") or {}
+        label = f"{model}: {dataset.get('id')} {dataset.get('task_id') or ''}".strip()
+        bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), [dataset.get("task_id"), dataset.get("id")])
+        if bench is None:
+            skipped.append((label, "no benchmark mapping for this dataset"))
+            continue
+        value = entry.get("value")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            skipped.append((label, "value is not a number"))
+            continue
+        if model_id is None:
+            continue
+        src = entry.get("source") or {}
+        notes = entry.get("notes")
+        records.append(record(model=model_id, benchmark=bench, subset=benchmarks.subset(bench, [dataset.get("task_id")]),
+                              value=clean_number(value), url=_https(src.get("url")),
+                              notes=str(notes) if notes not in (None, "") else None,
+                              self_reported=not entry.get("verifyToken")))
+    return build_doc(source, retrieved, records, unmatched, skipped)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _dump(data) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
+
+
+def _sorted(records):
+    return sorted(records, key=lambda r: tuple(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset")))
+
+
+def to_model_index(records: list[dict], *, benchmarks: Benchmarks) -> str:
+    """Records -> a model-index YAML document (one entry per model, named by its id); fractions on percent scales."""
+    by_model: dict[str, list] = {}
+    for r in _sorted(records):
+        by_model.setdefault(r["model"], []).append(r)
+    index = []
+    for model, rows in by_model.items():
+        results = []
+        for r in rows:
+            bench, metric, subset = r["benchmark"], r.get("metric", ""), r.get("subset", "")
+            names = benchmarks.export_name(bench)
+            dataset = {"name": names.name, "type": names.hub or bench}
+            if names.config:
+                dataset["config"] = names.config
+                if subset:
+                    dataset["args"] = {"subset": subset}
+            elif subset:
+                dataset["config"] = subset
+            unit = benchmarks.unit(bench, metric)
+            value = clean_number(r["value"] / 100 if unit == "percent" else r["value"], 1, 8)
+            metric_type = metric or ("accuracy" if unit == "percent" else "score")
+            item = {"task": {"type": "text-generation"}, "dataset": dataset,
+                    "metrics": [{"type": metric_type, "value": value, "verified": not r.get("self_reported", False)}]}
+            if r.get("url"):
+                item["source"] = {"name": r.get("source", "sitegen"), "url": r["url"]}
+            results.append(item)
+        index.append({"name": model, "results": results})
+    return _dump({"model-index": index})
+
+
+def to_eval_results(records: list[dict], *, benchmarks: Benchmarks) -> str:
+    """Records of one model -> an `.eval_results` YAML list (values as written; no verifyToken can be made)."""
+    out = []
+    for r in _sorted(records):
+        bench, subset = r["benchmark"], r.get("subset", "")
+        names = benchmarks.export_name(bench)
+        entry = {"dataset": {"id": names.hub or bench, "task_id": names.config or subset or bench.replace("-", "_")},
+                 "value": r["value"]}
+        if r.get("url"):
+            entry["source"] = {"url": r["url"], "name": r.get("source", "sitegen")}
+        if r.get("notes"):
+            entry["notes"] = r["notes"]
+        out.append(entry)
+    return _dump(out)
