@@ -1,0 +1,290 @@
+"""Authoring helpers behind `sitegen new`: scaffold a model file, append a result to one without rewriting it.
+
+Both refuse bad input with the validator's own messages, write the file, validate the tree, and put the file
+back as it was when the validator finds an error in it: a contributor never ends up with a file that fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from . import checks, load, yamlstrict
+from .problems import ERROR, Problem
+
+MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
+# Field order of a hand-written result, as in the README's example.
+RESULT_ORDER = ("benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "url", "n", "stderr",
+                "notes", "self_reported")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ._()+/-]*\Z")
+_YAML_WORDS = {"yes", "no", "on", "off", "y", "n", "true", "false", "null", "nan", "inf"}
+
+
+class RefusedError(Exception):
+    """The request cannot be carried out; `problems` say why, in the validator's words."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.format() for p in problems))
+        self.problems = problems
+
+
+def model_path(root: Path, model_id: str) -> Path:
+    return Path(root) / "scores" / "models" / f"{model_id}.yaml"
+
+
+def _rel(model_id: str) -> str:
+    return f"scores/models/{model_id}.yaml"
+
+
+def model_id_problems(model_id: str) -> list[Problem]:
+    """What the loader would say about scores/models/<model_id>.yaml, before the file exists."""
+    rel = _rel(model_id)
+    parts = model_id.split("/")
+    if len(parts) != 2 or not all(parts):
+        return [Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
+                        "give the id as ORG/NAME, e.g. acme/widget-7b")]
+    for segment in parts:
+        if not load._SEGMENT.match(segment):
+            shown = segment.encode("unicode_escape").decode("ascii")
+            return [Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
+                            "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")]
+    for segment in parts:
+        if segment.lower() in load.RESERVED_NAMES:
+            return [Problem(rel, 0, 0, "", f"'{segment}' is a reserved name on the site",
+                            "choose another file name; it would clash with a generated page")]
+    return []
+
+
+def _existing_problems(root: Path, model_id: str) -> list[Problem]:
+    rel = _rel(model_id)
+    if model_path(root, model_id).exists():
+        return [Problem(rel, 0, 0, "", "file already exists", "add results with `sitegen new result`, or edit it")]
+    folder = Path(root) / "scores" / "models"
+    if folder.is_dir():
+        wanted = rel.casefold()
+        for path in sorted(folder.glob("*/*.yaml")):
+            other = path.relative_to(root).as_posix()
+            if other.casefold() == wanted:
+                return [Problem(rel, 0, 0, "id", f"collides with {other} when case is ignored",
+                                "ids must differ by more than letter case (case-insensitive file systems merge them)")]
+    return []
+
+
+def scalar(value) -> str:
+    """One YAML scalar as the strict reader accepts it: plain when unambiguous, else double-quoted."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value)
+    if _PLAIN.match(text) and text.casefold() not in _YAML_WORDS and not text.endswith(" ") and ": " not in text \
+            and " #" not in text:
+        return text
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def number_text(text: str) -> str:
+    """A value as typed on the command line, as a plain YAML number ('41.40' -> '41.4', '07' -> '7')."""
+    try:
+        value = Decimal(str(text).strip())
+    except InvalidOperation:
+        raise RefusedError([Problem("", 0, 0, "value", f"'{text}' is not a number",
+                                    "write a plain number without quotes, %, $ or units")]) from None
+    if not value.is_finite():
+        raise RefusedError([Problem("", 0, 0, "value", f"'{text}' is not a finite number", "write a plain number")])
+    out = format(value.normalize(), "f")
+    return "0" if out in ("-0", "0") else out
+
+
+def model_text(model_id: str, name: str, organization: str) -> str:
+    """A new model file: the schema line and the required fields, with the optional ones as comments."""
+    return (
+        MODEL_SCHEMA_LINE
+        + f"id: {model_id}\n"
+        + f"name: {scalar(name)}\n"
+        + f"organization: {scalar(organization)}\n"
+        + "# Optional fields (see CONTRIBUTING.md): released, weights, reasoning, parameters, aliases, family,\n"
+        + "# context_window, licence, pricing, results. Add results with `sitegen new result`.\n"
+    )
+
+
+def _validate_file(root: Path, rel: str) -> list[Problem]:
+    from .build import validate_repo
+
+    _, problems = validate_repo(Path(root))
+    return [p for p in problems if p.path == rel and p.severity == ERROR]
+
+
+def new_model(root: Path, model_id: str, name: str | None = None, organization: str | None = None) -> Path:
+    """Write scores/models/<model_id>.yaml; raise RefusedError (and write nothing) when it would not validate."""
+    root = Path(root)
+    problems = model_id_problems(model_id) or _existing_problems(root, model_id)
+    if problems:
+        raise RefusedError(problems)
+    org, slug = model_id.split("/")
+    path = model_path(root, model_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    created_folder = not any(path.parent.iterdir())
+    path.write_text(model_text(model_id, name or slug, organization or org), encoding="utf-8")
+    problems = _validate_file(root, _rel(model_id))
+    if problems:
+        path.unlink()
+        if created_folder:
+            path.parent.rmdir()
+        raise RefusedError(problems)
+    return path
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclasses.dataclass(frozen=True)
+class Registries:
+    benchmarks: dict  # id -> entry
+    sources: set
+
+
+def registries(root: Path) -> Registries:
+    repo, problems = load.load_repo(Path(root))
+    bad = [p for p in problems if p.path in ("methodology/benchmarks.yaml", "scores/sources.yaml")]
+    if bad or repo.benchmarks is None or repo.sources is None:
+        raise RefusedError(bad or [Problem("methodology/benchmarks.yaml", 0, 0, "", "registry cannot be read",
+                                           "run sitegen validate")])
+    benchmarks = {b["id"]: b for b in repo.benchmarks.data.get("benchmarks", []) if isinstance(b, dict) and "id" in b}
+    sources = {s["id"] for s in repo.sources.data.get("sources", []) if isinstance(s, dict) and "id" in s}
+    return Registries(benchmarks, sources)
+
+
+def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
+    """The cross-file checks of one result, in checks.py's words, before anything is written."""
+    out = []
+    benchmark = result["benchmark"]
+    if benchmark not in reg.benchmarks:
+        out.append(Problem(rel, 0, 0, "benchmark", f"unknown benchmark '{benchmark}'",
+                           checks._suggest(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml")))
+    source = result["source"]
+    if source not in reg.sources:
+        out.append(Problem(rel, 0, 0, "source", f"unknown source '{source}'",
+                           checks._suggest(source, reg.sources, "add it to scores/sources.yaml")))
+    entry = reg.benchmarks.get(benchmark)
+    if entry is not None:
+        metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
+        metric = result.get("metric")
+        if metric is not None and metric not in metrics:
+            hint = (f"{benchmark} has metrics: {', '.join(metrics)}" if metrics
+                    else f"{benchmark} has only its primary metric; leave metric out")
+            out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", hint))
+        subset = result.get("subset")
+        subsets = entry.get("subsets", [])
+        if subset is not None and subset not in subsets:
+            hint = (f"{benchmark} has subsets: {', '.join(subsets)}" if subsets
+                    else f"{benchmark} declares no subsets; leave subset out")
+            out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", hint))
+    return out
+
+
+def result_lines(result: dict, dash_indent: int, key_indent: int) -> list[str]:
+    """One result as block-style YAML lines: '- benchmark: ...' then one key per line."""
+    lines = []
+    for key in RESULT_ORDER:
+        if key not in result or result[key] is None:
+            continue
+        value = result[key]
+        text = value if key == "value" else scalar(value)
+        if key == "retrieved":
+            text = f'"{value}"'
+        prefix = " " * dash_indent + "- " if not lines else " " * key_indent
+        lines.append(f"{prefix}{key}: {text}\n")
+    return lines
+
+
+def _block_end(lines: list[str], start: int, key_col: int) -> int:
+    """Index just past the last content line of the block that starts at lines[start] (the `results:` line)."""
+    last = start
+    for i in range(start + 1, len(lines)):
+        stripped = lines[i].strip()
+        if not stripped:
+            continue
+        indent = len(lines[i]) - len(lines[i].lstrip(" "))
+        if stripped.startswith("#"):
+            if indent > key_col:
+                last = i
+            continue
+        if indent > key_col or (indent == key_col and stripped.startswith("- ")) or (
+                indent == key_col and stripped == "-"):
+            last = i
+            continue
+        break
+    return last + 1
+
+
+def append_text(text: str, result: dict, rel: str = "model.yaml") -> str:
+    """The file's text with one result appended to `results:`; everything else is kept byte for byte."""
+    parsed, problems = yamlstrict.parse(text.encode("utf-8"), rel)
+    if parsed is None or not isinstance(parsed.data, dict):
+        raise RefusedError(problems or [Problem(rel, 1, 1, "", "not a YAML mapping", "run sitegen validate")])
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    data = parsed.data
+    if "results" not in data:
+        return "".join(lines) + "results:\n" + "".join(result_lines(result, 2, 4))
+    key_line, key_col = parsed.key_marks[("results",)]
+    key_col -= 1
+    existing = data["results"]
+    header = lines[key_line - 1]
+    if not isinstance(existing, list):
+        raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "results is not a list",
+                                    "make it a list of results")])
+    if not existing:
+        if not re.match(r"\s*results:\s*\[\s*\]\s*(#.*)?$", header.rstrip("\n")):
+            raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "cannot append to this empty list",
+                                        "write `results: []` on one line, or add the first result by hand")])
+        comment = header[header.index("]") + 1:].strip()
+        lines[key_line - 1] = " " * key_col + "results:" + (f"  {comment}" if comment else "") + "\n"
+        new = result_lines(result, key_col + 2, key_col + 4)
+        return "".join(lines[:key_line] + new + lines[key_line:])
+    first_line, first_col = parsed.marks[("results", 0)]
+    if first_line == key_line:
+        raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "results is written in flow style [...]",
+                                    "write each result on its own lines starting with '- ' and run again")])
+    item_line = lines[first_line - 1]
+    dash_indent = len(item_line) - len(item_line.lstrip(" "))
+    key_indent = first_col - 1
+    if not item_line.lstrip(" ").startswith("-") or key_indent <= dash_indent:
+        raise RefusedError([Problem(rel, first_line, first_col, "results[0]", "each result must be a mapping",
+                                    "write '- benchmark: ...' for each result")])
+    end = _block_end(lines, key_line - 1, key_col)
+    return "".join(lines[:end] + result_lines(result, dash_indent, key_indent) + lines[end:])
+
+
+def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source: str, url: str | None = None,
+               metric: str | None = None, subset: str | None = None, harness: str | None = None,
+               self_reported: bool = False, retrieved: str | None = None) -> Path:
+    """Append one result to a model file (today's retrieval date by default); refuse what would not validate."""
+    root = Path(root)
+    rel = _rel(model_id)
+    problems = model_id_problems(model_id)
+    path = model_path(root, model_id)
+    if not problems and not path.is_file():
+        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'", "create it first with `sitegen new model`")]
+    if problems:
+        raise RefusedError(problems)
+    result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,
+              "value": number_text(value), "source": source,
+              "retrieved": retrieved or checks.today().isoformat(), "url": url,
+              "self_reported": True if self_reported else None}
+    problems = result_problems(result, registries(root), rel)
+    if problems:
+        raise RefusedError(problems)
+    before = path.read_bytes()
+    path.write_text(append_text(before.decode("utf-8"), result, rel), encoding="utf-8")
+    problems = _validate_file(root, rel)
+    if problems:
+        path.write_bytes(before)
+        raise RefusedError(problems)
+    return path
