@@ -53,22 +53,15 @@ def compute(repo) -> Computed:
     benchmarks = repo.benchmarks.data["benchmarks"]
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
-    all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw) \
-        if _accepts_raw(engine.compute_boards) else engine.compute_boards(results, models, benchmarks, index_defs)
-    boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[k])}
-    frontiers = {k: v.pop("frontiers") for k, v in boards.items() if isinstance(v, dict) and "frontiers" in v}
+    all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw)
+    boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[v["definition"]])}
+    frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     api_files = export.api_files(boards, benchmark_boards, frame.model_records(repo), frame.result_records(repo),
                                  benchmarks, repo.sources.data["sources"]) if hasattr(export, "api_files") else {}
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
                     api_files, frontiers)
-
-
-def _accepts_raw(fn) -> bool:
-    import inspect
-
-    return len(inspect.signature(fn).parameters) >= 5
 
 
 def raw_frames(repo) -> dict:

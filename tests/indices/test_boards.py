@@ -25,7 +25,8 @@ def test_every_board_has_the_api_shape():
     boards = compute_boards(FRAME, PEOPLE, benchmarks(), INDICES)
     assert sorted(boards) == sorted(i for i in MINE if i != "benchmark-boards")
     for board in boards.values():
-        assert set(board) == {"index", "name", "version", "kind", "unit", "description", "source_snapshot", "rows"}
+        assert set(board) == {"index", "name", "version", "kind", "unit", "description", "source_snapshot", "rows",
+                              "definition"}
         for r in board["rows"]:
             assert ROW_KEYS <= set(r) <= ROW_KEYS | {"manual"}
             for c in r["components"]:

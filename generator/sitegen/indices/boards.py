@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from . import aa, aiiq, cost, eq
+from . import aa, aiiq, cost, eq, hle, pedagogy
 from .common import clean, rank_rows, round_half_up, select_by_benchmark
 
 #: Index kind -> computation. A new kind (e.g. hle, pedagogy) adds one line here and its $defs in the schema.
@@ -21,19 +21,43 @@ COMPUTERS: dict[str, Callable[[Mapping, pd.DataFrame, pd.DataFrame], dict]] = {
 NOT_BOARDS = frozenset({"benchmark-boards"})
 
 
+#: Kinds that compute several boards at once from per-question rows: kind -> (function, benchmarks it reads raw).
+MULTI_BOARD: dict[str, Callable] = {
+    "hle": lambda definition, results, models, raw: hle.compute_hle(
+        results, models, {m: f for (b, m), f in raw.items() if b == "hle"}, definition),
+    "pedagogy": lambda definition, results, models, raw: pedagogy.compute_pedagogy(
+        results, models, _nested(raw), definition),
+}
+
+
+def _nested(raw: Mapping) -> dict:
+    out: dict = {}
+    for (benchmark, model), rows in sorted(raw.items()):
+        out.setdefault(benchmark, {})[model] = rows
+    return out
+
+
 def compute_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
-                   indices: dict[str, dict]) -> dict[str, dict]:
-    """Every index board, keyed by index id, in id order."""
+                   indices: dict[str, dict], raw: Mapping | None = None) -> dict[str, dict]:
+    """Every index board, keyed by board id, in id order.
+
+    `raw` maps (benchmark id, model id) to that model's per-question rows, for the kinds that use them.
+    """
+    raw = raw or {}
     out = {}
     for index_id in sorted(indices):
         definition = indices[index_id]
         kind = definition["kind"]
         if kind in NOT_BOARDS:
             continue
+        if kind in MULTI_BOARD:
+            for board_id, board in MULTI_BOARD[kind](definition, results, models, raw).items():
+                out[board_id] = dict(board, definition=index_id)
+            continue
         if kind not in COMPUTERS:
             raise ValueError(f"{index_id}: no computation registered for index kind {kind!r}")
-        out[index_id] = COMPUTERS[kind](definition, results, models)
-    return out
+        out[index_id] = dict(COMPUTERS[kind](definition, results, models), definition=index_id)
+    return dict(sorted(out.items()))
 
 
 def publishable(board: Mapping, definition: Mapping) -> bool:
