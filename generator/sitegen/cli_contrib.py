@@ -1,0 +1,155 @@
+"""Click commands for contributors: `new model|result`, `serve`, and interchange (`interchange`, `export-eee`).
+No logic here: contrib.py, serve.py and interchange/ do the work."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                    show_default=True, help="Folder that holds scores/ and methodology/.")
+
+
+def _refused(exc) -> None:
+    for problem in exc.problems:
+        click.echo(problem.format(), err=True)
+    n = len(exc.problems)
+    click.echo(f"{n} error{'s' if n != 1 else ''}; nothing written", err=True)
+    sys.exit(1)
+
+
+@click.group("new")
+def new_group():
+    """Create a model file or add a result to one, checked as `sitegen validate` checks it."""
+
+
+@new_group.command("model")
+@click.argument("model_id", metavar="ORG/NAME")
+@click.option("--name", help="Display name (default: NAME).")
+@click.option("--organization", help="The developer (default: ORG).")
+@ROOT
+def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path):
+    """Write scores/models/ORG/NAME.yaml with the schema line and the required fields."""
+    from .contrib import RefusedError, new_model
+
+    try:
+        path = new_model(root, model_id, name=name, organization=organization)
+    except RefusedError as exc:
+        _refused(exc)
+    click.echo(f"wrote {path.relative_to(root).as_posix()}")
+
+
+@new_group.command("result")
+@click.argument("model_id", metavar="ORG/NAME")
+@click.option("--benchmark", required=True, help="A benchmark id from methodology/benchmarks.yaml.")
+@click.option("--value", required=True, help="The number, on the benchmark's scale (percent benchmarks 0-100).")
+@click.option("--source", required=True, help="A source id from scores/sources.yaml.")
+@click.option("--url", help="A https:// link to the number itself.")
+@click.option("--metric", help="A secondary metric the benchmark declares (default: its primary metric).")
+@click.option("--subset", help="A subset the benchmark declares (default: the full benchmark).")
+@click.option("--harness", help="The agent or scaffold that ran the benchmark.")
+@click.option("--self-reported", is_flag=True, help="The number comes from the model's developer.")
+@click.option("--retrieved", help="Retrieval date YYYY-MM-DD (default: today).")
+@ROOT
+def new_result_command(model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved,
+                       root: Path):
+    """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout."""
+    from .contrib import RefusedError, new_result
+
+    try:
+        path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
+                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved)
+    except RefusedError as exc:
+        _refused(exc)
+    click.echo(f"added {benchmark} to {path.relative_to(root).as_posix()}")
+
+
+@click.command("serve")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port (0 picks a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; localhost only by default.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: site/ under --root).")
+@ROOT
+def serve_command(port: int, host: str, out: Path | None, root: Path):
+    """Build the site, serve it, and rebuild whenever a file under scores/ or methodology/ changes."""
+    from .cli import report
+    from .serve import serve
+
+    serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
+          report=lambda problems: report(problems, False) if problems else None)
+
+
+FORMATS = ("hf-model-index", "hf-eval-results", "eee")
+
+
+@click.command("interchange")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS))
+@click.argument("source")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--retrieved", help="Retrieval date YYYY-MM-DD (required for the Hugging Face formats).")
+@click.option("--model", "model_name", help="hf-eval-results: the Hub repository the files come from (org/name).")
+@click.option("--print", "to_stdout", is_flag=True, help="Print the document instead of writing it.")
+@ROOT
+def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, root: Path):
+    """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml."""
+    from .interchange import eee, hf
+    from .interchange.common import Benchmarks, imported_text, resolver
+
+    benchmarks, resolve = Benchmarks.load(root), resolver(root)
+    texts = [(p, p.read_text(encoding="utf-8")) for p in paths]
+    if fmt == "eee":
+        outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
+                                 retrieved=retrieved)
+    else:
+        if not retrieved:
+            raise click.UsageError("--retrieved is required for the Hugging Face formats")
+        if fmt == "hf-eval-results" and not model_name:
+            raise click.UsageError("--model is required for hf-eval-results")
+        docs = []
+        for _, text in texts:
+            if fmt == "hf-model-index":
+                docs.append(hf.import_model_index(text, source=source, retrieved=retrieved, benchmarks=benchmarks,
+                                                  resolve=resolve))
+            else:
+                docs.append(hf.import_eval_results(text, model=model_name, source=source, retrieved=retrieved,
+                                                   benchmarks=benchmarks, resolve=resolve))
+        outcome = docs[0]
+        for more in docs[1:]:
+            outcome.doc["results"].extend(more.doc["results"])
+            outcome.unmatched.extend(more.unmatched)
+            outcome.skipped.extend(more.skipped)
+        outcome.doc["results"].sort(key=lambda r: tuple(str(r.get(k, "")) for k in
+                                                        ("model", "benchmark", "metric", "subset", "harness")))
+    for name, why in outcome.unmatched:
+        click.echo(f"{source}: unmatched {name!r}: {why}", err=True)
+    for what, why in outcome.skipped:
+        click.echo(f"{source}: skipped {what!r}: {why}", err=True)
+    text = imported_text(outcome.doc, ", ".join(sorted(p.name for p in paths)))
+    if to_stdout:
+        click.echo(text, nl=False)
+        return
+    target = root / "scores" / "imported" / f"{source}.yaml"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")
+
+
+@click.command("export-eee")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eee-export"),
+              show_default=True, help="Folder for the EEE JSON files.")
+@ROOT
+def export_eee(out: Path, root: Path):
+    """Write every published benchmark board as Every Eval Ever (0.3.0) JSON files."""
+    from . import write
+    from .build import compute, validate_repo
+    from .cli import report
+    from .interchange.eee import export_eee as files_for
+
+    repo, problems = validate_repo(root)
+    if repo is None:
+        sys.exit(report(problems, False))
+    files = files_for(compute(repo))
+    write.atomic_build(out, lambda folder: write.write_files(folder, files) or [])
+    click.echo(f"wrote {out}: {len(files)} files", err=True)
