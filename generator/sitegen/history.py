@@ -196,18 +196,28 @@ def changelog_entries(root: Path, limit: int | None = None, boards_last: int = 0
 
 # ---------------------------------------------------------------- renderers
 
+def _capped(items: list[str], most: int = 10) -> str:
+    """A comma list of at most `most` items, then how many more (the JSON has them all)."""
+    shown = ", ".join(items[:most])
+    return shown if len(items) <= most else f"{shown} and {len(items) - most} more"
+
+
 def summary_lines(entry: dict) -> list[str]:
     """Plain-text lines describing one entry (for Markdown items and Atom content)."""
     lines = []
     for kind in ("added", "removed"):
         if entry["models"][kind]:
-            lines.append(f"Models {kind}: {', '.join(entry['models'][kind])}")
+            lines.append(f"Models {kind}: {_capped(entry['models'][kind])}")
+    if entry["results"]:
+        c = {k: sum(len(r[k]) for r in entry["results"].values()) for k in ("added", "changed", "removed")}
+        n = len(entry["results"])
+        lines.append(f"Results: +{c['added']} ~{c['changed']} -{c['removed']} across {n} model{'s' if n != 1 else ''}")
     for model, change in entry["results"].items():
         parts = []
         for kind, sign in (("added", "+"), ("changed", "~"), ("removed", "-")):
             if change[kind]:
                 benches = sorted({r["benchmark"] for r in change[kind]})
-                parts.append(f"{sign}{len(change[kind])} ({', '.join(benches)})")
+                parts.append(f"{sign}{len(change[kind])} ({_capped(benches)})")
         lines.append(f"Results of {model}: {' '.join(parts)}")
     for m in entry["methodology"]:
         keys = f": {', '.join(m['keys'])}" if m["keys"] else ""
@@ -250,7 +260,7 @@ def tag_uri(site_url: str, entry: dict) -> str:
 
 
 def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
-              feed_path: str = "changelog.atom") -> str:
+              feed_path: str = "changelog.atom", max_lines_per_entry: int = 50) -> str:
     """An Atom 1.0 feed of changelog entries, newest first; `updated` from commit dates, never the clock."""
     base = site_url if site_url.endswith("/") else site_url + "/"
     ordered = sorted(entries, key=lambda e: (e["date"], e["commit"]), reverse=True)
@@ -277,7 +287,9 @@ def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
         sub(el, "title", entry["subject"] or entry["commit"][:12])
         sub(el, "updated", entry["date"])
         lines = summary_lines(entry) or ["No data change."]
-        sub(el, "summary", lines[0] if len(lines) == 1 else f"{len(lines)} changes: {lines[0]}", type="text")
+        if len(lines) > max_lines_per_entry:
+            lines = lines[:max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
+        sub(el, "summary", lines[0], type="text")
         sub(el, "content", "\n".join(lines), type="text")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
