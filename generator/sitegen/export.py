@@ -14,23 +14,30 @@ PRECISION = 4
 
 
 def _fixed(x: Any, places: int) -> Any:
-    """Floats to `places` decimals (Decimal half-up on the shortest repr); containers recursively."""
-    if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
-        return x
-    if isinstance(x, float):
-        if math.isnan(x) or math.isinf(x):
+    """Floats to `places` decimals (Decimal half-up on the shortest repr); containers recursively.
+
+    Exact type checks first: this walks every number of the API, and ABC isinstance checks dominated it.
+    """
+    kind = type(x)
+    if kind is float:
+        if x != x or x in (math.inf, -math.inf):
             raise ValueError(f"non-finite number in a board: {x!r}")
-        text = repr(x)
-        if "e" not in text and len(text) - text.index(".") - 1 <= places:
+        if round(x, places) == x:
             return x + 0.0  # already at the precision; + 0.0 turns -0.0 into 0.0
-        q = Decimal(text).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-        return float(q) + 0.0  # + 0.0 turns -0.0 into 0.0
+        q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        return float(q) + 0.0
+    if kind is dict:
+        return {str(k): _fixed(v, places) for k, v in x.items()}
+    if kind is list or kind is tuple:
+        return [_fixed(v, places) for v in x]
+    if x is None or kind is str or kind is int or kind is bool:
+        return x
     if isinstance(x, Mapping):
         return {str(k): _fixed(v, places) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_fixed(v, places) for v in x]
     if hasattr(x, "item"):  # numpy scalar
         return _fixed(x.item(), places)
+    if isinstance(x, (int, str)):
+        return x
     raise TypeError(f"cannot export {type(x).__name__}")
 
 
@@ -51,6 +58,8 @@ def _cell(x: Any) -> str:
         return ""
     if isinstance(x, bool):
         return "true" if x else "false"
+    if isinstance(x, str) and x[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + x  # a contributed string must not become a spreadsheet formula
     return str(x)
 
 
@@ -84,3 +93,73 @@ def to_csv(board: Mapping, places: int = PRECISION) -> str:
         for row in rows:
             writer.writerow([_cell(row.get(c)) for c in cols])
     return buf.getvalue()
+
+
+API = "api/v1"
+
+
+def _dump(data: Any, places: int = PRECISION) -> str:
+    return json.dumps(_fixed(data, places), sort_keys=True, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")) + "\n"
+
+
+def _source_entries(ids, sources: Mapping[str, Mapping]) -> list[dict]:
+    """Licence, attribution and provenance of each source a file's numbers come from."""
+    out = []
+    for sid in sorted(i for i in ids if i):
+        src = sources.get(sid, {})
+        out.append({"id": sid, "name": src.get("name"), "url": src.get("url"), "licence": src.get("licence"),
+                    "licence_flag": src.get("licence_flag"), "attribution": src.get("attribution"),
+                    "provenance": src.get("provenance")})
+    return out
+
+
+def _sources_of_board(board: Mapping) -> set:
+    ids = {row.get("source") for row in board.get("rows", [])}
+    for row in board.get("rows", []):
+        ids |= {c.get("source") for c in row.get("components", [])}
+        if row.get("manual"):
+            ids.add(row["manual"].get("source"))
+    return ids
+
+
+def _nan_to_none(record: Mapping) -> dict:
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in record.items()}
+
+
+def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
+              benchmarks: list, sources: list) -> dict[str, str]:
+    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page."""
+    by_source = {s["id"]: s for s in sources}
+    files: dict[str, str] = {}
+    listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
+    for bid, board in sorted(boards.items()):
+        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
+        files[f"{API}/indices/{bid}.json"] = to_json(data)
+        files[f"{API}/indices/{bid}.csv"] = to_csv(board)
+        listing["indices"].append({"id": bid, "name": board.get("name"), "version": board.get("version"),
+                                   "json": f"{API}/indices/{bid}.json", "csv": f"{API}/indices/{bid}.csv"})
+    for bid, board in sorted(benchmark_boards.items()):
+        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
+        files[f"{API}/benchmarks/{bid}.json"] = to_json(data)
+        files[f"{API}/benchmarks/{bid}.csv"] = to_csv(board)
+        listing["benchmarks"].append({"id": bid, "name": board.get("name"),
+                                      "json": f"{API}/benchmarks/{bid}.json", "csv": f"{API}/benchmarks/{bid}.csv"})
+    results_by_model: dict[str, list] = {}
+    for record in result_records:
+        results_by_model.setdefault(record["model"], []).append(_nan_to_none(record))
+    rows_by_model: dict[str, dict] = {}
+    for bid, board in sorted(boards.items()):
+        for row in board.get("rows", []):
+            rows_by_model.setdefault(row["model"], {})[bid] = row
+    for record in model_records:
+        model_id = record["model"]
+        results = results_by_model.get(model_id, [])
+        data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
+                "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}, by_source)}
+        files[f"{API}/models/{model_id}.json"] = _dump(data)
+        listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
+    files[f"{API}/sources.json"] = _dump({"sources": _source_entries(by_source, by_source)})
+    files[f"{API}/benchmarks.json"] = _dump({"benchmarks": list(benchmarks)})
+    files[f"{API}/index.json"] = _dump(listing)
+    return files
