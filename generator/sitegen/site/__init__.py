@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 from importlib import resources
 from pathlib import Path
+
+from markupsafe import Markup
 
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
@@ -128,7 +131,22 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     files: dict[str, bytes] = dict(_static_files())
     for kind, c in sorted(charts.items()):
         files[f"{ASSET_PREFIX}charts/{kind}.json"] = (dumps(c["spec"]) + "\n").encode("utf-8")
-    common = {"ctx": ctx, "nav": nav, "charts": charts, "csp": CSP, "href": href, "urls": urls}
+    fallback_tpl = env.get_template("partials/fallback.html")
+    for c in charts.values():
+        c["fallback_html"] = Markup(fallback_tpl.render(chart=c))
+    nav_tpl = env.get_template("partials/nav.html")
+    top_paths = {item["path"] for item in nav if item["path"]}
+    nav_cache: dict[tuple[str, str, str], Markup] = {}
+
+    def nav_html(root: str, section: str, path: str) -> Markup:
+        """The sidebar for a page; the same for all pages at one depth in one section, so rendered once each."""
+        key = (root, section, path if path in top_paths else "")
+        if key not in nav_cache:
+            page = SimpleNamespace(section=section, path=key[2])
+            nav_cache[key] = Markup(nav_tpl.render(root=root, page=page, nav=nav, href=href, ctx=ctx))
+        return nav_cache[key]
+
+    common = {"ctx": ctx, "charts": charts, "csp": CSP, "href": href, "urls": urls, "nav_html": nav_html}
     templates = {}
     for page in plan(ctx, urls, lk, charts):
         tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))

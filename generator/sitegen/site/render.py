@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .links import EXTERNAL_REL, external_link, safe_url
 
@@ -112,5 +112,32 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(fmt=fmt, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
-    env.globals.update(ext=external_link, safe_url=safe_url)
+    env.globals.update(ext=external_link, safe_url=safe_url, cell=cell_html)
     return env
+
+
+_MARK = {"imputed": "i", "derived": "d", "published": "p"}
+
+
+def cell_html(c: dict[str, Any]) -> Markup:
+    """One component <td>: value linked to its source; non-observed provenance marked, with its reason in a
+    tooltip shown on hover and keyboard focus (aria-describedby). Python rather than a macro: it runs per cell."""
+    uid = escape(c["uid"])
+    how = escape(c["how"])
+    note = escape(c["note"])
+    if c["value"] is None:
+        return Markup(
+            f'<td data-sort="" class="lb-cell lb-cell--{how}"><span class="lb-flag" tabindex="0" aria-describedby="{uid}">–</span>'
+            f'<span class="lb-tip" role="tooltip" id="{uid}">{note or "Missing"}</span></td>'
+        )
+    text = fmt(c["value"], c["digits"])
+    shown = f'<a href="{escape(c["url"])}" rel="noopener nofollow">{text}</a>' if c["url"] else text
+    sort = num_attr(c["value"])
+    if note:
+        mark = _MARK.get(c["how"], "×")
+        return Markup(
+            f'<td data-sort="{sort}" class="lb-cell lb-cell--{how}"><span class="lb-flag" tabindex="0" aria-describedby="{uid}">'
+            f'{shown}<span class="lb-mark" aria-hidden="true">{mark}</span></span>'
+            f'<span class="lb-tip" role="tooltip" id="{uid}">{note}</span></td>'
+        )
+    return Markup(f'<td data-sort="{sort}" class="lb-cell">{shown}</td>')

@@ -39,6 +39,7 @@ class Lookups:
         for bid in board_ids(ctx):
             for row in ctx.boards[bid].get("rows", []):
                 self.board_rows[row["model"]].append((bid, row))
+        self.ranked_count = {bid: sum(1 for r in ctx.boards[bid].get("rows", []) if r.get("rank") is not None) for bid in ctx.boards}
         self.bench_rows: dict[str, list[tuple[str, dict]]] = defaultdict(list)
         for bid in sorted(ctx.benchmark_boards):
             for row in ctx.benchmark_boards[bid].get("rows", []):
@@ -174,7 +175,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         interval = row.get("interval")
         breakdowns.append({
             "id": bid, "name": board.get("name") or bid, "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
-            "rank": row.get("rank"), "of_ranked": sum(1 for r in board.get("rows", []) if r.get("rank") is not None),
+            "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
             "interval": [_num(interval[0]), _num(interval[1])] if interval else None, "components": comps,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),

@@ -31,6 +31,7 @@
       spec.config = Object.assign({}, spec.config || {}, theme());
       return vegaEmbed(el, spec, {
         renderer: "svg",
+        logLevel: vega.Error,
         actions: false,
         defaultStyle: false,
         ast: true,
