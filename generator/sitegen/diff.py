@@ -62,7 +62,7 @@ def load_state(root: Path):
 
 # ---------------------------------------------------------------- git (read-only)
 
-def _git(root: Path, *args: str, input: bytes | None = None) -> bytes:
+def run_git(root: Path, *args: str, input: bytes | None = None) -> bytes:
     out = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True, timeout=300)
     if out.returncode != 0:
         raise GitError(out.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed")
@@ -74,13 +74,14 @@ def resolve(root: Path, ref: str) -> str:
     if not ref or ref.startswith("-"):
         raise GitError(f"not a git ref: {ref!r}")
     try:
-        return _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}").decode().strip()
+        out = run_git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+        return out.decode().strip()
     except GitError:
         raise GitError(f"unknown git ref {ref!r} in {root}") from None
 
 
-def _prefix(root: Path) -> str:
-    return _git(root, "rev-parse", "--show-prefix").decode().strip()
+def repo_prefix(root: Path) -> str:
+    return run_git(root, "rev-parse", "--show-prefix").decode().strip()
 
 
 def materialise(root: Path, ref: str, dest: Path) -> str:
@@ -90,8 +91,8 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
     filter, hook or checkout runs.
     """
     sha = resolve(root, ref)
-    prefix = _prefix(root)
-    listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", sha, "--",
+    prefix = repo_prefix(root)
+    listing = run_git(root, "ls-tree", "-r", "-z", "--full-tree", sha, "--",
                    *[f"{prefix}{folder}" for folder in DATA_FOLDERS])
     blobs = []
     for item in listing.split(b"\0"):
@@ -105,7 +106,7 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
             continue
         blobs.append((rel, obj))
     if blobs:
-        data = _git(root, "cat-file", "--batch", input="".join(f"{obj}\n" for _, obj in blobs).encode())
+        data = run_git(root, "cat-file", "--batch", input="".join(f"{obj}\n" for _, obj in blobs).encode())
         pos = 0
         for rel, _ in blobs:
             header_end = data.index(b"\n", pos)
@@ -249,7 +250,8 @@ def component_reasons(old_comps: list, new_comps: list, own_results_changed: boo
             old_p, new_p = _percentile((before or {}).get("reason")), _percentile(after.get("reason"))
             shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
             kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
-            entry = {**base, "kind": kind, "old_reason": (before or {}).get("reason"), "new_reason": after.get("reason")}
+            entry = {**base, "kind": kind, "old_reason": (before or {}).get("reason"),
+                     "new_reason": after.get("reason")}
             if old_p or new_p:
                 entry["percentile"] = {"name": (new_p or old_p)["name"], "of": (new_p or old_p)["of"],
                                        "old": old_p and old_p["value"], "new": new_p and new_p["value"]}
@@ -283,7 +285,8 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
             fields = ["source"]
         reasons = component_reasons(before.get("components") or [], after.get("components") or [],
                                     model in changed_models)
-        if "components" not in after and (before.get("value"), before.get("source")) != (after.get("value"), after.get("source")):
+        board_moved = (before.get("value"), before.get("source")) != (after.get("value"), after.get("source"))
+        if "components" not in after and board_moved:
             same = before.get("value") == after.get("value")
             reasons.append({"kind": "source-changed" if same else "observed-changed",
                             "component": (new or {}).get("benchmark"), "old": before.get("value"),

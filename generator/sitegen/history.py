@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
 
 from . import diff as diffing
-from .diff import DATA_FOLDERS, GitError, _git
+from .diff import DATA_FOLDERS, GitError, run_git
 from .problems import ERROR
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -30,8 +30,8 @@ def _utc(timestamp: str) -> str:
 
 def log(root: Path) -> list[dict]:
     """First-parent commits that touched scores/ or methodology/, oldest first: sha, parent, date, subject."""
-    prefix = diffing._prefix(root)
-    out = _git(root, "log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%P%x1f%ct%x1f%s", "--",
+    prefix = diffing.repo_prefix(root)
+    out = run_git(root, "log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%P%x1f%ct%x1f%s", "--",
                *[f"{prefix}{f}" for f in DATA_FOLDERS])
     commits = []
     for record in out.decode("utf-8", "replace").split("\0"):
@@ -45,9 +45,9 @@ def log(root: Path) -> list[dict]:
 
 def changed_files(root: Path, parent: str | None, sha: str) -> list[tuple[str, str]]:
     """(status letter, path relative to root) of data files the commit changed against its first parent."""
-    prefix = diffing._prefix(root)
+    prefix = diffing.repo_prefix(root)
     base = [parent, sha] if parent else ["--root", sha]
-    out = _git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-status", "--no-commit-id", *base, "--",
+    out = run_git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-status", "--no-commit-id", *base, "--",
                *[f"{prefix}{f}" for f in DATA_FOLDERS])
     items = [x for x in out.decode("utf-8", "surrogateescape").split("\0") if x]
     return [(items[i][0], items[i + 1][len(prefix):]) for i in range(0, len(items) - 1, 2)]
@@ -60,7 +60,7 @@ def _blob(root: Path, sha: str | None, rel: str):
     from . import yamlstrict
 
     try:
-        raw = _git(root, "cat-file", "blob", f"{sha}:{diffing._prefix(root)}{rel}")
+        raw = run_git(root, "cat-file", "blob", f"{sha}:{diffing.repo_prefix(root)}{rel}")
     except GitError:
         return None
     parsed, _ = yamlstrict.parse(raw, rel)
