@@ -79,6 +79,8 @@ def scalar(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     text = str(value)
+    if re.match(r"https://[^\s\"'#]*(#[^\s\"']*)?\Z", text):  # a link reads best unquoted; '#' after no space is no comment
+        return text
     if _PLAIN.match(text) and text.casefold() not in _YAML_WORDS and not text.endswith(" ") and ": " not in text \
             and " #" not in text:
         return text

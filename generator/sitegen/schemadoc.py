@@ -137,10 +137,13 @@ def schema_markdown() -> str:
     lines = ["# Data file reference", "",
              "Generated from the JSON Schemas in `generator/sitegen/schemas/`, the single source of truth for the "
              "shape of every data file. Nested fields are written with dots, list items with `[]`.", ""]
-    for kind, where in FILES:
+    listed = dict(FILES)
+    kinds = [(k, w) for k, w in FILES if k in schema.SCHEMA_FOR_KIND]
+    kinds += [(k, "") for k in schema.SCHEMA_FOR_KIND if k not in listed]
+    for kind, where in kinds:
         name = schema.SCHEMA_FOR_KIND[kind]
         doc = _load(name)
-        lines += [f"## {doc.get('title', name)}", "", f"File: `{where}`. Schema: `{name}`.", ""]
+        lines += [f"## {doc.get('title', name)}", "", (f"File: `{where}`. " if where else "") + f"Schema: `{name}`.", ""]
         if doc.get("description"):
             lines += [_cell(doc["description"]), ""]
         rows: list = []
