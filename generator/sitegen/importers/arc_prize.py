@@ -1,7 +1,7 @@
 """ARC Prize leaderboard JSON (evaluations.json + models.json): semi-private ARC-AGI-1 and ARC-AGI-2.
 
 Public-eval, private-eval and ARC-AGI-3 rows are left out (no benchmark id; the site ranks semi-private sets).
-The cost per task is kept in the result's notes ('cost per task: 0.51 USD') until results get a field for it.
+The cost per task goes into the result's `cost_per_task_usd` field (USD, as the leaderboard reports it).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             continue
         cost = number(ev.get("costPerTask"), digits=4)
         ex.result(name, bench, number(ev["score"], 100), url=(ev.get("resultsUrl") or "").strip() or None,
-                  notes=f"cost per task: {cost} USD" if cost is not None else None)
+                  cost_per_task_usd=cost)
         meta = models.get(name, {})
         released = (meta.get("modelReleaseDate") or "")[:10] or None
         ex.model(name, released=released)

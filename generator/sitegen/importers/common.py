@@ -107,8 +107,8 @@ def files_entry(paths: list[Path]) -> list[dict]:
 
 
 def pricing(inp, out, as_of: str) -> dict | None:
-    """A pricing block; None when both prices are unknown. AA writes 0/0 for 'no public price'."""
-    if inp is None and out is None:
+    """A pricing block; None when either price is unknown (the schema needs both). AA writes 0/0 for 'no public price'."""
+    if inp is None or out is None:
         return None
     if not inp and not out:
         return None

@@ -3,6 +3,13 @@
 Files are recognised by name; pass any subset. Fractions become percent (stderr too). Terminal-Bench rows count
 as `terminal-bench-2` only when their Source is the v2.0 leaderboard; the agent is the harness. Epoch lists
 some models twice (e.g. GPT-5 `_high` and `_unknown` in HLE); `_unknown` effort stays out via ignore.yaml.
+
+Several runs of one model version in one file are kept apart where Epoch tells them apart:
+- ARC-AGI (external) rows whose Model version repeats with different `Name`s are configurations (e.g.
+  'Claude Opus 4.6 (120K, Max)' and '(120K, Low)' under one version): such rows are named by their `Name`.
+- Terminal-Bench rows repeating (model version, agent) get the run date in the harness.
+- Epoch's own runs (FrontierMath, GPQA, SWE-bench) repeating a model version are re-runs of one
+  configuration: the latest (`Started at`) is kept and each earlier run is reported as skipped with its value.
 """
 
 from __future__ import annotations
@@ -45,16 +52,38 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         raise ImportError_(f"epoch: no reader for {unknown}; known files: {sorted(KNOWN)}")
     ex = Extract(source, retrieved, files_entry(paths))
     for path in paths:
-        for row in _rows(path):
+        rows = _rows(path)
+        names_of = {}
+        for row in rows:
+            names_of.setdefault(_name(row), set()).add(" ".join((row.get("Name") or "").split()))
+        latest = {}
+        if path.name in OWN_RUNS:
+            for row in rows:
+                best = latest.get(_name(row))
+                if best is None or (row.get("Started at") or "") > (best.get("Started at") or ""):
+                    latest[_name(row)] = row
+        agents = {}
+        if path.name == "terminalbench_external.csv":
+            for row in rows:
+                k = (_name(row), " ".join((row.get("Agent") or "").split()))
+                agents[k] = agents.get(k, 0) + 1
+        for row in rows:
             name = _name(row)
+            if path.name in EXTERNAL and name and len(names_of.get(name, ())) > 1 and (row.get("Name") or "").strip():
+                name = " ".join(row["Name"].split())
             if not name:
                 ex.skipped.append((f"{path.name}:{row.get('id')}", "no model version"))
                 continue
             ex.hint(name, row.get("Organization") or row.get("Model Org"), row.get("Name"))
             ex.model(name, released=(row.get("Release date") or "").strip() or None)
             if path.name in OWN_RUNS:
+                if latest[name] is not row:
+                    ex.skipped.append((name, f"{path.name} run {row.get('id')} of {row.get('Started at')} "
+                                             f"({number(row['mean_score'], 100)}) superseded by the later run {latest[name].get('id')}"))
+                    continue
                 ex.result(name, OWN_RUNS[path.name], number(row["mean_score"], 100),
-                          stderr=number(row.get("stderr"), 100), url=(row.get("Log viewer") or "").strip() or None)
+                          stderr=number(row.get("stderr"), 100), url=(row.get("Log viewer") or "").strip() or None,
+                          notes=f"Epoch run {row.get('id')}, started {(row.get('Started at') or '')[:10]}" if row.get("id") else None)
             elif path.name in EXTERNAL:
                 ex.result(name, EXTERNAL[path.name], number(row["Score"], 100),
                           url=(row.get("Source link") or "").strip() or None,
@@ -67,8 +96,10 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 if (row.get("Source") or "").strip() != TB2_SOURCE:
                     ex.skipped.append((name, f"terminalbench_external.csv row {row['id']}: source is not the v2.0 leaderboard"))
                     continue
+                agent = " ".join(row["Agent"].split())
+                harness = agent if agents[(name, agent)] == 1 else f"{agent} (run of {(row.get('Run date') or '').strip()})"
                 ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
-                          stderr=number(row.get("Accuracy SE"), 100), harness=" ".join(row["Agent"].split()),
+                          stderr=number(row.get("Accuracy SE"), 100), harness=harness,
                           url=(row.get("Source Link") or "").strip() or None, notes=_notes(None, row.get("Notes")))
     return ex
 
@@ -77,3 +108,9 @@ def _notes(source, notes) -> str | None:
     parts = [f"via {source.strip()}" if source and source.strip() else "", " ".join((notes or "").split())]
     text = "; ".join(p for p in parts if p)
     return text or None
+
+
+def prefer(model: str, records: list[tuple[str, dict]]) -> tuple[str, dict]:
+    """Two Epoch model versions of one registry model (e.g. gemini-2.5-pro-exp-03-25 and the same weights'
+    preview-03-25 endpoint): the earliest release date is the model's; then the name."""
+    return sorted(records, key=lambda r: (r[1].get("released") or "9999", r[0]))[0]

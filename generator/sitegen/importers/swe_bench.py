@@ -37,13 +37,23 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     with open(path, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     ex = Extract(source, retrieved, files_entry([path]))
+    # Two Verified submissions can share a system name (e.g. 1 attempt and 2+ attempts, or a re-submission):
+    # their harness then also names the submission folder, so each stays its own result.
+    seen: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if row["leaderboard"] == "Verified":
+            k = (source_name(row), " ".join(row["name"].split()))
+            seen[k] = seen.get(k, 0) + 1
     for row in rows:
         if row["leaderboard"] != "Verified":
             ex.skipped.append((row["name"], f"{row['leaderboard']} leaderboard, not Verified"))
             continue
         site = (row.get("site") or "").strip()
         checked = (row.get("checked") or "").strip().lower().startswith("true")
-        ex.result(source_name(row), "swe-bench-verified", number(row["resolved"]), harness=" ".join(row["name"].split()),
+        harness = " ".join(row["name"].split())
+        if seen[(source_name(row), harness)] > 1:
+            harness = f"{harness} ({row['folder'].strip()})"
+        ex.result(source_name(row), "swe-bench-verified", number(row["resolved"]), harness=harness,
                   url=site if site.startswith("https://") and " " not in site else None,
                   notes=f"submitted {row['date']}" if row.get("date") else None,
                   self_reported=None if checked else True)
