@@ -308,6 +308,6 @@ def test_contributing_examples_pass_validation_together(tmp_path):
 
 def test_contributing_commands_exist():
     text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    for command in ("validate", "build", "serve", "new", "interchange", "export-eee"):
+    for command in ("validate", "build", "serve", "new", "interchange", "export --format eee"):
         assert f"sitegen {command}" in text
     assert "sitegen diff" in text and "scores/overrides.yaml" in text

@@ -167,12 +167,19 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
                              f"{len(computed.benchmark_boards)} benchmark boards, ~{pages} pages")
 
 
-def export_api(root: Path, out: Path) -> Outcome:
+def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
+    """Write the JSON API (fmt "api") or Every Eval Ever files (fmt "eee") into out, atomically."""
     from . import write
 
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
     computed = compute(repo)
-    write.atomic_build(Path(out), lambda folder: write.write_files(folder, computed.api_files) or [])
-    return Outcome(problems, f"{len(computed.api_files)} files")
+    if fmt == "eee":
+        from .interchange.eee import export_eee
+
+        files = export_eee(computed)
+    else:
+        files = computed.api_files
+    write.atomic_build(Path(out), lambda folder: write.write_files(folder, files) or [])
+    return Outcome(problems, f"{len(files)} files")

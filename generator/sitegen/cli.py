@@ -83,13 +83,17 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool):
 
 @main.command()
 @root_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("api"), show_default=True,
-              help="Folder for the JSON API and CSV files.")
-def export(root: Path, out: Path):
-    """Write the JSON API (api/v1/...) and a CSV beside each board, without the HTML site."""
-    from .build import export_api
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: api/ for the JSON API, eee-export/ for Every Eval Ever).")
+@click.option("--format", "fmt", type=click.Choice(["api", "eee"]), default="api", show_default=True,
+              help="api: the JSON API (api/v1/...) with a CSV beside each board; eee: every benchmark board as "
+                   "Every Eval Ever 0.3.0 JSON.")
+def export(root: Path, out: Path | None, fmt: str):
+    """Write the boards as data files, without the HTML site."""
+    from .build import export_files
 
-    outcome = export_api(root, out)
+    out = out if out is not None else Path("api" if fmt == "api" else "eee-export")
+    outcome = export_files(root, out, fmt)
     code = report(outcome.problems, False)
     if code == 0:
         click.echo(f"wrote {out}: {outcome.summary}", err=True)
@@ -103,7 +107,7 @@ def _register_optional():
     for module, names in (("cli_import", {"import_command": "import", "aliases_group": "aliases",
                                           "stats_command": "stats"}),
                           ("cli_diff", {"diff_command": "diff", "changelog_command": "changelog"}),
-                          ("cli_contrib", {"new_group": "new", "serve_command": "serve"})):
+                          ("cli_contrib", {"new_group": "new", "serve_command": "serve", "interchange_import": "interchange"})):
         try:
             mod = importlib.import_module(f"sitegen.{module}")
         except ModuleNotFoundError as exc:

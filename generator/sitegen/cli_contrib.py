@@ -1,4 +1,4 @@
-"""Click commands for contributors: `new model|result`, `serve`, and interchange (`interchange`, `export-eee`).
+"""Click commands for contributors: `new model|result`, `serve`, and interchange (`interchange`; EEE export is `sitegen export --format eee`).
 No logic here: contrib.py, serve.py and interchange/ do the work."""
 
 from __future__ import annotations
@@ -134,22 +134,3 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")
-
-
-@click.command("export-eee")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("eee-export"),
-              show_default=True, help="Folder for the EEE JSON files.")
-@ROOT
-def export_eee(out: Path, root: Path):
-    """Write every published benchmark board as Every Eval Ever (0.3.0) JSON files."""
-    from . import write
-    from .build import compute, validate_repo
-    from .cli import report
-    from .interchange.eee import export_eee as files_for
-
-    repo, problems = validate_repo(root)
-    if repo is None:
-        sys.exit(report(problems, False))
-    files = files_for(compute(repo))
-    write.atomic_build(out, lambda folder: write.write_files(folder, files) or [])
-    click.echo(f"wrote {out}: {len(files)} files", err=True)
