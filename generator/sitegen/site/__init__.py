@@ -12,7 +12,7 @@ from markupsafe import Markup
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .pages import Page, Urls, board_ids, href, methodology_title, nav_items
-from .render import dumps, environment
+from .render import environment, script_json
 from .search import search_index
 from .views import Lookups, bench_board_view, board_view, model_view
 
@@ -130,7 +130,8 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     nav = nav_items(ctx, urls)
     files: dict[str, bytes] = dict(_static_files())
     for kind, c in sorted(charts.items()):
-        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (dumps(c["spec"]) + "\n").encode("utf-8")
+        # <, >, & escaped even in the separate file: harmless for JSON, inert if ever pasted into HTML
+        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (str(script_json(c["spec"])) + "\n").encode("utf-8")
     fallback_tpl = env.get_template("partials/fallback.html")
     for c in charts.values():
         c["fallback_html"] = Markup(fallback_tpl.render(chart=c))

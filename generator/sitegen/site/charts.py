@@ -233,6 +233,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     for kind in out:
         spec = out[kind]["spec"]
         spec["usermeta"] = {"kind": kind}
+        spec["description"] = out[kind]["description"]
         spec.setdefault("params", [{"name": "hl", "value": ""}])
         _assert_finite(spec)
     return out

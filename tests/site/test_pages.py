@@ -1,0 +1,171 @@
+"""The built fixture site, asserted by structure (html.parser), not by snapshots."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+from fixtures import HOSTILE_IMG, HOSTILE_SCRIPT, make_context
+
+from sitegen.site import render_files
+from sitegen.site.links import safe_url
+from sitegen.site.render import script_json
+
+
+class Doc(HTMLParser):
+    """Collects elements (tag, attrs), the text of each <script>, and all text."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict]] = []
+        self.scripts: list[tuple[dict, str]] = []
+        self.text: list[str] = []
+        self._script: dict | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.elements.append((tag, a))
+        if tag == "script":
+            self._script = a
+            self.scripts.append((a, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            a, t = self.scripts[-1]
+            self.scripts[-1] = (a, t + data)
+        else:
+            self.text.append(data)
+
+    def find(self, tag, **attrs):
+        return [a for t, a in self.elements if t == tag and all(a.get(k) == v for k, v in attrs.items())]
+
+
+def _site(n=40):
+    return render_files(make_context(n))
+
+
+SITE = _site()
+
+
+def page(path: str) -> Doc:
+    return Doc(SITE[path].decode("utf-8"))
+
+
+def test_every_page_has_csp_and_no_inline_scripts():
+    html_pages = [p for p in SITE if p.endswith(".html")]
+    assert "index.html" in html_pages and len(html_pages) > 40
+    for p in html_pages:
+        d = page(p)
+        csp = d.find("meta", **{"http-equiv": "Content-Security-Policy"})
+        assert csp and "script-src 'self'" in csp[0]["content"] and "unsafe" not in csp[0]["content"], p
+        for attrs, body in d.scripts:
+            # every executable script is an external same-origin file; inline ones are JSON data only
+            assert attrs.get("src") or attrs.get("type") == "application/json", (p, attrs)
+            if attrs.get("src"):
+                assert "://" not in attrs["src"], (p, attrs["src"])
+
+
+def test_hostile_names_are_inert_everywhere():
+    for path, data in SITE.items():
+        text = data.decode("utf-8", "replace")
+        assert HOSTILE_SCRIPT not in text, path  # never raw: escaped in HTML, \u003c in JSON
+        assert HOSTILE_IMG not in text, path
+    d = page("models/meta/model-00003/index.html")
+    assert HOSTILE_SCRIPT in "".join(d.text)  # shown as text
+    assert not [a for t, a in d.elements if t == "img"]
+
+
+def test_no_unsafe_links_and_external_links_have_rel():
+    for path in (p for p in SITE if p.endswith(".html")):
+        for a in page(path).find("a"):
+            href = a.get("href", "")
+            assert not href.lower().startswith(("javascript:", "data:", "vbscript:")), (path, href)
+            if href.startswith(("http://", "https://")):
+                assert a.get("rel") == "noopener nofollow", (path, href)
+
+
+def test_leaderboard_table_rows_and_marked_cells():
+    ctx = make_context(40)
+    d = page("boards/ai-iq/index.html")
+    rows = [a for t, a in d.elements if t == "tr" and "data-org" in a]
+    assert len(rows) == len(ctx.boards["ai-iq"]["rows"])
+    assert {r["data-weights"] for r in rows} <= {"open", "closed", "unknown"}
+    heads = [a["data-key"] for t, a in d.elements if t == "th" and "data-key" in a]
+    assert heads[:4] == ["rank", "name", "org", "value"] and "coverage" in heads and "status" in heads
+    flags = [a for t, a in d.elements if t == "span" and a.get("class") == "lb-flag"]
+    tips = {a["id"] for t, a in d.elements if t == "span" and a.get("role") == "tooltip"}
+    assert flags and all(f["tabindex"] == "0" and f["aria-describedby"] in tips for f in flags)
+    assert "Imputed:" in "".join(d.text)
+
+
+def test_model_page_links_every_result_to_its_source():
+    ctx = make_context(40)
+    m = next(m for m in ctx.models if m["id"] == "openai/model-00000")
+    d = page("models/openai/model-00000/index.html")
+    ext = [a["href"] for a in d.find("a") if a.get("href", "").startswith("https://example.org/")]
+    for r in m["results"]:
+        if safe_url(r["url"]):
+            assert r["url"] in ext
+    assert [a for t, a in d.elements if t == "h3" and a.get("id", "").startswith("idx-")]
+    charts = [a for t, a in d.elements if t == "div" and a.get("class") == "lb-vega"]
+    assert charts and all(c["data-highlight"] == "openai/model-00000" for c in charts)
+    assert all(c["data-spec"].startswith("../../../assets/charts/") for c in charts)
+
+
+def test_chart_specs_are_shared_and_keep_names_out_of_expressions():
+    specs = {p: json.loads(SITE[p]) for p in SITE if p.startswith("assets/charts/")}
+    assert {"assets/charts/iq-vs-cost.json", "assets/charts/anchor-curves.json", "assets/charts/hle-calibration.json"} <= set(specs)
+    for p, spec in specs.items():
+        assert any(prm["name"] == "hl" for prm in spec["params"]), p
+        exprs = re.findall(r'"(?:test|filter|expr|calculate)":"([^"]*)"', SITE[p].decode())
+        for e in exprs:
+            assert "alert" not in e and "<" not in e, (p, e)
+        assert spec.get("description")
+
+
+def test_charts_have_text_fallbacks():
+    d = page("charts/index.html")
+    figures = [a for t, a in d.elements if t == "figure"]
+    details = [a for t, a in d.elements if t == "details"]
+    assert len(figures) == len(details) >= 8
+
+
+def test_search_index_is_materials_format_and_escaped():
+    idx = json.loads(SITE["search/search_index.json"])
+    assert set(idx) == {"config", "docs"} and idx["config"]["lang"] == ["en"]
+    titles = [d["title"] for d in idx["docs"]]
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
+
+
+def test_compare_embeds_escaped_json():
+    d = page("compare/index.html")
+    data = [body for a, body in d.scripts if a.get("id") == "compare-data"][0]
+    assert "<" not in data and json.loads(data)["models"]
+    assert str(script_json({"x": "</script>&"})) == '{"x":"\\u003c/script\\u003e\\u0026"}'
+
+
+def test_markdown_has_no_raw_html_or_js_links():
+    html = SITE["methodology/ai-iq/index.html"].decode()
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+    assert 'href="javascript:' not in html
+    assert "<table>" in html  # Markdown tables render
+
+
+def test_deterministic_output():
+    again = _site()
+    assert again.keys() == SITE.keys()
+    assert [p for p in SITE if SITE[p] != again[p]] == []
+
+
+def test_downloads_page_lists_api_files_and_licences():
+    d = page("downloads/index.html")
+    hrefs = [a.get("href") for a in d.find("a")]
+    assert "../api/v1/boards/ai-iq.json" in hrefs
+    text = "".join(d.text)
+    assert "CC BY 4.0" in text and "check each card" in text
