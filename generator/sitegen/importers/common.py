@@ -107,8 +107,12 @@ def files_entry(paths: list[Path]) -> list[dict]:
 
 
 def pricing(inp, out, as_of: str) -> dict | None:
-    """A pricing block; None when either price is unknown (the schema needs both). AA writes 0/0 for 'no public price'."""
-    if inp is None or out is None:
+    """A pricing block; None without an input price. AA writes 0/0 for 'no public price'.
+
+    Some sources give only the input price (the Pedagogy paper's cost axis uses only that); the output price is
+    then left out, and token cost, which needs both, stays unknown.
+    """
+    if inp is None:
         return None
     if not inp and not out:
         return None
