@@ -121,22 +121,24 @@ def apply_command(review, root):
 @ROOT
 def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
-    base = root / "scores" / "imported"
-    models_by_source, per_bench, all_models = {}, Counter(), set()
-    for path in sorted(base.glob("*.yaml")):
-        if path.name == "ignore.yaml":
-            continue
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        with_results = {r["model"] for r in doc["results"]}
-        models_by_source[doc["source"]] = (len(doc["models"]), len(with_results), len(doc["results"]))
-        all_models |= with_results
-        per_bench.update(r["benchmark"] for r in doc["results"])
-    registry = Registry.load(root)
-    click.echo(f"registry: {len(registry.models)} models; {len(all_models)} with imported results "
-               f"from {len(models_by_source)} sources")
-    click.echo("\nsource                     models  with-results  results")
-    for src, (m, w, r) in sorted(models_by_source.items()):
-        click.echo(f"{src:<26} {m:>6}  {w:>12}  {r:>7}")
+    from . import frame, load
+
+    repo, _ = load.load_repo(root)
+    records = frame.result_records(repo)
+    by_source: dict = {}
+    per_bench: Counter = Counter()
+    for rec in records:
+        models, count = by_source.get(rec["source"], (set(), 0))
+        models.add(rec["model"])
+        by_source[rec["source"]] = (models, count + 1)
+        per_bench[rec["benchmark"]] += 1
+    with_results = {rec["model"] for rec in records}
+    curated = {rec["source"] for rec in records if rec["origin"].startswith("scores/models/")}
+    click.echo(f"registry: {len(repo.models)} models; {len(with_results)} with results from {len(by_source)} sources")
+    click.echo("\nsource                     models  results  kind")
+    for src, (models, count) in sorted(by_source.items()):
+        kind = "hand-curated" if src in curated else "imported"
+        click.echo(f"{src:<26} {len(models):>6}  {count:>7}  {kind}")
     click.echo("\nbenchmark                  results")
     for bench, n in sorted(per_bench.items()):
         click.echo(f"{bench:<26} {n:>7}")
