@@ -71,18 +71,28 @@ def raw_frames(repo) -> dict:
     return {(raw.benchmark, raw.model): pd.DataFrame([row for _, row in raw.rows]) for raw in repo.raw}
 
 
+def _last_commit_date(root: Path) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cs"], capture_output=True, text=True,
+                             timeout=10, env={**os.environ, "TZ": "UTC"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
+def _date_key(root: Path) -> str:
+    """What the shown date depends on, for the rebuild check: SOURCE_DATE_EPOCH or the last commit."""
+    return os.environ.get("SOURCE_DATE_EPOCH") or _last_commit_date(root) or ""
+
+
 def data_date(root: Path, repo) -> str:
     """The date the site says its data is from: SOURCE_DATE_EPOCH, else the last commit, else the newest retrieval."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
-    try:
-        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cs"], capture_output=True, text=True,
-                             timeout=10, env={**os.environ, "TZ": "UTC"})
-        if out.returncode == 0 and out.stdout.strip():
-            return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
+    committed = _last_commit_date(root)
+    if committed:
+        return committed
     dates = [d.data.get("retrieved", "") for d in repo.imported]
     dates += [r.get("retrieved", "") for d in repo.models for r in d.data.get("results", [])]
     return max([d for d in dates if d] or ["1970-01-01"])
@@ -105,8 +115,18 @@ def site_context(root: Path, repo, computed: Computed):
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
-        api_files=computed.api_files,
+        api_files=computed.api_files, site_url=_site_url(),
     )
+
+
+def _site_url() -> str:
+    """The public URL of the site, for sitemap.xml: SITEGEN_SITE_URL, else GitHub Pages' from GITHUB_REPOSITORY."""
+    url = os.environ.get("SITEGEN_SITE_URL", "").strip()
+    repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not url and repo.count("/") == 1:
+        owner, name = repo.split("/")
+        url = f"https://{owner.lower()}.github.io/" + ("" if name.lower() == f"{owner.lower()}.github.io" else f"{name}/")
+    return url
 
 
 def _nan_none(value):
@@ -144,7 +164,12 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     """Build the site into out (atomically), or with check=True into a temporary folder that is then removed."""
     from . import write
 
+    from . import stamp
+
     root = Path(root)
+    digest = stamp.inputs_digest(root, {"date": _date_key(root)})
+    if not check and stamp.up_to_date(out, digest):
+        return Outcome([], f"up to date (nothing changed since the last build of {out})")
     repo, problems = validate_repo(root)
     if repo is None:
         return Outcome(problems)
@@ -155,7 +180,9 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     def render(folder: Path) -> list[Problem]:
         write.write_files(folder, computed.api_files)
         render_site(ctx, folder)
-        return write.check_links(folder)
+        found = write.check_links(folder)
+        write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})
+        return found
 
     if check:
         with tempfile.TemporaryDirectory(prefix="sitegen-check-") as tmp:
