@@ -136,3 +136,7 @@ def entry():
         click.echo(f"sitegen: internal error: {type(exc).__name__}: {exc} (set SITEGEN_DEBUG=1 for a traceback)",
                    err=True)
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,98 @@
+"""Build-time benchmark: the targets the project is held to, measured, printed as a table. Not a test.
+
+    python benchmarks/bench_build.py [--repeat 3] [--synthetic 1000,5000]
+
+Targets (issue 5): the real-data site in <= 4 s on a 2-core machine; a rebuild with nothing changed in
+<= 1 s; linear growth with the number of models (synthetic trees made by copying real model files under
+new ids). Each row is the median wall time of whole `sitegen` processes, as a contributor would see it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def timed(args: list[str], cwd: Path, repeat: int, before=None) -> float:
+    times = []
+    for _ in range(repeat):
+        if before:
+            before()
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "sitegen.cli", *args], cwd=cwd, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       env={**os.environ, "SOURCE_DATE_EPOCH": "1767225600"})
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def synthetic_tree(models: int, folder: Path) -> Path:
+    """The real methodology and sources, with `models` model files carrying the real models' results."""
+    import yaml
+
+    from sitegen import frame, load
+
+    repo, _ = load.load_repo(ROOT)
+    by_model: dict[str, list] = {}
+    for rec in frame.result_records(repo):
+        keep = {k: rec[k] for k in ("benchmark", "value", "source", "retrieved")}
+        keep.update({k: rec[k] for k in ("metric", "subset", "harness") if rec[k]})
+        by_model.setdefault(rec["model"], []).append(keep)
+    real = sorted(by_model)
+    tree = folder / f"tree-{models}"
+    shutil.copytree(ROOT / "methodology", tree / "methodology")
+    (tree / "scores" / "models").mkdir(parents=True)
+    shutil.copy(ROOT / "scores" / "sources.yaml", tree / "scores" / "sources.yaml")
+    for i in range(models):
+        original = real[i % len(real)]
+        org, name = f"org{i % 97:02d}", f"m{i:05d}"
+        doc = {"id": f"{org}/{name}", "name": f"Model {i}", "organization": f"Org {i % 97}",
+               "results": by_model[original]}
+        target = tree / "scores" / "models" / org / f"{name}.yaml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return tree
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--synthetic", default="", help="comma-separated model counts for the growth rows")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "site"
+
+        def clean():
+            shutil.rmtree(out, ignore_errors=True)
+
+        rows.append(("validate, real data", timed(["validate", "--root", str(ROOT)], ROOT, args.repeat), "-"))
+        rows.append(("build, real data (cold)", timed(["build", "--root", str(ROOT), "--out", str(out)], ROOT,
+                                                      args.repeat, before=clean), "<= 4 s"))
+        rows.append(("build, nothing changed", timed(["build", "--root", str(ROOT), "--out", str(out)], ROOT,
+                                                     args.repeat), "<= 1 s"))
+        rows.append(("build --check, real data", timed(["build", "--check", "--root", str(ROOT)], ROOT,
+                                                       args.repeat), "-"))
+        for count in [int(c) for c in args.synthetic.split(",") if c]:
+            tree = synthetic_tree(count, Path(tmp))
+            synth_out = Path(tmp) / f"site-{count}"
+            seconds = timed(["build", "--root", str(tree), "--out", str(synth_out)], tree, 1,
+                            before=lambda: shutil.rmtree(synth_out, ignore_errors=True))
+            rows.append((f"build, {count:,} synthetic models", seconds, f"{seconds / count * 1000:.2f} ms/model"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'what':<{width}}  {'median s':>9}  target / note")
+    for what, seconds, note in rows:
+        print(f"{what:<{width}}  {seconds:>9.2f}  {note}")
+
+
+if __name__ == "__main__":
+    main()
