@@ -61,8 +61,8 @@ def sitegen(*args: str, cwd: Path, env: dict[str, str] | None = None, pythonpath
     """Run the console entry point (pyproject: sitegen = "sitegen.cli:entry") in a fresh interpreter."""
     full = {k: v for k, v in os.environ.items() if k not in ("SITEGEN_DEBUG", "GITHUB_ACTIONS")}
     full.update(env or {})
-    paths = [pythonpath or str(ROOT / "generator"), full.get("PYTHONPATH", "")]
-    full["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    if pythonpath:  # otherwise the installed package (pip install -e .), as for the console script
+        full["PYTHONPATH"] = os.pathsep.join(p for p in (pythonpath, full.get("PYTHONPATH", "")) if p)
     code = prelude + "\nfrom sitegen.cli import entry\nentry()\n"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=full, capture_output=True, text=True,
                           timeout=300)

@@ -1,0 +1,102 @@
+"""Atomic builds: a failed or crashed `sitegen build` leaves the previous site/ exactly as it was.
+
+Each test builds a small valid tree once, records site/ byte for byte, then breaks something and builds again
+through the console entry point (sitegen.cli:entry) in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hardkit import listing, make_tree, sitegen, snapshot
+
+# Stands in for a renderer that dies half way: it writes two pages, then raises.
+CRASHING_RENDERER = '''
+import pathlib
+import sitegen.site
+
+def render_site(ctx, folder):
+    folder = pathlib.Path(folder)
+    (folder / "index.html").write_text("<!doctype html><title>half</title>", encoding="utf-8")
+    (folder / "models").mkdir(exist_ok=True)
+    (folder / "models" / "partial.html").write_text("partial", encoding="utf-8")
+    raise RuntimeError("renderer exploded half way")
+
+sitegen.site.render_site = render_site
+'''
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A tree with a successful build in site/: (root, snapshot of site/, listing of root)."""
+    root = make_tree(tmp_path / "repo")
+    first = sitegen("build", "--root", str(root), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    site = snapshot(root / "site")
+    assert "index.html" in site and any(p.startswith("api/") for p in site), sorted(site)[:20]
+    return root, site, listing(root)
+
+
+def test_bad_data_exits_1_and_keeps_the_previous_site(built, tmp_path):
+    root, site, entries = built
+    model = root / "scores/models/acme/alpha.yaml"
+    model.write_text(model.read_text(encoding="utf-8").replace("value: 12.5", "value: twelve"), encoding="utf-8")
+    again = sitegen("build", "--root", str(root), cwd=tmp_path)
+    assert again.returncode == 1, again.stderr
+    assert "scores/models/acme/alpha.yaml:" in again.stderr
+    assert "Traceback" not in again.stderr
+    assert snapshot(root / "site") == site
+    assert listing(root) == entries, "no temporary folder may be left beside site/"
+
+
+def test_renderer_crash_exits_2_and_keeps_the_previous_site(built, tmp_path):
+    root, site, entries = built
+    again = sitegen("build", "--root", str(root), cwd=tmp_path, prelude=CRASHING_RENDERER)
+    assert again.returncode == 2, (again.returncode, again.stderr)
+    lines = again.stderr.strip().splitlines()
+    assert lines == ["sitegen: internal error: RuntimeError: renderer exploded half way "
+                     "(set SITEGEN_DEBUG=1 for a traceback)"]
+    assert "Traceback" not in again.stderr + again.stdout
+    assert snapshot(root / "site") == site
+    assert listing(root) == entries, "no temporary folder may be left beside site/"
+
+
+def test_renderer_crash_on_a_first_build_leaves_no_site_and_no_temp_folder(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    entries = listing(root)
+    out = sitegen("build", "--root", str(root), cwd=tmp_path, prelude=CRASHING_RENDERER)
+    assert out.returncode == 2, out.stderr
+    assert listing(root) == entries
+
+
+def test_crash_into_an_out_folder_elsewhere_leaves_nothing_beside_it(built, tmp_path):
+    root, _, _ = built
+    out_dir = tmp_path / "public" / "www"
+    first = sitegen("build", "--root", str(root), "--out", str(out_dir), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    before = snapshot(out_dir)
+    again = sitegen("build", "--root", str(root), "--out", str(out_dir), cwd=tmp_path, prelude=CRASHING_RENDERER)
+    assert again.returncode == 2
+    assert snapshot(out_dir) == before
+    assert listing(out_dir.parent) == ["www"]
+
+
+def test_check_writes_nothing(built, tmp_path):
+    root, _, _ = built
+    before = snapshot(root)
+    check = sitegen("build", "--check", "--root", str(root), cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    assert snapshot(root) == before
+    assert listing(root) == sorted(["methodology", "scores", "site"])
+
+
+def test_check_on_a_fresh_tree_creates_no_site(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    before = snapshot(root)
+    check = sitegen("build", "--check", "--root", str(root), cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    assert snapshot(root) == before
+    assert not (root / "site").exists()
+    assert listing(tmp_path) == ["repo"]
