@@ -28,6 +28,12 @@ sitegen.site.render_site = render_site
 '''
 
 
+def change_a_score(root: Path) -> None:
+    """A valid edit, so that the next build cannot stop early as 'up to date' (site/.sitegen-inputs)."""
+    model = root / "scores/models/acme/alpha.yaml"
+    model.write_text(model.read_text(encoding="utf-8").replace("value: 12.5", "value: 13.5"), encoding="utf-8")
+
+
 @pytest.fixture
 def built(tmp_path):
     """A tree with a successful build in site/: (root, snapshot of site/, listing of root)."""
@@ -53,6 +59,7 @@ def test_bad_data_exits_1_and_keeps_the_previous_site(built, tmp_path):
 
 def test_renderer_crash_exits_2_and_keeps_the_previous_site(built, tmp_path):
     root, site, entries = built
+    change_a_score(root)
     again = sitegen("build", "--root", str(root), cwd=tmp_path, prelude=CRASHING_RENDERER)
     assert again.returncode == 2, (again.returncode, again.stderr)
     lines = again.stderr.strip().splitlines()
@@ -77,6 +84,7 @@ def test_crash_into_an_out_folder_elsewhere_leaves_nothing_beside_it(built, tmp_
     first = sitegen("build", "--root", str(root), "--out", str(out_dir), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     before = snapshot(out_dir)
+    change_a_score(root)
     again = sitegen("build", "--root", str(root), "--out", str(out_dir), cwd=tmp_path, prelude=CRASHING_RENDERER)
     assert again.returncode == 2
     assert snapshot(out_dir) == before
@@ -85,6 +93,7 @@ def test_crash_into_an_out_folder_elsewhere_leaves_nothing_beside_it(built, tmp_
 
 def test_check_writes_nothing(built, tmp_path):
     root, _, _ = built
+    change_a_score(root)  # a stale site/: --check must still leave it alone
     before = snapshot(root)
     check = sitegen("build", "--check", "--root", str(root), cwd=tmp_path)
     assert check.returncode == 0, check.stderr
