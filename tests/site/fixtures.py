@@ -38,6 +38,7 @@ INDEX_NAMES = {
     "pedagogy-cdpk": ("Pedagogy: CDPK", "pedagogy", 1),
     "pedagogy-send": ("Pedagogy: SEND", "pedagogy", 1),
     "hle": ("Humanity's Last Exam", "hle", 1),
+    "hle-calibration": ("Humanity's Last Exam — RMS calibration error", "hle", 1),
 }
 
 
@@ -132,21 +133,22 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
         boards[iid] = {"index": iid, "name": iname, "version": iid.rsplit("-v", 1)[-1] if "-v" in iid else "1",
                        "kind": kind, "unit": "IQ" if kind == "iq" else "points",
                        "description": f"{iname}: computed from {of} components. <b>not bold</b>",
-                       "source_snapshot": "aa-api-2026-07", "rows": rows}
+                       "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid}
     cost_rows = []
     for j, m in enumerate(models):
         if j % 7 == 0:
             continue
         eff = round(0.05 + (j % 23) * 0.9 * (1 + skill[m["id"]]), 3)
+        # the engine's cost components (indices/cost.py): token-cost, aa-suite-tokens, token-efficiency, aa-response-time
         comps = [
-            {"id": "token_cost", "kind": "dimension", "value": round(eff * 0.6, 3), "raw": None, "how": "derived",
-             "reason": "price × tokens", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
-            {"id": "efficiency", "kind": "dimension", "value": round(0.5 + skill[m["id"]], 3), "raw": None, "how": "derived",
-             "reason": "tokens per task", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
-            {"id": "effective_cost", "kind": "dimension", "value": eff, "raw": None, "how": "derived",
-             "reason": "cost per index point", "source": "aa-tokens-2026-07", "retrieved": "2026-07-02"},
-            {"id": "response_time", "kind": "dimension", "value": round(1.5 + (j % 19) * 2.3, 2), "raw": None,
-             "how": "observed", "reason": None, "source": "aa-api-2026-07", "retrieved": "2026-07-02"},
+            {"id": "token-cost", "kind": "dimension", "value": round(eff * 0.6, 3), "raw": None, "how": "derived",
+             "reason": "2 × input + 1 × output per 1M tokens", "source": "aa-api-2026-07", "retrieved": "2026-07-02"},
+            {"id": "aa-suite-tokens", "kind": "benchmark", "value": round(40 + 80 * skill[m["id"]], 1), "raw": None,
+             "how": "observed", "source": "aa-api-2026-07", "retrieved": "2026-07-02"},
+            {"id": "token-efficiency", "kind": "dimension", "value": round(0.5 + skill[m["id"]], 3), "raw": None, "how": "derived",
+             "reason": "tokens ÷ median", "source": None, "retrieved": None},
+            {"id": "aa-response-time", "kind": "benchmark", "value": round(1.5 + (j % 19) * 2.3, 2), "raw": None,
+             "how": "observed", "source": "aa-api-2026-07", "retrieved": "2026-07-02"},
         ]
         cost_rows.append({"model": m["id"], "value": eff, "rank": None, "status": "ranked",
                           "coverage": {"have": 4, "of": 4}, "components": comps})
@@ -155,18 +157,23 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
         r["rank"] = k + 1
     boards["cost"] = {"index": "cost", "name": "Cost and speed", "version": "1", "kind": "cost", "unit": "USD",
                       "description": "Effective cost per task and response time.", "source_snapshot": "aa-tokens-2026-07",
-                      "rows": cost_rows}
+                      "rows": cost_rows, "higher_is_better": False, "definition": "cost"}
 
     benchmarks = [{"id": b, "name": n, "category": c, "scale": {"min": 0, "max": 100, "unit": "percent"},
                    "higher_is_better": True, "url": f"https://example.org/{b}" if b != "ifbench" else "javascript:alert(1)",
                    "description": f"Description of {n}."} for b, n, c in BENCHMARKS]
-    anchors = {b: {"points": [[0, 70], [25, 85], [50, 100], [75, 118], [100, 130 + i]],
-                   "ceiling": {"original": 100, "compressed": 92 - i}} for i, (b, _n, _c) in enumerate(BENCHMARKS[:4])}
+    # the real ai-iq.yaml shape: dimensions -> benchmarks with anchors and (for compressed ones) the original ceiling
+    dims = [{"id": "knowledge", "name": "Academic reasoning", "imputable": True, "benchmarks": [
+                {"benchmark": b, "tier": "compressed" if i % 2 else "hard", "ceiling": 130 + i,
+                 **({"ceiling_original": 145 + i} if i % 2 else {}),
+                 "anchors": [[0, 70], [25, 85], [50, 100], [75, 118], [100, 130 + i]]}
+                for i, (b, _n, _c) in enumerate(BENCHMARKS[:4])]}]
     index_defs = {
-        "ai-iq": {"id": "ai-iq", "name": "AI IQ", "version": "1.0", "anchors": anchors,
-                  "components": [{"benchmark": b, "weight": 0.25} for b, _n, _c in BENCHMARKS[:4]]},
+        "ai-iq": {"id": "ai-iq", "kind": "ai-iq", "name": "AI IQ", "version": "1.0", "dimensions": dims,
+                  "compression": {"pivot": 100}},
         "aa-intelligence-v3-0": {"id": "aa-intelligence-v3-0", "name": "AA Intelligence v3.0",
                                  "components": [{"benchmark": b, "weight": 0.125} for b, _n, _c in BENCHMARKS]},
+        "cost": {"id": "cost", "kind": "cost", "response_time": {"benchmark": "aa-response-time"}},
     }
     cdpk = {r["model"]: r["value"] for r in boards["pedagogy-cdpk"]["rows"] if r["value"] is not None}
     pts = sorted((m["pricing"]["input_per_mtok"], cdpk[m["id"]], m["id"]) for m in models
@@ -177,11 +184,24 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
             front.append(mid)
             best = y
     hull = [[x, y] for x, y, mid in pts if mid in front]
-    frontiers = {
-        "value": {"frontier": front, "hull": hull,
-                  "by_month": {"2025-06": front[: max(1, len(front) // 2)], "2026-01": front}},
-        "size": {"frontier": front[:3], "hull": hull[:3], "by_month": {}},
-    }
+    # build.compute pops each pedagogy board's frontiers into ctx.frontiers[board id]; x is log10, x_raw the price
+    import math
+    points = [{"model": mid, "x": math.log10(x), "x_raw": x, "y": y} for x, y, mid in pts]
+    frontiers = {"pedagogy-cdpk": {
+        "value": {"axes": [["x", "log10 input price"], ["y", "accuracy (%)"]], "points": points,
+                  "excluded": [{"model": models[0]["id"], "reason": "no input price"}], "frontier": front,
+                  "hull": [[math.log10(x), y] for x, y in hull],
+                  "by_month": {"2025-06": front[: max(1, len(front) // 2)], "2026-01": front},
+                  "hull_by_month": {"2025-06": [[math.log10(x), y] for x, y in hull[: max(1, len(front) // 2)]],
+                                    "2026-01": [[math.log10(x), y] for x, y in hull]},
+                  "by_month_excluded": []},
+        "size": {"axes": [["x", "log10 total parameters"], ["y", "accuracy (%)"]],
+                 "points": [{"model": m["id"], "x": math.log10(m["parameters"]["total_b"]), "x_raw": m["parameters"]["total_b"],
+                             "y": cdpk[m["id"]]} for m in models if m["id"] in cdpk and m["parameters"]["total_b"]],
+                 "excluded": [], "frontier": front[:3], "hull": [[math.log10(x), y] for x, y in hull[:3]]},
+    }}
+    boards["pedagogy-cdpk"]["references"] = [{"id": "human-baseline", "value": 50.0, "how": "published", "estimate": True,
+                                              "label": "Estimated human baseline", "note": "An estimate.", "source": "pedagogy-lb"}]
     methodology_pages = {
         "ai-iq.md": "# AI IQ\n\nHow we compute **AI IQ**. <script>alert(1)</script>\n\n"
                     "| a | b |\n|---|---|\n| 1 | 2 |\n\n[bad](javascript:alert(1)) [good](https://example.org/x)\n",

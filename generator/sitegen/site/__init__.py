@@ -11,10 +11,10 @@ from markupsafe import Markup
 
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
-from .pages import Page, Urls, board_ids, href, methodology_title, nav_items
+from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
 from .render import environment, script_json
 from .search import search_index
-from .views import Lookups, bench_board_view, board_view, model_view
+from .views import Lookups, bench_board_view, board_view, iq_anchors, model_view
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -43,16 +43,16 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     headline = [b for b in ctx.headline_boards if b in ctx.boards] or board_ids(ctx)[:3]
     pages.append(Page("index.html", "home.html", "Home", "home", {
         "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
-        "all_boards": [(b, ctx.boards[b]) for b in board_ids(ctx)],
+        "all_boards": [(b, ctx.boards[b], board_title(ctx, b)) for b in board_ids(ctx)],
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
-        pages.append(Page(urls.board[bid], "board.html", str(view["board"].get("name") or bid), f"board:{bid}", {
+        pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
             "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
         }))
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
-    anchors = ((ctx.index_defs or {}).get("ai-iq") or {}).get("anchors") or {}
+    anchors = iq_anchors(ctx)
     for bid in sorted(urls.benchmark):
         pages.append(Page(urls.benchmark[bid], "benchmark.html", lk.bench_name(bid), "benchmarks", {
             "bench": bench_meta.get(bid) or {"id": bid}, "view": bench_board_view(bid, lk),
@@ -75,14 +75,17 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                           {"v": view, "chart_kinds": kinds}))
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
+    md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
         stem = name.removesuffix(".md")
-        pages.append(Page(urls.methodology[name], "methodology.html", methodology_title(name, text), f"methodology:{name}", {
-            "text": text, "index_def": (ctx.index_defs or {}).get(stem),
+        path = urls.methodology[name]
+        pages.append(Page(path, "methodology.html", methodology_title(name, text), f"methodology:{name}", {
+            "text": text, "md_pages": md_pages, "md_base": "../" * (path.count("/") - 1), "index_def": (ctx.index_defs or {}).get(stem),
             "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
         }))
+    pages.append(Page("404.html", "404.html", "Page not found", "home", {}))
     pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
         "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
     }))
@@ -114,7 +117,7 @@ def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
                     lk.model_meta(m["id"])["total_b"]] for m in models],
-        "boards": [[b, str(ctx.boards[b].get("name") or b), [board_vals[b].get(m["id"]) for m in models]] for b in boards],
+        "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models]] for b in boards],
         "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models]] for b in benches],
     }
 
@@ -126,6 +129,9 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     charts = build_charts(ctx, lk)
     for c in charts.values():
         c["models_set"] = frozenset(c["models"])
+        # a model's own point, for the one-line text alternative on its page
+        c["labels"] = dict(zip(c["fallback"]["fields"], c["fallback"]["columns"]))
+        c["by_model"] = {r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r}
     env = environment()
     nav = nav_items(ctx, urls)
     files: dict[str, bytes] = dict(_static_files())
@@ -156,7 +162,21 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     for path, text in sorted(ctx.api_files.items()):
         files[path] = text.encode("utf-8")
     files[".nojekyll"] = b""
+    files["sitemap.xml"] = sitemap(ctx, [p for p in files if p.endswith(".html") and p != "404.html"])
     return files
+
+
+def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
+    """sitemap.xml of every page, with absolute URLs when the site's URL is known (else root-relative paths)."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    base = ctx.site_url.rstrip("/") + "/" if ctx.site_url else ""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    for path in sorted(paths):
+        loc = href(path)
+        lines.append(f"<url><loc>{xml_escape(base + ('' if loc == './' else loc))}</loc><lastmod>{xml_escape(ctx.data_date)}</lastmod></url>")
+    lines.append("</urlset>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def render_site(ctx: SiteContext, out_dir: Path | str) -> list[Path]:

@@ -11,7 +11,8 @@ import math
 from typing import Any
 
 from .context import SiteContext
-from .views import Lookups, _num
+from .pages import board_title
+from .views import Lookups, _num, iq_anchors
 
 DATA = "points"
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
@@ -92,14 +93,17 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
                      "fallback": fallback, "models": sorted({r["model"] for r in rows if "model" in r}),
                      "highlight": highlight}
 
-    eff = _cost_component(ctx, "effective_cost")
+    # effective cost is the cost board's own value (the engine's row value), never a guessed component
+    eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
     rows = [_point(lk, m, iq=iq[m], cost=eff[m]) for m in sorted(iq) if m in eff and eff[m] > 0]
-    desc = "AI IQ against effective cost per task (log scale); higher and further left is better value."
+    desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
+            "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0.")
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
         _scatter(alt, "cost", "iq", "Effective cost (USD, log)", "AI IQ", xlog=True, description=desc, tooltip_fmt=(".3f", ".1f")),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD)")], "iq"))
 
-    rt = _cost_component(ctx, "response_time")
+    time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get("benchmark") or "aa-response-time"
+    rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
     rows = [_point(lk, m, iq=iq[m], seconds=rt[m]) for m in sorted(iq) if m in rt and rt[m] > 0]
     desc = "AI IQ against response time (log scale, reversed: faster to the right)."
     add("iq-vs-speed", "AI IQ vs response time", desc,
@@ -125,7 +129,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     if aa_id:
         aa = _board_values(ctx, aa_id)
         rows = [_point(lk, m, index=aa[m], price=p) for m in sorted(aa) if (p := _blended(lk, m)) and p > 0]
-        name = ctx.boards[aa_id].get("name") or aa_id
+        name = board_title(ctx, aa_id)
         desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)."
         add("aa-vs-price", f"{name} vs price", desc,
             _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc),
@@ -133,103 +137,24 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
 
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
-    value_front = (ctx.frontiers or {}).get("value") or {}
-    front_ids = set(value_front.get("frontier") or [])
-    rows = [_point(lk, m, cdpk=cdpk[m], price=p, frontier=m in front_ids) for m in sorted(cdpk)
-            if (p := _blended(lk, m)) and p > 0]
-    if rows:
-        desc = "Pedagogy (CDPK) score against blended price; the line joins the value frontier, the shaded area is its hull."
-        hull = [{"x": _num(p[0]), "y": _num(p[1]), "order": i} for i, p in enumerate(value_front.get("hull") or [])]
-        hull = [h for h in hull if h["x"] and h["x"] > 0 and h["y"] is not None]
-        scatter = _scatter(alt, "price", "cdpk", "Blended price (USD / M tokens, log)", "CDPK score", xlog=True, description=desc)
-        line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2, interpolate="step-after").encode(
-            x="x:Q", y="y:Q", order="order:Q")
-        area = alt.Chart(alt.NamedData("hull")).mark_area(color="#ff6f00", opacity=0.08, interpolate="step-after").encode(
-            x="x:Q", y="y:Q", order="order:Q")
-        chart = alt.layer(area, line, *scatter.layer).properties(width="container", height=340, description=desc)
-        spec = _to_dict(chart, {DATA: rows, "hull": hull})
-        out["pedagogy-frontier"] = {"title": "Pedagogy value frontier", "description": desc, "spec": spec,
-                                    "fallback": _fallback([r for r in rows if r["frontier"]] or rows,
-                                                          [("name", "Model"), ("cdpk", "CDPK"), ("price", "Blended price")], "cdpk"),
-                                    "models": sorted(r["model"] for r in rows), "highlight": "model"}
-        evo = []
-        for month in sorted((value_front.get("by_month") or {})):
-            entry = value_front["by_month"][month]
-            ids = entry.get("frontier", []) if isinstance(entry, dict) else entry
-            pts = sorted((p, cdpk[m], m) for m in ids if m in cdpk and (p := _blended(lk, m)))
-            for order, (p, y, m) in enumerate(pts):
-                evo.append({**_point(lk, m, price=p, cdpk=y), "month": month, "order": order})
-        if evo:
-            desc = "How the pedagogy value frontier moved month by month: one line per month."
-            chart = alt.Chart(alt.NamedData(DATA)).mark_line(point=True, interpolate="step-after").encode(
-                x=alt.X("price:Q", scale=alt.Scale(type="log"), title="Blended price (USD / M tokens, log)"),
-                y=alt.Y("cdpk:Q", title="CDPK score", scale=alt.Scale(zero=False)),
-                color=alt.Color("month:O", title="Month", scale=alt.Scale(scheme="viridis")), order="order:Q",
-                tooltip=[alt.Tooltip("month:O", title="Month"), alt.Tooltip("name:N", title="Model"),
-                         alt.Tooltip("cdpk:Q", title="CDPK", format=".1f"), alt.Tooltip("price:Q", title="Price", format=".2f")],
-            ).add_params(alt.param(name="hl", value="")).properties(width="container", height=320, description=desc)
-            last = max(e["month"] for e in evo)
-            add("pedagogy-evolution", "Pedagogy frontier over time", desc, chart, evo,
-                _fallback([e for e in evo if e["month"] == last], [("month", "Month"), ("name", "Model"), ("cdpk", "CDPK")], "cdpk"))
-
-    size_front = set(((ctx.frontiers or {}).get("size") or {}).get("frontier") or [])
-    rows = [_point(lk, m, cdpk=cdpk[m], params=t, frontier=m in size_front) for m in sorted(cdpk)
-            if (t := lk.model_meta(m)["total_b"]) and t > 0]
-    desc = "Pedagogy (CDPK) score against total parameters (log scale), open-weights models with known size."
-    add("size-frontier", "Pedagogy size frontier", desc,
-        _scatter(alt, "params", "cdpk", "Total parameters (billions, log)", "CDPK score", xlog=True, description=desc, tooltip_fmt=(".0f", ".1f")),
-        rows, _fallback([r for r in rows if r["frontier"]] or rows, [("name", "Model"), ("cdpk", "CDPK"), ("params", "Params (B)")], "cdpk"))
-
+    fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
+    refs = [{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
+            for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or []) if _num(r.get("value")) is not None]
+    _frontier_charts(alt, lk, fronts, refs, add, out)
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
     add("cdpk-vs-send", "CDPK vs SEND", desc,
         _scatter(alt, "cdpk", "send", "CDPK score", "SEND score", description=desc, tooltip_fmt=(".1f", ".1f")),
         rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK"), ("send", "SEND")], "cdpk"))
 
-    acc, cal = {}, {}
-    for m in ctx.models:
-        for r in m.get("results") or []:
-            if r.get("benchmark") == "hle" and not r.get("subset"):
-                v = _num(r.get("value"))
-                if v is None:
-                    continue
-                (cal if r.get("metric") == "calibration-error" else acc if not r.get("metric") else {}).setdefault(m["id"], v)
+    acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
     add("hle-calibration", "HLE accuracy vs calibration error", desc,
         _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc, tooltip_fmt=(".1f", ".1f")),
         rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy"), ("calibration", "Calibration error")], "accuracy"))
 
-    anchors = ((ctx.index_defs or {}).get("ai-iq") or {}).get("anchors") or {}
-    curve, ceil = [], []
-    for bid in sorted(anchors):
-        a = anchors[bid] or {}
-        for order, p in enumerate(a.get("points") or []):
-            if len(p) >= 2 and _num(p[0]) is not None and _num(p[1]) is not None:
-                curve.append({"benchmark": bid, "name": lk.bench_name(bid), "score": _num(p[0]), "iq": _num(p[1]), "order": order})
-        for kind_, v in sorted((a.get("ceiling") or {}).items()):
-            if _num(v) is not None:
-                ceil.append({"benchmark": bid, "name": lk.bench_name(bid), "ceiling": kind_, "score": _num(v)})
-    if curve:
-        desc = "AI IQ anchor curves: benchmark score mapped to IQ, with original (dashed) and compressed (dotted) ceilings."
-        hl = alt.param(name="hl", value="")
-        op = alt.condition("hl === '' || datum.benchmark === hl", alt.value(1), alt.value(0.15))
-        lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
-            x=alt.X("score:Q", title="Benchmark score"), y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
-            color=alt.Color("name:N", title="Benchmark"), order="order:Q", opacity=op,
-            tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("score:Q", title="Score", format=".1f"),
-                     alt.Tooltip("iq:Q", title="IQ", format=".1f")],
-        ).add_params(hl)
-        rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5).encode(
-            x="score:Q", color=alt.Color("name:N"), opacity=op,
-            strokeDash=alt.StrokeDash("ceiling:N", title="Ceiling", scale=alt.Scale(domain=["original", "compressed"], range=[[6, 3], [2, 2]])),
-            tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"), alt.Tooltip("score:Q", title="Score")])
-        chart = alt.layer(lines, rules).properties(width="container", height=320, description=desc)
-        out["anchor-curves"] = {"title": "AI IQ anchor curves", "description": desc,
-                                "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
-                                "fallback": {"columns": ["Benchmark", "Score", "AI IQ"], "fields": ["name", "score", "iq"],
-                                             "rows": curve[:12], "total": len(curve)},
-                                "models": [], "highlight": "benchmark"}
+    _anchor_chart(alt, ctx, lk, out)
     for kind in out:
         spec = out[kind]["spec"]
         spec["usermeta"] = {"kind": kind}
@@ -258,3 +183,125 @@ BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "iq-vs-speed"), "ai-e
                 "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price",),
                 "pedagogy-cdpk": ("pedagogy-frontier", "pedagogy-evolution", "size-frontier", "cdpk-vs-send"),
                 "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "iq-vs-speed")}
+
+
+def _changed_months(by_month: dict[str, Any]) -> list[str]:
+    """Months whose frontier differs from the month before (the frontier's history without repeats)."""
+    out, last = [], None
+    for month in sorted(by_month):
+        cur = by_month[month]
+        if cur != last:
+            out.append(month)
+        last = cur
+    return out
+
+
+def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out: dict) -> None:
+    """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
+    ref_layer = lambda: alt.Chart(alt.NamedData("refs")).mark_rule(color="#757575", strokeDash=[4, 4]).encode(  # noqa: E731
+        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y:Q", title="CDPK", format=".1f")])
+    for key, kind, title, xtitle, fmt_x in (
+            ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", ".3f"),
+            ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", ".1f")):
+        fr = fronts.get(key) or {}
+        members = set(fr.get("frontier") or [])
+        rows = [_point(lk, p["model"], x=_num(p.get("x_raw")), cdpk=_num(p.get("y")), frontier=p["model"] in members)
+                for p in fr.get("points") or [] if _num(p.get("x_raw")) and _num(p.get("y")) is not None]
+        if not rows:
+            continue
+        hull = [{"x": 10 ** _num(h[0]), "y": _num(h[1]), "order": i} for i, h in enumerate(fr.get("hull") or [])
+                if _num(h[0]) is not None and _num(h[1]) is not None]
+        excluded = len(fr.get("excluded") or [])
+        if key == "value":
+            desc = (f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
+                    f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
+                    f"{excluded} models without a positive input price are left out.")
+        else:
+            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} open-weights models with a "
+                    f"published size; the orange line is the size frontier. {excluded} models are left out (closed or unknown size).")
+        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, tooltip_fmt=(fmt_x, ".1f"))
+        line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
+            x="x:Q", y="y:Q", order="order:Q")
+        scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
+        layers = [line, *scatter_layers] + ([ref_layer()] if refs else [])
+        chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
+        front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
+        out[kind] = {"title": title, "description": desc, "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
+                     "fallback": {"columns": ["Frontier model", "CDPK", "Price (USD / M)" if key == "value" else "Params (B)"],
+                                  "fields": ["name", "cdpk", "x"], "rows": front_rows, "total": len(rows)},
+                     "models": sorted(r["model"] for r in rows), "highlight": "model"}
+        if key != "value":
+            continue
+        evo = []
+        by_hull = fr.get("hull_by_month") or {}
+        for month in _changed_months(fr.get("by_month") or {}):
+            for order, h in enumerate(by_hull.get(month) or []):
+                if _num(h[0]) is not None and _num(h[1]) is not None:
+                    evo.append({"month": month, "x": 10 ** _num(h[0]), "cdpk": _num(h[1]), "order": order})
+        if evo:
+            desc = ("How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
+                    "date), from the earliest to the latest; later lines sit higher and further left when models get "
+                    "better and cheaper.")
+            chart = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
+                x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
+                y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
+                color=alt.Color("month:O", title="Frontier as of", scale=alt.Scale(scheme="viridis")),
+                detail="month:O", order="order:Q",
+                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk:Q", title="CDPK", format=".1f"),
+                         alt.Tooltip("x:Q", title="Input price", format=".3f")],
+            ).add_params(alt.param(name="hl", value="")).properties(width="container", height=340, description=desc)
+            months = _changed_months(fr.get("by_month") or {})
+            summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
+                        "n": len(fr["by_month"][m] or [])} for m in months[-8:]]
+            add("pedagogy-evolution", "Pedagogy value frontier over time", desc, chart, evo,
+                {"columns": ["As of", "Top of the frontier", "Models on it"], "fields": ["month", "name", "n"],
+                 "rows": summary, "total": len(months)}, highlight="")
+
+
+def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+    """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
+    compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
+    anchors = iq_anchors(ctx)
+    curve, ceil = [], []
+    for bid in sorted(anchors):
+        a = anchors[bid]
+        name = lk.bench_name(bid)
+        for order, (x, y) in enumerate(a["points"]):
+            curve.append({"benchmark": bid, "name": name, "score": x, "iq": y, "order": order, "curve": "published table"})
+        for order, (x, y) in enumerate(a["original"] or []):
+            curve.append({"benchmark": bid, "name": name, "score": x, "iq": y, "order": order, "curve": "original (uncompressed)"})
+        for label, v in (("compressed ceiling", a["ceiling"] if a["ceiling_original"] is not None else None),
+                         ("ceiling", a["ceiling"] if a["ceiling_original"] is None else None),
+                         ("original ceiling", a["ceiling_original"])):
+            if v is not None:
+                ceil.append({"benchmark": bid, "name": name, "ceiling": label, "iq": v})
+    if not curve:
+        return
+    desc = ("AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
+            "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
+            "benchmark's page its ceilings are drawn as horizontal rules.")
+    hl = alt.param(name="hl", value="")
+    op = alt.condition("hl === '' || datum.benchmark === hl", alt.value(1), alt.value(0.12))
+    lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
+        x=alt.X("score:Q", title="Benchmark score (%)"), y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
+        color=alt.Color("name:N", title="Benchmark"), detail="curve:N", order="order:Q", opacity=op,
+        strokeDash=alt.StrokeDash("curve:N", title="Curve", scale=alt.Scale(
+            domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]])),
+        tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("curve:N", title="Curve"),
+                 alt.Tooltip("score:Q", title="Score", format=".1f"), alt.Tooltip("iq:Q", title="IQ", format=".1f")],
+    ).add_params(hl)
+    rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63").encode(
+        y="iq:Q", tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"),
+                           alt.Tooltip("iq:Q", title="IQ")],
+    ).transform_filter("datum.benchmark === hl")
+    labels = alt.Chart(alt.NamedData("ceilings")).mark_text(align="left", dx=4, dy=-6, color="#e91e63").encode(
+        y="iq:Q", x=alt.value(0), text="ceiling:N").transform_filter("datum.benchmark === hl")
+    chart = alt.layer(lines, rules, labels).properties(width="container", height=360, description=desc)
+    summary = [{"name": lk.bench_name(b), "tier": a["tier"], "ceiling": a["ceiling"], "original": a["ceiling_original"]}
+               for b, a in sorted(anchors.items())]
+    out["anchor-curves"] = {"title": "AI IQ anchor curves", "description": desc,
+                            "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
+                            "fallback": {"columns": ["Benchmark", "Tier", "Ceiling (IQ)", "Original ceiling (IQ)"],
+                                         "fields": ["name", "tier", "ceiling", "original"], "rows": summary,
+                                         "total": len(summary)},
+                            "models": [], "highlight": "benchmark"}

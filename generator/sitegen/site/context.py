@@ -26,4 +26,5 @@ class SiteContext:
         "every imputed value with its reason."
     )
     repo_url: str = ""
+    site_url: str = ""
     headline_boards: tuple[str, ...] = ("ai-iq", "aa-intelligence-v3-0", "pedagogy-cdpk", "hle")

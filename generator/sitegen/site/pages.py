@@ -79,9 +79,18 @@ def board_ids(ctx: SiteContext) -> list[str]:
     return known + sorted(b for b in ctx.boards if b not in BOARD_ORDER)
 
 
+def board_title(ctx: SiteContext, bid: str) -> str:
+    """A board's display name; boards that share a name (index versions) get their version appended."""
+    b = ctx.boards.get(bid) or {}
+    name = str(b.get("name") or bid)
+    if b.get("version") and sum(1 for o in ctx.boards.values() if o.get("name") == b.get("name")) > 1:
+        return f"{name} v{b['version']}"
+    return name
+
+
 def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
     """The sidebar: sections with their pages. Models are reached through tables and search, never listed here."""
-    boards = [{"title": ctx.boards[b].get("name") or b, "path": urls.board[b], "key": f"board:{b}"} for b in board_ids(ctx)]
+    boards = [{"title": board_title(ctx, b), "path": urls.board[b], "key": f"board:{b}"} for b in board_ids(ctx)]
     methodology = [
         {"title": methodology_title(name, text), "path": urls.methodology[name], "key": f"methodology:{name}"}
         for name, text in sorted(ctx.methodology_pages.items())

@@ -59,6 +59,24 @@ def fmt(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
+def fmt_auto(value: Any) -> str:
+    """A number with as many decimals as its size needs (0.0042, 0.34, 12.3, 1234); '–' when unknown."""
+    v = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if v is None or not math.isfinite(float(v)):
+        return "–" if v is None and not isinstance(value, str) else str(value)
+    a = abs(float(v))
+    return fmt(v, 0 if a >= 1000 else 1 if a >= 10 else 2 if a >= 1 else 3 if a >= 0.01 or a == 0 else 4)
+
+
+def scale_text(scale: Any) -> str:
+    """A benchmark scale as text: '0–100 percent', 'from 0 million-tokens', 'elo'; '–' when unknown."""
+    if not isinstance(scale, dict) or not scale:
+        return "–"
+    lo, hi, unit = scale.get("min"), scale.get("max"), scale.get("unit") or ""
+    span = f"{lo}–{hi} " if lo is not None and hi is not None else (f"from {lo} " if lo is not None else "")
+    return (span + unit).strip() or "–"
+
+
 def fmt_price(value: Any) -> str:
     """Dollars per million tokens with two decimals; '–' when unknown (never $0 for unknown)."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
@@ -88,15 +106,32 @@ def _markdown():
                 token.attrSet("href", "#")
             else:
                 token.attrSet("rel", EXTERNAL_REL)
+        elif env and "md_pages" in env:
+            token.attrSet("href", _rewrite_md_link(href, env))
         return self.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("link_open", link_open)
     return md
 
 
-def markdown(text: str) -> Markup:
-    """Render contributor Markdown with raw HTML disabled and unsafe link schemes dropped."""
-    return Markup(_markdown().render(text or ""))
+def _rewrite_md_link(href: str, env: dict) -> str:
+    """'ai-iq.md#x' (a sibling methodology page) -> the rendered page's URL relative to the current page."""
+    path, sep, frag = href.partition("#")
+    name = path.removeprefix("./")
+    if not name.endswith(".md") or "/" in name or name not in env["md_pages"]:
+        return href
+    target = "" if name == "index.md" else env["md_pages"][name]
+    return (env["md_base"] + target or "./") + (sep + frag if sep else "")
+
+
+def markdown(text: str, pages: dict[str, str] | None = None, base: str = "") -> Markup:
+    """Render contributor Markdown with raw HTML disabled and unsafe link schemes dropped.
+
+    `pages` maps sibling Markdown file names to their folder under the methodology section ('ai-iq.md' ->
+    'ai-iq/'), `base` leads from the current page to that section, so '[AI IQ](ai-iq.md)' links to the page.
+    """
+    env = {"md_pages": pages, "md_base": base} if pages is not None else {}
+    return Markup(_markdown().render(text or "", env))
 
 
 @lru_cache(maxsize=1)
@@ -111,8 +146,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(fmt=fmt, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
-    env.globals.update(ext=external_link, safe_url=safe_url, cell=cell_html)
+    env.filters.update(auto=fmt_auto, fmt=fmt, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
+    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html)
     return env
 
 

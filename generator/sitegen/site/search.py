@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from .context import SiteContext
-from .pages import Urls, href, methodology_title
+from .pages import Urls, board_title, href, methodology_title
 from .render import dumps
 
 _MD_NOISE = re.compile(r"[#*_`>|\[\]()-]+")
@@ -18,7 +18,7 @@ def search_index(ctx: SiteContext, urls: Urls) -> str:
     docs: list[dict[str, Any]] = [{"location": "", "title": html.escape(ctx.site_name), "text": html.escape(ctx.site_description)}]
     for bid in sorted(ctx.boards):
         b = ctx.boards[bid]
-        docs.append({"location": href(urls.board[bid]), "title": html.escape(str(b.get("name") or bid)),
+        docs.append({"location": href(urls.board[bid]), "title": html.escape(board_title(ctx, bid)),
                      "text": html.escape(f"Leaderboard {bid}. {b.get('description') or ''}")})
     bench = {b["id"]: b for b in ctx.benchmarks}
     for bid in sorted(urls.benchmark):

@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
-from .pages import Urls, board_ids, href
+from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
     "observed": "observed", "published": "published by the source", "imputed": "imputed",
@@ -40,6 +40,8 @@ class Lookups:
             for row in ctx.boards[bid].get("rows", []):
                 self.board_rows[row["model"]].append((bid, row))
         self.ranked_count = {bid: sum(1 for r in ctx.boards[bid].get("rows", []) if r.get("rank") is not None) for bid in ctx.boards}
+        self.component_names = component_names(ctx)
+        self.meta_cache: dict[str, dict[str, Any]] = {}
         self.bench_rows: dict[str, list[tuple[str, dict]]] = defaultdict(list)
         for bid in sorted(ctx.benchmark_boards):
             for row in ctx.benchmark_boards[bid].get("rows", []):
@@ -59,8 +61,20 @@ class Lookups:
         bb = self.ctx.benchmark_boards.get(bid)
         return (bb or {}).get("name") or bid
 
+    def comp_name(self, cid: str, kind: str = "benchmark") -> str:
+        """A component's display name: a dimension's or metric's label, else the benchmark's name."""
+        if cid in self.component_names:
+            return self.component_names[cid]
+        return self.bench_name(cid) if kind == "benchmark" else cid.replace("_", " ").replace("-", " ")
+
     def model_meta(self, mid: str) -> dict[str, Any]:
-        """The columns every model table shows, with filter attributes."""
+        """The columns every model table shows, with filter attributes (computed once per model)."""
+        hit = self.meta_cache.get(mid)
+        if hit is None:
+            hit = self.meta_cache[mid] = self._model_meta(mid)
+        return hit
+
+    def _model_meta(self, mid: str) -> dict[str, Any]:
         m = self.models.get(mid) or {}
         params = m.get("parameters") or {}
         pricing = m.get("pricing") or {}
@@ -78,6 +92,50 @@ class Lookups:
         }
 
 
+#: Labels of computed (non-benchmark) components that the engine names by id.
+DIMENSION_LABELS = {
+    "token-cost": "Token cost (USD)", "token-efficiency": "Token efficiency (×)",
+    "token_cost": "Token cost (USD)", "efficiency": "Token efficiency (×)",
+    "effective_cost": "Effective cost (USD)", "response_time": "Response time (s)",
+}
+
+
+def component_names(ctx: SiteContext) -> dict[str, str]:
+    """Display names of index dimensions (from the methodology YAML) and of computed components."""
+    out = dict(DIMENSION_LABELS)
+    for d in (ctx.index_defs or {}).values():
+        for dim in d.get("dimensions") or []:
+            if isinstance(dim, dict) and dim.get("id") and dim.get("name"):
+                out[dim["id"]] = str(dim["name"])
+    return out
+
+
+def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
+    """AI IQ anchor tables by benchmark, from the real definition (dimensions -> benchmarks).
+
+    {benchmark: {"points": [[score, iq], ...], "ceiling": iq, "ceiling_original": iq | None, "tier",
+    "dimension", "dimension_name", "original": [[score, iq], ...]}}; `original` undoes the compression
+    (the published tables are the compressed curves; see compression.rule in the YAML).
+    """
+    d = (ctx.index_defs or {}).get("ai-iq") or {}
+    pivot = _num((d.get("compression") or {}).get("pivot"))
+    pivot = 100.0 if pivot is None else pivot
+    out: dict[str, dict[str, Any]] = {}
+    for dim in d.get("dimensions") or []:
+        for b in dim.get("benchmarks") or []:
+            pts = [[_num(p[0]), _num(p[1])] for p in b.get("anchors") or [] if len(p) >= 2]
+            pts = [p for p in pts if p[0] is not None and p[1] is not None]
+            ceil, orig = _num(b.get("ceiling")), _num(b.get("ceiling_original"))
+            original = None
+            if orig is not None and ceil is not None and ceil > pivot:
+                k = (orig - pivot) / (ceil - pivot)
+                original = [[x, round(pivot + (y - pivot) * k, 2) if y > pivot else y] for x, y in pts]
+            out[b["benchmark"]] = {"points": pts, "ceiling": ceil, "ceiling_original": orig, "tier": b.get("tier") or "",
+                                   "dimension": dim.get("id"), "dimension_name": dim.get("name") or dim.get("id"),
+                                   "original": original}
+    return out
+
+
 def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[str, Any]:
     """One component cell: value, provenance, reason (for the tooltip) and link."""
     how = comp.get("how") or "observed"
@@ -93,6 +151,31 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
     }
 
 
+def _interval(value: Any) -> list[float | None] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and _num(value[0]) is not None and _num(value[1]) is not None:
+        return [_num(value[0]), _num(value[1])]
+    return None
+
+
+def _interval_note(row: dict[str, Any]) -> str:
+    how = row.get("interval_how") or ""
+    reason = row.get("interval_reason") or ""
+    return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
+
+
+def row_notes(row: dict[str, Any]) -> str:
+    """What a reader must know about one row beyond its number: subset, exclusion reason, interval source."""
+    parts = []
+    if row.get("note"):
+        parts.append(str(row["note"]))
+    if row.get("reason"):
+        parts.append(str(row["reason"]))
+    bad = _num(row.get("bad_format"))
+    if bad is not None and not row.get("reason"):
+        parts.append(f"{100 * bad:.1f}% badly formatted answers")
+    return "; ".join(parts)
+
+
 def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     """A leaderboard: columns (components) and rows with cells, in rank order (unranked last)."""
     board = lk.ctx.boards[bid]
@@ -104,27 +187,43 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             if c["id"] not in kinds:
                 kinds[c["id"]] = c.get("kind", "benchmark")
                 comp_ids.append(c["id"])
-    columns = [{"id": c, "name": lk.bench_name(c) if kinds[c] == "benchmark" else c.replace("_", " ")} for c in comp_ids]
-    ordered = sorted(rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, -(r.get("value") or 0), r["model"]))
-    view_rows = []
+    columns = [{"id": c, "name": lk.comp_name(c, kinds[c]), "kind": kinds[c]} for c in comp_ids]
+    higher = board.get("higher_is_better", True) is not False
+    ordered = sorted(rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
+                                          -(r.get("value") or 0) if higher else (r.get("value") or 0), r["model"]))
+    digits = 3 if bid == "cost" else 1
+    view_rows, manual_rows = [], []
     for i, row in enumerate(ordered):
         by_id = {c["id"]: c for c in row.get("components", [])}
         cells = []
         for j, cid in enumerate(comp_ids):
             comp = by_id.get(cid) or {"id": cid, "how": "missing", "reason": "not part of this row"}
-            cells.append(cell(comp, lk, f"t{i}-{j}", 3 if bid == "cost" else 1))
-        interval = row.get("interval")
+            cells.append(cell(comp, lk, f"t{i}-{j}", digits))
         cov = row.get("coverage") or {}
         meta = lk.model_meta(row["model"])
-        view_rows.append({
+        vr = {
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
-            "interval": [_num(interval[0]), _num(interval[1])] if interval else None,
-            "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
+            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row), "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
-        })
-    return {"id": bid, "board": board, "columns": columns, "rows": view_rows,
-            "has_interval": any(r["interval"] for r in view_rows), "digits": 3 if bid == "cost" else 1,
+            "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
+            "ranked": row.get("rank") is not None,
+        }
+        view_rows.append(vr)
+        if row.get("manual") and row.get("rank") is None:
+            manual_rows.append(vr)
+    n_ranked = sum(1 for r in view_rows if r["ranked"])
+    desc = " ".join(str(board.get("description") or "").split())
+    cut = desc.find(". ", 0, 400)
+    lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
+    return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
+            "has_interval": any(r["interval"] for r in view_rows), "digits": digits,
+            "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
+            "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
+            # hide unranked rows by default when they would bury the ranked ones (a checkbox shows them)
+            "hide_unranked": 0 < n_ranked < len(view_rows),
+            "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
+            "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower)}
 
 
@@ -168,16 +267,16 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         comps = []
         for j, c in enumerate(row.get("components", [])):
             cv = cell(c, lk, f"m-{bid}-{j}", 3 if bid == "cost" else 1)
-            cv.update({"id": c["id"], "name": lk.bench_name(c["id"]) if c.get("kind", "benchmark") == "benchmark" else c["id"].replace("_", " "),
+            cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
                        "raw": _num(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
                        "retrieved": c.get("retrieved") or ""})
             comps.append(cv)
         interval = row.get("interval")
         breakdowns.append({
-            "id": bid, "name": board.get("name") or bid, "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
+            "id": bid, "name": board_title(lk.ctx, bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
             "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
-            "interval": [_num(interval[0]), _num(interval[1])] if interval else None, "components": comps,
+            "interval": _interval(interval), "components": comps, "notes": row_notes(row),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": 3 if bid == "cost" else 1,
         })

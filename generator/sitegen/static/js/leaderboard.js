@@ -2,7 +2,7 @@
    Rows are rendered on the server; this only reorders and hides them, so the page works without it. */
 (function () {
   "use strict";
-  var FILTERS = ["q", "org", "weights", "reasoning", "pmin", "pmax"];
+  var FILTERS = ["q", "org", "weights", "reasoning", "pmin", "pmax", "all"];
 
   function readState() {
     var p = new URLSearchParams(location.search), s = {};
@@ -62,8 +62,10 @@
       var q = (state.q || "").toLowerCase().trim(), shown = 0;
       var pmin = state.pmin !== undefined ? parseFloat(state.pmin) : NaN;
       var pmax = state.pmax !== undefined ? parseFloat(state.pmax) : NaN;
+      var hideUnranked = table.hasAttribute("data-hide-unranked") && state.all !== "1";
       rows.forEach(function (r) {
         var ok = true, d = r.dataset;
+        if (hideUnranked && d.ranked === "0") ok = false;
         if (q && (d.search || "").indexOf(q) < 0) ok = false;
         if (ok && state.org && d.org !== state.org) ok = false;
         if (ok && state.weights && d.weights !== state.weights) ok = false;
@@ -80,7 +82,11 @@
 
     function syncForm() {
       if (!form) return;
-      FILTERS.forEach(function (k) { var el = form.elements[k]; if (el) el.value = state[k] || ""; });
+      FILTERS.forEach(function (k) {
+        var el = form.elements[k];
+        if (!el) return;
+        if (el.type === "checkbox") el.checked = state[k] === "1"; else el.value = state[k] || "";
+      });
     }
 
     function apply(push) {
@@ -105,7 +111,7 @@
     if (form) {
       form.addEventListener("input", function (e) {
         var el = e.target;
-        if (FILTERS.indexOf(el.name) >= 0) { state[el.name] = el.value; apply(true); }
+        if (FILTERS.indexOf(el.name) >= 0) { state[el.name] = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value; apply(true); }
       });
       form.addEventListener("submit", function (e) { e.preventDefault(); });
       form.addEventListener("reset", function () {
