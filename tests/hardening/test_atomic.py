@@ -109,3 +109,27 @@ def test_check_on_a_fresh_tree_creates_no_site(tmp_path):
     assert snapshot(root) == before
     assert not (root / "site").exists()
     assert listing(tmp_path) == ["repo"]
+
+
+def test_a_failed_swap_puts_the_previous_site_back(tmp_path, monkeypatch):
+    # The swap is two renames (site -> old, new -> site); if the second fails (e.g. EXDEV, EACCES, a full
+    # disk), site/ must be the previous build again, not missing with the old copy parked in a temp folder.
+    import os
+
+    from sitegen import write
+
+    out = tmp_path / "site"
+    write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "old\n"}) or [])
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if Path(src).name.startswith(".site.new-"):
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "new\n"}) or [])
+    monkeypatch.undo()
+    assert snapshot(out) == {"index.html": b"old\n"}
+    assert listing(tmp_path) == ["site"]
