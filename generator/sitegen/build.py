@@ -106,6 +106,12 @@ def site_context(root: Path, repo, computed: Computed):
     for record in frame.result_records(repo):
         by_model.setdefault(record["model"], []).append(record)
     merged = {r["model"]: r for r in frame.model_records(repo)}
+    # the public URL, for sitemap.xml: SITEGEN_SITE_URL, else GitHub Pages' address from GITHUB_REPOSITORY
+    site_url = os.environ.get("SITEGEN_SITE_URL", "").strip()
+    gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not site_url and gh_repo.count("/") == 1:
+        owner, name = gh_repo.lower().split("/")
+        site_url = f"https://{owner}.github.io/" + ("" if name == f"{owner}.github.io" else f"{name}/")
     models = []
     for doc in sorted(repo.models, key=lambda d: d.data["id"]):
         view = _model_view(doc.data, by_model.get(doc.data["id"], []))
@@ -115,18 +121,8 @@ def site_context(root: Path, repo, computed: Computed):
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
-        api_files=computed.api_files, site_url=_site_url(),
+        api_files=computed.api_files, site_url=site_url,
     )
-
-
-def _site_url() -> str:
-    """The public URL of the site, for sitemap.xml: SITEGEN_SITE_URL, else GitHub Pages' from GITHUB_REPOSITORY."""
-    url = os.environ.get("SITEGEN_SITE_URL", "").strip()
-    repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
-    if not url and repo.count("/") == 1:
-        owner, name = repo.split("/")
-        url = f"https://{owner.lower()}.github.io/" + ("" if name.lower() == f"{owner.lower()}.github.io" else f"{name}/")
-    return url
 
 
 def _nan_none(value):
