@@ -163,7 +163,10 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     from . import stamp
 
     root = Path(root)
-    digest = stamp.inputs_digest(root, {"date": _date_key(root)})
+    # Every setting the output depends on: the shown date, and the site URL that sitemap.xml is written from.
+    digest = stamp.inputs_digest(root, {"date": _date_key(root),
+                                        "site_url": os.environ.get("SITEGEN_SITE_URL", "").strip(),
+                                        "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
     if not check and stamp.up_to_date(out, digest):
         return Outcome([], f"up to date (nothing changed since the last build of {out})")
     repo, problems = validate_repo(root)
