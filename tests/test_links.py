@@ -1,0 +1,35 @@
+"""The internal-link check over a built site: what counts as broken, what is left alone."""
+
+from pathlib import Path
+
+from sitegen.write import check_links
+
+
+def page(folder: Path, rel: str, body: str) -> None:
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+
+
+def test_links_resolve_against_written_files(tmp_path):
+    page(tmp_path, "index.html", '<a href="models/a/">A</a>\n<link href="assets/site.css">')
+    page(tmp_path, "models/a/index.html", '<a href="../../">home</a> <a href="../../index.html#top">top</a>')
+    page(tmp_path, "assets/site.css", "body{}")
+    assert check_links(tmp_path) == []
+
+
+def test_broken_outside_and_ignored_links(tmp_path):
+    page(tmp_path, "index.html", "\n".join([
+        '<a href="https://example.org/x">external</a>',
+        '<a href="mailto:x@example.org">mail</a>',
+        '<a href="#section">fragment</a>',
+        '<a href="models/missing/">missing page</a>',
+        '<img src="../etc/passwd">',
+        '<a href="api/v1/a.json?x=1&amp;y=2">query</a>',
+    ]))
+    page(tmp_path, "api/v1/a.json", "{}")
+    assert [p.format() for p in check_links(tmp_path)] == [
+        "site/index.html:4:1: link: broken internal link 'models/missing/' "
+        "(the page or file it names was not generated)",
+        "site/index.html:5:1: link: '../etc/passwd' points outside the site (internal links stay within the site)",
+    ]
