@@ -54,24 +54,39 @@ def _finite(x: Any) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x)) and not pd.isna(x)
 
 
+_CANDIDATES: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _candidates(results: pd.DataFrame) -> dict:
+    """Result records grouped by (model, benchmark, metric), built once per frame (boolean masks per model
+    call dominated the build)."""
+    hit = _CANDIDATES.get(id(results))
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    grouped: dict[tuple, list[dict]] = {}
+    for rec in results.to_dict("records"):
+        grouped.setdefault((rec["model"], rec["benchmark"], rec["metric"]), []).append(rec)
+    if len(_CANDIDATES) > 8:
+        _CANDIDATES.clear()
+    _CANDIDATES[id(results)] = (results, grouped)  # the frame is kept, so its id cannot be reused meanwhile
+    return grouped
+
+
 def pick_result(results: pd.DataFrame, model: str, benchmark: str, metric: str,
-                subsets: Sequence[str], sources: Sequence[str] | None) -> pd.Series | None:
+                subsets: Sequence[str], sources: Sequence[str] | None) -> dict | None:
     """The one published result to use: first subset in preference order, then source order, then newest."""
-    sel = results[(results["model"] == model) & (results["benchmark"] == benchmark)
-                  & (results["metric"] == metric) & results["subset"].isin(list(subsets))]
-    if sources:
-        sel = sel[sel["source"].isin(list(sources))]
-    sel = sel[sel["value"].notna()]
-    if sel.empty:
-        return None
     subset_order = {s: i for i, s in enumerate(subsets)}
     source_order = {s: i for i, s in enumerate(sources or [])}
-    keyed = sel.assign(
-        _subset=sel["subset"].map(subset_order),
-        _source=sel["source"].map(lambda s: source_order.get(s, len(source_order))),
-    ).sort_values(["_subset", "_source", "retrieved", "origin"],  # newest retrieval first
-                  ascending=[True, True, False, True], kind="stable")
-    return keyed.iloc[0]
+    candidates = [rec for rec in _candidates(results).get((model, benchmark, metric), [])
+                  if rec["subset"] in subset_order and (not sources or rec["source"] in source_order)
+                  and rec["value"] == rec["value"]]
+    if not candidates:
+        return None
+    # Preferred subset, then preferred source, then the newest retrieval, then the file it came from.
+    candidates.sort(key=lambda r: r["origin"])
+    candidates.sort(key=lambda r: r["retrieved"], reverse=True)
+    candidates.sort(key=lambda r: (subset_order[r["subset"]], source_order.get(r["source"], len(source_order))))
+    return candidates[0]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -297,6 +312,8 @@ def compute_hle(results: pd.DataFrame, models: pd.DataFrame,
     signature; HLE needs nothing from it.
     """
     del models  # uniform signature across indices; unused here
+    # Every lookup below is per model; narrowing the frame once keeps them off the whole repository's results.
+    results = results[results["benchmark"] == definition["benchmark"]]
     acc_rows, cal_rows = hle_rows(results, raw_by_model, definition)
     boards = {}
     for key, rows in (("accuracy", acc_rows), ("calibration", cal_rows)):

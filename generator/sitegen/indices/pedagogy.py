@@ -325,6 +325,8 @@ def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
     """
     fr = definition["frontier"]
     collinear = bool(fr["include_collinear"])
+    # Every lookup below is per model; narrowing the frame once keeps them off the whole repository's results.
+    results = results[results["benchmark"].isin([b["benchmark"] for b in definition["boards"]])]
     boards = {}
     for board in definition["boards"]:
         rows = board_rows(results, raw_by_model.get(board["benchmark"], {}), definition, board)
