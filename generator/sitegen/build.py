@@ -179,7 +179,8 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     def render(folder: Path) -> list[Problem]:
         write.write_files(folder, computed.api_files)
         render_site(ctx, folder)
-        found = write.check_links(folder)
+        # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
+        found = write.check_links(folder) if check else []
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})
         return found
 

@@ -84,6 +84,8 @@ def make_server(site: Path, host: str = "127.0.0.1", port: int = 8000) -> http.s
 def default_build(root: Path, out: Path):
     from .build import run
 
+    # Rebuilds run beside the server's threads, where forking render workers is unsafe: render in-process.
+    os.environ["SITEGEN_JOBS"] = "1"
     return run(root, out)
 
 

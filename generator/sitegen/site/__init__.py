@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from types import SimpleNamespace
 from importlib import resources
@@ -122,6 +123,36 @@ def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
     }
 
 
+_JOB = None  # (function, items) handed to forked workers; set only while _in_parallel runs
+
+
+def _run_share(worker: int, workers: int) -> dict:
+    fn, items = _JOB
+    return fn(items[worker::workers])
+
+
+def _in_parallel(fn, items: list) -> dict:
+    """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
+
+    Every page is rendered independently of the others, so the output does not depend on how the work is
+    split. SITEGEN_JOBS=1 (or a platform without fork) renders in this process.
+    """
+    global _JOB
+    workers = int(os.environ.get("SITEGEN_JOBS") or min(os.cpu_count() or 1, 4))
+    if workers <= 1 or len(items) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+        return fn(items)
+    _JOB = (fn, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+            pending = [pool.apply_async(_run_share, (w, workers)) for w in range(1, workers)]
+            out = _run_share(0, workers)
+            for job in pending:
+                out.update(job.get())
+        return out
+    finally:
+        _JOB = None
+
+
 def render_files(ctx: SiteContext) -> dict[str, bytes]:
     """Every output file of the site as {relative path: bytes}; pure and deterministic."""
     urls = Urls(ctx)
@@ -154,10 +185,17 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
         return nav_cache[key]
 
     common = {"ctx": ctx, "charts": charts, "csp": CSP, "href": href, "urls": urls, "nav_html": nav_html}
-    templates = {}
-    for page in plan(ctx, urls, lk, charts):
-        tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))
-        files[page.path] = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+    pages = list(plan(ctx, urls, lk, charts))
+
+    def render_pages(chunk) -> dict[str, bytes]:
+        templates: dict = {}
+        out = {}
+        for page in chunk:
+            tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))
+            out[page.path] = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+        return out
+
+    files.update(_in_parallel(render_pages, pages))
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
         files[path] = text.encode("utf-8")
