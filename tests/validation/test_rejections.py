@@ -125,3 +125,28 @@ def test_github_annotations_escape_forged_commands(tmp_path):
         # No line may start a workflow command except our own annotations, which carry the file position.
         assert not line.startswith("::") or line.startswith(("::error file=scores/", "::warning file=scores/"))
     assert all("\n" not in a for a in annotations)
+
+
+@pytest.mark.parametrize("name", ["index", "assets", "api", "search", "404", "cname"])
+@pytest.mark.parametrize("where", ["org", "model"])
+def test_every_reserved_output_name_is_refused(tmp_path, name, where):
+    """Names that would clash with generated pages or files, as an organisation folder or a model file."""
+    root = tree(tmp_path)
+    org, model = (name, "widget") if where == "org" else ("acme", name)
+    path = root / "scores" / "models" / org / f"{model}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"id: {org}/{model}\nname: X\norganization: Acme\n", encoding="utf-8")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        f"scores/models/{org}/{model}.yaml:0:0: (file): '{name}' is a reserved name on the site "
+        "(choose another file name; it would clash with a generated page)"]
+
+
+def test_upper_case_cname_is_refused_as_a_path_segment(tmp_path):
+    root = tree(tmp_path)
+    path = root / "scores" / "models" / "acme" / "CNAME.yaml"
+    path.write_text("id: acme/CNAME\nname: X\norganization: Acme\n", encoding="utf-8")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert "path segment 'CNAME' is not a valid id" in result.output
