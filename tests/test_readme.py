@@ -24,3 +24,12 @@ def test_example_model_file_is_valid():
     doc = load.Doc("scores/models/acme/widget-7b-instruct.yaml", "model", parsed)
     assert schema.check_doc(doc) == []
     assert parsed.data["id"] == "acme/widget-7b-instruct"
+
+
+def test_readme_says_where_every_source_is_downloaded():
+    import yaml
+
+    sources = yaml.safe_load((ROOT / "scores" / "sources.yaml").read_text(encoding="utf-8"))["sources"]
+    section = README.split("## Refreshing a source", 1)[1].split("\n## ", 1)[0]
+    for source in sources:
+        assert f"| `{source['id']}` |" in section, source["id"]
