@@ -1,0 +1,102 @@
+"""Frames: overrides applied to imported results, and which metadata wins when files disagree."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+from sitegen import frame
+from sitegen.build import validate_repo
+
+BASE = Path(__file__).parent / "validation" / "base"
+
+
+def tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(BASE, root)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+BOARD = """source: board
+retrieved: "2025-06-02"
+models:
+  - model: acme/widget-1
+    organization: Acme Imported
+    licence: Apache-2.0
+    context_window: 32768
+    pricing: {input_per_mtok: 0.4, output_per_mtok: 1.0, as_of: "2025-07-01"}
+  - model: acme/gadget
+    released: "2024-11"
+    weights: closed
+    pricing: {input_per_mtok: 2.0, as_of: "2025-07-01"}
+results:
+  - model: acme/widget-1
+    benchmark: quiz
+    value: 61
+  - model: acme/gadget
+    benchmark: quiz
+    value: 40
+  - model: acme/gadget
+    benchmark: arena
+    value: 1200
+"""
+GADGET = "id: acme/gadget\nname: Gadget\norganization: Acme\n"
+
+
+def load(tmp_path, files):
+    repo, problems = validate_repo(tree(tmp_path, files))
+    assert repo is not None, [p.format() for p in problems]
+    return repo
+
+
+def test_overrides_correct_or_exclude_imported_results(tmp_path):
+    overrides = """overrides:
+  - model: acme/gadget
+    benchmark: quiz
+    source: board
+    value: 44
+    reason: the board swapped two rows
+  - model: acme/gadget
+    benchmark: arena
+    source: board
+    exclude: true
+    reason: a preliminary rating
+"""
+    repo = load(tmp_path, {"scores/imported/board.yaml": BOARD, "scores/models/acme/gadget.yaml": GADGET,
+                           "scores/overrides.yaml": overrides})
+    rows = {(r["model"], r["benchmark"], r["source"]): r for r in frame.result_records(repo)}
+    assert rows[("acme/gadget", "quiz", "board")]["value"] == 44.0
+    assert rows[("acme/gadget", "quiz", "board")]["override"] == "the board swapped two rows"
+    assert ("acme/gadget", "arena", "board") not in rows
+    assert rows[("acme/widget-1", "quiz", "board")]["value"] == 61.0  # untouched
+    assert rows[("acme/widget-1", "quiz", "paper")]["override"] == ""
+
+
+def test_hand_curated_metadata_wins_and_unknown_stays_unknown(tmp_path):
+    repo = load(tmp_path, {"scores/imported/board.yaml": BOARD, "scores/models/acme/gadget.yaml": GADGET})
+    models = {r["model"]: r for r in frame.model_records(repo)}
+    widget, gadget = models["acme/widget-1"], models["acme/gadget"]
+    # The model file says Acme, open weights, and its own price from the board source: those stand.
+    assert widget["organization"] == "Acme" and widget["weights"] == "open"
+    assert (widget["input_per_mtok"], widget["output_per_mtok"], widget["pricing_source"]) == (0.5, 1.5, "board")
+    # What the model file does not say comes from the imported file.
+    assert widget["licence"] == "Apache-2.0" and widget["context_window"] == 32768
+    assert (gadget["released"], gadget["weights"]) == ("2024-11", "closed")
+    # An input-only price stays input-only: the output price is unknown, never 0.
+    assert gadget["input_per_mtok"] == 2.0 and math.isnan(gadget["output_per_mtok"])
+    assert gadget["pricing_source"] == "board"
+    assert math.isnan(gadget["total_b"]) and gadget["reasoning"] is None
+
+
+def test_frames_have_the_declared_columns_and_types(tmp_path):
+    repo = load(tmp_path, {"scores/imported/board.yaml": BOARD, "scores/models/acme/gadget.yaml": GADGET})
+    results, models = frame.results(repo), frame.models(repo)
+    assert list(results.columns) == list(frame.RESULT_COLUMNS)
+    assert list(models.columns) == list(frame.MODEL_COLUMNS)
+    assert {str(t) for t in results.dtypes} <= {"string", "float64", "bool"}
+    # Sorted by model, benchmark, ..., source: the same frame whatever the file order.
+    assert list(results["model"]) == sorted(results["model"])
