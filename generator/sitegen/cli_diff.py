@@ -50,7 +50,8 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
 
 @click.command()
 @_root_option
-@click.option("--format", "fmt", type=click.Choice(["md", "atom", "json"]), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "atom", "json"]), default="md", show_default=True,
+              help="md: a Markdown changelog; atom: an Atom 1.0 feed; json: the entries as data.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the newest N commits that touched scores/ or methodology/ (default: all).")
 @click.option("--boards", "boards_last", type=click.IntRange(min=0), default=10, show_default=True,
