@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 import tempfile
+import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
@@ -194,6 +195,138 @@ def changelog_entries(root: Path, limit: int | None = None, boards_last: int = 0
     return entries[::-1]
 
 
+# ---------------------------------------------------------------- the fast summary, for the site
+
+_STATUS = {"A": "added", "D": "deleted"}
+#: Separates commits in the summary's one `git log`; fields within a header are separated by \x1f.
+_RS, _US = "\x1e", "\x1f"
+
+
+def _git_text(root: Path, *args: str) -> str | None:
+    """A read-only git command's output, or None when git is missing, times out or fails (not a repository)."""
+    import os
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60,
+                             env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.decode("utf-8", "replace") if out.returncode == 0 else None
+
+
+def data_releases(root: Path) -> list[dict]:
+    """`data-*` tags, newest first: tag, date (the tagger's, else the commit's, UTC), the tagged commit and its date."""
+    out = _git_text(root, "tag", "--list", "data-*", "--format=" + _US.join([
+        "%(refname:strip=2)", "%(creatordate:unix)", "%(objectname)", "%(*objectname)", "%(committerdate:unix)",
+        "%(*committerdate:unix)", "%(contents:subject)"]))
+    releases = []
+    for line in (out or "").splitlines():
+        fields = line.split(_US)
+        if len(fields) != 7 or not fields[1].isdigit():
+            continue
+        tag, created, obj, deref, cdate, deref_cdate, subject = fields
+        commit_date = deref_cdate or cdate  # an annotated tag's target commit, else the tagged commit itself
+        releases.append({"tag": tag, "date": _utc(created), "commit": deref or obj,
+                         "commit_date": _utc(commit_date) if commit_date.isdigit() else _utc(created),
+                         "subject": subject if deref else ""})
+    return sorted(releases, key=lambda r: (r["commit_date"], r["date"], r["tag"]), reverse=True)
+
+
+def _summarise(sha: str, stamp: str, parents: str, subject: str, changes: list[tuple[str, str]]) -> dict:
+    models: dict[str, list[str]] = {"added": [], "removed": [], "changed": []}
+    imported, methodology, files = [], [], []
+    for status, rel in sorted(changes, key=lambda c: (c[1], c[0])):
+        word = _STATUS.get(status, "changed")
+        model = _model_id(rel)
+        parts = PurePosixPath(rel).parts
+        if model:
+            models[{"A": "added", "D": "removed"}.get(status, "changed")].append(model)
+        elif len(parts) == 3 and parts[:2] == ("scores", "imported") and rel.endswith(".yaml"):
+            imported.append({"source": parts[2][:-len(".yaml")], "status": word})
+        elif parts and parts[0] == "methodology":
+            index = parts[2][:-len(".yaml")] if len(parts) == 3 and parts[1] == "indices" and rel.endswith(".yaml") else None
+            methodology.append({"file": rel, "status": word, "index": index})
+        else:
+            files.append({"file": rel, "status": word})
+    return {"commit": sha, "date": _utc(stamp), "subject": subject, "root": not parents.strip(),
+            "models_added": models["added"], "models_removed": models["removed"], "models_changed": models["changed"],
+            "imported": imported, "methodology": methodology, "files": files, "release": None}
+
+
+def summary_entries(root: Path, limit: int = 200) -> list[dict]:
+    """The newest `limit` data commits in brief, newest first, from one `git log` (no file is parsed).
+
+    Per commit: sha, UTC committer date, subject; model ids added, removed and changed (from the paths under
+    scores/models/); imported sources regenerated; methodology files changed (indices/<id>.yaml named by index
+    id); other data files; and `release`, the earliest `data-*` tag that includes it (None when unreleased).
+    `root` is True for a commit without a parent (in a shallow clone, the cut-off, where every file looks
+    added); `shallow` says whether the clone is. Not a git repository, or no git -> [].
+    """
+    root = Path(root)
+    if limit <= 0:
+        return []
+    # --relative: paths relative to root, wherever root sits in the repository; merges diffed to their first parent.
+    out = _git_text(root, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--relative",
+                    "--name-status", "-z", f"-n{int(limit)}", f"--format={_RS}%H{_US}%ct{_US}%P{_US}%s", "--",
+                    *DATA_FOLDERS)
+    if out is None:
+        return []
+    entries = []
+    for record in out.split(_RS)[1:]:
+        header, _, rest = record.partition("\0")
+        fields = header.split(_US, 3)
+        if len(fields) != 4 or not fields[1].isdigit():
+            continue
+        items = [x for x in rest.lstrip("\n").split("\0") if x and x != "\n"]
+        changes = [(items[i][:1], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        entries.append(_summarise(*fields, changes))
+    if not entries:
+        return []
+    shallow = any(e["root"] for e in entries) and (_git_text(root, "rev-parse", "--is-shallow-repository") or "") \
+        .strip() == "true"
+    for e in entries:
+        e["shallow"] = shallow
+    _attach_releases(entries, data_releases(root))
+    return entries
+
+
+def _attach_releases(entries: list[dict], releases: list[dict]) -> None:
+    """Mark each entry (newest first) with the earliest release that includes it.
+
+    A release includes the commits at or before the one it tags: by position when it tags a listed data commit,
+    else by the tagged commit's date.
+    """
+    position = {e["commit"]: i for i, e in enumerate(entries)}
+    for release in sorted(releases, key=lambda r: (r["commit_date"], r["date"], r["tag"]), reverse=True):
+        start = position.get(release["commit"])
+        if start is None:
+            start = next((i for i, e in enumerate(entries) if e["date"] <= release["commit_date"]), len(entries))
+        brief = {"tag": release["tag"], "date": release["date"], "commit": release["commit"],
+                 "subject": release["subject"]}
+        for e in entries[start:]:
+            e["release"] = brief  # older releases overwrite: the earliest release that includes the commit wins
+
+
+def brief_lines(entry: dict) -> list[str]:
+    """Plain-text lines describing one summary entry (for the Atom feed)."""
+    if entry.get("root") and entry.get("shallow"):
+        return ["The oldest commit in this shallow clone: its files are listed as added (fetch the full history "
+                "to see what it changed)."]
+    lines = []
+    for key, word in (("models_added", "Models added"), ("models_removed", "Models removed"),
+                      ("models_changed", "Model files changed")):
+        if entry[key]:
+            lines.append(f"{word}: {_capped(entry[key])}")
+    if entry["imported"]:
+        lines.append(f"Imported sources regenerated: {_capped([i['source'] for i in entry['imported']])}")
+    for m in entry["methodology"]:
+        lines.append(f"Methodology {m['file']} {m['status']}" + (f" (index {m['index']})" if m["index"] else ""))
+    for f in entry["files"]:
+        lines.append(f"{f['file']} {f['status']}")
+    return lines
+
+
 # ---------------------------------------------------------------- renderers
 
 def _capped(items: list[str], most: int = 10) -> str:
@@ -260,9 +393,17 @@ def tag_uri(site_url: str, entry: dict) -> str:
 
 
 def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
-              feed_path: str = "changelog.atom", max_lines_per_entry: int = 50) -> str:
-    """An Atom 1.0 feed of changelog entries, newest first; `updated` from commit dates, never the clock."""
-    base = site_url if site_url.endswith("/") else site_url + "/"
+              feed_path: str = "changelog.atom", max_lines_per_entry: int = 50, lines=None,
+              page_path: str = "", empty_updated: str = "1970-01-01T00:00:00Z") -> str:
+    """An Atom 1.0 feed of changelog entries, newest first; `updated` from commit dates, never the clock.
+
+    `lines(entry)` describes an entry (summary_lines by default; brief_lines for summary_entries). With no
+    site URL, links are relative to the feed's own address and ids are name-based UUID URNs of the commits.
+    `page_path` (e.g. "changelog/") is the HTML page each entry links to, at the anchor "c-<short sha>".
+    `empty_updated` is the feed's date when there are no entries.
+    """
+    lines = lines or summary_lines
+    base = (site_url if site_url.endswith("/") else site_url + "/") if site_url else ""
     ordered = sorted(entries, key=lambda e: (e["date"], e["commit"]), reverse=True)
     ET.register_namespace("", ATOM)
 
@@ -272,24 +413,30 @@ def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
             el.text = _text(text)
         return el
 
+    def entry_id(entry: dict) -> str:
+        return tag_uri(base, entry) if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'git:commit:' + entry['commit'])}"
+
     feed = ET.Element(f"{{{ATOM}}}feed")
-    sub(feed, "id", urljoin(base, feed_path))
+    sub(feed, "id", urljoin(base, feed_path) if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'sitegen:' + feed_path)}")
     sub(feed, "title", title)
-    sub(feed, "updated", ordered[0]["date"] if ordered else "1970-01-01T00:00:00Z")
-    sub(feed, "link", href=base)
-    sub(feed, "link", rel="self", href=urljoin(base, feed_path))
+    sub(feed, "updated", ordered[0]["date"] if ordered else empty_updated)
+    sub(feed, "link", href=urljoin(base, page_path) if base else (page_path or "./"))
+    sub(feed, "link", rel="self", href=urljoin(base, feed_path) if base else feed_path)
     author = sub(feed, "author")
     sub(author, "name", "sitegen contributors")
     sub(feed, "generator", "sitegen")
     for entry in ordered:
         el = sub(feed, "entry")
-        sub(el, "id", tag_uri(base, entry))
+        sub(el, "id", entry_id(entry))
         sub(el, "title", entry["subject"] or entry["commit"][:12])
         sub(el, "updated", entry["date"])
-        lines = summary_lines(entry) or ["No data change."]
-        if len(lines) > max_lines_per_entry:
-            lines = lines[:max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
-        sub(el, "summary", lines[0], type="text")
-        sub(el, "content", "\n".join(lines), type="text")
+        if page_path:
+            anchor = f"{page_path}#c-{entry['commit'][:12]}"
+            sub(el, "link", href=urljoin(base, anchor) if base else anchor)
+        text = lines(entry) or ["No data change."]
+        if len(text) > max_lines_per_entry:
+            text = text[:max_lines_per_entry - 1] + [f"… and {len(text) - max_lines_per_entry + 1} more"]
+        sub(el, "summary", text[0], type="text")
+        sub(el, "content", "\n".join(text), type="text")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
