@@ -167,3 +167,129 @@ def test_not_a_repository(tmp_path):
     result = CliRunner().invoke(changelog_command, ["--root", str(tmp_path)])
     assert result.exit_code == 1
     assert "Error:" in result.output
+
+
+# --------------------------------------------------------------------------- summary_entries (the site's history)
+
+def git(root: Path, *args: str, date: str = "2025-01-01T00:00:00+00:00") -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
+           "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org",
+           "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date, "GIT_CONFIG_NOSYSTEM": "1",
+           "HOME": str(root.parent)}
+    return subprocess.run(["git", "-C", str(root), *args], env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def summary_repo(tmp_path_factory):
+    """A repository whose data sits in a subfolder; tags data-2025-01 (annotated, on a docs commit) and
+    data-2025-03 (lightweight), and a --no-ff merge of a side branch."""
+    top = tmp_path_factory.mktemp("summary") / "top"
+    root = top / "site-data"
+    (root / "methodology/indices").mkdir(parents=True)
+    git(top.parent, "init", "-q", "-b", "main", str(top))
+    shutil.copy(ROOT / "methodology/indices/ai-iq.yaml", root / "methodology/indices/ai-iq.yaml")
+    (root / "methodology/ai-iq.md").write_text("# AI IQ\n", encoding="utf-8")
+    (root / "scores").mkdir()
+    (root / "scores/sources.yaml").write_text(SOURCES, encoding="utf-8")
+    write_model(root, "acme/alpha", {"hle": 20})
+    write_model(root, "acme/beta", {"hle": 10})
+    shas = [commit(root, "Base data", "2025-01-02T10:00:00+00:00")]
+    (top / "README.txt").write_text("not data\n", encoding="utf-8")
+    shas.append(commit(top, "Docs only", "2025-01-03T10:00:00+00:00"))
+    git(top, "tag", "-a", "data-2025-01", "-m", "January release", date="2025-01-05T12:00:00+00:00")
+    write_model(root, "acme/beta", {"hle": 12})
+    write_model(root, "acme/gamma", {"hle": 30})
+    (root / "scores/imported").mkdir()
+    (root / "scores/imported/epoch.yaml").write_text("source: epoch\nresults: []\n", encoding="utf-8")
+    shas.append(commit(root, "beta: HLE 12 & <b>; add gamma; import epoch", "2025-02-03T23:30:00-05:00"))
+    (root / "scores/models/acme/alpha.yaml").unlink()
+    path = root / "methodology/indices/ai-iq.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (root / "methodology/ai-iq.md").write_text("# AI IQ\n\nMore.\n", encoding="utf-8")
+    shas.append(commit(root, "Remove alpha; AI IQ 1.1", "2025-03-01T08:00:00+02:00"))
+    git(top, "tag", "data-2025-03")
+    git(top, "checkout", "-q", "-b", "side")
+    write_model(root, "acme/delta", {"hle": 40})
+    shas.append(commit(root, "Add delta (on a branch)", "2025-03-05T09:00:00+00:00"))
+    git(top, "checkout", "-q", "main")
+    git(top, "merge", "-q", "--no-ff", "-m", "Merge side", "side", date="2025-03-06T09:00:00+00:00")
+    shas.append(git(top, "rev-parse", "HEAD"))
+    return top, root, shas
+
+
+def test_summary_entries_per_commit(summary_repo):
+    top, root, shas = summary_repo
+    entries = history.summary_entries(root)
+    # newest first; the docs commit and the side branch's own commit are not listed (first parent only)
+    assert [e["commit"] for e in entries] == [shas[5], shas[3], shas[2], shas[0]]
+    assert [e["date"] for e in entries] == ["2025-03-06T09:00:00Z", "2025-03-01T06:00:00Z", "2025-02-04T04:30:00Z",
+                                            "2025-01-02T10:00:00Z"]
+    merge, removal, middle, base = entries
+    assert merge["subject"] == "Merge side" and merge["models_added"] == ["acme/delta"]  # diffed to its first parent
+    assert base["models_added"] == ["acme/alpha", "acme/beta"] and base["root"] and not base["shallow"]
+    assert base["files"] == [{"file": "scores/sources.yaml", "status": "added"}]
+    assert base["methodology"] == [{"file": "methodology/ai-iq.md", "status": "added", "index": None},
+                                   {"file": "methodology/indices/ai-iq.yaml", "status": "added", "index": "ai-iq"}]
+    assert middle["subject"] == "beta: HLE 12 & <b>; add gamma; import epoch"
+    assert (middle["models_added"], middle["models_changed"], middle["models_removed"]) == \
+        (["acme/gamma"], ["acme/beta"], [])
+    assert middle["imported"] == [{"source": "epoch", "status": "added"}]
+    assert removal["models_removed"] == ["acme/alpha"]
+    assert [(m["file"], m["status"], m["index"]) for m in removal["methodology"]] == [
+        ("methodology/ai-iq.md", "changed", None), ("methodology/indices/ai-iq.yaml", "changed", "ai-iq")]
+    # releases: the lightweight tag by position, the annotated one on a docs commit by its commit's date
+    assert merge["release"] is None
+    assert removal["release"]["tag"] == middle["release"]["tag"] == "data-2025-03"
+    assert removal["release"]["date"] == "2025-03-01T06:00:00Z"
+    assert base["release"] == {"tag": "data-2025-01", "date": "2025-01-05T12:00:00Z", "commit": shas[1],
+                               "subject": "January release"}
+    assert history.brief_lines(middle) == ["Models added: acme/gamma", "Model files changed: acme/beta",
+                                           "Imported sources regenerated: epoch"]
+
+
+def test_summary_entries_limit_and_determinism(summary_repo, monkeypatch):
+    top, root, shas = summary_repo
+    first = history.summary_entries(root)
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")
+    monkeypatch.setenv("LC_ALL", "C")
+    assert history.summary_entries(root) == first
+    assert [e["commit"] for e in history.summary_entries(root, limit=2)] == [shas[5], shas[3]]
+    assert history.summary_entries(root, limit=0) == []
+    assert history.summary_entries(top) == []  # paths are relative to root: the repository's top has no scores/
+
+
+def test_summary_entries_without_git(tmp_path, monkeypatch):
+    folder = tmp_path / "not-a-repo"
+    (folder / "scores").mkdir(parents=True)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert history.summary_entries(folder) == []
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git executable at all
+    assert history.summary_entries(folder) == []
+
+
+def test_summary_entries_in_a_shallow_clone(summary_repo, tmp_path):
+    top, root, shas = summary_repo
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", "--no-local", f"file://{top}", str(clone)], check=True,
+                   capture_output=True)
+    entries = history.summary_entries(clone / "site-data")
+    assert entries[-1]["root"] and entries[-1]["shallow"]
+    assert "shallow clone" in history.brief_lines(entries[-1])[0]
+
+
+def test_atom_feed_of_summary_without_a_site_url(summary_repo):
+    top, root, shas = summary_repo
+    xml = history.atom_feed(history.summary_entries(root), "", lines=history.brief_lines, page_path="changelog/")
+    feed = ET.fromstring(xml)
+    assert feed.findtext(f"{A}id").startswith("urn:uuid:")
+    assert [link.get("href") for link in feed.findall(f"{A}link")] == ["changelog/", "changelog.atom"]
+    entries = feed.findall(f"{A}entry")
+    assert len(entries) == 4 and len({e.findtext(f"{A}id") for e in entries}) == 4
+    assert entries[0].find(f"{A}link").get("href") == f"changelog/#c-{shas[5][:12]}"
+    assert entries[2].findtext(f"{A}title") == "beta: HLE 12 & <b>; add gamma; import epoch"
+    assert "Models removed: acme/alpha" in entries[1].findtext(f"{A}content")
+    with_url = ET.fromstring(history.atom_feed(history.summary_entries(root), "https://lb.example.org/x/",
+                                               lines=history.brief_lines, page_path="changelog/"))
+    assert with_url.find(f"{A}entry/{A}link").get("href") == f"https://lb.example.org/x/changelog/#c-{shas[5][:12]}"
+    assert with_url.find(f"{A}entry/{A}id").text.startswith("tag:lb.example.org,2025-03-06:commit:")
