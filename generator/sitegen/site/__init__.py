@@ -10,6 +10,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
@@ -90,6 +91,15 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
         "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
     }))
+    pages.append(Page(changes.CHANGELOG_PAGE, "changelog.html", "Data changelog", "changelog",
+                      changes.changelog_view(ctx, urls, lk),
+                      "What changed in the data, commit by commit, and the dated data releases."))
+    pages.append(Page("cite/index.html", "cite.html", "Cite", "cite",
+                      {"cite": changes.citation_view(ctx.citation, ctx.repo_url)}))
+    schema_doc = changes.data_format_view(ctx)
+    pages.append(Page("contributing/data-format/index.html", "data-format.html", schema_doc["title"], "data-format",
+                      schema_doc,
+                      "Every field of every data file, generated from the JSON Schemas."))
     return pages
 
 
@@ -199,6 +209,7 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
         files[path] = text.encode("utf-8")
+    files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(ctx, [p for p in files if p.endswith(".html") and p != "404.html"])
     return files

@@ -105,6 +105,9 @@ def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
         {"title": "Compare", "path": "compare/index.html", "key": "compare", "children": []},
         {"title": "Methodology", "path": None, "key": "methodology", "children": methodology},
         {"title": "Downloads & API", "path": "downloads/index.html", "key": "downloads", "children": []},
+        {"title": "Changelog", "path": "changelog/index.html", "key": "changelog", "children": []},
+        {"title": "Cite", "path": "cite/index.html", "key": "cite", "children": []},
+        {"title": "Data file format", "path": "contributing/data-format/index.html", "key": "data-format", "children": []},
     ]
 
 
