@@ -99,6 +99,10 @@ def data_date(root: Path, repo) -> str:
 
 
 def site_context(root: Path, repo, computed: Computed):
+    import json
+
+    import yaml
+
     from . import frame
     from .site.context import SiteContext
 
@@ -117,11 +121,23 @@ def site_context(root: Path, repo, computed: Computed):
         view = _model_view(doc.data, by_model.get(doc.data["id"], []))
         _fill_metadata(view, merged[doc.data["id"]])
         models.append(view)
+    # the repository's web address (commit links, CONTRIBUTING.md): GitHub's, when building in GitHub Actions
+    server = os.environ.get("GITHUB_SERVER_URL", "").strip().rstrip("/") or "https://github.com"
+    repo_url = f"{server}/{gh_repo}" if gh_repo.count("/") == 1 else ""
+    from . import history
+
+    # CITATION.cff at the root as data (dates as ISO text); None when it is missing or not a YAML mapping
+    try:
+        citation = yaml.safe_load((Path(root) / "CITATION.cff").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        citation = None
+    citation = json.loads(json.dumps(citation, default=str)) if isinstance(citation, dict) else None
     return SiteContext(
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
-        api_files=computed.api_files, site_url=site_url,
+        api_files=computed.api_files, site_url=site_url, repo_url=repo_url,
+        history=history.summary_entries(root), citation=citation,
     )
 
 
