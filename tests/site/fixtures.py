@@ -210,4 +210,40 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
     api_files = {"api/v1/boards/ai-iq.json": '{"index": "ai-iq"}\n', "api/v1/models.csv": "id,name\n"}
     return SiteContext(boards=boards, benchmark_boards=bench_boards, models=models, benchmarks=benchmarks,
                        sources=SOURCES, index_defs=index_defs, methodology_pages=methodology_pages,
-                       frontiers=frontiers, data_date="2026-07-15", api_files=api_files)
+                       frontiers=frontiers, data_date="2026-07-15", api_files=api_files,
+                       repo_url="https://github.com/example/leaderboards",
+                       history=make_history([m["id"] for m in models]), citation=CITATION)
+
+
+CITATION = {
+    "cff-version": "1.2.0", "message": "If you use this, cite it as below.", "type": "software",
+    "title": "sitegen: a static-site generator", "version": "0.1.0", "license": "MIT",
+    "date-released": "2026-07-01", "doi": "10.5281/zenodo.1234567",
+    "authors": [{"given-names": "Ada", "family-names": "Lovelace"}, {"name": f"Org {HOSTILE_IMG}"}],
+}
+
+
+def history_entry(n: int, date: str, subject: str, release=None, **changes) -> dict:
+    """One summary_entries item (the shape history.summary_entries returns)."""
+    entry = {"commit": f"{n:040x}", "date": date, "subject": subject, "root": False, "shallow": False,
+             "models_added": [], "models_removed": [], "models_changed": [], "imported": [], "methodology": [],
+             "files": [], "release": release}
+    entry.update(changes)
+    return entry
+
+
+def make_history(model_ids: list[str]) -> list[dict]:
+    """Four commits newest first: one unreleased, two in data-2026-07 (one hostile), one in data-2026-01."""
+    july = {"tag": "data-2026-07", "date": "2026-07-10T12:00:00Z", "commit": f"{3:040x}", "subject": "July data"}
+    january = {"tag": "data-2026-01", "date": "2026-01-31T00:00:00Z", "commit": f"{1:040x}", "subject": ""}
+    return [
+        history_entry(4, "2026-07-14T08:00:00Z", "Remove a model", models_removed=["gone/removed-model"],
+                      files=[{"file": "scores/overrides.yaml", "status": "changed"}]),
+        history_entry(3, "2026-07-09T23:30:00Z", f"Re-import AA {HOSTILE_SCRIPT}", july,
+                      imported=[{"source": "aa-api-2026-07", "status": "changed"}],
+                      methodology=[{"file": "methodology/indices/ai-iq.yaml", "status": "changed", "index": "ai-iq"},
+                                   {"file": "methodology/indices/retired.yaml", "status": "deleted", "index": "retired"},
+                                   {"file": "methodology/ai-iq.md", "status": "changed", "index": None}]),
+        history_entry(2, "2026-07-01T10:00:00Z", "Update model files", july, models_changed=model_ids[:20]),
+        history_entry(1, "2026-01-02T10:00:00Z", "Base data", january, root=True, models_added=model_ids),
+    ]

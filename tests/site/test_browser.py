@@ -215,3 +215,14 @@ def test_benchmark_and_mobile(browser, server):
     _shot(page, "benchmark-mobile")
     assert watch.problems == [] and watch.dialogs == []
     ctx.close()
+
+
+def test_changelog_cite_and_data_format_pages(browser, server):
+    for path in ("changelog/", "cite/", "contributing/data-format/"):
+        ctx, page, watch = _open(browser, server, path)
+        if path == "changelog/":
+            page.locator("details summary").first.click()
+            assert page.locator("details[open] a").count() > 0
+            _shot(page, "changelog")
+        assert watch.problems == [] and watch.dialogs == [], (path, watch.problems)
+        ctx.close()
