@@ -85,6 +85,17 @@ def _date_key(root: Path) -> str:
     return os.environ.get("SOURCE_DATE_EPOCH") or _last_commit_date(root) or ""
 
 
+def _history_key(root: Path) -> str:
+    """What the changelog page depends on besides the data: the commit, its ancestry and the data-* tags."""
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        tags = subprocess.run(["git", "-C", str(root), "tag", "--list", "data-*", "--format=%(refname) %(objectname)"],
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head.stdout.strip() + "\n" + tags.stdout.strip()
+
+
 def data_date(root: Path, repo) -> str:
     """The date the site says its data is from: SOURCE_DATE_EPOCH, else the last commit, else the newest retrieval."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -179,8 +190,9 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     from . import stamp
 
     root = Path(root)
-    # Every setting the output depends on: the shown date, and the site URL that sitemap.xml is written from.
-    digest = stamp.inputs_digest(root, {"date": _date_key(root),
+    # Every setting the output depends on: the shown date, the git history the changelog is read from, and
+    # the site URL that sitemap.xml is written from.
+    digest = stamp.inputs_digest(root, {"date": _date_key(root), "history": _history_key(root),
                                         "site_url": os.environ.get("SITEGEN_SITE_URL", "").strip(),
                                         "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
     if not check and stamp.up_to_date(out, digest):

@@ -278,7 +278,7 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
         raise RefusedError(problems)
     result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,
               "value": number_text(value), "source": source,
-              "retrieved": retrieved or checks.today().isoformat(), "url": url,
+              "retrieved": retrieved or authoring_date(), "url": url,
               "self_reported": True if self_reported else None}
     problems = result_problems(result, registries(root), rel)
     if problems:
@@ -290,3 +290,14 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
         path.write_bytes(before)
         raise RefusedError(problems)
     return path
+
+
+def authoring_date() -> str:
+    """Today's date for a new result: SOURCE_DATE_EPOCH when set (scripted, reproducible runs), else the clock."""
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
+    return checks.today().isoformat()

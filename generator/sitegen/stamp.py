@@ -19,7 +19,7 @@ def _files(folder: Path):
 
 
 def inputs_digest(root: Path, environment: dict[str, str]) -> str:
-    """SHA-256 over the data tree, the package's own code, templates and assets, and the given settings.
+    """SHA-256 over the data tree, CITATION.cff, the package's code, templates and assets, and the given settings.
 
     Paths enter the digest relative to their folder, so two checkouts of the same commit agree.
     """
@@ -28,6 +28,9 @@ def inputs_digest(root: Path, environment: dict[str, str]) -> str:
         for path in _files(folder):
             digest.update(f"{label}/{path.relative_to(folder).as_posix()}\0".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
+    citation = root / "CITATION.cff"  # rendered on the Cite page
+    if citation.is_file():
+        digest.update(b"CITATION.cff\0" + hashlib.sha256(citation.read_bytes()).digest())
     for key in sorted(environment):
         digest.update(f"{key}={environment[key]}\0".encode())
     return digest.hexdigest()
