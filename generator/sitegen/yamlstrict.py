@@ -133,7 +133,7 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, field: str, pr
         digits = value.lstrip("+-")
         if len(digits) > 1 and digits.startswith("0"):
             problems.append(Problem(path, *where, field, f"number '{value}' has a leading zero",
-                                    f"YAML 1.1 reads it as octal; quote it or drop the zero"))
+                                    "YAML 1.1 reads it as octal; quote it or drop the zero"))
             return value
         return int(value)
     if _FLOAT.match(value):

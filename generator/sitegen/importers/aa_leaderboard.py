@@ -10,11 +10,10 @@ it is not imported either.
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
+from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-leaderboard-2025-08",)
 URL = "https://artificialanalysis.ai/leaderboards/providers"
@@ -57,14 +56,7 @@ def model_name(model: str, provider: str) -> str:
 
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
-    if len(paths) != 1:
-        raise ImportError_(f"{source} reads one scrape CSV, got {len(paths)} files")
-    path = Path(paths[0])
-    retrieved = retrieved or date_from_name(path)
-    if not retrieved:
-        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    path, retrieved, rows = read_dated_csv(paths, retrieved, source, "scrape CSV")
     missing = [c for c in list(EVALS) + ["Model", "API Provider", "Total Response (s)"] if c not in rows[0]]
     if missing:
         raise ImportError_(f"{path.name}: missing columns {missing}")

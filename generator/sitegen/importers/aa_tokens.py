@@ -7,10 +7,9 @@ ignored. The cost to run the suite has no benchmark id yet; it rides in the toke
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
+from .common import Context, Extract, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-tokens-2026-07",)
 URL = "https://artificialanalysis.ai/models/{slug}"
@@ -18,14 +17,7 @@ WEIGHTS = {"Proprietary": "closed", "Open weights": "open"}
 
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
-    if len(paths) != 1:
-        raise ImportError_(f"{source} reads one CSV, got {len(paths)}")
-    path = Path(paths[0])
-    retrieved = retrieved or date_from_name(path)
-    if not retrieved:
-        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    path, retrieved, rows = read_dated_csv(paths, retrieved, source)
     ex = Extract(source, retrieved, files_entry([path]))
     for row in rows:
         name, url = row["name"].strip(), URL.format(slug=row["slug"].strip())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import re
@@ -100,6 +101,18 @@ class Context:
     """What an extractor may ask while reading: the model a name resolves to (None when unmatched)."""
 
     resolve: Callable[[str], str | None]
+
+
+def read_dated_csv(paths: list[Path], retrieved: str | None, source: str, what: str = "CSV") -> tuple[Path, str, list]:
+    """The one CSV a source is read from, its retrieval date (the option, else the date in its file name) and rows."""
+    if len(paths) != 1:
+        raise ImportError_(f"{source} reads one {what}, got {len(paths)} files")
+    path = Path(paths[0])
+    retrieved = retrieved or date_from_name(path)
+    if not retrieved:
+        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    with open(path, newline="", encoding="utf-8") as fh:
+        return path, retrieved, list(csv.DictReader(fh))
 
 
 def files_entry(paths: list[Path]) -> list[dict]:

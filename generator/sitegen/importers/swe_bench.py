@@ -8,11 +8,10 @@ self-reported.
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, files_entry, number, read_dated_csv
 
 SOURCES = ("swe-bench",)
 URL = "https://www.swebench.com/"
@@ -27,15 +26,7 @@ def source_name(row: dict) -> str:
 
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
-    if len(paths) != 1:
-        raise ImportError_(f"swe-bench reads one CSV, got {len(paths)}")
-    path = Path(paths[0])
-    from .common import date_from_name
-    retrieved = retrieved or date_from_name(path)
-    if not retrieved:
-        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    path, retrieved, rows = read_dated_csv(paths, retrieved, source)
     ex = Extract(source, retrieved, files_entry([path]))
     # Two Verified submissions can share a system name (e.g. 1 attempt and 2+ attempts, or a re-submission):
     # their harness then also names the submission folder, so each stays its own result.
