@@ -41,6 +41,8 @@ class Computed:
     index_defs: dict
     api_files: dict
     frontiers: dict
+    result_records: list = dataclasses.field(default_factory=list)  # the rows of `results`, as dicts
+    model_records: list = dataclasses.field(default_factory=list)  # the rows of `models`, as dicts
 
 
 def compute(repo) -> Computed:
@@ -48,8 +50,9 @@ def compute(repo) -> Computed:
     from . import export, frame
     from .indices import boards as engine
 
-    results = frame.results(repo)
-    models = frame.models(repo)
+    result_records, model_records = frame.result_records(repo), frame.model_records(repo)
+    results = frame.results(repo, result_records)
+    models = frame.models(repo, model_records)
     benchmarks = repo.benchmarks.data["benchmarks"]
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
@@ -58,10 +61,10 @@ def compute(repo) -> Computed:
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
-    api_files = export.api_files(boards, benchmark_boards, frame.model_records(repo), frame.result_records(repo),
+    api_files = export.api_files(boards, benchmark_boards, model_records, result_records,
                                  benchmarks, repo.sources.data["sources"]) if hasattr(export, "api_files") else {}
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
-                    api_files, frontiers)
+                    api_files, frontiers, result_records, model_records)
 
 
 def raw_frames(repo) -> dict:
@@ -114,13 +117,12 @@ def site_context(root: Path, repo, computed: Computed):
 
     import yaml
 
-    from . import frame
     from .site.context import SiteContext
 
     by_model: dict[str, list] = {}
-    for record in frame.result_records(repo):
+    for record in computed.result_records:
         by_model.setdefault(record["model"], []).append(record)
-    merged = {r["model"]: r for r in frame.model_records(repo)}
+    merged = {r["model"]: r for r in computed.model_records}
     # the public URL, for sitemap.xml: SITEGEN_SITE_URL, else GitHub Pages' address from GITHUB_REPOSITORY
     site_url = os.environ.get("SITEGEN_SITE_URL", "").strip()
     gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
@@ -205,8 +207,7 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     from .site import render_site
 
     def render(folder: Path) -> list[Problem]:
-        write.write_files(folder, computed.api_files)
-        render_site(ctx, folder)
+        render_site(ctx, folder)  # the JSON API is part of the site (ctx.api_files)
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         found = write.check_links(folder) if check else []
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})

@@ -67,8 +67,8 @@ def result_records(repo) -> list[dict]:
     return records
 
 
-def results(repo) -> pd.DataFrame:
-    records = result_records(repo)
+def results(repo, records: list[dict] | None = None) -> pd.DataFrame:
+    records = result_records(repo) if records is None else records
     frame = pd.DataFrame.from_records(records, columns=list(RESULT_COLUMNS))
     return frame.astype(RESULT_COLUMNS)
 
@@ -118,6 +118,6 @@ def model_records(repo) -> list[dict]:
     return records
 
 
-def models(repo) -> pd.DataFrame:
-    frame = pd.DataFrame.from_records(model_records(repo), columns=list(MODEL_COLUMNS))
+def models(repo, records: list[dict] | None = None) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(model_records(repo) if records is None else records, columns=list(MODEL_COLUMNS))
     return frame.astype(MODEL_COLUMNS)

@@ -163,7 +163,7 @@ def _in_parallel(fn, items: list) -> dict:
         _JOB = None
 
 
-def render_files(ctx: SiteContext) -> dict[str, bytes]:
+def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, bytes]:
     """Every output file of the site as {relative path: bytes}; pure and deterministic."""
     urls = Urls(ctx)
     lk = Lookups(ctx, urls)
@@ -197,21 +197,29 @@ def render_files(ctx: SiteContext) -> dict[str, bytes]:
     common = {"ctx": ctx, "charts": charts, "csp": CSP, "href": href, "urls": urls, "nav_html": nav_html}
     pages = list(plan(ctx, urls, lk, charts))
 
-    def render_pages(chunk) -> dict[str, bytes]:
+    def render_pages(chunk) -> dict[str, bytes | None]:
+        """Render a share of the pages; with out_dir, each worker writes its pages itself (None in the map)."""
         templates: dict = {}
-        out = {}
+        out: dict[str, bytes | None] = {}
         for page in chunk:
             tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))
-            out[page.path] = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+            data = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+            if out_dir is None:
+                out[page.path] = data
+            else:
+                _write(Path(out_dir), page.path, data)
+                out[page.path] = None
         return out
 
-    files.update(_in_parallel(render_pages, pages))
+    rendered = _in_parallel(render_pages, pages)
+    files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
         files[path] = text.encode("utf-8")
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
-    files["sitemap.xml"] = sitemap(ctx, [p for p in files if p.endswith(".html") and p != "404.html"])
+    files["sitemap.xml"] = sitemap(ctx, [p for p in list(files) + list(rendered)
+                                         if p.endswith(".html") and p != "404.html"])
     return files
 
 
@@ -228,18 +236,21 @@ def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
+def _write(out: Path, rel: str, data: bytes) -> Path:
+    if rel.startswith("/") or ".." in rel.split("/"):
+        raise ValueError(f"unsafe output path: {rel!r}")
+    path = out / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
 def render_site(ctx: SiteContext, out_dir: Path | str) -> list[Path]:
-    """Render the site into out_dir (created if needed); returns the written paths in sorted order."""
+    """Render the site into out_dir (created if needed); returns the written paths in sorted order.
+
+    Pages are written by the workers that render them; everything else is written here.
+    """
     out = Path(out_dir)
-    written = []
-    made: set[Path] = set()
-    for rel, data in sorted(render_files(ctx).items()):
-        if rel.startswith("/") or ".." in rel.split("/"):
-            raise ValueError(f"unsafe output path: {rel!r}")
-        path = out / rel
-        if path.parent not in made:
-            os.makedirs(path.parent, exist_ok=True)
-            made.add(path.parent)
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    written = [_write(out, rel, data) for rel, data in sorted(render_files(ctx, out).items())]
+    pages = [p for p in out.rglob("*.html")]
+    return sorted(set(written) | set(pages))
