@@ -36,6 +36,8 @@ _OTHER_NUMBER = re.compile(r"[-+]?0[xXoObB][0-9a-fA-F_]+\Z|[-+]?[0-9][0-9_]*(?::
 # Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text.
 _BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 Path = tuple  # a JSON path: keys and list indices from the document root
 
 
@@ -72,10 +74,8 @@ def _bad_text(value: str) -> str | None:
     match = _BAD_CHAR.search(value)
     if match:
         return describe_char(match.group())
-    for ch in value:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            return f"lone surrogate U+{ord(ch):04X}"
-    return None
+    match = _SURROGATE.search(value)
+    return f"lone surrogate U+{ord(match.group()):04X}" if match else None
 
 
 def _decode(raw: bytes, path: str, problems: list[Problem]) -> str | None:
@@ -112,7 +112,7 @@ def _tabs(text: str, path: str) -> list[Problem]:
     return found
 
 
-def _resolve_plain(value: str, where: tuple[int, int], path: str, field: str, problems: list[Problem]):
+def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple, problems: list[Problem]):
     """Type a plain (unquoted) scalar by YAML 1.2's core schema, refusing YAML 1.1 surprises."""
     if value in _NULL:
         return None
@@ -122,24 +122,24 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, field: str, pr
         return False
     lowered = value.lower()
     if lowered in _YAML11_BOOL:
-        problems.append(Problem(path, *where, field, f"unquoted '{value}' is a boolean in YAML 1.1",
+        problems.append(Problem(path, *where, _field(json_path), f"unquoted '{value}' is a boolean in YAML 1.1",
                                 f"write true/false for a flag, or quote it: \"{value}\""))
         return value
     if _SPECIAL_FLOAT.match(value):
-        problems.append(Problem(path, *where, field, f"'{value}' is not a finite number",
+        problems.append(Problem(path, *where, _field(json_path), f"'{value}' is not a finite number",
                                 "NaN and infinities are not allowed; leave the value out when unknown"))
         return value
     if _INT.match(value):
         digits = value.lstrip("+-")
         if len(digits) > 1 and digits.startswith("0"):
-            problems.append(Problem(path, *where, field, f"number '{value}' has a leading zero",
+            problems.append(Problem(path, *where, _field(json_path), f"number '{value}' has a leading zero",
                                     "YAML 1.1 reads it as octal; quote it or drop the zero"))
             return value
         return int(value)
     if _FLOAT.match(value):
         return float(value)
     if _OTHER_NUMBER.match(value):
-        problems.append(Problem(path, *where, field, f"'{value}' is read as a number in some YAML versions",
+        problems.append(Problem(path, *where, _field(json_path), f"'{value}' is read as a number in some YAML versions",
                                 "quote it if it is text, or write a plain decimal number"))
         return value
     return value
@@ -202,8 +202,11 @@ def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:
         return child
 
     def refuse_node_extras(event, where):
+        anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
+        if anchor is None and tag is None:
+            return
         field = _field(current_path())
-        if getattr(event, "anchor", None):
+        if anchor:
             problems.append(Problem(path, *where, field, f"anchor '&{event.anchor}' is not allowed",
                                     "write the value out in full; anchors and aliases are refused"))
         tag = getattr(event, "tag", None)
@@ -252,18 +255,17 @@ def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:
             top = stack[-1] if stack else None
             expecting_key = top is not None and isinstance(top[0], dict) and top[2] is _NO_KEY
             if expecting_key:
-                field = _field(top[1])
                 if not isinstance(event, yaml.ScalarEvent):
-                    problems.append(Problem(path, *where, field, "a mapping key must be a plain string",
+                    problems.append(Problem(path, *where, _field(top[1]), "a mapping key must be a plain string",
                                             "complex keys are not allowed"))
                     raise _Abort
                 refuse_node_extras(event, where)
                 key = event.value
                 if event.implicit[0] and event.value == "<<":
-                    problems.append(Problem(path, *where, field, "merge key '<<' is not allowed",
+                    problems.append(Problem(path, *where, _field(top[1]), "merge key '<<' is not allowed",
                                             "write the merged fields out in full"))
                 elif event.implicit[0]:
-                    typed = _resolve_plain(key, where, path, _field(top[1] + (key,)), problems)
+                    typed = _resolve_plain(key, where, path, top[1] + (key,), problems)
                     if not isinstance(typed, str):
                         problems.append(Problem(path, *where, _field(top[1] + (key,)),
                                                 f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
@@ -288,15 +290,14 @@ def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:
                 raise _Abort
             refuse_node_extras(event, where)
             if isinstance(event, yaml.ScalarEvent):
-                field = _field(current_path())
                 if event.implicit[0]:
-                    value = _resolve_plain(event.value, where, path, field, problems)
+                    value = _resolve_plain(event.value, where, path, current_path(), problems)
                 else:
                     value = event.value
                 if isinstance(value, str):
                     bad = _bad_text(value)
                     if bad:
-                        problems.append(Problem(path, *where, field, f"text contains {bad}",
+                        problems.append(Problem(path, *where, _field(current_path()), f"text contains {bad}",
                                                 "remove invisible and control characters"))
                 _place(stack, attach, value, where)
             elif isinstance(event, yaml.MappingStartEvent):
