@@ -157,7 +157,9 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         results = results_by_model.get(model_id, [])
         data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
                 "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}, by_source)}
-        files[f"{API}/models/{model_id}.json"] = _dump(data)
+        # Results keep the source's own precision; index rows were rounded by the engine.
+        files[f"{API}/models/{model_id}.json"] = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False,
+                                                            separators=(",", ":")) + "\n"
         listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
     files[f"{API}/sources.json"] = _dump({"sources": _source_entries(by_source, by_source)})
     files[f"{API}/benchmarks.json"] = _dump({"benchmarks": list(benchmarks)})
