@@ -18,7 +18,7 @@ MODEL_COLUMNS = {
     "reasoning": "boolean", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
-    "origin": "string",
+    "origin": "string", "prices": "object",
 }
 METADATA_FIELDS = ("organization", "released", "weights", "reasoning", "context_window", "licence")
 
@@ -102,6 +102,10 @@ def model_records(repo) -> list[dict]:
             if priced:
                 as_of, source, best = max(priced, key=lambda t: (t[0], t[1]))
                 pricing = dict(best, source=source)
+        # Every source's own price, for boards that must use one source's prices (e.g. a paper's).
+        prices = {source: dict(e["pricing"]) for source, _, e in candidates if e.get("pricing")}
+        if data.get("pricing"):
+            prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
         records.append({
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
@@ -113,7 +117,7 @@ def model_records(repo) -> list[dict]:
             "pricing_source": pricing.get("source") if pricing else None,
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(meta["context_window"]),
-            "licence": meta["licence"], "origin": doc.path,
+            "licence": meta["licence"], "origin": doc.path, "prices": prices,
         })
     return records
 

@@ -21,7 +21,8 @@ BOOT = DEFINITION["bootstrap"]
 
 RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved",
                   "url", "n", "stderr", "ci_low", "ci_high", "self_reported", "origin"]
-MODEL_COLUMNS = ["model", "name", "organization", "released", "weights", "total_b", "input_per_mtok"]
+MODEL_COLUMNS = ["model", "name", "organization", "released", "weights", "total_b", "input_per_mtok", "prices"]
+PRICE_SOURCE = DEFINITION["frontier"]["value"]["price_source"]
 
 
 def results_frame(*rows: dict) -> pd.DataFrame:
@@ -33,10 +34,20 @@ def results_frame(*rows: dict) -> pd.DataFrame:
 
 
 def models_frame(*rows: dict) -> pd.DataFrame:
-    """A models frame with the columns the pedagogy index reads; unknown cells are NaN / None."""
+    """A models frame with the columns the pedagogy index reads; unknown cells are NaN / None.
+
+    A row's `input_per_mtok` is also its price from the frontier's price source, unless `prices` is given.
+    """
     base = {"name": None, "organization": None, "released": None, "weights": None,
             "total_b": math.nan, "input_per_mtok": math.nan}
-    return pd.DataFrame([{**base, **r} for r in rows], columns=MODEL_COLUMNS)
+    out = []
+    for r in rows:
+        row = {**base, **r}
+        if "prices" not in r:
+            price = row["input_per_mtok"]
+            row["prices"] = {} if price != price else {PRICE_SOURCE: {"input_per_mtok": price}}
+        out.append(row)
+    return pd.DataFrame(out, columns=MODEL_COLUMNS)
 
 
 def raw(k: int, n: int, **extra) -> pd.DataFrame:
@@ -211,7 +222,7 @@ def test_value_frontier_excludes_missing_and_non_positive_prices_with_reasons():
     reasons = {e["model"]: e["reason"] for e in value["excluded"]}
     assert reasons["d/free"].startswith("input price is not positive")
     assert reasons["f/negative"].startswith("input price is not positive")
-    assert reasons["e/unpriced"] == "no input price"
+    assert reasons["e/unpriced"] == f"no input price from {PRICE_SOURCE}"
     assert reasons["g/unknown"] == "not in the model registry"
     assert [p["model"] for p in value["points"]] == ["a/cheap", "b/mid", "c/top"]
     assert value["points"][0]["x_raw"] == 0.01
@@ -344,7 +355,7 @@ def test_paper_value_frontier_is_reproduced():
     assert [names[m] for m in value["frontier"]] == [
         "Llama-3.2 1B", "LFM-7B", "Qwen-3 8B", "Qwen-3 32B", "Gemini-2.5 Flash", "Gemini-2.5 Pro"]
     reasons = {e["model"]: e["reason"] for e in value["excluded"]}
-    assert reasons["learnlm-1.5-pro-experimental"] == "no input price"
+    assert reasons["learnlm-1.5-pro-experimental"] == f"no input price from {PRICE_SOURCE}"
 
 
 def test_paper_size_frontier_over_open_weight_models():
@@ -367,3 +378,16 @@ def test_paper_frontier_over_time_ends_at_the_current_frontier():
     assert value["by_month"]["2025-06"] == value["frontier"]
     hull = value["hull_by_month"]["2025-06"]
     assert float(np.interp(-1.0, [h[0] for h in hull], [h[1] for h in hull])) == pytest.approx(82.42)
+
+
+def test_value_frontier_uses_the_price_source_not_the_current_price():
+    """The paper's frontier is about value at the paper's prices: a later, higher price must not move a model."""
+    results = results_frame({"model": "a/old", "value": 60.0}, {"model": "b/new", "value": 70.0})
+    models = models_frame(
+        # current price 0.15 from a 2026 source, but 0.01 in the paper's price list
+        {"model": "a/old", "input_per_mtok": 0.15, "prices": {PRICE_SOURCE: {"input_per_mtok": 0.01},
+                                                               "aa-api-2026-07": {"input_per_mtok": 0.15}}},
+        {"model": "b/new", "input_per_mtok": 0.5, "prices": {"aa-api-2026-07": {"input_per_mtok": 0.5}}})
+    value = cdpk(results, models)["frontiers"]["value"]
+    assert [p["x"] for p in value["points"]] == [pytest.approx(math.log10(0.01))]
+    assert value["excluded"] == [{"model": "b/new", "reason": f"no input price from {PRICE_SOURCE}"}]

@@ -214,14 +214,24 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[pd.Series],
     return out
 
 
-def price_x(model: pd.Series) -> tuple[float | None, str | None]:
-    """Input price per 1M tokens as the value-frontier x, or a reason to leave the model out."""
-    price = model.get("input_per_mtok")
-    if not _finite(price):
-        return None, "no input price"
-    if float(price) <= 0:
-        return None, "input price is not positive (free or experimental); log10 undefined"
-    return float(price), None
+def price_x(source: str | None = None) -> Callable[[pd.Series], tuple[float | None, str | None]]:
+    """Input price per 1M tokens as the value-frontier x (from one source's prices when `source` is given)."""
+
+    def x_of(model: pd.Series) -> tuple[float | None, str | None]:
+        if source:
+            prices = model.get("prices")
+            entry = prices.get(source) if isinstance(prices, dict) else None
+            price = entry.get("input_per_mtok") if entry else None
+            missing = f"no input price from {source}"
+        else:
+            price, missing = model.get("input_per_mtok"), "no input price"
+        if not _finite(price):
+            return None, missing
+        if float(price) <= 0:
+            return None, "input price is not positive (free or experimental); log10 undefined"
+        return float(price), None
+
+    return x_of
 
 
 def size_x(weights: Iterable[str]) -> Callable[[pd.Series], tuple[float | None, str | None]]:
@@ -338,7 +348,7 @@ def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
             "rows": ranked,
             "frontiers": {
                 "value": {"axes": fr["value"]["axes"],
-                          **frontier(ranked, models, price_x, collinear, by_month=True)},
+                          **frontier(ranked, models, price_x(fr["value"].get("price_source")), collinear, by_month=True)},
                 "size": {"axes": fr["size"]["axes"],
                          **frontier(ranked, models, size_x(fr["size"]["weights"]), collinear, by_month=False)},
             },
