@@ -30,7 +30,7 @@ def _model(i: int, org: str, weights: str, full_aa: bool, price: float | None, t
             "released": f"2025-0{1 + i}", "weights": weights, "reasoning": bool(i % 2), "results": results}
     if price is not None:
         data["pricing"] = {"input_per_mtok": price, "output_per_mtok": 4 * price, "as_of": "2025-10-14",
-                           "source": "aa-api-2025-10"}
+                           "source": "pedagogy-models"}  # the prices the pedagogy frontier reads
     if total_b is not None:
         data["parameters"] = {"total_b": total_b}
     return data
