@@ -119,3 +119,18 @@ def test_select_independent_before_self_reported():
     )
     rule = {"order": ["independent-first", "highest"]}
     assert select(frame, rule, ["b"])["value"].tolist() == [70]
+
+
+def test_harness_preference_ignores_run_qualifiers():
+    """Epoch's repeated Terminal-Bench runs are told apart as "Terminus 2 (run of <date>)": still Terminus 2."""
+    from sitegen.indices.common import select
+
+    frame = results(
+        {"model": "o/m", "benchmark": "terminal-bench-2", "value": 57.8, "source": "epoch", "harness": "Codex CLI"},
+        {"model": "o/m", "benchmark": "terminal-bench-2", "value": 36.9, "source": "epoch",
+         "harness": "Terminus 2 (run of 2025-10-31)"},
+    )
+    rule = {"order": ["source-precedence", "harness-preference", "newest", "highest"], "sources": ["epoch"],
+            "harness": {"prefer": ["terminus-2"], "otherwise": "best"}}
+    chosen = select(frame, rule, ["terminal-bench-2"])
+    assert list(chosen["value"]) == [36.9]

@@ -7,6 +7,7 @@ Nothing here knows a methodology constant; every number comes in as an argument 
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -112,8 +113,14 @@ def merge_selection(default: Mapping | None, override: Mapping | None) -> dict:
     return merged
 
 
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
 def _norm_harness(h: Any) -> str:
-    return str(h or "").strip().lower().replace(" ", "-").replace("_", "-")
+    """A harness name as a preference matches it: case, spaces and a trailing qualifier such as
+    "(run of 2025-10-31)", which importers add to tell repeated runs apart, do not matter."""
+    name = _QUALIFIER.sub("", str(h or "")).strip().lower()
+    return name.replace(" ", "-").replace("_", "-")
 
 
 def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> pd.DataFrame:
