@@ -53,7 +53,8 @@ def test_aa_leaderboard_strips_endpoint_tags_and_keeps_creator_endpoint(tmp_path
     assert any(m["model"] == "google/gemini-2.5-pro" for m in out.doc["models"])
 
 
-def test_epoch_hle_percent_stderr_calibration_and_unknown_effort_reported(tmp_path):
+def test_epoch_hle_percent_interval_calibration_and_unknown_effort_reported(tmp_path):
+    """Epoch's "Accuracy Standard Error" for HLE is the leaderboard's 95% half-width: it becomes ci95."""
     f = tmp_path / "hle_external.csv"
     f.write_text("Model version,Accuracy,Release date,Organization,Name,Accuracy Standard Error,Calibration Error,Notes,id\n"
                  "gpt-5-2025-08-07_high,0.2532,2025-08-07,OpenAI,GPT-5,0.0087,50,,a\n"
@@ -62,8 +63,9 @@ def test_epoch_hle_percent_stderr_calibration_and_unknown_effort_reported(tmp_pa
     ex = importers.IMPORTERS["epoch"].extract([f], "2026-04-19", Context(lambda n: None))
     out = resolve(ex, reg, [])
     assert [p.name for p in out.unmatched] == ["gpt-5-2025-08-07_unknown"]
-    values = {(r["benchmark"], r.get("metric", "")): (r["value"], r.get("stderr")) for r in out.doc["results"]}
-    assert values == {("hle", ""): (25.32, 0.87), ("hle", "calibration-error"): (50, None)}
+    values = {(r["benchmark"], r.get("metric", "")): (r["value"], r.get("ci95"), r.get("stderr"))
+              for r in out.doc["results"]}
+    assert values == {("hle", ""): (25.32, [24.45, 26.19], None), ("hle", "calibration-error"): (50, None, None)}
     ignored = resolve(ex, reg, [{"source": "epoch", "name": "gpt-5-2025-08-07_unknown", "reason": "effort unknown"}])
     assert not ignored.unmatched and ignored.ignored
 

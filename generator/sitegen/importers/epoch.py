@@ -15,6 +15,7 @@ Several runs of one model version in one file are kept apart where Epoch tells t
 from __future__ import annotations
 
 import csv
+from decimal import Decimal
 from pathlib import Path
 
 from .common import Context, Extract, ImportError_, files_entry, number
@@ -89,8 +90,8 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                           url=(row.get("Source link") or "").strip() or None,
                           notes=_notes(row.get("Source"), row.get("Notes")))
             elif path.name == "hle_external.csv":
-                ex.result(name, "hle", number(row["Accuracy"], 100),
-                          stderr=number(row.get("Accuracy Standard Error"), 100), notes=_notes(None, row.get("Notes")))
+                ex.result(name, "hle", number(row["Accuracy"], 100), ci95=_hle_interval(row),
+                          notes=_notes(None, row.get("Notes")))
                 ex.result(name, "hle", number(row.get("Calibration Error")), metric="calibration-error")
             elif path.name == "terminalbench_external.csv":
                 if (row.get("Source") or "").strip() != TB2_SOURCE:
@@ -114,3 +115,16 @@ def prefer(model: str, records: list[tuple[str, dict]]) -> tuple[str, dict]:
     """Two Epoch model versions of one registry model (e.g. gemini-2.5-pro-exp-03-25 and the same weights'
     preview-03-25 endpoint): the earliest release date is the model's; then the name."""
     return sorted(records, key=lambda r: (r[1].get("released") or "9999", r[0]))[0]
+
+
+def _hle_interval(row) -> list | None:
+    """The 95% interval of an HLE accuracy from the column Epoch calls "Accuracy Standard Error".
+
+    That column is the official leaderboard's 95% half-width (1.96·sqrt(p(1-p)/n)), not a standard error:
+    on every row it is 1.95-1.97 times sqrt(p(1-p)/2500). Read as a standard error, intervals came out 1.96x
+    too wide. So it becomes the interval [accuracy - x, accuracy + x] itself.
+    """
+    acc, half = number(row.get("Accuracy"), 100), number(row.get("Accuracy Standard Error"), 100)
+    if acc is None or half is None:
+        return None
+    return [number(Decimal(str(acc)) - Decimal(str(half))), number(Decimal(str(acc)) + Decimal(str(half)))]
