@@ -117,3 +117,19 @@ def test_reimport_of_real_files_is_byte_identical(tmp_path):
         importers.write(root, outcome)
     for path in sorted((REPO / "scores" / "imported").glob("*.yaml")):
         assert (root / "scores" / "imported" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_reasoning_read_from_aa_display_names():
+    from sitegen.importers.aa_api import reasoning_from_name
+
+    assert [reasoning_from_name(n) for n in (
+        "GPT-5 (high)", "GPT-5 (minimal)", "Qwen3 235B (Reasoning)", "Claude Opus 4.5 Thinking",
+        "Claude 4.5 Sonnet (Non-reasoning)", "GLM-4.6 (Non-reasoning, high)",
+        "Gemini 2.5 Pro", "o3", "Llama 3.1 405B")] == [True, True, True, True, False, False, None, None, None]
+
+
+def test_lmarena_licence_gives_open_or_closed_weights():
+    from sitegen.importers.lmarena import weights_from_licence
+
+    assert [weights_from_licence(x) for x in ("Proprietary", "Apache 2.0", "Llama 3.1 Community", "MRL", None, "")] == [
+        "closed", "open", "open", "open", None, None]

@@ -9,6 +9,7 @@ benchmark id here and are not imported. A 0/0 price means 'no public price' and 
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -49,7 +50,21 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             ex.result(name, bench, number(ev.get(field), 100), url=url)
         price = rec.get("pricing") or {}
         ex.hint(name, (rec.get("model_creator") or {}).get("name"))
-        ex.model(name, released=rec.get("release_date"),
+        ex.model(name, released=rec.get("release_date"), reasoning=reasoning_from_name(name),
                  pricing=pricing(number(price.get("price_1m_input_tokens")),
                                  number(price.get("price_1m_output_tokens")), retrieved))
     return ex
+
+
+_EFFORT = re.compile(r"\((?:[^()]*\b)?(minimal|low|medium|high|xhigh|max)\b[^()]*\)\s*$", re.IGNORECASE)
+
+
+def reasoning_from_name(name: str) -> bool | None:
+    """What AA's display name says about reasoning: "(Reasoning)"/"Thinking" or a reasoning effort such as
+    "(high)" mean a reasoning configuration, "(Non-reasoning)" means none; otherwise unknown."""
+    lowered = name.lower()
+    if "non-reasoning" in lowered or "non reasoning" in lowered:
+        return False
+    if "reasoning" in lowered or "thinking" in lowered or _EFFORT.search(name):
+        return True
+    return None

@@ -33,7 +33,16 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     if PRICES in by_name:
         for p in json.loads(by_name[PRICES].read_text(encoding="utf-8")):
             ex.hint(p["model_api_name"], p.get("organization"), p.get("name"))
-            ex.model(p["model_api_name"], licence=(p.get("license") or "").strip() or None,
+            licence = (p.get("license") or "").strip() or None
+            ex.model(p["model_api_name"], licence=licence, weights=weights_from_licence(licence),
                      pricing=pricing(number(p.get("input_token_price")), number(p.get("output_token_price")),
                                      retrieved))
     return ex
+
+
+def weights_from_licence(licence: str | None) -> str | None:
+    """LMArena's licence column: "Proprietary" means closed weights; a named licence (Apache 2.0, MIT, Llama,
+    Qwen, CC-BY-NC, MRL, ...) is the licence of published weights."""
+    if not licence:
+        return None
+    return "closed" if licence.lower() == "proprietary" else "open"
