@@ -13,10 +13,11 @@ from markupsafe import Markup
 from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
+from .numbers import decimals, with_unit
 from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
 from .render import environment, script_json
 from .search import search_index
-from .views import Lookups, bench_board_view, board_view, iq_anchors, model_view
+from .views import Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -59,6 +60,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         pages.append(Page(urls.benchmark[bid], "benchmark.html", lk.bench_name(bid), "benchmarks", {
             "bench": bench_meta.get(bid) or {"id": bid}, "view": bench_board_view(bid, lk),
             "anchor": anchors.get(bid), "has_curve": bid in anchors and "anchor-curves" in charts,
+            "anchor_digits": decimals(lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]),
         }))
     pages.append(Page("benchmarks/index.html", "benchmarks.html", "Benchmarks", "benchmarks", {
         "items": [{"b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)}, "href": href(urls.benchmark[bid]),
@@ -124,12 +126,22 @@ def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     benches = sorted(ctx.benchmark_boards)
     bench_vals = {b: {r["model"]: r.get("value") for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    def fmt_of(unit: str, digits: int) -> list:
+        """[decimals, prefix, suffix] for compare.js, which only applies them (numbers.decimals decides)."""
+        pre_post = with_unit(0, unit, 0).split("0", 1)
+        return [digits, *pre_post]
+
+    bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
     return {
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
                     lk.model_meta(m["id"])["total_b"]] for m in models],
-        "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models]] for b in boards],
-        "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models]] for b in benches],
+        "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
+                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b)] for b in boards],
+        "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
+                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True)] for b in benches],
+        "price": fmt_of("USD", 2),
+        "params": [decimals("billions", [lk.model_meta(m["id"])["total_b"] for m in models]), "", ""],
     }
 
 

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from .context import SiteContext
+from .numbers import d3_format, decimals
 from .pages import board_title
 from .views import Lookups, _num, iq_anchors
 
@@ -74,9 +75,22 @@ def _to_dict(chart, data: dict[str, list[dict]]) -> dict[str, Any]:
     return spec
 
 
-def _fallback(rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10) -> dict[str, Any]:
+def _digits(rows: list[dict], units: dict[str, str]) -> dict[str, int]:
+    """Decimals of each numeric field, from its unit and all its values on the chart (numbers.decimals)."""
+    return {f: decimals(u, [r.get(f) for r in rows]) for f, u in units.items()}
+
+
+def _fmts(rows: list[dict], x: tuple[str, str], y: tuple[str, str]) -> tuple[str, str]:
+    """Tooltip formats for the x and y fields ((field, unit) each), with the decimals the tables use."""
+    d = _digits(rows, dict([x, y]))
+    return d3_format(d[x[0]]), d3_format(d[y[0]])
+
+
+def _fallback(rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10,
+              units: dict[str, str] | None = None) -> dict[str, Any]:
     ordered = sorted(rows, key=lambda r: ((r.get(key) is None), -(r.get(key) or 0) if reverse else (r.get(key) or 0), r.get("model", "")))
-    return {"columns": [c[1] for c in cols], "fields": [c[0] for c in cols], "rows": ordered[:n], "total": len(rows)}
+    return {"columns": [c[1] for c in cols], "fields": [c[0] for c in cols], "rows": ordered[:n], "total": len(rows),
+            "digits": _digits(rows, units or {})}
 
 
 def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
@@ -99,16 +113,20 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
             "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0.")
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
-        _scatter(alt, "cost", "iq", "Effective cost (USD, log)", "AI IQ", xlog=True, description=desc, tooltip_fmt=(".3f", ".1f")),
-        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD)")], "iq"))
+        _scatter(alt, "cost", "iq", "Effective cost (USD, log)", "AI IQ", xlog=True, description=desc,
+                 tooltip_fmt=_fmts(rows, ("cost", "USD"), ("iq", "IQ"))),
+        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD)")], "iq",
+                        units={"iq": "IQ", "cost": "USD"}))
 
     time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get("benchmark") or "aa-response-time"
     rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
     rows = [_point(lk, m, iq=iq[m], seconds=rt[m]) for m in sorted(iq) if m in rt and rt[m] > 0]
     desc = "AI IQ against response time (log scale, reversed: faster to the right)."
     add("iq-vs-speed", "AI IQ vs response time", desc,
-        _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc),
-        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq"))
+        _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc,
+                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ"))),
+        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
+                        units={"iq": "IQ", "seconds": "seconds"}))
 
     rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
     if rows:
@@ -123,7 +141,8 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         summary = [{"model": "", "name": label, "iq": v} for label, v in (
             ("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))]
         add("iq-distribution", "Distribution of AI IQ", desc, chart, rows,
-            {"columns": ["Statistic", "AI IQ"], "fields": ["name", "iq"], "rows": summary, "total": len(rows)})
+            {"columns": ["Statistic", "AI IQ"], "fields": ["name", "iq"], "rows": summary, "total": len(rows),
+             "digits": _digits(rows, {"iq": "IQ"})})
 
     aa_id = next((b for b in AA_PREFERRED if b in ctx.boards), None)
     if aa_id:
@@ -132,8 +151,10 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         name = board_title(ctx, aa_id)
         desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)."
         add("aa-vs-price", f"{name} vs price", desc,
-            _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc),
-            rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price")], "index"))
+            _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
+                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points"))),
+            rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
+                            units={"index": "points", "price": "USD"}))
 
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
@@ -144,15 +165,19 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
     add("cdpk-vs-send", "CDPK vs SEND", desc,
-        _scatter(alt, "cdpk", "send", "CDPK score", "SEND score", description=desc, tooltip_fmt=(".1f", ".1f")),
-        rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK"), ("send", "SEND")], "cdpk"))
+        _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc,
+                 tooltip_fmt=_fmts(rows, ("cdpk", "percent"), ("send", "percent"))),
+        rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")], "cdpk",
+                        units={"cdpk": "percent", "send": "percent"}))
 
     acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
     add("hle-calibration", "HLE accuracy vs calibration error", desc,
-        _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc, tooltip_fmt=(".1f", ".1f")),
-        rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy"), ("calibration", "Calibration error")], "accuracy"))
+        _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc,
+                 tooltip_fmt=_fmts(rows, ("calibration", "percent"), ("accuracy", "percent"))),
+        rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")], "accuracy",
+                        units={"accuracy": "percent", "calibration": "percent"}))
 
     _anchor_chart(alt, ctx, lk, out)
     for kind in out:
@@ -200,9 +225,9 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
     """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
     ref_layer = lambda: alt.Chart(alt.NamedData("refs")).mark_rule(color="#757575", strokeDash=[4, 4]).encode(  # noqa: E731
         y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y:Q", title="CDPK", format=".1f")])
-    for key, kind, title, xtitle, fmt_x in (
-            ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", ".3f"),
-            ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", ".1f")):
+    for key, kind, title, xtitle, xunit in (
+            ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
+            ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions")):
         fr = fronts.get(key) or {}
         members = set(fr.get("frontier") or [])
         rows = [_point(lk, p["model"], x=_num(p.get("x_raw")), cdpk=_num(p.get("y")), frontier=p["model"] in members)
@@ -219,7 +244,8 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
         else:
             desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} open-weights models with a "
                     f"published size; the orange line is the size frontier. {excluded} models are left out (closed or unknown size).")
-        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, tooltip_fmt=(fmt_x, ".1f"))
+        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc,
+                           tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
             x="x:Q", y="y:Q", order="order:Q")
         scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
@@ -227,8 +253,9 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
         chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
         front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
         out[kind] = {"title": title, "description": desc, "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
-                     "fallback": {"columns": ["Frontier model", "CDPK", "Price (USD / M)" if key == "value" else "Params (B)"],
-                                  "fields": ["name", "cdpk", "x"], "rows": front_rows, "total": len(rows)},
+                     "fallback": {"columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
+                                  "fields": ["name", "cdpk", "x"], "rows": front_rows, "total": len(rows),
+                                  "digits": _digits(rows, {"cdpk": "percent", "x": xunit})},
                      "models": sorted(r["model"] for r in rows), "highlight": "model"}
         if key != "value":
             continue
@@ -248,14 +275,14 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                 color=alt.Color("month:O", title="Frontier as of", scale=alt.Scale(scheme="viridis")),
                 detail="month:O", order="order:Q",
                 tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk:Q", title="CDPK", format=".1f"),
-                         alt.Tooltip("x:Q", title="Input price", format=".3f")],
+                         alt.Tooltip("x:Q", title="Input price", format=d3_format(decimals("USD", [e["x"] for e in evo])))],
             ).add_params(alt.param(name="hl", value="")).properties(width="container", height=340, description=desc)
             months = _changed_months(fr.get("by_month") or {})
             summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
                         "n": len(fr["by_month"][m] or [])} for m in months[-8:]]
             add("pedagogy-evolution", "Pedagogy value frontier over time", desc, chart, evo,
                 {"columns": ["As of", "Top of the frontier", "Models on it"], "fields": ["month", "name", "n"],
-                 "rows": summary, "total": len(months)}, highlight="")
+                 "rows": summary, "total": len(months), "digits": {"n": 0}}, highlight="")
 
 
 def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -303,5 +330,5 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                             "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
                             "fallback": {"columns": ["Benchmark", "Tier", "Ceiling (IQ)", "Original ceiling (IQ)"],
                                          "fields": ["name", "tier", "ceiling", "original"], "rows": summary,
-                                         "total": len(summary)},
+                                         "total": len(summary), "digits": _digits(summary, {"ceiling": "IQ", "original": "IQ"})},
                             "models": [], "highlight": "benchmark"}

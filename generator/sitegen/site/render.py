@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from .links import EXTERNAL_REL, external_link, safe_url
+from .numbers import decimals, number, with_unit
 
 _JSON_ESCAPES = {
     ord("<"): "\\u003c",
@@ -48,14 +49,11 @@ def script_json(obj: Any) -> Markup:
 
 
 def fmt(value: Any, digits: int = 1) -> str:
-    """Fixed float formatting; '–' for unknown values."""
-    if value is None or isinstance(value, bool):
-        return "–" if value is None else ("yes" if value else "no")
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
-            return "–"
-        text = f"{float(value):.{digits}f}"
-        return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text
+    """Fixed decimals (numbers.number); '–' for unknown values, yes/no for booleans."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or isinstance(value, (int, float)):
+        return number(value, digits)
     return str(value)
 
 
@@ -78,10 +76,8 @@ def scale_text(scale: Any) -> str:
 
 
 def fmt_price(value: Any) -> str:
-    """Dollars per million tokens with two decimals; '–' when unknown (never $0 for unknown)."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "–"
-    return f"${float(value):,.2f}"
+    """Dollars per million tokens: two decimals, more for prices under a cent ($0.075); '–' when unknown (never $0)."""
+    return with_unit(value, "USD", decimals("USD", [value]))
 
 
 def num_attr(value: Any) -> str:
@@ -146,7 +142,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(auto=fmt_auto, fmt=fmt, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
+    env.filters.update(auto=fmt_auto, fmt=fmt, unit=with_unit, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
     env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html)
     return env
 
@@ -165,7 +161,7 @@ def cell_html(c: dict[str, Any]) -> Markup:
             f'<td data-sort="" class="lb-cell lb-cell--{how}"><span class="lb-flag" tabindex="0" aria-describedby="{uid}">–</span>'
             f'<span class="lb-tip" role="tooltip" id="{uid}">{note or "Missing"}</span></td>'
         )
-    text = fmt(c["value"], c["digits"])
+    text = with_unit(c["value"], c["unit"], c["digits"]) if c.get("unit") else number(c["value"], c["digits"])
     shown = f'<a href="{escape(c["url"])}" rel="noopener nofollow">{text}</a>' if c["url"] else text
     sort = num_attr(c["value"])
     if note:

@@ -8,6 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
+from .numbers import decimals, header
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -46,6 +47,30 @@ class Lookups:
         for bid in sorted(ctx.benchmark_boards):
             for row in ctx.benchmark_boards[bid].get("rows", []):
                 self.bench_rows[row["model"]].append((bid, row))
+        self._bench_digits: dict[str, int] = {}
+        self._board_formats: dict[str, dict[str, Any]] = {}
+
+    def bench_unit(self, bid: str, metric: str = "") -> str:
+        """A benchmark's (or one of its metrics') unit, from scale.unit in methodology/benchmarks.yaml."""
+        b = self.benchmarks.get(bid) or {}
+        if metric:
+            b = next((m for m in b.get("metrics") or [] if isinstance(m, dict) and m.get("id") == metric), {})
+        unit = (b.get("scale") or {}).get("unit") if isinstance(b.get("scale"), dict) else None
+        return unit or (self.ctx.benchmark_boards.get(bid) or {}).get("unit") or ""
+
+    def bench_digits(self, bid: str) -> int:
+        """Decimals for a benchmark's primary scores, from all its scores (the same on every page)."""
+        if bid not in self._bench_digits:
+            rows = (self.ctx.benchmark_boards.get(bid) or {}).get("rows", [])
+            self._bench_digits[bid] = decimals(self.bench_unit(bid), [r.get("value") for r in rows])
+        return self._bench_digits[bid]
+
+    def board_format(self, bid: str) -> dict[str, Any]:
+        """Units and decimals of a board's value and of each component's value and raw score, from all its rows."""
+        hit = self._board_formats.get(bid)
+        if hit is None:
+            hit = self._board_formats[bid] = _board_format(self, bid)
+        return hit
 
     def source_url(self, source: Any, url: Any = None) -> str | None:
         """The link for a number: its own URL if safe, else its source's URL if safe."""
@@ -98,6 +123,38 @@ DIMENSION_LABELS = {
     "token_cost": "Token cost (USD)", "efficiency": "Token efficiency (×)",
     "effective_cost": "Effective cost (USD)", "response_time": "Response time (s)",
 }
+
+
+#: Units of computed (non-benchmark) components.
+DIMENSION_UNITS = {
+    "token-cost": "USD", "token_cost": "USD", "effective_cost": "USD",
+    "token-efficiency": "ratio", "efficiency": "ratio", "response_time": "seconds",
+}
+#: Index kinds whose component values are mapped onto the index's own scale (the raw score keeps the benchmark's).
+MAPPED_KINDS = ("ai-iq", "ai-eq")
+
+
+def _board_format(lk: "Lookups", bid: str) -> dict[str, Any]:
+    board = lk.ctx.boards[bid]
+    unit = str(board.get("unit") or "")
+    mapped = board.get("kind") in MAPPED_KINDS or unit in ("IQ", "EQ")
+    rows = board.get("rows", [])
+    values: dict[str, list] = defaultdict(list)
+    raws: dict[str, list] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for r in rows:
+        for c in r.get("components", []):
+            kinds.setdefault(c["id"], c.get("kind", "benchmark"))
+            values[c["id"]].append(c.get("value"))
+            raws[c["id"]].append(c.get("raw"))
+    comps, raw = {}, {}
+    for cid, kind in kinds.items():
+        cu = DIMENSION_UNITS.get(cid) or (unit if mapped or kind != "benchmark" else lk.bench_unit(cid) or unit)
+        comps[cid] = (cu, decimals(cu, values[cid]))
+        ru = lk.bench_unit(cid) if kind == "benchmark" else cu
+        raw[cid] = (ru, decimals(ru, raws[cid]))
+    value_digits = decimals(unit, [r.get("value") for r in rows])
+    return {"unit": unit, "digits": value_digits, "components": comps, "raw": raw}
 
 
 def component_names(ctx: SiteContext) -> dict[str, str]:
@@ -176,6 +233,15 @@ def row_notes(row: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def higher_is_better(ctx: SiteContext, bid: str) -> bool:
+    """Whether a board ranks higher values first: the board's own flag, else its definition's (cost: lower)."""
+    board = ctx.boards.get(bid) or {}
+    flag = board.get("higher_is_better")
+    if flag is None:
+        flag = ((ctx.index_defs or {}).get(board.get("definition") or bid) or {}).get("higher_is_better")
+    return flag is not False
+
+
 def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     """A leaderboard: columns (components) and rows with cells, in rank order (unranked last)."""
     board = lk.ctx.boards[bid]
@@ -187,18 +253,20 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             if c["id"] not in kinds:
                 kinds[c["id"]] = c.get("kind", "benchmark")
                 comp_ids.append(c["id"])
-    columns = [{"id": c, "name": lk.comp_name(c, kinds[c]), "kind": kinds[c]} for c in comp_ids]
-    higher = board.get("higher_is_better", True) is not False
+    form = lk.board_format(bid)
+    columns = [{"id": c, "name": header(lk.comp_name(c, kinds[c]), form["components"][c][0]), "kind": kinds[c],
+                "digits": form["components"][c][1]} for c in comp_ids]
+    higher = higher_is_better(lk.ctx, bid)
     ordered = sorted(rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
                                           -(r.get("value") or 0) if higher else (r.get("value") or 0), r["model"]))
-    digits = 3 if bid == "cost" else 1
+    digits = form["digits"]
     view_rows, manual_rows = [], []
     for i, row in enumerate(ordered):
         by_id = {c["id"]: c for c in row.get("components", [])}
         cells = []
         for j, cid in enumerate(comp_ids):
             comp = by_id.get(cid) or {"id": cid, "how": "missing", "reason": "not part of this row"}
-            cells.append(cell(comp, lk, f"t{i}-{j}", digits))
+            cells.append(cell(comp, lk, f"t{i}-{j}", columns[j]["digits"]))
         cov = row.get("coverage") or {}
         meta = lk.model_meta(row["model"])
         vr = {
@@ -216,7 +284,8 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     desc = " ".join(str(board.get("description") or "").split())
     cut = desc.find(". ", 0, 400)
     lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
-    return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
+    return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "unit": form["unit"],
+            "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
             "has_interval": any(r["interval"] for r in view_rows), "digits": digits,
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
@@ -242,8 +311,10 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
             "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")), "uid": f"b{i}",
         })
+    unit = lk.bench_unit(bid)
     return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
-            "has_ci": any(r["ci"] for r in out)}
+            "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
+            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
 
 def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
@@ -252,8 +323,11 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     pricing = m.get("pricing") or {}
     results = []
     for r in sorted(m.get("results") or [], key=lambda r: (r.get("benchmark") or "", r.get("metric") or "", r.get("subset") or "", r.get("source") or "")):
+        metric = r.get("metric") or ""
+        unit = lk.bench_unit(r.get("benchmark"), metric)
+        digits = decimals(unit, [r.get("value")]) if metric else lk.bench_digits(r.get("benchmark"))
         results.append({
-            "benchmark": r.get("benchmark"), "name": lk.bench_name(r.get("benchmark")),
+            "benchmark": r.get("benchmark"), "name": lk.bench_name(r.get("benchmark")), "unit": unit, "digits": digits,
             "href": href(lk.urls.benchmark[r["benchmark"]]) if r.get("benchmark") in lk.urls.benchmark else None,
             "value": _num(r.get("value")), "metric": r.get("metric") or "", "subset": r.get("subset") or "",
             "harness": r.get("harness") or "", "source": lk.source_name(r.get("source")),
@@ -265,8 +339,12 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         board = lk.ctx.boards[bid]
         cov = row.get("coverage") or {}
         comps = []
+        form = lk.board_format(bid)
         for j, c in enumerate(row.get("components", [])):
-            cv = cell(c, lk, f"m-{bid}-{j}", 3 if bid == "cost" else 1)
+            unit, digits = form["components"].get(c["id"], (form["unit"], form["digits"]))
+            cv = cell(c, lk, f"m-{bid}-{j}", digits)
+            cv["unit"] = unit
+            cv["raw_unit"], cv["raw_digits"] = form["raw"].get(c["id"], (unit, digits))
             cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
                        "raw": _num(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
                        "retrieved": c.get("retrieved") or ""})
@@ -278,11 +356,12 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
             "interval": _interval(interval), "components": comps, "notes": row_notes(row),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
-            "digits": 3 if bid == "cost" else 1,
+            "digits": form["digits"],
         })
     ranks = []
     for bid, r in lk.bench_rows.get(mid, []):
         ranks.append({"id": bid, "name": lk.bench_name(bid), "rank": r.get("rank"),
+                      "unit": lk.bench_unit(bid), "digits": lk.bench_digits(bid),
                       "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": _num(r.get("value")),
                       "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None})
     params = m.get("parameters") or {}

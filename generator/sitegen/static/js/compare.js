@@ -17,7 +17,14 @@
     return ids.slice(0, 4);
   }
 
-  function fmt(v, d) { return v === null || v === undefined ? "–" : Number(v).toFixed(d === undefined ? 1 : d); }
+  /* f = [decimals, prefix, suffix], decided by the site's one rule (numbers.decimals) and only applied here */
+  function fmt(v, f) {
+    if (v === null || v === undefined) return "–";
+    if (typeof v === "string") return v === "unknown" ? "–" : v;
+    if (!f) return String(v);
+    var text = Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: f[0], maximumFractionDigits: f[0] });
+    return (v < 0 && text.replace(/[0.,]/g, "") !== "" ? "-" : "") + f[1] + text + f[2];
+  }
 
   function el(tag, text, cls) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 
@@ -37,26 +44,33 @@
     });
     var tb = table.createTBody();
     function section(title) { var r = tb.insertRow(); var c = el("th", title, "lb-section"); c.colSpan = idx.length + 1; r.appendChild(c); }
-    function row(name, vals, digits) {
+    /* higher: true/false marks the best value in bold (lower is better for costs and errors); null marks none */
+    function row(name, vals, f, higher) {
       var r = tb.insertRow(); var h = el("th", name); h.scope = "row"; r.appendChild(h);
-      var nums = vals.filter(function (v) { return v !== null && v !== undefined; });
-      var best = nums.length > 1 ? Math.max.apply(null, nums) : null;
-      vals.forEach(function (v) { var c = el("td", typeof v === "string" ? v : fmt(v, digits), "lb-num"); if (best !== null && v === best) c.classList.add("lb-best"); r.appendChild(c); });
+      var nums = vals.filter(function (v) { return typeof v === "number"; });
+      var best = nums.length > 1 && higher !== null && higher !== undefined ? (higher ? Math.max : Math.min).apply(null, nums) : null;
+      vals.forEach(function (v) {
+        var c = el("td", fmt(v, f), "lb-num");
+        if (v === null || v === undefined || v === "unknown") c.title = "not known";
+        if (best !== null && v === best) c.classList.add("lb-best");
+        r.appendChild(c);
+      });
     }
-    section("Prices ($ per million tokens)");
-    row("Input", idx.map(function (i) { return data.models[i][4]; }), 2);
-    row("Output", idx.map(function (i) { return data.models[i][5]; }), 2);
+    section("Model");
     row("Weights", idx.map(function (i) { return data.models[i][6]; }));
-    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }));
-    section("Indices");
+    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }), data.params);
+    section("Prices (USD per million tokens; lowest in bold)");
+    row("Input", idx.map(function (i) { return data.models[i][4]; }), data.price, false);
+    row("Output", idx.map(function (i) { return data.models[i][5]; }), data.price, false);
+    section("Indices (best in bold)");
     data.boards.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
-      if (vals.some(function (v) { return v !== null; })) row(b[1], vals, b[0] === "cost" ? 3 : 1);
+      if (vals.some(function (v) { return v !== null; })) row(b[1], vals, b[3], b[4]);
     });
-    section("Benchmarks");
+    section("Benchmarks (best in bold)");
     data.benchmarks.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
-      if (vals.some(function (v) { return v !== null; })) row(b[1], vals);
+      if (vals.some(function (v) { return v !== null; })) row(b[1], vals, b[3], b[4]);
     });
     var wrap = el("div", undefined, "md-typeset__table"); wrap.appendChild(table);
     out.appendChild(wrap);

@@ -1,0 +1,74 @@
+"""How a number is shown: decimals from its unit and the values it is shown among, and its unit around it."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+#: unit -> (decimals it starts from, prefix, suffix); units are scale.unit in methodology/benchmarks.yaml,
+#: an index's `unit`, or a computed component's (DIMENSION_UNITS in views.py)
+UNITS: dict[str, tuple[int, str, str]] = {
+    "percent": (1, "", "%"),
+    "points": (1, "", " points"),
+    "elo": (0, "", " Elo"),
+    "million-tokens": (0, "", " M tokens"),
+    "seconds": (1, "", " s"),
+    "USD": (2, "$", ""),
+    "IQ": (1, "", " IQ"),
+    "EQ": (1, "", " EQ"),
+    "ratio": (2, "", "×"),
+    "billions": (0, "", " B"),
+}
+#: short unit names for column headers, where the cells show bare numbers
+HEADER = {"percent": "%", "elo": "Elo", "million-tokens": "M tokens", "seconds": "s", "USD": "USD", "ratio": "×"}
+MAX_DECIMALS = 4
+
+
+def _finite(v: Any) -> float | None:
+    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = float(v)
+    return f if math.isfinite(f) else None
+
+
+def decimals(unit: str | None, values: Iterable[Any] = ()) -> int:
+    """Decimals for numbers in `unit` shown together: the unit's own (1 for percent, 0 for Elo, 2 for USD), or
+    more when the smaller values are small, so that the lower quartile of the non-zero values keeps two
+    significant digits: CritPt's 0.22 and 0.28 points read 0.22 and 0.28, not 0.2 and 0.3. A quartile, not
+    the minimum, so that one 0.2% among hundreds of percent scores does not give them all two decimals.
+    Never more than MAX_DECIMALS."""
+    base = UNITS.get(unit or "", (1, "", ""))[0]
+    mags = sorted(abs(f) for v in values if (f := _finite(v)) is not None and f != 0)
+    if not mags:
+        return base
+    small = mags[len(mags) // 4]
+    return max(base, min(1 - math.floor(math.log10(small)), MAX_DECIMALS))
+
+
+def number(value: Any, digits: int) -> str:
+    """A number with fixed decimals and thousands separators; '–' when unknown (never 0, None or nan)."""
+    f = _finite(value)
+    if f is None:
+        return "–"
+    text = f"{f:,.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
+
+
+def with_unit(value: Any, unit: str | None, digits: int) -> str:
+    """A number with its unit: '67 M tokens', '$12.50', '37.5%', '1,437 Elo'; '–' when unknown."""
+    text = number(value, digits)
+    if text == "–":
+        return text
+    _, pre, post = UNITS.get(unit or "", (1, "", f" {unit}" if unit else ""))
+    return f"-{pre}{text[1:]}{post}" if pre and text.startswith("-") else f"{pre}{text}{post}"
+
+
+def header(name: str, unit: str | None) -> str:
+    """A column name with its unit in brackets, unless the unit goes without saying or is already there."""
+    short = HEADER.get(unit or "")
+    return f"{name} ({short})" if short and f"({short}" not in name else name
+
+
+def d3_format(digits: int) -> str:
+    """The d3-format string for the same decimals, for Vega-Lite tooltips."""
+    return f",.{digits}f"
