@@ -310,13 +310,13 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     hl = alt.param(name="hl", value="")
     op = alt.condition("hl === '' || datum.benchmark === hl", alt.value(1), alt.value(0.12))
     lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
-        x=alt.X("score:Q", title="Benchmark score (%)"), y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
+        x=alt.X("score:Q", title="Benchmark score (on the benchmark's own scale)"), y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
         color=alt.Color("name:N", title="Benchmark"), detail="curve:N", order="order:Q", opacity=op,
         strokeDash=alt.StrokeDash("curve:N", title="Curve", scale=alt.Scale(
             domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]])),
         tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("curve:N", title="Curve"),
                  alt.Tooltip("score:Q", title="Score", format=".1f"), alt.Tooltip("iq:Q", title="IQ", format=".1f")],
-    ).add_params(hl)
+    ).add_params(hl).transform_filter("hl === '' || datum.benchmark === hl")  # a benchmark's page: its own curve, its own x range
     rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63").encode(
         y="iq:Q", tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"),
                            alt.Tooltip("iq:Q", title="IQ")],
