@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 from types import SimpleNamespace
@@ -40,6 +41,11 @@ def _static_files() -> dict[str, bytes]:
     return out
 
 
+def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
+    kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
+    return {"v": model_view(mid, lk), "chart_kinds": kinds}
+
+
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
     pages: list[Page] = []
@@ -73,10 +79,9 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     }))
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]
-        view = model_view(mid, lk)
-        kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
+        # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
-                          {"v": view, "chart_kinds": kinds}))
+                          functools.partial(_model_page_data, mid, lk, charts)))
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
@@ -215,7 +220,8 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
         out: dict[str, bytes | None] = {}
         for page in chunk:
             tpl = templates.get(page.template) or templates.setdefault(page.template, env.get_template(page.template))
-            data = tpl.render(page=page, root=page.root, **common, **page.data).encode("utf-8")
+            fields = page.data() if callable(page.data) else page.data
+            data = tpl.render(page=page, root=page.root, **common, **fields).encode("utf-8")
             if out_dir is None:
                 out[page.path] = data
             else:

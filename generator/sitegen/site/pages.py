@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .context import SiteContext
 
@@ -25,7 +25,7 @@ class Page:
     template: str
     title: str
     section: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)  # or built when rendered
     description: str = ""
 
     @property
