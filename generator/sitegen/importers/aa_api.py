@@ -13,7 +13,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, date_from_name, files_entry, number, pricing
+from .common import Context, Extract, files_entry, number, one_dated_file, pricing
 
 SOURCES = ("aa-api-2025-10", "aa-api-2026-07")
 URL = "https://artificialanalysis.ai/models/{slug}"
@@ -31,12 +31,7 @@ EVALS = {
 
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
-    if len(paths) != 1:
-        raise ImportError_(f"{source} reads one API JSON file, got {len(paths)}")
-    path = Path(paths[0])
-    retrieved = retrieved or date_from_name(path)
-    if not retrieved:
-        raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    path, retrieved = one_dated_file(paths, retrieved, source, "API JSON file")
     data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
     records = data["data"] if isinstance(data, dict) else data
     ex = Extract(source, retrieved, files_entry([path]))

@@ -103,14 +103,20 @@ class Context:
     resolve: Callable[[str], str | None]
 
 
-def read_dated_csv(paths: list[Path], retrieved: str | None, source: str, what: str = "CSV") -> tuple[Path, str, list]:
-    """The one CSV a source is read from, its retrieval date (the option, else the date in its file name) and rows."""
+def one_dated_file(paths: list[Path], retrieved: str | None, source: str, what: str) -> tuple[Path, str]:
+    """The one file a source is read from and its retrieval date (the option, else the date in its file name)."""
     if len(paths) != 1:
         raise ImportError_(f"{source} reads one {what}, got {len(paths)} files")
     path = Path(paths[0])
     retrieved = retrieved or date_from_name(path)
     if not retrieved:
         raise ImportError_(f"{path.name}: no date in the file name; pass --retrieved")
+    return path, retrieved
+
+
+def read_dated_csv(paths: list[Path], retrieved: str | None, source: str, what: str = "CSV") -> tuple[Path, str, list]:
+    """The one CSV a source is read from, its retrieval date and its rows."""
+    path, retrieved = one_dated_file(paths, retrieved, source, what)
     with open(path, newline="", encoding="utf-8") as fh:
         return path, retrieved, list(csv.DictReader(fh))
 
