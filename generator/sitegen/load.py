@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 from . import yamlstrict
@@ -87,28 +88,63 @@ def _name_problem(rel: str, name: str) -> Problem | None:
     return None
 
 
-def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Doc | None:
+MAX_PAGE_BYTES = 1024 * 1024
+
+
+def read_regular(path: Path, root: Path, limit: int, problems: list[Problem]) -> bytes | None:
+    """A data file's bytes, if it is a regular file (not a link, device or folder) no larger than limit.
+
+    A pull request can add a symlink: followed, it would load or publish a file from outside the repository
+    (or read /dev/zero forever). The file is opened without following links and read up to the limit.
+    """
     rel = _rel(path, root)
     try:
-        size = path.stat().st_size
-        if size > yamlstrict.MAX_BYTES:  # refuse by size before reading or parsing
-            problems.append(Problem(rel, 1, 1, "", f"file is {size:,} bytes, over the {yamlstrict.MAX_BYTES:,}-byte limit",
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            problems.append(Problem(rel, 0, 0, "", "is a symbolic link", "data files must be regular files in the repository"))
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            problems.append(Problem(rel, 0, 0, "", "is not a regular file", "data files must be regular files in the repository"))
+            return None
+        if info.st_size > limit:  # refuse by size before reading or parsing
+            problems.append(Problem(rel, 1, 1, "", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit",
                                     "split it or remove what does not belong"))
             return None
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            raw = fh.read(limit + 1)
     except OSError as exc:
-        problems.append(Problem(rel, 0, 0, "", f"cannot read file: {exc.strerror}", "check its permissions"))
+        problems.append(Problem(rel, 0, 0, "", f"cannot read file: {exc.strerror}", "check that it is a readable file"))
         return None
+    if len(raw) > limit:
+        problems.append(Problem(rel, 1, 1, "", f"file is over the {limit:,}-byte limit", "split it or remove what does not belong"))
+        return None
+    return raw
+
+
+def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Doc | None:
+    raw = read_regular(path, root, yamlstrict.MAX_BYTES, problems)
+    if raw is None:
+        return None
+    rel = _rel(path, root)
     parsed, found = yamlstrict.parse(raw, rel)
     problems.extend(found)
     return Doc(rel, kind, parsed) if parsed is not None else None
 
 
-def _walk(folder: Path):
-    """Every file below a folder, in a stable order, without following links."""
+def _walk(folder: Path, root: Path, problems: list[Problem]):
+    """Every file below a folder, in a stable order, without following links (a linked folder is a problem)."""
     out = []
+    if folder.is_symlink():
+        problems.append(Problem(_rel(folder, root), 0, 0, "", "is a symbolic link", "data folders must be real folders"))
+        return out
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         dirnames.sort()
+        for name in list(dirnames):
+            if os.path.islink(os.path.join(dirpath, name)):
+                problems.append(Problem(_rel(Path(dirpath) / name, root), 0, 0, "", "is a symbolic link",
+                                        "data folders must be real folders in the repository"))
+                dirnames.remove(name)
         for name in sorted(filenames):
             out.append(Path(dirpath) / name)
     return sorted(out, key=lambda p: p.as_posix())
@@ -119,7 +155,7 @@ def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
     docs = []
     if not folder.is_dir():
         return docs
-    for path in _walk(folder):
+    for path in _walk(folder, root, problems):
         rel = _rel(path, root)
         parts = path.relative_to(folder).parts
         problem = _name_problem(rel, parts[-1])
@@ -152,7 +188,7 @@ def _load_flat(folder: Path, root: Path, kind: str, problems: list[Problem]) -> 
     docs = []
     if not folder.is_dir():
         return docs
-    for path in _walk(folder):
+    for path in _walk(folder, root, problems):
         rel = _rel(path, root)
         if path.parent != folder:
             problems.append(Problem(rel, 0, 0, "", f"unexpected sub-folder in {_rel(folder, root)}",
@@ -173,7 +209,7 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
     out: list[RawFile] = []
     if not folder.is_dir():
         return out
-    for path in _walk(folder):
+    for path in _walk(folder, root, problems):
         rel = _rel(path, root)
         parts = path.relative_to(folder).parts
         if len(parts) != 3 or not path.name.endswith(".jsonl") or not all(
@@ -181,11 +217,11 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
             problems.append(Problem(rel, 0, 0, "", "per-question files live at scores/raw/<benchmark>/<org>/<model>.jsonl",
                                     "rename or move the file"))
             continue
-        if path.stat().st_size > MAX_RAW_BYTES:
-            problems.append(Problem(rel, 1, 1, "", "file is over the size limit for per-question results", "split it"))
+        raw_bytes = read_regular(path, root, MAX_RAW_BYTES, problems)
+        if raw_bytes is None:
             continue
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = raw_bytes.decode("utf-8")
         except UnicodeDecodeError:
             problems.append(Problem(rel, 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
             continue
@@ -237,8 +273,11 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     meth = root / "methodology"
     if meth.is_dir():
         for path in sorted(meth.glob("*.md")):
+            raw_page = read_regular(path, root, MAX_PAGE_BYTES, problems)
+            if raw_page is None:
+                continue
             try:
-                pages.append((path.name, path.read_bytes().decode("utf-8")))
+                pages.append((path.name, raw_page.decode("utf-8")))
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
     repo = Repo(root, benchmarks, sources, overrides, ignore, tuple(indices), tuple(models), tuple(imported), tuple(raw),

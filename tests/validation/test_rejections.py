@@ -150,3 +150,44 @@ def test_upper_case_cname_is_refused_as_a_path_segment(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert "path segment 'CNAME' is not a valid id" in result.output
+
+
+def test_symlinked_data_file_is_refused_not_followed(tmp_path):
+    """A link committed in a pull request must not load (or publish) a file from outside the repository."""
+    root = tree(tmp_path)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: acme/leak\nname: Leak\norganization: Acme\n", encoding="utf-8")
+    (root / "scores/models/acme/leak.yaml").symlink_to(secret)
+    (root / "methodology/leak.md").symlink_to(secret)
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "methodology/leak.md:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
+        "scores/models/acme/leak.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)"]
+
+
+def test_link_to_a_device_is_refused_without_reading_it(tmp_path):
+    root = tree(tmp_path)
+    (root / "scores/models/acme/zero.yaml").symlink_to("/dev/zero")
+    (root / "scores/raw/quiz/acme").mkdir(parents=True)
+    (root / "scores/raw/quiz/acme/widget-1.jsonl").symlink_to("/dev/zero")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "scores/models/acme/zero.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
+        "scores/raw/quiz/acme/widget-1.jsonl:0:0: (file): is a symbolic link (data files must be regular files in the "
+        "repository)"]
+
+
+def test_linked_folder_and_folder_named_like_a_file(tmp_path):
+    root = tree(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.yaml").write_text("id: other/x\nname: X\norganization: Other\n", encoding="utf-8")
+    (root / "scores/models/other").symlink_to(outside, target_is_directory=True)
+    (root / "methodology/evil.md").mkdir()
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "methodology/evil.md:0:0: (file): is not a regular file (data files must be regular files in the repository)",
+        "scores/models/other:0:0: (file): is a symbolic link (data folders must be real folders in the repository)"]
