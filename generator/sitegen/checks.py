@@ -349,12 +349,20 @@ def sources_disagree(index):
         if limit is None:
             continue
         # Snapshots of one publisher differ by re-runs, as expected; only different publishers are compared.
-        pairs = [(abs(a[0] - b[0]), a, b) for i, a in enumerate(rows) for b in rows[i + 1:]
-                 if publisher(index, a[1]) != publisher(index, b[1])]
-        if not pairs:
+        # Each publisher's lowest and highest value suffice: linear in the rows, however many there are.
+        spans: dict[str, list] = {}
+        for row in rows:
+            span = spans.setdefault(publisher(index, row[1]), [row, row])
+            span[0] = min(span[0], row, key=lambda r: (r[0], r[1]))
+            span[1] = max(span[1], row, key=lambda r: (r[0], r[1]))
+        if len(spans) < 2:
             continue
-        gap, a, b = max(pairs, key=lambda p: (p[0], p[1][1], p[2][1]))
-        high, low = (a, b) if (a[0], a[1]) >= (b[0], b[1]) else (b, a)
+        best = None
+        for name, (_, high) in spans.items():
+            for other, (low, _) in spans.items():
+                if other != name and (best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])):
+                    best = (high[0] - low[0], high, low)
+        gap, high, low = best
         if gap > limit:
             doc, path = high[2], high[3]
             yield _at(doc, path + ("value",), _field(path + ("value",)),
