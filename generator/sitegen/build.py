@@ -113,10 +113,6 @@ def data_date(root: Path, repo) -> str:
 
 
 def site_context(root: Path, repo, computed: Computed):
-    import json
-
-    import yaml
-
     from .site.context import SiteContext
 
     by_model: dict[str, list] = {}
@@ -139,12 +135,8 @@ def site_context(root: Path, repo, computed: Computed):
     repo_url = f"{server}/{gh_repo}" if gh_repo.count("/") == 1 else ""
     from . import history
 
-    # CITATION.cff at the root as data (dates as ISO text); None when it is missing or not a YAML mapping
-    try:
-        citation = yaml.safe_load((Path(root) / "CITATION.cff").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        citation = None
-    citation = json.loads(json.dumps(citation, default=str)) if isinstance(citation, dict) else None
+    # CITATION.cff, read and checked like every data file (strict YAML, its schema); None when it is missing
+    citation = repo.citation.data if repo.citation is not None else None
     return SiteContext(
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,

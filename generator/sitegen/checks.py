@@ -208,7 +208,7 @@ def dates_real_and_past(index):
         yield from _dates_in(doc, doc.data, (), limit)
 
 
-_DATE_FIELDS = {"retrieved", "as_of", "released"}
+_DATE_FIELDS = {"retrieved", "as_of", "released", "date-released"}
 
 
 def _dates_in(doc, data, path, limit):

@@ -25,7 +25,7 @@ class Doc:
     """One parsed data file: where it is (relative to the root), what kind it is, and its data with marks."""
 
     path: str
-    kind: str  # model | imported | overrides | ignore | sources | benchmarks | index
+    kind: str  # model | imported | overrides | ignore | sources | benchmarks | index | citation
     parsed: yamlstrict.Parsed
 
     @property
@@ -56,6 +56,7 @@ class Repo:
     sources: Doc | None
     overrides: Doc | None
     ignore: Doc | None
+    citation: Doc | None  # CITATION.cff at the root, shown on the site's Cite page
     indices: tuple[Doc, ...]
     models: tuple[Doc, ...]
     imported: tuple[Doc, ...]
@@ -63,7 +64,7 @@ class Repo:
     pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
 
     def all_docs(self):
-        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore):
+        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -263,6 +264,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     benchmarks = single("methodology/benchmarks.yaml", "benchmarks", True)
     sources = single("scores/sources.yaml", "sources", True)
     overrides = single("scores/overrides.yaml", "overrides", False)
+    citation = single("CITATION.cff", "citation", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     models = _load_models(root, problems)
     imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
@@ -280,6 +282,6 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
                 pages.append((path.name, raw_page.decode("utf-8")))
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
-    repo = Repo(root, benchmarks, sources, overrides, ignore, tuple(indices), tuple(models), tuple(imported), tuple(raw),
+    repo = Repo(root, benchmarks, sources, overrides, ignore, citation, tuple(indices), tuple(models), tuple(imported), tuple(raw),
                 tuple(pages))
     return repo, problems

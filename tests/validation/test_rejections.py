@@ -191,3 +191,27 @@ def test_linked_folder_and_folder_named_like_a_file(tmp_path):
     assert _problem_lines(result) == [
         "methodology/evil.md:0:0: (file): is not a regular file (data files must be regular files in the repository)",
         "scores/models/other:0:0: (file): is a symbolic link (data folders must be real folders in the repository)"]
+
+
+def test_citation_file_is_read_as_strictly_as_data(tmp_path):
+    """CITATION.cff is rendered on the site, so it gets the same YAML rules and a schema."""
+    root = tree(tmp_path)
+    (root / "CITATION.cff").write_text(
+        'cff-version: 1.2.0\nmessage: "Cite it"\ntitle: &t sitegen\nauthors:\n  - name: *t\n'
+        'date-released: 2024-02-30\n', encoding="utf-8")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        "CITATION.cff:3:8: title: anchor '&t' is not allowed (write the value out in full; anchors and aliases are refused)",
+        "CITATION.cff:5:11: authors[0].name: alias '*t' is not allowed (write the value out in full; anchors and aliases "
+        "are refused)",
+        "CITATION.cff:5:11: authors[0].name: expected string, got nothing (null)",
+        "CITATION.cff:6:16: date-released: 2024-02-30 is not a real date (check the day and month)",
+    ]
+
+
+def test_repository_citation_file_is_valid():
+    from sitegen.load import load_repo
+
+    repo, problems = load_repo(HERE.parents[1])
+    assert repo.citation is not None and not [p for p in problems if p.path == "CITATION.cff"]
