@@ -169,3 +169,13 @@ def test_downloads_page_lists_api_files_and_licences():
     assert "../api/v1/boards/ai-iq.json" in hrefs
     text = "".join(d.text)
     assert "CC BY 4.0" in text and "check each card" in text
+
+
+def test_markdown_shows_off_site_images_as_text():
+    """A methodology page must not make readers' browsers fetch from another host."""
+    from sitegen.site.render import markdown
+
+    html = str(markdown("![pixel](https://tracker.example/p.gif) ![logo](img/logo.png) ![x](//cdn.example/x.png)"))
+    assert "<img" in html and html.count("<img") == 1 and 'src="img/logo.png"' in html
+    assert "[image: pixel] (https://tracker.example/p.gif)" in html
+    assert "cdn.example" in html and 'src="//cdn.example' not in html

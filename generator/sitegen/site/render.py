@@ -106,7 +106,20 @@ def _markdown():
             token.attrSet("href", _rewrite_md_link(href, env))
         return self.renderToken(tokens, idx, options, env)
 
+    def image(self, tokens, idx, options, env):
+        """Only images shipped with the site: an image from another host would be fetched from the reader's
+        browser (and blocked by the CSP anyway), so it is shown as its alt text and address instead."""
+        token = tokens[idx]
+        src = token.attrGet("src") or ""
+        if ":" in src.split("/", 1)[0] or src.startswith("//"):
+            alt = self.renderInlineAsText(token.children or [], options, env)
+            from markdown_it.common.utils import escapeHtml
+
+            return escapeHtml(f"[image: {alt}] ({src})")
+        return self.image(tokens, idx, options, env)
+
     md.add_render_rule("link_open", link_open)
+    md.add_render_rule("image", image)
     return md
 
 
