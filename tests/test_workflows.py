@@ -405,3 +405,12 @@ def test_citation_file_is_cff_1_2_software_without_a_doi():
     assert cff["type"] == "software"
     assert cff["message"] and cff["title"] and cff["authors"]
     assert "doi" not in cff and not any(i.get("type") == "doi" for i in cff.get("identifiers", []))
+
+
+def test_comment_script_neutralises_mentions_and_html_from_the_report(tmp_path):
+    """The report comes from the pull request's own code: it must not ping anyone or carry raw HTML."""
+    out = run_comment_script(tmp_path, report="cc @org/team and @someone <img src=x onerror=alert(1)>\n")
+    (body,) = [c[2] for c in out["calls"] if c[0] == "createComment"]
+    assert "@org/team" not in body and "@\u200borg/team" in body and "@\u200bsomeone" in body
+    assert "<img" not in body and "&lt;img" in body
+    assert body.startswith(MARKER + "\n")  # the marker is ours and stays an HTML comment
