@@ -21,7 +21,8 @@ RESULT_KEY = ("model", "benchmark", "metric", "subset", "harness", "source")
 RESULT_FIELDS = ("value", "retrieved", "url", "n", "stderr", "ci_low", "ci_high", "self_reported")
 #: Keys that name the elements of a list of mappings in methodology YAML (first one present wins).
 LIST_ID_KEYS = ("id", "benchmark", "status", "version")
-#: The imputation reason names the percentile it used, e.g. "P80 of hle 130.00)".
+#: An imputation reason names the percentile it used, e.g. "P80 of hle 130.00)" (the fallback when a board's
+#: components carry no `percentile` field).
 PERCENTILE = re.compile(r"\b(P\d+) of (\S+) (-?\d+(?:\.\d+)?)\)")
 DATA_FOLDERS = ("scores", "methodology")
 MAX_MARKDOWN_LINES = 200
@@ -205,8 +206,14 @@ def diff_methodology(old: Mapping, new: Mapping) -> list[dict]:
     return out
 
 
-def _percentile(reason: str | None) -> dict | None:
-    match = PERCENTILE.search(reason or "")
+def _percentile(comp: Mapping | None) -> dict | None:
+    """The percentile that capped an imputed component: the engine's `percentile` field, else read from its
+    reason (boards computed before that field existed)."""
+    if not comp:
+        return None
+    if comp.get("percentile"):
+        return dict(comp["percentile"])
+    match = PERCENTILE.search(comp.get("reason") or "")
     return {"name": match.group(1), "of": match.group(2), "value": float(match.group(3))} if match else None
 
 
@@ -247,7 +254,7 @@ def component_reasons(old_comps: list, new_comps: list, own_results_changed: boo
         elif was == now == "imputed" or (now == "imputed" and was != "observed"):
             if old_value == new_value and was == now:
                 continue
-            old_p, new_p = _percentile((before or {}).get("reason")), _percentile(after.get("reason"))
+            old_p, new_p = _percentile(before), _percentile(after)
             shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
             kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
             entry = {**base, "kind": kind, "old_reason": (before or {}).get("reason"),

@@ -41,6 +41,9 @@ def test_benchmark_imputation_p80_wins_and_own_mean_wins():
     assert comp(f, "m1")["how"] == "imputed" and comp(f, "m1")["value"] == 130
     assert comp(g, "m1")["how"] == "imputed" and comp(g, "m1")["value"] == 105
     assert "P80 of m1 130.00" in comp(f, "m1")["reason"]
+    # The cap is also data, for `sitegen diff` to explain a P80 shift without reading prose.
+    assert comp(f, "m1")["percentile"] == comp(g, "m1")["percentile"] == {"name": "P80", "of": "m1", "value": 130}
+    assert "percentile" not in comp(f, "m2")
     assert comp(f, "mathematical")["value"] == pytest.approx((145 + 130) / 2)
     assert comp(g, "mathematical")["value"] == pytest.approx((105 + 105) / 2)
     # Real benchmarks carry their raw score; imputed ones do not.
@@ -69,6 +72,7 @@ def test_dimension_level_imputation_both_branches_and_p80_uses_imputed_parts():
     d, e = row(board, "D"), row(board, "E")
     assert comp(d, "programmatic")["how"] == "imputed" and comp(d, "programmatic")["value"] == 130
     assert comp(e, "programmatic")["how"] == "imputed" and comp(e, "programmatic")["value"] == 100
+    assert comp(d, "programmatic")["percentile"] == {"name": "P80", "of": "programmatic", "value": 130}
     assert d["value"] == pytest.approx(round((145 + 130 + 145) / 3, 4))
     assert e["value"] == pytest.approx(100)
     # Abstract is never imputed at dimension level: both composites are over 3 dimensions.

@@ -51,13 +51,13 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             bench_values = {}
             for b in active[d["id"]]:
                 if b in reals:
-                    bench_values[b] = ("observed", reals[b], None)
+                    bench_values[b] = ("observed", reals[b], None, None)
                 else:
                     imputed = min(own, p80_bench[b])
                     why = (f"min(own mean IQ over real {d['id']} benchmarks {_fmt(own)}, "
                            f"{pct} of {b} {_fmt(p80_bench[b])})")
-                    bench_values[b] = ("imputed", imputed, why)
-            value = mean([v for _, v, _ in bench_values.values()])
+                    bench_values[b] = ("imputed", imputed, why, p80_bench[b])
+            value = mean([v for _, v, _, _ in bench_values.values()])
             entry[d["id"]] = {"scored": True, "benchmarks": bench_values, "value": value}
             dim_iq[d["id"]][model] = value
         per_model[model] = entry
@@ -95,7 +95,8 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                 comps.append(component(did, "dimension", "imputed", imputed, precision=precision, reason=(
                     f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean)}, "
                     f"{pct} of {did} {_fmt(p80_dim[did])})")))
-            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision))
+                comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
+            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct))
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
         composite = mean(used) if len(scored) >= min_dims else None
         row = {
@@ -123,7 +124,7 @@ def _manual_models(people: Mapping[str, dict], manual_cfg: Mapping | None) -> se
 
 
 def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Mapping, model: str,
-                          precision: int) -> list[dict]:
+                          precision: int, pct: str) -> list[dict]:
     out = []
     for b in d["benchmarks"]:
         bid = b["benchmark"]
@@ -131,13 +132,19 @@ def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Map
             out.append(component(bid, "benchmark", "excluded", precision=precision,
                                  reason="no model has a real score on this benchmark; left out of the dimension"))
         elif bid in e["benchmarks"]:
-            how, value, why = e["benchmarks"][bid]
+            how, value, why, p80 = e["benchmarks"][bid]
             if how == "observed":
                 rec = chosen[(model, bid)]
                 out.append(from_result(bid, rec, value, raw=rec["value"], precision=precision))
             else:
                 out.append(component(bid, "benchmark", "imputed", value, reason=why, precision=precision))
+                out[-1]["percentile"] = percentile(pct, bid, p80, precision)
         else:
             out.append(component(bid, "benchmark", "missing", precision=precision, reason=(
                 "no real benchmark in this dimension, so benchmark-level imputation does not run")))
     return out
+
+
+def percentile(name: str, of: str, value: float, precision: int) -> dict:
+    """The percentile an imputed value was capped by, as data (the reason says it in words)."""
+    return {"name": name, "of": of, "value": round_half_up(value, precision)}
