@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -157,12 +156,3 @@ def stats_command(data, root):
     click.echo(f"\nunmatched names: {len(unmatched)}")
     for p in unmatched:
         click.echo(f"  {p.source}: {p.name!r}: {p.message}")
-
-
-def main_for_tests(args: list[str]) -> None:  # pragma: no cover - convenience when cli.py is not wired yet
-    group = click.Group(commands=[import_command, aliases_group, stats_command])
-    group(args)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main_for_tests(sys.argv[1:])

@@ -50,34 +50,3 @@ class Problem:
         hint = f" ({self.hint})" if self.hint else ""
         location = f"file={esc(self.path, True)},line={max(self.line, 1)},col={max(self.col, 1)}"
         return f"::{self.severity} {location}::{esc(printable(f'{field}: {self.message}{hint}'))}"
-
-
-class ProblemList:
-    """Collects problems from every stage; nothing is raised for bad input."""
-
-    def __init__(self) -> None:
-        self._items: set[Problem] = set()
-
-    def add(self, path, line, col, field, message, hint="", severity=ERROR) -> None:
-        self._items.add(Problem(str(path), int(line), int(col), str(field), message, hint, severity))
-
-    def extend(self, problems) -> None:
-        for problem in problems:
-            self._items.add(problem)
-
-    def sorted(self) -> list[Problem]:
-        return sorted(self._items, key=lambda p: (p.path, p.line, p.col, p.field, p.message, p.hint, p.severity))
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.sorted() if p.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.sorted() if p.severity == WARNING]
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self):
-        return iter(self.sorted())
