@@ -209,7 +209,7 @@ def test_markdown_whole_range(history):
     assert md.index("| boards affected |") < md.index("### Methodology")  # summary first
     assert "imputed 120 replaced by observed 123" in md
     assert "P80 of hle 130 → 120" in md
-    assert "Entered: initech/eta" in md
+    assert "entered initech/eta" in md
     assert "dimensions\\[mathematical\\].benchmarks\\[aime-2025\\].anchors" in md
 
 
@@ -313,3 +313,41 @@ def test_changed_keys_names_list_items_by_id():
     old = {"a": 1, "dims": [{"id": "x", "w": 1}, {"id": "y", "w": 2}], "tags": [1, 2]}
     new = {"a": 1, "dims": [{"id": "x", "w": 1}, {"id": "y", "w": 3}, {"id": "z"}], "tags": [1, 3], "b": 0}
     assert diff.changed_keys(old, new) == ["b", "dims[y].w", "dims[z]", "tags"]
+
+
+def test_one_new_model_with_five_results_leads_every_board(tmp_path):
+    # The contributor's case: one model, five results. Every board it enters is named in the report's first
+    # lines with its value and rank; the rows that only shift rank because of it are a count, not a list.
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    write_model(root, "acme/omega", {"hle": 8, "gpqa-diamond": 60, "aime-2025": 50, "mmlu-pro": 70,
+                                     "swe-bench-verified": 40})
+    base = commit(root, "Base")
+    write_model(root, "initech/eta", {"hle": 30, "gpqa-diamond": 95, "aime-2025": 95, "mmlu-pro": 85,
+                                      "swe-bench-verified": 70})
+    head = commit(root, "Add initech/eta with five results")
+    d = run_json(root, base, head)
+    entered_on = sorted(k for k, b in d["boards"].items() if [r["model"] for r in b["entered"]] == ["initech/eta"])
+    assert {"index:ai-iq", "benchmark:hle", "benchmark:gpqa-diamond", "benchmark:aime-2025", "benchmark:mmlu-pro",
+            "benchmark:swe-bench-verified"} <= set(entered_on)
+    for board in d["boards"].values():
+        assert all(m["reasons"] != [{"kind": "others-moved"}] for m in board["moved"])
+    # eta tops every benchmark board, so each other row there shifts one rank: counted.
+    assert d["boards"]["benchmark:hle"]["rank_shifts"] == 6  # five base models with HLE, and omega
+    assert d["summary"]["rank_shifts"] == sum(b["rank_shifts"] for b in d["boards"].values())
+
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).output
+    lines = md.splitlines()
+    assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
+    first = lines[2: 2 + len(d["boards"])]
+    assert all(line.startswith("- **") for line in first)
+    # Index boards first, then each benchmark board, each naming the new model with its value and rank.
+    assert "(index:ai-iq)" in first[0]
+    for board_id in entered_on:
+        line = next(line for line in first if f"({board_id})" in line)
+        row = d["boards"][board_id]["entered"][0]
+        assert f"entered initech/eta {diff.pr_comment._num(row['value'])} (rank {row['rank']})" in line
+    hle_line = next(line for line in first if "(benchmark:hle)" in line)
+    assert hle_line.endswith("; 6 other rows only shifted rank")
