@@ -351,3 +351,142 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
         assert f"entered initech/eta {diff.pr_comment._num(row['value'])} (rank {row['rank']})" in line
     hle_line = next(line for line in first if "(benchmark:hle)" in line)
     assert hle_line.endswith("; 6 other rows only shifted rank")
+
+
+# ---------------------------------------------------------------- the pull-request flow, end to end
+
+PR_COMMENT = ROOT / "generator" / "sitegen" / "pr_comment.py"
+
+
+def render_as_trusted_job(tmp_path: Path, report_text: str, number: str = "12\n") -> str:
+    """What pr-diff-comment.yml's render job does: the base branch's pr_comment.py on the artifact."""
+    artifact = tmp_path / "artifact"
+    artifact.mkdir(exist_ok=True)
+    (artifact / "report.json").write_text(report_text, encoding="utf-8")
+    (artifact / "pr-number.txt").write_text(number, encoding="utf-8")
+    output = tmp_path / "github-output"
+    output.write_text("", encoding="utf-8")
+    subprocess.run(["python3", str(PR_COMMENT), "--artifact", str(artifact), "--github-output", str(output)],
+                   check=True, capture_output=True, timeout=60)
+    text = output.read_text(encoding="utf-8")
+    first, rest = text.split("\n", 1)
+    assert first == "pr-number=" + number.strip()
+    delimiter = rest.split("\n", 1)[0].split("<<", 1)[1]
+    return rest.split("\n", 1)[1].rsplit("\n" + delimiter + "\n", 1)[0]
+
+
+def pr_report(root: Path, base: str, head: str, out: Path, env=None):
+    return CliRunner().invoke(diff_command, ["--format", "report", "--out", str(out), base, head, "--root", str(root)],
+                              env=env or {})
+
+
+def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    base = commit(root, "Base")
+    # The contributor's PR: a new model whose HLE is written as a fraction, and an edit of beta.
+    write_model(root, "initech/eta", {"hle": 0.85, "gpqa-diamond": 70, "aime-2025": 70})
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "aime-2025": 61})
+    head = commit(root, "Add initech/eta")
+    out = tmp_path / "report.json"
+    result = pr_report(root, base, head, out, env={"GITHUB_ACTIONS": "true"})
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert rep["status"] == "ok" and rep["errors"] == []
+    assert rep["changed_files"] == ["scores/models/acme/beta.yaml", "scores/models/initech/eta.yaml"]
+    assert [(w["path"], w["field"]) for w in rep["warnings"]] == [("scores/models/initech/eta.yaml",
+                                                                    "results[0].value")]
+    assert "::warning file=scores/models/initech/eta.yaml,line=5," in result.output  # an annotation under Actions
+    assert rep["diff"]["boards"]["index:ai-iq"]["entered"][0]["model"] == "initech/eta"
+
+    body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
+    lines = body.splitlines()
+    assert lines[0] == "<!-- sitegen-diff -->" and lines[1].startswith("## Leaderboard diff:")
+    assert lines[3].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
+    assert "### Warnings in the changed files (1)" in body
+    assert "scores/models/initech/eta.yaml:5:" in body and "0.85 looks like a fraction" in body
+    # The same template renders `sitegen diff`'s own Markdown.
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).output
+    assert md.splitlines()[2] == lines[3]
+
+
+def test_pull_request_that_does_not_validate_gets_its_errors(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    base = commit(root, "Base")
+    write_model(root, "initech/eta", {"hle": 12})
+    path = root / "scores/models/initech/eta.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("source: epoch", "source: epoc"), encoding="utf-8")
+    head = commit(root, "Broken")
+    out = tmp_path / "report.json"
+    result = pr_report(root, base, head, out)
+    assert result.exit_code == 1  # the check fails, and the report is still written for the comment
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert rep["status"] == "invalid" and rep["invalid_side"] == "head" and rep["diff"] is None
+    assert any(e["path"] == "scores/models/initech/eta.yaml" and e["line"] == 5 for e in rep["errors"])
+    body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
+    assert "**This change does not validate: 1 error.**" in body
+    assert "- scores/models/initech/eta.yaml:5:" in body and "epoc" in body
+
+
+# Within the first 200 characters, which is what the renderer keeps of any one string.
+HOSTILE = ("\u202egnp.exe \x1b[31m www.evil.example <!-- sitegen-diff --> x | y\n## heading <script>alert(1)</script> "
+           "<img src=x onerror=alert(1)> [click](https://evil.example) ![img](https://evil.example/i.png) "
+           "@octocat @org/team #1 `code` **b**")
+
+
+def hostile_report() -> dict:
+    row = {"model": HOSTILE, "value": 1.5, "rank": 1}
+    reason = {"kind": "observed-changed", "component": HOSTILE, "old": 1, "new": 2, "old_raw": 3, "new_raw": 4}
+    board = {"name": HOSTILE, "group": "index", "status": "changed", "entered": [row], "left": [row],
+             "moved": [{"model": HOSTILE, "changed": ["value"], "old": row, "new": {**row, "value": 2},
+                        "reasons": [reason, {"kind": HOSTILE, "old_how": HOSTILE, "new_how": HOSTILE}]}],
+             "rank_shifts": 3}
+    return {"report": 1, "status": "ok", "base": HOSTILE, "head": HOSTILE, "changed_files": [HOSTILE],
+            "warnings": [{"path": HOSTILE, "line": 1, "col": 2, "field": HOSTILE, "message": HOSTILE,
+                          "hint": HOSTILE}],
+            "errors": [],
+            "diff": {"boards": {HOSTILE: board}, "methodology": [{"file": HOSTILE, "status": HOSTILE, "keys": [HOSTILE]}],
+                     "results": {"added": [{"model": HOSTILE, "benchmark": HOSTILE, "value": "NaN", "source": HOSTILE,
+                                            "retrieved": HOSTILE}], "changed": [], "removed": []},
+                     "summary": {"boards_affected": [HOSTILE], "models_moved": [HOSTILE]}}}
+
+
+def assert_inert(body: str) -> None:
+    text = body.split("\n", 1)[1]  # the marker line is ours
+    for bad in ("<script", "<img", "<!--", "](", "https://", "www.evil", "@octocat", "@org/team", "\u202e", "\x1b",
+                "`code`", "**b**"):
+        assert bad not in text, bad
+    assert "&lt;script&gt;" in text and "@\u200boctocat" in text and "www\u200b.evil" in text
+    columns = None
+    for line in text.splitlines():
+        assert not line.startswith("## heading")  # a newline in a string never starts a Markdown block
+        if not line.startswith("|"):
+            columns = None
+            continue
+        pipes = line.count("|") - line.count("\\|")
+        columns = pipes if columns is None else columns
+        assert pipes == columns, line  # a cell stays a cell: every row has its table's columns
+
+
+def test_a_hostile_report_renders_inert(tmp_path):
+    body = render_as_trusted_job(tmp_path, json.dumps(hostile_report()))
+    assert_inert(body)
+    assert body.count("<!-- sitegen-diff -->") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "[]", "not json", '{"status": "ok", "diff": {"boards": [1, 2], "results": "x", "summary": 5}}',
+    '{"status": "ok", "diff": {"boards": {"b": {"entered": [{"value": NaN}]}}}}',
+    '{"status": "invalid", "errors": [{"line": "1; rm", "col": -4, "message": {"a": 1}}]}',
+    "[" * 100_000, '{"status": "ok", "base": "' + "x" * 3_000_000 + '"}',
+], ids=["list", "not-json", "wrong-types", "nan", "bad-problem", "deep", "too-large"])
+def test_a_malformed_report_becomes_a_notice_not_a_crash(tmp_path, text):
+    body = render_as_trusted_job(tmp_path, text)
+    assert body.startswith("<!-- sitegen-diff -->\n## Leaderboard diff")
+    assert len(body) < 65_536
+    assert "rm" not in body and "xxxx" not in body

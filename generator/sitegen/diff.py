@@ -358,7 +358,10 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
 
 
 def diff_refs(root: Path, base: str, head: str | None):
-    """Materialise both sides and diff them: (diff or None, {side: problems})."""
+    """Materialise both sides and diff them: (diff or None, {side: problems}).
+
+    The head side's problems include `definition_warnings` (an index definition changed in place).
+    """
     import tempfile
 
     root = Path(root)
@@ -372,11 +375,136 @@ def diff_refs(root: Path, base: str, head: str | None):
                 folder.mkdir()
                 commits[side] = materialise(root, ref, folder)
             states[side], problems[side] = load_state(folder)
-    if states["base"] is None or states["head"] is None:
-        return None, problems
-    result = diff(states["base"], states["head"], base, head or "working tree")
+        if states["base"] is None or states["head"] is None:
+            return None, problems
+        result = diff(states["base"], states["head"], base, head or "working tree")
+        problems["head"] = problems["head"] + definition_warnings(result["methodology"], folder)
     result["base_commit"], result["head_commit"] = commits["base"], commits["head"]
     return result, problems
+
+
+#: Changed keys of an index definition that change what a published version computes.
+DEFINITION_KEY = re.compile(r"(?:^|[.\]])(constituents|dimensions|benchmarks|weights?|anchors)(?:[\[.]|$)")
+
+
+def definition_warnings(methodology: list[dict], head_root: Path) -> list:
+    """A published index definition whose weights, constituents or anchors changed in place, while the change
+    adds no new version file under methodology/indices/: the published numbers would change under the same name."""
+    from .problems import WARNING, Problem
+
+    if any(m["status"] == "added" and m["file"].startswith("methodology/indices/") for m in methodology):
+        return []
+    out = []
+    for m in methodology:
+        if m["status"] != "changed" or not m["file"].startswith("methodology/indices/") \
+                or m["file"].endswith("/benchmark-boards.yaml"):
+            continue
+        keys = [k for k in m["keys"] if DEFINITION_KEY.search(k)]
+        if not keys:
+            continue
+        top = re.split(r"[.\[]", keys[0], maxsplit=1)[0]
+        line = _top_key_line(Path(head_root) / m["file"], top)
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        out.append(Problem(m["file"], line, 1 if line else 0, keys[0],
+                           f"a published index definition changed in place ({keys[0]}{more})",
+                           "add a new version file (e.g. methodology/indices/<id>-v<N>.yaml) and keep this one, "
+                           "so published numbers keep their meaning", WARNING))
+    return out
+
+
+def _top_key_line(path: Path, key: str) -> int:
+    """The 1-based line of a top-level `key:` in a YAML file; 0 when not found."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0
+    return next((i for i, line in enumerate(lines, 1) if line.startswith(f"{key}:")), 0)
+
+
+# ---------------------------------------------------------------- the pull-request report (data only)
+
+#: The report the unprivileged job writes stays under this (the trusted renderer refuses far larger ones).
+MAX_REPORT_BYTES = 1_000_000
+#: Items kept per list when the report must shrink: moved rows per board, results, problems.
+REPORT_LIST_CAP = 100
+
+
+def changed_files(root: Path, base: str, head: str | None) -> set[str]:
+    """Paths (relative to root) that differ between base and head; with no head, the working tree including
+    untracked files."""
+    if head is None:
+        out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base))
+        out += run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
+    else:
+        out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base), resolve(root, head))
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
+def _problem_data(p) -> dict:
+    return {"path": p.path, "line": p.line, "col": p.col, "field": p.field, "message": p.message, "hint": p.hint,
+            "severity": p.severity}
+
+
+def relevant_warnings(head_problems: list, base_problems: list, changed: set[str]) -> list:
+    """The head's warnings that concern this change: those in the files it touches, and those it introduces
+    elsewhere (e.g. a new value that disagrees with another source's, reported at the other file)."""
+    from .problems import ERROR
+
+    def key(p):
+        return (p.path, p.field, p.message, p.hint)
+
+    before = {key(p) for p in base_problems if p.severity != ERROR}
+    return [p for p in head_problems if p.severity != ERROR and (p.path in changed or key(p) not in before)]
+
+
+def report(root: Path, base: str, head: str | None):
+    """The pull-request report: the diff, the warnings that concern the change, or the errors that stop it.
+
+    Returns (report dict, the problems to annotate). Plain JSON-ready data only: the trusted job renders it
+    with its own template (pr_comment.py), so nothing here is Markdown.
+    """
+    from .problems import ERROR
+
+    root = Path(root)
+    changed = changed_files(root, base, head)
+    result, problems = diff_refs(root, base, head)
+    head_name = head or "working tree"
+    out = {"report": 1, "base": base, "head": head_name, "changed_files": sorted(changed)}
+    if result is None:
+        side = "head" if any(p.severity == ERROR for p in problems["head"]) else "base"
+        errors = [p for p in problems[side] if p.severity == ERROR]
+        warnings = [p for p in problems["head"] if p.severity != ERROR and p.path in changed]
+        out.update(status="invalid", invalid_side=side, errors=[_problem_data(p) for p in errors],
+                   warnings=[_problem_data(p) for p in warnings], diff=None)
+        return cap_report(out), errors + warnings
+    warnings = relevant_warnings(problems["head"], problems["base"], changed)
+    out.update(status="ok", errors=[], warnings=[_problem_data(p) for p in warnings], diff=result)
+    return cap_report(out), warnings
+
+
+def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
+    """Shrink a report to under `limit` bytes of JSON: first long lists (marked `truncated`), then the detail."""
+    if len(to_json(rep).encode()) <= limit:
+        return rep
+    rep = json.loads(to_json(rep))
+    rep["truncated"] = True
+    rep["changed_files"] = rep["changed_files"][:REPORT_LIST_CAP]
+    for key in ("errors", "warnings"):
+        rep[key] = rep[key][:REPORT_LIST_CAP]
+    d = rep.get("diff") or {}
+    for group in (d.get("results") or {}).values():
+        del group[REPORT_LIST_CAP:]
+    for board in (d.get("boards") or {}).values():
+        board["moved"] = sorted(board["moved"], key=pr_comment._cause)[:REPORT_LIST_CAP]
+    if d:
+        d["summary"]["models_moved"] = d["summary"]["models_moved"][:REPORT_LIST_CAP]
+    if len(to_json(rep).encode()) > limit and d:
+        for board in d["boards"].values():
+            board["moved"], board["entered"], board["left"] = [], board["entered"][:5], board["left"][:5]
+        d["results"] = {k: [] for k in d["results"]}
+    if len(to_json(rep).encode()) > limit:
+        rep["diff"] = None
+    return rep
 
 
 # ---------------------------------------------------------------- renderers

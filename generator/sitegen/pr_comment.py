@@ -160,7 +160,10 @@ def _title(board_id: str, b: dict, bold: bool = True) -> str:
 
 def _entry(row) -> str:
     row = _d(row)
-    return f"{_s(row.get('model'))} {_num(row.get('value'))} (rank {_num(row.get('rank'))})"
+    if not _is_num(row.get("value")) and isinstance(row.get("status"), str):
+        return f"{_s(row.get('model'))} (no value: {_s(row.get('status'))})"
+    rank = f"rank {_num(row.get('rank'))}" if _is_num(row.get("rank")) else "unranked"
+    return f"{_s(row.get('model'))} {_num(row.get('value'))} ({rank})"
 
 
 def _value_moved(row) -> bool:
@@ -284,10 +287,19 @@ def _render(report: dict, max_lines: int) -> str:
     lines = [f"## Leaderboard diff: {_s(base)} → {_s(head)}", ""]
     errors, warnings = _l(report.get("errors")), _l(report.get("warnings"))
     if report.get("status") == "invalid" or errors:
-        lines += [f"**This change does not validate: {_plural(len(errors), 'error')}.** The boards are computed "
-                  "again once it does; `sitegen validate` shows the same list.", ""]
-        lines += _problems("Errors", errors) + _problems("Warnings", warnings)
+        if report.get("invalid_side") == "base":
+            lines += [f"**The base branch does not validate: {_plural(len(errors), 'error')}**, so the boards "
+                      "cannot be compared. Merge or rebase on a base that does.", ""]
+        else:
+            lines += [f"**This change does not validate: {_plural(len(errors), 'error')}.** The boards are "
+                      "compared again once it does; `sitegen validate --warnings` shows the same list.", ""]
+        lines += _problems("Errors", errors) + _problems("Warnings in the changed files", warnings)
         return _cap(lines, max_lines)
+    if "diff" in report and not isinstance(report.get("diff"), dict):
+        lines += ["The board report was too large to include; run `sitegen diff` locally.", ""]
+        return _cap(lines + _problems("Warnings in the changed files", warnings), max_lines)
+    if report.get("truncated") is True:
+        lines += ["_Long lists in this report were shortened; `sitegen diff --format json` has everything._", ""]
     boards = _d(d.get("boards"))
     nothing = not boards and not _l(d.get("methodology")) and not any(
         _l(_d(d.get("results")).get(k)) for k in ("added", "changed", "removed"))
@@ -341,12 +353,52 @@ def comment_body(path) -> str:
     return f"{MARKER}\n{body}"
 
 
+PR_NUMBER = re.compile(r"[1-9][0-9]{0,9}\Z")
+
+
+def read_pr_number(path) -> int:
+    """The artifact's pr-number.txt: a plain positive integer and nothing else."""
+    with open(path, "rb") as f:
+        text = f.read(33).decode("ascii", "replace")
+    text = text[:-1] if text.endswith("\n") else text
+    if not PR_NUMBER.match(text):
+        raise ReportError("pr-number.txt is not a pull request number")
+    return int(text)
+
+
+def github_outputs(artifact: Path, output) -> None:
+    """Write `pr-number` and `body` for the comment job to the $GITHUB_OUTPUT file, with a delimiter the body
+    cannot contain."""
+    import secrets
+    from pathlib import Path as _Path
+
+    artifact = _Path(artifact)
+    for name in ("pr-number.txt", "report.json"):
+        if (artifact / name).is_symlink():
+            raise ReportError(f"{name} in the artifact is a symbolic link")
+    number = read_pr_number(artifact / "pr-number.txt")
+    body = comment_body(artifact / "report.json")
+    delimiter = f"sitegen_{secrets.token_hex(16)}"
+    assert delimiter not in body
+    with open(output, "a", encoding="utf-8") as f:
+        f.write(f"pr-number={number}\nbody<<{delimiter}\n{body}\n{delimiter}\n")
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: pr_comment.py REPORT.json  (prints the comment body)", file=sys.stderr)
-        return 2
-    sys.stdout.write(comment_body(argv[0]))
-    return 0
+    usage = ("usage: pr_comment.py REPORT.json                       print the comment body\n"
+             "       pr_comment.py --artifact DIR --github-output FILE  write pr-number and body outputs")
+    if len(argv) == 1 and not argv[0].startswith("-"):
+        sys.stdout.write(comment_body(argv[0]))
+        return 0
+    if len(argv) == 4 and argv[0] == "--artifact" and argv[2] == "--github-output":
+        try:
+            github_outputs(argv[1], argv[3])
+        except (OSError, ReportError) as exc:
+            print(f"pr_comment.py: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    print(usage, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
