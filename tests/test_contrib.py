@@ -47,13 +47,13 @@ def validate(root: Path):
 
 
 def test_new_model_scaffolds_a_valid_file(root):
-    result = run("new", "model", "acme/widget-7b", "--name", "Widget 7B: Instruct", "--organization", "Acme AI",
+    result = run("new", "model", "acme-ai/widget-7b", "--name", "Widget 7B: Instruct", "--organization", "Acme AI",
                  "--root", root)
     assert result.exit_code == 0, result.output
-    assert "wrote scores/models/acme/widget-7b.yaml" in result.output
-    text = (root / "scores/models/acme/widget-7b.yaml").read_text()
+    assert "wrote scores/models/acme-ai/widget-7b.yaml" in result.output
+    text = (root / "scores/models/acme-ai/widget-7b.yaml").read_text()
     assert text.startswith("# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n")
-    assert yaml.safe_load(text) == {"id": "acme/widget-7b", "name": "Widget 7B: Instruct", "organization": "Acme AI"}
+    assert yaml.safe_load(text) == {"id": "acme-ai/widget-7b", "name": "Widget 7B: Instruct", "organization": "Acme AI"}
     assert validate(root) == (0, "0 errors, 0 warnings\n")
 
 
@@ -134,6 +134,34 @@ def test_new_result_refuses(root, args, message):
     assert result.exit_code == 1
     assert message in result.output
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("args,where", [
+    # widget-1.yaml has one result (lines 11-14); the new one would be lines 15-18: benchmark, value, source, date.
+    (["--source", "boards"], "scores/models/acme/widget-1.yaml:17:5: results[1].source: unknown source 'boards'"),
+    (["--benchmark", "quizz"], "scores/models/acme/widget-1.yaml:15:5: results[1].benchmark: unknown benchmark"),
+    (["--metric", "brier"], "scores/models/acme/widget-1.yaml:16:5: results[1].metric: unknown metric 'brier'"),
+])
+def test_new_result_refusal_names_the_line_the_result_would_have(root, args, where):
+    options = {"--benchmark": "quiz", "--value": "50", "--source": "board"}
+    options.update(dict(zip(args[::2], args[1::2])))
+    result = run("new", "result", "acme/widget-1", *[x for kv in options.items() for x in kv], "--root", root)
+    assert result.exit_code == 1
+    assert where in result.output and ":0:0:" not in result.output
+
+
+def test_new_result_prints_its_warnings(root):
+    # A fraction on a percent benchmark, and a second result from the same source with another date and value.
+    result = run("new", "result", "acme/widget-1", "--benchmark", "quiz", "--value", "0.85", "--source", "paper",
+                 "--retrieved", "2025-06-20", "--root", root)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "added quiz to scores/models/acme/widget-1.yaml"
+    assert lines[1] == ("scores/models/acme/widget-1.yaml:16:12: warning: results[1].value: 0.85 looks like a "
+                        "fraction (percent benchmarks are on 0–100: write 85?)")
+    assert lines[2].startswith("scores/models/acme/widget-1.yaml:18:16: warning: results[1].retrieved: a second quiz "
+                               "result from paper for acme/widget-1: 0.85 on 2025-06-20, 63.4 on 2025-06-01")
+    assert lines[3].startswith("2 warnings: likely mistakes, written anyway")
 
 
 def test_new_result_unknown_model(root):

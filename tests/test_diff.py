@@ -490,3 +490,23 @@ def test_a_malformed_report_becomes_a_notice_not_a_crash(tmp_path, text):
     assert body.startswith("<!-- sitegen-diff -->\n## Leaderboard diff")
     assert len(body) < 65_536
     assert "rm" not in body and "xxxx" not in body
+
+
+def test_index_definition_changed_in_place_is_a_warning(history, tmp_path):
+    root, shas = history
+    rep, annotated = diff.report(root, shas["removed"], shas["anchor"])
+    (warning,) = [w for w in rep["warnings"] if w["path"] == "methodology/indices/ai-iq.yaml"]
+    assert warning["field"] == "dimensions[mathematical].benchmarks[aime-2025].anchors"
+    assert warning["message"].startswith("a published index definition changed in place")
+    assert "new version file" in warning["hint"]
+    text = (root / "methodology/indices/ai-iq.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[warning["line"] - 1].startswith("dimensions:")
+    assert [p.path for p in annotated] == ["methodology/indices/ai-iq.yaml"]
+    # The same edit beside a new version file is how a definition should change: no warning.
+    assert diff.definition_warnings([{"file": "methodology/indices/ai-iq.yaml", "status": "changed",
+                                      "keys": [warning["field"]]},
+                                     {"file": "methodology/indices/ai-iq-v3.yaml", "status": "added", "keys": []}],
+                                    root) == []
+    # Prose-only edits (name, description) are not a new version.
+    assert diff.definition_warnings([{"file": "methodology/indices/ai-iq.yaml", "status": "changed",
+                                      "keys": ["description", "history[2]"]}], root) == []

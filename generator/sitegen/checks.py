@@ -386,3 +386,52 @@ def run_checks(repo) -> list[Problem]:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
     return found
+
+
+# ---------------------------------------------------------------- contributor warnings (likely slips)
+
+@check
+def organization_named_one_way(index):
+    """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
+    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name."""
+    folders = defaultdict(list)
+    for doc in index.repo.models:
+        org = doc.data.get("organization")
+        parts = doc.path.split("/")
+        if isinstance(org, str) and len(parts) == 4:
+            folders[parts[2]].append((org, doc))
+    for folder, entries in sorted(folders.items()):
+        counts = defaultdict(int)
+        for org, _ in entries:
+            counts[org] += 1
+        if len(counts) < 2:
+            continue
+        usual = min(counts, key=lambda name: (-counts[name], name))
+        for org, doc in entries:
+            if org != usual:
+                yield _at(doc, ("organization",), "organization",
+                          f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
+                          f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
+                          f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+
+
+@check
+def one_result_per_source_snapshot(index):
+    """A second result for the same model, benchmark, metric, subset, harness and source with another retrieval
+    date and another value: usually an update pasted beside the old number instead of replacing it."""
+    groups = defaultdict(list)
+    for doc, path, result, model_id, source_id, retrieved in index.results():
+        value = result.get("value")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(retrieved, str):
+            key = (model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
+                   result.get("harness", ""), source_id)
+            groups[key].append((retrieved, value, doc, path))
+    for key, rows in groups.items():
+        rows.sort(key=lambda r: (r[0], r[2].path, r[3]))
+        for (date, value, _, _), (later, later_value, doc, path) in zip(rows, rows[1:]):
+            if later != date and later_value != value:
+                yield _at(doc, path + ("retrieved",), _field(path + ("retrieved",)),
+                          f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
+                          f"{value:g} on {date}",
+                          "replace the older result with the newer one, or give each a different metric, subset "
+                          "or harness if they measure different things", WARNING, key=False)

@@ -55,15 +55,25 @@ def new_model_command(model_id: str, name: str | None, organization: str | None,
 @ROOT
 def new_result_command(model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved,
                        root: Path):
-    """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout."""
+    """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout.
+
+    Refuses (and writes nothing) what `sitegen validate` would reject; prints the warnings the result brings,
+    such as a fraction on a percent benchmark or a value another source disagrees with."""
     from .contrib import RefusedError, new_result
 
+    warnings = []
     try:
         path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
-                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved)
+                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved,
+                          on_warning=warnings.append)
     except RefusedError as exc:
         _refused(exc)
     click.echo(f"added {benchmark} to {path.relative_to(root).as_posix()}")
+    for problem in warnings:
+        click.echo(problem.format(), err=True)
+    if warnings:
+        click.echo(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: likely mistakes, written anyway; "
+                   "check them before you commit", err=True)
 
 
 @click.command("serve")

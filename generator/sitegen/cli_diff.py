@@ -46,11 +46,23 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
         else:
             out.write_text(text, encoding="utf-8")
 
-    if fmt == "report":
+    if fmt in ("report", "md"):
         try:
             rep, shown = diff.report(root, base, head)
         except diff.GitError as exc:
             raise click.ClickException(str(exc)) from None
+        if fmt == "md":
+            if rep["status"] != "ok":
+                side = rep["invalid_side"]
+                ref = base if side == "base" else head or "working tree"
+                errors = [p for p in shown if p.severity == ERROR]
+                click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}",
+                           err=True)
+                for problem in errors:
+                    click.echo(f"  {problem.format()}", err=True)
+                sys.exit(1)
+            emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
+            return
         emit(diff.to_json(rep))
         for problem in shown:
             click.echo(problem.format(), err=True)
@@ -71,7 +83,7 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
                 for problem in errors:
                     click.echo(f"  {problem.format()}", err=True)
         sys.exit(1)
-    emit(diff.to_json(result) if fmt == "json" else diff.to_markdown(result, max_lines))
+    emit(diff.to_json(result))
 
 
 @click.command()
