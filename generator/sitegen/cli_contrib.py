@@ -78,17 +78,26 @@ def new_result_command(model_id, benchmark, value, source, url, metric, subset, 
 
 @click.command("serve")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port (0 picks a free one).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; localhost only by default.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; loopback only by default (any other address prints a warning).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: site/ under --root).")
 @ROOT
 def serve_command(port: int, host: str, out: Path | None, root: Path):
-    """Build the site, serve it, and rebuild whenever a file under scores/ or methodology/ changes."""
-    from .cli import report
-    from .serve import serve
+    """Build the site, serve it, rebuild when data, methodology or templates change, and reload the open page.
 
-    serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
-          report=lambda problems: report(problems, False) if problems else None)
+    The port is bound first, so a taken port fails at once. A failed rebuild prints its problems and keeps
+    serving the last good site. Ctrl+C stops and removes the build's temporary folders.
+    """
+    from .cli import report
+    from .serve import ServeError, serve
+
+    try:
+        serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
+              report=lambda problems: report(problems, False) if problems else None)
+    except ServeError as exc:
+        click.echo(f"sitegen serve: {exc}", err=True)
+        sys.exit(1)
 
 
 FORMATS = ("hf-model-index", "hf-eval-results", "eee")
