@@ -122,7 +122,7 @@ def history(tmp_path_factory):
 def run_json(root: Path, *refs: str) -> dict:
     result = CliRunner().invoke(diff_command, [*refs, "--root", str(root), "--format", "json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 def moved(d: dict, board: str, model: str) -> dict:
@@ -202,7 +202,7 @@ def test_markdown_whole_range(history):
     root, shas = history
     result = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root)])
     assert result.exit_code == 0, result.output
-    md = result.output
+    md = result.stdout
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
     assert {"### Methodology", "### Results", "### AI IQ (index:ai-iq)"} <= set(headings)
@@ -217,8 +217,8 @@ def test_json_is_deterministic(history):
     root, shas = history
     first = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root), "--format", "json"])
     second = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root), "--format", "json"])
-    assert first.output == second.output
-    assert first.output == json.dumps(json.loads(first.output), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    assert first.stdout == second.stdout
+    assert first.stdout == json.dumps(json.loads(first.stdout), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_working_tree_is_the_default_head(tmp_path):
@@ -338,7 +338,7 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     assert d["boards"]["benchmark:hle"]["rank_shifts"] == 6  # five base models with HLE, and omega
     assert d["summary"]["rank_shifts"] == sum(b["rank_shifts"] for b in d["boards"].values())
 
-    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).output
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
     lines = md.splitlines()
     assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
     first = lines[2: 2 + len(d["boards"])]
@@ -408,7 +408,7 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     assert "### Warnings in the changed files (1)" in body
     assert "scores/models/initech/eta.yaml:5:" in body and "0.85 looks like a fraction" in body
     # The same template renders `sitegen diff`'s own Markdown.
-    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).output
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
     assert md.splitlines()[2] == lines[3]
 
 
@@ -510,3 +510,18 @@ def test_index_definition_changed_in_place_is_a_warning(history, tmp_path):
     # Prose-only edits (name, description) are not a new version.
     assert diff.definition_warnings([{"file": "methodology/indices/ai-iq.yaml", "status": "changed",
                                       "keys": ["description", "history[2]"]}], root) == []
+
+
+def test_progress_goes_to_stderr_in_ci_and_never_into_the_report(history):
+    root, shas = history
+    runner = CliRunner()
+    ci = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json"],
+                       env={"GITHUB_ACTIONS": "true"})
+    assert ci.stderr.splitlines() == [f"diff: {stage} ({i}/5)" for i, stage in enumerate(diff.DIFF_STAGES, 1)]
+    assert json.loads(ci.stdout)["summary"]["boards_affected"]
+    quiet = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json", "-q"],
+                          env={"GITHUB_ACTIONS": "true"})
+    assert quiet.stderr == "" and quiet.stdout == ci.stdout
+    piped = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json"],
+                          env={"GITHUB_ACTIONS": "false", "CI": ""})
+    assert piped.stderr == ""

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .progress import quiet_option
 
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
@@ -68,12 +69,15 @@ def validate(root: Path, show_warnings: bool):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: site/ under --root; otherwise relative to the current directory).")
 @click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too.")
-def build(root: Path, check: bool, out: Path | None, show_warnings: bool):
+@quiet_option
+def build(root: Path, check: bool, out: Path | None, show_warnings: bool, quiet: bool):
     """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
-    from .build import run
+    from .build import BUILD_STAGES, run
+    from .progress import Progress
 
     out = out if out is not None else root / "site"
-    outcome = run(root, out, check=check)
+    with Progress("check" if check else "build", len(BUILD_STAGES), quiet) as progress:
+        outcome = run(root, out, check=check, progress=progress)
     code = report(outcome.problems, show_warnings)
     if code == 0:
         verb = "checked" if check else f"wrote {out}"

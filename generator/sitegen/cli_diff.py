@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from .progress import Progress, quiet_option
+
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
 
@@ -28,7 +30,8 @@ def _root_option(fn):
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output (under GitHub Actions, the report's warnings "
                    "and errors are then printed as annotations).")
-def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None):
+@quiet_option
+def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool):
     """Show what the change from git ref BASE to HEAD (default: the working tree) does to the published boards.
 
     Each board leads with the models that entered, left or changed value, and why; rows that only shifted rank
@@ -46,9 +49,11 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
         else:
             out.write_text(text, encoding="utf-8")
 
+    progress = Progress("diff", len(diff.DIFF_STAGES), quiet)
     if fmt in ("report", "md"):
         try:
-            rep, shown = diff.report(root, base, head)
+            with progress:
+                rep, shown = diff.report(root, base, head, progress)
         except diff.GitError as exc:
             raise click.ClickException(str(exc)) from None
         if fmt == "md":
@@ -71,7 +76,8 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
                 click.echo(problem.annotation())
         sys.exit(1 if rep["status"] != "ok" else 0)
     try:
-        result, problems = diff.diff_refs(root, base, head)
+        with progress:
+            result, problems = diff.diff_refs(root, base, head, progress)
     except diff.GitError as exc:
         raise click.ClickException(str(exc)) from None
     if result is None:

@@ -9,6 +9,7 @@ import click
 import yaml
 
 from . import importers
+from .progress import Progress, quiet_option
 from .importers import aliases as alias_tools
 from .importers.common import ImportError_, imported_path, load_ignores
 from .importers.registry import Registry
@@ -43,8 +44,9 @@ def _report(source, ex, outcome) -> int:
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files for --all (default: ../shared/data from the root).")
+@quiet_option
 @ROOT
-def import_command(source, paths, retrieved, allow_unmatched, all_, check, data, root):
+def import_command(source, paths, retrieved, allow_unmatched, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     if all_:
         if source or paths:
@@ -57,23 +59,26 @@ def import_command(source, paths, retrieved, allow_unmatched, all_, check, data,
             raise click.UsageError("--check goes with --all")
         plans = [importers.Planned(source, tuple(paths), retrieved)]
     problems, stale = 0, []
-    for plan in plans:
-        try:
-            ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-        except (ImportError_, FileNotFoundError, KeyError) as exc:
-            raise click.ClickException(f"{plan.source}: {exc}") from exc
-        problems += _report(plan.source, ex, outcome)
-        target = imported_path(root, plan.source)
-        if check:
-            current = target.read_text(encoding="utf-8") if target.exists() else None
-            if current != outcome.text:
-                stale.append(str(target.relative_to(root)))
-            continue
-        if outcome.unmatched and not allow_unmatched:
-            continue
-        importers.write(root, outcome)
-        click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
-                   f"{len(outcome.doc['results'])} results)")
+    # One source needs no progress; --all reads every source.
+    with Progress("import", len(plans), quiet or not all_) as progress:
+        for plan in plans:
+            progress(plan.source)
+            try:
+                ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+            except (ImportError_, FileNotFoundError, KeyError) as exc:
+                raise click.ClickException(f"{plan.source}: {exc}") from exc
+            problems += _report(plan.source, ex, outcome)
+            target = imported_path(root, plan.source)
+            if check:
+                current = target.read_text(encoding="utf-8") if target.exists() else None
+                if current != outcome.text:
+                    stale.append(str(target.relative_to(root)))
+                continue
+            if outcome.unmatched and not allow_unmatched:
+                continue
+            importers.write(root, outcome)
+            click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
+                       f"{len(outcome.doc['results'])} results)")
     if stale:
         raise click.ClickException(
             f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")

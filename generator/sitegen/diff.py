@@ -357,26 +357,35 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     }
 
 
-def diff_refs(root: Path, base: str, head: str | None):
+#: The stages `diff_refs` reports to its `progress` callback, in order.
+DIFF_STAGES = ("reading base", "computing base", "reading head", "computing head", "comparing")
+
+
+def diff_refs(root: Path, base: str, head: str | None, progress=None):
     """Materialise both sides and diff them: (diff or None, {side: problems}).
 
     The head side's problems include `definition_warnings` (an index definition changed in place).
+    `progress(stage)` is called as each of DIFF_STAGES starts.
     """
     import tempfile
 
+    progress = progress or (lambda stage: None)
     root = Path(root)
     states, problems, commits = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:
         for side, ref in (("base", base), ("head", head)):
+            progress(f"reading {side}")
             if ref is None:
                 folder, commits[side] = root, None
             else:
                 folder = Path(tmp) / side
                 folder.mkdir()
                 commits[side] = materialise(root, ref, folder)
+            progress(f"computing {side}")
             states[side], problems[side] = load_state(folder)
         if states["base"] is None or states["head"] is None:
             return None, problems
+        progress(DIFF_STAGES[-1])
         result = diff(states["base"], states["head"], base, head or "working tree")
         problems["head"] = problems["head"] + definition_warnings(result["methodology"], folder)
     result["base_commit"], result["head_commit"] = commits["base"], commits["head"]
@@ -457,7 +466,7 @@ def relevant_warnings(head_problems: list, base_problems: list, changed: set[str
     return [p for p in head_problems if p.severity != ERROR and (p.path in changed or key(p) not in before)]
 
 
-def report(root: Path, base: str, head: str | None):
+def report(root: Path, base: str, head: str | None, progress=None):
     """The pull-request report: the diff, the warnings that concern the change, or the errors that stop it.
 
     Returns (report dict, the problems to annotate). Plain JSON-ready data only: the trusted job renders it
@@ -467,7 +476,7 @@ def report(root: Path, base: str, head: str | None):
 
     root = Path(root)
     changed = changed_files(root, base, head)
-    result, problems = diff_refs(root, base, head)
+    result, problems = diff_refs(root, base, head, progress)
     head_name = head or "working tree"
     out = {"report": 1, "base": base, "head": head_name, "changed_files": sorted(changed)}
     if result is None:
