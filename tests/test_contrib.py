@@ -496,3 +496,17 @@ def test_contributing_commands_exist():
     for command in ("validate", "build", "serve", "new", "interchange", "export --format eee"):
         assert f"sitegen {command}" in text
     assert "sitegen diff" in text and "scores/overrides.yaml" in text
+
+
+def test_export_without_out_writes_under_the_root_not_api_api(tmp_path, monkeypatch):
+    root, _, _ = _small_tree(tmp_path)
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert run("export", "--root", root).exit_code == 0
+    assert run("export", "--root", root, "--format", "eee").exit_code == 0
+    assert list(elsewhere.iterdir()) == []  # nothing where the command ran
+    assert (root / "export/api/v1").is_dir() and not (root / "export/api/api").exists()
+    assert any((root / "export-eee").iterdir())
+    ignored = (REPO / ".gitignore").read_text().splitlines()
+    assert "/export/" in ignored and "/export-eee/" in ignored

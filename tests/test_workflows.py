@@ -430,9 +430,29 @@ def test_codeowners_cover_code_templates_workflows_and_config():
         if line.strip() and not line.lstrip().startswith("#"):
             pattern, *owners = line.split()
             owned[pattern] = owners
-    for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/methodology/", "/mkdocs.yml", "/pyproject.toml"]:
+    for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/tools/", "/methodology/",
+                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml"]:
         assert owned.get(pattern), f"CODEOWNERS has no owner for {pattern}"
         assert all(owner.startswith("@") for owner in owned[pattern])
+
+
+def test_every_codeowners_path_exists():
+    # A rule for a path that does not exist protects nothing (a stale /mkdocs.yml did exactly that).
+    for line in (GITHUB / "CODEOWNERS").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            pattern = line.split()[0]
+            assert pattern.startswith("/") and not any(ch in pattern for ch in "*?["), pattern
+            path = ROOT / pattern.strip("/")
+            assert path.is_dir() if pattern.endswith("/") else path.is_file(), f"CODEOWNERS names missing {pattern}"
+
+
+def test_security_link_is_the_repositorys_advisory_form():
+    config = yaml.safe_load((GITHUB / "ISSUE_TEMPLATE" / "config.yml").read_text(encoding="utf-8"))
+    (link,) = [c for c in config["contact_links"] if "security" in c["name"].lower()]
+    assert re.fullmatch(r"https://github\.com/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/security/advisories/new", link["url"])
+    owner = link["url"].split("/")[3]
+    codeowners = (GITHUB / "CODEOWNERS").read_text(encoding="utf-8")
+    assert f"@{owner}/" in codeowners  # the same assumed owner in both files
 
 
 ISSUE_FORM_TYPES = {"markdown", "input", "textarea", "dropdown", "checkboxes"}

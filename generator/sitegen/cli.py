@@ -88,7 +88,9 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool, quiet:
 @main.command()
 @root_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: api/ for the JSON API, eee-export/ for Every Eval Ever).")
+              help="Output folder, replaced as a whole (default: export/ under --root for the JSON API, which lands "
+                   "in export/api/v1/ as on the site; export-eee/ under --root for Every Eval Ever). Both defaults "
+                   "are git-ignored.")
 @click.option("--format", "fmt", type=click.Choice(["api", "eee"]), default="api", show_default=True,
               help="api: the JSON API (api/v1/...) with a CSV beside each board; eee: every benchmark board as "
                    "Every Eval Ever 0.3.0 JSON.")
@@ -96,7 +98,7 @@ def export(root: Path, out: Path | None, fmt: str):
     """Write the boards as data files, without the HTML site."""
     from .build import export_files
 
-    out = out if out is not None else Path("api" if fmt == "api" else "eee-export")
+    out = out if out is not None else root / ("export" if fmt == "api" else "export-eee")
     outcome = export_files(root, out, fmt)
     code = report(outcome.problems, False)
     if code == 0:
