@@ -525,3 +525,22 @@ def test_progress_goes_to_stderr_in_ci_and_never_into_the_report(history):
     piped = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json"],
                           env={"GITHUB_ACTIONS": "false", "CI": ""})
     assert piped.stderr == ""
+
+
+def test_the_report_is_capped_in_size():
+    row = {"model": "acme/m", "value": 1.0, "rank": 1}
+    moved = [{"model": f"acme/m{i}", "changed": ["value"], "old": row, "new": row,
+              "reasons": [{"kind": "p80-shift", "component": "hle", "old": 1.0, "new": 2.0}]} for i in range(3000)]
+    rep = {"report": 1, "status": "ok", "base": "a", "head": "b", "changed_files": [], "errors": [],
+           "warnings": [], "diff": {"boards": {"index:x": {"name": "X", "group": "index", "status": "changed",
+                                                          "entered": [row], "left": [], "moved": moved,
+                                                          "rank_shifts": 0}},
+                                    "results": {"added": [], "changed": [], "removed": []}, "methodology": [],
+                                    "summary": {"models_moved": [m["model"] for m in moved]}}}
+    assert diff.cap_report(rep, limit=10_000_000) is rep  # under the limit: unchanged
+    capped = diff.cap_report(rep, limit=100_000)
+    assert len(diff.to_json(capped).encode()) <= 100_000
+    assert capped["truncated"] is True and len(capped["diff"]["boards"]["index:x"]["moved"]) == diff.REPORT_LIST_CAP
+    assert "shortened" in diff.to_markdown(capped)
+    tiny = diff.cap_report(rep, limit=2_000)
+    assert tiny["diff"] is None and "too large" in diff.to_markdown(tiny)
