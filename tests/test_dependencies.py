@@ -131,7 +131,31 @@ def test_constraints_pin_every_runtime_and_test_dependency_within_its_range():
 
 
 def test_ci_installs_from_the_constraints():
-    assert "-c constraints.txt -e '.[test]'" in (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
+    test_sh = (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
+    assert "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'" in test_sh
     assert "pip install -c constraints.txt -e ." in (ROOT / "README.md").read_text(encoding="utf-8")
     pages = (ROOT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
     assert "pip install -c constraints.txt -e ." in pages
+
+
+def constraints_tool():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("constraints_tool", ROOT / "tools" / "constraints.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_constraints_cover_exactly_the_installed_dependency_closure():
+    """A dependency added without refreshing constraints.txt would be installed unpinned: the names must agree."""
+    tool = constraints_tool()
+    assert sorted(tool.closure(tool.direct())) == sorted(constraints())
+
+
+def test_the_newest_versions_report_lists_what_moved():
+    tool = constraints_tool()
+    table = tool.diff({"pandas": "3.2.0", "numpy": "2.4.6", "newdep": "1.0"}, {"pandas": "3.1.1", "numpy": "2.4.6"})
+    assert table.splitlines() == ["| package | constraints.txt | installed |", "|---|---|---|",
+                                  "| newdep | (not pinned) | 1.0 |", "| pandas | 3.1.1 | 3.2.0 |"]
+    assert tool.diff({"numpy": "2.4.6"}, {"numpy": "2.4.6"}) == "Every package is at the version constraints.txt pins.\n"

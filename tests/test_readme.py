@@ -45,7 +45,8 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert "python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }" in lines
     assert "if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then" in lines
     # Installs the same pins as the README's first command, plus the test extras, and runs pytest in .venv.
-    assert ".venv/bin/python -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test]'" in lines
+    assert (".venv/bin/python -m pip install --disable-pip-version-check -q "
+            "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'") in lines
     assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
     assert lines[-1] == '.venv/bin/python -m pytest "$@"'
     # .ci/run is the test command followed by the other gates, in the environment the test command made.

@@ -5,7 +5,9 @@ scheduled workflow .github/workflows/newest-deps.yml installs without it to find
 Refresh after changing dependencies or to take newer versions: install them into the environment (e.g.
 `.venv/bin/pip install -U -e '.[test]'`), run `bash tools/test.sh`, then `.venv/bin/python tools/constraints.py`.
 
-Usage: python tools/constraints.py [--check]   (--check: exit 1 if constraints.txt differs, write nothing)
+Usage: python tools/constraints.py [--check | --diff]
+  --check  exit 1 if constraints.txt differs from this environment; writes nothing
+  --diff   print, as a Markdown table, every package whose version here differs from constraints.txt
 """
 
 from __future__ import annotations
@@ -62,8 +64,27 @@ def render(pinned: dict[str, str]) -> str:
     return HEADER + "".join(f"{name}=={version}\n" for name, version in sorted(pinned.items()))
 
 
+def pinned_now() -> dict[str, str]:
+    """constraints.txt as {name: version}."""
+    lines = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    return dict(line.split("==", 1) for line in lines if line and not line.startswith("#"))
+
+
+def diff(installed: dict[str, str], pinned: dict[str, str]) -> str:
+    rows = [(name, pinned.get(name, "(not pinned)"), installed.get(name, "(not installed)"))
+            for name in sorted(set(installed) | set(pinned)) if installed.get(name) != pinned.get(name)]
+    if not rows:
+        return "Every package is at the version constraints.txt pins.\n"
+    return ("| package | constraints.txt | installed |\n|---|---|---|\n"
+            + "".join(f"| {n} | {p} | {i} |\n" for n, p, i in rows))
+
+
 def main(argv: list[str]) -> int:
-    text = render(closure(direct()))
+    installed = closure(direct())
+    if "--diff" in argv:
+        print(diff(installed, pinned_now()), end="")
+        return 0
+    text = render(installed)
     target = ROOT / "constraints.txt"
     if "--check" in argv:
         if target.read_text(encoding="utf-8") != text:

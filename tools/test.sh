@@ -21,7 +21,8 @@ if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
   # Debian and Ubuntu ship venv's pip bootstrap (ensurepip) apart from python3, as python3-venv.
   python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }
 fi
-.venv/bin/python -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test]'
+# SITEGEN_CONSTRAINTS=/dev/null installs the newest versions instead (.github/workflows/newest-deps.yml).
+.venv/bin/python -m pip install --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" -e '.[test]'
 
 command -v chromium >/dev/null 2>&1 || apt_install chromium
 
