@@ -43,7 +43,7 @@ def _report(source, ex, outcome) -> int:
 @click.option("--all", "all_", is_flag=True, help="Re-import every source listed with files in scores/sources.yaml.")
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files for --all (default: ../shared/data from the root).")
+              help="Folder of downloaded files for --all (default: downloads/ in the root).")
 @quiet_option
 @ROOT
 def import_command(source, paths, retrieved, allow_unmatched, all_, check, data, root, quiet):
@@ -65,7 +65,10 @@ def import_command(source, paths, retrieved, allow_unmatched, all_, check, data,
             progress(plan.source)
             try:
                 ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-            except (ImportError_, FileNotFoundError, KeyError) as exc:
+            except FileNotFoundError as exc:
+                how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
+                raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
+            except (ImportError_, KeyError) as exc:
                 raise click.ClickException(f"{plan.source}: {exc}") from exc
             problems += _report(plan.source, ex, outcome)
             target = imported_path(root, plan.source)
@@ -121,7 +124,7 @@ def apply_command(review, root):
 
 @click.command("stats")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files, to list unmatched names (default: ../shared/data from the root).")
+              help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
 @ROOT
 def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
