@@ -68,6 +68,10 @@ def test_new_model_defaults_name_and_organization(root):
     data = yaml.safe_load((root / "scores/models/newco/thing-1.yaml").read_text())
     assert (data["name"], data["organization"]) == ("thing-1", "newco")
     assert validate(root)[0] == 0
+    # In an existing folder, the organisation is spelled as its models spell it (no "organization differs" warning).
+    assert run("new", "model", "acme/widget-2", "--root", root).exit_code == 0
+    assert yaml.safe_load((root / "scores/models/acme/widget-2.yaml").read_text())["organization"] == "Acme"
+    assert validate(root) == (0, "0 errors, 0 warnings\n")
 
 
 @pytest.mark.parametrize("model_id,message", [

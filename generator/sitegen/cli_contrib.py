@@ -28,7 +28,8 @@ def new_group():
 @new_group.command("model")
 @click.argument("model_id", metavar="ORG/NAME")
 @click.option("--name", help="Display name (default: NAME).")
-@click.option("--organization", help="The developer (default: ORG).")
+@click.option("--organization", help="The developer (default: the name the other models in scores/models/ORG/ give, "
+                                     "else ORG).")
 @ROOT
 def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path):
     """Write scores/models/ORG/NAME.yaml with the schema line and the required fields."""

@@ -153,6 +153,18 @@ def _place(old_text: str, new_text: str, problems: list[Problem], index: int) ->
     return out
 
 
+def usual_organization(folder: Path) -> str | None:
+    """The organisation name most models in an org folder give (ties: alphabetical), so a new model spells it
+    the same way; None for a new folder."""
+    counts: dict[str, int] = {}
+    for path in sorted(Path(folder).glob("*.yaml")) if Path(folder).is_dir() else []:
+        parsed, _ = yamlstrict.parse(path.read_bytes(), path.name)
+        org = parsed.data.get("organization") if parsed is not None and isinstance(parsed.data, dict) else None
+        if isinstance(org, str):
+            counts[org] = counts.get(org, 0) + 1
+    return min(counts, key=lambda o: (-counts[o], o)) if counts else None
+
+
 def new_model(root: Path, model_id: str, name: str | None = None, organization: str | None = None) -> Path:
     """Write scores/models/<model_id>.yaml; raise RefusedError (and write nothing) when it would not validate."""
     root = Path(root)
@@ -161,9 +173,10 @@ def new_model(root: Path, model_id: str, name: str | None = None, organization: 
         raise RefusedError(problems)
     org, slug = model_id.split("/")
     path = model_path(root, model_id)
+    organization = organization or usual_organization(path.parent) or org
     path.parent.mkdir(parents=True, exist_ok=True)
     created_folder = not any(path.parent.iterdir())
-    path.write_text(model_text(model_id, name or slug, organization or org), encoding="utf-8")
+    path.write_text(model_text(model_id, name or slug, organization), encoding="utf-8")
     problems = _validate_file(root, _rel(model_id))
     if problems:
         path.unlink()
