@@ -38,11 +38,11 @@ class ReportError(Exception):
     """The report cannot be read (not JSON, too large, not an object)."""
 
 
-def md_escape(text, limit: int = MAX_STRING) -> str:
+def md_escape(text, limit: int | None = None) -> str:
     """Contributor text made inert in a GitHub comment: one line, no tables, HTML, code, links, images, emphasis,
-    autolinks, issue references or @mentions; cut to `limit` characters."""
+    autolinks, issue references or @mentions; cut to `limit` characters when given."""
     text = " ".join(str(text).split())  # no newlines: a cell stays a cell
-    if len(text) > limit:
+    if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
     text = _INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", text)
     text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
@@ -65,7 +65,7 @@ def _l(x, cap: int | None = None) -> list:
 def _s(x) -> str:
     """A string field, escaped; numbers shown as numbers; anything else empty."""
     if isinstance(x, str):
-        return md_escape(x)
+        return md_escape(x, MAX_STRING)
     if _is_num(x):
         return _num(x)
     return ""
@@ -154,8 +154,8 @@ def _board_order(boards: dict) -> list:
 
 
 def _title(board_id: str, b: dict, bold: bool = True) -> str:
-    name = md_escape(b.get("name") if isinstance(b.get("name"), str) and b.get("name") else board_id)
-    return f"{f'**{name}**' if bold else name} ({md_escape(board_id)})"
+    name = md_escape(b.get("name") if isinstance(b.get("name"), str) and b.get("name") else board_id, MAX_STRING)
+    return f"{f'**{name}**' if bold else name} ({md_escape(board_id, MAX_STRING)})"
 
 
 def _entry(row) -> str:
@@ -349,7 +349,7 @@ def comment_body(path) -> str:
     try:
         body = render(read_report(path))
     except (OSError, ReportError) as exc:
-        body = f"## Leaderboard diff\n\nThe report could not be read ({md_escape(exc)}); run `sitegen diff` locally.\n"
+        body = f"## Leaderboard diff\n\nThe report could not be read ({md_escape(exc, MAX_STRING)}); run `sitegen diff` locally.\n"
     return f"{MARKER}\n{body}"
 
 

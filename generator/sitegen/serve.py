@@ -215,7 +215,13 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | Non
 
     def rebuild(reason: str) -> None:
         with lock:
-            outcome = build(root, out)
+            try:
+                outcome = build(root, out)
+            except Exception as exc:  # an internal error in a rebuild must not stop the watcher thread
+                if reason == "start":
+                    raise
+                echo(f"{reason}: the build crashed ({type(exc).__name__}: {exc}); the last good site is still served")
+                return
             report(outcome.problems)
             if getattr(outcome, "summary", ""):
                 state.bump()
