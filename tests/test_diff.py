@@ -181,7 +181,8 @@ def test_removed_result(history):
     d = run_json(root, shas["new-model"], shas["removed"])
     assert [(r["model"], r["benchmark"], r["value"]) for r in d["results"]["removed"]] == \
         [("acme/delta", "gpqa-diamond", 35.0)]
-    assert [r["model"] for r in d["boards"]["benchmark:gpqa-diamond"]["left"]] == ["acme/delta"]
+    assert [(r["model"], r["cause"]) for r in d["boards"]["benchmark:gpqa-diamond"]["left"]] == \
+        [("acme/delta", "own-results")]
     reason = next(r for r in moved(d, "index:ai-iq", "acme/delta")["reasons"] if r["component"] == "gpqa-diamond")
     assert (reason["kind"], reason["new_how"]) == ("observed-removed", "imputed")
 
@@ -544,3 +545,11 @@ def test_the_report_is_capped_in_size():
     assert "shortened" in diff.to_markdown(capped)
     tiny = diff.cap_report(rep, limit=2_000)
     assert tiny["diff"] is None and "too large" in diff.to_markdown(tiny)
+
+
+def test_rows_entering_for_another_reason_say_so():
+    board = {"name": "B", "group": "index", "status": "changed", "moved": [], "rank_shifts": 0, "left": [],
+             "entered": [{"model": "a/x", "value": 5.0, "rank": 2, "cause": "methodology"},
+                         {"model": "a/y", "value": 4.0, "rank": 3, "cause": "own-results"}]}
+    (line,) = diff.pr_comment.headline({"index:b": board})
+    assert line == ("- **B** (index:b): entered a/x 5 (rank 2) through the methodology change, a/y 4 (rank 3)")

@@ -316,9 +316,16 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
     board = new or old
     return {"name": board.get("name", ""), "kind": board.get("kind", "benchmark"),
             "status": "added" if old is None else "removed" if new is None else "changed",
-            "entered": [_row_summary(b[m]) for m in sorted(b.keys() - a.keys())],
-            "left": [_row_summary(a[m]) for m in sorted(a.keys() - b.keys())],
+            "entered": [_entry_row(b[m], changed_models, methodology_files) for m in sorted(b.keys() - a.keys())],
+            "left": [_entry_row(a[m], changed_models, methodology_files) for m in sorted(a.keys() - b.keys())],
             "moved": moved, "rank_shifts": rank_shifts}
+
+
+def _entry_row(row: Mapping, changed_models: set[str], methodology_files: list[str]) -> dict:
+    """A row entering or leaving a board, with why: the model's own results, the methodology, or anything else
+    (a model file's other fields, another board's selection)."""
+    cause = "own-results" if row["model"] in changed_models else "methodology" if methodology_files else "other"
+    return {**_row_summary(row), "cause": cause}
 
 
 def diff(old: State, new: State, base: str = "", head: str = "") -> dict:

@@ -158,12 +158,17 @@ def _title(board_id: str, b: dict, bold: bool = True) -> str:
     return f"{f'**{name}**' if bold else name} ({md_escape(board_id, MAX_STRING)})"
 
 
+#: Why a row entered or left a board, when not because of the model's own results (which need no saying).
+ENTRY_CAUSES = {"methodology": "through the methodology change", "other": "through another change to the data"}
+
+
 def _entry(row) -> str:
     row = _d(row)
+    cause = f" {ENTRY_CAUSES[row['cause']]}" if row.get("cause") in ENTRY_CAUSES else ""
     if not _is_num(row.get("value")) and isinstance(row.get("status"), str):
-        return f"{_s(row.get('model'))} (no value: {_s(row.get('status'))})"
+        return f"{_s(row.get('model'))} (no value: {_s(row.get('status'))}){cause}"
     rank = f"rank {_num(row.get('rank'))}" if _is_num(row.get("rank")) else "unranked"
-    return f"{_s(row.get('model'))} {_num(row.get('value'))} ({rank})"
+    return f"{_s(row.get('model'))} {_num(row.get('value'))} ({rank}){cause}"
 
 
 def _value_moved(row) -> bool:
