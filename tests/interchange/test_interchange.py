@@ -63,7 +63,7 @@ def test_model_index_import():
     assert imported.doc["source"] == "hf-model-cards" and imported.doc["retrieved"] == "2025-06-01"
     assert imported.unmatched == [("Some Other Model", "matches no model")]
     assert ("acme/Widget-7B-Instruct: GLUE SST2", "no benchmark mapping for this dataset") in imported.skipped
-    assert ("acme/Widget-7B-Instruct: MMLU-Pro f1", "not a metric mmlu-pro declares") in imported.skipped
+    assert ("acme/Widget-7B-Instruct: MMLU-Pro macro F1", "not a metric mmlu-pro declares") in imported.skipped
     _valid_imported(imported.doc)
 
 

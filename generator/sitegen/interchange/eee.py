@@ -29,7 +29,8 @@ import json
 import math
 import uuid
 
-from .common import Benchmarks, Imported, Resolve, build_doc, clean_number, percent_factor, record, resolve_one
+from .common import (PRIMARY_METRICS, Benchmarks, Imported, Resolve, build_doc, clean_number, norm, pass_at,
+                     percent_factor, record, resolve_one)
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
@@ -84,19 +85,56 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
     return build_doc(source, doc_date, records, unmatched, skipped)
 
 
+def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | None, str]:
+    """(benchmark, metric or None = read it from metric_config, why not) for one EEE result, by names.yaml.
+
+    The result's own names (metric_id, evaluation_result_id, evaluation_name) are looked up first. Failing that, its
+    dataset (hf_repo with hf_config, additional_details.benchmark_hf_repo, dataset_name) maps it only when it
+    names nothing more specific: 'MMLU-Pro (Biology)' on TIGER-Lab/MMLU-Pro is a part of MMLU-Pro, not MMLU-Pro."""
+    data = result.get("source_data") or {}
+    extra = data.get("additional_details") or {}
+    config = result.get("metric_config") or {}
+    own = [config.get("metric_id"), result.get("evaluation_result_id"), result.get("evaluation_name")]
+    for name in own:
+        hit = benchmarks.by_name(name)
+        if hit:
+            return hit[0], (hit[1] or None), ""
+    hubs = [(data.get("hf_repo"), data.get("hf_config")), (extra.get("benchmark_hf_repo"), None)]
+    dataset_name = data.get("dataset_name")
+    bench = next((b for b in (benchmarks.by_hub(*h) for h in hubs) if b), None)
+    if bench is None:
+        hit = benchmarks.by_name(dataset_name)
+        bench = hit[0] if hit else None
+    if bench is None:
+        why = next((w for w in (benchmarks.refused(h, own + [dataset_name]) for h, _ in hubs) if w), None)
+        return None, None, why or "no benchmark mapping for this dataset"
+    for name in own:
+        if name in (None, "") or norm(name) in PRIMARY_METRICS or norm(name) == norm(dataset_name or ""):
+            continue
+        if pass_at([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
+            continue  # a metric name: judged with the metric below
+        return None, None, (f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
+                            "(interchange/names.yaml): a part of the benchmark or another measure")
+    return bench, None, ""
+
+
 def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> dict | None:
     data = result.get("source_data") or {}
     extra = data.get("additional_details") or {}
     config = result.get("metric_config") or {}
     label = f"{model_name}: {result.get('evaluation_name')}"
-    bench = benchmarks.find(data.get("hf_repo"), data.get("hf_config"),
-                            [data.get("dataset_name"), result.get("evaluation_name"), data.get("hf_config")])
+    bench, metric, why = _benchmark(result, benchmarks)
     if bench is None:
-        skipped.append((label, "no benchmark mapping for this dataset"))
+        skipped.append((label, why))
         return None
-    metric = benchmarks.metric(bench, [config.get("metric_id"), config.get("metric_name")])
+    metric_names = [n for n in (config.get("metric_id"), config.get("metric_name")) if n and not benchmarks.by_name(n)]
     if metric is None:
-        skipped.append((f"{label} {config.get('metric_id')}", f"not a metric {bench} declares"))
+        metric = benchmarks.metric(bench, metric_names)
+    elif pass_at(metric_names) not in (None, 1):
+        metric = None
+    if metric is None:
+        skipped.append((f"{label} {config.get('metric_id') or config.get('metric_name') or ''}".rstrip(),
+                        benchmarks.why_not_metric(bench, metric_names)))
         return None
     if "lower_is_better" in config and bool(config["lower_is_better"]) == benchmarks.higher_is_better(bench, metric):
         skipped.append((label, f"lower_is_better contradicts {bench}{'/' + metric if metric else ''}'s direction"))
