@@ -37,6 +37,12 @@ NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's names
 SELF_REPORTED = {"first_party": True, "collaborative": True, "third_party": False, "other": False}
 
 
+def file_id(key: str) -> uuid.UUID:
+    """A deterministic file id shaped as EEE requires (version 4, RFC 4122 variant): the name-based UUID of `key`
+    in sitegen's namespace with its version bits set to 4. Same key, same id; the ids are as unique as uuid5's."""
+    return uuid.UUID(bytes=uuid.uuid5(NAMESPACE, key).bytes, version=4)
+
+
 def date_of(timestamp) -> str | None:
     """An EEE timestamp (Unix seconds as text, or ISO 8601) as an ISO date in UTC."""
     if timestamp in (None, ""):
@@ -169,6 +175,9 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
            sources: dict | None = None, retrieved: str | None = None, source: str | None = None) -> dict[str, str]:
     """Records -> EEE files {path: JSON text}: one file per record, deterministic names and sorted keys.
 
+    Paths follow EEE's datastore layout, data/<collection>/<developer>/<model>/<UUID4>.json: the collection is
+    the benchmark id, developer and model the two halves of our model id (which is what model_info.id holds).
+
     `models` maps a model id to {name, organization}; `sources` maps a source id to its registry entry;
     `retrieved` and `source` apply to records without their own (an imported file's date and source)."""
     models = models or {}
@@ -182,7 +191,7 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
         key = "|".join(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "source"))
         key += f"|{date}"
         org, _, name = r["model"].partition("/")
-        path = f"eee/{r['benchmark']}/{org}/{name}/{uuid.uuid5(NAMESPACE, key)}.json"
+        path = f"data/{r['benchmark']}/{org}/{name}/{file_id(key)}.json"
         out[path] = json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return dict(sorted(out.items()))
 
