@@ -305,3 +305,76 @@ def comparable(records: list[dict], retrieved: str | None = None) -> list[dict]:
     """Records reduced to what every format carries, for round-trip comparisons."""
     keep = ("model", "benchmark", "metric", "subset", "value", "self_reported")
     return sorted(({k: r[k] for k in keep if k in r} for r in records), key=_sort_key)
+
+
+# --------------------------------------------------------------------------- writing scores/imported/<source>.yaml
+
+
+class Refused(Exception):
+    """The import is not written; `problems` say why, in the validator's format."""
+
+    def __init__(self, problems: list):
+        super().__init__("; ".join(p.format() for p in problems))
+        self.problems = problems
+
+
+def registered_sources(root: Path) -> set[str]:
+    data = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    return {str(s.get("id")) for s in data.get("sources") or [] if isinstance(s, dict)}
+
+
+def imported_rel(source: str) -> str:
+    return f"scores/imported/{source}.yaml"
+
+
+def target_problems(root: Path, source: str, force: bool) -> list:
+    """Why scores/imported/<source>.yaml may not be written: SOURCE is not a registered source id (so never a path),
+    or the file exists and `force` is not given."""
+    from ..load import SPECIAL_FILES
+    from ..problems import Problem
+
+    rel = imported_rel(source)
+    if source not in registered_sources(root) or rel in SPECIAL_FILES:
+        shown = source.encode("unicode_escape").decode("ascii")
+        return [Problem("scores/sources.yaml", 0, 0, "sources", f"'{shown}' is not a registered source id",
+                        "SOURCE is an id from scores/sources.yaml, not a path: add the source there first")]
+    target = Path(root) / rel
+    folder = (Path(root) / "scores" / "imported").resolve()
+    if target.resolve().parent != folder:
+        return [Problem(rel, 0, 0, "", "would be written outside scores/imported/", "check the source id")]
+    if target.exists() and not force:
+        return [Problem(rel, 0, 0, "", "file already exists",
+                        "pass --force to replace it with this import (its current results are lost)")]
+    return []
+
+
+def validation_problems(root: Path, source: str, text: str) -> list:
+    """The errors `sitegen validate` would report in scores/imported/<source>.yaml if it held `text`: the strict
+    YAML reader, the imported-file schema and the cross-file checks, with the rest of the repository as it is."""
+    from .. import checks, load, schema, yamlstrict
+    from ..problems import ERROR
+
+    rel = imported_rel(source)
+    parsed, found = yamlstrict.parse(text.encode("utf-8"), rel)
+    if parsed is None:
+        return found
+    doc = load.Doc(rel, "imported", parsed)
+    repo, _ = load.load_repo(root)
+    repo = dataclasses.replace(repo, imported=tuple(d for d in repo.imported if d.path != rel) + (doc,))
+    found += schema.check_doc(doc)
+    found += checks.run_checks(repo)
+    return sorted({p for p in found if p.path == rel and p.severity == ERROR})
+
+
+def write_imported(root: Path, source: str, text: str, force: bool = False) -> Path:
+    """Write scores/imported/<source>.yaml, or raise Refused and write nothing: the target must be allowed
+    (target_problems) and the text must validate (validation_problems). The file is replaced atomically."""
+    problems = target_problems(root, source, force) or validation_problems(root, source, text)
+    if problems:
+        raise Refused(problems)
+    target = Path(root) / imported_rel(source)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(target)  # a reader sees the old file or the new one, never half of it
+    return target
