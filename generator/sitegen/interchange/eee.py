@@ -1,13 +1,15 @@
 """Every Eval Ever (EEE, schema 0.3.0) JSON: import evaluation logs as records, export boards as evaluation logs.
 
+Exported files follow EEE's datastore layout, data/<benchmark>/<developer>/<model>/<UUID4>.json.
+
 One EEE file is one model evaluated by one evaluator at one retrieval time, with one or more
 `evaluation_results`. Mapping (both directions):
 
 | EEE | ours |
 |---|---|
 | `model_info.id`, then `model_info.name` | `model` (resolved through the registry's names and aliases) |
-| `source_data.hf_repo` + `hf_config`, `source_data.dataset_name`, `evaluation_name` | `benchmark` (BENCHMARK_NAMES) |
-| `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric) |
+| `metric_id`, `evaluation_result_id`, `evaluation_name`; else `hf_repo` + `hf_config`, `additional_details.benchmark_hf_repo`, `dataset_name` | `benchmark` (and metric) by names.yaml; see `_benchmark` |
+| `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric; pass@k with k > 1 only as a declared metric) |
 | `source_data.additional_details.subset`, `hf_config` | `subset` (when the benchmark declares it) |
 | `eval_library.name` (unless "unknown") | `harness` |
 | `score_details.score` | `value` (x100 on a percent benchmark when `max_score` is 1) |

@@ -21,7 +21,8 @@ model-index (model card front matter)::
       notes: no-tools
 
 Mapping (both directions):
-- benchmark: `interchange.common.BENCHMARK_NAMES` by Hub dataset id (+ config / task_id), else by name.
+- benchmark: the names table (interchange/names.yaml) by Hub dataset id (+ config / task_id), else by name; the
+  table's `not` entries give the reason a look-alike (GPQA without the Diamond config) is refused.
 - metric: a declared secondary metric by type or name; accuracy/score/pass@1/... is the primary metric; any other
   metric is skipped with a reason.
 - subset: a dataset config (model-index) or task_id (.eval_results) that the benchmark declares as a subset.
@@ -142,9 +143,10 @@ def import_eval_results(text: str, *, model: str, source: str, retrieved: str, b
     for entry in entries if isinstance(entries, list) else [entries]:
         dataset = entry.get("dataset") or {}
         label = f"{model}: {dataset.get('id')} {dataset.get('task_id') or ''}".strip()
-        bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), [dataset.get("task_id"), dataset.get("id")])
+        names = [dataset.get("task_id"), dataset.get("id")]
+        bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), names)
         if bench is None:
-            skipped.append((label, "no benchmark mapping for this dataset"))
+            skipped.append((label, benchmarks.refused(dataset.get("id"), names) or "no benchmark mapping for this dataset"))
             continue
         value = entry.get("value")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
