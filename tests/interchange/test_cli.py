@@ -54,7 +54,8 @@ def run(*args):
 
 def _tree(root: Path) -> dict:
     """Every file beside and below the repository, to see that nothing was written anywhere."""
-    return {p.relative_to(root.parent).as_posix(): p.read_bytes() for p in sorted(root.parent.rglob("*")) if p.is_file()}
+    files = sorted(p for p in root.parent.rglob("*") if p.is_file())
+    return {p.relative_to(root.parent).as_posix(): p.read_bytes() for p in files}
 
 
 def _results(root: Path, source: str) -> list[dict]:
@@ -86,7 +87,8 @@ def test_refuses_to_overwrite_without_force(root):
     before = _tree(root)
     result = run("interchange", "eee", "old-import", TIGER, "--root", root)
     assert result.exit_code == 1
-    assert "scores/imported/old-import.yaml:0:0: (file): file already exists (pass --force to replace it" in result.output
+    assert ("scores/imported/old-import.yaml:0:0: (file): file already exists (pass --force to replace it"
+            in result.output)
     assert "nothing written" in result.output
     assert _tree(root) == before
     forced = run("interchange", "eee", "old-import", TIGER, "--force", "--root", root)

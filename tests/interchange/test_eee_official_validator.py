@@ -53,14 +53,15 @@ def eee_validate():
     if python is None:
         pytest.skip("the official EEE validator (every-eval-ever) needs Python >= 3.12, and none was found "
                     "(python3.12+ on PATH or under pyenv)")
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sitegen" / f"every-eval-ever-{EEE_VERSION}"
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    cache = cache_home / "sitegen" / f"every-eval-ever-{EEE_VERSION}"
     venv_python = cache / "bin" / "python"
     if not venv_python.exists():
         building = cache.with_name(f"{cache.name}.building-{os.getpid()}")
         shutil.rmtree(building, ignore_errors=True)
         subprocess.run([python, "-m", "venv", str(building)], check=True)
-        subprocess.run([str(building / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        f"every-eval-ever=={EEE_VERSION}"], check=True, timeout=900)
+        subprocess.run([str(building / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                        "--disable-pip-version-check", f"every-eval-ever=={EEE_VERSION}"], check=True, timeout=900)
         try:
             building.rename(cache)  # `python -m every_eval_ever` does not mind the move; console scripts would
         except OSError:

@@ -146,7 +146,8 @@ def import_eval_results(text: str, *, model: str, source: str, retrieved: str, b
         names = [dataset.get("task_id"), dataset.get("id")]
         bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), names)
         if bench is None:
-            skipped.append((label, benchmarks.refused(dataset.get("id"), names) or "no benchmark mapping for this dataset"))
+            why = benchmarks.refused(dataset.get("id"), names)
+            skipped.append((label, why or "no benchmark mapping for this dataset"))
             continue
         value = entry.get("value")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
