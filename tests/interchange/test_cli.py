@@ -4,7 +4,6 @@ exits 1 and writes nothing."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,33 +18,6 @@ OMNICODER = REAL / "omnicoder-9b" / "README.md"
 FALCON = REAL / "falcon-mamba-7b" / "README.md"
 TIGER = REAL / "eee" / "676f4465-ce78-411a-9f5a-c97b3d2eac4f.json"
 ENV = {"GITHUB_ACTIONS": "false"}
-
-
-def _source(source_id: str) -> dict:
-    return {"id": source_id, "name": f"Test source {source_id}", "url": "https://example.org/", "licence": "unknown",
-            "attribution": "Test data", "provenance": "secondary"}
-
-
-@pytest.fixture
-def root(tmp_path) -> Path:
-    """The project's benchmark registry, three registered sources, and the models the real files name."""
-    repo = tmp_path / "repo"
-    (repo / "methodology").mkdir(parents=True)
-    shutil.copy(HERE.parents[1] / "methodology" / "benchmarks.yaml", repo / "methodology" / "benchmarks.yaml")
-    (repo / "scores" / "imported").mkdir(parents=True)
-    sources = {"sources": [_source("hf-cards"), _source("eee-files"), _source("old-import")]}
-    (repo / "scores" / "sources.yaml").write_text(yaml.safe_dump(sources, sort_keys=False), encoding="utf-8")
-    for model_id, name, org, aliases in (("tesslate/omnicoder-9b", "OmniCoder-9B", "Tesslate", []),
-                                         ("tiiuae/falcon-mamba-7b", "Falcon Mamba 7B", "TII", ["falcon-mamba-7b"]),
-                                         ("01-ai/yi-1.5-34b-chat", "Yi-1.5-34B-Chat", "01.AI", [])):
-        path = repo / "scores" / "models" / f"{model_id}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"id": model_id, "name": name, "organization": org, **({"aliases": aliases} if aliases else {})}
-        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    (repo / "scores" / "imported" / "old-import.yaml").write_text(
-        "source: old-import\nretrieved: '2026-01-01'\nresults:\n- model: 01-ai/yi-1.5-34b-chat\n  benchmark: mmlu-pro\n"
-        "  value: 50\n", encoding="utf-8")
-    return repo
 
 
 def run(*args):

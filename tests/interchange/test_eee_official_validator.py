@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from sitegen.interchange import eee, hf
 from sitegen.interchange.common import Benchmarks, resolver
@@ -122,3 +123,37 @@ def test_the_official_validator_rejects_the_old_layout(tmp_path, eee_validate):
     bad.write_text(text, encoding="utf-8")
     (report,) = eee_validate(tmp_path, [bad.relative_to(tmp_path).as_posix()])
     assert report["valid"] is False
+
+
+def test_board_export_end_to_end(root, tmp_path, eee_validate):
+    """The real files imported with `sitegen interchange`, the boards exported with `sitegen export --format eee`,
+    the files checked by EEE's validator and imported back: the same numbers on the same models."""
+    from click.testing import CliRunner
+
+    from sitegen.cli import main
+
+    def run(*args):
+        result = CliRunner().invoke(main, [str(a) for a in args], env={"GITHUB_ACTIONS": "false"})
+        assert result.exit_code == 0, result.output
+        return result
+
+    real = HERE / "fixtures" / "real"
+    run("interchange", "hf-model-index", "hf-cards", real / "omnicoder-9b" / "README.md", "--retrieved", "2026-11-20",
+        "--root", root)
+    run("interchange", "eee", "eee-files", real / "eee" / "676f4465-ce78-411a-9f5a-c97b3d2eac4f.json", "--root", root)
+    out = tmp_path / "export"
+    run("export", "--format", "eee", "--out", out, "--root", root)
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json"))
+    assert [f.rsplit("/", 1)[0] for f in files] == [
+        "data/gpqa-diamond/tesslate/omnicoder-9b", "data/mmlu-pro/01-ai/yi-1.5-34b-chat",
+        "data/terminal-bench-2/tesslate/omnicoder-9b"]
+    report = eee_validate(out, files)
+    assert [(r["file"], r["valid"], r["errors"], r.get("warnings", [])) for r in report] == [
+        (f, True, [], []) for f in files]
+    back = run("interchange", "eee", "eee-files", *(out / f for f in files), "--print", "--root", root)
+    assert yaml.safe_load(back.stdout)["results"] == [
+        {"model": "01-ai/yi-1.5-34b-chat", "benchmark": "mmlu-pro", "harness": "MMLU-Pro leaderboard (TIGER-Lab)",
+         "value": 52.29, "retrieved": "2026-05-01"},  # eee-files is the board's first source; old-import's 50 loses
+        {"model": "tesslate/omnicoder-9b", "benchmark": "gpqa-diamond", "value": 83.8, "self_reported": True},
+        {"model": "tesslate/omnicoder-9b", "benchmark": "terminal-bench-2", "value": 28.1, "self_reported": True},
+    ]
