@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sitegen import schema
 from sitegen.interchange import eee, hf
 from sitegen.interchange.common import Benchmarks, resolver
@@ -43,10 +45,10 @@ def test_omnicoder_card_pass_at_k():
         {"model": "tesslate/omnicoder-9b", "benchmark": "terminal-bench-2", "value": 28.1, "self_reported": True},
     ]
     assert imported.skipped == [
-        ("OmniCoder-9B: AIME 2025 pass@5",
-         "pass@5 is not aime-2025's primary value (that is pass@1), and aime-2025 declares no pass@5 metric"),
-        ("OmniCoder-9B: GPQA Diamond pass@3",
-         "pass@3 is not gpqa-diamond's primary value (that is pass@1), and gpqa-diamond declares no pass@3 metric"),
+        ("OmniCoder-9B: AIME 2025 pass@5", "pass@5 is not aime-2025's primary value (a single attempt, pass@1), "
+                                           "and aime-2025 declares no pass@5 metric"),
+        ("OmniCoder-9B: GPQA Diamond pass@3", "pass@3 is not gpqa-diamond's primary value (a single attempt, "
+                                              "pass@1), and gpqa-diamond declares no pass@3 metric"),
     ]
     assert imported.unmatched == []
     _valid(imported.doc)
@@ -61,6 +63,21 @@ def test_pass_at_k_becomes_a_declared_metric():
                                      retrieved="2026-11-20", benchmarks=with_metric, resolve=RESOLVE)
     assert {"model": "tesslate/omnicoder-9b", "benchmark": "aime-2025", "metric": "pass-at-5", "value": 90,
             "self_reported": True} in imported.results
+
+
+@pytest.mark.parametrize("names,expected", [
+    (["accuracy", "pass@1"], ""), (["Pass Rate"], None), (["accuracy", "Pass Rate"], ""),
+    (["pass@5"], None), (["pass_at_3"], None), (["pass^4"], None), (["maj@8"], None), (["cons@64"], None),
+    (["pass-at-1"], ""), (["pass_at_k"], None),  # k unknown: not the primary value either
+])
+def test_k_sample_measures_are_not_primary(names, expected):
+    assert BENCHMARKS.metric("aime-2025", names) == expected
+
+
+def test_k_sample_reasons_name_the_measure():
+    assert BENCHMARKS.why_not_metric("aime-2025", ["pass^4"]) == (
+        "pass^4 is not aime-2025's primary value (a single attempt, pass@1), and aime-2025 declares no pass^4 metric")
+    assert BENCHMARKS.why_not_metric("aime-2025", ["maj@8"]).startswith("maj@8 is not aime-2025's primary value")
 
 
 def test_falcon_mamba_card_open_llm_leaderboard():

@@ -59,15 +59,17 @@ def norm(text) -> str:
 
 BENCHMARK_NAMES, REFUSED_NAMES = load_names()
 
-_PASS_AT = re.compile(r"pass\s*(?:@|\^|-at-|_at_|\s+at\s+)\s*(\d+)", re.IGNORECASE)
+_AT_K = re.compile(r"\b(pass|maj|cons)\s*(@|\^|-at-|_at_|\s+at\s+)\s*(\d+)", re.IGNORECASE)
 
 
-def pass_at(names) -> int | None:
-    """k when one of `names` says pass@k (pass@5, pass_at_5, pass^5, pass-at-5), else None."""
+def at_k(names) -> tuple[str, int] | None:
+    """(how the name says it, k) when one of `names` is a k-sample measure: pass@k (best of k), pass^k (all of k),
+    maj@k or cons@k (majority vote of k); None otherwise. Only k = 1 is a benchmark's usual single-attempt score."""
     for name in names:
-        match = _PASS_AT.search(str(name or ""))
+        match = _AT_K.search(str(name or ""))
         if match:
-            return int(match.group(1))
+            word, sep, k = match.group(1).casefold(), match.group(2), int(match.group(3))
+            return f"{word}{'^' if sep == '^' else '@'}{k}", k
     return None
 
 
@@ -129,28 +131,30 @@ class Benchmarks:
     def metric(self, benchmark: str, names=()) -> str | None:
         """'' for the primary metric, a declared metric id, or None when the names mean some other metric.
 
-        pass@k with k > 1 is never the primary metric: it is a declared pass@k metric of the benchmark, or None."""
+        pass@k (and pass^k, maj@k, cons@k) with k > 1 is never the primary metric: it is a declared metric of that
+        name (pass@5 or pass-at-5), or None."""
         declared = {}
         for m in self.entries[benchmark].get("metrics", []):
             declared[norm(m["id"])] = m["id"]
             declared[norm(m.get("name", m["id"]))] = m["id"]
-        k = pass_at(names)
-        if k is not None and k > 1:
-            return declared.get(f"pass-{k}") or declared.get(f"pass-at-{k}")
+        several = at_k(names)
+        if several is not None and several[1] > 1:
+            label = several[0]
+            return declared.get(norm(label)) or declared.get(norm(label.replace("@", "-at-")))
         keys = [norm(n) for n in names if n not in (None, "")]
         for key in keys:
             if key in declared:
                 return declared[key]
-        if not keys or k == 1 or any(k in PRIMARY_METRICS for k in keys):
+        if not keys or several is not None or any(key in PRIMARY_METRICS for key in keys):
             return ""
         return None
 
     def why_not_metric(self, benchmark: str, names=()) -> str:
         """The reason metric() gave None, for the skipped list."""
-        k = pass_at(names)
-        if k is not None and k > 1:
-            return (f"pass@{k} is not {benchmark}'s primary value (that is pass@1), and {benchmark} declares "
-                    f"no pass@{k} metric")
+        several = at_k(names)
+        if several is not None and several[1] > 1:
+            return (f"{several[0]} is not {benchmark}'s primary value (a single attempt, pass@1), and {benchmark} "
+                    f"declares no {several[0]} metric")
         return f"not a metric {benchmark} declares"
 
     def subset(self, benchmark: str, names=()) -> str | None:

@@ -31,7 +31,7 @@ import json
 import math
 import uuid
 
-from .common import (PRIMARY_METRICS, Benchmarks, Imported, Resolve, build_doc, clean_number, norm, pass_at,
+from .common import (PRIMARY_METRICS, Benchmarks, Imported, Resolve, at_k, build_doc, clean_number, norm,
                      percent_factor, record, resolve_one)
 
 SCHEMA_VERSION = "0.3.0"
@@ -119,7 +119,7 @@ def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | 
     for name in own:
         if name in (None, "") or norm(name) in PRIMARY_METRICS or norm(name) == norm(dataset_name or ""):
             continue
-        if pass_at([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
+        if at_k([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
             continue  # a metric name: judged with the metric below
         return None, None, (f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
                             "(interchange/names.yaml): a part of the benchmark or another measure")
@@ -138,7 +138,7 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
     metric_names = [n for n in (config.get("metric_id"), config.get("metric_name")) if n and not benchmarks.by_name(n)]
     if metric is None:
         metric = benchmarks.metric(bench, metric_names)
-    elif pass_at(metric_names) not in (None, 1):
+    elif (at_k(metric_names) or ("", 1))[1] > 1:
         metric = None
     if metric is None:
         skipped.append((f"{label} {config.get('metric_id') or config.get('metric_name') or ''}".rstrip(),
