@@ -166,3 +166,37 @@ def test_every_table_entry_is_a_registered_benchmark():
     for entry in BENCHMARK_NAMES:
         assert entry.benchmark in declared, entry.benchmark
         assert {m for m, _ in entry.metrics} <= declared[entry.benchmark], entry.benchmark
+
+
+def _log(*results) -> dict:
+    """An EEE log shaped as EEE's adapters write them (only the fields the importer reads)."""
+    return {"schema_version": "0.3.0", "retrieved_timestamp": "1777613486",
+            "source_metadata": {"evaluator_relationship": "third_party"},
+            "model_info": {"id": "01-ai/yi-1.5-34b-chat", "name": "Yi-1.5-34B-Chat"},
+            "evaluation_results": list(results)}
+
+
+def _adapter_result(name, metric_id, score, unit, max_score, lower=False) -> dict:
+    return {"evaluation_name": name, "source_data": {"dataset_name": name, "source_type": "url"},
+            "metric_config": {"metric_id": metric_id, "metric_unit": unit, "lower_is_better": lower,
+                              "score_type": "continuous", "min_score": 0, "max_score": max_score},
+            "score_details": {"score": score}}
+
+
+def test_eee_adapter_names():
+    """Artificial Analysis's and the HLE (Scale SEAL) adapter's names, on their own scales."""
+    log = _log(
+        _adapter_result("artificial_analysis.gpqa", "artificial_analysis.gpqa", 0.781, "proportion", 1.0),
+        _adapter_result("artificial_analysis.aime", "artificial_analysis.aime", 0.9, "proportion", 1.0),
+        _adapter_result("Humanity's Last Exam (accuracy)", "hle.accuracy", 25.3, "percent", 100.0),
+        _adapter_result("Humanity's Last Exam (calibration error)", "hle.calibration_error", 50, "percent", 100.0,
+                        lower=True),
+    )
+    imported = eee.import_eee([log], source="s", benchmarks=BENCHMARKS, resolve=RESOLVE)
+    assert imported.results == [
+        {"model": "01-ai/yi-1.5-34b-chat", "benchmark": "gpqa-diamond", "value": 78.1},
+        {"model": "01-ai/yi-1.5-34b-chat", "benchmark": "hle", "value": 25.3},
+        {"model": "01-ai/yi-1.5-34b-chat", "benchmark": "hle", "metric": "calibration-error", "value": 50},
+    ]
+    assert imported.skipped == [("01-ai/yi-1.5-34b-chat: artificial_analysis.aime",
+                                 "Artificial Analysis's \"aime\" is AIME 2024, not AIME 2025")]
