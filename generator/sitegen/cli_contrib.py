@@ -111,22 +111,37 @@ FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 @click.option("--retrieved", help="Retrieval date YYYY-MM-DD (required for the Hugging Face formats).")
 @click.option("--model", "model_name", help="hf-eval-results: the Hub repository the files come from (org/name).")
 @click.option("--print", "to_stdout", is_flag=True, help="Print the document instead of writing it.")
+@click.option("--force", is_flag=True, help="Replace scores/imported/SOURCE.yaml when it exists.")
 @ROOT
-def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, root: Path):
-    """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml."""
-    from .interchange import eee, hf
-    from .interchange.common import Benchmarks, imported_text, resolver
+def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, force, root: Path):
+    """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml.
 
+    SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as
+    `sitegen validate` would check it, and an existing one only with --force; otherwise nothing is written and
+    the command exits 1."""
+    from .interchange import eee, hf
+    from .interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
+
+    if not to_stdout:
+        try:
+            problems = target_problems(root, source, force)
+        except FileNotFoundError as exc:
+            raise click.ClickException(f"{exc.filename}: not found (run from the repository root, or pass --root)")
+        if problems:
+            _refused(Refused(problems))
+    if fmt != "eee" and not retrieved:
+        raise click.UsageError("--retrieved is required for the Hugging Face formats")
+    if fmt == "hf-eval-results" and not model_name:
+        raise click.UsageError("--model is required for hf-eval-results")
     benchmarks, resolve = Benchmarks.load(root), resolver(root)
     texts = [(p, p.read_text(encoding="utf-8")) for p in paths]
     if fmt == "eee":
-        outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
-                                 retrieved=retrieved)
+        try:
+            outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
+                                     retrieved=retrieved)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
     else:
-        if not retrieved:
-            raise click.UsageError("--retrieved is required for the Hugging Face formats")
-        if fmt == "hf-eval-results" and not model_name:
-            raise click.UsageError("--model is required for hf-eval-results")
         docs = []
         for _, text in texts:
             if fmt == "hf-model-index":
@@ -150,7 +165,8 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     if to_stdout:
         click.echo(text, nl=False)
         return
-    target = root / "scores" / "imported" / f"{source}.yaml"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    try:
+        target = write_imported(root, source, text, force)
+    except Refused as exc:
+        _refused(exc)
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")
