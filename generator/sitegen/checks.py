@@ -373,7 +373,10 @@ def sources_disagree(index):
 
 @check
 def metadata_rules_match_models(index):
-    """Every rule in scores/metadata.yaml matches at least one model: a renamed or merged id leaves no stale rule."""
+    """Every rule in scores/metadata.yaml sets a field and matches at least one model: a renamed or merged id
+    leaves no stale rule."""
+    from . import metadata
+
     doc = index.repo.metadata
     if doc is None:
         return
@@ -381,6 +384,9 @@ def metadata_rules_match_models(index):
     for i, entry in enumerate(_list(doc.data, "rules")):
         if not isinstance(entry, dict):
             continue
+        if not any(key in entry for key in metadata.FIELDS):
+            yield _at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
+                      f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule")
         for j, pattern in enumerate(_list(entry, "match")):
             if isinstance(pattern, str) and not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
                 yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",

@@ -129,9 +129,9 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             continue
         for row in _rows(path):
             name = _name(row)
-            if name and name not in named and name in access and ctx.resolve(name):
-                ex.model(name, released=(row.get("Release date") or "").strip() or None, weights=access[name],
-                         reasoning=reasoning_from_version(name))
+            said = {"weights": access.get(name), "reasoning": reasoning_from_version(name)}
+            if name and name not in named and any(v is not None for v in said.values()) and ctx.resolve(name):
+                ex.model(name, released=(row.get("Release date") or "").strip() or None, **said)
                 named.add(name)
     return ex
 
