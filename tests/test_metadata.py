@@ -99,16 +99,27 @@ def test_real_data_coverage_of_weights_and_reasoning(capsys):
     repo, problems = validate_repo(REPO)
     assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
     computed = compute(repo)
-    ranked = set()
-    for bid, board in computed.boards.items():
-        if bid == "ai-iq" or bid.startswith("aa-"):
-            ranked |= {r["model"] for r in board["rows"] if r.get("rank") is not None}
-    ranked |= {r["model"] for r in computed.benchmark_boards["lmarena-text"]["rows"] if r.get("rank") is not None}
-    records = {r["model"]: r for r in computed.model_records}
-    weights = sum(records[m]["weights"] is not None for m in ranked) / len(ranked)
-    reasoning = sum(records[m]["reasoning"] is not None for m in ranked) / len(ranked)
+    ranked = metadata.ranked_models(computed.boards, computed.benchmark_boards)
+    known = metadata.coverage(computed.model_records, ranked)
+    weights, reasoning = known["weights"] / known["models"], known["reasoning"] / known["models"]
     with capsys.disabled():
         print(f"\nranked models {len(ranked)}: weights known {weights:.1%}, reasoning known {reasoning:.1%}")
-    assert len(ranked) > 600
+    assert known["models"] == len(ranked) > 600
     assert weights >= 0.90
     assert reasoning >= 0.87
+
+
+def test_coverage_counts_known_values_and_open_models_with_a_size():
+    nan = float("nan")
+    records = [
+        {"model": "a/x", "weights": "open", "reasoning": True, "licence": "MIT", "total_b": 7.0, "context_window": nan},
+        {"model": "a/y", "weights": "open", "reasoning": None, "licence": None, "total_b": nan, "context_window": 8000.0},
+        {"model": "a/z", "weights": None, "reasoning": False, "licence": None, "total_b": nan, "context_window": nan},
+    ]
+    assert metadata.coverage(records) == {"models": 3, "weights": 2, "reasoning": 2, "licence": 1, "parameters": 1,
+                                          "context_window": 1, "open_weights": 2, "open_with_parameters": 1}
+    assert metadata.coverage(records, {"a/z"})["models"] == 1
+    boards = {"ai-iq": {"rows": [{"model": "a/x", "rank": 1}, {"model": "a/y", "rank": None}]},
+              "hle": {"rows": [{"model": "a/z", "rank": 1}]}}
+    assert metadata.ranked_models(boards, {"lmarena-text": {"rows": [{"model": "a/z", "rank": 3}]}}) == {"a/x", "a/z"}
+    assert metadata.ranked_models(boards, {}) == {"a/x"}  # hle is not one of the coverage boards

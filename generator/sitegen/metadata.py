@@ -102,3 +102,33 @@ def label(provenance: dict | None, model_path: str) -> str | None:
     if provenance["by"] == "source":
         return provenance["source"]
     return provenance["origin"]
+
+
+#: The boards issue #10's coverage target is measured on: index boards by id prefix, and LMArena's benchmark board.
+COVERAGE_BOARDS = ("ai-iq", "aa-")
+COVERAGE_BENCHMARK_BOARDS = ("lmarena-text",)
+
+
+def ranked_models(boards: dict, benchmark_boards: dict) -> set[str]:
+    """Models ranked on the AI IQ, Artificial Analysis and LMArena boards."""
+    out: set[str] = set()
+    for bid, board in boards.items():
+        if bid.startswith(COVERAGE_BOARDS):
+            out |= {r["model"] for r in board["rows"] if r.get("rank") is not None}
+    for bid in COVERAGE_BENCHMARK_BOARDS:
+        out |= {r["model"] for r in (benchmark_boards.get(bid) or {}).get("rows", []) if r.get("rank") is not None}
+    return out
+
+
+def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str, int]:
+    """How many of the models (all, or `ids`) have each field known; `models` is how many were counted."""
+    rows = [r for r in model_records if ids is None or r["model"] in ids]
+    known = {"models": len(rows)}
+    for key in ("weights", "reasoning", "licence"):
+        known[key] = sum(r[key] is not None for r in rows)
+    for key, column in (("parameters", "total_b"), ("context_window", "context_window")):
+        known[key] = sum(isinstance(r[column], (int, float)) and r[column] == r[column] for r in rows)
+    opened = [r for r in rows if r["weights"] == "open"]
+    known["open_weights"] = len(opened)
+    known["open_with_parameters"] = sum(r["total_b"] == r["total_b"] for r in opened)
+    return known
