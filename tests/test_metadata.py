@@ -3,16 +3,12 @@ it came from, and the coverage the boards reach on the repository's real data.""
 
 from __future__ import annotations
 
-import math
-import shutil
 from pathlib import Path
 
-from sitegen import frame, metadata
+from sitegen import metadata
 from sitegen.build import compute, validate_repo
 
-HERE = Path(__file__).parent
-BASE = HERE / "validation" / "base"
-REPO = HERE.parent
+REPO = Path(__file__).parent.parent
 
 
 def rule(index, level, match, **values):
@@ -57,39 +53,6 @@ def test_unknown_stays_unknown_and_parameters_are_one_block():
     assert values["parameters"] == {"total_b": 30} and prov["parameters"] == {"by": "model"}
     assert metadata.label(prov["parameters"], "scores/models/other/thing.yaml") == "scores/models/other/thing.yaml"
     assert metadata.label(None, "x") is None
-
-
-def tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "repo"
-    shutil.copytree(BASE, root)
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return root
-
-
-def test_frame_applies_rules_from_scores_metadata_yaml_with_provenance(tmp_path):
-    files = {
-        "scores/models/acme/gadget.yaml": "id: acme/gadget\nname: Gadget\norganization: Acme\n",
-        "scores/imported/board.yaml": ('source: board\nretrieved: "2025-06-02"\nmodels:\n'
-                                       "  - model: acme/gadget\n    licence: Acme Licence\nresults: []\n"),
-        "scores/metadata.yaml": ("rules:\n"
-                                 "  - match: [acme/*]\n    level: organization\n    weights: closed\n"
-                                 "    licence: Proprietary\n    source: Acme publishes no weights\n"
-                                 "    url: https://example.org/acme\n"),
-    }
-    repo, problems = validate_repo(tree(tmp_path, files))
-    assert repo is not None, [p.format() for p in problems]
-    models = {r["model"]: r for r in frame.model_records(repo)}
-    gadget, widget = models["acme/gadget"], models["acme/widget-1"]
-    assert (gadget["weights"], gadget["weights_source"]) == ("closed", "scores/metadata.yaml:2")
-    assert (gadget["licence"], gadget["licence_source"]) == ("Acme Licence", "board")  # the source beats the rule
-    assert gadget["reasoning"] is None and gadget["reasoning_source"] is None and math.isnan(gadget["total_b"])
-    # widget-1's file says open weights: the organisation rule does not override it.
-    assert (widget["weights"], widget["weights_source"]) == ("open", "scores/models/acme/widget-1.yaml")
-    assert list(frame.models(repo).columns) == list(frame.MODEL_COLUMNS)
-
-
 
 
 def test_real_data_coverage_of_weights_and_reasoning(capsys):
