@@ -419,6 +419,34 @@ def metadata_rules_agree(index):
 
 
 @check
+def metadata_rules_agree_with_sources(index):
+    """A rule that a source contradicts for a model it matches (the source's value is used): a warning, since
+    the rule's pattern is probably too wide or its claim out of date."""
+    from . import metadata
+
+    rules = metadata.rules_of(index.repo.metadata)
+    if not rules:
+        return
+    said: dict[str, dict] = {}
+    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
+        for entry in _list(doc.data, "models"):
+            if isinstance(entry, dict):
+                for key in metadata.FIELDS:
+                    if entry.get(key) is not None:
+                        said.setdefault(entry.get("model"), {}).setdefault(key, (entry[key], doc.data.get("source")))
+    for model_id in sorted(index.models):
+        for key, (value, rule) in metadata.rule_values(rules, model_id).items():
+            if key == "licence":
+                continue  # names of one licence differ between sources ("MRL", "Mistral Research License")
+            source = said.get(model_id, {}).get(key)
+            if source is not None and source[0] != value:
+                yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                          f"{model_id}: this rule says {value!r}, {source[1]} says {source[0]!r}",
+                          f"{source[1]}'s value is used; narrow the rule's match if it should not cover this model",
+                          WARNING)
+
+
+@check
 def metadata_sources_agree(index):
     """Two sources giving one model different weights, reasoning, parameters, context window or licence: a warning
     (the first source in source-id order is used; a model file value or a correction in the model file settles it)."""
