@@ -122,6 +122,23 @@ def apply_command(review, root):
         click.echo(line)
 
 
+def _metadata_stats(root: Path) -> None:
+    """How much metadata is known, over the registry and over the models ranked on AI IQ, AA and LMArena."""
+    from . import build, metadata
+
+    repo, _ = build.validate_repo(root)
+    if repo is None:
+        click.echo("\nmetadata known: unknown (the repository does not validate)")
+        return
+    computed = build.compute(repo)
+    click.echo("\nmetadata known              models  weights  reasoning  params  context  licence  open (with params)")
+    for label, ids in (("all models", None),
+                       ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
+        c = metadata.coverage(computed.model_records, ids)
+        click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  {c['parameters']:>6}  "
+                   f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
+
+
 @click.command("stats")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
@@ -149,6 +166,7 @@ def stats_command(data, root):
     click.echo("\nbenchmark                  results")
     for bench, n in sorted(per_bench.items()):
         click.echo(f"{bench:<26} {n:>7}")
+    _metadata_stats(root)
     ignores = load_ignores(root)
     click.echo(f"\nignored names: {len(ignores)}")
     for src, n in sorted(Counter(i["source"] for i in ignores).items()):

@@ -21,6 +21,7 @@ SCHEMA_FOR_KIND = {
     "index": "index.schema.json",
     "ignore": "ignore.schema.json",
     "citation": "citation.schema.json",
+    "metadata": "metadata.schema.json",
 }
 MAX_PER_FILE = 50
 
