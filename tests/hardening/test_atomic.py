@@ -60,7 +60,7 @@ def test_bad_data_exits_1_and_keeps_the_previous_site(built, tmp_path):
 def test_renderer_crash_exits_2_and_keeps_the_previous_site(built, tmp_path):
     root, site, entries = built
     change_a_score(root)
-    again = sitegen("build", "--root", str(root), cwd=tmp_path, prelude=CRASHING_RENDERER)
+    again = sitegen("build", "--quiet", "--root", str(root), cwd=tmp_path, prelude=CRASHING_RENDERER)
     assert again.returncode == 2, (again.returncode, again.stderr)
     lines = again.stderr.strip().splitlines()
     assert lines == ["sitegen: internal error: RuntimeError: renderer exploded half way "
