@@ -180,9 +180,19 @@ def scale_of(entry: dict, metric) -> dict:
     return entry.get("scale", {})
 
 
+def _valued(index):
+    """Every result and every override value: (doc, json path, entry). Overrides pass the same value checks."""
+    for doc, path, result, *_ in index.results():
+        yield doc, path, result
+    if index.repo.overrides is not None:
+        for i, entry in enumerate(_list(index.repo.overrides.data, "overrides")):
+            if isinstance(entry, dict):
+                yield index.repo.overrides, ("overrides", i), entry
+
+
 @check
 def values_within_scale(index):
-    for doc, path, result, *_ in index.results():
+    for doc, path, result in _valued(index):
         entry = index.benchmarks.get(result.get("benchmark"), (None,))[0]
         value = result.get("value")
         if entry is None or not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -199,6 +209,15 @@ def values_within_scale(index):
         elif scale.get("unit") == "percent" and 0 < value < 1:
             yield _at(doc, path + ("value",), field, f"{value} looks like a fraction",
                       f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?", WARNING, key=False)
+
+
+@check
+def intervals_in_order(index):
+    for doc, path, result, *_ in index.results():
+        ci95 = result.get("ci95")
+        if isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, (int, float)) for v in ci95) and ci95[0] > ci95[1]:
+            yield _at(doc, path + ("ci95",), _field(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
+                      "write [low, high]", key=False)
 
 
 @check
