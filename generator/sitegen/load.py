@@ -151,6 +151,31 @@ def _walk(folder: Path, root: Path, problems: list[Problem]):
     return sorted(out, key=lambda p: p.as_posix())
 
 
+def input_files(root: Path) -> list[Path]:
+    """Every file sitegen may read: regular files below scores/ and methodology/, and CITATION.cff.
+
+    The one answer to "which data files exist", for the loader and every other reader (the up-to-date digest,
+    the importers' model registry). Entries that are not regular files (links, devices, FIFOs, linked folders)
+    are listed too, so that adding one changes the digest, but read_data never opens them: no reader follows a
+    link to /dev/zero or blocks on a FIFO, and load_repo reports them.
+    """
+    root = Path(root)
+    found = []
+    for folder in (root / "scores", root / "methodology"):
+        if os.path.lexists(folder):
+            problems: list[Problem] = []
+            found += _walk(folder, root, problems) if folder.is_dir() else []
+            found += [root / p.path for p in problems]  # linked folders, listed but not entered
+    if os.path.lexists(root / "CITATION.cff"):
+        found.append(root / "CITATION.cff")
+    return sorted(found, key=lambda p: p.as_posix())
+
+
+def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | None:
+    """A file's bytes by the loader's rules (regular, not followed through a link, size-capped), or None."""
+    return read_regular(Path(path), Path(root), limit, [])
+
+
 def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
     folder = root / "scores" / "models"
     docs = []
