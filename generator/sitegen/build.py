@@ -184,6 +184,9 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
     from . import stamp
 
     root = Path(root)
+    refused = None if check else write.out_problem(out, root)
+    if refused:
+        return Outcome([refused])
     # Every setting the output depends on: the shown date, the git history the changelog is read from, and
     # the site URL that sitemap.xml is written from.
     digest = stamp.inputs_digest(root, {"date": _date_key(root), "history": _history_key(root),
@@ -219,6 +222,9 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     """Write the JSON API (fmt "api") or Every Eval Ever files (fmt "eee") into out, atomically."""
     from . import write
 
+    refused = write.out_problem(out, root)
+    if refused:
+        return Outcome([refused])
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
