@@ -61,8 +61,50 @@ def planned(root: Path, data: Path) -> list[Planned]:
     return plans
 
 
+MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink
+
+
+def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
+    """Why writing this outcome looks like a broken download, or None: files that give no rows at all, or more
+    than MAX_SHRINK of the results in the current scores/imported/<source>.yaml gone."""
+    from .. import load, yamlstrict
+
+    path = imported_path(root, outcome.doc["source"])
+    new = len(outcome.doc.get("results") or [])
+    raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES) if path.exists() else None
+    parsed = yamlstrict.parse(raw, path.name)[0] if raw is not None else None
+    old = parsed.data.get("results") if parsed is not None else None
+    old = len(old) if isinstance(old, list) else 0
+    if not ex.results and not ex.models:
+        return "the files give no results (an empty or truncated download?); nothing written"
+    if old and new < old * (1 - MAX_SHRINK):
+        return (f"{new} results where {path.name} has {old}: more than {MAX_SHRINK:.0%} would be dropped (a truncated "
+                "download?); nothing written. Pass --allow-shrink if the source really shrank")
+    return None
+
+
 def write(root: Path, outcome: Outcome) -> Path:
+    """Write scores/imported/<source>.yaml atomically: a temporary file beside it, then one rename.
+
+    A full disk or a kill part way leaves the previous file whole; a temporary file a killed import left is
+    removed by the next import of that source.
+    """
+    import os
+    import tempfile
+
+    from .. import write as output
+
     path = imported_path(root, outcome.doc["source"])
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(outcome.text, encoding="utf-8")
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        leftover.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
+    os.close(fd)
+    try:
+        output.put_file(Path(tmp), outcome.text.encode("utf-8"))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return path

@@ -14,11 +14,10 @@ Several runs of one model version in one file are kept apart where Epoch tells t
 
 from __future__ import annotations
 
-import csv
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("epoch",)
 URL = "https://epoch.ai/benchmarks"
@@ -36,8 +35,7 @@ KNOWN = set(OWN_RUNS) | set(EXTERNAL) | {"hle_external.csv", "terminalbench_exte
 
 
 def _rows(path: Path) -> list[dict]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return read_csv(path)
 
 
 def _name(row: dict) -> str:
