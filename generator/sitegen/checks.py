@@ -212,6 +212,19 @@ def values_within_scale(index):
 
 
 @check
+def scales_in_order(index):
+    for entry, doc, path in index.benchmarks.values():
+        scales = [(path + ("scale",), entry.get("scale"))]
+        scales += [(path + ("metrics", i, "scale"), m.get("scale")) for i, m in enumerate(_list(entry, "metrics"))
+                   if isinstance(m, dict)]
+        for where, scale in scales:
+            low, high = (scale.get("min"), scale.get("max")) if isinstance(scale, dict) else (None, None)
+            if isinstance(low, (int, float)) and isinstance(high, (int, float)) and not low < high:
+                yield _at(doc, where + ("max",), _field(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
+                          "write the scale's lowest and highest possible values", key=False)
+
+
+@check
 def intervals_in_order(index):
     for doc, path, result, *_ in index.results():
         ci95 = result.get("ci95")

@@ -78,7 +78,10 @@ def validator(kind: str) -> jsonschema.protocols.Validator:
     schema = _registry()[name].contents
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(inline_refs(schema, name))
+    # A count, seed or precision written 4.0 (or -0.0) would reach range() and Decimal.scaleb as a float:
+    # "integer" means a whole number written without a decimal point.
+    strict = cls.TYPE_CHECKER.redefine("integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(cls, type_checker=strict)(inline_refs(schema, name))
 
 
 def _leaves(error):
@@ -146,6 +149,7 @@ def _describe(value) -> str:
 _TYPE_HINTS = {
     ("number", str): "write a plain number without quotes, %, $ or units",
     ("integer", str): "write a whole number without quotes",
+    ("integer", float): "write a whole number without a decimal point",
     ("string", int): "quote it, e.g. \"2025-08\"; unquoted it is read as a number",
     ("string", float): "quote it; unquoted it is read as a number (3.10 would become 3.1)",
     ("string", bool): "quote it; unquoted true/false are booleans",
@@ -233,11 +237,21 @@ def fast_validator(kind: str):
     return jsonschema_rs.validator_for(schema)
 
 
+def _whole_floats(data) -> bool:
+    if isinstance(data, float):
+        return data.is_integer()
+    if isinstance(data, dict):
+        return any(_whole_floats(v) for v in data.values())
+    if isinstance(data, list):
+        return any(_whole_floats(v) for v in data)
+    return False
+
+
 def check_doc(doc) -> list[Problem]:
     """Validate one parsed file against its kind's schema."""
     fast = fast_validator(doc.kind)
-    if fast is not None and fast.is_valid(doc.data):
-        return []
+    if fast is not None and fast.is_valid(doc.data) and not _whole_floats(doc.data):
+        return []  # (the fast validator takes 4.0 as an integer; a file with one goes through ours)
     found: list[Problem] = []
     silent = []
     for error in validator(doc.kind).iter_errors(doc.data):
