@@ -7,6 +7,7 @@ import unicodedata
 from collections import defaultdict
 
 from .problems import WARNING, Problem
+from .yamlstrict import describe_char
 
 CHECKS = []
 
@@ -241,6 +242,7 @@ def dates_real_and_past(index):
 
 
 _DATE_FIELDS = {"retrieved", "as_of", "released", "date-released"}
+DATE_FLOOR = datetime.date(2000, 1, 1)  # no model, benchmark or retrieval in this project is older
 
 
 def _dates_in(doc, data, path, limit):
@@ -252,6 +254,8 @@ def _dates_in(doc, data, path, limit):
                     parsed = datetime.date.fromisoformat(value if len(value) == 10 else value + "-01")
                     if parsed > limit:
                         problem = (f"{value} is in the future", "a date must be on or before today")
+                    elif parsed < DATE_FLOOR:
+                        problem = (f"{value} is before {DATE_FLOOR.isoformat()}", "check the year")
                 if problem:
                     yield _at(doc, path + (key,), _field(path + (key,)), problem[0], problem[1], key=False)
             else:
@@ -330,6 +334,11 @@ def names_not_mixed_script(index):
             value = doc.data.get(key)
             if not isinstance(value, str):
                 continue
+            odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
+            if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
+                plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
+                yield _at(doc, (key,), key, f"'{value}' has look-alike letters ({describe_char(odd[0])})",
+                          f"write it as '{plain}'", key=False)
             for word in value.split():
                 scripts = _scripts(word)
                 if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
@@ -418,3 +427,5 @@ def run_checks(repo) -> list[Problem]:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
     return found
+
+from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)

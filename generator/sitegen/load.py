@@ -14,6 +14,7 @@ from .problems import Problem
 
 RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
                   "methodology", "compare", "downloads", "sitemap", "robots"}
+WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 _SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 MAX_RAW_BYTES = 50 * 1024 * 1024
 # Files in a folder of one kind that are of another kind.
@@ -82,6 +83,11 @@ def _name_problem(rel: str, name: str) -> Problem | None:
     if any(ch.isspace() for ch in name) or any(ord(ch) < 32 for ch in name):
         return Problem(rel, 0, 0, "", f"file name '{shown}' contains white space or control characters",
                        "use lower-case letters, digits, '.', '_' and '-'")
+    for segment in rel.split("/"):
+        base = segment[: -len(".yaml")] if segment == name and name.endswith(".yaml") else segment
+        if base.endswith((".", " ")) or base.split(".")[0].lower() in WINDOWS_RESERVED:
+            why = "ends in a dot" if base.endswith((".", " ")) else "is a reserved device name on Windows"
+            return Problem(rel, 0, 0, "", f"'{segment}' {why}", "rename it; Windows cannot check such a name out")
     stem, dot, ext = name.rpartition(".")
     if not dot or ext != "yaml":
         hint = "rename it to end in .yaml" if ext.lower() in ("yaml", "yml") else "only .yaml data files belong here"

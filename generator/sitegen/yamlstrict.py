@@ -36,8 +36,9 @@ _YAML11_BOOL = {"yes", "no", "on", "off"}
 _SPECIAL_FLOAT = re.compile(r"[-+]?\.(?:inf|nan)\Z", re.IGNORECASE)
 _OTHER_NUMBER = re.compile(r"[-+]?0[xXoObB][0-9a-fA-F_]+\Z|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
 
-# Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text.
-_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text
+# (U+2028/U+2029 end a line in JavaScript and some editors but not in YAML).
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -99,6 +99,7 @@ publish: when-data
 description: The quiz alone, for tests.
 source_snapshot: paper
 imputation: none
+weights: relative
 constituents:
   - {{benchmark: quiz, weight: {weight}}}
 """,
