@@ -116,27 +116,28 @@ def ids_unique_ignoring_case(index):
 
 @check
 def known_references(index):
+    suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
         base = _field(path)
         benchmark = result.get("benchmark")
         if isinstance(benchmark, str) and benchmark not in index.benchmarks:
             yield _at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
-                      _suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                      suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
                       key=False)
         if isinstance(source_id, str) and source_id not in index.sources:
             where = path + ("source",) if "source" in result else ("source",)
             yield _at(doc, where, f"{base}.source" if "source" in result else "source", f"unknown source '{source_id}'",
-                      _suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+                      suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
         if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
             yield _at(doc, path + ("model",), f"{base}.model", f"unknown model '{model_id}'",
-                      _suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+                      suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
     for doc in index.repo.imported:
         source_id = doc.data.get("source")
         for i, entry in enumerate(_list(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
             if isinstance(model_id, str) and model_id not in index.models:
                 yield _at(doc, ("models", i, "model"), f"models[{i}].model", f"unknown model '{model_id}'",
-                          _suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+                          suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
             yield _at(doc, ("source",), "source", f"source '{source_id}' does not match the file name",
                       f"an importer writes scores/imported/{source_id}.yaml", key=False)
@@ -146,7 +147,24 @@ def known_references(index):
             source_id = entry.get("source") if isinstance(entry, dict) else None
             if isinstance(source_id, str) and source_id not in index.sources:
                 yield _at(doc, (key, "source"), f"{key}.source", f"unknown source '{source_id}'",
-                          _suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+                          suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+
+
+MAX_SUGGESTIONS = 50
+
+
+def _suggester(limit: int = MAX_SUGGESTIONS):
+    """_suggest with a memo and a budget: past `limit` different names the plain hint is given, so a file naming
+    thousands of unknown ids is checked in linear time (difflib compares each name with every known id)."""
+    memo: dict = {}
+
+    def suggest(name: str, known, fallback: str) -> str:
+        key = (name, fallback)
+        if key not in memo:
+            memo[key] = _suggest(name, known, fallback) if len(memo) < limit else fallback
+        return memo[key]
+
+    return suggest
 
 
 def _suggest(name: str, known, fallback: str) -> str:
