@@ -153,7 +153,7 @@ def _nan_none(value):
 def _model_view(data: dict, results: list[dict]) -> dict:
     return {
         "id": data["id"], "name": data["name"], "organization": data["organization"],
-        "aliases": list(data.get("aliases", [])), "family": data.get("family"),
+        "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
