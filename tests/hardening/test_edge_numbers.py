@@ -178,3 +178,70 @@ def test_every_command_rejects_with_a_place_or_builds(tiny, field, spelling):
             assert diffed.exit_code == 0, (spelling, diffed.output)
     finally:
         write_tree(tiny, NORMAL)
+
+
+# ---------------------------------------------------------------- every number in the real methodology
+
+
+def methodology_numbers() -> list[tuple[str, int, int]]:
+    """(file, line, col) of every number written in methodology/benchmarks.yaml and methodology/indices/*.yaml."""
+    from hardkit import ROOT
+
+    from sitegen import yamlstrict
+
+    found = []
+    for path in [ROOT / "methodology/benchmarks.yaml", *sorted((ROOT / "methodology/indices").glob("*.yaml"))]:
+        rel = path.relative_to(ROOT).as_posix()
+        parsed, _ = yamlstrict.parse(path.read_bytes(), rel)
+
+        def walk(data, json_path):
+            if isinstance(data, dict):
+                for key, value in data.items():
+                    walk(value, json_path + (key,))
+            elif isinstance(data, list):
+                for i, value in enumerate(data):
+                    walk(value, json_path + (i,))
+            elif isinstance(data, (int, float)) and not isinstance(data, bool):
+                found.append((rel, *parsed.value_mark(json_path)))
+
+        walk(parsed.data, ())
+    return found
+
+
+NUMBERS = methodology_numbers()
+_TOKEN = re.compile(r"[-+]?[\w.]+")
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    from hardkit import make_tree
+
+    root = make_tree(tmp_path_factory.mktemp("edge-real") / "repo")
+    return root, {rel: (root / rel).read_text(encoding="utf-8") for rel, _, _ in NUMBERS}
+
+
+def test_the_walk_finds_numbers_in_every_definition():
+    files = {rel for rel, _, _ in NUMBERS}
+    assert "methodology/indices/ai-iq.yaml" in files and "methodology/indices/pedagogy.yaml" in files
+    assert len(NUMBERS) > 300
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(place=st.sampled_from(NUMBERS), spelling=SPELLINGS)
+def test_every_methodology_number_rejects_with_a_place_or_builds(real, place, spelling):
+    root, texts = real
+    rel, line, col = place
+    lines = texts[rel].split("\n")
+    token = _TOKEN.match(lines[line - 1], col - 1)
+    lines[line - 1] = lines[line - 1][: col - 1] + spelling + lines[line - 1][token.end():]
+    (root / rel).write_text("\n".join(lines), encoding="utf-8")
+    try:
+        checked = invoke("validate", "--root", str(root))
+        assert_rejects_or_passes(checked, rel, "validate")
+        if checked.exit_code == 0:
+            built = invoke("build", "--check", "--root", str(root))
+            assert_rejects_or_passes(built, rel, "build --check")
+            assert built.exit_code == 0, (place, spelling, built.output)
+    finally:
+        (root / rel).write_text(texts[rel], encoding="utf-8")
