@@ -182,6 +182,14 @@ def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | Non
     return read_regular(Path(path), Path(root), limit, [])
 
 
+def read_yaml(root: Path, rel: str):
+    """One data file's parsed data by the loader's rules (regular file, strict YAML), or None when it is missing,
+    not a regular file or unreadable; for tools that need one file (importers, interchange), not a report."""
+    raw = read_data(Path(root) / rel, Path(root), yamlstrict.MAX_BYTES) if os.path.lexists(Path(root) / rel) else None
+    parsed = yamlstrict.parse(raw, rel)[0] if raw is not None else None
+    return parsed.data if parsed is not None else None
+
+
 def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
     folder = root / "scores" / "models"
     docs = []

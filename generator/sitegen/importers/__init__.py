@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import yaml
-
 from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
                pedagogy_models, swe_bench)
 from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, resolve
@@ -52,7 +50,9 @@ class Planned:
 
 def planned(root: Path, data: Path) -> list[Planned]:
     """Every source in scores/sources.yaml that has an importer and lists files."""
-    doc = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    from ..load import read_yaml
+
+    doc = read_yaml(root, "scores/sources.yaml") or {}
     plans = []
     for src in doc.get("sources") or []:
         if src["id"] in IMPORTERS and src.get("files"):

@@ -200,10 +200,9 @@ class Outcome:
 
 
 def load_ignores(root: Path) -> list[dict]:
-    path = Path(root) / "scores" / "imported" / "ignore.yaml"
-    if not path.exists():
-        return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    from ..load import read_yaml
+
+    data = read_yaml(root, "scores/imported/ignore.yaml") or {}
     return list(data.get("ignore") or [])
 
 

@@ -65,7 +65,9 @@ class Benchmarks:
 
     @classmethod
     def load(cls, root: Path) -> "Benchmarks":
-        data = yaml.safe_load((Path(root) / "methodology" / "benchmarks.yaml").read_text(encoding="utf-8"))
+        from ..load import read_yaml
+
+        data = read_yaml(root, "methodology/benchmarks.yaml") or {}
         return cls.from_list(data.get("benchmarks", []))
 
     def find(self, hub: str | None = None, config: str | None = None, names=()) -> str | None:
