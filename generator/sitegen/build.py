@@ -24,6 +24,8 @@ def validate_repo(root: Path):
     repo, problems = load.load_repo(root)
     for doc in repo.all_docs():
         problems.extend(schema.check_doc(doc))
+    for raw in repo.raw:
+        problems.extend(schema.check_raw(raw))
     problems.extend(checks.run_checks(repo))
     problems = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.field, p.message))
     ok = not any(p.severity == ERROR for p in problems)

@@ -270,7 +270,7 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line, parse_constant=_no_constant)
+                row = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_short_int)
             except (ValueError, RecursionError) as exc:
                 problems.append(Problem(rel, number, 1, "", f"not a JSON object: {exc}", "one JSON object per line"))
                 continue
@@ -284,6 +284,19 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not allowed")
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > yamlstrict.MAX_INT_DIGITS:
+        raise ValueError(f"number with {len(text.lstrip('-')):,} digits is too long")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large to be a finite number")
+    return value
 
 
 def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:

@@ -21,6 +21,7 @@ SCHEMA_FOR_KIND = {
     "index": "index.schema.json",
     "ignore": "ignore.schema.json",
     "citation": "citation.schema.json",
+    "raw": "raw.schema.json",  # one row of a per-question .jsonl file
 }
 MAX_PER_FILE = 50
 
@@ -179,7 +180,7 @@ def _problems_for(error, doc) -> list[Problem]:
         return out
     if validator_name == "required":
         missing = [name for name in error.validator_value if name not in (error.instance or {})]
-        line, col = doc.mark(*path) if path else (1, 1)
+        line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
         return [Problem(doc.path, line, col, _field(path + [name]), f"missing field '{name}'",
                         "this field is required") for name in missing]
     line, col = doc.value_mark(*path)
@@ -271,3 +272,31 @@ def check_doc(doc) -> list[Problem]:
         unique = unique[:MAX_PER_FILE] + [Problem(doc.path, 0, 0, "", f"{extra} more problems not shown",
                                                     "fix the ones above and run again")]
     return unique
+
+
+class _Row:
+    """A row of a .jsonl file where a Doc is expected: every position is the row's line."""
+
+    def __init__(self, path: str, line: int) -> None:
+        self.path, self.line, self.whole = path, line, (line, 1)
+
+    def mark(self, *_json_path) -> tuple[int, int]:
+        return self.line, 1
+
+    value_mark = mark
+
+
+def check_raw(raw) -> list[Problem]:
+    """Validate each row of a per-question file (load.RawFile) against raw.schema.json."""
+    fast = fast_validator("raw")
+    found: list[Problem] = []
+    for line, row in raw.rows:
+        if fast is not None and fast.is_valid(row) and not _whole_floats(row):
+            continue
+        for error in validator("raw").iter_errors(row):
+            for leaf in _leaves(error):
+                found.extend(_problems_for(leaf, _Row(raw.path, line)))
+        if len(found) > MAX_PER_FILE:
+            return found[:MAX_PER_FILE] + [Problem(raw.path, 0, 0, "", "more problems not shown",
+                                                   "fix the ones above and run again")]
+    return found

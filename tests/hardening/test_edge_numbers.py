@@ -114,6 +114,9 @@ SPELLINGS = st.one_of(
     st.sampled_from(EDGES),
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
     st.integers(min_value=-10**20, max_value=10**20).map(str),
+    # values a schema accepts, so that the engine and the pages meet them too
+    st.floats(min_value=-5, max_value=200, allow_nan=False).map(repr),
+    st.integers(min_value=-5, max_value=200).map(str),
 )
 PROBLEM = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):(?P<col>\d+): ")
 
