@@ -9,12 +9,53 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+INSTALL_AND_BUILD = "python3 -m venv .venv && .venv/bin/pip install -c constraints.txt -e . && .venv/bin/sitegen build"
+TEST = "bash tools/test.sh"
+
+
+def readme_commands() -> list[tuple[str, str]]:
+    """The README's first code block: (command, comment) per line."""
+    block = re.search(r"```sh\n(.*?)```", README, re.S).group(1).strip().splitlines()
+    return [(cmd.strip(), comment.strip()) for cmd, _, comment in (line.partition("  # ") for line in block)]
+
+
 def test_readme_starts_with_the_two_commands():
-    first_block = re.search(r"```sh\n(.*?)```", README, re.S).group(1).strip().splitlines()
-    assert len(first_block) == 2
-    assert first_block[0].startswith("python3 -m pip install -e . && sitegen build")
-    assert first_block[1].startswith("bash tools/test.sh")
-    assert "bash tools/test.sh" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert README.split("```sh", 1)[0].strip() == "# sitegen"        # nothing before them
+    (build, build_note), (test, test_note) = readme_commands()
+    # A virtual environment (PEP 668: Debian's and Ubuntu's python3 refuse pip install outside one), pinned versions.
+    assert build == INSTALL_AND_BUILD
+    assert test == TEST
+    # The Python version, and the Debian package venv needs there, said where the command is.
+    assert "Python >= 3.11" in build_note and "apt-get install python3-venv" in build_note
+    assert "python3-venv" in test_note and "chromium" in test_note
+
+
+def test_the_python_version_the_readme_names_is_the_one_pyproject_requires():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["requires-python"] == ">=3.11"
+    assert "Python 3.11 or newer" in README
+
+
+def test_the_test_command_makes_the_venv_the_ci_runs_in():
+    script = (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
+    lines = [line.strip() for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    # Creates .venv with python3 (installing Debian's python3-venv when venv cannot bootstrap pip), checks >= 3.11.
+    assert "python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }" in lines
+    assert "if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then" in lines
+    # Installs the same pins as the README's first command, plus the test extras, and runs pytest in .venv.
+    assert (".venv/bin/python -m pip install --disable-pip-version-check -q "
+            "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'") in lines
+    assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
+    assert lines[-1] == '.venv/bin/python -m pytest "$@"'
+    # .ci/run is the test command followed by the other gates, in the environment the test command made.
+    run = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+           if line.strip() and not line.lstrip().startswith("#")]
+    first = run.index(TEST)
+    assert run[first + 1] == 'export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"'
+    assert run[first + 2:] == ["sitegen validate --root .", "sitegen build --check --root .",
+                               "sitegen import --all --check --root ."]
 
 
 def test_example_model_file_is_valid():

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def workflow_path(request) -> Path:
 
 
 def test_the_workflows_are_there():
-    assert {"ci.yml", "pages.yml", "pr-diff.yml", "pr-diff-comment.yml"} <= set(WORKFLOW_IDS)
+    assert {"ci.yml", "pages.yml", "pr-diff.yml", "pr-diff-comment.yml", "newest-deps.yml"} <= set(WORKFLOW_IDS)
 
 
 # --- rules for every workflow ------------------------------------------------------------------
@@ -143,15 +144,40 @@ def test_no_expressions_pasted_into_shell_or_scripts(workflow_path):
 # --- each workflow's own shape -----------------------------------------------------------------
 
 
-def test_ci_runs_the_tests_and_the_build_check():
+def test_ci_runs_what_the_local_gate_runs_on_the_repository_alone():
+    """ci.yml runs .ci/run itself (tests, validate, build --check, import --all --check: tests/test_readme.py
+    checks its steps) on the oldest Python pyproject.toml allows, with nothing but the checkout."""
     wf = workflow("ci.yml")
     assert {"pull_request", "push"} <= set(triggers(wf))
     assert wf["permissions"] == {"contents": "read"}
-    runs = "\n".join(step.get("run", "") for _, step in steps(wf))
-    assert "pip install -e '.[test]'" in runs
-    assert "pytest" in runs
-    assert "sitegen build --check" in runs
-    assert "apt-get install -y chromium" in runs
+    (job,) = wf["jobs"].values()
+    assert [step["run"] for step in job["steps"] if "run" in step] == ["bash .ci/run"]
+    setup = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/setup-python@"))
+    assert ">=" + setup["with"]["python-version"] == tomllib.loads(
+        (ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    assert setup["with"]["cache-dependency-path"] == "constraints.txt"
+    checkout = next(step for step in job["steps"] if is_checkout(step))
+    assert set(checkout["with"]) == {"persist-credentials"}      # no other repository or submodule beside it
+    uses = [step["uses"].split("@")[0] for step in job["steps"] if "uses" in step]
+    assert uses == ["actions/checkout", "actions/setup-python"]
+
+
+def test_newest_deps_runs_the_gate_unpinned_weekly_and_only_reports():
+    wf = workflow("newest-deps.yml")
+    on = triggers(wf)
+    assert set(on) == {"schedule", "workflow_dispatch"}
+    assert len(on["schedule"]) == 1 and on["schedule"][0]["cron"].split()[4] == "1"    # weekly, on Mondays
+    assert wf["permissions"] == {"contents": "read"}
+    (job,) = wf["jobs"].values()
+    assert "permissions" not in job
+    assert job["strategy"]["fail-fast"] is False
+    assert job["strategy"]["matrix"]["python"][0] == "3.11"
+    run = next(step for step in job["steps"] if "bash .ci/run" in step.get("run", ""))
+    assert run["env"] == {"SITEGEN_CONSTRAINTS": "/dev/null"}   # tools/test.sh then installs the newest versions
+    assert run["shell"] == "bash"                               # pipefail: the tee does not hide a failure
+    report = next(step for step in job["steps"] if "GITHUB_STEP_SUMMARY" in step.get("run", ""))
+    assert report["if"] == "always()"
+    assert ".venv/bin/python tools/constraints.py --diff" in report["run"]
 
 
 def test_pages_deploys_main_from_a_separate_privileged_job():

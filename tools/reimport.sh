@@ -1,7 +1,7 @@
 #!/bin/sh
 # Re-import every source from its downloaded files and fail if scores/imported/ would change.
-# Usage: tools/reimport.sh [DATA_DIR]   (default: ../shared/data relative to the repository root)
+# Usage: tools/reimport.sh [DATA_DIR]   (default: downloads/ in the repository, the captures scores/sources.yaml lists)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-data=${1:-"$root/../shared/data"}
+data=${1:-"$root/downloads"}
 exec python3 -m sitegen.cli_import import --all --check --data "$data" --root "$root"

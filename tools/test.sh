@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then run all of it: the README's test command.
-# Python packages come from PyPI; the browser tests drive Debian's chromium, installed here when missing.
+# The README's test command: install everything the test suite needs, then run all of it (arguments go to pytest).
+# Python packages go into the virtual environment .venv (created here with python3 >= 3.11, at the versions in
+# constraints.txt); the browser tests drive Debian's chromium. Debian packages missing for either (python3-venv,
+# chromium) are installed with apt-get. .ci/run runs the rest of CI in the same .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --disable-pip-version-check -q -e '.[test]'
-
-if ! command -v chromium >/dev/null 2>&1; then
-  sudo=""
+apt_install() {
+  local sudo=""
   [ "$(id -u)" = "0" ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
-fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
 
-python3 -m pytest "$@"
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "tools/test.sh: sitegen needs Python 3.11 or newer; python3 is $(python3 -V 2>&1)" >&2
+  exit 1
+fi
+if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+  # Debian and Ubuntu ship venv's pip bootstrap (ensurepip) apart from python3, as python3-venv.
+  python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }
+fi
+# SITEGEN_CONSTRAINTS=/dev/null installs the newest versions instead (.github/workflows/newest-deps.yml).
+.venv/bin/python -m pip install --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" -e '.[test]'
+
+command -v chromium >/dev/null 2>&1 || apt_install chromium
+
+.venv/bin/python -m pytest "$@"

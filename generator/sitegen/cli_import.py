@@ -44,7 +44,7 @@ def _report(source, ex, outcome) -> int:
 @click.option("--all", "all_", is_flag=True, help="Re-import every source listed with files in scores/sources.yaml.")
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files for --all (default: ../shared/data from the root).")
+              help="Folder of downloaded files for --all (default: downloads/ in the root).")
 @ROOT
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
@@ -62,7 +62,10 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
     for plan in plans:
         try:
             ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-        except (ImportError_, FileNotFoundError, KeyError) as exc:
+        except FileNotFoundError as exc:
+            how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
+            raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
+        except (ImportError_, KeyError) as exc:
             raise click.ClickException(f"{plan.source}: {exc}") from exc
         problems += _report(plan.source, ex, outcome)
         target = imported_path(root, plan.source)
@@ -129,7 +132,7 @@ def apply_command(review, root):
 
 @click.command("stats")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files, to list unmatched names (default: ../shared/data from the root).")
+              help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
 @ROOT
 def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""

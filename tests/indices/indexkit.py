@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,11 +45,17 @@ def benchmarks() -> list[dict]:
     return yaml.safe_load((ROOT / "methodology/benchmarks.yaml").read_text(encoding="utf-8"))["benchmarks"]
 
 
-def shared(name: str, env: str) -> Path:
-    """A folder of ../shared (seeds, data); $env overrides. Missing is an error, never a skip: CI has it."""
-    path = Path(os.environ.get(env) or ROOT.parent / "shared" / name)
-    if not path.is_dir():
-        raise FileNotFoundError(f"{path} not found: set {env} or check out shared/ beside the repository")
+def download(name: str, root: Path = ROOT) -> Path:
+    """A source capture in downloads/ (listed in scores/sources.yaml). A file whose terms forbid redistribution
+    is not in the repository: the test that needs it skips, saying how to get it; any other missing file fails."""
+    from sitegen.importers import captures
+
+    path = root / "downloads" / name
+    cap = next((c for c in captures(root) if c.name == name), None)
+    assert cap is not None, f"{name} is not listed in scores/sources.yaml"
+    if not cap.redistributable and not path.is_file():
+        pytest.skip(f"{name}: its source's terms forbid redistribution, so it is not in the repository; "
+                    f"to run this test, get it into downloads/ ({cap.download})")
     return path
 
 

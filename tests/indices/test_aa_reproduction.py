@@ -1,15 +1,16 @@
 """Real data: our AA v2.2 and v3.0 reproduce the published index (±0.5 and ±0.1, from the YAML) on every complete row.
 
-Reads ../shared/data/artificial-analysis directly with a small parser, so it does not depend on the importer.
+Reads the captures in downloads/artificial-analysis directly with a small parser, so it does not depend on the importer.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
-from indexkit import definition, models, results, shared
+from indexkit import definition, download, models, results
 from sitegen.indices import aa
 
 LEADERBOARD_COLUMNS = {
@@ -20,7 +21,8 @@ LEADERBOARD_COLUMNS = {
     "AIME 2025 (Competition Math)": "aime-2025", "AA-LCR (Long Context Reasoning)": "aa-lcr",
 }
 API_COLUMNS = {
-    "intelligence_index": "aa-intelligence-index", "coding_index": "aa-coding-index", "mmlu_pro": "mmlu-pro",
+    "artificial_analysis_intelligence_index": "aa-intelligence-index",
+    "artificial_analysis_coding_index": "aa-coding-index", "mmlu_pro": "mmlu-pro",
     "gpqa": "gpqa-diamond", "hle": "hle", "livecodebench": "livecodebench", "scicode": "scicode",
     "aime_25": "aime-2025", "ifbench": "ifbench", "lcr": "aa-lcr", "terminalbench_hard": "terminal-bench-hard",
     "tau2": "tau2-bench-telecom",
@@ -36,7 +38,7 @@ def number(text: str) -> float | None:
 
 def leaderboard_frame(name: str, source: str):
     """One model per (provider, model) row of the providers-leaderboard scrape; evals are whole percent."""
-    path = shared("data", "SITEGEN_DATA") / "artificial-analysis" / name
+    path = download(f"artificial-analysis/{name}")
     rows = []
     with open(path, newline="", encoding="utf-8") as fh:
         for i, rec in enumerate(csv.DictReader(fh)):
@@ -49,16 +51,14 @@ def leaderboard_frame(name: str, source: str):
 
 
 def api_frame(name: str, source: str):
-    """The Oct-2025 API snapshot (CSV); evals are fractions, indices 0-100."""
-    path = shared("data", "SITEGEN_DATA") / "artificial-analysis" / name
+    """The Oct-2025 API snapshot (the API's JSON); evals are fractions, indices 0-100."""
     rows = []
-    with open(path, newline="", encoding="utf-8") as fh:
-        for rec in csv.DictReader(fh):
-            for column, bench in API_COLUMNS.items():
-                value = number(rec[column])
-                if value is not None:
-                    scale = 1 if bench.endswith("-index") else 100
-                    rows.append({"model": rec["slug"], "benchmark": bench, "value": value * scale, "source": source})
+    for rec in json.loads(download(f"artificial-analysis/{name}").read_text(encoding="utf-8")):
+        for key, bench in API_COLUMNS.items():
+            value = rec["evaluations"].get(key)
+            if value is not None:
+                scale = 1 if bench.endswith("-index") else 100
+                rows.append({"model": rec["slug"], "benchmark": bench, "value": value * scale, "source": source})
     return results(*rows)
 
 
@@ -83,11 +83,11 @@ def test_v22_reproduces_the_published_index(name):
 
 def test_v30_reproduces_the_published_index():
     d = definition("aa-intelligence-v3-0")
-    board = aa.compute(d, api_frame("aa_api_v2_llms_snapshot_2025-10-14.csv", d["source_snapshot"]), models())
+    board = aa.compute(d, api_frame("aa_api_v2_llms_snapshot_2025-10-14.json", d["source_snapshot"]), models())
     assert check(board, "aa-intelligence-index", d["reproduction_tolerance"]) >= 25
 
 
 def test_v30_coding_index_reproduces():
     d = definition("aa-coding-v3-0")
-    board = aa.compute(d, api_frame("aa_api_v2_llms_snapshot_2025-10-14.csv", "aa-api-2025-10"), models())
+    board = aa.compute(d, api_frame("aa_api_v2_llms_snapshot_2025-10-14.json", "aa-api-2025-10"), models())
     assert check(board, "aa-coding-index", 0.1) >= 25

@@ -11,12 +11,11 @@ import pandas as pd
 import pytest
 import yaml
 
+from indexkit import download
 from sitegen.indices import pedagogy as ped
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFINITION = yaml.safe_load((ROOT / "methodology/indices/pedagogy.yaml").read_text(encoding="utf-8"))
-# The shared data folder sits beside the repository and is always present in CI.
-PAPER_DATA = ROOT / "../shared/data/pedagogy-benchmark"
 BOOT = DEFINITION["bootstrap"]
 
 RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved",
@@ -324,8 +323,8 @@ def paper_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
     original quantisation", and its text quotes those prices (Mistral Nemo "for the same price" as LFM-7B's
     1¢; Llama 3.2 1B as the cheapest model on the frontier, 0.5¢ in bf16 rather than 10¢ at Fireworks).
     """
-    models_csv = pd.read_csv(PAPER_DATA / "models.csv")
-    table = pd.read_csv(PAPER_DATA / "paper_tables_cdpk_send_secondary_transcription.csv")
+    models_csv = pd.read_csv(download("pedagogy-benchmark/models.csv"))
+    table = pd.read_csv(download("pedagogy-benchmark/paper_tables_cdpk_send_secondary_transcription.csv"))
     models_csv["key"] = models_csv["display_name"].map(_key)
     models_csv["tagged"] = models_csv["model_id"].str.contains(r"-(?:bf16|fp8)$")
     chosen = models_csv.sort_values("tagged", ascending=False, kind="stable").drop_duplicates("key")

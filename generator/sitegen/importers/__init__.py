@@ -13,7 +13,8 @@ from .registry import Registry
 MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench,
            pedagogy_models)
 IMPORTERS = {source: module for module in MODULES for source in module.SOURCES}
-DEFAULT_DATA = "../shared/data"
+#: The repository's copies of the downloaded files, laid out as ../shared/data (where new downloads arrive).
+DEFAULT_DATA = "downloads"
 
 
 def extract(source: str, paths: list[Path], retrieved: str | None, registry: Registry,
@@ -40,6 +41,28 @@ def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tu
 
 
 @dataclasses.dataclass(frozen=True)
+class Capture:
+    """One downloaded file as scores/sources.yaml lists it (kept under downloads/<name> unless withheld)."""
+
+    source: str
+    name: str
+    use: str                 # import | tests | notice
+    sha256: str | None
+    redistributable: bool    # False: the terms forbid a copy in the repository; only the hash is kept
+    download: str            # how to get the file again
+
+
+def captures(root: Path) -> list[Capture]:
+    """Every file of every source in scores/sources.yaml, in file order."""
+    from ..load import read_yaml
+
+    doc = read_yaml(root, "scores/sources.yaml") or {}
+    return [Capture(src["id"], f["name"], f.get("use", "import"), f.get("sha256"), f.get("redistributable", True),
+                    src.get("download", ""))
+            for src in doc.get("sources") or [] for f in src.get("files") or []]
+
+
+@dataclasses.dataclass(frozen=True)
 class Planned:
     """One import as scores/sources.yaml describes it: the source, its files in the data folder, its date."""
 
@@ -49,16 +72,16 @@ class Planned:
 
 
 def planned(root: Path, data: Path) -> list[Planned]:
-    """Every source in scores/sources.yaml that has an importer and lists files."""
+    """Every source in scores/sources.yaml that has an importer and lists files it reads (`use: import`)."""
     from ..load import read_yaml
 
     doc = read_yaml(root, "scores/sources.yaml") or {}
-    plans = []
-    for src in doc.get("sources") or []:
-        if src["id"] in IMPORTERS and src.get("files"):
-            paths = tuple(Path(data) / f["name"] for f in src["files"])
-            plans.append(Planned(src["id"], paths, str(src["retrieved"]) if src.get("retrieved") else None))
-    return plans
+    read = {}
+    for cap in captures(root):
+        if cap.use == "import":
+            read.setdefault(cap.source, []).append(Path(data) / cap.name)
+    return [Planned(src["id"], tuple(read[src["id"]]), str(src["retrieved"]) if src.get("retrieved") else None)
+            for src in doc.get("sources") or [] if src["id"] in IMPORTERS and src["id"] in read]
 
 
 MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink

@@ -1,8 +1,30 @@
 #!/bin/sh
-# Re-vendor the pinned browser libraries. Run from this directory; needs npm and the installed mkdocs-material.
-# Versions are pinned here and recorded in VERSIONS; bump both together.
+# Re-vendor the pinned browser libraries. Run from this directory; needs npm and mkdocs-material installed at the
+# pinned version (pip install -e '.[dev]' from the repository root).
+# Versions are pinned here and recorded in VERSIONS (mkdocs-material also in pyproject.toml's dev extra); bump
+# them together. mkdocs-material's compiled assets carry a content hash in their names, so a new release means
+# new names below: the script checks the installed version and every name before it copies anything.
 set -eu
 VEGA=6.4.0; VEGALITE=6.4.1; EMBED=7.3.0; INTERP=2.3.2
+MATERIAL=9.8.1
+MATERIAL_FILES="stylesheets/main.57a0d79d.min.css stylesheets/palette.fb2fffe2.min.css
+javascripts/bundle.a5f9d56c.min.js javascripts/workers/search.a7633da7.min.js"
+
+found=$(python -c 'import importlib.metadata as m, os, material; print(m.version("mkdocs-material"), os.path.dirname(material.__file__))') || {
+  echo "vendor.sh: mkdocs-material is not installed: pip install -e '.[dev]'" >&2; exit 1; }
+version=${found%% *}; M=${found#* }/templates/assets
+if [ "$version" != "$MATERIAL" ]; then
+  echo "vendor.sh: mkdocs-material $version is installed but $MATERIAL is pinned: pip install -e '.[dev]'," >&2
+  echo "or bump MATERIAL, MATERIAL_FILES, VERSIONS and pyproject.toml's dev extra together" >&2
+  exit 1
+fi
+missing=""
+for f in $MATERIAL_FILES; do [ -f "$M/$f" ] || missing="$missing $f"; done
+if [ -n "$missing" ]; then
+  echo "vendor.sh: mkdocs-material $version has no$missing under $M: update MATERIAL_FILES to its names" >&2
+  exit 1
+fi
+
 tmp=$(mktemp -d)
 (cd "$tmp" && for p in vega@$VEGA vega-lite@$VEGALITE vega-embed@$EMBED vega-interpreter@$INTERP; do
   npm pack "$p" >/dev/null 2>&1; done && for f in *.tgz; do mkdir "${f%.tgz}" && tar xzf "$f" -C "${f%.tgz}"; done)
@@ -23,10 +45,6 @@ strip "$tmp/vega-embed-$EMBED/package/build/vega-embed.min.js" vega-embed/vega-e
 strip "$tmp/interp.js" vega-interpreter/vega-interpreter.js
 for p in vega vega-lite vega-embed vega-interpreter; do
   v=$(ls -d "$tmp/$p"-[0-9]*/package | head -1); cp "$v/LICENSE" "$p/LICENSE"; done
-M=$(python -c 'import material, os; print(os.path.dirname(material.__file__))')/templates/assets
-strip "$M/stylesheets/main.57a0d79d.min.css" material/stylesheets/main.57a0d79d.min.css
-strip "$M/stylesheets/palette.fb2fffe2.min.css" material/stylesheets/palette.fb2fffe2.min.css
-strip "$M/javascripts/bundle.a5f9d56c.min.js" material/javascripts/bundle.a5f9d56c.min.js
-strip "$M/javascripts/workers/search.a7633da7.min.js" material/javascripts/workers/search.a7633da7.min.js
+for f in $MATERIAL_FILES; do mkdir -p "material/$(dirname "$f")"; strip "$M/$f" "material/$f"; done
 rm -rf "$tmp"
 sha256sum */*.js */*.css */*/*.js */*/*/*.js 2>/dev/null | sort -k2 > SHA256SUMS
