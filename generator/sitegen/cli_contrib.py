@@ -98,7 +98,12 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     from .interchange.common import Benchmarks, imported_text, resolver
 
     benchmarks, resolve = Benchmarks.load(root), resolver(root)
-    texts = [(p, p.read_text(encoding="utf-8")) for p in paths]
+    from .importers.common import ImportError_, read_json, read_text
+
+    try:  # a BOM, UTF-16, Latin-1 or truncated JSON is a clear error with the file's line and column
+        texts = [(p, read_json(p) if fmt == "eee" else read_text(p)) for p in paths]
+    except ImportError_ as exc:
+        raise click.ClickException(f"{source}: {exc}") from None
     if fmt == "eee":
         outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
                                  retrieved=retrieved)
@@ -130,7 +135,12 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     if to_stdout:
         click.echo(text, nl=False)
         return
+    from .write import replace_file
+
     target = root / "scores" / "imported" / f"{source}.yaml"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    try:
+        replace_file(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise click.ClickException(f"{source}: cannot write {target.relative_to(root).as_posix()}: {exc.strerror} "
+                                   "(the previous file is unchanged)") from None
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")

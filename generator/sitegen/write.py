@@ -20,6 +20,27 @@ def put_file(path: Path, data: bytes) -> None:
     Path(path).write_bytes(data)
 
 
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace one data file atomically: a temporary file beside it (.<name>.new-*), then one rename.
+
+    A full disk or a kill part way leaves the previous file whole; a temporary file a killed run left is
+    removed by the next write of that file.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        leftover.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
+    os.close(fd)
+    try:
+        put_file(Path(tmp), data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_files(folder: Path, files: dict[str, str]) -> None:
     """Write text files (relative POSIX paths) below folder, UTF-8 with LF line ends."""
     for rel in sorted(files):

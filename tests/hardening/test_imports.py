@@ -138,3 +138,37 @@ def test_killed_import_keeps_the_previous_file_and_the_next_import_cleans_up(tmp
     assert again.returncode == 0, again.stderr
     assert listing(imported.parent) == ["eq-bench.yaml"]
     assert "2026-08-01" in imported.read_text(encoding="utf-8")
+
+
+def test_interchange_import_reads_strictly_and_writes_atomically(tmp_path, monkeypatch):
+    from sitegen.cli_contrib import interchange_import
+
+    (tmp_path / "scores/models").mkdir(parents=True)
+    (tmp_path / "methodology").mkdir()
+    (tmp_path / "methodology/benchmarks.yaml").write_text("benchmarks: []\n", encoding="utf-8")
+    cut = tmp_path / "run.json"
+    cut.write_text('{"schema_version": "0.3.0", "evaluation_results": [{"x": 1', encoding="utf-8")
+    result = CliRunner().invoke(interchange_import, ["eee", "board", str(cut), "--root", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "Error: board: run.json:1:59: (file): ends early (a truncated download?): Expecting ',' delimiter "
+        "(download the file again)"]
+    card = tmp_path / "README.md"
+    card.write_bytes("---\nmodel-index: []\n---\n".encode("utf-16"))
+    args = ["hf-model-index", "board", str(card), "--retrieved", "2025-06-01", "--root", str(tmp_path)]
+    result = CliRunner().invoke(interchange_import, args)
+    assert result.output.splitlines() == ["Error: board: README.md:1:1: (file): file is UTF-16, not UTF-8 (save it as UTF-8)"]
+    card.write_text("---\nmodel-index: []\n---\n", encoding="utf-8")
+    imported = tmp_path / "scores/imported/board.yaml"
+    imported.parent.mkdir()
+    imported.write_text("previous\n", encoding="utf-8")
+
+    def full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(write, "put_file", full)
+    result = CliRunner().invoke(interchange_import, args)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: board: cannot write scores/imported/board.yaml: No space left on device (the previous file is unchanged)")
+    assert listing(imported.parent) == ["board.yaml"] and imported.read_text(encoding="utf-8") == "previous\n"

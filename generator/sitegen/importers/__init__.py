@@ -107,27 +107,9 @@ def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
 
 
 def write(root: Path, outcome: Outcome) -> Path:
-    """Write scores/imported/<source>.yaml atomically: a temporary file beside it, then one rename.
-
-    A full disk or a kill part way leaves the previous file whole; a temporary file a killed import left is
-    removed by the next import of that source.
-    """
-    import os
-    import tempfile
-
-    from .. import write as output
+    """Write scores/imported/<source>.yaml atomically (write.replace_file)."""
+    from ..write import replace_file
 
     path = imported_path(root, outcome.doc["source"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in path.parent.glob(f".{path.name}.new-*"):
-        leftover.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
-    os.close(fd)
-    try:
-        output.put_file(Path(tmp), outcome.text.encode("utf-8"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(path, outcome.text.encode("utf-8"))
     return path
