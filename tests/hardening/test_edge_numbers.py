@@ -251,3 +251,53 @@ def test_every_methodology_number_rejects_with_a_place_or_builds(real, place, sp
             assert built.exit_code == 0, (place, spelling, built.output)
     finally:
         (root / rel).write_text(texts[rel], encoding="utf-8")
+
+
+# ---------------------------------------------------------------- every number of a model file, real engines
+
+MODEL_NORMAL = {"hle": "20", "stderr": "1.5", "low": "17", "high": "23", "n": "2500", "cost": "0.2", "arena": "1400",
+                "eq": "1200", "tokens": "80", "seconds": "12", "critpt": "3", "cdpk": "60", "input": "1.25",
+                "output": "10", "total_b": "70", "active_b": "12", "context": "128000", "iq": "110"}
+MODEL = """\
+id: zeta/edge
+name: Edge
+organization: Zeta
+parameters: {{total_b: {total_b}, active_b: {active_b}}}
+context_window: {context}
+pricing: {{input_per_mtok: {input}, output_per_mtok: {output}, as_of: "2025-06-01", source: paper}}
+manual_iq: {{value: {iq}, source: paper}}
+results:
+  - {{benchmark: hle, value: {hle}, stderr: {stderr}, ci95: [{low}, {high}], n: {n}, cost_per_task_usd: {cost}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: lmarena-text, value: {arena}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: eq-bench-3, value: {eq}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: aa-suite-tokens, value: {tokens}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: aa-response-time, value: {seconds}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: critpt, value: {critpt}, source: paper, retrieved: "2025-06-01"}}
+  - {{benchmark: pedagogy-cdpk, value: {cdpk}, source: paper, retrieved: "2025-06-01"}}
+"""
+
+
+def test_the_edge_model_builds(real):
+    path = real / "scores/models/zeta/edge.yaml"
+    path.write_text(MODEL.format(**MODEL_NORMAL), encoding="utf-8")
+    try:
+        built = invoke("build", "--check", "--root", str(real))
+        assert built.exit_code == 0, built.output
+    finally:
+        path.unlink()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(sorted(MODEL_NORMAL)), spelling=SPELLINGS)
+def test_every_model_number_meets_the_real_engines(real, field, spelling):
+    rel = "scores/models/zeta/edge.yaml"
+    (real / rel).write_text(MODEL.format(**{**MODEL_NORMAL, field: spelling}), encoding="utf-8")
+    try:
+        checked = invoke("validate", "--root", str(real))
+        assert_rejects_or_passes(checked, rel, "validate")
+        if checked.exit_code == 0:
+            built = invoke("build", "--check", "--root", str(real))
+            assert built.exit_code == 0, (field, spelling, built.output, repr(built.exception))
+    finally:
+        (real / rel).unlink()
