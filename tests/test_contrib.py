@@ -6,10 +6,16 @@ model acme/widget-1), changed by the commands under test and then checked with `
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
-import threading
+import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -47,13 +53,13 @@ def validate(root: Path):
 
 
 def test_new_model_scaffolds_a_valid_file(root):
-    result = run("new", "model", "acme/widget-7b", "--name", "Widget 7B: Instruct", "--organization", "Acme AI",
+    result = run("new", "model", "acme-ai/widget-7b", "--name", "Widget 7B: Instruct", "--organization", "Acme AI",
                  "--root", root)
     assert result.exit_code == 0, result.output
-    assert "wrote scores/models/acme/widget-7b.yaml" in result.output
-    text = (root / "scores/models/acme/widget-7b.yaml").read_text()
+    assert "wrote scores/models/acme-ai/widget-7b.yaml" in result.output
+    text = (root / "scores/models/acme-ai/widget-7b.yaml").read_text()
     assert text.startswith("# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n")
-    assert yaml.safe_load(text) == {"id": "acme/widget-7b", "name": "Widget 7B: Instruct", "organization": "Acme AI"}
+    assert yaml.safe_load(text) == {"id": "acme-ai/widget-7b", "name": "Widget 7B: Instruct", "organization": "Acme AI"}
     assert validate(root) == (0, "0 errors, 0 warnings\n")
 
 
@@ -62,6 +68,10 @@ def test_new_model_defaults_name_and_organization(root):
     data = yaml.safe_load((root / "scores/models/newco/thing-1.yaml").read_text())
     assert (data["name"], data["organization"]) == ("thing-1", "newco")
     assert validate(root)[0] == 0
+    # In an existing folder, the organisation is spelled as its models spell it (no "organization differs" warning).
+    assert run("new", "model", "acme/widget-2", "--root", root).exit_code == 0
+    assert yaml.safe_load((root / "scores/models/acme/widget-2.yaml").read_text())["organization"] == "Acme"
+    assert validate(root) == (0, "0 errors, 0 warnings\n")
 
 
 @pytest.mark.parametrize("model_id,message", [
@@ -136,6 +146,34 @@ def test_new_result_refuses(root, args, message):
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("args,where", [
+    # widget-1.yaml has one result (lines 11-14); the new one would be lines 15-18: benchmark, value, source, date.
+    (["--source", "boards"], "scores/models/acme/widget-1.yaml:17:5: results[1].source: unknown source 'boards'"),
+    (["--benchmark", "quizz"], "scores/models/acme/widget-1.yaml:15:5: results[1].benchmark: unknown benchmark"),
+    (["--metric", "brier"], "scores/models/acme/widget-1.yaml:16:5: results[1].metric: unknown metric 'brier'"),
+])
+def test_new_result_refusal_names_the_line_the_result_would_have(root, args, where):
+    options = {"--benchmark": "quiz", "--value": "50", "--source": "board"}
+    options.update(dict(zip(args[::2], args[1::2])))
+    result = run("new", "result", "acme/widget-1", *[x for kv in options.items() for x in kv], "--root", root)
+    assert result.exit_code == 1
+    assert where in result.output and ":0:0:" not in result.output
+
+
+def test_new_result_prints_its_warnings(root):
+    # A fraction on a percent benchmark, and a second result from the same source with another date and value.
+    result = run("new", "result", "acme/widget-1", "--benchmark", "quiz", "--value", "0.85", "--source", "paper",
+                 "--retrieved", "2025-06-20", "--root", root)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "added quiz to scores/models/acme/widget-1.yaml"
+    assert lines[1] == ("scores/models/acme/widget-1.yaml:16:12: warning: results[1].value: 0.85 looks like a "
+                        "fraction (percent benchmarks are on 0–100: write 85?)")
+    assert lines[2].startswith("scores/models/acme/widget-1.yaml:18:16: warning: results[1].retrieved: a second quiz "
+                               "result from paper for acme/widget-1: 0.85 on 2025-06-20, 63.4 on 2025-06-01")
+    assert lines[3].startswith("2 warnings: likely mistakes, written anyway")
+
+
 def test_new_result_unknown_model(root):
     result = run("new", "result", "acme/nope", "--benchmark", "quiz", "--value", "1", "--source", "board",
                  "--root", root)
@@ -160,45 +198,52 @@ def test_append_text_variants():
 # --------------------------------------------------------------------------- serve
 
 
-def test_snapshot_and_changes(tmp_path):
-    (tmp_path / "scores").mkdir()
-    (tmp_path / "methodology").mkdir()
-    (tmp_path / "site").mkdir()
-    (tmp_path / "scores" / "a.yaml").write_text("a: 1\n")
-    (tmp_path / "site" / "index.html").write_text("x")
-    before = serve.snapshot(tmp_path)
-    assert list(before) == ["scores/a.yaml"]  # site/ is not watched
-    (tmp_path / "scores" / "a.yaml").write_text("a: 22\n")
-    (tmp_path / "methodology" / "b.md").write_text("# b\n")
-    (tmp_path / "site" / "index.html").write_text("changed")
-    assert serve.changes(before, serve.snapshot(tmp_path)) == ["methodology/b.md", "scores/a.yaml"]
-    (tmp_path / "scores" / "a.yaml").unlink()
-    assert serve.changes(before, serve.snapshot(tmp_path)) == ["methodology/b.md", "scores/a.yaml"]
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _until(condition, seconds: float = 15, touch=None) -> bool:
+    """Wait for condition(); `touch()` is repeated meanwhile (the watcher may not be watching yet at first)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        if touch is not None:
+            touch()
+        time.sleep(0.2)
+    return condition()
 
 
 def test_watcher_calls_back_on_change(tmp_path):
     (tmp_path / "scores").mkdir()
+    (tmp_path / "methodology").mkdir()
     seen = []
-    event = threading.Event()
-    watcher = serve.Watcher(tmp_path, lambda paths: (seen.append(paths), event.set()), interval=0.05)
-    assert watcher.poll() == []
+    watcher = serve.Watcher(tmp_path, seen.append, debounce_ms=50, paths=serve.watched_paths(tmp_path)[:2])
     watcher.start()
     try:
-        (tmp_path / "scores" / "new.yaml").write_text("x: 1\n")
-        assert event.wait(5)
+        n = iter(range(1000))
+        assert _until(lambda: seen, touch=lambda: (tmp_path / "scores" / "new.yaml").write_text(f"x: {next(n)}\n"))
     finally:
         watcher.stop()
         watcher.join(5)
+    assert not watcher.is_alive()
     assert seen[0] == ["scores/new.yaml"]
 
 
-def _get(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.status, response.read().decode()
+def test_watched_paths_are_data_methodology_and_templates(tmp_path):
+    (tmp_path / "scores").mkdir()
+    paths = serve.watched_paths(tmp_path)
+    assert paths[0] == tmp_path / "scores"  # methodology/ is absent here, so not watched
+    assert serve.PACKAGE / "templates" in paths and serve.PACKAGE / "static" in paths
+    assert tmp_path / "site" not in paths
 
 
-def test_serve_builds_serves_and_rebuilds(tmp_path):
-    """The whole loop on an ephemeral port on 127.0.0.1, with a stand-in build; it stops itself."""
+def _stand_in_tree(tmp_path):
+    """A root with scores/n.txt and a build that writes its content into index.html (and a 404.html)."""
     (tmp_path / "scores").mkdir()
     (tmp_path / "scores" / "n.txt").write_text("1")
     builds = []
@@ -210,30 +255,174 @@ def test_serve_builds_serves_and_rebuilds(tmp_path):
     def build(root, out):
         builds.append(1)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "index.html").write_text(f"build {len(builds)} of {(root / 'scores' / 'n.txt').read_text()}")
+        text = (root / "scores" / "n.txt").read_text()
+        (out / "index.html").write_text(f"<html><body>build {len(builds)} of {text}</body></html>")
+        (out / "404.html").write_text("<html><body>not here</body></html>")
         return Outcome()
 
+    return builds, build
+
+
+def test_serve_builds_serves_rebuilds_and_reloads(tmp_path):
+    """The whole loop on an ephemeral port on 127.0.0.1, with a stand-in build; it stops itself."""
+    builds, build = _stand_in_tree(tmp_path)
     seen = {}
 
-    def ready(server, watcher):
+    def ready(server, watcher, state):
         host, port = server.server_address[:2]
+        base = f"http://{host}:{port}"
         try:
             seen["host"] = host
-            seen["first"] = _get(f"http://{host}:{port}/")
-            (tmp_path / "scores" / "n.txt").write_text("22")
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and len(builds) < 2:
-                time.sleep(0.05)
-            seen["second"] = _get(f"http://{host}:{port}/index.html")
+            seen["first"] = _get(base + "/")
+            seen["counter"] = json.loads(_get(base + "/__sitegen/build")[1])["build"]
+            seen["script"] = _get(base + "/__sitegen/reload.js")
+            seen["missing"] = _get(base + "/no/such/page.html")
+            seen["rebuilt"] = _until(lambda: len(builds) >= 2,
+                                     touch=lambda: (tmp_path / "scores" / "n.txt").write_text("22"))
+            seen["second"] = _get(base + "/index.html")
+            seen["counter2"] = json.loads(_get(base + "/__sitegen/build")[1])["build"]
         finally:
             server.shutdown()
 
     messages = []
-    serve.serve(tmp_path, port=0, build=build, interval=0.05, ready=ready, echo=messages.append)
+    serve.serve(tmp_path, port=0, build=build, debounce_ms=50, ready=ready, echo=messages.append)
+    tag = serve.RELOAD_TAG.decode()
     assert seen["host"] == "127.0.0.1"
-    assert seen["first"] == (200, "build 1 of 1")
-    assert seen["second"] == (200, "build 2 of 22")
-    assert messages[0] == "start: built ok" and messages[2] == "changed scores/n.txt: built ok"
+    assert seen["first"] == (200, f"<html><body>build 1 of 1{tag}</body></html>")  # the reload script, served only here
+    assert "<script" not in (tmp_path / "site" / "index.html").read_text()  # never written into the site
+    assert seen["script"][0] == 200 and "window.location.reload()" in seen["script"][1]
+    assert seen["missing"] == (404, f"<html><body>not here{tag}</body></html>")
+    assert seen["rebuilt"]
+    assert seen["second"][1].startswith("<html><body>build ") and " of 22" in seen["second"][1]
+    assert (seen["counter"], seen["counter2"]) == (1, len(builds))
+    assert messages[0] == "start: built ok" and messages[2].startswith("changed scores/n.txt: built ok")
+
+
+def test_reload_script_reloads_when_the_build_counter_moves(tmp_path):
+    """reload.js under node with a fake fetch: no reload while the counter stands, one when it moves."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    harness = tmp_path / "harness.js"
+    harness.write_text("""
+const fs = require('fs');
+const answers = [1, 1, 1, 2];
+const calls = [];
+global.window = { location: { reload: () => { calls.push('reload'); } } };
+global.fetch = (url, options) => {
+  calls.push(url + ' ' + options.cache);
+  const build = answers.length > 1 ? answers.shift() : answers[0];
+  return Promise.resolve({ json: () => Promise.resolve({ build }) });
+};
+global.setTimeout = (fn) => { if (calls.length < 20) Promise.resolve().then(fn); };
+eval(fs.readFileSync(process.argv[2], 'utf8'));
+setImmediate(() => setImmediate(() => process.stdout.write(JSON.stringify(calls))));
+""")
+    done = subprocess.run([node, str(harness), str(serve.RELOAD_JS)], capture_output=True, text=True, timeout=30,
+                          check=True)
+    calls = json.loads(done.stdout)
+    assert calls == ["/__sitegen/build no-store"] * 4 + ["reload"]
+
+
+def test_serve_fails_at_once_on_a_taken_port(tmp_path):
+    builds, build = _stand_in_tree(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(serve.ServeError, match=f"port {port} on 127.0.0.1 is already in use"):
+            serve.serve(tmp_path, port=port, build=build, echo=lambda m: None)
+        result = run("serve", "--port", port, "--root", tmp_path)
+    assert builds == []  # refused before building anything
+    assert result.exit_code == 1
+    assert f"sitegen serve: port {port} on 127.0.0.1 is already in use" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_serve_warns_when_not_on_loopback(tmp_path):
+    builds, build = _stand_in_tree(tmp_path)
+    messages = []
+    serve.serve(tmp_path, host="0.0.0.0", port=0, build=build, echo=messages.append,
+                ready=lambda server, watcher, state: server.shutdown())
+    assert messages[0].startswith("warning: serving on 0.0.0.0, not loopback")
+    assert serve.is_loopback("127.0.0.1") and serve.is_loopback("::1") and serve.is_loopback("localhost")
+    assert not serve.is_loopback("0.0.0.0") and not serve.is_loopback("192.168.1.5")
+
+
+GOOD_MODEL = ("id: acme/widget-1\nname: Widget 1\norganization: Acme\nresults:\n"
+              "  - {benchmark: hle, value: 63.4, source: epoch, retrieved: \"2025-06-01\"}\n")
+
+
+def _small_tree(tmp_path):
+    """The real methodology and sources with one model: a one-second real build."""
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "methodology", root / "methodology")
+    path = root / "scores/models/acme/widget-1.yaml"
+    path.parent.mkdir(parents=True)
+    shutil.copy(REPO / "scores/sources.yaml", root / "scores/sources.yaml")
+    path.write_text(GOOD_MODEL)
+    return root, path, GOOD_MODEL
+
+
+def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
+    root, _, _ = _small_tree(tmp_path)
+    env = {**os.environ, **ENV, "PYTHONPATH": str(REPO / "generator")}
+    proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", "--port", "0", "--root", str(root)],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    try:
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if line.startswith("serving "):
+                break
+        assert lines and lines[-1].startswith("serving "), lines
+        proc.send_signal(signal.SIGINT)
+        rest = proc.communicate(timeout=30)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, rest
+    assert "stopping" in rest and "Traceback" not in rest
+    assert (root / "site" / "index.html").is_file()
+    assert sorted(p.name for p in root.iterdir()) == ["methodology", "scores", "site"]
+
+
+def test_serve_survives_a_bad_edit_with_the_real_build(tmp_path):
+    """A broken file: the problems are reported, the last good site stays served and the page does not reload;
+    fixing it rebuilds and bumps the counter."""
+    root, path, good = _small_tree(tmp_path)
+    seen, reported = {}, []
+
+    def ready(server, watcher, state):
+        host, port = server.server_address[:2]
+        try:
+            seen["before"] = _get(f"http://{host}:{port}/")[0], state.count
+            n = iter(range(1000))
+            seen["failed"] = _until(lambda: any("failed" in m for m in messages),
+                                    touch=lambda: path.write_text(good.replace("value: 63.4", f"value: [{next(n)}")))
+            seen["during"] = _get(f"http://{host}:{port}/")[0], state.count
+            seen["fixed"] = _until(lambda: state.count >= 2, touch=lambda: path.write_text(good))
+        finally:
+            server.shutdown()
+
+    messages = []
+    serve.serve(root, port=0, debounce_ms=50, ready=ready, echo=messages.append, report=reported.extend)
+    assert seen["before"] == (200, 1)
+    assert seen["failed"] and seen["during"] == (200, 1)
+    assert any(p.path == "scores/models/acme/widget-1.yaml" and p.severity == "error" for p in reported)
+    assert seen["fixed"]
+    assert not list(root.glob(".site.*"))  # no temporary build folders left behind
+
+
+def test_remove_leftovers_only_touches_build_folders(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (tmp_path / ".site.new-abc").mkdir()
+    (tmp_path / ".site.old-def").mkdir()
+    (tmp_path / ".other.new-x").mkdir()
+    removed = serve.remove_leftovers(out, since=0)
+    assert sorted(p.name for p in removed) == [".site.new-abc", ".site.old-def"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.new-x", "site"]
 
 
 def test_server_binds_localhost_by_default():
@@ -311,3 +500,17 @@ def test_contributing_commands_exist():
     for command in ("validate", "build", "serve", "new", "interchange", "export --format eee"):
         assert f"sitegen {command}" in text
     assert "sitegen diff" in text and "scores/overrides.yaml" in text
+
+
+def test_export_without_out_writes_under_the_root_not_api_api(tmp_path, monkeypatch):
+    root, _, _ = _small_tree(tmp_path)
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert run("export", "--root", root).exit_code == 0
+    assert run("export", "--root", root, "--format", "eee").exit_code == 0
+    assert list(elsewhere.iterdir()) == []  # nothing where the command ran
+    assert (root / "export/api/v1").is_dir() and not (root / "export/api/api").exists()
+    assert any((root / "export-eee").iterdir())
+    ignored = (REPO / ".gitignore").read_text().splitlines()
+    assert "/export/" in ignored and "/export-eee/" in ignored

@@ -122,7 +122,7 @@ def history(tmp_path_factory):
 def run_json(root: Path, *refs: str) -> dict:
     result = CliRunner().invoke(diff_command, [*refs, "--root", str(root), "--format", "json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 def moved(d: dict, board: str, model: str) -> dict:
@@ -181,7 +181,8 @@ def test_removed_result(history):
     d = run_json(root, shas["new-model"], shas["removed"])
     assert [(r["model"], r["benchmark"], r["value"]) for r in d["results"]["removed"]] == \
         [("acme/delta", "gpqa-diamond", 35.0)]
-    assert [r["model"] for r in d["boards"]["benchmark:gpqa-diamond"]["left"]] == ["acme/delta"]
+    assert [(r["model"], r["cause"]) for r in d["boards"]["benchmark:gpqa-diamond"]["left"]] == \
+        [("acme/delta", "own-results")]
     reason = next(r for r in moved(d, "index:ai-iq", "acme/delta")["reasons"] if r["component"] == "gpqa-diamond")
     assert (reason["kind"], reason["new_how"]) == ("observed-removed", "imputed")
 
@@ -202,14 +203,14 @@ def test_markdown_whole_range(history):
     root, shas = history
     result = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root)])
     assert result.exit_code == 0, result.output
-    md = result.output
+    md = result.stdout
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
     assert {"### Methodology", "### Results", "### AI IQ (index:ai-iq)"} <= set(headings)
     assert md.index("| boards affected |") < md.index("### Methodology")  # summary first
     assert "imputed 120 replaced by observed 123" in md
     assert "P80 of hle 130 → 120" in md
-    assert "Entered: initech/eta" in md
+    assert "entered initech/eta" in md
     assert "dimensions\\[mathematical\\].benchmarks\\[aime-2025\\].anchors" in md
 
 
@@ -217,8 +218,8 @@ def test_json_is_deterministic(history):
     root, shas = history
     first = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root), "--format", "json"])
     second = CliRunner().invoke(diff_command, [shas["base"], shas["anchor"], "--root", str(root), "--format", "json"])
-    assert first.output == second.output
-    assert first.output == json.dumps(json.loads(first.output), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    assert first.stdout == second.stdout
+    assert first.stdout == json.dumps(json.loads(first.stdout), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_working_tree_is_the_default_head(tmp_path):
@@ -313,3 +314,242 @@ def test_changed_keys_names_list_items_by_id():
     old = {"a": 1, "dims": [{"id": "x", "w": 1}, {"id": "y", "w": 2}], "tags": [1, 2]}
     new = {"a": 1, "dims": [{"id": "x", "w": 1}, {"id": "y", "w": 3}, {"id": "z"}], "tags": [1, 3], "b": 0}
     assert diff.changed_keys(old, new) == ["b", "dims[y].w", "dims[z]", "tags"]
+
+
+def test_one_new_model_with_five_results_leads_every_board(tmp_path):
+    # The contributor's case: one model, five results. Every board it enters is named in the report's first
+    # lines with its value and rank; the rows that only shift rank because of it are a count, not a list.
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    write_model(root, "acme/omega", {"hle": 8, "gpqa-diamond": 60, "aime-2025": 50, "mmlu-pro": 70,
+                                     "swe-bench-verified": 40})
+    base = commit(root, "Base")
+    write_model(root, "initech/eta", {"hle": 30, "gpqa-diamond": 95, "aime-2025": 95, "mmlu-pro": 85,
+                                      "swe-bench-verified": 70})
+    head = commit(root, "Add initech/eta with five results")
+    d = run_json(root, base, head)
+    entered_on = sorted(k for k, b in d["boards"].items() if [r["model"] for r in b["entered"]] == ["initech/eta"])
+    assert {"index:ai-iq", "benchmark:hle", "benchmark:gpqa-diamond", "benchmark:aime-2025", "benchmark:mmlu-pro",
+            "benchmark:swe-bench-verified"} <= set(entered_on)
+    for board in d["boards"].values():
+        assert all(m["reasons"] != [{"kind": "others-moved"}] for m in board["moved"])
+    # eta tops every benchmark board, so each other row there shifts one rank: counted.
+    assert d["boards"]["benchmark:hle"]["rank_shifts"] == 6  # five base models with HLE, and omega
+    assert d["summary"]["rank_shifts"] == sum(b["rank_shifts"] for b in d["boards"].values())
+
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
+    lines = md.splitlines()
+    assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
+    first = lines[2: 2 + len(d["boards"])]
+    assert all(line.startswith("- **") for line in first)
+    # Index boards first, then each benchmark board, each naming the new model with its value and rank.
+    assert "(index:ai-iq)" in first[0]
+    for board_id in entered_on:
+        line = next(line for line in first if f"({board_id})" in line)
+        row = d["boards"][board_id]["entered"][0]
+        assert f"entered initech/eta {diff.pr_comment._num(row['value'])} (rank {row['rank']})" in line
+    hle_line = next(line for line in first if "(benchmark:hle)" in line)
+    assert hle_line.endswith("; 6 other rows only shifted rank")
+
+
+# ---------------------------------------------------------------- the pull-request flow, end to end
+
+PR_COMMENT = ROOT / "generator" / "sitegen" / "pr_comment.py"
+
+
+def render_as_trusted_job(tmp_path: Path, report_text: str, number: str = "12\n") -> str:
+    """What pr-diff-comment.yml's render job does: the base branch's pr_comment.py on the artifact."""
+    artifact = tmp_path / "artifact"
+    artifact.mkdir(exist_ok=True)
+    (artifact / "report.json").write_text(report_text, encoding="utf-8")
+    (artifact / "pr-number.txt").write_text(number, encoding="utf-8")
+    output = tmp_path / "github-output"
+    output.write_text("", encoding="utf-8")
+    subprocess.run(["python3", str(PR_COMMENT), "--artifact", str(artifact), "--github-output", str(output)],
+                   check=True, capture_output=True, timeout=60)
+    text = output.read_text(encoding="utf-8")
+    first, rest = text.split("\n", 1)
+    assert first == "pr-number=" + number.strip()
+    delimiter = rest.split("\n", 1)[0].split("<<", 1)[1]
+    return rest.split("\n", 1)[1].rsplit("\n" + delimiter + "\n", 1)[0]
+
+
+def pr_report(root: Path, base: str, head: str, out: Path, env=None):
+    return CliRunner().invoke(diff_command, ["--format", "report", "--out", str(out), base, head, "--root", str(root)],
+                              env=env or {})
+
+
+def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    base = commit(root, "Base")
+    # The contributor's PR: a new model whose HLE is written as a fraction, and an edit of beta.
+    write_model(root, "initech/eta", {"hle": 0.85, "gpqa-diamond": 70, "aime-2025": 70})
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "aime-2025": 61})
+    head = commit(root, "Add initech/eta")
+    out = tmp_path / "report.json"
+    result = pr_report(root, base, head, out, env={"GITHUB_ACTIONS": "true"})
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert rep["status"] == "ok" and rep["errors"] == []
+    assert rep["changed_files"] == ["scores/models/acme/beta.yaml", "scores/models/initech/eta.yaml"]
+    assert [(w["path"], w["field"]) for w in rep["warnings"]] == [("scores/models/initech/eta.yaml",
+                                                                    "results[0].value")]
+    assert "::warning file=scores/models/initech/eta.yaml,line=5," in result.output  # an annotation under Actions
+    assert rep["diff"]["boards"]["index:ai-iq"]["entered"][0]["model"] == "initech/eta"
+
+    body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
+    lines = body.splitlines()
+    assert lines[0] == "<!-- sitegen-diff -->" and lines[1].startswith("## Leaderboard diff:")
+    assert lines[3].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
+    assert "### Warnings in the changed files (1)" in body
+    assert "scores/models/initech/eta.yaml:5:" in body and "0.85 looks like a fraction" in body
+    # The same template renders `sitegen diff`'s own Markdown.
+    md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
+    assert md.splitlines()[2] == lines[3]
+
+
+def test_pull_request_that_does_not_validate_gets_its_errors(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    base = commit(root, "Base")
+    write_model(root, "initech/eta", {"hle": 12})
+    path = root / "scores/models/initech/eta.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("source: epoch", "source: epoc"), encoding="utf-8")
+    head = commit(root, "Broken")
+    out = tmp_path / "report.json"
+    result = pr_report(root, base, head, out)
+    assert result.exit_code == 1  # the check fails, and the report is still written for the comment
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert rep["status"] == "invalid" and rep["invalid_side"] == "head" and rep["diff"] is None
+    assert any(e["path"] == "scores/models/initech/eta.yaml" and e["line"] == 5 for e in rep["errors"])
+    body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
+    assert "**This change does not validate: 1 error.**" in body
+    assert "- scores/models/initech/eta.yaml:5:" in body and "epoc" in body
+
+
+# Within the first 200 characters, which is what the renderer keeps of any one string.
+HOSTILE = ("\u202egnp.exe \x1b[31m www.evil.example <!-- sitegen-diff --> x | y\n## heading <script>alert(1)</script> "
+           "<img src=x onerror=alert(1)> [click](https://evil.example) ![img](https://evil.example/i.png) "
+           "@octocat @org/team #1 `code` **b**")
+
+
+def hostile_report() -> dict:
+    row = {"model": HOSTILE, "value": 1.5, "rank": 1}
+    reason = {"kind": "observed-changed", "component": HOSTILE, "old": 1, "new": 2, "old_raw": 3, "new_raw": 4}
+    board = {"name": HOSTILE, "group": "index", "status": "changed", "entered": [row], "left": [row],
+             "moved": [{"model": HOSTILE, "changed": ["value"], "old": row, "new": {**row, "value": 2},
+                        "reasons": [reason, {"kind": HOSTILE, "old_how": HOSTILE, "new_how": HOSTILE}]}],
+             "rank_shifts": 3}
+    return {"report": 1, "status": "ok", "base": HOSTILE, "head": HOSTILE, "changed_files": [HOSTILE],
+            "warnings": [{"path": HOSTILE, "line": 1, "col": 2, "field": HOSTILE, "message": HOSTILE,
+                          "hint": HOSTILE}],
+            "errors": [],
+            "diff": {"boards": {HOSTILE: board}, "methodology": [{"file": HOSTILE, "status": HOSTILE, "keys": [HOSTILE]}],
+                     "results": {"added": [{"model": HOSTILE, "benchmark": HOSTILE, "value": "NaN", "source": HOSTILE,
+                                            "retrieved": HOSTILE}], "changed": [], "removed": []},
+                     "summary": {"boards_affected": [HOSTILE], "models_moved": [HOSTILE]}}}
+
+
+def assert_inert(body: str) -> None:
+    text = body.split("\n", 1)[1]  # the marker line is ours
+    for bad in ("<script", "<img", "<!--", "](", "https://", "www.evil", "@octocat", "@org/team", "\u202e", "\x1b",
+                "`code`", "**b**"):
+        assert bad not in text, bad
+    assert "&lt;script&gt;" in text and "@\u200boctocat" in text and "www\u200b.evil" in text
+    columns = None
+    for line in text.splitlines():
+        assert not line.startswith("## heading")  # a newline in a string never starts a Markdown block
+        if not line.startswith("|"):
+            columns = None
+            continue
+        pipes = line.count("|") - line.count("\\|")
+        columns = pipes if columns is None else columns
+        assert pipes == columns, line  # a cell stays a cell: every row has its table's columns
+
+
+def test_a_hostile_report_renders_inert(tmp_path):
+    body = render_as_trusted_job(tmp_path, json.dumps(hostile_report()))
+    assert_inert(body)
+    assert body.count("<!-- sitegen-diff -->") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "[]", "not json", '{"status": "ok", "diff": {"boards": [1, 2], "results": "x", "summary": 5}}',
+    '{"status": "ok", "diff": {"boards": {"b": {"entered": [{"value": NaN}]}}}}',
+    '{"status": "invalid", "errors": [{"line": "1; rm", "col": -4, "message": {"a": 1}}]}',
+    "[" * 100_000, '{"status": "ok", "base": "' + "x" * 3_000_000 + '"}',
+], ids=["list", "not-json", "wrong-types", "nan", "bad-problem", "deep", "too-large"])
+def test_a_malformed_report_becomes_a_notice_not_a_crash(tmp_path, text):
+    body = render_as_trusted_job(tmp_path, text)
+    assert body.startswith("<!-- sitegen-diff -->\n## Leaderboard diff")
+    assert len(body) < 65_536
+    assert "rm" not in body and "xxxx" not in body
+
+
+def test_index_definition_changed_in_place_is_a_warning(history, tmp_path):
+    root, shas = history
+    rep, annotated = diff.report(root, shas["removed"], shas["anchor"])
+    (warning,) = [w for w in rep["warnings"] if w["path"] == "methodology/indices/ai-iq.yaml"]
+    assert warning["field"] == "dimensions[mathematical].benchmarks[aime-2025].anchors"
+    assert warning["message"].startswith("a published index definition changed in place")
+    assert "new version file" in warning["hint"]
+    text = (root / "methodology/indices/ai-iq.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[warning["line"] - 1].startswith("dimensions:")
+    assert [p.path for p in annotated] == ["methodology/indices/ai-iq.yaml"]
+    # The same edit beside a new version file is how a definition should change: no warning.
+    assert diff.definition_warnings([{"file": "methodology/indices/ai-iq.yaml", "status": "changed",
+                                      "keys": [warning["field"]]},
+                                     {"file": "methodology/indices/ai-iq-v3.yaml", "status": "added", "keys": []}],
+                                    root) == []
+    # Prose-only edits (name, description) are not a new version.
+    assert diff.definition_warnings([{"file": "methodology/indices/ai-iq.yaml", "status": "changed",
+                                      "keys": ["description", "history[2]"]}], root) == []
+
+
+def test_progress_goes_to_stderr_in_ci_and_never_into_the_report(history):
+    root, shas = history
+    runner = CliRunner()
+    ci = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json"],
+                       env={"GITHUB_ACTIONS": "true"})
+    assert ci.stderr.splitlines() == [f"diff: {stage} ({i}/5)" for i, stage in enumerate(diff.DIFF_STAGES, 1)]
+    assert json.loads(ci.stdout)["summary"]["boards_affected"]
+    quiet = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json", "-q"],
+                          env={"GITHUB_ACTIONS": "true"})
+    assert quiet.stderr == "" and quiet.stdout == ci.stdout
+    piped = runner.invoke(diff_command, [shas["base"], shas["flip"], "--root", str(root), "--format", "json"],
+                          env={"GITHUB_ACTIONS": "false", "CI": ""})
+    assert piped.stderr == ""
+
+
+def test_the_report_is_capped_in_size():
+    row = {"model": "acme/m", "value": 1.0, "rank": 1}
+    moved = [{"model": f"acme/m{i}", "changed": ["value"], "old": row, "new": row,
+              "reasons": [{"kind": "p80-shift", "component": "hle", "old": 1.0, "new": 2.0}]} for i in range(3000)]
+    rep = {"report": 1, "status": "ok", "base": "a", "head": "b", "changed_files": [], "errors": [],
+           "warnings": [], "diff": {"boards": {"index:x": {"name": "X", "group": "index", "status": "changed",
+                                                          "entered": [row], "left": [], "moved": moved,
+                                                          "rank_shifts": 0}},
+                                    "results": {"added": [], "changed": [], "removed": []}, "methodology": [],
+                                    "summary": {"models_moved": [m["model"] for m in moved]}}}
+    assert diff.cap_report(rep, limit=10_000_000) is rep  # under the limit: unchanged
+    capped = diff.cap_report(rep, limit=100_000)
+    assert len(diff.to_json(capped).encode()) <= 100_000
+    assert capped["truncated"] is True and len(capped["diff"]["boards"]["index:x"]["moved"]) == diff.REPORT_LIST_CAP
+    assert "shortened" in diff.to_markdown(capped)
+    tiny = diff.cap_report(rep, limit=2_000)
+    assert tiny["diff"] is None and "too large" in diff.to_markdown(tiny)
+
+
+def test_rows_entering_for_another_reason_say_so():
+    board = {"name": "B", "group": "index", "status": "changed", "moved": [], "rank_shifts": 0, "left": [],
+             "entered": [{"model": "a/x", "value": 5.0, "rank": 2, "cause": "methodology"},
+                         {"model": "a/y", "value": 4.0, "rank": 3, "cause": "own-results"}]}
+    (line,) = diff.pr_comment.headline({"index:b": board})
+    assert line == ("- **B** (index:b): entered a/x 5 (rank 2) through the methodology change, a/y 4 (rank 3)")

@@ -100,3 +100,24 @@ def test_frames_have_the_declared_columns_and_types(tmp_path):
     assert {str(t) for t in results.dtypes} <= {"string", "float64", "bool"}
     # Sorted by model, benchmark, ..., source: the same frame whatever the file order.
     assert list(results["model"]) == sorted(results["model"])
+
+
+def test_frame_applies_rules_from_scores_metadata_yaml_with_provenance(tmp_path):
+    files = {
+        "scores/models/acme/gadget.yaml": "id: acme/gadget\nname: Gadget\norganization: Acme\n",
+        "scores/imported/board.yaml": ('source: board\nretrieved: "2025-06-02"\nmodels:\n'
+                                       "  - model: acme/gadget\n    licence: Acme Licence\nresults: []\n"),
+        "scores/metadata.yaml": ("rules:\n"
+                                 "  - match: [acme/*]\n    level: organization\n    weights: closed\n"
+                                 "    licence: Proprietary\n    source: Acme publishes no weights\n"
+                                 "    url: https://example.org/acme\n"),
+    }
+    repo = load(tmp_path, files)
+    models = {r["model"]: r for r in frame.model_records(repo)}
+    gadget, widget = models["acme/gadget"], models["acme/widget-1"]
+    assert (gadget["weights"], gadget["weights_source"]) == ("closed", "scores/metadata.yaml:2")
+    assert (gadget["licence"], gadget["licence_source"]) == ("Acme Licence", "board")  # the source beats the rule
+    assert gadget["reasoning"] is None and gadget["reasoning_source"] is None and math.isnan(gadget["total_b"])
+    # widget-1's file says open weights: the organisation rule does not override it.
+    assert (widget["weights"], widget["weights_source"]) == ("open", "scores/models/acme/widget-1.yaml")
+    assert list(frame.models(repo).columns) == list(frame.MODEL_COLUMNS)

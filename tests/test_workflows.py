@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -208,13 +209,17 @@ def test_pr_diff_runs_unprivileged_and_uploads_data_only():
     checkout = next(step for step in job["steps"] if is_checkout(step))
     assert checkout["with"]["fetch-depth"] == 0
     diff = next(step for step in job["steps"] if "sitegen diff" in step.get("run", ""))
-    assert 'sitegen diff "origin/${BASE_REF}" HEAD > pr-diff/diff.md' in diff["run"]
+    # JSON data only: the Markdown is rendered by the trusted job from the base branch's template.
+    assert 'sitegen diff --format report --out pr-diff/report.json "origin/${BASE_REF}" HEAD' in diff["run"]
+    assert "--format md" not in diff["run"] and ".md" not in diff["run"]
     assert diff["env"] == {
         "BASE_REF": "${{ github.base_ref }}",
         "PR_NUMBER": "${{ github.event.pull_request.number }}",
     }
     upload = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact@"))
     assert upload["with"]["name"] == "pr-diff"
+    # Uploaded after a failing report too (the change does not validate): the comment then lists the errors.
+    assert upload["if"] == "${{ !cancelled() }}"
 
 
 def test_pr_diff_comment_never_runs_pr_code():
@@ -223,15 +228,26 @@ def test_pr_diff_comment_never_runs_pr_code():
     assert set(on) == {"workflow_run"}
     assert on["workflow_run"] == {"workflows": [workflow("pr-diff.yml")["name"]], "types": ["completed"]}
     assert wf["permissions"] == {}
-    (job,) = wf["jobs"].values()
-    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
-    assert "github.event.workflow_run.conclusion == 'success'" in job["if"]
-    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
-    assert not any(is_checkout(step) for step in job["steps"]), "no checkout in the privileged workflow"
-    assert not any("run" in step for step in job["steps"]), "no shell in the privileged workflow"
-    download = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/download-artifact@"))
+    render, comment = wf["jobs"]["render"], wf["jobs"]["comment"]
+    assert set(wf["jobs"]) == {"render", "comment"}
+    # render: the base branch's renderer on the artifact, with no write scope.
+    assert render["permissions"] == {"actions": "read", "contents": "read"}
+    assert "github.event.workflow_run.event == 'pull_request'" in render["if"]
+    assert "github.event.workflow_run.conclusion == 'failure'" in render["if"]
+    checkout = next(step for step in render["steps"] if is_checkout(step))
+    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert checkout["with"]["sparse-checkout"] == "generator/sitegen/pr_comment.py"
+    download = next(step for step in render["steps"] if step.get("uses", "").startswith("actions/download-artifact@"))
     assert download["with"]["name"] == "pr-diff"
     assert download["with"]["run-id"] == "${{ github.event.workflow_run.id }}"
+    runs = [step["run"] for step in render["steps"] if "run" in step]
+    assert runs == ['python3 generator/sitegen/pr_comment.py --artifact "${ARTIFACT_DIR}" --github-output "${GITHUB_OUTPUT}"']
+    assert not any("pip" in step.get("run", "") or "setup-python" in step.get("uses", "") for step in render["steps"])
+    # comment: the only write scope, no checkout, no shell.
+    assert comment["needs"] == "render"
+    assert comment["permissions"] == {"pull-requests": "write"}
+    assert not any(is_checkout(step) for step in comment["steps"]), "no checkout in the privileged job"
+    assert not any("run" in step for step in comment["steps"]), "no shell in the privileged job"
 
 
 # --- the comment script, run under node with a fake GitHub API --------------------------------
@@ -267,27 +283,56 @@ script(require, github, context, core).then(
 """
 
 MARKER = "<!-- sitegen-diff -->"
+PR_COMMENT = ROOT / "generator" / "sitegen" / "pr_comment.py"
 
 
-def run_comment_script(tmp_path, number="7\n", report="## 2 scores changed\n", comments=(), pr_head="abc", run_head="abc"):
-    """Runs the github-script step of pr-diff-comment.yml on an artifact made of number and report."""
+def render_job(tmp_path, number="7\n", report: str | Path = '{"report": 1, "status": "ok", "diff": {}}'):
+    """Runs the render job's step on an artifact made of number and report; returns (exit code, outputs)."""
+    artifact = tmp_path / "artifact"
+    artifact.mkdir(exist_ok=True)
+    (artifact / "pr-number.txt").write_text(number, encoding="utf-8")
+    if isinstance(report, Path):
+        (artifact / "report.json").symlink_to(report)
+    else:
+        (artifact / "report.json").write_text(report, encoding="utf-8")
+    output = tmp_path / "github-output"
+    output.write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(PR_COMMENT), "--artifact", str(artifact), "--github-output", str(output)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    return done.returncode, parse_github_output(output.read_text(encoding="utf-8"))
+
+
+def parse_github_output(text: str) -> dict:
+    """The $GITHUB_OUTPUT file format: name=value lines and name<<DELIMITER blocks."""
+    out, lines = {}, iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            block = []
+            for inner in lines:
+                if inner == delimiter:
+                    break
+                block.append(inner)
+            out[name] = "\n".join(block)
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            out[name] = value
+    return out
+
+
+def run_comment_script(tmp_path, number="7", body=MARKER + "\n## 2 scores changed\n", comments=(), pr_head="abc",
+                       run_head="abc"):
+    """Runs the github-script step of pr-diff-comment.yml's comment job on the render job's outputs."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    artifact = tmp_path / "artifact"
-    artifact.mkdir()
-    (artifact / "pr-number.txt").write_text(number, encoding="utf-8")
-    if isinstance(report, Path):
-        (artifact / "diff.md").symlink_to(report)
-    else:
-        (artifact / "diff.md").write_text(report, encoding="utf-8")
-    (job,) = workflow("pr-diff-comment.yml")["jobs"].values()
+    job = workflow("pr-diff-comment.yml")["jobs"]["comment"]
     script = next(step for step in job["steps"] if "script" in step.get("with", {}))["with"]["script"]
     (tmp_path / "script.js").write_text(script, encoding="utf-8")
     (tmp_path / "harness.js").write_text(HARNESS, encoding="utf-8")
     state = {"comments": list(comments), "pr_head": pr_head, "run_head": run_head}
     (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
-    env = {**os.environ, "ARTIFACT_DIR": str(artifact)}
+    env = {**os.environ, "PR_NUMBER": number, "BODY": body}
     done = subprocess.run(
         [node, "harness.js", "script.js", "state.json"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True,
@@ -320,24 +365,43 @@ def test_comment_script_rejects_anything_but_a_pr_number(tmp_path, number):
     assert [c[0] for c in out["calls"]] == ["setFailed"]
 
 
+def test_comment_script_posts_only_a_rendered_body(tmp_path):
+    out = run_comment_script(tmp_path, body="## not from the renderer\n")
+    assert [c[0] for c in out["calls"]] == ["setFailed"]
+
+
 def test_comment_script_skips_a_pr_whose_head_moved(tmp_path):
     out = run_comment_script(tmp_path, pr_head="def", run_head="abc")
     assert [c[0] for c in out["calls"]] == ["pulls.get", "warning"]
 
 
-def test_comment_script_caps_the_report(tmp_path):
-    out = run_comment_script(tmp_path, report="x" * 500_000)
+def test_comment_script_caps_the_body(tmp_path):
+    out = run_comment_script(tmp_path, body=MARKER + "\n" + "x" * 70_000)
     (body,) = [c[2] for c in out["calls"] if c[0] == "createComment"]
     assert len(body) < 65_536
-    assert "Report cut at" in body
+    assert "Comment cut at" in body
 
 
-def test_comment_script_refuses_a_symlinked_report(tmp_path):
+@pytest.mark.parametrize("number", ["7; rm -rf /", "$(id)", "-1", "0", "07", "7\n8", "abc", "", "12345678901", "7.0"])
+def test_render_job_rejects_anything_but_a_pr_number(tmp_path, number):
+    code, outputs = render_job(tmp_path, number=number)
+    assert code == 1 and outputs == {}
+
+
+def test_render_job_refuses_a_symlinked_report(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("token", encoding="utf-8")
-    out = run_comment_script(tmp_path, report=secret)
-    assert "not a regular file" in out.get("error", "")
-    assert not any(c[0].endswith("Comment") for c in out["calls"])
+    code, outputs = render_job(tmp_path, report=secret)
+    assert code == 1 and outputs == {}
+
+
+def test_render_job_writes_number_and_body(tmp_path):
+    # A body line equal to a fixed delimiter must not end the output early: the delimiter is random.
+    report = {"report": 1, "status": "ok", "base": "EOF", "head": "x\nEOF\npr-number=1", "diff": {}}
+    code, outputs = render_job(tmp_path, report=json.dumps(report))
+    assert code == 0
+    assert outputs["pr-number"] == "7"
+    assert outputs["body"].startswith(MARKER + "\n## Leaderboard diff: EOF → x EOF pr-number=1")
 
 
 # --- actionlint --------------------------------------------------------------------------------
@@ -392,9 +456,29 @@ def test_codeowners_cover_code_templates_workflows_and_config():
         if line.strip() and not line.lstrip().startswith("#"):
             pattern, *owners = line.split()
             owned[pattern] = owners
-    for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/methodology/", "/mkdocs.yml", "/pyproject.toml"]:
+    for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/tools/", "/methodology/",
+                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml"]:
         assert owned.get(pattern), f"CODEOWNERS has no owner for {pattern}"
         assert all(owner.startswith("@") for owner in owned[pattern])
+
+
+def test_every_codeowners_path_exists():
+    # A rule for a path that does not exist protects nothing (a stale /mkdocs.yml did exactly that).
+    for line in (GITHUB / "CODEOWNERS").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            pattern = line.split()[0]
+            assert pattern.startswith("/") and not any(ch in pattern for ch in "*?["), pattern
+            path = ROOT / pattern.strip("/")
+            assert path.is_dir() if pattern.endswith("/") else path.is_file(), f"CODEOWNERS names missing {pattern}"
+
+
+def test_security_link_is_the_repositorys_advisory_form():
+    config = yaml.safe_load((GITHUB / "ISSUE_TEMPLATE" / "config.yml").read_text(encoding="utf-8"))
+    (link,) = [c for c in config["contact_links"] if "security" in c["name"].lower()]
+    assert re.fullmatch(r"https://github\.com/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/security/advisories/new", link["url"])
+    owner = link["url"].split("/")[3]
+    codeowners = (GITHUB / "CODEOWNERS").read_text(encoding="utf-8")
+    assert f"@{owner}/" in codeowners  # the same assumed owner in both files
 
 
 ISSUE_FORM_TYPES = {"markdown", "input", "textarea", "dropdown", "checkboxes"}
@@ -433,10 +517,15 @@ def test_citation_file_is_cff_1_2_software_without_a_doi():
     assert "doi" not in cff and not any(i.get("type") == "doi" for i in cff.get("identifiers", []))
 
 
-def test_comment_script_neutralises_mentions_and_html_from_the_report(tmp_path):
-    """The report comes from the pull request's own code: it must not ping anyone or carry raw HTML."""
-    out = run_comment_script(tmp_path, report="cc @org/team and @someone <img src=x onerror=alert(1)>\n")
-    (body,) = [c[2] for c in out["calls"] if c[0] == "createComment"]
+def test_render_job_neutralises_mentions_and_html_from_the_report(tmp_path):
+    """The report comes from the pull request's own code: it must not ping anyone or carry raw HTML or links."""
+    evil = "cc @org/team and @someone <img src=x onerror=alert(1)> [x](https://evil.example) ![i](https://e/i.png)"
+    report = {"report": 1, "status": "invalid", "base": evil, "head": "h", "diff": None,
+              "errors": [{"path": evil, "line": 1, "col": 1, "field": "f", "message": evil, "hint": ""}]}
+    code, outputs = render_job(tmp_path, report=json.dumps(report))
+    assert code == 0
+    body = outputs["body"]
     assert "@org/team" not in body and "@\u200borg/team" in body and "@\u200bsomeone" in body
     assert "<img" not in body and "&lt;img" in body
+    assert "](" not in body and "https://" not in body
     assert body.startswith(MARKER + "\n")  # the marker is ours and stays an HTML comment

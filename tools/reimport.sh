@@ -4,4 +4,4 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${1:-"$root/downloads"}
-exec python3 -m sitegen.cli_import import --all --check --data "$data" --root "$root"
+exec python3 -m sitegen.cli import --all --check --data "$data" --root "$root"

@@ -174,13 +174,21 @@ def _fill_metadata(view: dict, rec: dict) -> None:
             "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
         "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "metadata_provenance": rec.get("provenance") or {},
         "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
     })
 
 
-def run(root: Path, out: Path, check: bool = False) -> Outcome:
-    """Build the site into out (atomically), or with check=True into a temporary folder that is then removed."""
+#: The stages `run` reports to its `progress` callback, in order.
+BUILD_STAGES = ("validating", "computing boards", "rendering pages", "writing")
+
+
+def run(root: Path, out: Path, check: bool = False, progress=None) -> Outcome:
+    """Build the site into out (atomically), or with check=True into a temporary folder that is then removed.
+
+    `progress(stage)` is called as each of BUILD_STAGES starts (the command line shows it on stderr)."""
+    progress = progress or (lambda stage: None)
     from . import write
 
     from . import stamp
@@ -196,15 +204,19 @@ def run(root: Path, out: Path, check: bool = False) -> Outcome:
                                         "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
     if not check and stamp.up_to_date(out, digest):
         return Outcome([], f"up to date (nothing changed since the last build of {out})")
+    progress(BUILD_STAGES[0])
     repo, problems = validate_repo(root)
     if repo is None:
         return Outcome(problems)
+    progress(BUILD_STAGES[1])
     computed = compute(repo)
     ctx = site_context(root, repo, computed)
     from .site import render_site
 
     def render(folder: Path) -> list[Problem]:
+        progress(BUILD_STAGES[2])
         render_site(ctx, folder)  # the JSON API is part of the site (ctx.api_files)
+        progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         found = write.check_links(folder) if check else []
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})

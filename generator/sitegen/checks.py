@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import unicodedata
 from collections import defaultdict
 
@@ -429,6 +430,105 @@ def sources_disagree(index):
                       f"sources differ by more than {limit:g}; check both", WARNING, key=False)
 
 
+@check
+def metadata_rules_match_models(index):
+    """Every rule in scores/metadata.yaml sets a field and matches at least one model: a renamed or merged id
+    leaves no stale rule."""
+    from . import metadata
+
+    doc = index.repo.metadata
+    if doc is None:
+        return
+    ids = sorted(index.models)
+    for i, entry in enumerate(_list(doc.data, "rules")):
+        if not isinstance(entry, dict):
+            continue
+        if not any(key in entry for key in metadata.FIELDS):
+            yield _at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
+                      f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule")
+        for j, pattern in enumerate(_list(entry, "match")):
+            if isinstance(pattern, str) and not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
+                yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
+                          "the model was renamed or merged, or the pattern has a typo; update or remove it", key=False)
+
+
+@check
+def metadata_rules_agree(index):
+    """Two rules of one level that give one model different values for a field: the reader could not tell which."""
+    from . import metadata
+
+    doc = index.repo.metadata
+    if doc is None:
+        return
+    rules = metadata.rules_of(doc)
+    reported = set()
+    for model_id in sorted(index.models):
+        for level in metadata.LEVELS:
+            seen: dict[str, tuple] = {}
+            for rule in rules:
+                if rule.level != level or not rule.matches(model_id):
+                    continue
+                for key, value in rule.values.items():
+                    first = seen.setdefault(key, (value, rule))
+                    if first[0] != value and (first[1].index, rule.index, key) not in reported:
+                        reported.add((first[1].index, rule.index, key))
+                        yield _at(doc, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                                  f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
+                                  "narrow one rule's match, or move the exception to a more specific level")
+
+
+@check
+def metadata_rules_agree_with_sources(index):
+    """A rule that a source contradicts for a model it matches (the source's value is used): a warning, since
+    the rule's pattern is probably too wide or its claim out of date."""
+    from . import metadata
+
+    rules = metadata.rules_of(index.repo.metadata)
+    if not rules:
+        return
+    said: dict[str, dict] = {}
+    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
+        for entry in _list(doc.data, "models"):
+            if isinstance(entry, dict):
+                for key in metadata.FIELDS:
+                    if entry.get(key) is not None:
+                        said.setdefault(entry.get("model"), {}).setdefault(key, (entry[key], doc.data.get("source")))
+    for model_id in sorted(index.models):
+        for key, (value, rule) in metadata.rule_values(rules, model_id).items():
+            if key == "licence":
+                continue  # names of one licence differ between sources ("MRL", "Mistral Research License")
+            source = said.get(model_id, {}).get(key)
+            if source is not None and source[0] != value:
+                yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                          f"{model_id}: this rule says {value!r}, {source[1]} says {source[0]!r}",
+                          f"{source[1]}'s value is used; narrow the rule's match if it should not cover this model",
+                          WARNING)
+
+
+@check
+def metadata_sources_agree(index):
+    """Two sources giving one model different weights, reasoning, parameters, context window or licence: a warning
+    (the first source in source-id order is used; a model file value or a correction in the model file settles it)."""
+    from . import metadata
+
+    seen: dict[tuple, tuple] = {}
+    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
+        for i, entry in enumerate(_list(doc.data, "models")):
+            if not isinstance(entry, dict):
+                continue
+            model = index.models.get(entry.get("model"))
+            for key in metadata.FIELDS:
+                if entry.get(key) is None:
+                    continue
+                if model is not None and model.data.get(key) is not None:
+                    continue  # the model file decides
+                first = seen.setdefault((entry.get("model"), key), (entry[key], doc.data.get("source")))
+                if first[0] != entry[key]:
+                    yield _at(doc, ("models", i, key), f"models[{i}].{key}",
+                              f"{entry.get('model')}: {doc.data.get('source')} says {entry[key]!r}, {first[1]} says {first[0]!r}",
+                              f"{first[1]}'s value is used; set {key} in the model file to settle it", WARNING, key=False)
+
+
 def publisher(index, source_id) -> str:
     """Who publishes a source: its `publisher`, else the source itself."""
     entry = index.sources.get(source_id, ({},))[0]
@@ -445,5 +545,55 @@ def run_checks(repo) -> list[Problem]:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
     return found
+
+
+# ---------------------------------------------------------------- contributor warnings (likely slips)
+
+@check
+def organization_named_one_way(index):
+    """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
+    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name."""
+    folders = defaultdict(list)
+    for doc in index.repo.models:
+        org = doc.data.get("organization")
+        parts = doc.path.split("/")
+        if isinstance(org, str) and len(parts) == 4:
+            folders[parts[2]].append((org, doc))
+    for folder, entries in sorted(folders.items()):
+        counts = defaultdict(int)
+        for org, _ in entries:
+            counts[org] += 1
+        if len(counts) < 2:
+            continue
+        usual = min(counts, key=lambda name: (-counts[name], name))
+        for org, doc in entries:
+            if org != usual:
+                yield _at(doc, ("organization",), "organization",
+                          f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
+                          f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
+                          f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+
+
+@check
+def one_result_per_source_snapshot(index):
+    """A second result for the same model, benchmark, metric, subset, harness and source with another retrieval
+    date and another value: usually an update pasted beside the old number instead of replacing it."""
+    groups = defaultdict(list)
+    for doc, path, result, model_id, source_id, retrieved in index.results():
+        value = result.get("value")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(retrieved, str):
+            key = (model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
+                   result.get("harness", ""), source_id)
+            groups[key].append((retrieved, value, doc, path))
+    for key, rows in groups.items():
+        rows.sort(key=lambda r: (r[0], r[2].path, r[3]))
+        for (date, value, _, _), (later, later_value, doc, path) in zip(rows, rows[1:]):
+            if later != date and later_value != value:
+                yield _at(doc, path + ("retrieved",), _field(path + ("retrieved",)),
+                          f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
+                          f"{value:g} on {date}",
+                          "replace the older result with the newer one, or give each a different metric, subset "
+                          "or harness if they measure different things", WARNING, key=False)
+
 
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)

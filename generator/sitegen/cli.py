@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .progress import quiet_option
 
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
@@ -68,12 +69,15 @@ def validate(root: Path, show_warnings: bool):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: site/ under --root; otherwise relative to the current directory).")
 @click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too.")
-def build(root: Path, check: bool, out: Path | None, show_warnings: bool):
+@quiet_option
+def build(root: Path, check: bool, out: Path | None, show_warnings: bool, quiet: bool):
     """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
-    from .build import run
+    from .build import BUILD_STAGES, run
+    from .progress import Progress
 
     out = out if out is not None else root / "site"
-    outcome = run(root, out, check=check)
+    with Progress("check" if check else "build", len(BUILD_STAGES), quiet) as progress:
+        outcome = run(root, out, check=check, progress=progress)
     code = report(outcome.problems, show_warnings)
     if code == 0:
         verb = "checked" if check else f"wrote {out}"
@@ -84,7 +88,9 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool):
 @main.command()
 @root_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: api/ for the JSON API, eee-export/ for Every Eval Ever).")
+              help="Output folder, replaced as a whole (default: export/ under --root for the JSON API, which lands "
+                   "in export/api/v1/ as on the site; export-eee/ under --root for Every Eval Ever). Both defaults "
+                   "are git-ignored.")
 @click.option("--format", "fmt", type=click.Choice(["api", "eee"]), default="api", show_default=True,
               help="api: the JSON API (api/v1/...) with a CSV beside each board; eee: every benchmark board as "
                    "Every Eval Ever 0.3.0 JSON.")
@@ -92,7 +98,7 @@ def export(root: Path, out: Path | None, fmt: str):
     """Write the boards as data files, without the HTML site."""
     from .build import export_files
 
-    out = out if out is not None else Path("api" if fmt == "api" else "eee-export")
+    out = out if out is not None else root / ("export" if fmt == "api" else "export-eee")
     outcome = export_files(root, out, fmt)
     code = report(outcome.problems, False)
     if code == 0:

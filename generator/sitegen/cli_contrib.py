@@ -28,7 +28,8 @@ def new_group():
 @new_group.command("model")
 @click.argument("model_id", metavar="ORG/NAME")
 @click.option("--name", help="Display name (default: NAME).")
-@click.option("--organization", help="The developer (default: ORG).")
+@click.option("--organization", help="The developer (default: the name the other models in scores/models/ORG/ give, "
+                                     "else ORG).")
 @ROOT
 def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path):
     """Write scores/models/ORG/NAME.yaml with the schema line and the required fields."""
@@ -55,30 +56,49 @@ def new_model_command(model_id: str, name: str | None, organization: str | None,
 @ROOT
 def new_result_command(model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved,
                        root: Path):
-    """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout."""
+    """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout.
+
+    Refuses (and writes nothing) what `sitegen validate` would reject; prints the warnings the result brings,
+    such as a fraction on a percent benchmark or a value another source disagrees with."""
     from .contrib import RefusedError, new_result
 
+    warnings = []
     try:
         path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
-                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved)
+                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved,
+                          on_warning=warnings.append)
     except RefusedError as exc:
         _refused(exc)
     click.echo(f"added {benchmark} to {path.relative_to(root).as_posix()}")
+    for problem in warnings:
+        click.echo(problem.format(), err=True)
+    if warnings:
+        click.echo(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: likely mistakes, written anyway; "
+                   "check them before you commit", err=True)
 
 
 @click.command("serve")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port (0 picks a free one).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; localhost only by default.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; loopback only by default (any other address prints a warning).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: site/ under --root).")
 @ROOT
 def serve_command(port: int, host: str, out: Path | None, root: Path):
-    """Build the site, serve it, and rebuild whenever a file under scores/ or methodology/ changes."""
-    from .cli import report
-    from .serve import serve
+    """Build the site, serve it, rebuild when data, methodology or templates change, and reload the open page.
 
-    serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
-          report=lambda problems: report(problems, False) if problems else None)
+    The port is bound first, so a taken port fails at once. A failed rebuild prints its problems and keeps
+    serving the last good site. Ctrl+C stops and removes the build's temporary folders.
+    """
+    from .cli import report
+    from .serve import ServeError, serve
+
+    try:
+        serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
+              report=lambda problems: report(problems, False) if problems else None)
+    except ServeError as exc:
+        click.echo(f"sitegen serve: {exc}", err=True)
+        sys.exit(1)
 
 
 FORMATS = ("hf-model-index", "hf-eval-results", "eee")
@@ -91,12 +111,28 @@ FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 @click.option("--retrieved", help="Retrieval date YYYY-MM-DD (required for the Hugging Face formats).")
 @click.option("--model", "model_name", help="hf-eval-results: the Hub repository the files come from (org/name).")
 @click.option("--print", "to_stdout", is_flag=True, help="Print the document instead of writing it.")
+@click.option("--force", is_flag=True, help="Replace scores/imported/SOURCE.yaml when it exists.")
 @ROOT
-def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, root: Path):
-    """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml."""
-    from .interchange import eee, hf
-    from .interchange.common import Benchmarks, imported_text, resolver
+def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, force, root: Path):
+    """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml.
 
+    SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as
+    `sitegen validate` would check it, and an existing one only with --force; otherwise nothing is written and
+    the command exits 1."""
+    from .interchange import eee, hf
+    from .interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
+
+    if not to_stdout:
+        try:
+            problems = target_problems(root, source, force)
+        except FileNotFoundError as exc:
+            raise click.ClickException(f"{exc.filename}: not found (run from the repository root, or pass --root)")
+        if problems:
+            _refused(Refused(problems))
+    if fmt != "eee" and not retrieved:
+        raise click.UsageError("--retrieved is required for the Hugging Face formats")
+    if fmt == "hf-eval-results" and not model_name:
+        raise click.UsageError("--model is required for hf-eval-results")
     benchmarks, resolve = Benchmarks.load(root), resolver(root)
     from .importers.common import ImportError_, read_json, read_text
 
@@ -105,13 +141,12 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     except ImportError_ as exc:
         raise click.ClickException(f"{source}: {exc}") from None
     if fmt == "eee":
-        outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
-                                 retrieved=retrieved)
+        try:
+            outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
+                                     retrieved=retrieved)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
     else:
-        if not retrieved:
-            raise click.UsageError("--retrieved is required for the Hugging Face formats")
-        if fmt == "hf-eval-results" and not model_name:
-            raise click.UsageError("--model is required for hf-eval-results")
         docs = []
         for _, text in texts:
             if fmt == "hf-model-index":
@@ -135,12 +170,11 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, roo
     if to_stdout:
         click.echo(text, nl=False)
         return
-    from .write import replace_file
-
-    target = root / "scores" / "imported" / f"{source}.yaml"
     try:
-        replace_file(target, text.encode("utf-8"))
+        target = write_imported(root, source, text, force)
+    except Refused as exc:
+        _refused(exc)
     except OSError as exc:
-        raise click.ClickException(f"{source}: cannot write {target.relative_to(root).as_posix()}: {exc.strerror} "
+        raise click.ClickException(f"{source}: cannot write scores/imported/{source}.yaml: {exc.strerror} "
                                    "(the previous file is unchanged)") from None
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from .progress import Progress, quiet_option
+
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
 
@@ -19,21 +21,63 @@ def _root_option(fn):
 @click.argument("base")
 @click.argument("head", required=False)
 @_root_option
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True,
-              help="Markdown for a pull-request comment, or the same structure as JSON (sorted keys).")
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "report"]), default="md", show_default=True,
+              help="md: the review comment; json: the diff as data (sorted keys); report: the pull-request report "
+                   "(JSON: the diff, the warnings in the changed files, or the errors), written even when the "
+                   "change does not validate.")
 @click.option("--max-lines", type=click.IntRange(min=10), default=200, show_default=True,
               help="Cut the Markdown after this many lines, with a note.")
-def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int):
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of standard output (under GitHub Actions, the report's warnings "
+                   "and errors are then printed as annotations).")
+@quiet_option
+def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool):
     """Show what the change from git ref BASE to HEAD (default: the working tree) does to the published boards.
 
-    Results added, changed and removed; index values and ranks that move; models entering or leaving a board;
-    and why each moved. Each side is read from git without running anything from it, then validated and computed.
+    Each board leads with the models that entered, left or changed value, and why; rows that only shifted rank
+    because of those are counted. Then results added, changed and removed, and methodology keys changed. Each
+    side is read from git without running anything from it, then validated and computed.
     """
+    import os
+
     from . import diff
     from .problems import ERROR
 
+    def emit(text: str) -> None:
+        if out is None:
+            click.echo(text, nl=False)
+        else:
+            out.write_text(text, encoding="utf-8")
+
+    progress = Progress("diff", len(diff.DIFF_STAGES), quiet)
+    if fmt in ("report", "md"):
+        try:
+            with progress:
+                rep, shown = diff.report(root, base, head, progress)
+        except diff.GitError as exc:
+            raise click.ClickException(str(exc)) from None
+        if fmt == "md":
+            if rep["status"] != "ok":
+                side = rep["invalid_side"]
+                ref = base if side == "base" else head or "working tree"
+                errors = [p for p in shown if p.severity == ERROR]
+                click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}",
+                           err=True)
+                for problem in errors:
+                    click.echo(f"  {problem.format()}", err=True)
+                sys.exit(1)
+            emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
+            return
+        emit(diff.to_json(rep))
+        for problem in shown:
+            click.echo(problem.format(), err=True)
+        if out is not None and os.environ.get("GITHUB_ACTIONS") == "true":
+            for problem in shown:
+                click.echo(problem.annotation())
+        sys.exit(1 if rep["status"] != "ok" else 0)
     try:
-        result, problems = diff.diff_refs(root, base, head)
+        with progress:
+            result, problems = diff.diff_refs(root, base, head, progress)
     except diff.GitError as exc:
         raise click.ClickException(str(exc)) from None
     if result is None:
@@ -45,7 +89,7 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
                 for problem in errors:
                     click.echo(f"  {problem.format()}", err=True)
         sys.exit(1)
-    click.echo(diff.to_json(result) if fmt == "json" else diff.to_markdown(result, max_lines), nl=False)
+    emit(diff.to_json(result))
 
 
 @click.command()

@@ -9,6 +9,7 @@ import click
 import yaml
 
 from . import importers
+from .progress import Progress, quiet_option
 from .importers import aliases as alias_tools
 from .importers.common import ImportError_, imported_path, load_ignores
 from .importers.registry import Registry
@@ -45,8 +46,9 @@ def _report(source, ex, outcome) -> int:
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files for --all (default: downloads/ in the root).")
+@quiet_option
 @ROOT
-def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root):
+def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     if all_:
         if source or paths:
@@ -59,35 +61,38 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
             raise click.UsageError("--check goes with --all")
         plans = [importers.Planned(source, tuple(paths), retrieved)]
     problems, stale, refused = 0, [], 0
-    for plan in plans:
-        try:
-            ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-        except FileNotFoundError as exc:
-            how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
-            raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
-        except (ImportError_, KeyError) as exc:
-            raise click.ClickException(f"{plan.source}: {exc}") from exc
-        problems += _report(plan.source, ex, outcome)
-        target = imported_path(root, plan.source)
-        if check:
-            current = target.read_text(encoding="utf-8") if target.exists() else None
-            if current != outcome.text:
-                stale.append(str(target.relative_to(root)))
-            continue
-        if outcome.unmatched and not allow_unmatched:
-            continue
-        shrunk = importers.shrink_problem(root, ex, outcome)
-        if shrunk and not allow_shrink:
-            click.echo(f"{plan.source}: {shrunk}", err=True)
-            refused += 1
-            continue
-        try:
-            importers.write(root, outcome)
-        except OSError as exc:
-            raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
-                                       "(the previous file is unchanged)") from exc
-        click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
-                   f"{len(outcome.doc['results'])} results)")
+    # One source needs no progress; --all reads every source.
+    with Progress("import", len(plans), quiet or not all_) as progress:
+        for plan in plans:
+            progress(plan.source)
+            try:
+                ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+            except FileNotFoundError as exc:
+                how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
+                raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
+            except (ImportError_, KeyError) as exc:
+                raise click.ClickException(f"{plan.source}: {exc}") from exc
+            problems += _report(plan.source, ex, outcome)
+            target = imported_path(root, plan.source)
+            if check:
+                current = target.read_text(encoding="utf-8") if target.exists() else None
+                if current != outcome.text:
+                    stale.append(str(target.relative_to(root)))
+                continue
+            if outcome.unmatched and not allow_unmatched:
+                continue
+            shrunk = importers.shrink_problem(root, ex, outcome)
+            if shrunk and not allow_shrink:
+                click.echo(f"{plan.source}: {shrunk}", err=True)
+                refused += 1
+                continue
+            try:
+                importers.write(root, outcome)
+            except OSError as exc:
+                raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
+                                           "(the previous file is unchanged)") from exc
+            click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
+                       f"{len(outcome.doc['results'])} results)")
     if stale:
         raise click.ClickException(
             f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
@@ -130,6 +135,23 @@ def apply_command(review, root):
         click.echo(line)
 
 
+def _metadata_stats(root: Path) -> None:
+    """How much metadata is known, over the registry and over the models ranked on AI IQ, AA and LMArena."""
+    from . import build, metadata
+
+    repo, _ = build.validate_repo(root)
+    if repo is None:
+        click.echo("\nmetadata known: unknown (the repository does not validate)")
+        return
+    computed = build.compute(repo)
+    click.echo("\nmetadata known              models  weights  reasoning  params  context  licence  open (with params)")
+    for label, ids in (("all models", None),
+                       ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
+        c = metadata.coverage(computed.model_records, ids)
+        click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  {c['parameters']:>6}  "
+                   f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
+
+
 @click.command("stats")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
@@ -157,6 +179,7 @@ def stats_command(data, root):
     click.echo("\nbenchmark                  results")
     for bench, n in sorted(per_bench.items()):
         click.echo(f"{bench:<26} {n:>7}")
+    _metadata_stats(root)
     ignores = load_ignores(root)
     click.echo(f"\nignored names: {len(ignores)}")
     for src, n in sorted(Counter(i["source"] for i in ignores).items()):

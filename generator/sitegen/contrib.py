@@ -10,6 +10,7 @@ import dataclasses
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Callable
 
 from . import checks, load, yamlstrict
 from .problems import ERROR, Problem
@@ -121,6 +122,49 @@ def _validate_file(root: Path, rel: str) -> list[Problem]:
     return [p for p in problems if p.path == rel and p.severity == ERROR]
 
 
+def _warnings(root: Path) -> list[Problem]:
+    from .build import validate_repo
+
+    return [p for p in validate_repo(Path(root))[1] if p.severity != ERROR]
+
+
+def _new_warnings(before: list[Problem], after: list[Problem], rel: str) -> list[Problem]:
+    """Warnings in the file just written, and those the write caused elsewhere (e.g. another source's value now
+    disagrees): what the contributor should look at."""
+    seen = {(p.path, p.field, p.message, p.hint) for p in before}
+    return [p for p in after if p.path == rel or (p.path, p.field, p.message, p.hint) not in seen]
+
+
+def _place(old_text: str, new_text: str, problems: list[Problem], index: int) -> list[Problem]:
+    """Registry problems of a result about to be appended, placed at the line and column its field would have in
+    the file (`results[index].source`), instead of path:0:0."""
+    old, new = old_text.splitlines(), new_text.splitlines()
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(old))
+    block = range(start, start + len(new) - len(old))
+    out = []
+    for p in problems:
+        line, col = 0, 0
+        for i in block:
+            match = re.match(rf"(\s*(?:-\s+)?){re.escape(p.field)}:", new[i])
+            if match:
+                line, col = i + 1, len(match.group(1)) + 1
+                break
+        out.append(dataclasses.replace(p, line=line, col=col, field=f"results[{index}].{p.field}") if line else p)
+    return out
+
+
+def usual_organization(folder: Path) -> str | None:
+    """The organisation name most models in an org folder give (ties: alphabetical), so a new model spells it
+    the same way; None for a new folder."""
+    counts: dict[str, int] = {}
+    for path in sorted(Path(folder).glob("*.yaml")) if Path(folder).is_dir() else []:
+        parsed, _ = yamlstrict.parse(path.read_bytes(), path.name)
+        org = parsed.data.get("organization") if parsed is not None and isinstance(parsed.data, dict) else None
+        if isinstance(org, str):
+            counts[org] = counts.get(org, 0) + 1
+    return min(counts, key=lambda o: (-counts[o], o)) if counts else None
+
+
 def new_model(root: Path, model_id: str, name: str | None = None, organization: str | None = None) -> Path:
     """Write scores/models/<model_id>.yaml; raise RefusedError (and write nothing) when it would not validate."""
     root = Path(root)
@@ -129,9 +173,10 @@ def new_model(root: Path, model_id: str, name: str | None = None, organization: 
         raise RefusedError(problems)
     org, slug = model_id.split("/")
     path = model_path(root, model_id)
+    organization = organization or usual_organization(path.parent) or org
     path.parent.mkdir(parents=True, exist_ok=True)
     created_folder = not any(path.parent.iterdir())
-    path.write_text(model_text(model_id, name or slug, organization or org), encoding="utf-8")
+    path.write_text(model_text(model_id, name or slug, organization), encoding="utf-8")
     problems = _validate_file(root, _rel(model_id))
     if problems:
         path.unlink()
@@ -266,8 +311,11 @@ def append_text(text: str, result: dict, rel: str = "model.yaml") -> str:
 
 def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source: str, url: str | None = None,
                metric: str | None = None, subset: str | None = None, harness: str | None = None,
-               self_reported: bool = False, retrieved: str | None = None) -> Path:
-    """Append one result to a model file (today's retrieval date by default); refuse what would not validate."""
+               self_reported: bool = False, retrieved: str | None = None,
+               on_warning: Callable[[Problem], None] | None = None) -> Path:
+    """Append one result to a model file (today's retrieval date by default); refuse what would not validate.
+
+    `on_warning` is called with each warning the new result brings (in the file, or caused elsewhere)."""
     root = Path(root)
     rel = _rel(model_id)
     problems = model_id_problems(model_id)
@@ -280,15 +328,23 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
               "value": number_text(value), "source": source,
               "retrieved": retrieved or authoring_date(), "url": url,
               "self_reported": True if self_reported else None}
+    before = path.read_bytes()
+    old_text = before.decode("utf-8")
+    new_text = append_text(old_text, result, rel)
     problems = result_problems(result, registries(root), rel)
     if problems:
-        raise RefusedError(problems)
-    before = path.read_bytes()
-    path.write_text(append_text(before.decode("utf-8"), result, rel), encoding="utf-8")
+        parsed, _ = yamlstrict.parse(before, rel)
+        existing = parsed.data.get("results") if parsed is not None and isinstance(parsed.data, dict) else None
+        raise RefusedError(_place(old_text, new_text, problems, len(existing) if isinstance(existing, list) else 0))
+    warnings_before = _warnings(root) if on_warning is not None else []
+    path.write_text(new_text, encoding="utf-8")
     problems = _validate_file(root, rel)
     if problems:
         path.write_bytes(before)
         raise RefusedError(problems)
+    if on_warning is not None:
+        for problem in _new_warnings(warnings_before, _warnings(root), rel):
+            on_warning(problem)
     return path
 
 

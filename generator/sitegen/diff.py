@@ -15,6 +15,9 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+from . import pr_comment
+from .pr_comment import md_escape  # noqa: F401 - history.py escapes with it
+
 #: Result fields that identify one result; a change to any other field is a changed result.
 RESULT_KEY = ("model", "benchmark", "metric", "subset", "harness", "source")
 #: Result fields compared and reported for a changed result.
@@ -280,7 +283,7 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
     """Rows entering, leaving and moving (value, rank or status) on one board, each move with its reasons."""
     a = {r["model"]: r for r in (old or {}).get("rows", [])}
     b = {r["model"]: r for r in (new or {}).get("rows", [])}
-    moved = []
+    moved, rank_shifts = [], 0
     for model in sorted(a.keys() & b.keys()):
         before, after = a[model], b[model]
         fields = [f for f in ("value", "rank", "status") if before.get(f) != after.get(f)]
@@ -305,14 +308,24 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
             reasons.append({"kind": "methodology", "files": methodology_files})
         if not fields and not reasons:
             continue
+        if reasons == [{"kind": "others-moved"}]:
+            rank_shifts += 1  # only its rank moved, because other rows entered, left or moved: counted, not listed
+            continue
         moved.append({"model": model, "changed": fields, "old": _row_summary(before), "new": _row_summary(after),
                       "reasons": reasons})
     board = new or old
     return {"name": board.get("name", ""), "kind": board.get("kind", "benchmark"),
             "status": "added" if old is None else "removed" if new is None else "changed",
-            "entered": [_row_summary(b[m]) for m in sorted(b.keys() - a.keys())],
-            "left": [_row_summary(a[m]) for m in sorted(a.keys() - b.keys())],
-            "moved": moved}
+            "entered": [_entry_row(b[m], changed_models, methodology_files) for m in sorted(b.keys() - a.keys())],
+            "left": [_entry_row(a[m], changed_models, methodology_files) for m in sorted(a.keys() - b.keys())],
+            "moved": moved, "rank_shifts": rank_shifts}
+
+
+def _entry_row(row: Mapping, changed_models: set[str], methodology_files: list[str]) -> dict:
+    """A row entering or leaving a board, with why: the model's own results, the methodology, or anything else
+    (a model file's other fields, another board's selection)."""
+    cause = "own-results" if row["model"] in changed_models else "methodology" if methodology_files else "other"
+    return {**_row_summary(row), "cause": cause}
 
 
 def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
@@ -329,17 +342,20 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
                      or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
                      or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")]
             d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
-            if d["entered"] or d["left"] or d["moved"] or d["status"] != "changed":
+            if d["entered"] or d["left"] or d["moved"] or d["rank_shifts"] or d["status"] != "changed":
                 d["group"] = group
                 d["methodology_files"] = files
                 boards[f"{group}:{board_id}"] = d
     models = {"added": sorted(set(new.models) - set(old.models)), "removed": sorted(set(old.models) - set(new.models))}
+    # Models whose value, rank or status moved for a reason of their own (rank shifts caused only by others are
+    # counted per board in `rank_shifts`, not named).
     moved_models = sorted({m["model"] for d in boards.values() for m in d["moved"] if set(m["changed"]) - {"source"}}
                           | {r["model"] for d in boards.values() for r in d["entered"] + d["left"]})
     return {
         "base": base, "head": head,
         "summary": {
             "boards_affected": sorted(boards), "models_moved": moved_models,
+            "rank_shifts": sum(d["rank_shifts"] for d in boards.values()),
             "results_added": len(results["added"]), "results_changed": len(results["changed"]),
             "results_removed": len(results["removed"]), "methodology_files": [m["file"] for m in methodology],
             "models_added": models["added"], "models_removed": models["removed"],
@@ -348,26 +364,163 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     }
 
 
-def diff_refs(root: Path, base: str, head: str | None):
-    """Materialise both sides and diff them: (diff or None, {side: problems})."""
+#: The stages `diff_refs` reports to its `progress` callback, in order.
+DIFF_STAGES = ("reading base", "computing base", "reading head", "computing head", "comparing")
+
+
+def diff_refs(root: Path, base: str, head: str | None, progress=None):
+    """Materialise both sides and diff them: (diff or None, {side: problems}).
+
+    The head side's problems include `definition_warnings` (an index definition changed in place).
+    `progress(stage)` is called as each of DIFF_STAGES starts.
+    """
     import tempfile
 
+    progress = progress or (lambda stage: None)
     root = Path(root)
     states, problems, commits = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:
         for side, ref in (("base", base), ("head", head)):
+            progress(f"reading {side}")
             if ref is None:
                 folder, commits[side] = root, None
             else:
                 folder = Path(tmp) / side
                 folder.mkdir()
                 commits[side] = materialise(root, ref, folder)
+            progress(f"computing {side}")
             states[side], problems[side] = load_state(folder)
-    if states["base"] is None or states["head"] is None:
-        return None, problems
-    result = diff(states["base"], states["head"], base, head or "working tree")
+        if states["base"] is None or states["head"] is None:
+            return None, problems
+        progress(DIFF_STAGES[-1])
+        result = diff(states["base"], states["head"], base, head or "working tree")
+        problems["head"] = problems["head"] + definition_warnings(result["methodology"], folder)
     result["base_commit"], result["head_commit"] = commits["base"], commits["head"]
     return result, problems
+
+
+#: Changed keys of an index definition that change what a published version computes.
+DEFINITION_KEY = re.compile(r"(?:^|[.\]])(constituents|dimensions|benchmarks|weights?|anchors)(?:[\[.]|$)")
+
+
+def definition_warnings(methodology: list[dict], head_root: Path) -> list:
+    """A published index definition whose weights, constituents or anchors changed in place, while the change
+    adds no new version file under methodology/indices/: the published numbers would change under the same name."""
+    from .problems import WARNING, Problem
+
+    if any(m["status"] == "added" and m["file"].startswith("methodology/indices/") for m in methodology):
+        return []
+    out = []
+    for m in methodology:
+        if m["status"] != "changed" or not m["file"].startswith("methodology/indices/") \
+                or m["file"].endswith("/benchmark-boards.yaml"):
+            continue
+        keys = [k for k in m["keys"] if DEFINITION_KEY.search(k)]
+        if not keys:
+            continue
+        top = re.split(r"[.\[]", keys[0], maxsplit=1)[0]
+        line = _top_key_line(Path(head_root) / m["file"], top)
+        more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
+        out.append(Problem(m["file"], line, 1 if line else 0, keys[0],
+                           f"a published index definition changed in place ({keys[0]}{more})",
+                           "add a new version file (e.g. methodology/indices/<id>-v<N>.yaml) and keep this one, "
+                           "so published numbers keep their meaning", WARNING))
+    return out
+
+
+def _top_key_line(path: Path, key: str) -> int:
+    """The 1-based line of a top-level `key:` in a YAML file; 0 when not found."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0
+    return next((i for i, line in enumerate(lines, 1) if line.startswith(f"{key}:")), 0)
+
+
+# ---------------------------------------------------------------- the pull-request report (data only)
+
+#: The report the unprivileged job writes stays under this (the trusted renderer refuses far larger ones).
+MAX_REPORT_BYTES = 1_000_000
+#: Items kept per list when the report must shrink: moved rows per board, results, problems.
+REPORT_LIST_CAP = 100
+
+
+def changed_files(root: Path, base: str, head: str | None) -> set[str]:
+    """Paths (relative to root) that differ between base and head; with no head, the working tree including
+    untracked files."""
+    if head is None:
+        out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base))
+        out += run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
+    else:
+        out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base), resolve(root, head))
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
+def _problem_data(p) -> dict:
+    return {"path": p.path, "line": p.line, "col": p.col, "field": p.field, "message": p.message, "hint": p.hint,
+            "severity": p.severity}
+
+
+def relevant_warnings(head_problems: list, base_problems: list, changed: set[str]) -> list:
+    """The head's warnings that concern this change: those in the files it touches, and those it introduces
+    elsewhere (e.g. a new value that disagrees with another source's, reported at the other file)."""
+    from .problems import ERROR
+
+    def key(p):
+        return (p.path, p.field, p.message, p.hint)
+
+    before = {key(p) for p in base_problems if p.severity != ERROR}
+    return [p for p in head_problems if p.severity != ERROR and (p.path in changed or key(p) not in before)]
+
+
+def report(root: Path, base: str, head: str | None, progress=None):
+    """The pull-request report: the diff, the warnings that concern the change, or the errors that stop it.
+
+    Returns (report dict, the problems to annotate). Plain JSON-ready data only: the trusted job renders it
+    with its own template (pr_comment.py), so nothing here is Markdown.
+    """
+    from .problems import ERROR
+
+    root = Path(root)
+    changed = changed_files(root, base, head)
+    result, problems = diff_refs(root, base, head, progress)
+    head_name = head or "working tree"
+    out = {"report": 1, "base": base, "head": head_name, "changed_files": sorted(changed)}
+    if result is None:
+        side = "head" if any(p.severity == ERROR for p in problems["head"]) else "base"
+        errors = [p for p in problems[side] if p.severity == ERROR]
+        warnings = [p for p in problems["head"] if p.severity != ERROR and p.path in changed]
+        out.update(status="invalid", invalid_side=side, errors=[_problem_data(p) for p in errors],
+                   warnings=[_problem_data(p) for p in warnings], diff=None)
+        return cap_report(out), errors + warnings
+    warnings = relevant_warnings(problems["head"], problems["base"], changed)
+    out.update(status="ok", errors=[], warnings=[_problem_data(p) for p in warnings], diff=result)
+    return cap_report(out), warnings
+
+
+def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
+    """Shrink a report to under `limit` bytes of JSON: first long lists (marked `truncated`), then the detail."""
+    if len(to_json(rep).encode()) <= limit:
+        return rep
+    rep = json.loads(to_json(rep))
+    rep["truncated"] = True
+    rep["changed_files"] = rep["changed_files"][:REPORT_LIST_CAP]
+    for key in ("errors", "warnings"):
+        rep[key] = rep[key][:REPORT_LIST_CAP]
+    d = rep.get("diff") or {}
+    for group in (d.get("results") or {}).values():
+        del group[REPORT_LIST_CAP:]
+    for board in (d.get("boards") or {}).values():
+        board["moved"] = sorted(board["moved"], key=pr_comment._cause)[:REPORT_LIST_CAP]
+    if d:
+        d["summary"]["models_moved"] = d["summary"]["models_moved"][:REPORT_LIST_CAP]
+    if len(to_json(rep).encode()) > limit and d:
+        for board in d["boards"].values():
+            board["moved"], board["entered"], board["left"] = [], board["entered"][:5], board["left"][:5]
+        d["results"] = {k: [] for k in d["results"]}
+    if len(to_json(rep).encode()) > limit:
+        rep["diff"] = None
+    return rep
 
 
 # ---------------------------------------------------------------- renderers
@@ -377,110 +530,6 @@ def to_json(d: Mapping) -> str:
     return json.dumps(d, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-_MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "`": "&#96;", "[": "\\[",
-               "]": "\\]", "*": "\\*", "_": "\\_", "~": "\\~", "!": "\\!", "#": "\\#"}
-
-
-def md_escape(text) -> str:
-    """Contributor text made inert in a GitHub comment: no tables, HTML, code, links, emphasis or @mentions."""
-    text = " ".join(str(text).split())  # no newlines: a cell stays a cell
-    text = "".join("\N{REPLACEMENT CHARACTER}" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else ch for ch in text)
-    text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
-    return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
-
-
-def _num(x) -> str:
-    if x is None:
-        return "—"
-    if isinstance(x, float) and x.is_integer():
-        return str(int(x))
-    return f"{x:g}" if isinstance(x, float) else str(x)
-
-
-def _arrow(a, b) -> str:
-    return _num(b) if a == b else f"{_num(a)} → {_num(b)}"
-
-
-def describe_reason(r: Mapping) -> str:
-    """One reason as a short escaped phrase."""
-    c = md_escape(r.get("component", ""))
-    kind = r["kind"]
-    if kind == "new-observed":
-        return f"new observed {c} {_num(r['new'])} ({md_escape(r.get('source'))})"
-    if kind == "imputed-to-observed":
-        return f"{c}: imputed {_num(r['old'])} replaced by observed {_num(r['new'])} ({md_escape(r.get('source'))})"
-    if kind == "observed-removed":
-        return f"{c}: observed {_num(r['old'])} removed, now {md_escape(r['new_how'])} {_num(r['new'])}"
-    if kind == "observed-changed":
-        raw = f" (score {_arrow(r.get('old_raw'), r.get('new_raw'))})" if r.get("old_raw") is not None else ""
-        return f"{c}: own result {_arrow(r['old'], r['new'])}{raw}"
-    if kind == "methodology" and "files" in r:
-        return "methodology: " + ", ".join(md_escape(f) for f in r["files"])
-    if kind == "methodology":
-        return f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r['old'], r['new'])} (methodology)"
-    if kind in ("p80-shift", "imputed-changed"):
-        p = r.get("percentile")
-        extra = f", {md_escape(p['name'])} of {md_escape(p['of'])} {_arrow(p['old'], p['new'])}" if p else ""
-        why = "other models changed" if kind == "p80-shift" else "imputation inputs changed"
-        return f"{c}: imputed {_arrow(r['old'], r['new'])} ({why}{extra})"
-    if kind == "source-changed":
-        return f"same value from {md_escape(r.get('old_source'))} → {md_escape(r.get('source'))}"
-    if kind == "others-moved":
-        return "other models moved"
-    return f"{c}: {md_escape(r.get('old_how'))} → {md_escape(r.get('new_how'))}"
-
-
 def to_markdown(d: Mapping, max_lines: int = MAX_MARKDOWN_LINES) -> str:
-    """A short review comment: summary table first, then methodology, results and per-board details; capped."""
-    s = d["summary"]
-    lines = [f"## Leaderboard diff: {md_escape(d['base'])} → {md_escape(d['head'])}", ""]
-    if not d["boards"] and not d["methodology"] and not any(d["results"].values()):
-        return "\n".join(lines + ["No change to the data, the methodology or any published board.", ""])
-    lines += ["| | count |", "|---|---|",
-              f"| boards affected | {len(s['boards_affected'])} |", f"| models moved | {len(s['models_moved'])} |",
-              f"| results added / changed / removed | {s['results_added']} / {s['results_changed']} / "
-              f"{s['results_removed']} |",
-              f"| models added / removed | {len(s['models_added'])} / {len(s['models_removed'])} |",
-              f"| methodology files changed | {len(s['methodology_files'])} |", ""]
-    if d["boards"]:
-        lines += ["| board | entered | left | moved |", "|---|---|---|---|"]
-        for board_id, b in d["boards"].items():
-            lines.append(f"| {md_escape(b['name'] or board_id)} ({md_escape(board_id)}) | {len(b['entered'])} | "
-                         f"{len(b['left'])} | {len(b['moved'])} |")
-        lines.append("")
-    if d["methodology"]:
-        lines += ["### Methodology", ""]
-        for m in d["methodology"]:
-            keys = f": {', '.join(md_escape(k) for k in m['keys'])}" if m["keys"] else ""
-            lines.append(f"- {md_escape(m['file'])} {m['status']}{keys}")
-        lines.append("")
-    if any(d["results"].values()):
-        lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
-        for change in ("added", "changed", "removed"):
-            for r in d["results"][change]:
-                bench = "/".join(md_escape(x) for x in (r["benchmark"], r["metric"], r["subset"], r["harness"]) if x)
-                value = _arrow(r["old"]["value"], r["new"]["value"]) if change == "changed" else _num(r["value"])
-                when = (r["new"] if change == "changed" else r)["retrieved"]
-                lines.append(f"| {change} | {md_escape(r['model'])} | {bench} | {value} | "
-                             f"{md_escape(r['source'])} ({md_escape(when or '')}) |")
-        lines.append("")
-    for board_id, b in d["boards"].items():
-        lines += [f"### {md_escape(b['name'] or board_id)} ({md_escape(board_id)})", ""]
-        if b["status"] != "changed":
-            lines += [f"Board {b['status']}.", ""]
-        for label, rows in (("Entered", b["entered"]), ("Left", b["left"])):
-            if rows:
-                lines.append(f"{label}: " + ", ".join(
-                    f"{md_escape(r['model'])} ({_num(r['value'])}, rank {_num(r['rank'])})" for r in rows))
-                lines.append("")
-        if b["moved"]:
-            lines += ["| model | value | rank | why |", "|---|---|---|---|"]
-            for m in b["moved"]:
-                why = "; ".join(describe_reason(r) for r in m["reasons"]) or "—"
-                lines.append(f"| {md_escape(m['model'])} | {_arrow(m['old']['value'], m['new']['value'])} | "
-                             f"{_arrow(m['old']['rank'], m['new']['rank'])} | {why} |")
-            lines.append("")
-    if len(lines) > max_lines:
-        cut = len(lines) - (max_lines - 2)
-        lines = lines[: max_lines - 2] + ["", f"… {cut} more lines cut; `sitegen diff --format json` has everything."]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    """The review comment for a diff (or a report): each board's entries, exits and value changes first."""
+    return pr_comment.render(d, max_lines)

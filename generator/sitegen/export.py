@@ -127,6 +127,11 @@ def _nan_to_none(record: Mapping) -> dict:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in record.items()}
 
 
+def _metadata_sources(record: Mapping) -> set:
+    """The sources a model's metadata values came from (see frame's `provenance`)."""
+    return {p["source"] for p in (record.get("provenance") or {}).values() if p and p["by"] == "source"}
+
+
 def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
               benchmarks: list, sources: list) -> dict[str, str]:
     """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page."""
@@ -156,7 +161,8 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         model_id = record["model"]
         results = results_by_model.get(model_id, [])
         data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
-                "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}, by_source)}
+                "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}
+                                           | _metadata_sources(record), by_source)}
         # Results keep the source's own precision; index rows were rounded by the engine.
         files[f"{API}/models/{model_id}.json"] = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False,
                                                             separators=(",", ":")) + "\n"

@@ -6,6 +6,8 @@ import math
 
 import pandas as pd
 
+from . import metadata
+
 RESULT_COLUMNS = {
     "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
     "value": "float64", "source": "string", "retrieved": "string", "url": "string",
@@ -19,8 +21,12 @@ MODEL_COLUMNS = {
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
     "origin": "string", "prices": "object",
+    # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
+    "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
+    "context_window_source": "string", "licence_source": "string",
+    "provenance": "object",  # field -> metadata.resolve's provenance dict (None when unknown)
 }
-METADATA_FIELDS = ("organization", "released", "weights", "reasoning", "context_window", "licence")
+METADATA_FIELDS = ("organization", "released")
 
 
 def _num(value) -> float:
@@ -74,29 +80,31 @@ def results(repo, records: list[dict] | None = None) -> pd.DataFrame:
 
 
 def model_records(repo) -> list[dict]:
-    """One record per model file, with metadata from imported files where the model file is silent.
+    """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
-    Hand-curated fields always win. Among imported files, the most recent pricing (by as_of, then source id)
-    wins; other metadata comes from the first imported file in source-id order that has it.
+    Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
+    > a source's per-model value > release > family > organisation rule) and record where each came from.
+    Organisation and release date come from the first imported file in source-id order that has them. Among
+    imported files, the most recent pricing (by as_of, then source id) wins.
     """
     imported_meta: dict[str, list[tuple[str, str, dict]]] = {}
     for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
         for entry in doc.data.get("models", []):
             imported_meta.setdefault(entry["model"], []).append((doc.data["source"], doc.path, entry))
+    rules = metadata.rules_of(getattr(repo, "metadata", None))
     records = []
     for doc in sorted(repo.models, key=lambda d: d.data["id"]):
         data = doc.data
         model_id = data["id"]
         meta = {key: data.get(key) for key in METADATA_FIELDS}
-        params = dict(data.get("parameters") or {})
         pricing = dict(data["pricing"]) if data.get("pricing") else None
         candidates = imported_meta.get(model_id, [])
         for _, _, entry in candidates:
             for key in METADATA_FIELDS:
                 if meta[key] is None and entry.get(key) is not None:
                     meta[key] = entry[key]
-            for key, value in (entry.get("parameters") or {}).items():
-                params.setdefault(key, value)
+        values, provenance = metadata.resolve(data, [(source, e) for source, _, e in candidates], rules)
+        params = values["parameters"] or {}
         if pricing is None:
             priced = [(e["pricing"]["as_of"], source, e["pricing"]) for source, _, e in candidates if e.get("pricing")]
             if priced:
@@ -107,18 +115,22 @@ def model_records(repo) -> list[dict]:
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
-        records.append({
+        record = {
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
-            "released": meta["released"], "weights": meta["weights"], "reasoning": meta["reasoning"],
+            "released": meta["released"], "weights": values["weights"], "reasoning": values["reasoning"],
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
             "pricing_as_of": pricing.get("as_of") if pricing else None,
             "pricing_source": pricing.get("source") if pricing else None,
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
-            "family": data.get("family"), "context_window": _num(meta["context_window"]),
-            "licence": meta["licence"], "origin": doc.path, "prices": prices,
-        })
+            "family": data.get("family"), "context_window": _num(values["context_window"]),
+            "licence": values["licence"], "origin": doc.path, "prices": prices,
+        }
+        for key in metadata.FIELDS:
+            record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
+        record["provenance"] = provenance
+        records.append(record)
     return records
 
 

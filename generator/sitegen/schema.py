@@ -21,6 +21,7 @@ SCHEMA_FOR_KIND = {
     "index": "index.schema.json",
     "ignore": "ignore.schema.json",
     "citation": "citation.schema.json",
+    "metadata": "metadata.schema.json",
     "raw": "raw.schema.json",  # one row of a per-question .jsonl file
 }
 MAX_PER_FILE = 50

@@ -143,9 +143,10 @@ def test_killed_import_keeps_the_previous_file_and_the_next_import_cleans_up(tmp
 def test_interchange_import_reads_strictly_and_writes_atomically(tmp_path, monkeypatch):
     from sitegen.cli_contrib import interchange_import
 
-    (tmp_path / "scores/models").mkdir(parents=True)
-    (tmp_path / "methodology").mkdir()
-    (tmp_path / "methodology/benchmarks.yaml").write_text("benchmarks: []\n", encoding="utf-8")
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(__file__).parents[1] / "validation/base", tmp_path, dirs_exist_ok=True)  # source 'board'
     cut = tmp_path / "run.json"
     cut.write_text('{"schema_version": "0.3.0", "evaluation_results": [{"x": 1', encoding="utf-8")
     result = CliRunner().invoke(interchange_import, ["eee", "board", str(cut), "--root", str(tmp_path)])
@@ -155,7 +156,7 @@ def test_interchange_import_reads_strictly_and_writes_atomically(tmp_path, monke
         "(download the file again)"]
     card = tmp_path / "README.md"
     card.write_bytes("---\nmodel-index: []\n---\n".encode("utf-16"))
-    args = ["hf-model-index", "board", str(card), "--retrieved", "2025-06-01", "--root", str(tmp_path)]
+    args = ["hf-model-index", "board", str(card), "--retrieved", "2025-06-01", "--force", "--root", str(tmp_path)]
     result = CliRunner().invoke(interchange_import, args)
     assert result.output.splitlines() == ["Error: board: README.md:1:1: (file): file is UTF-16, not UTF-8 (save it as UTF-8)"]
     card.write_text("---\nmodel-index: []\n---\n", encoding="utf-8")

@@ -136,3 +136,81 @@ def test_lmarena_licence_gives_open_or_closed_weights():
 
     assert [weights_from_licence(x) for x in ("Proprietary", "Apache 2.0", "Llama 3.1 Community", "MRL", None, "")] == [
         "closed", "open", "open", "open", None, None]
+
+
+def test_epoch_reads_weights_from_the_capabilities_index_and_reasoning_from_the_version_suffix(tmp_path):
+    """Model accessibility: open weights (any kind) -> open; API, hosted or unreleased -> closed. Capabilities-index
+    rows of models the registry does not know are left out, so metadata never adds unmatched names."""
+    from sitegen.importers import epoch
+
+    hle = tmp_path / "hle_external.csv"
+    hle.write_text("Model version,Accuracy,Release date,Organization,Name,Accuracy Standard Error,Calibration Error,Notes,id\n"
+                   "gpt-5-2025-08-07_high,0.25,2025-08-07,OpenAI,GPT-5,0.01,50,,a\n"
+                   "gpt-5.1-2025-11-13_none,0.10,2025-11-13,OpenAI,GPT-5.1,0.01,50,,b\n")
+    eci = tmp_path / "epoch_capabilities_index.csv"
+    eci.write_text("Model version,ECI Score,Release date,Organization,Country,Model accessibility\n"
+                   "gpt-5-2025-08-07_high,150,2025-08-07,OpenAI,USA,API access\n"
+                   "Llama-3.1-8B-Instruct,110,2024-07-23,Meta,USA,Open weights (restricted use)\n"
+                   "claude-3-7-sonnet-20250219_32K,140,2025-02-24,Anthropic,USA,\n"
+                   "not-in-registry,100,2024-01-01,X,USA,Open weights (unrestricted)\n")
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", ["gpt-5-2025-08-07_high"]),
+                      "openai/gpt-5.1-none": ("GPT-5.1", ["gpt-5.1-2025-11-13_none"]),
+                      "meta/llama-3.1-8b": ("Llama 3.1 8B", ["Llama-3.1-8B-Instruct"]),
+                      "anthropic/claude-3.7-sonnet-32k": ("Claude 3.7 Sonnet", ["claude-3-7-sonnet-20250219_32K"])})
+    ex = epoch.extract([hle, eci], "2026-04-19", Context(lambda n: (reg.match(n) or [None])[0]))
+    out = resolve(ex, reg, [])
+    assert not out.unmatched and not out.conflicts
+    models = {m["model"]: m for m in out.doc["models"]}
+    assert (models["openai/gpt-5-high"]["weights"], models["openai/gpt-5-high"]["reasoning"]) == ("closed", True)
+    assert models["openai/gpt-5.1-none"]["reasoning"] is False and "weights" not in models["openai/gpt-5.1-none"]
+    assert models["meta/llama-3.1-8b"] == {"model": "meta/llama-3.1-8b", "name_in_source": "Llama-3.1-8B-Instruct",
+                                           "released": "2024-07-23", "weights": "open"}
+    # blank accessibility says nothing; the thinking budget says reasoning
+    assert "weights" not in models["anthropic/claude-3.7-sonnet-32k"]
+    assert models["anthropic/claude-3.7-sonnet-32k"]["reasoning"] is True
+    assert not any(r["model"] == "meta/llama-3.1-8b" for r in out.doc["results"])  # ECI scores are not imported
+    assert [epoch.reasoning_from_version(n) for n in ("o3_unknown", "glm-4.5_thinking", "Qwen2.5-Coder-32B_7b",
+                                                      "x_16k", "x_max")] == [None, True, None, True, True]
+    with pytest.raises(epoch.ImportError_):
+        epoch.weights_from_accessibility("Leaked")
+
+
+def test_lmarena_names_say_thinking_and_a_misspelt_proprietary_is_closed():
+    from sitegen.importers.lmarena import reasoning_from_name, weights_from_licence
+
+    assert [reasoning_from_name(n) for n in ("claude-opus-4-1-20250805-thinking-16k", "olmo-3-32b-think",
+                                             "grok-4-1-fast-reasoning", "qwen3-235b-a22b-no-thinking",
+                                             "o3-2025-04-16", "gpt-4o")] == [True, True, True, False, None, None]
+    assert weights_from_licence("Propretary") == "closed"
+
+
+def test_aa_leaderboard_metadata_context_window_of_own_endpoint_reasoning_and_no_open_licence(tmp_path):
+    from sitegen.importers import aa_leaderboard
+    cols = ["API Provider", "Model", "Context Window", "License", "Total Response (s)", "Input Price USD/1M Tokens",
+            "Output Price USD/1M Tokens"] + list(aa_leaderboard.EVALS)
+    evals = ["60", "80%", "70%", "10%", "50%", "30%", "40%", "50%", "60%"]
+    rows = [["Alibaba", "Qwen3 235B (Reasoning)", "131k", "Open", "20", "$0.7", "$8.4"] + evals,
+            ["Together.ai", "Qwen3 235B (Reasoning)", "41k", "Open", "10", "$0.6", "$6.0"] + evals,
+            ["Google (AI Studio)", "Gemini 2.5 Pro", "1m", "Proprietary", "30", "$1.25", "$10.00"] + evals,
+            ["Together.ai", "Llama 3.3 70B", "128k", "Open", "5", "$0.9", "$0.9"] + evals]
+    f = tmp_path / "aa_providers_leaderboard_scrape_2025-08-14_x.csv"
+    f.write_text("\n".join(",".join(f'"{c}"' for c in r) for r in [cols] + rows) + "\n")
+    CREATORS = {**aa_leaderboard.CREATOR_ENDPOINTS, "Alibaba": "alibaba"}
+    reg = registry(**{"alibaba/qwen3-235b-reasoning": ("Qwen3 235B (Reasoning)", []),
+                      "google/gemini-2.5-pro": ("Gemini 2.5 Pro", []), "meta/llama-3.3-70b": ("Llama 3.3 70B", [])})
+    original = aa_leaderboard.CREATOR_ENDPOINTS
+    aa_leaderboard.CREATOR_ENDPOINTS = CREATORS
+    aa_leaderboard.PREFERENCE = list(CREATORS)
+    try:
+        ex = aa_leaderboard.extract([f], None, Context(lambda n: (reg.match(n) or [None])[0]))
+    finally:
+        aa_leaderboard.CREATOR_ENDPOINTS, aa_leaderboard.PREFERENCE = original, list(original)
+    models = {m["model"]: m for m in resolve(ex, reg, []).doc["models"]}
+    qwen, gemini, llama = (models["alibaba/qwen3-235b-reasoning"], models["google/gemini-2.5-pro"],
+                           models["meta/llama-3.3-70b"])
+    assert (qwen["weights"], qwen["context_window"], qwen["reasoning"]) == ("open", 131000, True)
+    assert "licence" not in qwen  # "Open" is AA's category, not a licence
+    assert (gemini["weights"], gemini["licence"], gemini["context_window"]) == ("closed", "Proprietary", 1000000)
+    assert "reasoning" not in gemini
+    # only a third-party endpoint: its (shorter) window is not the model's, so it stays unknown
+    assert "context_window" not in llama and llama["weights"] == "open"

@@ -7,6 +7,7 @@ and a round trip (records -> export -> import) gives the same records where the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from sitegen.interchange import eee, hf
 from sitegen.interchange.common import Benchmarks, resolver, to_model_results
 
 FIXTURES = Path(__file__).parent / "fixtures"
+UUID4 = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 
 REGISTRY = Benchmarks.from_list([
     {"id": "gpqa-diamond", "name": "GPQA Diamond", "scale": {"min": 0, "max": 100, "unit": "percent"},
@@ -63,7 +65,7 @@ def test_model_index_import():
     assert imported.doc["source"] == "hf-model-cards" and imported.doc["retrieved"] == "2025-06-01"
     assert imported.unmatched == [("Some Other Model", "matches no model")]
     assert ("acme/Widget-7B-Instruct: GLUE SST2", "no benchmark mapping for this dataset") in imported.skipped
-    assert ("acme/Widget-7B-Instruct: MMLU-Pro f1", "not a metric mmlu-pro declares") in imported.skipped
+    assert ("acme/Widget-7B-Instruct: MMLU-Pro macro F1", "not a metric mmlu-pro declares") in imported.skipped
     _valid_imported(imported.doc)
 
 
@@ -144,7 +146,8 @@ def test_eee_round_trip_and_determinism():
                                                                        "organization": "Acme AI"}},
                        retrieved=first.doc["retrieved"], source="example-evals")
     assert list(files) == sorted(files) and len(files) == 4
-    assert all(p.startswith("eee/") and p.endswith(".json") for p in files)
+    # EEE's datastore layout: data/<collection>/<developer>/<model>/<UUID4>.json
+    assert all(re.fullmatch(rf"data/[a-z0-9-]+/acme/widget-7b-instruct/{UUID4}\.json", p) for p in files)
     again = eee.import_eee(list(files.values()), source="example-evals", benchmarks=REGISTRY, resolve=RESOLVE)
     assert again.results == first.results and again.doc == first.doc
     assert again.skipped == [] and again.unmatched == []

@@ -4,8 +4,12 @@ The page appends endpoint tags to model names ('Claude 4 Opus Vertex'); they are
 
 Evals and the index are per model (identical on every endpoint row); prices and the total response time are
 per endpoint, and we keep the model creator's own endpoint. Columns without a benchmark id here (AIME 2024,
-MATH-500, HumanEval, Chatbot Arena) are not imported. The context window ('131k') is rounded on the page, so
-it is not imported either.
+MATH-500, HumanEval, Chatbot Arena) are not imported.
+
+Metadata: the License column is "Proprietary" (closed weights, kept as the licence) or "Open" (open weights; a
+category, not a licence name, so no licence is recorded). The context window is the creator's own endpoint's
+(other hosts serve shorter windows), as the page shows it: in thousands ('131k' -> 131000) or millions ('1m').
+A name's "(Reasoning)", "(Non-reasoning)" or effort says whether the configuration reasons.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .aa_api import reasoning_from_name
 from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-leaderboard-2025-08",)
@@ -55,6 +60,14 @@ def model_name(model: str, provider: str) -> str:
     return name
 
 
+def context_window(text: str | None) -> int | None:
+    """'131k' -> 131000, '1m' -> 1000000, '' -> None: the page's figure, in its rounding."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([km])\s*", (text or "").lower())
+    if not m:
+        return None
+    return number(m.group(1), {"k": 1000, "m": 1000000}[m.group(2)])
+
+
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
     path, retrieved, rows = read_dated_csv(paths, retrieved, source, "scrape CSV")
     missing = [c for c in list(EVALS) + ["Model", "API Provider", "Total Response (s)"] if c not in rows[0]]
@@ -72,8 +85,9 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         for column, bench in EVALS.items():
             ex.result(name, bench, number(first[column]))
         licence = first["License"].strip()
-        fields = {"licence": licence or None,
-                  "weights": ("closed" if licence == "Proprietary" else "open") if licence else None}
+        fields = {"licence": licence if licence == "Proprietary" else None,
+                  "weights": ("closed" if licence == "Proprietary" else "open") if licence else None,
+                  "reasoning": reasoning_from_name(name)}
         mid = ctx.resolve(name)
         own = [r for r in group if mid and CREATOR_ENDPOINTS.get(r["API Provider"].strip()) == mid.split("/")[0]]
         own.sort(key=lambda r: PREFERENCE.index(r["API Provider"].strip()))
@@ -81,6 +95,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             endpoint = own[0]
             fields["pricing"] = pricing(number(endpoint["Input Price USD/1M Tokens"]),
                                         number(endpoint["Output Price USD/1M Tokens"]), retrieved)
+            fields["context_window"] = context_window(endpoint.get("Context Window"))
             ex.result(name, "aa-response-time", number(endpoint["Total Response (s)"]),
                       notes=f"{endpoint['API Provider'].strip()} endpoint ({endpoint['Model'].strip()})")
         ex.model(name, **fields)

@@ -2,6 +2,9 @@
 
 Public-eval, private-eval and ARC-AGI-3 rows are left out (no benchmark id; the site ranks semi-private sets).
 The cost per task goes into the result's `cost_per_task_usd` field (USD, as the leaderboard reports it).
+models.json's `modelType` ("CoT", "Base LLM", ...) is the chart's category, not the configuration's reasoning
+mode (it calls GPT-5 (Minimal) a base LLM and Claude Opus 4.5 without thinking CoT), so reasoning is not read
+from it.
 """
 
 from __future__ import annotations

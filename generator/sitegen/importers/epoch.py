@@ -1,5 +1,11 @@
 """Epoch AI Benchmarking Hub CSV dump: HLE, FrontierMath, ARC-AGI, SWE-bench Verified, Terminal-Bench, GPQA.
 
+Metadata: `epoch_capabilities_index.csv` (optional; its ECI scores are not imported) gives each model version's
+"Model accessibility": "Open weights (...)" means open weights; "API access", "Hosted access (no API)" and
+"Unreleased" mean the weights are not published (closed). Only versions that match a registry model are read from
+it. A model version's suffix names its configuration: an effort (`_minimal` ... `_max`), a thinking budget (`_16K`)
+or `_thinking` means a reasoning configuration, `_none` means reasoning off; `_unknown` and bare names say nothing.
+
 Files are recognised by name; pass any subset. Fractions become percent (stderr too). Terminal-Bench rows count
 as `terminal-bench-2` only when their Source is the v2.0 leaderboard; the agent is the harness. Epoch lists
 some models twice (e.g. GPT-5 `_high` and `_unknown` in HLE); `_unknown` effort stays out via ignore.yaml.
@@ -14,6 +20,7 @@ Several runs of one model version in one file are kept apart where Epoch tells t
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -31,7 +38,10 @@ OWN_RUNS = {
     "gpqa_diamond.csv": "gpqa-diamond",
 }
 EXTERNAL = {"arc_agi_external.csv": "arc-agi-1", "arc_agi_2_external.csv": "arc-agi-2"}
-KNOWN = set(OWN_RUNS) | set(EXTERNAL) | {"hle_external.csv", "terminalbench_external.csv"}
+ECI = "epoch_capabilities_index.csv"
+KNOWN = set(OWN_RUNS) | set(EXTERNAL) | {"hle_external.csv", "terminalbench_external.csv", ECI}
+REASONING_SUFFIX = re.compile(r"_(minimal|low|medium|high|xhigh|max|thinking|\d+[Kk])$")
+NO_REASONING_SUFFIX = re.compile(r"_none$")
 
 
 def _rows(path: Path) -> list[dict]:
@@ -50,7 +60,17 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     if unknown:
         raise ImportError_(f"epoch: no reader for {unknown}; known files: {sorted(KNOWN)}")
     ex = Extract(source, retrieved, files_entry(paths))
+    access = {}
     for path in paths:
+        if path.name == ECI:
+            for row in _rows(path):
+                weights = weights_from_accessibility(row.get("Model accessibility"))
+                if _name(row) and weights:
+                    access[_name(row)] = weights
+    named = set()
+    for path in paths:
+        if path.name == ECI:
+            continue
         rows = _rows(path)
         names_of = {}
         for row in rows:
@@ -74,7 +94,9 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 ex.skipped.append((f"{path.name}:{row.get('id')}", "no model version"))
                 continue
             ex.hint(name, row.get("Organization") or row.get("Model Org"), row.get("Name"))
-            ex.model(name, released=(row.get("Release date") or "").strip() or None)
+            ex.model(name, released=(row.get("Release date") or "").strip() or None, weights=access.get(name),
+                     reasoning=reasoning_from_version(name))
+            named.add(name)
             if path.name in OWN_RUNS:
                 if latest[name] is not row:
                     ex.skipped.append((name, f"{path.name} run {row.get('id')} of {row.get('Started at')} "
@@ -100,7 +122,37 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
                           stderr=number(row.get("Accuracy SE"), 100), harness=harness,
                           url=(row.get("Source Link") or "").strip() or None, notes=_notes(None, row.get("Notes")))
+    for path in paths:  # versions only the capabilities index lists: metadata, for models the registry knows
+        if path.name != ECI:
+            continue
+        for row in _rows(path):
+            name = _name(row)
+            said = {"weights": access.get(name), "reasoning": reasoning_from_version(name)}
+            if name and name not in named and any(v is not None for v in said.values()) and ctx.resolve(name):
+                ex.model(name, released=(row.get("Release date") or "").strip() or None, **said)
+                named.add(name)
     return ex
+
+
+def weights_from_accessibility(text: str | None) -> str | None:
+    """Epoch's "Model accessibility": open weights (unrestricted, restricted use or non-commercial) or not."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if text.startswith("Open weights"):
+        return "open"
+    if text in ("API access", "Hosted access (no API)", "Unreleased"):
+        return "closed"
+    raise ImportError_(f"epoch: unknown model accessibility {text!r}; add it to weights_from_accessibility")
+
+
+def reasoning_from_version(name: str) -> bool | None:
+    """What an Epoch model version's suffix says about reasoning (see the module docstring)."""
+    if REASONING_SUFFIX.search(name):
+        return True
+    if NO_REASONING_SUFFIX.search(name):
+        return False
+    return None
 
 
 def _notes(source, notes) -> str | None:

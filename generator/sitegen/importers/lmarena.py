@@ -33,15 +33,27 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         for p in read_json(by_name[PRICES]):
             ex.hint(p["model_api_name"], p.get("organization"), p.get("name"))
             licence = (p.get("license") or "").strip() or None
+            licence = "Proprietary" if licence == "Propretary" else licence  # one entry misspells it
             ex.model(p["model_api_name"], licence=licence, weights=weights_from_licence(licence),
+                     reasoning=reasoning_from_name(p["model_api_name"]),
                      pricing=pricing(number(p.get("input_token_price")), number(p.get("output_token_price")),
                                      retrieved))
     return ex
 
 
 def weights_from_licence(licence: str | None) -> str | None:
-    """LMArena's licence column: "Proprietary" means closed weights; a named licence (Apache 2.0, MIT, Llama,
-    Qwen, CC-BY-NC, MRL, ...) is the licence of published weights."""
+    """LMArena's licence column: "Proprietary" (once misspelt "Propretary") means closed weights; a named licence
+    (Apache 2.0, MIT, Llama, Qwen, CC-BY-NC, MRL, ...) is the licence of published weights."""
     if not licence:
         return None
-    return "closed" if licence.lower() == "proprietary" else "open"
+    return "closed" if licence.lower() in ("proprietary", "propretary") else "open"
+
+
+def reasoning_from_name(name: str) -> bool | None:
+    """What an LMArena model name says: "-thinking"/"-think"/"-reasoning" is a reasoning configuration and
+    "-no-thinking" one with reasoning off; a bare name says nothing (o3 reasons without saying so)."""
+    words = name.lower().split("-")
+    for i, word in enumerate(words):
+        if word in ("thinking", "think", "reasoning"):
+            return not (i > 0 and words[i - 1] in ("no", "non"))
+    return None

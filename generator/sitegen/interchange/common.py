@@ -11,37 +11,41 @@ from typing import Callable
 import yaml
 
 
+NAMES_FILE = Path(__file__).with_name("names.yaml")
+
+
 @dataclasses.dataclass(frozen=True)
 class BenchmarkName:
-    """How other formats name one of our benchmarks: a Hub dataset (with its config) and display names."""
+    """How other formats name one of our benchmarks (an entry of names.yaml, the reviewed table)."""
 
     benchmark: str
-    hub: str | None = None  # Hugging Face dataset id
-    config: str | None = None  # the Hub config / task id that is this benchmark, when the dataset holds several
+    hubs: tuple[tuple[str, str | None], ...] = ()  # Hugging Face (dataset, config); config None = whole dataset
     name: str | None = None  # display name written on export
-    names: tuple[str, ...] = ()  # other names sources use
+    names: tuple[str, ...] = ()  # names of the primary metric
+    metrics: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (declared metric id, its names)
+
+    @property
+    def hub(self) -> str | None:
+        return self.hubs[0][0] if self.hubs else None
+
+    @property
+    def config(self) -> str | None:
+        return self.hubs[0][1] if self.hubs else None
 
 
-#: Our benchmark ids by the names other formats use. An exact benchmark id always maps to itself as well.
-BENCHMARK_NAMES: tuple[BenchmarkName, ...] = (
-    BenchmarkName("gpqa-diamond", "Idavidrein/gpqa", "gpqa_diamond", "GPQA Diamond", ("gpqa_diamond",)),
-    BenchmarkName("hle", "cais/hle", None, "Humanity's Last Exam", ("HLE",)),
-    BenchmarkName("mmlu-pro", "TIGER-Lab/MMLU-Pro", None, "MMLU-Pro", ("mmlu_pro",)),
-    BenchmarkName("aime-2025", "math-ai/aime25", None, "AIME 2025", ("aime25", "AIME2025", "opencompass/AIME2025")),
-    BenchmarkName("livecodebench", "livecodebench/code_generation_lite", None, "LiveCodeBench", ()),
-    BenchmarkName("swe-bench-verified", "princeton-nlp/SWE-bench_Verified", None, "SWE-bench Verified",
-                  ("swe_bench_verified", "SWE-bench_Verified")),
-    BenchmarkName("global-mmlu-lite", "CohereLabs/Global-MMLU-Lite", None, "Global-MMLU-Lite",
-                  ("CohereForAI/Global-MMLU-Lite", "global_mmlu_lite")),
-    BenchmarkName("mgsm", "juletxara/mgsm", None, "MGSM", ()),
-    BenchmarkName("ifbench", None, None, "IFBench", ()),
-    BenchmarkName("scicode", None, None, "SciCode", ()),
-    BenchmarkName("arc-agi-1", None, None, "ARC-AGI-1", ("ARC-AGI", "arc_agi_1")),
-    BenchmarkName("arc-agi-2", None, None, "ARC-AGI-2", ("arc_agi_2",)),
-    BenchmarkName("terminal-bench-2", None, None, "Terminal-Bench 2.0", ("terminal-bench@2.0", "terminal_bench_2")),
-    BenchmarkName("tau2-bench-telecom", None, None, "τ²-Bench Telecom", ("tau2-bench telecom", "tau2_telecom")),
-    BenchmarkName("eq-bench-3", None, None, "EQ-Bench 3", ("eqbench3",)),
-)
+def load_names(path: Path = NAMES_FILE) -> tuple[tuple[BenchmarkName, ...], tuple[tuple[str, str, str], ...]]:
+    """The names table: (entries, refusals as (kind 'hub' or 'name', normalised name, why))."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entries = []
+    for bench, entry in data["benchmarks"].items():
+        hubs = tuple((h["dataset"], h.get("config")) for h in entry.get("hub") or ())
+        metrics = tuple((m, tuple(str(n) for n in names)) for m, names in (entry.get("metrics") or {}).items())
+        entries.append(BenchmarkName(bench, hubs, entry.get("name"), tuple(str(n) for n in entry.get("names") or ()),
+                                     metrics))
+    refusals = tuple(("hub", norm(r["hub"]), r["why"]) if "hub" in r else ("name", norm(r["name"]), r["why"])
+                     for r in data.get("not") or ())
+    return tuple(entries), refusals
+
 
 #: Metric names that mean a benchmark's primary metric (compared after `norm`).
 PRIMARY_METRICS = frozenset({"accuracy", "acc", "score", "pass-1", "pass-at-1", "exact-match", "em", "resolved",
@@ -51,6 +55,22 @@ PRIMARY_METRICS = frozenset({"accuracy", "acc", "score", "pass-1", "pass-at-1", 
 def norm(text) -> str:
     """A comparison key: case folded, every run of other characters than letters and digits one '-'."""
     return re.sub(r"[^0-9a-z²]+", "-", str(text).casefold()).strip("-")
+
+
+BENCHMARK_NAMES, REFUSED_NAMES = load_names()
+
+_AT_K = re.compile(r"\b(pass|maj|cons)\s*(@|\^|-at-|_at_|\s+at\s+)\s*(\d+)", re.IGNORECASE)
+
+
+def at_k(names) -> tuple[str, int] | None:
+    """(how the name says it, k) when one of `names` is a k-sample measure: pass@k (best of k), pass^k (all of k),
+    maj@k or cons@k (majority vote of k); None otherwise. Only k = 1 is a benchmark's usual single-attempt score."""
+    for name in names:
+        match = _AT_K.search(str(name or ""))
+        if match:
+            word, sep, k = match.group(1).casefold(), match.group(2), int(match.group(3))
+            return f"{word}{'^' if sep == '^' else '@'}{k}", k
+    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,39 +91,73 @@ class Benchmarks:
         return cls.from_list(data.get("benchmarks", []))
 
     def find(self, hub: str | None = None, config: str | None = None, names=()) -> str | None:
-        """Our benchmark id for a Hub dataset (and config) or any of `names`; None when nothing matches."""
+        """Our benchmark id for a Hub dataset (and config) or any of `names` (names.yaml); None when none matches."""
+        return self.by_hub(hub, config) or next((hit[0] for hit in map(self.by_name, names) if hit), None)
+
+    def by_hub(self, hub: str | None, config: str | None = None) -> str | None:
+        """The benchmark a Hugging Face dataset (with its config) is, by the names table."""
+        if not hub:
+            return None
         for entry in BENCHMARK_NAMES:
             if entry.benchmark not in self.entries:
                 continue
-            if hub and entry.hub and norm(hub) == norm(entry.hub):
-                if entry.config is None or (config and norm(config) == norm(entry.config)):
+            for dataset, wanted in entry.hubs:
+                if norm(hub) == norm(dataset) and (wanted is None or (config and norm(config) == norm(wanted))):
                     return entry.benchmark
-        keys = [norm(n) for n in names if n]
-        for key in keys:
-            if key in self.entries:
-                return key
-            for entry in BENCHMARK_NAMES:
-                if entry.benchmark in self.entries and key in {norm(n) for n in (entry.name, *entry.names) if n}:
-                    return entry.benchmark
-        if hub and not config:
-            tail = norm(str(hub).rsplit("/", 1)[-1])
-            if tail in self.entries:
-                return tail
         return None
 
+    def by_name(self, name) -> tuple[str, str] | None:
+        """(benchmark, metric) a name means: a benchmark id itself, or a name in the table ('' = primary metric)."""
+        if name in (None, ""):
+            return None
+        key = norm(name)
+        if key in self.entries:
+            return key, ""
+        for entry in BENCHMARK_NAMES:
+            if entry.benchmark not in self.entries:
+                continue
+            if key in {norm(n) for n in (entry.name, *entry.names) if n}:
+                return entry.benchmark, ""
+            declared = {m["id"] for m in self.entries[entry.benchmark].get("metrics", [])}
+            for metric, names in entry.metrics:
+                if metric in declared and key in {norm(n) for n in names}:
+                    return entry.benchmark, metric
+        return None
+
+    def refused(self, hub: str | None = None, names=()) -> str | None:
+        """Why the table says a dataset (not matched with its config) or a name is not one of our benchmarks."""
+        keys = {("hub", norm(hub))} if hub else set()
+        keys |= {("name", norm(n)) for n in names if n not in (None, "")}
+        return next((why for kind, key, why in REFUSED_NAMES if (kind, key) in keys), None)
+
     def metric(self, benchmark: str, names=()) -> str | None:
-        """'' for the primary metric, a declared metric id, or None when the name is some other metric."""
+        """'' for the primary metric, a declared metric id, or None when the names mean some other metric.
+
+        pass@k (and pass^k, maj@k, cons@k) with k > 1 is never the primary metric: it is a declared metric of that
+        name (pass@5 or pass-at-5), or None."""
         declared = {}
         for m in self.entries[benchmark].get("metrics", []):
             declared[norm(m["id"])] = m["id"]
             declared[norm(m.get("name", m["id"]))] = m["id"]
+        several = at_k(names)
+        if several is not None and several[1] > 1:
+            label = several[0]
+            return declared.get(norm(label)) or declared.get(norm(label.replace("@", "-at-")))
         keys = [norm(n) for n in names if n not in (None, "")]
         for key in keys:
             if key in declared:
                 return declared[key]
-        if not keys or any(k in PRIMARY_METRICS for k in keys):
+        if not keys or several is not None or any(key in PRIMARY_METRICS for key in keys):
             return ""
         return None
+
+    def why_not_metric(self, benchmark: str, names=()) -> str:
+        """The reason metric() gave None, for the skipped list."""
+        several = at_k(names)
+        if several is not None and several[1] > 1:
+            return (f"{several[0]} is not {benchmark}'s primary value (a single attempt, pass@1), and {benchmark} "
+                    f"declares no {several[0]} metric")
+        return f"not a metric {benchmark} declares"
 
     def subset(self, benchmark: str, names=()) -> str | None:
         declared = {norm(s): s for s in self.entries[benchmark].get("subsets", [])}
@@ -127,10 +181,12 @@ class Benchmarks:
         return bool(entry.get("higher_is_better", True))
 
     def export_name(self, benchmark: str) -> BenchmarkName:
+        """The table's entry for a benchmark, its display name defaulting to the registry's."""
+        registry_name = self.entries.get(benchmark, {}).get("name", benchmark)
         for entry in BENCHMARK_NAMES:
             if entry.benchmark == benchmark:
-                return entry
-        return BenchmarkName(benchmark, None, None, self.entries.get(benchmark, {}).get("name", benchmark))
+                return entry if entry.name else dataclasses.replace(entry, name=registry_name)
+        return BenchmarkName(benchmark, name=registry_name)
 
 
 def clean_number(value, factor: int = 1, digits: int = 6):
@@ -255,3 +311,75 @@ def comparable(records: list[dict], retrieved: str | None = None) -> list[dict]:
     """Records reduced to what every format carries, for round-trip comparisons."""
     keep = ("model", "benchmark", "metric", "subset", "value", "self_reported")
     return sorted(({k: r[k] for k in keep if k in r} for r in records), key=_sort_key)
+
+
+# --------------------------------------------------------------------------- writing scores/imported/<source>.yaml
+
+
+class Refused(Exception):
+    """The import is not written; `problems` say why, in the validator's format."""
+
+    def __init__(self, problems: list):
+        super().__init__("; ".join(p.format() for p in problems))
+        self.problems = problems
+
+
+def registered_sources(root: Path) -> set[str]:
+    data = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    return {str(s.get("id")) for s in data.get("sources") or [] if isinstance(s, dict)}
+
+
+def imported_rel(source: str) -> str:
+    return f"scores/imported/{source}.yaml"
+
+
+def target_problems(root: Path, source: str, force: bool) -> list:
+    """Why scores/imported/<source>.yaml may not be written: SOURCE is not a registered source id (so never a path),
+    or the file exists and `force` is not given."""
+    from ..load import SPECIAL_FILES
+    from ..problems import Problem
+
+    rel = imported_rel(source)
+    if source not in registered_sources(root) or rel in SPECIAL_FILES:
+        shown = source.encode("unicode_escape").decode("ascii")
+        return [Problem("scores/sources.yaml", 0, 0, "sources", f"'{shown}' is not a registered source id",
+                        "SOURCE is an id from scores/sources.yaml, not a path: add the source there first")]
+    target = Path(root) / rel
+    folder = (Path(root) / "scores" / "imported").resolve()
+    if target.resolve().parent != folder:
+        return [Problem(rel, 0, 0, "", "would be written outside scores/imported/", "check the source id")]
+    if target.exists() and not force:
+        return [Problem(rel, 0, 0, "", "file already exists",
+                        "pass --force to replace it with this import (its current results are lost)")]
+    return []
+
+
+def validation_problems(root: Path, source: str, text: str) -> list:
+    """The errors `sitegen validate` would report in scores/imported/<source>.yaml if it held `text`: the strict
+    YAML reader, the imported-file schema and the cross-file checks, with the rest of the repository as it is."""
+    from .. import checks, load, schema, yamlstrict
+    from ..problems import ERROR
+
+    rel = imported_rel(source)
+    parsed, found = yamlstrict.parse(text.encode("utf-8"), rel)
+    if parsed is None:
+        return found
+    doc = load.Doc(rel, "imported", parsed)
+    repo, _ = load.load_repo(root)
+    repo = dataclasses.replace(repo, imported=tuple(d for d in repo.imported if d.path != rel) + (doc,))
+    found += schema.check_doc(doc)
+    found += checks.run_checks(repo)
+    return sorted({p for p in found if p.path == rel and p.severity == ERROR})
+
+
+def write_imported(root: Path, source: str, text: str, force: bool = False) -> Path:
+    """Write scores/imported/<source>.yaml, or raise Refused and write nothing: the target must be allowed
+    (target_problems) and the text must validate (validation_problems). The file is replaced atomically."""
+    problems = target_problems(root, source, force) or validation_problems(root, source, text)
+    if problems:
+        raise Refused(problems)
+    from ..write import replace_file
+
+    target = Path(root) / imported_rel(source)
+    replace_file(target, text.encode("utf-8"))  # a reader sees the old file or the new one, never half of it
+    return target

@@ -1,13 +1,15 @@
 """Every Eval Ever (EEE, schema 0.3.0) JSON: import evaluation logs as records, export boards as evaluation logs.
 
+Exported files follow EEE's datastore layout, data/<benchmark>/<developer>/<model>/<UUID4>.json.
+
 One EEE file is one model evaluated by one evaluator at one retrieval time, with one or more
 `evaluation_results`. Mapping (both directions):
 
 | EEE | ours |
 |---|---|
 | `model_info.id`, then `model_info.name` | `model` (resolved through the registry's names and aliases) |
-| `source_data.hf_repo` + `hf_config`, `source_data.dataset_name`, `evaluation_name` | `benchmark` (BENCHMARK_NAMES) |
-| `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric) |
+| `metric_id`, `evaluation_result_id`, `evaluation_name`; else `hf_repo` + `hf_config`, `additional_details.benchmark_hf_repo`, `dataset_name` | `benchmark` (and metric) by names.yaml; see `_benchmark` |
+| `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric; pass@k with k > 1 only as a declared metric) |
 | `source_data.additional_details.subset`, `hf_config` | `subset` (when the benchmark declares it) |
 | `eval_library.name` (unless "unknown") | `harness` |
 | `score_details.score` | `value` (x100 on a percent benchmark when `max_score` is 1) |
@@ -29,11 +31,18 @@ import json
 import math
 import uuid
 
-from .common import Benchmarks, Imported, Resolve, build_doc, clean_number, percent_factor, record, resolve_one
+from .common import (PRIMARY_METRICS, Benchmarks, Imported, Resolve, at_k, build_doc, clean_number, norm,
+                     percent_factor, record, resolve_one)
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
 SELF_REPORTED = {"first_party": True, "collaborative": True, "third_party": False, "other": False}
+
+
+def file_id(key: str) -> uuid.UUID:
+    """A deterministic file id shaped as EEE requires (version 4, RFC 4122 variant): the name-based UUID of `key`
+    in sitegen's namespace with its version bits set to 4. Same key, same id; the ids are as unique as uuid5's."""
+    return uuid.UUID(bytes=uuid.uuid5(NAMESPACE, key).bytes, version=4)
 
 
 def date_of(timestamp) -> str | None:
@@ -84,19 +93,56 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
     return build_doc(source, doc_date, records, unmatched, skipped)
 
 
+def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | None, str]:
+    """(benchmark, metric or None = read it from metric_config, why not) for one EEE result, by names.yaml.
+
+    The result's own names (metric_id, evaluation_result_id, evaluation_name) are looked up first. Failing that, its
+    dataset (hf_repo with hf_config, additional_details.benchmark_hf_repo, dataset_name) maps it only when it
+    names nothing more specific: 'MMLU-Pro (Biology)' on TIGER-Lab/MMLU-Pro is a part of MMLU-Pro, not MMLU-Pro."""
+    data = result.get("source_data") or {}
+    extra = data.get("additional_details") or {}
+    config = result.get("metric_config") or {}
+    own = [config.get("metric_id"), result.get("evaluation_result_id"), result.get("evaluation_name")]
+    for name in own:
+        hit = benchmarks.by_name(name)
+        if hit:
+            return hit[0], (hit[1] or None), ""
+    hubs = [(data.get("hf_repo"), data.get("hf_config")), (extra.get("benchmark_hf_repo"), None)]
+    dataset_name = data.get("dataset_name")
+    bench = next((b for b in (benchmarks.by_hub(*h) for h in hubs) if b), None)
+    if bench is None:
+        hit = benchmarks.by_name(dataset_name)
+        bench = hit[0] if hit else None
+    if bench is None:
+        why = next((w for w in (benchmarks.refused(h, own + [dataset_name]) for h, _ in hubs) if w), None)
+        return None, None, why or "no benchmark mapping for this dataset"
+    for name in own:
+        if name in (None, "") or norm(name) in PRIMARY_METRICS or norm(name) == norm(dataset_name or ""):
+            continue
+        if at_k([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
+            continue  # a metric name: judged with the metric below
+        return None, None, (f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
+                            "(interchange/names.yaml): a part of the benchmark or another measure")
+    return bench, None, ""
+
+
 def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> dict | None:
     data = result.get("source_data") or {}
     extra = data.get("additional_details") or {}
     config = result.get("metric_config") or {}
     label = f"{model_name}: {result.get('evaluation_name')}"
-    bench = benchmarks.find(data.get("hf_repo"), data.get("hf_config"),
-                            [data.get("dataset_name"), result.get("evaluation_name"), data.get("hf_config")])
+    bench, metric, why = _benchmark(result, benchmarks)
     if bench is None:
-        skipped.append((label, "no benchmark mapping for this dataset"))
+        skipped.append((label, why))
         return None
-    metric = benchmarks.metric(bench, [config.get("metric_id"), config.get("metric_name")])
+    metric_names = [n for n in (config.get("metric_id"), config.get("metric_name")) if n and not benchmarks.by_name(n)]
     if metric is None:
-        skipped.append((f"{label} {config.get('metric_id')}", f"not a metric {bench} declares"))
+        metric = benchmarks.metric(bench, metric_names)
+    elif (at_k(metric_names) or ("", 1))[1] > 1:
+        metric = None
+    if metric is None:
+        skipped.append((f"{label} {config.get('metric_id') or config.get('metric_name') or ''}".rstrip(),
+                        benchmarks.why_not_metric(bench, metric_names)))
         return None
     if "lower_is_better" in config and bool(config["lower_is_better"]) == benchmarks.higher_is_better(bench, metric):
         skipped.append((label, f"lower_is_better contradicts {bench}{'/' + metric if metric else ''}'s direction"))
@@ -131,6 +177,9 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
            sources: dict | None = None, retrieved: str | None = None, source: str | None = None) -> dict[str, str]:
     """Records -> EEE files {path: JSON text}: one file per record, deterministic names and sorted keys.
 
+    Paths follow EEE's datastore layout, data/<collection>/<developer>/<model>/<UUID4>.json: the collection is
+    the benchmark id, developer and model the two halves of our model id (which is what model_info.id holds).
+
     `models` maps a model id to {name, organization}; `sources` maps a source id to its registry entry;
     `retrieved` and `source` apply to records without their own (an imported file's date and source)."""
     models = models or {}
@@ -144,7 +193,7 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
         key = "|".join(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "source"))
         key += f"|{date}"
         org, _, name = r["model"].partition("/")
-        path = f"eee/{r['benchmark']}/{org}/{name}/{uuid.uuid5(NAMESPACE, key)}.json"
+        path = f"data/{r['benchmark']}/{org}/{name}/{file_id(key)}.json"
         out[path] = json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return dict(sorted(out.items()))
 

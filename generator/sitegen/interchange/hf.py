@@ -21,7 +21,8 @@ model-index (model card front matter)::
       notes: no-tools
 
 Mapping (both directions):
-- benchmark: `interchange.common.BENCHMARK_NAMES` by Hub dataset id (+ config / task_id), else by name.
+- benchmark: the names table (interchange/names.yaml) by Hub dataset id (+ config / task_id), else by name; the
+  table's `not` entries give the reason a look-alike (GPQA without the Diamond config) is refused.
 - metric: a declared secondary metric by type or name; accuracy/score/pass@1/... is the primary metric; any other
   metric is skipped with a reason.
 - subset: a dataset config (model-index) or task_id (.eval_results) that the benchmark declares as a subset.
@@ -58,9 +59,36 @@ def _https(url) -> str | None:
     return url if isinstance(url, str) and url.startswith("https://") else None
 
 
+#: Leaderboards whose model-card numbers are normalised, not the benchmark's raw score: Open LLM Leaderboard v2
+#: rescales each benchmark so that random guessing is 0 and a perfect score 100.
+NORMALISING_LEADERBOARDS = {
+    "huggingface.co/spaces/open-llm-leaderboard/": "Open LLM Leaderboard v2",
+}
+
+
+def _normalised_by(result: dict) -> str | None:
+    """The leaderboard whose normalised score a model-index result is, from its source url or name."""
+    src = result.get("source") or {}
+    url, name = str(src.get("url") or ""), str(src.get("name") or "")
+    for prefix, board in NORMALISING_LEADERBOARDS.items():
+        if prefix in url or (name and name.casefold() == "open llm leaderboard"):
+            return board
+    return None
+
+
+def _shots(dataset: dict, args: dict) -> int | None:
+    shots = args.get("num_few_shot", dataset.get("num_few_shot"))
+    return shots if isinstance(shots, int) and not isinstance(shots, bool) and shots >= 0 else None
+
+
 def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Benchmarks,
                        resolve: Resolve) -> Imported:
-    """A model card's model-index -> records for scores/imported/<source>.yaml."""
+    """A model card's model-index -> records for scores/imported/<source>.yaml.
+
+    Refused (listed in `skipped` with the reason): datasets the names table does not map or says are another set;
+    metrics the benchmark does not declare, pass@k with k > 1 unless the benchmark declares that metric; and
+    scores a leaderboard normalised (Open LLM Leaderboard v2), which are not the benchmark's raw score. The card's
+    few-shot setting, when it gives one, is kept in `notes`."""
     data = _front_matter(text)
     records, unmatched, skipped = [], [], []
     for entry in data.get("model-index") or []:
@@ -70,27 +98,38 @@ def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Be
             dataset = result.get("dataset") or {}
             args = dataset.get("args") if isinstance(dataset.get("args"), dict) else {}
             label = f"{name}: {dataset.get('name') or dataset.get('type')}"
-            bench = benchmarks.find(dataset.get("type"), dataset.get("config"),
-                                    [dataset.get("name"), dataset.get("config"), dataset.get("type")])
+            names = [dataset.get("name"), dataset.get("config"), dataset.get("type")]
+            bench = benchmarks.find(dataset.get("type"), dataset.get("config"), names)
             if bench is None:
-                skipped.append((label, "no benchmark mapping for this dataset"))
+                why = benchmarks.refused(dataset.get("type"), names)
+                skipped.append((label, why or "no benchmark mapping for this dataset"))
+                continue
+            shots = _shots(dataset, args)
+            board = _normalised_by(result)
+            if board is not None:
+                setting = f", {shots}-shot" if shots is not None else ""
+                skipped.append((label, f"{board} score (normalised: random guessing 0, perfect 100{setting}), "
+                                       f"not a raw {bench} score; not imported"))
                 continue
             subset = benchmarks.subset(bench, [args.get("subset"), dataset.get("config")])
             url = _https((result.get("source") or {}).get("url"))
             for metric in result.get("metrics") or []:
-                metric_id = benchmarks.metric(bench, [metric.get("type"), metric.get("name")])
+                metric_names = [metric.get("type"), metric.get("name")]
+                what = f"{label} {metric.get('name') or metric.get('type')}"
+                metric_id = benchmarks.metric(bench, metric_names)
                 if metric_id is None:
-                    skipped.append((f"{label} {metric.get('type')}", f"not a metric {bench} declares"))
+                    skipped.append((what, benchmarks.why_not_metric(bench, metric_names)))
                     continue
                 value = metric.get("value")
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    skipped.append((f"{label} {metric.get('type')}", "value is not a number"))
+                    skipped.append((what, "value is not a number"))
                     continue
                 if model is None:
                     continue
                 factor = percent_factor(benchmarks.unit(bench, metric_id), None, value)
                 records.append(record(model=model, benchmark=bench, metric=metric_id, subset=subset,
                                       value=clean_number(value, factor), url=url,
+                                      notes=f"{shots}-shot (the model card's setting)" if shots is not None else None,
                                       self_reported=not bool(metric.get("verified"))))
     return build_doc(source, retrieved, records, unmatched, skipped)
 
@@ -104,9 +143,11 @@ def import_eval_results(text: str, *, model: str, source: str, retrieved: str, b
     for entry in entries if isinstance(entries, list) else [entries]:
         dataset = entry.get("dataset") or {}
         label = f"{model}: {dataset.get('id')} {dataset.get('task_id') or ''}".strip()
-        bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), [dataset.get("task_id"), dataset.get("id")])
+        names = [dataset.get("task_id"), dataset.get("id")]
+        bench = benchmarks.find(dataset.get("id"), dataset.get("task_id"), names)
         if bench is None:
-            skipped.append((label, "no benchmark mapping for this dataset"))
+            why = benchmarks.refused(dataset.get("id"), names)
+            skipped.append((label, why or "no benchmark mapping for this dataset"))
             continue
         value = entry.get("value")
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -19,7 +19,7 @@ from .numbers import decimals, with_unit
 from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
 from .render import environment, script_json
 from .search import search_index
-from .views import Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view
+from .views import Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view, unknown_counts
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -74,9 +74,10 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                    "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", []))} for bid in sorted(urls.benchmark)],
     }))
     iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
+    model_rows = [{**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+                  for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))]
     pages.append(Page("models/index.html", "models.html", "Models", "models", {
-        "rows": [{**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
-                 for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))],
+        "rows": model_rows, "unknown": unknown_counts(model_rows),
     }))
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]

@@ -293,7 +293,30 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "hide_unranked": 0 < n_ranked < len(view_rows),
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
-            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower)}
+            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower), "unknown": unknown_counts(view_rows)}
+
+
+def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """How many of a table's models each filter hides because the value is unknown (not because it differs)."""
+    return {"weights": sum(r["weights"] == "unknown" for r in rows),
+            "reasoning": sum(r["reasoning"] == "unknown" for r in rows),
+            "parameters": sum(r["total_b"] is None for r in rows)}
+
+
+def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
+    """Where each known metadata value of a model came from: the model file, a source or a reviewed rule."""
+    out = []
+    for field, p in (m.get("metadata_provenance") or {}).items():
+        if not p:
+            continue
+        if p["by"] == "source":
+            label, url = lk.source_name(p["source"]), lk.source_url(p["source"])
+        elif p["by"] == "rule":
+            label, url = f"{p['level']} rule: {p['source']}", safe_url(p.get("url"))
+        else:
+            label, url = "model file", None
+        out.append({"field": field.replace("_", " "), "label": label, "url": url})
+    return out
 
 
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
@@ -313,6 +336,7 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
         })
     unit = lk.bench_unit(bid)
     return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
+            "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
             "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
@@ -372,4 +396,5 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
                     "as_of": pricing.get("as_of") or "", "source": lk.source_name(pricing.get("source")),
                     "url": lk.source_url(pricing.get("source"))},
         "params": {"total": _num(params.get("total_b")), "active": _num(params.get("active_b"))},
+        "metadata_sources": metadata_sources(m, lk),
     }

@@ -1,0 +1,134 @@
+"""Which metadata value a model gets, and where it came from.
+
+Precedence, most specific first (methodology/sources.md, "Model metadata"):
+
+1. the model file's own value (scores/models/<org>/<model>.yaml);
+2. a source's per-model value (scores/imported/<source>.yaml `models:`), the first source in source-id order that
+   has one; sources that disagree are reported as warnings by `checks.metadata_sources_agree`;
+3. a release rule, 4. a family rule, 5. an organisation rule (scores/metadata.yaml), the first matching rule of
+   the level in file order; two rules of one level that disagree about a model are an error.
+
+Unknown stays unknown (None): nothing is guessed. `parameters` is one block (total and active together), so a
+model never mixes one place's total with another's active count.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+
+FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence")
+LEVELS = ("release", "family", "organization")  # most specific first
+METADATA_FILE = "scores/metadata.yaml"
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One entry of scores/metadata.yaml."""
+
+    index: int
+    line: int
+    match: tuple[str, ...]
+    level: str
+    values: dict
+    source: str
+    url: str
+
+    def matches(self, model_id: str) -> bool:
+        return any(fnmatch.fnmatchcase(model_id, pattern) for pattern in self.match)
+
+    @property
+    def label(self) -> str:
+        return f"{METADATA_FILE}:{self.line}"
+
+
+def rules_of(doc) -> list[Rule]:
+    """The rules of a validated scores/metadata.yaml (an empty list without the file)."""
+    if doc is None:
+        return []
+    out = []
+    for i, entry in enumerate(doc.data.get("rules") or []):
+        values = {key: entry[key] for key in FIELDS if key in entry}
+        out.append(Rule(i, doc.mark("rules", i)[0], tuple(entry["match"]), entry["level"], values,
+                        entry["source"], entry["url"]))
+    return out
+
+
+def rule_values(rules: list[Rule], model_id: str) -> dict[str, tuple[object, Rule]]:
+    """field -> (value, rule) from the most specific matching rule that sets the field."""
+    out: dict[str, tuple[object, Rule]] = {}
+    for level in LEVELS:
+        for rule in rules:
+            if rule.level != level or not rule.matches(model_id):
+                continue
+            for key, value in rule.values.items():
+                out.setdefault(key, (value, rule))
+    return out
+
+
+def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) -> tuple[dict, dict]:
+    """(values, provenance) for one model.
+
+    `model` is the model file's data; `imported` its (source id, entry) pairs in source-id order. Provenance per
+    field: {"by": "model", "origin": path} | {"by": "source", "source": id} | {"by": "rule", "level", "source",
+    "url", "origin"} — or None when the value is unknown.
+    """
+    values: dict = {key: None for key in FIELDS}
+    provenance: dict = {key: None for key in FIELDS}
+    for key in FIELDS:
+        if model.get(key) is not None:
+            values[key] = model[key]
+            provenance[key] = {"by": "model"}
+            continue
+        for source, entry in imported:
+            if entry.get(key) is not None:
+                values[key] = entry[key]
+                provenance[key] = {"by": "source", "source": source}
+                break
+    for key, (value, rule) in rule_values(rules, model["id"]).items():
+        if values[key] is None:
+            values[key] = value
+            provenance[key] = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url,
+                               "origin": rule.label}
+    return values, provenance
+
+
+def label(provenance: dict | None, model_path: str) -> str | None:
+    """A one-word answer to 'where did this come from': the model file's path, a source id, or the rule's line."""
+    if provenance is None:
+        return None
+    if provenance["by"] == "model":
+        return model_path
+    if provenance["by"] == "source":
+        return provenance["source"]
+    return provenance["origin"]
+
+
+#: The boards issue #10's coverage target is measured on: index boards by id prefix, and LMArena's benchmark board.
+COVERAGE_BOARDS = ("ai-iq", "aa-")
+COVERAGE_BENCHMARK_BOARDS = ("lmarena-text",)
+
+
+def ranked_models(boards: dict, benchmark_boards: dict) -> set[str]:
+    """Models ranked on the AI IQ, Artificial Analysis and LMArena boards."""
+    out: set[str] = set()
+    for bid, board in boards.items():
+        if bid.startswith(COVERAGE_BOARDS):
+            out |= {r["model"] for r in board["rows"] if r.get("rank") is not None}
+    for bid in COVERAGE_BENCHMARK_BOARDS:
+        out |= {r["model"] for r in (benchmark_boards.get(bid) or {}).get("rows", []) if r.get("rank") is not None}
+    return out
+
+
+def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str, int]:
+    """How many of the models (all, or `ids`) have each field known; `models` is how many were counted."""
+    rows = [r for r in model_records if ids is None or r["model"] in ids]
+    known = {"models": len(rows)}
+    for key in ("weights", "reasoning", "licence"):
+        known[key] = sum(r[key] is not None for r in rows)
+    for key, column in (("parameters", "total_b"), ("context_window", "context_window")):
+        known[key] = sum(isinstance(r[column], (int, float)) and r[column] == r[column] for r in rows)
+    opened = [r for r in rows if r["weights"] == "open"]
+    known["open_weights"] = len(opened)
+    known["open_with_parameters"] = sum(r["total_b"] == r["total_b"] for r in opened)
+    return known
