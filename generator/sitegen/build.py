@@ -24,6 +24,8 @@ def validate_repo(root: Path):
     repo, problems = load.load_repo(root)
     for doc in repo.all_docs():
         problems.extend(schema.check_doc(doc))
+    for raw in repo.raw:
+        problems.extend(schema.check_raw(raw))
     problems.extend(checks.run_checks(repo))
     problems = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.field, p.message))
     ok = not any(p.severity == ERROR for p in problems)
@@ -153,7 +155,7 @@ def _nan_none(value):
 def _model_view(data: dict, results: list[dict]) -> dict:
     return {
         "id": data["id"], "name": data["name"], "organization": data["organization"],
-        "aliases": list(data.get("aliases", [])), "family": data.get("family"),
+        "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
@@ -192,6 +194,9 @@ def run(root: Path, out: Path, check: bool = False, progress=None) -> Outcome:
     from . import stamp
 
     root = Path(root)
+    refused = None if check else write.out_problem(out, root)
+    if refused:
+        return Outcome([refused])
     # Every setting the output depends on: the shown date, the git history the changelog is read from, and
     # the site URL that sitemap.xml is written from.
     digest = stamp.inputs_digest(root, {"date": _date_key(root), "history": _history_key(root),
@@ -231,6 +236,9 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     """Write the JSON API (fmt "api") or Every Eval Ever files (fmt "eee") into out, atomically."""
     from . import write
 
+    refused = write.out_problem(out, root)
+    if refused:
+        return Outcome([refused])
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)

@@ -8,6 +8,7 @@ import unicodedata
 from collections import defaultdict
 
 from .problems import WARNING, Problem
+from .yamlstrict import describe_char
 
 CHECKS = []
 
@@ -116,27 +117,28 @@ def ids_unique_ignoring_case(index):
 
 @check
 def known_references(index):
+    suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
         base = _field(path)
         benchmark = result.get("benchmark")
         if isinstance(benchmark, str) and benchmark not in index.benchmarks:
             yield _at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
-                      _suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                      suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
                       key=False)
         if isinstance(source_id, str) and source_id not in index.sources:
             where = path + ("source",) if "source" in result else ("source",)
             yield _at(doc, where, f"{base}.source" if "source" in result else "source", f"unknown source '{source_id}'",
-                      _suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+                      suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
         if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
             yield _at(doc, path + ("model",), f"{base}.model", f"unknown model '{model_id}'",
-                      _suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+                      suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
     for doc in index.repo.imported:
         source_id = doc.data.get("source")
         for i, entry in enumerate(_list(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
             if isinstance(model_id, str) and model_id not in index.models:
                 yield _at(doc, ("models", i, "model"), f"models[{i}].model", f"unknown model '{model_id}'",
-                          _suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+                          suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
             yield _at(doc, ("source",), "source", f"source '{source_id}' does not match the file name",
                       f"an importer writes scores/imported/{source_id}.yaml", key=False)
@@ -146,7 +148,24 @@ def known_references(index):
             source_id = entry.get("source") if isinstance(entry, dict) else None
             if isinstance(source_id, str) and source_id not in index.sources:
                 yield _at(doc, (key, "source"), f"{key}.source", f"unknown source '{source_id}'",
-                          _suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+                          suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+
+
+MAX_SUGGESTIONS = 50
+
+
+def _suggester(limit: int = MAX_SUGGESTIONS):
+    """_suggest with a memo and a budget: past `limit` different names the plain hint is given, so a file naming
+    thousands of unknown ids is checked in linear time (difflib compares each name with every known id)."""
+    memo: dict = {}
+
+    def suggest(name: str, known, fallback: str) -> str:
+        key = (name, fallback)
+        if key not in memo:
+            memo[key] = _suggest(name, known, fallback) if len(memo) < limit else fallback
+        return memo[key]
+
+    return suggest
 
 
 def _suggest(name: str, known, fallback: str) -> str:
@@ -181,9 +200,19 @@ def scale_of(entry: dict, metric) -> dict:
     return entry.get("scale", {})
 
 
+def _valued(index):
+    """Every result and every override value: (doc, json path, entry). Overrides pass the same value checks."""
+    for doc, path, result, *_ in index.results():
+        yield doc, path, result
+    if index.repo.overrides is not None:
+        for i, entry in enumerate(_list(index.repo.overrides.data, "overrides")):
+            if isinstance(entry, dict):
+                yield index.repo.overrides, ("overrides", i), entry
+
+
 @check
 def values_within_scale(index):
-    for doc, path, result, *_ in index.results():
+    for doc, path, result in _valued(index):
         entry = index.benchmarks.get(result.get("benchmark"), (None,))[0]
         value = result.get("value")
         if entry is None or not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -203,6 +232,28 @@ def values_within_scale(index):
 
 
 @check
+def scales_in_order(index):
+    for entry, doc, path in index.benchmarks.values():
+        scales = [(path + ("scale",), entry.get("scale"))]
+        scales += [(path + ("metrics", i, "scale"), m.get("scale")) for i, m in enumerate(_list(entry, "metrics"))
+                   if isinstance(m, dict)]
+        for where, scale in scales:
+            low, high = (scale.get("min"), scale.get("max")) if isinstance(scale, dict) else (None, None)
+            if isinstance(low, (int, float)) and isinstance(high, (int, float)) and not low < high:
+                yield _at(doc, where + ("max",), _field(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
+                          "write the scale's lowest and highest possible values", key=False)
+
+
+@check
+def intervals_in_order(index):
+    for doc, path, result, *_ in index.results():
+        ci95 = result.get("ci95")
+        if isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, (int, float)) for v in ci95) and ci95[0] > ci95[1]:
+            yield _at(doc, path + ("ci95",), _field(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
+                      "write [low, high]", key=False)
+
+
+@check
 def dates_real_and_past(index):
     limit = today()
     for doc in index.repo.all_docs():
@@ -210,6 +261,7 @@ def dates_real_and_past(index):
 
 
 _DATE_FIELDS = {"retrieved", "as_of", "released", "date-released"}
+DATE_FLOOR = datetime.date(2000, 1, 1)  # no model, benchmark or retrieval in this project is older
 
 
 def _dates_in(doc, data, path, limit):
@@ -221,6 +273,8 @@ def _dates_in(doc, data, path, limit):
                     parsed = datetime.date.fromisoformat(value if len(value) == 10 else value + "-01")
                     if parsed > limit:
                         problem = (f"{value} is in the future", "a date must be on or before today")
+                    elif parsed < DATE_FLOOR:
+                        problem = (f"{value} is before {DATE_FLOOR.isoformat()}", "check the year")
                 if problem:
                     yield _at(doc, path + (key,), _field(path + (key,)), problem[0], problem[1], key=False)
             else:
@@ -299,6 +353,11 @@ def names_not_mixed_script(index):
             value = doc.data.get(key)
             if not isinstance(value, str):
                 continue
+            odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
+            if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
+                plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
+                yield _at(doc, (key,), key, f"'{value}' has look-alike letters ({describe_char(odd[0])})",
+                          f"write it as '{plain}'", key=False)
             for word in value.split():
                 scripts = _scripts(word)
                 if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
@@ -535,3 +594,6 @@ def one_result_per_source_snapshot(index):
                           f"{value:g} on {date}",
                           "replace the older result with the newer one, or give each a different metric, subset "
                           "or harness if they measure different things", WARNING, key=False)
+
+
+from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)

@@ -134,7 +134,12 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     if fmt == "hf-eval-results" and not model_name:
         raise click.UsageError("--model is required for hf-eval-results")
     benchmarks, resolve = Benchmarks.load(root), resolver(root)
-    texts = [(p, p.read_text(encoding="utf-8")) for p in paths]
+    from .importers.common import ImportError_, read_json, read_text
+
+    try:  # a BOM, UTF-16, Latin-1 or truncated JSON is a clear error with the file's line and column
+        texts = [(p, read_json(p) if fmt == "eee" else read_text(p)) for p in paths]
+    except ImportError_ as exc:
+        raise click.ClickException(f"{source}: {exc}") from None
     if fmt == "eee":
         try:
             outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
@@ -169,4 +174,7 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
         target = write_imported(root, source, text, force)
     except Refused as exc:
         _refused(exc)
+    except OSError as exc:
+        raise click.ClickException(f"{source}: cannot write scores/imported/{source}.yaml: {exc.strerror} "
+                                   "(the previous file is unchanged)") from None
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")

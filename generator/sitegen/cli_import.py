@@ -40,13 +40,15 @@ def _report(source, ex, outcome) -> int:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--retrieved", help="Retrieval date (YYYY-MM-DD) when the files do not carry one.")
 @click.option("--allow-unmatched", is_flag=True, help="Write even when source names match no model or several.")
+@click.option("--allow-shrink", is_flag=True,
+              help="Write even when the files give more than 20% fewer results than the current imported file.")
 @click.option("--all", "all_", is_flag=True, help="Re-import every source listed with files in scores/sources.yaml.")
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files for --all (default: downloads/ in the root).")
 @quiet_option
 @ROOT
-def import_command(source, paths, retrieved, allow_unmatched, all_, check, data, root, quiet):
+def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     if all_:
         if source or paths:
@@ -58,7 +60,7 @@ def import_command(source, paths, retrieved, allow_unmatched, all_, check, data,
         if check:
             raise click.UsageError("--check goes with --all")
         plans = [importers.Planned(source, tuple(paths), retrieved)]
-    problems, stale = 0, []
+    problems, stale, refused = 0, [], 0
     # One source needs no progress; --all reads every source.
     with Progress("import", len(plans), quiet or not all_) as progress:
         for plan in plans:
@@ -79,12 +81,23 @@ def import_command(source, paths, retrieved, allow_unmatched, all_, check, data,
                 continue
             if outcome.unmatched and not allow_unmatched:
                 continue
-            importers.write(root, outcome)
+            shrunk = importers.shrink_problem(root, ex, outcome)
+            if shrunk and not allow_shrink:
+                click.echo(f"{plan.source}: {shrunk}", err=True)
+                refused += 1
+                continue
+            try:
+                importers.write(root, outcome)
+            except OSError as exc:
+                raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
+                                           "(the previous file is unchanged)") from exc
             click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
                        f"{len(outcome.doc['results'])} results)")
     if stale:
         raise click.ClickException(
             f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
+    if refused:
+        raise click.ClickException(f"{refused} source{'s' if refused > 1 else ''} not written (see above)")
     if problems and not allow_unmatched:
         raise click.ClickException(f"{problems} source names or rows did not import cleanly (see above); "
                                    "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")

@@ -14,6 +14,7 @@ from .problems import Problem
 
 RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
                   "methodology", "compare", "downloads", "sitemap", "robots"}
+WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 _SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 MAX_RAW_BYTES = 50 * 1024 * 1024
 # Files in a folder of one kind that are of another kind.
@@ -83,6 +84,11 @@ def _name_problem(rel: str, name: str) -> Problem | None:
     if any(ch.isspace() for ch in name) or any(ord(ch) < 32 for ch in name):
         return Problem(rel, 0, 0, "", f"file name '{shown}' contains white space or control characters",
                        "use lower-case letters, digits, '.', '_' and '-'")
+    for segment in rel.split("/"):
+        base = segment[: -len(".yaml")] if segment == name and name.endswith(".yaml") else segment
+        if base.endswith((".", " ")) or base.split(".")[0].lower() in WINDOWS_RESERVED:
+            why = "ends in a dot" if base.endswith((".", " ")) else "is a reserved device name on Windows"
+            return Problem(rel, 0, 0, "", f"'{segment}' {why}", "rename it; Windows cannot check such a name out")
     stem, dot, ext = name.rpartition(".")
     if not dot or ext != "yaml":
         hint = "rename it to end in .yaml" if ext.lower() in ("yaml", "yml") else "only .yaml data files belong here"
@@ -150,6 +156,39 @@ def _walk(folder: Path, root: Path, problems: list[Problem]):
         for name in sorted(filenames):
             out.append(Path(dirpath) / name)
     return sorted(out, key=lambda p: p.as_posix())
+
+
+def input_files(root: Path) -> list[Path]:
+    """Every file sitegen may read: regular files below scores/ and methodology/, and CITATION.cff.
+
+    The one answer to "which data files exist", for the loader and every other reader (the up-to-date digest,
+    the importers' model registry). Entries that are not regular files (links, devices, FIFOs, linked folders)
+    are listed too, so that adding one changes the digest, but read_data never opens them: no reader follows a
+    link to /dev/zero or blocks on a FIFO, and load_repo reports them.
+    """
+    root = Path(root)
+    found = []
+    for folder in (root / "scores", root / "methodology"):
+        if os.path.lexists(folder):
+            problems: list[Problem] = []
+            found += _walk(folder, root, problems) if folder.is_dir() else []
+            found += [root / p.path for p in problems]  # linked folders, listed but not entered
+    if os.path.lexists(root / "CITATION.cff"):
+        found.append(root / "CITATION.cff")
+    return sorted(found, key=lambda p: p.as_posix())
+
+
+def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | None:
+    """A file's bytes by the loader's rules (regular, not followed through a link, size-capped), or None."""
+    return read_regular(Path(path), Path(root), limit, [])
+
+
+def read_yaml(root: Path, rel: str):
+    """One data file's parsed data by the loader's rules (regular file, strict YAML), or None when it is missing,
+    not a regular file or unreadable; for tools that need one file (importers, interchange), not a report."""
+    raw = read_data(Path(root) / rel, Path(root), yamlstrict.MAX_BYTES) if os.path.lexists(Path(root) / rel) else None
+    parsed = yamlstrict.parse(raw, rel)[0] if raw is not None else None
+    return parsed.data if parsed is not None else None
 
 
 def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
@@ -232,7 +271,7 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line, parse_constant=_no_constant)
+                row = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_short_int)
             except (ValueError, RecursionError) as exc:
                 problems.append(Problem(rel, number, 1, "", f"not a JSON object: {exc}", "one JSON object per line"))
                 continue
@@ -246,6 +285,19 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not allowed")
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > yamlstrict.MAX_INT_DIGITS:
+        raise ValueError(f"number with {len(text.lstrip('-')):,} digits is too long")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large to be a finite number")
+    return value
 
 
 def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:

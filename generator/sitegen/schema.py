@@ -22,6 +22,7 @@ SCHEMA_FOR_KIND = {
     "ignore": "ignore.schema.json",
     "citation": "citation.schema.json",
     "metadata": "metadata.schema.json",
+    "raw": "raw.schema.json",  # one row of a per-question .jsonl file
 }
 MAX_PER_FILE = 50
 
@@ -79,7 +80,10 @@ def validator(kind: str) -> jsonschema.protocols.Validator:
     schema = _registry()[name].contents
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(inline_refs(schema, name))
+    # A count, seed or precision written 4.0 (or -0.0) would reach range() and Decimal.scaleb as a float:
+    # "integer" means a whole number written without a decimal point.
+    strict = cls.TYPE_CHECKER.redefine("integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(cls, type_checker=strict)(inline_refs(schema, name))
 
 
 def _leaves(error):
@@ -147,6 +151,7 @@ def _describe(value) -> str:
 _TYPE_HINTS = {
     ("number", str): "write a plain number without quotes, %, $ or units",
     ("integer", str): "write a whole number without quotes",
+    ("integer", float): "write a whole number without a decimal point",
     ("string", int): "quote it, e.g. \"2025-08\"; unquoted it is read as a number",
     ("string", float): "quote it; unquoted it is read as a number (3.10 would become 3.1)",
     ("string", bool): "quote it; unquoted true/false are booleans",
@@ -176,7 +181,7 @@ def _problems_for(error, doc) -> list[Problem]:
         return out
     if validator_name == "required":
         missing = [name for name in error.validator_value if name not in (error.instance or {})]
-        line, col = doc.mark(*path) if path else (1, 1)
+        line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
         return [Problem(doc.path, line, col, _field(path + [name]), f"missing field '{name}'",
                         "this field is required") for name in missing]
     line, col = doc.value_mark(*path)
@@ -234,11 +239,21 @@ def fast_validator(kind: str):
     return jsonschema_rs.validator_for(schema)
 
 
+def _whole_floats(data) -> bool:
+    if isinstance(data, float):
+        return data.is_integer()
+    if isinstance(data, dict):
+        return any(_whole_floats(v) for v in data.values())
+    if isinstance(data, list):
+        return any(_whole_floats(v) for v in data)
+    return False
+
+
 def check_doc(doc) -> list[Problem]:
     """Validate one parsed file against its kind's schema."""
     fast = fast_validator(doc.kind)
-    if fast is not None and fast.is_valid(doc.data):
-        return []
+    if fast is not None and fast.is_valid(doc.data) and not _whole_floats(doc.data):
+        return []  # (the fast validator takes 4.0 as an integer; a file with one goes through ours)
     found: list[Problem] = []
     silent = []
     for error in validator(doc.kind).iter_errors(doc.data):
@@ -258,3 +273,31 @@ def check_doc(doc) -> list[Problem]:
         unique = unique[:MAX_PER_FILE] + [Problem(doc.path, 0, 0, "", f"{extra} more problems not shown",
                                                     "fix the ones above and run again")]
     return unique
+
+
+class _Row:
+    """A row of a .jsonl file where a Doc is expected: every position is the row's line."""
+
+    def __init__(self, path: str, line: int) -> None:
+        self.path, self.line, self.whole = path, line, (line, 1)
+
+    def mark(self, *_json_path) -> tuple[int, int]:
+        return self.line, 1
+
+    value_mark = mark
+
+
+def check_raw(raw) -> list[Problem]:
+    """Validate each row of a per-question file (load.RawFile) against raw.schema.json."""
+    fast = fast_validator("raw")
+    found: list[Problem] = []
+    for line, row in raw.rows:
+        if fast is not None and fast.is_valid(row) and not _whole_floats(row):
+            continue
+        for error in validator("raw").iter_errors(row):
+            for leaf in _leaves(error):
+                found.extend(_problems_for(leaf, _Row(raw.path, line)))
+        if len(found) > MAX_PER_FILE:
+            return found[:MAX_PER_FILE] + [Problem(raw.path, 0, 0, "", "more problems not shown",
+                                                   "fix the ones above and run again")]
+    return found

@@ -22,15 +22,20 @@ def inputs_digest(root: Path, environment: dict[str, str]) -> str:
     """SHA-256 over the data tree, CITATION.cff, the package's code, templates and assets, and the given settings.
 
     Paths enter the digest relative to their folder, so two checkouts of the same commit agree.
+    The data files are the loader's (load.input_files, read by its rules): a link to /dev/zero, a FIFO or a
+    broken link is never opened here; the build's validation reports it.
     """
+    from . import load
+
+    root = Path(root)
     digest = hashlib.sha256()
-    for label, folder in (("scores", root / "scores"), ("methodology", root / "methodology"), ("sitegen", _PACKAGE)):
-        for path in _files(folder):
-            digest.update(f"{label}/{path.relative_to(folder).as_posix()}\0".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    citation = root / "CITATION.cff"  # rendered on the Cite page
-    if citation.is_file():
-        digest.update(b"CITATION.cff\0" + hashlib.sha256(citation.read_bytes()).digest())
+    for path in load.input_files(root):  # scores/, methodology/, then CITATION.cff (rendered on the Cite page)
+        data = load.read_data(path, root)
+        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(hashlib.sha256(data).digest() if data is not None else b"unreadable")
+    for path in _files(_PACKAGE):
+        digest.update(f"sitegen/{path.relative_to(_PACKAGE).as_posix()}\0".encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
     for key in sorted(environment):
         digest.update(f"{key}={environment[key]}\0".encode())
     return digest.hexdigest()

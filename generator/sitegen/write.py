@@ -14,29 +14,133 @@ from pathlib import Path
 from .problems import Problem
 
 
+def put_file(path: Path, data: bytes) -> None:
+    """Write one output file. Every byte sitegen writes to an output folder goes through here (the fault tests
+    replace it to simulate a full disk, a read-only folder or a kill in the middle of a build)."""
+    Path(path).write_bytes(data)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Replace one data file atomically: a temporary file beside it (.<name>.new-*), then one rename.
+
+    A full disk or a kill part way leaves the previous file whole; a temporary file a killed run left is
+    removed by the next write of that file.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        leftover.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
+    os.close(fd)
+    try:
+        put_file(Path(tmp), data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_files(folder: Path, files: dict[str, str]) -> None:
     """Write text files (relative POSIX paths) below folder, UTF-8 with LF line ends."""
     for rel in sorted(files):
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(files[rel].encode("utf-8"))
+        put_file(target, files[rel].encode("utf-8"))
+
+
+MARKER = ".sitegen-output"  # in every folder sitegen writes: the only kind of non-empty folder it will replace
+_MARKER_TEXT = "Written by sitegen. Each build or export replaces this whole folder.\n"
+_OLD_MARKERS = (MARKER, ".sitegen-inputs")  # a site built before the marker existed carries the stamp
+
+
+def out_problem(out: Path, root: Path) -> Problem | None:
+    """Why out must not be replaced by a build or export, or None.
+
+    The output folder is deleted and rewritten as a whole, so it may not be the data root, hold it, lie in
+    scores/ or methodology/, or be a non-empty folder that sitegen did not write.
+    """
+    shown, out, root = str(out), Path(out).resolve(), Path(root).resolve()
+    data = [root / "scores", root / "methodology"]
+
+    def refuse(message: str, hint: str) -> Problem:
+        return Problem(shown, 0, 0, "--out", message, hint)
+
+    if out == root:
+        return refuse("is the data root; replacing it would delete scores/, methodology/ and .git",
+                      "write the site to a folder of its own, e.g. site/")
+    if out in root.parents:
+        return refuse("contains the data root", "write the site to a folder of its own, e.g. site/")
+    if any(out == d or d in out.parents for d in data):
+        return refuse("lies inside scores/ or methodology/", "write the site outside the data, e.g. site/")
+    if os.path.lexists(out):
+        if out.is_symlink() or not out.is_dir():
+            return refuse("exists and is not a folder", "choose a new folder name")
+        if any(out.iterdir()) and not any((out / m).is_file() for m in _OLD_MARKERS):
+            return refuse(f"is a non-empty folder that sitegen did not write (no {MARKER} in it)",
+                          "choose a new or empty folder, or empty this one yourself")
+    return None
+
+
+def _leftovers(out: Path) -> list[Path]:
+    """Temporary folders a killed build or export left beside out (.<name>.new-* and .<name>.old-*)."""
+    prefixes = (f".{out.name}.new-", f".{out.name}.old-")
+    return sorted(p for p in out.parent.iterdir() if p.name.startswith(prefixes) and p.is_dir() and not p.is_symlink())
+
+
+_RENAME_EXCHANGE = 2  # from <linux/fs.h>
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one step with renameat2(RENAME_EXCHANGE); False where the system cannot.
+
+    Weighed against a symlink flip (site -> .site.<hash>): the exchange keeps site/ a real folder, which
+    GitHub Pages' artifact upload, `serve` and users' own scripts expect, and needs no second layout.
+    """
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno in (22, 38, 95, 18):  # EINVAL, ENOSYS, EOPNOTSUPP (file system), EXDEV: fall back to two renames
+        return False
+    raise OSError(errno, os.strerror(errno), str(b))
 
 
 def atomic_build(out: Path, render) -> list[Problem]:
     """Run render(folder) into a fresh folder beside out; swap it in only if render returns no error.
 
-    A crash or a problem half way leaves the previous out untouched; the partial folder is removed.
+    A crash or a problem half way leaves the previous out untouched; the partial folder is removed, and one a
+    killed run left behind is removed by the next. On Linux the old and new folders are exchanged in one atomic
+    step, so there is no moment without out; elsewhere two renames, the second undone if it fails.
+    A write that fails (a full disk, a read-only folder) is reported as a problem, not a crash.
     """
     out = Path(out).absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in _leftovers(out):
+            shutil.rmtree(leftover, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    except OSError as exc:
+        return [_write_problem(out, exc)]
     try:
         problems = render(tmp) or []
         if any(p.severity == "error" for p in problems):
             shutil.rmtree(tmp, ignore_errors=True)
             return problems
+        put_file(tmp / MARKER, _MARKER_TEXT.encode("utf-8"))
         os.chmod(tmp, 0o755)
-        if out.exists():
+        if out.is_dir() and not out.is_symlink() and _exchange(tmp, out):
+            shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the previous site
+        elif os.path.lexists(out):
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.rmdir(old)
             os.replace(out, old)
@@ -49,9 +153,18 @@ def atomic_build(out: Path, render) -> list[Problem]:
         else:
             os.replace(tmp, out)
         return problems
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return [_write_problem(out, exc)]
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _write_problem(out: Path, exc: OSError) -> Problem:
+    reason = exc.strerror or str(exc)
+    return Problem(out.name, 0, 0, "--out", f"cannot write the output: {reason}",
+                   "free disk space or choose a writable folder; the previous output is unchanged")
 
 
 # The renderer quotes every attribute with double quotes (autoescape turns a quote in a value into &#34;).

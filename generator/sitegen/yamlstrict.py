@@ -23,6 +23,9 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
+# The longest integer a data file may spell out: past 15 digits a float no longer holds it exactly, and no count,
+# price or score in this project comes near. The per-file schemas set each field's own, much lower, ceiling.
+MAX_INT_DIGITS = 15
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
@@ -33,8 +36,9 @@ _YAML11_BOOL = {"yes", "no", "on", "off"}
 _SPECIAL_FLOAT = re.compile(r"[-+]?\.(?:inf|nan)\Z", re.IGNORECASE)
 _OTHER_NUMBER = re.compile(r"[-+]?0[xXoObB][0-9a-fA-F_]+\Z|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
 
-# Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text.
-_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text
+# (U+2028/U+2029 end a line in JavaScript and some editors but not in YAML).
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -135,9 +139,19 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tup
             problems.append(Problem(path, *where, _field(json_path), f"number '{value}' has a leading zero",
                                     "YAML 1.1 reads it as octal; quote it or drop the zero"))
             return value
+        if len(digits) > MAX_INT_DIGITS:
+            problems.append(Problem(path, *where, _field(json_path), f"number with {len(digits):,} digits is too long",
+                                    f"at most {MAX_INT_DIGITS} digits; check the value"))
+            return value
         return int(value)
     if _FLOAT.match(value):
-        return float(value)
+        number = float(value)
+        if number != number or number in (float("inf"), float("-inf")):
+            shown = value if len(value) <= 20 else value[:17] + "..."
+            problems.append(Problem(path, *where, _field(json_path), f"'{shown}' is too large to be a finite number",
+                                    "NaN and infinities are not allowed; check the exponent"))
+            return value
+        return number
     if _OTHER_NUMBER.match(value):
         problems.append(Problem(path, *where, _field(json_path), f"'{value}' is read as a number in some YAML versions",
                                 "quote it if it is text, or write a plain decimal number"))

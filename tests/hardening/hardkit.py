@@ -45,7 +45,9 @@ def make_tree(root: Path, models: list[dict] | None = None) -> Path:
     shutil.copytree(ROOT / "methodology/indices", root / "methodology/indices", dirs_exist_ok=True)
     (root / "methodology/index.md").write_text("# Methodology\n\nHow the boards are computed.\n", encoding="utf-8")
     (root / "scores/models").mkdir(parents=True, exist_ok=True)
-    dump(root / "scores/sources.yaml", SOURCES)
+    # the real registry too: the index definitions name their source snapshots, and an unknown one is an error
+    real = yaml.safe_load((ROOT / "scores/sources.yaml").read_text(encoding="utf-8"))["sources"]
+    dump(root / "scores/sources.yaml", {"sources": SOURCES["sources"] + real})
     for doc in models if models is not None else [model_doc(m, s) for m, s in SCORES.items()]:
         dump(root / "scores/models" / f"{doc['id']}.yaml", doc)
     return root

@@ -12,6 +12,8 @@ import pytest
 
 from hardkit import listing, make_tree, sitegen, snapshot
 
+MARKER_TEXT = b"Written by sitegen. Each build or export replaces this whole folder.\n"
+
 # Stands in for a renderer that dies half way: it writes two pages, then raises.
 CRASHING_RENDERER = '''
 import pathlib
@@ -112,8 +114,9 @@ def test_check_on_a_fresh_tree_creates_no_site(tmp_path):
 
 
 def test_a_failed_swap_puts_the_previous_site_back(tmp_path, monkeypatch):
-    # The swap is two renames (site -> old, new -> site); if the second fails (e.g. EXDEV, EACCES, a full
-    # disk), site/ must be the previous build again, not missing with the old copy parked in a temp folder.
+    # Where the atomic exchange is unavailable the swap is two renames (site -> old, new -> site); if the second
+    # fails (e.g. EXDEV, a full disk), site/ must be the previous build again, not missing with the old copy
+    # parked in a temp folder, and the failure is a problem rather than a crash.
     import os
 
     from sitegen import write
@@ -127,11 +130,28 @@ def test_a_failed_swap_puts_the_previous_site_back(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
         return real_replace(src, dst)
 
+    monkeypatch.setattr(write, "_exchange", lambda a, b: False)
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(OSError):
-        write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "new\n"}) or [])
+    problems = write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "new\n"}) or [])
     monkeypatch.undo()
-    assert snapshot(out) == {"index.html": b"old\n"}
+    assert [p.format() for p in problems] == [
+        "site:0:0: --out: cannot write the output: No space left on device (free disk space or choose a writable "
+        "folder; the previous output is unchanged)"]
+    assert snapshot(out) == {"index.html": b"old\n", ".sitegen-output": MARKER_TEXT}
+    assert listing(tmp_path) == ["site"]
+
+
+def test_the_swap_is_one_atomic_exchange(tmp_path, monkeypatch):
+    """On Linux the new folder and the old one trade places in one renameat2 call: no rename of site/ happens."""
+    import os
+
+    from sitegen import write
+
+    out = tmp_path / "site"
+    write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "old\n"}) or [])
+    monkeypatch.setattr(os, "replace", lambda *a: pytest.fail("the swap fell back to two renames"))
+    assert write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "new\n"}) or []) == []
+    assert snapshot(out) == {"index.html": b"new\n", ".sitegen-output": MARKER_TEXT}
     assert listing(tmp_path) == ["site"]
 
 

@@ -45,3 +45,13 @@ def test_even_count_median_and_unpriced_models():
     assert (u["value"], u["status"], u["rank"]) == (None, "unpriced", None)
     assert comp(u, "token-cost")["value"] is None and "not $0" in comp(u, "token-cost")["reason"]
     assert row(board, "p/free")["value"] == 0.0 and row(board, "p/free")["rank"] == 1
+
+
+def test_a_zero_median_token_usage_leaves_efficiency_unknown():
+    """Token counts of 0 pass the schema (aa-suite-tokens is on 0-∞); dividing by their median must not crash."""
+    frame = results(tokens("p/a", 0), tokens("p/b", 0), tokens("p/x", 5))   # median of 0, 0, 5 = 0
+    board = cost.compute(definition("cost"), frame, PEOPLE)
+    a = row(board, "p/a")
+    assert (a["value"], a["status"], a["rank"]) == (None, "no-token-data", None)
+    assert comp(a, "token-efficiency")["reason"] == "the median token usage is 0: efficiency is undefined"
+    assert comp(a, "aa-suite-tokens")["value"] == 0

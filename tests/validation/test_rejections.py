@@ -215,3 +215,23 @@ def test_repository_citation_file_is_valid():
 
     repo, problems = load_repo(HERE.parents[1])
     assert repo.citation is not None and not [p for p in problems if p.path == "CITATION.cff"]
+
+
+@pytest.mark.parametrize("rel, segment, why", [
+    ("scores/models/acme/con.yaml", "con.yaml", "is a reserved device name on Windows"),
+    ("scores/models/lpt1/widget.yaml", "lpt1", "is a reserved device name on Windows"),
+    ("methodology/indices/aux.yaml", "aux.yaml", "is a reserved device name on Windows"),
+    ("scores/models/acme./widget.yaml", "acme.", "ends in a dot"),
+    ("scores/models/acme/widget..yaml", "widget..yaml", "ends in a dot"),
+])
+def test_names_windows_cannot_check_out(tmp_path, rel, segment, why):
+    """Generated, not committed: such names would break a Windows checkout of this repository."""
+    root = tree(tmp_path)
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model = rel.removeprefix("scores/models/").removesuffix(".yaml")
+    path.write_text(f"id: {model}\nname: X\norganization: Acme\n", encoding="utf-8")
+    result = validate(root)
+    assert result.exit_code == 1
+    assert _problem_lines(result) == [
+        f"{rel}:0:0: (file): '{segment}' {why} (rename it; Windows cannot check such a name out)"]

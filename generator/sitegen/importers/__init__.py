@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import yaml
-
 from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
                pedagogy_models, swe_bench)
 from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, resolve
@@ -56,7 +54,9 @@ class Capture:
 
 def captures(root: Path) -> list[Capture]:
     """Every file of every source in scores/sources.yaml, in file order."""
-    doc = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    from ..load import read_yaml
+
+    doc = read_yaml(root, "scores/sources.yaml") or {}
     return [Capture(src["id"], f["name"], f.get("use", "import"), f.get("sha256"), f.get("redistributable", True),
                     src.get("download", ""))
             for src in doc.get("sources") or [] for f in src.get("files") or []]
@@ -73,7 +73,9 @@ class Planned:
 
 def planned(root: Path, data: Path) -> list[Planned]:
     """Every source in scores/sources.yaml that has an importer and lists files it reads (`use: import`)."""
-    doc = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    from ..load import read_yaml
+
+    doc = read_yaml(root, "scores/sources.yaml") or {}
     read = {}
     for cap in captures(root):
         if cap.use == "import":
@@ -82,8 +84,32 @@ def planned(root: Path, data: Path) -> list[Planned]:
             for src in doc.get("sources") or [] if src["id"] in IMPORTERS and src["id"] in read]
 
 
-def write(root: Path, outcome: Outcome) -> Path:
+MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink
+
+
+def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
+    """Why writing this outcome looks like a broken download, or None: files that give no rows at all, or more
+    than MAX_SHRINK of the results in the current scores/imported/<source>.yaml gone."""
+    from .. import load, yamlstrict
+
     path = imported_path(root, outcome.doc["source"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(outcome.text, encoding="utf-8")
+    new = len(outcome.doc.get("results") or [])
+    raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES) if path.exists() else None
+    parsed = yamlstrict.parse(raw, path.name)[0] if raw is not None else None
+    old = parsed.data.get("results") if parsed is not None else None
+    old = len(old) if isinstance(old, list) else 0
+    if not ex.results and not ex.models:
+        return "the files give no results (an empty or truncated download?); nothing written"
+    if old and new < old * (1 - MAX_SHRINK):
+        return (f"{new} results where {path.name} has {old}: more than {MAX_SHRINK:.0%} would be dropped (a truncated "
+                "download?); nothing written. Pass --allow-shrink if the source really shrank")
+    return None
+
+
+def write(root: Path, outcome: Outcome) -> Path:
+    """Write scores/imported/<source>.yaml atomically (write.replace_file)."""
+    from ..write import replace_file
+
+    path = imported_path(root, outcome.doc["source"])
+    replace_file(path, outcome.text.encode("utf-8"))
     return path

@@ -8,12 +8,11 @@ benchmark id here and are not imported. A 0/0 price means 'no public price' and 
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, files_entry, number, one_dated_file, pricing
+from .common import Context, Extract, files_entry, number, one_dated_file, pricing, read_json
 
 SOURCES = ("aa-api-2025-10", "aa-api-2026-07")
 URL = "https://artificialanalysis.ai/models/{slug}"
@@ -32,7 +31,7 @@ EVALS = {
 
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
     path, retrieved = one_dated_file(paths, retrieved, source, "API JSON file")
-    data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+    data = read_json(path, parse_float=Decimal)
     records = data["data"] if isinstance(data, dict) else data
     ex = Extract(source, retrieved, files_entry([path]))
     for rec in records:

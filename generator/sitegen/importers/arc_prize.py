@@ -9,11 +9,10 @@ from it.
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, ImportError_, files_entry, number, read_json
 
 SOURCES = ("arc-prize",)
 URL = "https://arcprize.org/leaderboard"
@@ -26,8 +25,8 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     by_name = {Path(p).name: Path(p) for p in paths}
     if set(by_name) != {"evaluations.json", "models.json"}:
         raise ImportError_(f"arc-prize reads evaluations.json and models.json, got {sorted(by_name)}")
-    evaluations = json.loads(by_name["evaluations.json"].read_text(encoding="utf-8"), parse_float=Decimal)
-    models = {m["id"]: m for m in json.loads(by_name["models.json"].read_text(encoding="utf-8"))}
+    evaluations = read_json(by_name["evaluations.json"], parse_float=Decimal)
+    models = {m["id"]: m for m in read_json(by_name["models.json"])}
     ex = Extract(source, retrieved, files_entry([by_name["evaluations.json"], by_name["models.json"]]))
     for ev in evaluations:
         name = ev["modelId"].strip()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import dataclasses
 import hashlib
+import io
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -117,8 +119,41 @@ def one_dated_file(paths: list[Path], retrieved: str | None, source: str, what: 
 def read_dated_csv(paths: list[Path], retrieved: str | None, source: str, what: str = "CSV") -> tuple[Path, str, list]:
     """The one CSV a source is read from, its retrieval date and its rows."""
     path, retrieved = one_dated_file(paths, retrieved, source, what)
-    with open(path, newline="", encoding="utf-8") as fh:
-        return path, retrieved, list(csv.DictReader(fh))
+    return path, retrieved, read_csv(path)
+
+
+def read_text(path: Path) -> str:
+    """A downloaded file as UTF-8 text, or ImportError_ naming the place: a BOM, UTF-16, Latin-1 or a NUL byte."""
+    from ..yamlstrict import _decode
+
+    problems: list = []
+    text = _decode(Path(path).read_bytes(), Path(path).name, problems)
+    if text is None:
+        raise ImportError_(problems[0].format())
+    return text
+
+
+def read_csv(path: Path) -> list[dict]:
+    """A CSV's rows as dicts (header row first), read strictly as UTF-8."""
+    rows = list(csv.DictReader(io.StringIO(read_text(path), newline="")))
+    if any(None in row for row in rows):
+        line = next(i for i, row in enumerate(rows, 2) if None in row)
+        raise ImportError_(f"{Path(path).name}:{line}:1: (file): a row has more fields than the header "
+                           "(the download may be cut off or not a CSV)")
+    return rows
+
+
+def read_json(path: Path, **options):
+    """A JSON file, read strictly: a truncated or invalid download is an ImportError_ with its line and column."""
+    try:
+        return json.loads(read_text(path), **options)
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated")
+        what = "ends early (a truncated download?)" if cut else "is not valid JSON"
+        raise ImportError_(f"{Path(path).name}:{exc.lineno}:{exc.colno}: (file): {what}: {exc.msg} "
+                           "(download the file again)") from exc
+    except RecursionError as exc:
+        raise ImportError_(f"{Path(path).name}:1:1: (file): is nested too deeply (download the file again)") from exc
 
 
 def files_entry(paths: list[Path]) -> list[dict]:
@@ -165,10 +200,9 @@ class Outcome:
 
 
 def load_ignores(root: Path) -> list[dict]:
-    path = Path(root) / "scores" / "imported" / "ignore.yaml"
-    if not path.exists():
-        return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    from ..load import read_yaml
+
+    data = read_yaml(root, "scores/imported/ignore.yaml") or {}
     return list(data.get("ignore") or [])
 
 

@@ -5,11 +5,10 @@ Tool-use variants ('GPT-5 (high, code & web)') are the model with a harness ('co
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("critpt",)
 URL = "https://github.com/CritPt-Benchmark/CritPt"
@@ -22,8 +21,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     if len(paths) != 1:
         raise ImportError_(f"critpt reads one CSV, got {len(paths)}")
     path = Path(paths[0])
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_csv(path)
     ex = Extract(source, retrieved, files_entry([path]))
     for row in rows:
         name, harness = row["model"].strip(), None

@@ -20,12 +20,11 @@ Several runs of one model version in one file are kept apart where Epoch tells t
 
 from __future__ import annotations
 
-import csv
 import re
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("epoch",)
 URL = "https://epoch.ai/benchmarks"
@@ -46,8 +45,7 @@ NO_REASONING_SUFFIX = re.compile(r"_none$")
 
 
 def _rows(path: Path) -> list[dict]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return read_csv(path)
 
 
 def _name(row: dict) -> str:

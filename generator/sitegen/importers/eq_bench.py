@@ -5,10 +5,9 @@ A leading `*` on a model name is not explained in the data; it is stripped from 
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number
+from .common import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("eq-bench",)
 URL = "https://eqbench.com/"
@@ -20,8 +19,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     if len(paths) != 1:
         raise ImportError_(f"eq-bench reads one CSV, got {len(paths)}")
     path = Path(paths[0])
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_csv(path)
     ex = Extract(source, retrieved, files_entry([path]))
     for row in rows:
         raw = row["model_name"].strip()

@@ -6,11 +6,10 @@ licences, keyed by `model_api_name`, which is also the leaderboard's key.
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, pricing
+from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_json
 
 SOURCES = ("lmarena",)
 URL = "https://lmarena.ai/leaderboard/text"
@@ -26,12 +25,12 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         raise ImportError_(f"lmarena reads {RATINGS} (and optionally {PRICES}), got {sorted(by_name)}")
     ordered = [by_name[n] for n in (RATINGS, PRICES) if n in by_name]
     ex = Extract(source, retrieved, files_entry(ordered))
-    board = json.loads(by_name[RATINGS].read_text(encoding="utf-8"), parse_float=Decimal)["full"]
+    board = read_json(by_name[RATINGS], parse_float=Decimal)["full"]
     for name, r in board.items():
         ex.result(name, "lmarena-text", number(r["rating"]),
                   ci95=[number(r["rating_q025"]), number(r["rating_q975"])])
     if PRICES in by_name:
-        for p in json.loads(by_name[PRICES].read_text(encoding="utf-8")):
+        for p in read_json(by_name[PRICES]):
             ex.hint(p["model_api_name"], p.get("organization"), p.get("name"))
             licence = (p.get("license") or "").strip() or None
             licence = "Proprietary" if licence == "Propretary" else licence  # one entry misspells it

@@ -7,10 +7,9 @@ provider, chosen by `prefer` below.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, pricing
+from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_csv
 
 SOURCES = ("pedagogy-models",)
 URL = "https://github.com/AI-for-Education/pedagogy-benchmark/blob/main/data/models.csv"
@@ -22,8 +21,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     if len(paths) != 1:
         raise ImportError_(f"pedagogy-models reads one models.csv, got {len(paths)}")
     path = Path(paths[0])
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_csv(path)
     ex = Extract(source, retrieved, files_entry([path]))
     for row in rows:
         month, _, year = (row["release_date"] or "").strip().partition("/")

@@ -25,10 +25,18 @@ class Registry:
 
     @classmethod
     def load(cls, root: Path) -> "Registry":
+        from .. import load, yamlstrict
+
         base = Path(root) / "scores" / "models"
         models: dict[str, dict] = {}
-        for path in sorted(base.rglob("*.yaml")):
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for path in load.input_files(Path(root)):  # the loader's files, read by its rules (no links, no FIFOs)
+            if path.parent.parent != base or path.suffix != ".yaml":
+                continue
+            raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES)
+            if raw is None:  # a link, FIFO or device: validate reports it
+                continue
+            parsed = yamlstrict.parse(raw, path.name)[0]
+            data = parsed.data if parsed is not None else {}
             models[str(data.get("id") or path.relative_to(base).with_suffix("").as_posix())] = data
         return cls.build(models)
 

@@ -85,7 +85,9 @@ class Benchmarks:
 
     @classmethod
     def load(cls, root: Path) -> "Benchmarks":
-        data = yaml.safe_load((Path(root) / "methodology" / "benchmarks.yaml").read_text(encoding="utf-8"))
+        from ..load import read_yaml
+
+        data = read_yaml(root, "methodology/benchmarks.yaml") or {}
         return cls.from_list(data.get("benchmarks", []))
 
     def find(self, hub: str | None = None, config: str | None = None, names=()) -> str | None:
@@ -376,9 +378,8 @@ def write_imported(root: Path, source: str, text: str, force: bool = False) -> P
     problems = target_problems(root, source, force) or validation_problems(root, source, text)
     if problems:
         raise Refused(problems)
+    from ..write import replace_file
+
     target = Path(root) / imported_rel(source)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(target)  # a reader sees the old file or the new one, never half of it
+    replace_file(target, text.encode("utf-8"))  # a reader sees the old file or the new one, never half of it
     return target

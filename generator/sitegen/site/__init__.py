@@ -11,6 +11,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from .. import write
 from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
@@ -260,7 +261,7 @@ def _write(out: Path, rel: str, data: bytes) -> Path:
         raise ValueError(f"unsafe output path: {rel!r}")
     path = out / rel
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    write.put_file(path, data)
     return path
 
 

@@ -19,8 +19,8 @@ def safe_url(url: object) -> str | None:
         parts = urlsplit(url)
     except ValueError:
         return None
-    if parts.scheme.lower() not in ("https", "http") or not parts.netloc:
-        return None
+    if parts.scheme.lower() not in ("https", "http") or not parts.netloc or "@" in parts.netloc:
+        return None  # https://arxiv.org@evil.example/ goes to evil.example
     return url
 
 

@@ -357,6 +357,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             "harness": r.get("harness") or "", "source": lk.source_name(r.get("source")),
             "url": lk.source_url(r.get("source"), r.get("url")), "retrieved": r.get("retrieved") or "",
             "stderr": _num(r.get("stderr")), "self_reported": bool(r.get("self_reported")), "notes": r.get("notes") or "",
+            "override": r.get("override") or "",
         })
     breakdowns = []
     for bid, row in lk.board_rows.get(mid, []):

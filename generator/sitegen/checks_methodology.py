@@ -1,0 +1,106 @@
+"""Cross-file rules for methodology/indices/: definitions that would otherwise change or lose a board silently.
+
+Registered into checks.CHECKS like every rule; kept in their own module so the data rules stay short.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .checks import _at, _field, _list, check
+from .problems import Problem
+
+FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
+
+
+def _walk(data, path=()):
+    """Every (json path, key, value) in a parsed definition."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield path, key, value
+            yield from _walk(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _walk(value, path + (i,))
+
+
+@check
+def index_id_matches_file(index):
+    for doc in index.repo.indices:
+        expected = doc.path.rsplit("/", 1)[-1].removesuffix(".yaml")
+        found = doc.data.get("id")
+        if isinstance(found, str) and found != expected:
+            yield _at(doc, ("id",), "id", f"id '{found}' does not match the file name",
+                      f"write id: {expected} (the id is the board's URL)", key=False)
+
+
+@check
+def index_references_known(index):
+    """Benchmarks and the source snapshot a definition is fed by exist; an unknown one would empty the board.
+
+    (Source preference lists may name sources not yet imported: they only order what exists.)
+    """
+    for doc in index.repo.indices:
+        for path, key, value in _walk(doc.data):
+            where = path + (key,)
+            if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
+                yield _at(doc, where, _field(where), f"unknown benchmark '{value}'",
+                          "benchmark ids are listed in methodology/benchmarks.yaml", key=False)
+            elif key == "per_benchmark" and isinstance(value, dict):
+                for name in value:
+                    if name not in index.benchmarks:
+                        yield _at(doc, where + (name,), _field(where + (name,)), f"unknown benchmark '{name}'",
+                                  "benchmark ids are listed in methodology/benchmarks.yaml")
+            elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
+                yield _at(doc, where, _field(where), f"unknown source '{value}'", "add it to scores/sources.yaml",
+                          key=False)
+
+
+@check
+def anchors_ascending(index):
+    for doc in index.repo.indices:
+        for path, key, value in _walk(doc.data):
+            if key != "anchors" or not isinstance(value, list):
+                continue
+            raws = [pair[0] if isinstance(pair, list) and pair else None for pair in value]
+            for i in range(1, len(raws)):
+                a, b = raws[i - 1], raws[i]
+                if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not a < b:
+                    where = path + (key, i, 0)
+                    yield _at(doc, where, _field(where), f"raw score {b:g} does not rise above {a:g}",
+                              "anchor rows go from the lowest raw score to the highest", key=False)
+
+
+@check
+def weights_as_declared(index):
+    for doc in index.repo.indices:
+        if doc.data.get("kind") != "weighted-mean" or doc.data.get("weights") != "fractions":
+            continue
+        weights = [c.get("weight") for c in _list(doc.data, "constituents") if isinstance(c, dict)]
+        if weights and all(isinstance(w, (int, float)) for w in weights) and abs(sum(weights) - 1) > FRACTION_TOLERANCE:
+            yield _at(doc, ("constituents",), "constituents", f"weights sum to {sum(weights):g}, not 1",
+                      "fix the weights, or declare weights: relative to have them divided by their sum")
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@check
+def pages_do_not_collide(index):
+    """Two benchmark ids or methodology pages that become one URL (site.pages.slug, case ignored) lose a page."""
+    doc = index.repo.benchmarks
+    seen: dict[str, str] = {}
+    for entry, _, path in index.benchmarks.values():
+        url = _UNSAFE.sub("-", entry["id"]).strip("-.").casefold()
+        if url in seen and seen[url] != entry["id"]:
+            yield _at(doc, path + ("id",), _field(path + ("id",)), f"'{entry['id']}' has the same page as "
+                      f"'{seen[url]}'", "benchmark pages are named by id; choose an id that differs in letters or digits",
+                      key=False)
+        seen.setdefault(url, entry["id"])
+    pages: dict[str, str] = {}
+    for name, _ in index.repo.pages:
+        url = _UNSAFE.sub("-", name.removesuffix(".md")).strip("-.").casefold() or "x"
+        if url in pages:
+            yield Problem(f"methodology/{name}", 0, 0, "", f"has the same page as methodology/{pages[url]}",
+                          "rename one of them: both would be published at one address")
+        pages.setdefault(url, name)

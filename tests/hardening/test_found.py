@@ -1,0 +1,58 @@
+"""Smaller findings of the second red-team pass, each on its own data."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from hardkit import make_tree
+
+from sitegen.cli import main
+from sitegen.site.links import external_link, safe_url
+
+
+def test_links_with_credentials_are_not_links():
+    assert safe_url("https://arxiv.org@evil.example/abs/1") is None
+    assert safe_url("https://user:pw@example.org/") is None
+    assert safe_url("https://example.org/a@b") == "https://example.org/a@b"
+    assert str(external_link("paper", "https://arxiv.org@evil.example/")) == "paper"
+
+
+def test_unknown_ids_get_suggestions_only_up_to_a_budget(tmp_path):
+    """5,000 unknown ids must not mean 5,000 fuzzy searches: after 50 names the plain hint is given.
+    (Time is measured by benchmarks/bench_unknown_ids.py, not here.)"""
+    root = make_tree(tmp_path / "repo")
+    lines = ["source: paper", 'retrieved: "2025-06-02"', "results:"]
+    for i in range(60):
+        lines += [f"  - model: acme/alpha-{i:02d}", "    benchmark: hle", "    value: 10"]
+    (root / "scores/imported").mkdir()
+    (root / "scores/imported/paper.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false"})
+    out = result.output.splitlines()
+    assert out[-1] == "60 errors, 0 warnings"
+    assert out[0] == ("scores/imported/paper.yaml:4:12: results[0].model: unknown model 'acme/alpha-00' "
+                      "(did you mean 'acme/alpha'?)")
+    assert out[49].endswith("unknown model 'acme/alpha-49' (did you mean 'acme/alpha'?)")
+    assert out[50] == ("scores/imported/paper.yaml:154:12: results[50].model: unknown model 'acme/alpha-50' "
+                       "(add a model file under scores/models/)")
+
+
+def test_notes_and_override_reasons_are_shown_escaped_beside_their_numbers(tmp_path):
+    from hardkit import SCORES, dump, model_doc, sitegen
+
+    alpha = model_doc("acme/alpha", SCORES["acme/alpha"], notes="Model <b>note</b> & more")
+    alpha["results"][0]["notes"] = "Result note <script>alert(1)</script>"
+    root = make_tree(tmp_path / "repo", [alpha] + [model_doc(m, s) for m, s in SCORES.items() if m != "acme/alpha"])
+    dump(root / "scores/imported/paper.yaml", {"source": "paper", "retrieved": "2025-06-02", "results": [
+        {"model": "acme/alpha", "benchmark": "mmlu-pro", "value": 7.5}]})
+    dump(root / "scores/overrides.yaml", {"overrides": [
+        {"model": "acme/alpha", "benchmark": "mmlu-pro", "source": "paper", "value": 75,
+         "reason": "The board <i>dropped</i> a digit"}]})
+    built = sitegen("build", "--root", str(root), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    page = (root / "site/models/acme/alpha/index.html").read_text(encoding="utf-8")
+    assert '<p class="lb-notes">Model &lt;b&gt;note&lt;/b&gt; &amp; more</p>' in page
+    rows = {row.split("</a></th>")[0].rsplit(">", 1)[-1]: row for row in page.split("<tr>") if "</a></th>" in row}
+    assert "<strong>Corrected:</strong> The board &lt;i&gt;dropped&lt;/i&gt; a digit</td>" in rows["MMLU-Pro"]
+    assert ">75" in rows["MMLU-Pro"]
+    assert "Result note &lt;script&gt;alert(1)&lt;/script&gt;</td>" in rows["Humanity&#39;s Last Exam"]
+    assert "<script>alert(1)" not in page and "<i>dropped" not in page

@@ -1,0 +1,92 @@
+"""Methodology files that would silently change the site are errors at path:line:col.
+
+Each test edits one real definition in a small tree (hardkit.make_tree: the real methodology/) and compares
+`sitegen validate`'s whole output with the exact expected lines.
+"""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from hardkit import make_tree
+
+from sitegen.cli import main
+
+
+def validate(root) -> list[str]:
+    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.output.splitlines()
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_the_tree_is_valid(tmp_path):
+    assert validate(make_tree(tmp_path / "repo"))[-1].startswith("0 errors")
+
+
+def test_unknown_constituent_and_snapshot(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/aa-coding-v3-0.yaml"
+    edit(path, "source_snapshot: aa-api-2025-10", "source_snapshot: aa-api-2025-1O")
+    edit(path, "{benchmark: scicode, weight: 1}", "{benchmark: scicod, weight: 1}")
+    assert validate(root) == [
+        "methodology/indices/aa-coding-v3-0.yaml:14:18: source_snapshot: unknown source 'aa-api-2025-1O' (add it to "
+        "scores/sources.yaml)",
+        "methodology/indices/aa-coding-v3-0.yaml:19:17: constituents[1].benchmark: unknown benchmark 'scicod' "
+        "(benchmark ids are listed in methodology/benchmarks.yaml)",
+        "2 errors, 0 warnings"]
+
+
+def test_index_id_must_be_its_file_name(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    edit(root / "methodology/indices/hle.yaml", "id: hle\n", "id: hle-board\n")
+    assert validate(root) == [
+        "methodology/indices/hle.yaml:4:5: id: id 'hle-board' does not match the file name (write id: hle (the id is "
+        "the board's URL))",
+        "1 error, 0 warnings"]
+
+
+def test_descending_anchors(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    edit(root / "methodology/indices/ai-iq.yaml", "[[0, 70], [20, 85], [40, 95],", "[[0, 70], [40, 85], [20, 95],")
+    assert validate(root) == [
+        "methodology/indices/ai-iq.yaml:52:39: dimensions[0].benchmarks[0].anchors[2][0]: raw score 20 does not rise "
+        "above 40 (anchor rows go from the lowest raw score to the highest)",
+        "1 error, 0 warnings"]
+
+
+def test_weights_declared_as_fractions_must_sum_to_one(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/aa-coding-v2-2.yaml"
+    edit(path, "{benchmark: scicode, weight: 0.5}", "{benchmark: scicode, weight: 0.4}")
+    assert validate(root) == [
+        "methodology/indices/aa-coding-v2-2.yaml:16:1: constituents: weights sum to 0.9, not 1 (fix the weights, or "
+        "declare weights: relative to have them divided by their sum)",
+        "1 error, 0 warnings"]
+    edit(path, "weights: fractions", "weights: relative")
+    assert validate(root)[-1].startswith("0 errors")
+    edit(path, "weights: relative\n", "")
+    assert validate(root) == [
+        "methodology/indices/aa-coding-v2-2.yaml:1:1: weights: missing field 'weights' (this field is required)",
+        "1 error, 0 warnings"]
+
+
+def test_benchmark_ids_and_pages_that_share_an_address(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    edit(root / "methodology/benchmarks.yaml", "  - id: mmlu-pro\n", "  - id: hle.\n    name: HLE again\n"
+         "    category: knowledge\n    scale: {min: 0, max: 100, unit: percent}\n    higher_is_better: true\n"
+         "    url: https://example.org/hle\n    description: A copy.\n"
+         "  - id: mmlu-pro\n")
+    (root / "methodology/hle.md").write_text("# HLE\n", encoding="utf-8")
+    (root / "methodology/hle-.md").write_text("# HLE again\n", encoding="utf-8")
+    assert validate(root) == [
+        "methodology/benchmarks.yaml:23:9: benchmarks[2].id: 'hle' has the same page as 'hle.' (benchmark pages are "
+        "named by id; choose an id that differs in letters or digits)",
+        "methodology/hle.md:0:0: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
+        "published at one address)",
+        "2 errors, 0 warnings"]

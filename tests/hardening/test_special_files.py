@@ -1,0 +1,57 @@
+"""Links and special files in the data: every reader (the loader, the up-to-date digest, the importers' registry)
+takes its list of files from load.input_files and never opens what is not a regular file."""
+
+from __future__ import annotations
+
+import os
+
+from hardkit import make_tree, sitegen
+
+from sitegen import load, stamp
+from sitegen.importers.registry import Registry
+
+
+def plant_specials(root):
+    """A link to /dev/zero, a FIFO, a broken link and a linked folder, each where the loader looks."""
+    (root / "scores/models/acme/zero.yaml").symlink_to("/dev/zero")
+    os.mkfifo(root / "scores/models/acme/pipe.yaml")
+    (root / "scores/models/acme/gone.yaml").symlink_to(root / "no-such-file.yaml")
+    (root / "scores/models/linked").symlink_to(root / "scores/models/acme", target_is_directory=True)
+
+
+EXPECTED = [
+    "scores/models/acme/gone.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
+    "scores/models/acme/pipe.yaml:0:0: (file): is not a regular file (data files must be regular files in the "
+    "repository)",
+    "scores/models/acme/zero.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
+    "scores/models/linked:0:0: (file): is a symbolic link (data folders must be real folders in the repository)",
+    "4 errors, 0 warnings",
+]
+
+
+def test_build_reports_links_and_fifos_instead_of_reading_them(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    plant_specials(root)
+    out = sitegen("build", "--root", str(root), cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    assert out.stderr.splitlines() == EXPECTED
+
+
+def test_digest_lists_special_entries_without_opening_them(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    before = stamp.inputs_digest(root, {})
+    plant_specials(root)
+    names = [p.relative_to(root).as_posix() for p in load.input_files(root)]
+    assert [n for n in names if n.startswith("scores/models/")] == [
+        "scores/models/acme/alpha.yaml", "scores/models/acme/beta.yaml", "scores/models/acme/gone.yaml",
+        "scores/models/acme/pipe.yaml", "scores/models/acme/zero.yaml", "scores/models/linked",
+        "scores/models/zeta/gamma.yaml"]
+    assert [load.read_data(root / n, root) for n in names if "/gone" in n or "/pipe" in n or "/zero" in n
+            or n.endswith("linked")] == [None, None, None, None]
+    assert stamp.inputs_digest(root, {}) != before  # adding one is a change: the next build validates again
+
+
+def test_registry_reads_only_regular_model_files(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    plant_specials(root)
+    assert sorted(Registry.load(root).models) == ["acme/alpha", "acme/beta", "zeta/gamma"]
