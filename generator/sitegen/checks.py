@@ -6,6 +6,7 @@ import datetime
 import unicodedata
 from collections import defaultdict
 
+from . import identity
 from .problems import WARNING, Problem
 
 CHECKS = []
@@ -276,6 +277,59 @@ def aliases_map_to_one_model(index):
                           f"see {other[1]}; an alias must map to one model", key=False)
             else:
                 owner.setdefault(folded, (model_id, doc.path))
+
+
+def distinct_pairs(repo) -> set[frozenset]:
+    """The reviewed pairs of look-alike models that are different models (scores/identity.yaml)."""
+    data = repo.identity.data if repo.identity is not None and isinstance(repo.identity.data, dict) else {}
+    return {frozenset(e["models"]) for e in _list(data, "distinct")
+            if isinstance(e, dict) and isinstance(e.get("models"), list) and len(e["models"]) == 2}
+
+
+def _effort_key(effort):
+    return tuple(sorted(effort.items())) if isinstance(effort, dict) else effort
+
+
+@check
+def release_and_effort_agree(index):
+    """A release belongs to the model's organisation; effort agrees with reasoning; former ids stay retired."""
+    for doc in index.repo.models:
+        data, model_id = doc.data, doc.data.get("id")
+        release, effort = data.get("release"), data.get("effort")
+        if (isinstance(release, str) and doc.path == f"scores/models/{model_id}.yaml"
+                and release.split("/")[0] != model_id.split("/")[0]):
+            yield _at(doc, ("release",), "release", f"release {release} is not in organisation "
+                      f"'{model_id.split('/')[0]}' of {model_id}", "a configuration belongs to its own lab's release",
+                      key=False)
+        reasoning = data.get("reasoning")
+        if effort is not None and isinstance(reasoning, bool) and reasoning != (effort != "none"):
+            yield _at(doc, ("reasoning",), "reasoning", f"reasoning: {str(reasoning).lower()} contradicts effort "
+                      f"{identity.effort_label(effort)}", "effort none means non-reasoning; any other effort means "
+                      "reasoning (or leave reasoning out: effort decides)", key=False)
+        for i, former in enumerate(_list(data, "former_ids")):
+            if former in index.models:
+                yield _at(doc, ("former_ids", i), f"former_ids[{i}]", f"{former} is still a model file",
+                          f"see {index.models[former].path}; a former id must not be reused", key=False)
+
+
+@check
+def configurations_unique(index):
+    """Two files with one release and one stated effort are the same configuration, entered twice."""
+    seen = {}
+    distinct = distinct_pairs(index.repo)
+    for doc in sorted(index.repo.models, key=lambda d: d.path):
+        release, effort = doc.data.get("release"), doc.data.get("effort")
+        if not isinstance(release, str) or effort is None:
+            continue
+        key = (release, _effort_key(effort))
+        if key in seen and frozenset((seen[key].data.get("id"), doc.data.get("id"))) in distinct:
+            continue
+        if key in seen:
+            yield _at(doc, ("effort",), "effort", f"{release} at effort {identity.effort_label(effort)} is already "
+                      f"{seen[key].data.get('id')}", f"see {seen[key].path}; merge the two files (the merged id goes "
+                      "under former_ids) or correct the release or effort", key=False)
+        else:
+            seen[key] = doc
 
 
 _CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}

@@ -1,4 +1,4 @@
-"""Click commands for importing sources: `import`, `aliases suggest|apply` and `stats`. No logic here."""
+"""Click commands for importing sources: `import`, `aliases suggest|apply|merge|audit` and `stats`. No logic here."""
 
 from __future__ import annotations
 
@@ -112,6 +112,20 @@ def apply_command(review, root):
     proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
     for line in alias_tools.apply(root, proposals):
         click.echo(line)
+
+
+@aliases_group.command("merge")
+@click.argument("old")
+@click.option("--into", required=True, help="The model id that survives.")
+@ROOT
+def merge_command(old, into, root):
+    """Merge model OLD into --into (one configuration entered twice); OLD goes under former_ids."""
+    try:
+        changed = alias_tools.merge(root, old, into)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for path in changed:
+        click.echo(f"changed {path}")
 
 
 @click.command("stats")

@@ -6,6 +6,8 @@ import math
 
 import pandas as pd
 
+from . import identity
+
 RESULT_COLUMNS = {
     "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
     "value": "float64", "source": "string", "retrieved": "string", "url": "string",
@@ -18,7 +20,7 @@ MODEL_COLUMNS = {
     "reasoning": "boolean", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
-    "origin": "string", "prices": "object",
+    "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
 }
 METADATA_FIELDS = ("organization", "released", "weights", "reasoning", "context_window", "licence")
 
@@ -107,9 +109,11 @@ def model_records(repo) -> list[dict]:
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
+        # The file's effort decides reasoning; without an effort, reasoning: false places it at none.
+        effort, reasoning = identity.effective(data.get("effort"), meta["reasoning"])
         records.append({
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
-            "released": meta["released"], "weights": meta["weights"], "reasoning": meta["reasoning"],
+            "released": meta["released"], "weights": meta["weights"], "reasoning": reasoning,
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
@@ -118,6 +122,8 @@ def model_records(repo) -> list[dict]:
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(meta["context_window"]),
             "licence": meta["licence"], "origin": doc.path, "prices": prices,
+            "release": data["release"], "effort": identity.effort_label(effort),
+            "effort_rank": identity.effort_rank(effort, reasoning),
         })
     return records
 

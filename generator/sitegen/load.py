@@ -25,7 +25,7 @@ class Doc:
     """One parsed data file: where it is (relative to the root), what kind it is, and its data with marks."""
 
     path: str
-    kind: str  # model | imported | overrides | ignore | sources | benchmarks | index | citation
+    kind: str  # model | imported | overrides | ignore | identity | sources | benchmarks | index | citation
     parsed: yamlstrict.Parsed
 
     @property
@@ -62,9 +62,10 @@ class Repo:
     imported: tuple[Doc, ...]
     raw: tuple[RawFile, ...]
     pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
+    identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
 
     def all_docs(self):
-        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation):
+        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation, self.identity):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -265,6 +266,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     sources = single("scores/sources.yaml", "sources", True)
     overrides = single("scores/overrides.yaml", "overrides", False)
     citation = single("CITATION.cff", "citation", False)
+    identity = single("scores/identity.yaml", "identity", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     models = _load_models(root, problems)
     imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
@@ -283,5 +285,5 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
     repo = Repo(root, benchmarks, sources, overrides, ignore, citation, tuple(indices), tuple(models), tuple(imported), tuple(raw),
-                tuple(pages))
+                tuple(pages), identity)
     return repo, problems

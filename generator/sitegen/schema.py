@@ -20,6 +20,7 @@ SCHEMA_FOR_KIND = {
     "benchmarks": "benchmarks.schema.json",
     "index": "index.schema.json",
     "ignore": "ignore.schema.json",
+    "identity": "identity.schema.json",
     "citation": "citation.schema.json",
 }
 MAX_PER_FILE = 50

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import identity
 from .common import Extract
 from .registry import Registry, key, model_path, write_model
 
@@ -135,7 +136,8 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
         elif p.get("new"):
             new = p["new"]
             mid = new["id"]
-            data = registry.models.get(mid) or {k: new[k] for k in ("id", "name", "organization")}
+            data = registry.models.get(mid) or {**{k: new[k] for k in ("id", "name", "organization")},
+                                                **identity.propose(mid, new["name"])}
             registry.models[mid] = data
         else:
             continue
@@ -153,3 +155,42 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
 
 def dump(proposals: list[dict]) -> str:
     return yaml.safe_dump({"proposals": proposals}, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def merge(root: Path, old: str, into: str) -> list[str]:
+    """Merge model `old` into `into`: one configuration entered twice becomes one file.
+
+    `into` gains old's display name and aliases (so re-imports resolve to it), its results, and `old` (with
+    old's own former ids) under `former_ids`; old's file is removed; imported and override rows naming `old`
+    are pointed at `into`. Returns the files changed.
+    """
+    root = Path(root)
+    registry = Registry.load(root)
+    if old not in registry.models or into not in registry.models or old == into:
+        raise ValueError(f"merge needs two different existing models, got {old!r} and {into!r}")
+    src, dst = registry.models[old], registry.models[into]
+    taken = {key(dst["name"])} | {key(a) for a in dst.get("aliases") or []}
+    aliases = list(dst.get("aliases") or [])
+    for name in [src["name"], *(src.get("aliases") or [])]:
+        if key(name) not in taken:
+            aliases.append(name)
+            taken.add(key(name))
+    if aliases:
+        dst["aliases"] = sorted(aliases, key=key)
+    former = [f for f in (dst.get("former_ids") or []) if f != old]
+    dst["former_ids"] = sorted(set(former) | {old} | set(src.get("former_ids") or []))
+    if src.get("results"):
+        dst["results"] = list(dst.get("results") or []) + list(src["results"])
+    changed = [str(write_model(root, dst).relative_to(root))]
+    old_path = model_path(root, old)
+    old_path.unlink()
+    changed.append(str(old_path.relative_to(root)))
+    pattern = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
+    for path in sorted((root / "scores").glob("imported/*.yaml")) + [root / "scores" / "overrides.yaml"]:
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            new_text = pattern.sub(lambda m: m.group(1) + into, text)
+            if new_text != text:
+                path.write_text(new_text, encoding="utf-8")
+                changed.append(str(path.relative_to(root)))
+    return changed

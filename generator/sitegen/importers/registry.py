@@ -9,7 +9,7 @@ import yaml
 
 MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
 # Key order of a model file as people read it; anything else follows alphabetically.
-MODEL_KEY_ORDER = ("id", "name", "organization", "family", "released", "weights", "reasoning", "parameters",
+MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "family", "released", "weights", "parameters",
                    "context_window", "licence", "pricing", "aliases", "results")
 
 
