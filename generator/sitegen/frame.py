@@ -124,6 +124,7 @@ def model_records(repo) -> list[dict]:
             "licence": meta["licence"], "origin": doc.path, "prices": prices,
             "release": data["release"], "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
+            "former_ids": list(data.get("former_ids") or []),
         })
     return records
 
