@@ -313,6 +313,44 @@ def release_and_effort_agree(index):
 
 
 @check
+def source_aliases_known_and_unique(index):
+    """A scoped alias names a known source and, at that source, one model."""
+    owner = {}
+    for doc in sorted(index.repo.models, key=lambda d: d.path):
+        for i, entry in enumerate(_list(doc.data, "source_aliases")):
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                continue
+            source = entry.get("source")
+            if isinstance(source, str) and source not in index.sources:
+                yield _at(doc, ("source_aliases", i, "source"), f"source_aliases[{i}].source", f"unknown source '{source}'",
+                          _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            folded = (source, fold_alias(entry["name"]))
+            if folded in owner and owner[folded][0] != doc.data.get("id"):
+                yield _at(doc, ("source_aliases", i, "name"), f"source_aliases[{i}].name",
+                          f"'{entry['name']}' at {source} already names {owner[folded][0]}",
+                          f"see {owner[folded][1]}; at one source a name maps to one model", key=False)
+            owner.setdefault(folded, (doc.data.get("id"), doc.path))
+
+
+@check
+def identity_file_references(index):
+    """scores/identity.yaml names known sources and models."""
+    doc = index.repo.identity
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    for i, table in enumerate(_list(doc.data, "naming")):
+        source = table.get("source") if isinstance(table, dict) else None
+        if isinstance(source, str) and source not in index.sources:
+            yield _at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
+                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+    for i, pair in enumerate(_list(doc.data, "distinct")):
+        for j, mid in enumerate(_list(pair, "models")):
+            if isinstance(mid, str) and mid not in index.models:
+                yield _at(doc, ("distinct", i, "models", j), f"distinct[{i}].models[{j}]", f"unknown model '{mid}'",
+                          _suggest(mid, index.models, "a distinct pair names two model files"), key=False)
+
+
+@check
 def configurations_unique(index):
     """Two files with one release and one stated effort are the same configuration, entered twice."""
     seen = {}

@@ -96,7 +96,7 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
     names = sorted({n for n, _ in ex.results} | {n for n, _ in ex.models})
     out = []
     for name in names:
-        if name in ignored or len(registry.match(name)) == 1:
+        if name in ignored or len(registry.match(name, ex.source)) == 1:
             continue
         entry: dict = {"source": ex.source, "name": name}
         hint = ex.hints.get(name, {})

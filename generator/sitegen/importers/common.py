@@ -192,7 +192,7 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
         if name in ignored_names:
             ignored.append((name, ignored_names[name]))
             continue
-        hits = registry.match(name)
+        hits = registry.match(name, extract.source)
         if len(hits) == 1:
             mapping[name] = hits[0]
         elif not hits:
