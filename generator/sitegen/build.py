@@ -143,6 +143,7 @@ def site_context(root: Path, repo, computed: Computed):
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
         api_files=computed.api_files, site_url=site_url, repo_url=repo_url,
         history=history.summary_entries(root), citation=citation,
+        not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 
 from fixtures import make_context
@@ -17,6 +18,11 @@ def _site():
     for m, effort, rank in ((a, "high", 4.0), (b, "low", 2.0)):
         m.update(release="acme/shared-release", effort=effort, effort_rank=rank)
     a["former_ids"] = ["acme/old-name"]
+    bench = sorted(ctx.benchmark_boards)[0]
+    source = ctx.sources[0]["id"]
+    ctx = dataclasses.replace(ctx, not_attributed={source: [
+        {"name": "Mystery <b>9</b>", "reason": "no version given", "results": [{"benchmark": bench, "value": 91.5}]},
+        {"name": "Elsewhere", "reason": "other benchmark", "results": [{"benchmark": "not-this-one", "value": 1}]}]})
     return ctx, a, b, render_files(ctx)
 
 
@@ -65,3 +71,11 @@ def test_one_row_per_release_keeps_the_best_configuration():
     other = B["id"] if best == A["id"] else A["id"]
     assert href(URLS.model[best]) in per_release and href(URLS.model[other]) not in per_release
     assert "releases/" in every and "Show every configuration" in per_release
+
+
+def test_benchmark_page_names_what_the_source_lists_but_we_do_not_attribute():
+    bench = sorted(CTX.benchmark_boards)[0]
+    html = text(URLS.benchmark[bench])
+    section = html[html.index('id="not-attributed"'):html.index("</details>", html.index('id="not-attributed"'))]
+    assert "Mystery &lt;b&gt;9&lt;/b&gt;" in section and "no version given" in section and "91.5" in section
+    assert "Elsewhere" not in section  # listed only where its values are

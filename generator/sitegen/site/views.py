@@ -317,12 +317,28 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower),
             "per_release": per_release, "n_configurations": n_configurations,
+            "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
+            if comp_ids else [],
             "per_release_href": href(release_path(lk.urls.board[bid])), "all_href": href(lk.urls.board[bid])}
 
 
 def release_path(board_path: str) -> str:
     """The page of a board's one-row-per-release view, next to the board's own page."""
     return board_path[: -len("index.html")] + "releases/index.html"
+
+
+def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None) -> list[dict[str, Any]]:
+    """Names a source lists on these benchmarks that are not attributed to a model, each with the reason."""
+    out = []
+    for source, entries in sorted(lk.ctx.not_attributed.items()):
+        if sources is not None and source not in sources:
+            continue
+        for e in entries:
+            values = [(r["benchmark"], r["value"]) for r in e.get("results") or [] if r["benchmark"] in benchmarks]
+            if values:
+                out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
+                            "shown": ", ".join(f"{lk.bench_name(b)} {_num(v):g}" for b, v in values)})
+    return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
@@ -343,7 +359,8 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     unit = lk.bench_unit(bid)
     return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
-            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
+            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
+            "left_out": left_out(lk, {bid})}
 
 
 def _effort_order(m: dict) -> tuple:
