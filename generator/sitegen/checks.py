@@ -343,6 +343,11 @@ def identity_file_references(index):
         if isinstance(source, str) and source not in index.sources:
             yield _at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
                       _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+    for i, entry in enumerate(_list(doc.data, "unresolved")):
+        mid = entry.get("model") if isinstance(entry, dict) else None
+        if isinstance(mid, str) and mid not in index.models:
+            yield _at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
+                      _suggest(mid, index.models, "an unresolved entry names a model file"), key=False)
     for i, pair in enumerate(_list(doc.data, "distinct")):
         for j, mid in enumerate(_list(pair, "models")):
             if isinstance(mid, str) and mid not in index.models:

@@ -98,7 +98,9 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
     for name in names:
         if name in ignored or len(registry.match(name, ex.source)) == 1:
             continue
-        entry: dict = {"source": ex.source, "name": name}
+        # marked until a person has checked it: `aliases apply` carries the mark into the model file, and
+        # `aliases audit` lists it until a reviewer deletes it (there or here)
+        entry: dict = {"source": ex.source, "name": name, "unreviewed": True}
         hint = ex.hints.get(name, {})
         if hint.get("display"):
             entry["display"] = hint["display"]
@@ -144,6 +146,8 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
         aliases = list(data.get("aliases") or [])
         extra = [n for n in (name, p.get("display") if p.get("add_display") else None) if n and key(n) != key(data["name"])
                  and key(n) not in {key(a) for a in aliases}]
+        if p.get("unreviewed") and (extra or not model_path(root, mid).exists()):
+            data["unreviewed"] = True
         if extra or not model_path(root, mid).exists():
             data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
             if data.get("aliases") is None:
@@ -155,6 +159,37 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
 
 def dump(proposals: list[dict]) -> str:
     return yaml.safe_dump({"proposals": proposals}, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def _repoint(root: Path, old: str, new: str) -> list[str]:
+    """Point imported and override rows naming `old` at `new`; returns the files changed."""
+    changed = []
+    pattern = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
+    for path in sorted((root / "scores").glob("imported/*.yaml")) + [root / "scores" / "overrides.yaml"]:
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            new_text = pattern.sub(lambda m: m.group(1) + new, text)
+            if new_text != text:
+                path.write_text(new_text, encoding="utf-8")
+                changed.append(str(path.relative_to(root)))
+    return changed
+
+
+def rename(root: Path, old: str, new: str) -> list[str]:
+    """Give model `old` the id `new`; the old id goes under former_ids (its page redirects). Returns the files
+    changed."""
+    root = Path(root)
+    registry = Registry.load(root)
+    if old not in registry.models or new in registry.models:
+        raise ValueError(f"rename needs an existing model {old!r} and a free id {new!r}")
+    if new.split("/")[0] != old.split("/")[0]:
+        raise ValueError("a rename keeps the organisation")
+    data = dict(registry.models[old], id=new)
+    data["former_ids"] = sorted(set(data.get("former_ids") or []) | {old})
+    changed = [str(write_model(root, data).relative_to(root))]
+    model_path(root, old).unlink()
+    changed.append(str(model_path(root, old).relative_to(root)))
+    return changed + _repoint(root, old, new)
 
 
 def merge(root: Path, old: str, into: str) -> list[str]:
@@ -185,12 +220,4 @@ def merge(root: Path, old: str, into: str) -> list[str]:
     old_path = model_path(root, old)
     old_path.unlink()
     changed.append(str(old_path.relative_to(root)))
-    pattern = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
-    for path in sorted((root / "scores").glob("imported/*.yaml")) + [root / "scores" / "overrides.yaml"]:
-        if path.exists():
-            text = path.read_text(encoding="utf-8")
-            new_text = pattern.sub(lambda m: m.group(1) + into, text)
-            if new_text != text:
-                path.write_text(new_text, encoding="utf-8")
-                changed.append(str(path.relative_to(root)))
-    return changed
+    return changed + _repoint(root, old, into)
