@@ -59,7 +59,8 @@ def test_new_model_scaffolds_a_valid_file(root):
     assert "wrote scores/models/acme-ai/widget-7b.yaml" in result.output
     text = (root / "scores/models/acme-ai/widget-7b.yaml").read_text()
     assert text.startswith("# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n")
-    assert yaml.safe_load(text) == {"id": "acme-ai/widget-7b", "name": "Widget 7B: Instruct", "organization": "Acme AI"}
+    assert yaml.safe_load(text) == {"id": "acme-ai/widget-7b", "name": "Widget 7B: Instruct",
+                                    "release": "acme-ai/widget-7b", "organization": "Acme AI"}
     assert validate(root) == (0, "0 errors, 0 warnings\n")
 
 

@@ -51,7 +51,7 @@ MODELS = {
 
 
 def model_yaml(model: str, scores: dict, name: str | None = None) -> str:
-    lines = [f"id: {model}", f"name: {name or model.split('/')[1].title()}",
+    lines = [f"id: {model}", f"name: {name or model.split('/')[1].title()}", f"release: {model}",
              f"organization: {model.split('/')[0].title()}", "results:"]
     lines += [f'  - {{benchmark: {b}, value: {v}, source: epoch, retrieved: "2025-06-01"}}' for b, v in scores.items()]
     return "\n".join(lines) + "\n"

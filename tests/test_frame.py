@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+
+import pandas as pd
 import shutil
 from pathlib import Path
 
@@ -44,7 +46,7 @@ results:
     benchmark: arena
     value: 1200
 """
-GADGET = "id: acme/gadget\nname: Gadget\norganization: Acme\n"
+GADGET = "id: acme/gadget\nname: Gadget\nrelease: acme/gadget\norganization: Acme\n"
 
 
 def load(tmp_path, files):
@@ -104,7 +106,7 @@ def test_frames_have_the_declared_columns_and_types(tmp_path):
 
 def test_frame_applies_rules_from_scores_metadata_yaml_with_provenance(tmp_path):
     files = {
-        "scores/models/acme/gadget.yaml": "id: acme/gadget\nname: Gadget\norganization: Acme\n",
+        "scores/models/acme/gadget.yaml": "id: acme/gadget\nname: Gadget\nrelease: acme/gadget\norganization: Acme\n",
         "scores/imported/board.yaml": ('source: board\nretrieved: "2025-06-02"\nmodels:\n'
                                        "  - model: acme/gadget\n    licence: Acme Licence\nresults: []\n"),
         "scores/metadata.yaml": ("rules:\n"
@@ -121,3 +123,20 @@ def test_frame_applies_rules_from_scores_metadata_yaml_with_provenance(tmp_path)
     # widget-1's file says open weights: the organisation rule does not override it.
     assert (widget["weights"], widget["weights_source"]) == ("open", "scores/models/acme/widget-1.yaml")
     assert list(frame.models(repo).columns) == list(frame.MODEL_COLUMNS)
+
+
+def test_release_effort_and_effort_rank(tmp_path):
+    high = "id: acme/gadget-high\nname: Gadget (high)\nrelease: acme/gadget\neffort: high\norganization: Acme\n"
+    budget = ("id: acme/gadget-8k\nname: Gadget (8K)\nrelease: acme/gadget\neffort: {budget_tokens: 8192}\n"
+              "organization: Acme\n")
+    repo = load(tmp_path, {"scores/imported/board.yaml": BOARD, "scores/models/acme/gadget.yaml": GADGET,
+                           "scores/models/acme/gadget-high.yaml": high, "scores/models/acme/gadget-8k.yaml": budget})
+    models = frame.models(repo).set_index("model")
+    assert models.loc["acme/gadget-high", ["release", "effort", "effort_rank"]].tolist() == ["acme/gadget", "high", 4.0]
+    assert bool(models.loc["acme/gadget-high", "reasoning"]) is True  # effort decides reasoning
+    # 8K thinking tokens: 2 + log4(8192 / 1024) = 3.5, between medium and high
+    assert models.loc["acme/gadget-8k", ["effort", "effort_rank"]].tolist() == ["8K thinking tokens", 3.5]
+    # widget-1 states no effort but reasoning: false, so it sits at none; gadget states neither: unknown
+    assert models.loc["acme/widget-1", ["release", "effort", "effort_rank"]].tolist() == ["acme/widget-1", "none", 0.0]
+    assert pd.isna(models.loc["acme/gadget", "effort"]) and math.isnan(models.loc["acme/gadget", "effort_rank"])
+    assert str(models["effort_rank"].dtype) == "float64"

@@ -30,7 +30,7 @@ sources:
 
 
 def model_yaml(model: str, scores: dict) -> str:
-    lines = [f"id: {model}", f"name: {model.split('/')[1].title()}", "organization: Acme", "results:"]
+    lines = [f"id: {model}", f"name: {model.split('/')[1].title()}", f"release: {model}", "organization: Acme", "results:"]
     lines += [f'  - {{benchmark: {b}, value: {v}, source: epoch, retrieved: "2025-06-01"}}' for b, v in scores.items()]
     return "\n".join(lines) + "\n"
 

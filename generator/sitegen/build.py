@@ -145,6 +145,7 @@ def site_context(root: Path, repo, computed: Computed):
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
         api_files=computed.api_files, site_url=site_url, repo_url=repo_url,
         history=history.summary_entries(root), citation=citation,
+        not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
     )
 
 
@@ -156,6 +157,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
     return {
         "id": data["id"], "name": data["name"], "organization": data["organization"],
         "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
+        "release": data.get("release"), "former_ids": list(data.get("former_ids", [])),
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
@@ -169,6 +171,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
 def _fill_metadata(view: dict, rec: dict) -> None:
     view.update({
         "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
+        "effort": rec["effort"], "effort_rank": _nan_none(rec["effort_rank"]),
         "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
         "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {
             "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),

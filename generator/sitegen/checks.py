@@ -7,6 +7,7 @@ import fnmatch
 import unicodedata
 from collections import defaultdict
 
+from . import identity
 from .problems import WARNING, Problem
 from .yamlstrict import describe_char
 
@@ -331,6 +332,102 @@ def aliases_map_to_one_model(index):
                           f"see {other[1]}; an alias must map to one model", key=False)
             else:
                 owner.setdefault(folded, (model_id, doc.path))
+
+
+def distinct_pairs(repo) -> set[frozenset]:
+    """The reviewed pairs of look-alike models that are different models (scores/identity.yaml)."""
+    data = repo.identity.data if repo.identity is not None and isinstance(repo.identity.data, dict) else {}
+    return {frozenset(e["models"]) for e in _list(data, "distinct")
+            if isinstance(e, dict) and isinstance(e.get("models"), list) and len(e["models"]) == 2}
+
+
+def _effort_key(effort):
+    return tuple(sorted(effort.items())) if isinstance(effort, dict) else effort
+
+
+@check
+def release_and_effort_agree(index):
+    """A release belongs to the model's organisation; effort agrees with reasoning; former ids stay retired."""
+    for doc in index.repo.models:
+        data, model_id = doc.data, doc.data.get("id")
+        release, effort = data.get("release"), data.get("effort")
+        if (isinstance(release, str) and doc.path == f"scores/models/{model_id}.yaml"
+                and release.split("/")[0] != model_id.split("/")[0]):
+            yield _at(doc, ("release",), "release", f"release {release} is not in organisation "
+                      f"'{model_id.split('/')[0]}' of {model_id}", "a configuration belongs to its own lab's release",
+                      key=False)
+        reasoning = data.get("reasoning")
+        if effort is not None and isinstance(reasoning, bool) and reasoning != (effort != "none"):
+            yield _at(doc, ("reasoning",), "reasoning", f"reasoning: {str(reasoning).lower()} contradicts effort "
+                      f"{identity.effort_label(effort)}", "effort none means non-reasoning; any other effort means "
+                      "reasoning (or leave reasoning out: effort decides)", key=False)
+        for i, former in enumerate(_list(data, "former_ids")):
+            if former in index.models:
+                yield _at(doc, ("former_ids", i), f"former_ids[{i}]", f"{former} is still a model file",
+                          f"see {index.models[former].path}; a former id must not be reused", key=False)
+
+
+@check
+def source_aliases_known_and_unique(index):
+    """A scoped alias names a known source and, at that source, one model."""
+    owner = {}
+    for doc in sorted(index.repo.models, key=lambda d: d.path):
+        for i, entry in enumerate(_list(doc.data, "source_aliases")):
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                continue
+            source = entry.get("source")
+            if isinstance(source, str) and source not in index.sources:
+                yield _at(doc, ("source_aliases", i, "source"), f"source_aliases[{i}].source", f"unknown source '{source}'",
+                          _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            folded = (source, fold_alias(entry["name"]))
+            if folded in owner and owner[folded][0] != doc.data.get("id"):
+                yield _at(doc, ("source_aliases", i, "name"), f"source_aliases[{i}].name",
+                          f"'{entry['name']}' at {source} already names {owner[folded][0]}",
+                          f"see {owner[folded][1]}; at one source a name maps to one model", key=False)
+            owner.setdefault(folded, (doc.data.get("id"), doc.path))
+
+
+@check
+def identity_file_references(index):
+    """scores/identity.yaml names known sources and models."""
+    doc = index.repo.identity
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    for i, table in enumerate(_list(doc.data, "naming")):
+        source = table.get("source") if isinstance(table, dict) else None
+        if isinstance(source, str) and source not in index.sources:
+            yield _at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
+                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+    for i, entry in enumerate(_list(doc.data, "unresolved")):
+        mid = entry.get("model") if isinstance(entry, dict) else None
+        if isinstance(mid, str) and mid not in index.models:
+            yield _at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
+                      _suggest(mid, index.models, "an unresolved entry names a model file"), key=False)
+    for i, pair in enumerate(_list(doc.data, "distinct")):
+        for j, mid in enumerate(_list(pair, "models")):
+            if isinstance(mid, str) and mid not in index.models:
+                yield _at(doc, ("distinct", i, "models", j), f"distinct[{i}].models[{j}]", f"unknown model '{mid}'",
+                          _suggest(mid, index.models, "a distinct pair names two model files"), key=False)
+
+
+@check
+def configurations_unique(index):
+    """Two files with one release and one stated effort are the same configuration, entered twice."""
+    seen = {}
+    distinct = distinct_pairs(index.repo)
+    for doc in sorted(index.repo.models, key=lambda d: d.path):
+        release, effort = doc.data.get("release"), doc.data.get("effort")
+        if not isinstance(release, str) or effort is None:
+            continue
+        key = (release, _effort_key(effort))
+        if key in seen and frozenset((seen[key].data.get("id"), doc.data.get("id"))) in distinct:
+            continue
+        if key in seen:
+            yield _at(doc, ("effort",), "effort", f"{release} at effort {identity.effort_label(effort)} is already "
+                      f"{seen[key].data.get('id')}", f"see {seen[key].path}; merge the two files (the merged id goes "
+                      "under former_ids) or correct the release or effort", key=False)
+        else:
+            seen[key] = doc
 
 
 _CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}

@@ -1,4 +1,4 @@
-"""Click commands for importing sources: `import`, `aliases suggest|apply` and `stats`. No logic here."""
+"""Click commands for importing sources: `import`, `aliases suggest|apply|merge|audit` and `stats`. No logic here."""
 
 from __future__ import annotations
 
@@ -150,6 +150,52 @@ def _metadata_stats(root: Path) -> None:
         c = metadata.coverage(computed.model_records, ids)
         click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  {c['parameters']:>6}  "
                    f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
+
+
+def _changed(fn, *args) -> None:
+    """Run a registry edit and list the files it changed; a refusal is a usage error, not a traceback."""
+    try:
+        changed = fn(*args)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for path in changed:
+        click.echo(f"changed {path}")
+
+
+@aliases_group.command("merge")
+@click.argument("old")
+@click.option("--into", required=True, help="The model id that survives.")
+@ROOT
+def merge_command(old, into, root):
+    """Merge model OLD into --into (one configuration entered twice); OLD goes under former_ids."""
+    _changed(alias_tools.merge, root, old, into)
+
+
+@aliases_group.command("rename")
+@click.argument("old")
+@click.argument("new")
+@ROOT
+def rename_command(old, new, root):
+    """Give model OLD the id NEW; OLD goes under former_ids and its page redirects."""
+    _changed(alias_tools.rename, root, old, new)
+
+
+@aliases_group.command("audit")
+@ROOT
+def audit_command(root):
+    """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
+    unreviewed aliases. Exits 1 when there is any."""
+    from . import audit
+
+    path = root / "scores" / "identity.yaml"
+    identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    distinct, unresolved = audit.reviewed_sets(identity)
+    findings = audit.audit(Registry.load(root).models, distinct, unresolved)
+    for f in findings:
+        click.echo(f.format())
+    click.echo(f"{len(findings)} findings")
+    if findings:
+        raise SystemExit(1)
 
 
 @click.command("stats")

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Callable
 
-from . import checks, load, yamlstrict
+from . import checks, identity, load, yamlstrict
 from .problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
@@ -109,8 +109,9 @@ def model_text(model_id: str, name: str, organization: str) -> str:
         MODEL_SCHEMA_LINE
         + f"id: {model_id}\n"
         + f"name: {scalar(name)}\n"
+        + f"release: {identity.propose(model_id, name)['release']}\n"
         + f"organization: {scalar(organization)}\n"
-        + "# Optional fields (see CONTRIBUTING.md): released, weights, reasoning, parameters, aliases, family,\n"
+        + "# Optional fields (see CONTRIBUTING.md): effort, released, weights, reasoning, parameters, aliases, family,\n"
         + "# context_window, licence, pricing, results. Add results with `sitegen new result`.\n"
     )
 

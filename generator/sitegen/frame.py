@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from . import metadata
+from . import identity, metadata
 
 RESULT_COLUMNS = {
     "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
@@ -20,7 +20,7 @@ MODEL_COLUMNS = {
     "reasoning": "boolean", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
-    "origin": "string", "prices": "object",
+    "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
     # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
     "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
     "context_window_source": "string", "licence_source": "string",
@@ -115,9 +115,13 @@ def model_records(repo) -> list[dict]:
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
+        # The file's effort decides reasoning; without an effort, reasoning: false places it at none.
+        effort, reasoning = identity.effective(data.get("effort"), values["reasoning"])
+        if data.get("effort") is not None:
+            provenance["reasoning"] = {"by": "model"}
         record = {
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
-            "released": meta["released"], "weights": values["weights"], "reasoning": values["reasoning"],
+            "released": meta["released"], "weights": values["weights"], "reasoning": reasoning,
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
@@ -126,6 +130,9 @@ def model_records(repo) -> list[dict]:
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(values["context_window"]),
             "licence": values["licence"], "origin": doc.path, "prices": prices,
+            "release": data["release"], "effort": identity.effort_label(effort),
+            "effort_rank": identity.effort_rank(effort, reasoning),
+            "former_ids": list(data.get("former_ids") or []),
         }
         for key in metadata.FIELDS:
             record[f"{key}_source"] = metadata.label(provenance[key], doc.path)

@@ -26,7 +26,7 @@ class Doc:
     """One parsed data file: where it is (relative to the root), what kind it is, and its data with marks."""
 
     path: str
-    kind: str  # model | imported | overrides | ignore | sources | benchmarks | index | citation | metadata
+    kind: str  # model | imported | overrides | ignore | identity | sources | benchmarks | index | citation | metadata
     parsed: yamlstrict.Parsed
 
     @property
@@ -64,9 +64,11 @@ class Repo:
     raw: tuple[RawFile, ...]
     pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
     metadata: Doc | None = None  # scores/metadata.yaml: sourced metadata rules for releases, families, organisations
+    identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
 
     def all_docs(self):
-        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation, self.metadata):
+        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation, self.metadata,
+                    self.identity):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -319,6 +321,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     overrides = single("scores/overrides.yaml", "overrides", False)
     metadata = single("scores/metadata.yaml", "metadata", False)
     citation = single("CITATION.cff", "citation", False)
+    identity = single("scores/identity.yaml", "identity", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     models = _load_models(root, problems)
     imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
@@ -337,5 +340,5 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
     repo = Repo(root, benchmarks, sources, overrides, ignore, citation, tuple(indices), tuple(models), tuple(imported), tuple(raw),
-                tuple(pages), metadata)
+                tuple(pages), metadata, identity)
     return repo, problems

@@ -20,6 +20,7 @@ SCHEMA_FOR_KIND = {
     "benchmarks": "benchmarks.schema.json",
     "index": "index.schema.json",
     "ignore": "ignore.schema.json",
+    "identity": "identity.schema.json",
     "citation": "citation.schema.json",
     "metadata": "metadata.schema.json",
     "raw": "raw.schema.json",  # one row of a per-question .jsonl file

@@ -29,7 +29,7 @@ SCORES = {
 
 def model_doc(mid: str, scores: dict[str, float], **extra) -> dict:
     """A model file's data: required fields, the given results, then any extra fields."""
-    doc = {"id": mid, "name": mid.split("/")[1].title(), "organization": mid.split("/")[0].title(),
+    doc = {"id": mid, "name": mid.split("/")[1].title(), "release": mid, "organization": mid.split("/")[0].title(),
            "released": "2025-03", "weights": "open", "reasoning": False}
     doc.update(extra)
     doc["results"] = [{"benchmark": b, "value": v, "source": "paper", "retrieved": "2025-06-01"}

@@ -214,3 +214,41 @@ def test_aa_leaderboard_metadata_context_window_of_own_endpoint_reasoning_and_no
     assert "reasoning" not in gemini
     # only a third-party endpoint: its (shorter) window is not the model's, so it stays unknown
     assert "context_window" not in llama and llama["weights"] == "open"
+
+
+def test_a_source_scoped_alias_wins_at_its_source_only():
+    from sitegen.importers.common import Extract
+
+    registry = Registry.build({
+        "cohere/command-r-mar-24": {"id": "cohere/command-r-mar-24", "name": "Command-R (Mar '24)",
+                                    "aliases": ["command-r"]},
+        "cohere/command-r-08-2024": {"id": "cohere/command-r-08-2024", "name": "Command R (08-2024)",
+                                     "source_aliases": [{"source": "aa", "name": "Command-R"}]},
+    })
+    at_aa, elsewhere = Extract("aa", "2025-08-14", []), Extract("lmarena", "2025-12-17", [])
+    for ex in (at_aa, elsewhere):
+        ex.result("Command-R", "quiz", 50)
+    assert [r["model"] for r in resolve(at_aa, registry, []).doc["results"]] == ["cohere/command-r-08-2024"]
+    assert [r["model"] for r in resolve(elsewhere, registry, []).doc["results"]] == ["cohere/command-r-mar-24"]
+    assert registry.match("command-r", "aa") == ["cohere/command-r-08-2024"]
+    assert registry.match("command-r") == ["cohere/command-r-mar-24"]
+
+
+def test_merge_moves_names_results_and_rows_and_keeps_the_old_id(tmp_path):
+    from sitegen.importers.aliases import merge
+    from sitegen.importers.registry import write_model
+
+    write_model(tmp_path, {"id": "acme/w-high", "name": "W (high)", "release": "acme/w", "effort": "high",
+                           "organization": "Acme", "aliases": ["w_high"]})
+    write_model(tmp_path, {"id": "acme/w-dup", "name": "W-high", "release": "acme/w", "effort": "high",
+                           "organization": "Acme", "former_ids": ["acme/w-older"],
+                           "results": [{"benchmark": "quiz", "value": 1, "source": "s", "retrieved": "2025-01-01"}]})
+    (tmp_path / "scores/imported").mkdir()
+    (tmp_path / "scores/imported/s.yaml").write_text("results:\n- model: acme/w-dup\n  value: 2\n")
+    merge(tmp_path, "acme/w-dup", "acme/w-high")
+    kept = yaml.safe_load((tmp_path / "scores/models/acme/w-high.yaml").read_text())
+    assert not (tmp_path / "scores/models/acme/w-dup.yaml").exists()
+    assert kept["aliases"] == ["W-high", "w_high"]
+    assert kept["former_ids"] == ["acme/w-dup", "acme/w-older"]
+    assert kept["results"][0]["value"] == 1
+    assert "model: acme/w-high\n" in (tmp_path / "scores/imported/s.yaml").read_text()

@@ -192,7 +192,7 @@ def test_model_results_shape():
     by_model = to_model_results(imported.doc)
     rows = by_model[W]
     assert all(r["source"] == "example-evals" and r["retrieved"] for r in rows)
-    doc = {"id": W, "name": "Widget 7B Instruct", "organization": "Acme AI", "results": rows}
+    doc = {"id": W, "name": "Widget 7B Instruct", "release": W, "organization": "Acme AI", "results": rows}
     assert not list(schema.validator("model").iter_errors(doc))
 
 

@@ -56,6 +56,7 @@ def make_models(n: int, rng: random.Random) -> list[dict]:
         models.append({
             "id": f"{slug}/model-{i:05d}",
             "name": name,
+            "release": f"{slug}/model-{i:05d}",
             "organization": org,
             "released": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
             "weights": "open" if i % 3 == 0 else "closed",

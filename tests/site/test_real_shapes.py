@@ -26,7 +26,7 @@ def _model(i: int, org: str, weights: str, full_aa: bool, price: float | None, t
                 r("aa-suite-tokens", 50.0 + 10 * i, "aa-tokens-2026-07"), r("aa-response-time", 5.0 + 4 * i, "aa-api-2026-07")]
     if i == 0:  # one real score, so the other models get this benchmark imputed (a marked cell)
         results.append(r("frontiermath-tier-4", 12.0, "epoch"))
-    data = {"id": f"{org}/model-{i}", "name": f"Model {i} <b>", "organization": org.capitalize(),
+    data = {"id": f"{org}/model-{i}", "name": f"Model {i} <b>", "release": f"{org}/model-{i}", "organization": org.capitalize(),
             "released": f"2025-0{1 + i}", "weights": weights, "reasoning": bool(i % 2), "results": results}
     if price is not None:
         data["pricing"] = {"input_per_mtok": price, "output_per_mtok": 4 * price, "as_of": "2025-10-14",

@@ -25,7 +25,7 @@ def extract(source: str, paths: list[Path], retrieved: str | None, registry: Reg
     ignored = {i["name"] for i in ignores if i.get("source") == source}
 
     def lookup(name: str) -> str | None:
-        hits = registry.match(name)
+        hits = registry.match(name, source)
         return hits[0] if len(hits) == 1 and name not in ignored else None
 
     return IMPORTERS[source].extract([Path(p) for p in paths], retrieved, Context(lookup), source=source)

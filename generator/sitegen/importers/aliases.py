@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import identity
 from .common import Extract
 from .registry import Registry, key, model_path, write_model
 
@@ -95,9 +96,11 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
     names = sorted({n for n, _ in ex.results} | {n for n, _ in ex.models})
     out = []
     for name in names:
-        if name in ignored or len(registry.match(name)) == 1:
+        if name in ignored or len(registry.match(name, ex.source)) == 1:
             continue
-        entry: dict = {"source": ex.source, "name": name}
+        # marked until a person has checked it: `aliases apply` carries the mark into the model file, and
+        # `aliases audit` lists it until a reviewer deletes it (there or here)
+        entry: dict = {"source": ex.source, "name": name, "unreviewed": True}
         hint = ex.hints.get(name, {})
         if hint.get("display"):
             entry["display"] = hint["display"]
@@ -135,13 +138,16 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
         elif p.get("new"):
             new = p["new"]
             mid = new["id"]
-            data = registry.models.get(mid) or {k: new[k] for k in ("id", "name", "organization")}
+            data = registry.models.get(mid) or {**{k: new[k] for k in ("id", "name", "organization")},
+                                                **identity.propose(mid, new["name"])}
             registry.models[mid] = data
         else:
             continue
         aliases = list(data.get("aliases") or [])
         extra = [n for n in (name, p.get("display") if p.get("add_display") else None) if n and key(n) != key(data["name"])
                  and key(n) not in {key(a) for a in aliases}]
+        if p.get("unreviewed") and (extra or not model_path(root, mid).exists()):
+            data["unreviewed"] = True
         if extra or not model_path(root, mid).exists():
             data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
             if data.get("aliases") is None:
@@ -153,3 +159,65 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
 
 def dump(proposals: list[dict]) -> str:
     return yaml.safe_dump({"proposals": proposals}, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def _repoint(root: Path, old: str, new: str) -> list[str]:
+    """Point imported and override rows naming `old` at `new`; returns the files changed."""
+    changed = []
+    pattern = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
+    for path in sorted((root / "scores").glob("imported/*.yaml")) + [root / "scores" / "overrides.yaml"]:
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            new_text = pattern.sub(lambda m: m.group(1) + new, text)
+            if new_text != text:
+                path.write_text(new_text, encoding="utf-8")
+                changed.append(str(path.relative_to(root)))
+    return changed
+
+
+def rename(root: Path, old: str, new: str) -> list[str]:
+    """Give model `old` the id `new`; the old id goes under former_ids (its page redirects). Returns the files
+    changed."""
+    root = Path(root)
+    registry = Registry.load(root)
+    if old not in registry.models or new in registry.models:
+        raise ValueError(f"rename needs an existing model {old!r} and a free id {new!r}")
+    if new.split("/")[0] != old.split("/")[0]:
+        raise ValueError("a rename keeps the organisation")
+    data = dict(registry.models[old], id=new)
+    data["former_ids"] = sorted(set(data.get("former_ids") or []) | {old})
+    changed = [str(write_model(root, data).relative_to(root))]
+    model_path(root, old).unlink()
+    changed.append(str(model_path(root, old).relative_to(root)))
+    return changed + _repoint(root, old, new)
+
+
+def merge(root: Path, old: str, into: str) -> list[str]:
+    """Merge model `old` into `into`: one configuration entered twice becomes one file.
+
+    `into` gains old's display name and aliases (so re-imports resolve to it), its results, and `old` (with
+    old's own former ids) under `former_ids`; old's file is removed; imported and override rows naming `old`
+    are pointed at `into`. Returns the files changed.
+    """
+    root = Path(root)
+    registry = Registry.load(root)
+    if old not in registry.models or into not in registry.models or old == into:
+        raise ValueError(f"merge needs two different existing models, got {old!r} and {into!r}")
+    src, dst = registry.models[old], registry.models[into]
+    taken = {key(dst["name"])} | {key(a) for a in dst.get("aliases") or []}
+    aliases = list(dst.get("aliases") or [])
+    for name in [src["name"], *(src.get("aliases") or [])]:
+        if key(name) not in taken:
+            aliases.append(name)
+            taken.add(key(name))
+    if aliases:
+        dst["aliases"] = sorted(aliases, key=key)
+    former = [f for f in (dst.get("former_ids") or []) if f != old]
+    dst["former_ids"] = sorted(set(former) | {old} | set(src.get("former_ids") or []))
+    if src.get("results"):
+        dst["results"] = list(dst.get("results") or []) + list(src["results"])
+    changed = [str(write_model(root, dst).relative_to(root))]
+    old_path = model_path(root, old)
+    old_path.unlink()
+    changed.append(str(old_path.relative_to(root)))
+    return changed + _repoint(root, old, into)

@@ -226,7 +226,7 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
         if name in ignored_names:
             ignored.append((name, ignored_names[name]))
             continue
-        hits = registry.match(name)
+        hits = registry.match(name, extract.source)
         if len(hits) == 1:
             mapping[name] = hits[0]
         elif not hits:
@@ -279,6 +279,19 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
         "models": models,
         "results": sorted(results.values(), key=_result_sort_key),
     }
+    # Names deliberately not attributed (ignore.yaml), with the reason and the primary values they carry, so
+    # a board can say which of the source's rows it leaves out and why.
+    left_out = []
+    for name, reason in sorted(ignored):
+        values = {}
+        for n, row in extract.results:
+            if n == name and not row.get("metric") and not row.get("subset"):
+                values.setdefault(row["benchmark"], row["value"])
+        if values:
+            left_out.append({"name": name, "reason": reason,
+                             "results": [{"benchmark": b, "value": v} for b, v in sorted(values.items())]})
+    if left_out:
+        doc["not_attributed"] = left_out
     return Outcome(doc, dump(doc), sorted(unmatched), ignored, conflicts)
 
 

@@ -9,8 +9,8 @@ import yaml
 
 MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
 # Key order of a model file as people read it; anything else follows alphabetically.
-MODEL_KEY_ORDER = ("id", "name", "organization", "family", "released", "weights", "reasoning", "parameters",
-                   "context_window", "licence", "pricing", "aliases", "results")
+MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "family", "released", "weights", "parameters",
+                   "context_window", "licence", "pricing", "aliases", "source_aliases", "results")
 
 
 def key(name: str) -> str:
@@ -22,6 +22,7 @@ def key(name: str) -> str:
 class Registry:
     models: dict[str, dict]  # id -> parsed model file
     index: dict[str, set[str]]  # key(name or alias) -> ids
+    scoped: dict[tuple[str, str], set[str]] = dataclasses.field(default_factory=dict)  # (source, key) -> ids
 
     @classmethod
     def load(cls, root: Path) -> "Registry":
@@ -47,10 +48,20 @@ class Registry:
             for name in [data.get("name", "")] + list(data.get("aliases") or []):
                 if name:
                     index.setdefault(key(name), set()).add(mid)
-        return cls(models, index)
+        scoped: dict[tuple[str, str], set[str]] = {}
+        for mid, data in models.items():
+            for entry in data.get("source_aliases") or []:
+                scoped.setdefault((entry["source"], key(entry["name"])), set()).add(mid)
+        return cls(models, index, scoped)
 
-    def match(self, name: str) -> list[str]:
-        """The ids whose name or aliases equal `name` (case-insensitively); several means ambiguous."""
+    def match(self, name: str, source: str | None = None) -> list[str]:
+        """The ids whose name or aliases equal `name` (case-insensitively); several means ambiguous.
+
+        An alias scoped to `source` (a model file's `source_aliases`) wins over the global names: it is how a
+        name that means different models at different sources ('Command-R') is attributed at one of them.
+        """
+        if source is not None and (source, key(name)) in self.scoped:
+            return sorted(self.scoped[(source, key(name))])
         return sorted(self.index.get(key(name), ()))
 
     def organization_slug(self, mid: str) -> str:

@@ -16,10 +16,11 @@ from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
-from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
+from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items, slug
 from .render import environment, script_json
 from .search import search_index
-from .views import Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view, unknown_counts
+from .views import (Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view, release_path,
+                    unknown_counts)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -61,6 +62,9 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
             "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
         }))
+        pages.append(Page(release_path(urls.board[bid]), "board.html", board_title(ctx, bid) + " (one row per release)",
+                          f"board:{bid}", {"view": board_view(bid, lk, per_release=True), "chart_kinds": [],
+                                           "methodology": _methodology_for(ctx, urls, bid)}))
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx)
     for bid in sorted(urls.benchmark):
@@ -240,7 +244,31 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(ctx, [p for p in list(files) + list(rendered)
                                          if p.endswith(".html") and p != "404.html"])
+    files.update(redirects(ctx, urls, set(files) | set(rendered)))  # not in the sitemap: they only forward
     return files
+
+
+def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]:
+    """A page at each former id's old URL that forwards to the model's page (ids stay stable once published)."""
+    from markupsafe import escape
+
+    out: dict[str, bytes] = {}
+    for m in sorted(ctx.models, key=lambda m: m["id"]):
+        for former in m.get("former_ids") or []:
+            path = "models/" + "/".join(slug(p) for p in str(former).split("/") if p) + "/index.html"
+            if path in taken or path in out:
+                continue  # a page of a live model wins; validation keeps former ids from being reused
+            root = "../" * path.count("/")
+            target = escape(root + urls.model_href(m["id"]))
+            name = escape(m.get("name") or m["id"])
+            out[path] = (
+                '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                f'<title>{escape(former)} is now {name}</title>'
+                f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+                '<meta name="robots" content="noindex"></head>\n'
+                f'<body><p><code>{escape(former)}</code> was merged or renamed: it is now <a href="{target}">{name}</a>.'
+                '</p></body></html>\n').encode("utf-8")
+    return out
 
 
 def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:

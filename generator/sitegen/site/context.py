@@ -32,3 +32,5 @@ class SiteContext:
     history: list[dict[str, Any]] = field(default_factory=list)
     #: CITATION.cff's data (yaml.safe_load), or None when there is none
     citation: dict[str, Any] | None = None
+    #: per source id: the names it lists that are not attributed to a model, with reason and values
+    not_attributed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)

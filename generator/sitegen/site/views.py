@@ -47,6 +47,10 @@ class Lookups:
         for bid in sorted(ctx.benchmark_boards):
             for row in ctx.benchmark_boards[bid].get("rows", []):
                 self.bench_rows[row["model"]].append((bid, row))
+        self.release_members: dict[str, list[str]] = defaultdict(list)
+        for m in ctx.models:
+            if m.get("release"):
+                self.release_members[m["release"]].append(m["id"])
         self._bench_digits: dict[str, int] = {}
         self._board_formats: dict[str, dict[str, Any]] = {}
 
@@ -242,8 +246,23 @@ def higher_is_better(ctx: SiteContext, bid: str) -> bool:
     return flag is not False
 
 
-def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
-    """A leaderboard: columns (components) and rows with cells, in rank order (unranked last)."""
+def best_per_release(rows: list[dict], lk: Lookups) -> list[dict]:
+    """The first row of each release in the given (rank) order: the release's best configuration."""
+    seen: set = set()
+    out = []
+    for row in rows:
+        release = (lk.models.get(row["model"]) or {}).get("release") or row["model"]
+        if release not in seen:
+            seen.add(release)
+            out.append(row)
+    return out
+
+
+def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, Any]:
+    """A leaderboard: columns (components) and rows with cells, in rank order (unranked last).
+
+    With per_release, one row per release: its best configuration (ranks stay those among all configurations).
+    """
     board = lk.ctx.boards[bid]
     rows = board.get("rows", [])
     comp_ids: list[str] = []
@@ -259,6 +278,9 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     higher = higher_is_better(lk.ctx, bid)
     ordered = sorted(rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
                                           -(r.get("value") or 0) if higher else (r.get("value") or 0), r["model"]))
+    n_configurations = len(ordered)
+    if per_release:
+        ordered = best_per_release(ordered, lk)
     digits = form["digits"]
     view_rows, manual_rows = [], []
     for i, row in enumerate(ordered):
@@ -293,7 +315,30 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "hide_unranked": 0 < n_ranked < len(view_rows),
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
-            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower), "unknown": unknown_counts(view_rows)}
+            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower), "unknown": unknown_counts(view_rows),
+            "per_release": per_release, "n_configurations": n_configurations,
+            "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
+            if comp_ids else [],
+            "per_release_href": href(release_path(lk.urls.board[bid])), "all_href": href(lk.urls.board[bid])}
+
+
+def release_path(board_path: str) -> str:
+    """The page of a board's one-row-per-release view, next to the board's own page."""
+    return board_path[: -len("index.html")] + "releases/index.html"
+
+
+def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None) -> list[dict[str, Any]]:
+    """Names a source lists on these benchmarks that are not attributed to a model, each with the reason."""
+    out = []
+    for source, entries in sorted(lk.ctx.not_attributed.items()):
+        if sources is not None and source not in sources:
+            continue
+        for e in entries:
+            values = [(r["benchmark"], r["value"]) for r in e.get("results") or [] if r["benchmark"] in benchmarks]
+            if values:
+                out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
+                            "shown": ", ".join(f"{lk.bench_name(b)} {_num(v):g}" for b, v in values)})
+    return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
 def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -338,7 +383,24 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
             "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
-            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
+            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
+            "left_out": left_out(lk, {bid})}
+
+
+def _effort_order(m: dict) -> tuple:
+    rank = m.get("effort_rank")
+    return (rank is None or rank != rank, rank if rank == rank and rank is not None else 0.0, m["id"])
+
+
+def siblings(mid: str, lk: Lookups) -> list[dict[str, Any]]:
+    """Every configuration of the model's release (itself included, marked), in effort order, unknown last."""
+    release = (lk.models.get(mid) or {}).get("release")
+    members = sorted((lk.models[x] for x in lk.release_members.get(release, [])), key=_effort_order)
+    if len(members) < 2:
+        return []
+    return [{"id": s["id"], "name": s.get("name") or s["id"], "href": lk.urls.model_href(s["id"]),
+             "effort": s.get("effort") or ("reasoning, effort not stated" if s.get("reasoning") else "not stated"),
+             "self": s["id"] == mid} for s in members]
 
 
 def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
@@ -391,7 +453,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
                       "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None})
     params = m.get("parameters") or {}
     return {
-        "model": m, "meta": lk.model_meta(mid), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
+        "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
         "pricing": {"input": _num(pricing.get("input_per_mtok")), "output": _num(pricing.get("output_per_mtok")),
                     "as_of": pricing.get("as_of") or "", "source": lk.source_name(pricing.get("source")),
                     "url": lk.source_url(pricing.get("source"))},
