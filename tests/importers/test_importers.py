@@ -70,12 +70,12 @@ def test_epoch_hle_percent_interval_calibration_and_unknown_effort_reported(tmp_
     assert not ignored.unmatched and ignored.ignored
 
 
-def test_critpt_tools_become_harness_on_0_to_20(tmp_path):
+def test_critpt_tools_become_harness_percent_as_published(tmp_path):
     f = tmp_path / "critpt.csv"
     f.write_text('model,challenge_accuracy_pct,note\n"GPT-5 (high, code & web)",12.6,\nGPT-5 (high),5.7,\n')
     reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", [])})
     out = resolve(importers.IMPORTERS["critpt"].extract([f], "2025-11-21", Context(lambda n: None)), reg, [])
-    assert [(r.get("harness", ""), r["value"]) for r in out.doc["results"]] == [("", 1.14), ("code & web", 2.52)]
+    assert [(r.get("harness", ""), r["value"]) for r in out.doc["results"]] == [("", 5.7), ("code & web", 12.6)]
 
 
 def test_lmarena_ci_and_prices(tmp_path):

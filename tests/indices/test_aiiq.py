@@ -138,6 +138,21 @@ def test_arc_prize_before_epoch():
     assert (comp(r, "arc-agi-2")["raw"], comp(r, "arc-agi-2")["value"]) == (40, 95)
 
 
+def test_critpt_is_read_as_published():
+    # CritPt is challenge accuracy in percent, read on the seed's "0-20" table as it stands (no x 0.2):
+    # 5.7 lies between (5, 140) and (8, 145): 140 + 5 * 0.7 / 3 = 141.1667;
+    # 12.6 (a tool-using variant, the model's only result) between (12, 150) and (20, 155): 150 + 5 * 0.6 / 8 = 150.375.
+    frame = results(
+        {"model": "x", "benchmark": "critpt", "value": 5.7, "source": "critpt", "retrieved": "2025-11-21"},
+        {"model": "y", "benchmark": "critpt", "value": 12.6, "source": "critpt", "harness": "code & web",
+         "retrieved": "2025-11-21"},
+    )
+    board = aiiq.compute(definition("ai-iq"), frame, models())
+    x, y = comp(row(board, "x"), "critpt"), comp(row(board, "y"), "critpt")
+    assert (x["raw"], x["value"]) == (5.7, pytest.approx(141.1667))
+    assert (y["raw"], y["value"]) == (12.6, 150.375)
+
+
 # --- The anchor tables in the YAML are the seed's tables, exactly. ---
 
 SEED_NAMES = {
