@@ -133,3 +133,15 @@ def test_lmarena_licence_gives_open_or_closed_weights():
 
     assert [weights_from_licence(x) for x in ("Proprietary", "Apache 2.0", "Llama 3.1 Community", "MRL", None, "")] == [
         "closed", "open", "open", "open", None, None]
+
+
+def test_aa_importers_file_hle_under_aa_question_set(tmp_path):
+    # AA runs HLE on its own set (2,684 text-only questions of the original 3,000): subset aa-2684; other evals
+    # stay on the full set. 0.2532 -> 25.32 percent.
+    f = tmp_path / "aa_api_v2_llms_full_2026-07-31.json"
+    f.write_text('{"data": [{"name": "GPT-5 (high)", "slug": "gpt-5", "evaluations": {"hle": 0.2532, "gpqa": 0.85}}]}')
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", [])})
+    ex = importers.IMPORTERS["aa-api-2026-07"].extract([f], None, Context(lambda n: None), source="aa-api-2026-07")
+    out = resolve(ex, reg, [])
+    assert {(r["benchmark"], r.get("subset", ""), r["value"]) for r in out.doc["results"]} == {
+        ("hle", "aa-2684", 25.32), ("gpqa-diamond", "", 85)}

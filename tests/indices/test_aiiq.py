@@ -122,11 +122,27 @@ def test_real_definition_end_to_end():
     # hle 20 -> 130 and gpqa 65 -> 115: academic 122.5 (critpt has no data anywhere: left out);
     # aime 80 -> 117: mathematical 117 (frontiermath-tier-4 left out); composite (122.5 + 117) / 2.
     frame = scores(source="aa-api-2026-07", **{"o__m": {"hle": 20, "gpqa-diamond": 65, "aime-2025": 80}})
+    frame.loc[frame["benchmark"] == "hle", "subset"] = "aa-2684"   # AA's own HLE question set
     r = row(aiiq.compute(definition("ai-iq"), frame, models()), "o/m")
     assert r["value"] == pytest.approx(119.75)
     assert comp(r, "critpt")["how"] == "excluded"
     assert comp(r, "programmatic")["how"] == "missing"   # nobody has programmatic data: no P80
     assert comp(r, "hle")["source"] == "aa-api-2026-07" and comp(r, "hle")["retrieved"] == "2025-10-01"
+    assert comp(r, "hle")["subset"] == "aa-2684" and "subset" not in comp(r, "gpqa-diamond")
+
+
+def test_hle_is_taken_on_aa_question_set_only():
+    # x has HLE only on the paper's full set (Epoch): not AI IQ's set, so no real HLE; its academic dimension is
+    # GPQA 65 -> 115 alone. y has AA's set: 20 -> 130.
+    frame = results(
+        {"model": "x", "benchmark": "hle", "value": 25, "source": "epoch"},
+        {"model": "x", "benchmark": "gpqa-diamond", "value": 65, "source": "aa-api-2026-07"},
+        {"model": "y", "benchmark": "hle", "value": 20, "source": "aa-api-2026-07", "subset": "aa-2684"},
+    )
+    board = aiiq.compute(definition("ai-iq"), frame, models())
+    assert comp(row(board, "y"), "hle")["value"] == 130 and comp(row(board, "y"), "hle")["subset"] == "aa-2684"
+    x_hle = comp(row(board, "x"), "hle")
+    assert x_hle["how"] == "imputed" and x_hle["value"] == 115   # min(own 115, P80 of hle over {130}) = 115
 
 
 def test_arc_prize_before_epoch():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .aa_api import SUBSETS
 from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-leaderboard-2025-08",)
@@ -70,7 +71,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             raise ImportError_(f"{path.name}: {name!r} has different eval values on different endpoints")
         first = group[0]
         for column, bench in EVALS.items():
-            ex.result(name, bench, number(first[column]))
+            ex.result(name, bench, number(first[column]), subset=SUBSETS.get(bench))
         licence = first["License"].strip()
         fields = {"licence": licence or None,
                   "weights": ("closed" if licence == "Proprietary" else "open") if licence else None}

@@ -293,13 +293,32 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "hide_unranked": 0 < n_ranked < len(view_rows),
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
+            "scope": _scope(board, lk),
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower)}
 
 
+def _scope(board: dict[str, Any], lk: Lookups) -> dict[str, Any] | None:
+    """Why a board lists the models it lists, with the link to the benchmark page that has the rest."""
+    scope = board.get("scope")
+    if not scope:
+        return None
+    page = lk.urls.benchmark.get(scope.get("benchmark"))
+    return {"text": scope["text"], "href": href(page) if page else None, "name": lk.bench_name(scope.get("benchmark"))}
+
+
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
-    """A benchmark's scores: one row per model with its link, retrieval date and flags."""
+    """A benchmark's scores: one row per model with its link, retrieval date and flags; a benchmark run on several
+    question sets also gets one such table per other set (`others`), each ranked only within itself."""
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
-    rows = sorted(bb.get("rows", []), key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
+    view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
+    view["question_set"] = bb.get("question_set")
+    view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
+                      for qs in bb.get("other_question_sets", [])]
+    return view
+
+
+def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str) -> dict[str, Any]:
+    rows = sorted(board_rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
     out = []
     for i, r in enumerate(rows):
         meta = lk.model_meta(r["model"])
@@ -309,10 +328,11 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
             "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
-            "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")), "uid": f"b{i}",
+            "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
+            "uid": f"b{subset}{i}",
         })
     unit = lk.bench_unit(bid)
-    return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
+    return {"id": f"{bid}-{subset}" if subset else bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
             "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
