@@ -87,18 +87,32 @@ def test_bootstrap_at_zero_and_full_accuracy_collapses():
     rng = ped.rng_for(1, "x")
     assert ped.bootstrap_interval(np.zeros(220, bool), 1000, rng, 0.95) == [0.0, 0.0]
     assert ped.bootstrap_interval(np.ones(220, bool), 1000, rng, 0.95) == [100.0, 100.0]
-    assert ped.bernoulli_interval(0.0, 220, 1000, rng, 0.95) == [0.0, 0.0]
-    assert ped.bernoulli_interval(100.0, 220, 1000, rng, 0.95) == [100.0, 100.0]
+    assert ped.binomial_interval(0, 220, 0.95) == [0.0, 0.0]
+    assert ped.binomial_interval(220, 220, 0.95) == [100.0, 100.0]
 
 
-def test_published_value_gets_a_bernoulli_interval_marked_derived():
-    board = cdpk(results_frame({"model": "a/m", "value": 73.53}, {"model": "b/m", "value": 50.0}))
-    row = {r["model"]: r for r in board["rows"]}["a/m"]
+def test_binomial_interval_is_the_exact_quantiles_by_hand():
+    # Binomial(10, 1/2): P(X <= 1) = 11/1024 = 0.0107 < 0.025 <= P(X <= 2) = 56/1024 = 0.0547 -> lower 2/10;
+    # P(X <= 7) = 968/1024 = 0.945 < 0.975 <= P(X <= 8) = 1013/1024 = 0.989 -> upper 8/10.
+    assert ped.binomial_interval(5, 10, 0.95) == [20.0, 80.0]
+    # Binomial(10, 1/10): P(X = 0) = 0.9^10 = 0.349 >= 0.025 -> lower 0; P(X <= 2) = 0.930 < 0.975 <=
+    # P(X <= 3) = 0.987 -> upper 3/10.
+    assert ped.binomial_interval(1, 10, 0.95) == [0.0, 30.0]
+    # The published accuracy is k/n to two decimals: 73.53% of 899 is k = 661.
+    assert ped.correct_count(73.53, 899) == 661
+
+
+def test_equal_scores_get_equal_intervals_stated_as_exact_binomial():
+    # Two models with the same published k/n: the same interval, whatever their ids (no random stream).
+    board = cdpk(results_frame({"model": "a/m", "value": 73.53}, {"model": "b/m", "value": 73.53},
+                               {"model": "c/m", "value": 50.0}))
+    rows = {r["model"]: r for r in board["rows"]}
+    assert rows["a/m"]["interval"] == rows["b/m"]["interval"] == ped.binomial_interval(661, 899, 0.95)
+    row = rows["a/m"]
     assert row["status"] == "published" and row["interval_how"] == "derived"
-    assert "n = 899" in row["interval_reason"] and "1000 draws" in row["interval_reason"]
+    assert "Binomial(n = 899, 661/899)" in row["interval_reason"] and "exact 2.5% and 97.5% quantiles" in row["interval_reason"]
     lo, hi = row["interval"]
-    assert lo < 73.53 < hi and hi - lo == pytest.approx(2 * 1.96 * math.sqrt(.7353 * .2647 / 899) * 100, abs=0.6)
-    # same input, same seed -> byte-identical output; another model's presence does not shift it
+    assert lo < 73.53 < hi and hi - lo == pytest.approx(2 * 1.96 * math.sqrt(.7353 * .2647 / 899) * 100, abs=0.3)
     alone = cdpk(results_frame({"model": "a/m", "value": 73.53}))
     assert alone["rows"][0]["interval"] == row["interval"]
 
@@ -112,6 +126,7 @@ def test_observed_rows_bootstrap_over_questions():
     board = cdpk(results_frame(), raw_rows={"a/m": raw(450, 899)})
     (row,) = board["rows"]
     assert row["status"] == "observed" and row["interval_how"] == "observed"
+    assert row["interval_reason"].startswith("bootstrap over the 899 answered questions: 1000 resamples")
     assert row["value"] == pytest.approx(100 * 450 / 899)
     assert row["coverage"] == {"have": 899, "of": 899}
     assert row["interval"][0] < row["value"] < row["interval"][1]

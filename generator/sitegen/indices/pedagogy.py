@@ -1,7 +1,8 @@
 """The Pedagogy Benchmark (seed 004): CDPK and SEND accuracy, bootstrap CIs, value and size frontiers.
 
 - Accuracy with a 95% bootstrap interval: 1,000 resamples of the questions with replacement; without
-  per-question data, 1,000 draws of n Bernoulli outcomes at the published accuracy (n = 899 / 220).
+  per-question data, the exact quantiles of what that resampling converges to, Binomial(n, k/n) / n
+  (n = 899 / 220), so equal scores get equal intervals and no Monte-Carlo noise is published.
 - Models with more than 5% badly formatted answers, where known, are excluded from the board.
 - Value frontier: the rising part of the convex upper hull of accuracy against log10 input price;
   the same over time (month ends, from release dates); size frontier over open-weight models on
@@ -13,9 +14,11 @@ Pure functions: frames and dicts in, dicts out. All constants come from `methodo
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import zlib
+from fractions import Fraction
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import Any
@@ -58,11 +61,41 @@ def bootstrap_interval(correct: np.ndarray, resamples: int, rng: np.random.Gener
     return _percentile_interval(100.0 * correct[idx].mean(axis=1), level)
 
 
-def bernoulli_interval(accuracy: float, n: int, resamples: int, rng: np.random.Generator,
-                       level: float) -> list[float]:
-    """Interval from `resamples` draws of n Bernoulli outcomes at the published accuracy (percent)."""
-    p = min(max(accuracy / 100.0, 0.0), 1.0)
-    return _percentile_interval(100.0 * rng.binomial(int(n), p, size=int(resamples)) / n, level)
+def correct_count(accuracy: float, n: int) -> int:
+    """k of a published accuracy k/n in percent (published to two decimals, so k is the nearest whole number)."""
+    return min(max(round(float(accuracy) * int(n) / 100.0), 0), int(n))
+
+
+def binomial_interval(k: int, n: int, level: float) -> list[float]:
+    """The central `level` interval of the resampled accuracy without per-question data, exactly.
+
+    Resampling n answers of which k are right is a draw X ~ Binomial(n, k/n); the interval is the lower and
+    upper (1 - level)/2 quantiles of 100 X / n, each the smallest x with P(X <= x) >= q. The CDF is summed in
+    exact integers (n^n P(X <= x) = sum of C(n, j) k^j (n - k)^(n - j)), so it depends on (n, k) alone.
+    """
+    return list(_binomial_interval(int(k), int(n), Fraction(str(level))))
+
+
+@functools.lru_cache(maxsize=None)
+def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
+    total = n ** n
+    tail = (1 - level) / 2
+    targets = [tail, 1 - tail]            # compared as cumulative * den >= num * total, in integers
+    powers_miss = [1]                     # (n - k)^i for i = 0..n
+    for _ in range(n):
+        powers_miss.append(powers_miss[-1] * (n - k))
+    out: list[float] = []
+    cumulative, comb, powers_hit = 0, 1, 1  # comb = C(n, x), powers_hit = k^x
+    for x in range(n + 1):
+        cumulative += comb * powers_hit * powers_miss[n - x]
+        while targets and cumulative * targets[0].denominator >= targets[0].numerator * total:
+            out.append(100.0 * x / n)
+            targets.pop(0)
+        if not targets:
+            break
+        comb = comb * (n - x) // (x + 1)
+        powers_hit *= k
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -285,6 +318,8 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
             row = {"model": model, "value": 100.0 * float(correct.mean()), "status": OBSERVED,
                    "coverage": {"have": len(done), "of": n_questions},
                    "interval": bootstrap_interval(correct, resamples, rng, level), "interval_how": OBSERVED,
+                   "interval_reason": (f"bootstrap over the {len(done)} answered questions: {resamples} "
+                                       f"resamples with replacement, percentile interval"),
                    "components": components, "best_subject": best, "worst_subject": worst,
                    "bad_format": bad_format_share(rows_raw)}
             if row["bad_format"] is None:
@@ -304,9 +339,11 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
             if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
                 row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED)
             else:
-                row.update(interval=bernoulli_interval(value, n, resamples, rng, level), interval_how=DERIVED,
-                           interval_reason=(f"no per-question results: {resamples} draws of n = {n} "
-                                            f"Bernoulli outcomes at the published accuracy"))
+                k = correct_count(value, n)
+                row.update(interval=binomial_interval(k, n, level), interval_how=DERIVED,
+                           interval_reason=(f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
+                                            f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
+                                            f"Binomial(n = {n}, {k}/{n}) / n"))
         if row["bad_format"] is not None and row["bad_format"] > max_share:
             row.update(status=EXCLUDED, measured=row["value"], value=None, interval=None,
                        reason=(f"{100 * row['bad_format']:.1f}% of answers badly formatted "
