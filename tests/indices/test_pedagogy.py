@@ -15,8 +15,6 @@ from sitegen.indices import pedagogy as ped
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFINITION = yaml.safe_load((ROOT / "methodology/indices/pedagogy.yaml").read_text(encoding="utf-8"))
-# The shared data folder sits beside the repository and is always present in CI.
-PAPER_DATA = ROOT / "../shared/data/pedagogy-benchmark"
 BOOT = DEFINITION["bootstrap"]
 
 RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved",
@@ -326,38 +324,23 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9.]+", " ", name).strip()
 
 
-# Names the transcription spells differently from models.csv beyond punctuation.
-ALIASES = {"o1": "o1 medium"}
+FIXTURE = Path(__file__).parent / "fixtures" / "pedagogy_paper_cdpk.csv"
 
 
 def paper_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
-    """CDPK results and a models frame from the paper's tables and models.csv; and id -> display name.
+    """CDPK results and a models frame from the paper's numbers (tests/indices/fixtures); and id -> display name.
 
-    Where a display name has several rows in models.csv (Llama-3.2 1B and 3B, Qwen-2.5 7B, Mistral Nemo at
-    Fireworks "fw-" and at a second provider; duplicates at the same price), the row whose id names the
-    precision (-bf16, -fp8) is taken: the paper reports "the most reliable provider for any given model in its
-    original quantisation", and its text quotes those prices (Mistral Nemo "for the same price" as LFM-7B's
-    1¢; Llama 3.2 1B as the cheapest model on the frontier, 0.5¢ in bf16 rather than 10¢ at Fireworks).
+    The fixture joins the paper's Appendix D CDPK table to its models.csv. Where a display name has several rows
+    in models.csv (Llama-3.2 1B and 3B, Qwen-2.5 7B, Mistral Nemo at Fireworks "fw-" and at a second provider),
+    the row whose id names the precision (-bf16, -fp8) was taken: the paper reports "the most reliable provider
+    for any given model in its original quantisation", and its text quotes those prices (Mistral Nemo "for the
+    same price" as LFM-7B's 1¢; Llama 3.2 1B as the cheapest model on the frontier, 0.5¢ in bf16).
     """
-    models_csv = pd.read_csv(PAPER_DATA / "models.csv")
-    table = pd.read_csv(PAPER_DATA / "paper_tables_cdpk_send_secondary_transcription.csv")
-    models_csv["key"] = models_csv["display_name"].map(_key)
-    models_csv["tagged"] = models_csv["model_id"].str.contains(r"-(?:bf16|fp8)$")
-    chosen = models_csv.sort_values("tagged", ascending=False, kind="stable").drop_duplicates("key")
-    table = table[table["benchmark"] == "CDPK"].copy()
-    table["key"] = table["model_display_name"].map(_key).map(lambda k: ALIASES.get(k, k))
-    joined = table.merge(chosen, on="key", how="left", validate="one_to_one")
-    assert joined["model_id"].notna().all(), "every CDPK row of the paper must find its model"
-    results = results_frame(*({"model": r.model_id, "value": r.accuracy_pct} for r in joined.itertuples()))
-
-    def released(mm_yyyy: str) -> str:
-        month, year = mm_yyyy.split("/")
-        return f"{year}-{month}"
-    models = models_frame(*({"model": r.model_id, "name": r.display_name, "released": released(r.release_date),
-                             "weights": "open" if r.open else "closed",
-                             "total_b": r.size / 1e9 if r.size > 0 else math.nan,
-                             "input_per_mtok": r.input_cost} for r in chosen.itertuples()))
-    return results, models, dict(zip(chosen["model_id"], chosen["display_name"]))
+    table = pd.read_csv(FIXTURE, comment="#", dtype={"released": str})
+    results = results_frame(*({"model": r.model, "value": r.value} for r in table.itertuples()))
+    models = models_frame(*({"model": r.model, "name": r.name, "released": r.released, "weights": r.weights,
+                             "total_b": r.total_b, "input_per_mtok": r.input_per_mtok} for r in table.itertuples()))
+    return results, models, dict(zip(table["model"], table["name"]))
 
 
 def test_paper_value_frontier_is_reproduced():
