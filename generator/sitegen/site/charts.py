@@ -242,8 +242,9 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                     f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
                     f"{excluded} models without a positive input price are left out.")
         else:
-            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} open-weights models with a "
-                    f"published size; the orange line is the size frontier. {excluded} models are left out (closed or unknown size).")
+            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
+                    f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
+                    f"are left out (no published size).")
         scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc,
                            tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(

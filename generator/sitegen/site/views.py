@@ -294,6 +294,7 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "scope": _scope(board, lk),
+            "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower)}
 
 
