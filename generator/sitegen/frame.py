@@ -19,6 +19,9 @@ MODEL_COLUMNS = {
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
     "origin": "string", "prices": "object",
+    # Model identity: the release a configuration belongs to, its reasoning-effort label and rank (higher = more
+    # effort, NaN unknown). Filled with neutral defaults below until the identity work (model ids) supplies them.
+    "release": "string", "effort": "string", "effort_rank": "float64",
 }
 METADATA_FIELDS = ("organization", "released", "weights", "reasoning", "context_window", "licence")
 
@@ -118,6 +121,9 @@ def model_records(repo) -> list[dict]:
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(meta["context_window"]),
             "licence": meta["licence"], "origin": doc.path, "prices": prices,
+            # NEUTRAL DEFAULTS, replaced by the identity branch's real values at merge: every model is its own
+            # release with an unknown effort, so AI IQ's family match (same release, known effort) never fires.
+            "release": model_id, "effort": "", "effort_rank": math.nan,
         })
     return records
 
