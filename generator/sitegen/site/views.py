@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
-from .numbers import decimals, header
+from .numbers import decimals, header, unit_name
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -119,15 +119,15 @@ class Lookups:
 
 #: Labels of computed (non-benchmark) components that the engine names by id.
 DIMENSION_LABELS = {
-    "token-cost": "Token cost (USD)", "token-efficiency": "Token efficiency (×)",
-    "token_cost": "Token cost (USD)", "efficiency": "Token efficiency (×)",
-    "effective_cost": "Effective cost (USD)", "response_time": "Response time (s)",
+    "token-cost": "Token cost (USD per task)", "token-efficiency": "Token efficiency (×)",
+    "token_cost": "Token cost (USD per task)", "efficiency": "Token efficiency (×)",
+    "effective_cost": "Effective cost (USD per task)", "response_time": "Response time (s)",
 }
 
 
 #: Units of computed (non-benchmark) components.
 DIMENSION_UNITS = {
-    "token-cost": "USD", "token_cost": "USD", "effective_cost": "USD",
+    "token-cost": "USD-per-task", "token_cost": "USD-per-task", "effective_cost": "USD-per-task",
     "token-efficiency": "ratio", "efficiency": "ratio", "response_time": "seconds",
 }
 #: Index kinds whose component values are mapped onto the index's own scale (the raw score keeps the benchmark's).
@@ -293,7 +293,7 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "hide_unranked": 0 < n_ranked < len(view_rows),
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
-            "scope": _scope(board, lk),
+            "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
             "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower)}
 
