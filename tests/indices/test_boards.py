@@ -18,6 +18,9 @@ FRAME = results(
     {"model": "o/n", "benchmark": "hle", "value": 12, "source": "aa-api-2026-07", "harness": "x", "subset": "aa-2684"},
     {"model": "o/p", "benchmark": "hle", "value": 25, "source": "epoch"},
     {"model": "o/p", "benchmark": "hle", "value": 24, "source": "hle-paper", "subset": "text-only"},
+    {"model": "o/p", "benchmark": "hle", "value": 7.4, "source": "hle-paper", "subset": "math"},
+    {"model": "o/p", "benchmark": "hle", "value": 10.4, "source": "hle-paper", "subset": "bio-med"},
+    {"model": "o/n", "benchmark": "hle", "value": 3.1, "source": "hle-paper", "subset": "text-only.other"},
 )
 PEOPLE = models({"model": "o/m", "input_per_mtok": 1.0, "output_per_mtok": 2.0})
 ROW_KEYS = {"model", "value", "rank", "status", "coverage", "components"}
@@ -57,6 +60,13 @@ def test_benchmark_boards():
         ("o/m", 20.0, 1, "aa-api-2026-07"), ("o/n", 12.0, 2, "aa-api-2026-07")]
     assert sets["aa-2684"][0]["stderr"] == 0.8 and sets["aa-2684"][1]["harness"] == "x"
     assert "question_set" not in boards["aime-2025"]
+    # The paper's Table 3 as two tables (full set, text-only), one column per category, unknown cells None.
+    full, text = hle["category_tables"]
+    assert [c["subset"] for c in full["columns"]][:2] == ["math", "bio-med"] and len(full["columns"]) == 8
+    assert [(r["model"], [c and c["value"] for c in r["cells"]]) for r in full["rows"]] == [
+        ("o/p", [7.4, 10.4, None, None, None, None, None, None])]
+    assert [(r["model"], [c and c["value"] for c in r["cells"]][-1]) for r in text["rows"]] == [("o/n", 3.1)]
+    assert full["rows"][0]["cells"][0]["source"] == "hle-paper"
     assert boards["aime-2025"]["rows"][0]["value"] == 95   # the first listed source (the 2026 API) wins
     assert set(sets["aa-2684"][0]) == {"model", "value", "rank", "how", "source", "retrieved", "url", "stderr",
                                    "ci_low", "ci_high", "harness", "self_reported"}

@@ -107,7 +107,7 @@ def test_equal_scores_get_equal_intervals_stated_as_exact_binomial():
     rows = {r["model"]: r for r in board["rows"]}
     assert rows["a/m"]["interval"] == rows["b/m"]["interval"] == ped.binomial_interval(661, 899, 0.95)
     row = rows["a/m"]
-    assert row["status"] == "published" and row["interval_how"] == "derived"
+    assert row["status"] == "published" and row["interval_how"] == "derived" and row["interval_method"] == "exact binomial"
     assert "Binomial(n = 899, 661/899)" in row["interval_reason"] and "exact 2.5% and 97.5% quantiles" in row["interval_reason"]
     lo, hi = row["interval"]
     assert lo < 73.53 < hi and hi - lo == pytest.approx(2 * 1.96 * math.sqrt(.7353 * .2647 / 899) * 100, abs=0.3)
@@ -125,6 +125,7 @@ def test_observed_rows_bootstrap_over_questions():
     (row,) = board["rows"]
     assert row["status"] == "observed" and row["interval_how"] == "observed"
     assert row["interval_reason"].startswith("bootstrap over the 899 answered questions: 1000 resamples")
+    assert row["interval_method"] == "question bootstrap"
     assert row["value"] == pytest.approx(100 * 450 / 899)
     assert row["coverage"] == {"have": 899, "of": 899}
     assert row["interval"][0] < row["value"] < row["interval"][1]
@@ -410,7 +411,7 @@ def test_paper_frontier_over_time_points_reproduced_or_explained():
     assert "gives 73.2%" in nov["reason"]
     # April 2024: the cheapest model released by then (Claude-3 Haiku) costs 0.25: nothing to read at 0.10.
     apr = checks["2024-04"]
-    assert apr["ours"] is None and not apr["reproduced"] and "cheapest frontier model cost 0.25" in apr["reason"]
+    assert apr["ours"] is None and not apr["reproduced"] and "the cheapest then cost 0.25" in apr["reason"]
 
 
 def test_frontier_points_carry_their_price_source_and_date():

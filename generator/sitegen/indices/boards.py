@@ -100,7 +100,27 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
             {"subset": qs["subset"], "label": qs["label"],
              "rows": _subset_rows(results, config, per.get(bid), qs, bid, precision, higher[bid])}
             for qs in sets["others"]]
+    for bid, tables in sorted((config.get("category_tables") or {}).items()):
+        if bid in out:
+            out[bid]["category_tables"] = [_category_table(results, config, per.get(bid), bid, t, precision)
+                                           for t in tables]
     return out
+
+
+def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | None, bid: str, table: Mapping,
+                    precision: int) -> dict:
+    """One value per model and category (a subset each), unranked: {"label", "columns", "rows"}; a model is listed
+    when it has any category, and a missing category is None (unknown, never 0)."""
+    cells: dict[str, dict[str, dict]] = {}
+    for col in table["columns"]:
+        rule = {**(override or {}), "subset": col["subset"]}
+        for (model, _), rec in select_by_benchmark(results, config.get("selection"), {bid: rule}).items():
+            cells.setdefault(model, {})[col["subset"]] = {
+                "value": round_half_up(rec["value"], precision), "source": rec["source"],
+                "retrieved": rec["retrieved"], "url": rec["url"] or None}
+    return {"label": table["label"], "columns": [dict(c) for c in table["columns"]],
+            "rows": [{"model": m, "cells": [cells[m].get(c["subset"]) for c in table["columns"]]}
+                     for m in sorted(cells)]}
 
 
 def _bench_row(model: str, rec: Mapping, precision: int) -> dict:

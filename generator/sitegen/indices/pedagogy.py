@@ -332,6 +332,7 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
             row = {"model": model, "value": 100.0 * float(correct.mean()), "status": OBSERVED,
                    "coverage": {"have": len(done), "of": n_questions},
                    "interval": bootstrap_interval(correct, resamples, rng, level), "interval_how": OBSERVED,
+                   "interval_method": "question bootstrap",
                    "interval_reason": (f"bootstrap over the {len(done)} answered questions: {resamples} "
                                        f"resamples with replacement, percentile interval"),
                    "components": components, "best_subject": best, "worst_subject": worst,
@@ -351,10 +352,11 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
                    "best_subject": None, "worst_subject": None,
                    "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources)}
             if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
-                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED)
+                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED,
+                           interval_method="published")
             else:
                 k = correct_count(value, n)
-                row.update(interval=binomial_interval(k, n, level), interval_how=DERIVED,
+                row.update(interval=binomial_interval(k, n, level), interval_how=DERIVED, interval_method="exact binomial",
                            interval_reason=(f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
                                             f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
                                             f"Binomial(n = {n}, {k}/{n}) / n"))
@@ -386,7 +388,7 @@ def paper_over_time(value: Mapping[str, Any], claims: Mapping[str, Any] | None) 
             xs, ys, x = [h[0] for h in hull], [h[1] for h in hull], math.log10(price)
             if x < xs[0] - TOL:
                 entry["reason"] = (f"no model released by then costs {price:g} USD per 1M input tokens or less at the "
-                                   f"paper's prices (the cheapest frontier model cost {10 ** xs[0]:.3g})")
+                                   f"paper's prices (the cheapest then cost {10 ** xs[0]:.3g})")
             elif x > xs[-1] + TOL:
                 entry["reason"] = f"the frontier then ended at {10 ** xs[-1]:.3g} USD per 1M input tokens"
             else:

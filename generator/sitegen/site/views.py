@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
-from .numbers import decimals, header, unit_name
+from .numbers import HEADER, decimals, header, unit_name
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -205,6 +205,7 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
     return {
         "value": _num(comp.get("value")), "how": how, "note": note, "uid": uid,
         "url": lk.source_url(comp.get("source")), "digits": digits,
+        "title": f"on question set {comp['subset']}" if comp.get("subset") else "",
     }
 
 
@@ -271,7 +272,8 @@ def board_view(bid: str, lk: Lookups) -> dict[str, Any]:
         meta = lk.model_meta(row["model"])
         vr = {
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
-            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row), "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
+            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
+            "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
             "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
@@ -315,7 +317,22 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     view["question_set"] = bb.get("question_set")
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
+    view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
     return view
+
+
+def _category_view(bid: str, table: dict[str, Any], lk: Lookups, index: int) -> dict[str, Any]:
+    """A per-category table: one row per model, one cell per category (None: unknown), with source links."""
+    unit = lk.bench_unit(bid)
+    values = [c["value"] for r in table["rows"] for c in r["cells"] if c]
+    rows = []
+    for r in table["rows"]:
+        cells = [None if c is None else {"value": _num(c["value"]), "url": lk.source_url(c["source"], c.get("url")),
+                                         "title": f"{lk.source_name(c['source'])}, retrieved {c['retrieved']}"}
+                 for c in r["cells"]]
+        rows.append({**lk.model_meta(r["model"]), "cells": cells})
+    return {"id": f"{bid}-categories-{index}", "label": table["label"], "columns": [c["name"] for c in table["columns"]],
+            "rows": rows, "digits": decimals(unit, values), "unit": HEADER.get(unit, unit)}
 
 
 def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str) -> dict[str, Any]:
