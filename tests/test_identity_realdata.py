@@ -2,11 +2,10 @@
 model a source ranks in its own top 20 is on our board of that benchmark or named on its page with a reason;
 every complete row of AA's v2.2 table is on the v2.2 board or named there with the reason.
 
-The sources' own files are read through `shared_data()` only (the one place that knows where they live)."""
+The sources' own files are the repository's captures in downloads/."""
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -27,9 +26,9 @@ RANKINGS = [("lmarena", "lmarena-text"), ("eq-bench", "eq-bench-3"), ("swe-bench
 AA_V22_EVALS = {"mmlu-pro", "gpqa-diamond", "hle", "livecodebench", "scicode", "ifbench", "aime-2025", "aa-lcr"}
 
 
-def shared_data() -> Path:
-    """The folder of the sources' downloaded files (SITEGEN_SHARED_DATA, else ../shared/data from the root)."""
-    return Path(os.environ.get("SITEGEN_SHARED_DATA") or ROOT.parent / "shared" / "data")
+def downloads() -> Path:
+    """The repository's copies of the sources' downloaded files."""
+    return ROOT / "downloads"
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +40,8 @@ def built():
 
 @pytest.fixture(scope="module")
 def extracts():
-    data = shared_data()
-    assert data.is_dir(), f"{data} is missing (set SITEGEN_SHARED_DATA to the sources' downloaded files)"
+    data = downloads()
+    assert data.is_dir(), f"{data} is missing"
     return {plan.source: importers.run(ROOT, plan.source, list(plan.paths), plan.retrieved)[0]
             for plan in importers.planned(ROOT, data)}
 

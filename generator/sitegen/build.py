@@ -64,7 +64,7 @@ def compute(repo) -> Computed:
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     api_files = export.api_files(boards, benchmark_boards, model_records, result_records,
-                                 benchmarks, repo.sources.data["sources"]) if hasattr(export, "api_files") else {}
+                                 benchmarks, repo.sources.data["sources"], frontiers) if hasattr(export, "api_files") else {}
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
                     api_files, frontiers, result_records, model_records)
 

@@ -103,6 +103,34 @@ def _dump(data: Any, places: int = PRECISION) -> str:
                       separators=(",", ":")) + "\n"
 
 
+FRONTIER_COLUMNS = ["frontier", "month", "model", "on_frontier", "x_raw", "x_log10", "y", "released",
+                    "price_source", "price_as_of", "count_source"]
+
+
+def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
+    """A board's frontiers as CSV, one line per (frontier, month, model): every point of the value and size
+    frontiers now (month empty, on_frontier true or false), then each month's value-frontier members."""
+    data = _fixed(dict(frontiers), places)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(FRONTIER_COLUMNS)
+    for key in sorted(data):
+        fr = data[key]
+        points = {p["model"]: p for p in fr.get("points", [])}
+        members = set(fr.get("frontier", []))
+
+        def line(month: str, p: Mapping, on: bool) -> list[str]:
+            return [key, month, p["model"], _cell(on), _cell(p.get("x_raw")), _cell(p.get("x")), _cell(p.get("y")),
+                    _cell(p.get("released")), _cell(p.get("price_source")), _cell(p.get("price_as_of")),
+                    _cell(p.get("count_source"))]
+        for p in fr.get("points", []):
+            writer.writerow(line("", p, p["model"] in members))
+        for month, models in sorted((fr.get("by_month") or {}).items()):
+            for model in models:
+                writer.writerow(line(month, points[model], True))
+    return buf.getvalue()
+
+
 def _source_entries(ids, sources: Mapping[str, Mapping]) -> list[dict]:
     """Licence, attribution and provenance of each source a file's numbers come from."""
     out = []
@@ -133,17 +161,25 @@ def _metadata_sources(record: Mapping) -> set:
 
 
 def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
-              benchmarks: list, sources: list) -> dict[str, str]:
-    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page."""
+              benchmarks: list, sources: list, frontiers: Mapping | None = None) -> dict[str, str]:
+    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page.
+
+    A board with frontiers (the pedagogy boards) carries them in its JSON and in `<board>-frontiers.csv`."""
+    frontiers = frontiers or {}
     by_source = {s["id"]: s for s in sources}
     files: dict[str, str] = {}
     listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
         data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
+        entry = {"id": bid, "name": board.get("name"), "version": board.get("version"),
+                 "json": f"{API}/indices/{bid}.json", "csv": f"{API}/indices/{bid}.csv"}
+        if bid in frontiers:
+            data["frontiers"] = frontiers[bid]
+            files[f"{API}/indices/{bid}-frontiers.csv"] = frontiers_csv(frontiers[bid])
+            entry["frontiers_csv"] = f"{API}/indices/{bid}-frontiers.csv"
         files[f"{API}/indices/{bid}.json"] = to_json(data)
         files[f"{API}/indices/{bid}.csv"] = to_csv(board)
-        listing["indices"].append({"id": bid, "name": board.get("name"), "version": board.get("version"),
-                                   "json": f"{API}/indices/{bid}.json", "csv": f"{API}/indices/{bid}.csv"})
+        listing["indices"].append(entry)
     for bid, board in sorted(benchmark_boards.items()):
         data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
         files[f"{API}/benchmarks/{bid}.json"] = to_json(data)

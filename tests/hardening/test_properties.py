@@ -25,6 +25,8 @@ BOARDS_DEF = yaml.safe_load((ROOT / "methodology/indices/benchmark-boards.yaml")
 BENCHMARKS = yaml.safe_load((ROOT / "methodology/benchmarks.yaml").read_text(encoding="utf-8"))["benchmarks"]
 ANCHORS = {b["benchmark"]: b["anchors"] for d in DEF["dimensions"] for b in d["benchmarks"]}
 DIM_OF = {b["benchmark"]: d["id"] for d in DEF["dimensions"] for b in d["benchmarks"]}
+# The question set each benchmark is selected on (HLE: Artificial Analysis' own set).
+SUBSET_OF = {b["benchmark"]: (b.get("selection") or {}).get("subset", "") for d in DEF["dimensions"] for b in d["benchmarks"]}
 BENCHES = sorted(ANCHORS)
 TOP = {b: float(ANCHORS[b][-1][0]) for b in BENCHES}  # the table's last raw value: 100, or 20 for CritPt
 RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "url",
@@ -49,7 +51,8 @@ def models_frame(ids) -> pd.DataFrame:
 
 def board(scores: dict[str, dict[str, float]]) -> dict:
     """The AI IQ board for {model: {benchmark: raw}} (one result per model and benchmark)."""
-    rows = [{"model": m, "benchmark": b, "value": v} for m, bs in sorted(scores.items()) for b, v in sorted(bs.items())]
+    rows = [{"model": m, "benchmark": b, "value": v, "subset": SUBSET_OF[b]}
+            for m, bs in sorted(scores.items()) for b, v in sorted(bs.items())]
     return aiiq.compute(DEF, results_frame(rows), models_frame(scores))
 
 

@@ -70,12 +70,12 @@ def test_epoch_hle_percent_interval_calibration_and_unknown_effort_reported(tmp_
     assert not ignored.unmatched and ignored.ignored
 
 
-def test_critpt_tools_become_harness_on_0_to_20(tmp_path):
+def test_critpt_tools_become_harness_percent_as_published(tmp_path):
     f = tmp_path / "critpt.csv"
     f.write_text('model,challenge_accuracy_pct,note\n"GPT-5 (high, code & web)",12.6,\nGPT-5 (high),5.7,\n')
     reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", [])})
     out = resolve(importers.IMPORTERS["critpt"].extract([f], "2025-11-21", Context(lambda n: None)), reg, [])
-    assert [(r.get("harness", ""), r["value"]) for r in out.doc["results"]] == [("", 1.14), ("code & web", 2.52)]
+    assert [(r.get("harness", ""), r["value"]) for r in out.doc["results"]] == [("", 5.7), ("code & web", 12.6)]
 
 
 def test_lmarena_ci_and_prices(tmp_path):
@@ -252,3 +252,15 @@ def test_merge_moves_names_results_and_rows_and_keeps_the_old_id(tmp_path):
     assert kept["former_ids"] == ["acme/w-dup", "acme/w-older"]
     assert kept["results"][0]["value"] == 1
     assert "model: acme/w-high\n" in (tmp_path / "scores/imported/s.yaml").read_text()
+
+
+def test_aa_importers_file_hle_under_aa_question_set(tmp_path):
+    # AA runs HLE on its own set (2,684 text-only questions of the original 3,000): subset aa-2684; other evals
+    # stay on the full set. 0.2532 -> 25.32 percent.
+    f = tmp_path / "aa_api_v2_llms_full_2026-07-31.json"
+    f.write_text('{"data": [{"name": "GPT-5 (high)", "slug": "gpt-5", "evaluations": {"hle": 0.2532, "gpqa": 0.85}}]}')
+    reg = registry(**{"openai/gpt-5-high": ("GPT-5 (high)", [])})
+    ex = importers.IMPORTERS["aa-api-2026-07"].extract([f], None, Context(lambda n: None), source="aa-api-2026-07")
+    out = resolve(ex, reg, [])
+    assert {(r["benchmark"], r.get("subset", ""), r["value"]) for r in out.doc["results"]} == {
+        ("hle", "aa-2684", 25.32), ("gpqa-diamond", "", 85)}

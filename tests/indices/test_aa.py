@@ -12,7 +12,9 @@ SNAP = "aa-leaderboard-2025-08"
 
 
 def evals(model, values, source=SNAP, **extra):
-    return [{"model": model, "benchmark": b, "value": v, "source": source, **extra} for b, v in values.items()]
+    """AA results as the importers write them: HLE under AA's own question set (subset aa-2684)."""
+    return [{"model": model, "benchmark": b, "value": v, "source": source, "subset": "aa-2684" if b == "hle" else "",
+             **extra} for b, v in values.items()]
 
 
 def test_v22_plain_mean_incomplete_and_published_rows():
@@ -44,6 +46,14 @@ def test_version_reads_only_its_snapshot():
     r = row(aa.compute(definition("aa-intelligence-v2-2"), frame, models()), "a/m")
     assert r["value"] == 53.75
     assert comp(r, "hle")["source"] == SNAP and comp(r, "hle")["value"] == 20
+
+
+def test_hle_on_another_question_set_is_not_a_constituent():
+    # The same snapshot with HLE filed on the full set (subset ""): not AA's set, so HLE is missing (7/8, no value).
+    full = dict(zip(V22, [80, 20, 70, 60, 50, 40, 60, 50]))
+    frame = results(*[dict(r, subset="") for r in evals("a/m", full)])
+    r = row(aa.compute(definition("aa-intelligence-v2-2"), frame, models()), "a/m")
+    assert (r["value"], r["coverage"]) == (None, {"have": 7, "of": 8}) and comp(r, "hle")["how"] == "missing"
 
 
 def test_v30_ten_evals_and_coding_sub_index():

@@ -12,6 +12,7 @@ import pytest
 
 from indexkit import definition, download, models, results
 from sitegen.indices import aa
+from sitegen.importers.aa_api import AA_HLE_SUBSET  # AA files HLE under its own question set
 
 LEADERBOARD_COLUMNS = {
     "Artificial Analysis Intelligence Index": "aa-intelligence-index",
@@ -46,7 +47,8 @@ def leaderboard_frame(name: str, source: str):
             for column, bench in LEADERBOARD_COLUMNS.items():
                 value = number(rec[column])
                 if value is not None:
-                    rows.append({"model": model, "benchmark": bench, "value": value, "source": source})
+                    rows.append({"model": model, "benchmark": bench, "value": value, "source": source,
+                                 "subset": AA_HLE_SUBSET if bench == "hle" else ""})
     return results(*rows)
 
 
@@ -58,7 +60,8 @@ def api_frame(name: str, source: str):
             value = rec["evaluations"].get(key)
             if value is not None:
                 scale = 1 if bench.endswith("-index") else 100
-                rows.append({"model": rec["slug"], "benchmark": bench, "value": value * scale, "source": source})
+                rows.append({"model": rec["slug"], "benchmark": bench, "value": value * scale, "source": source,
+                                 "subset": AA_HLE_SUBSET if bench == "hle" else ""})
     return results(*rows)
 
 

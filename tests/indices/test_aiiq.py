@@ -6,8 +6,11 @@ every expectation can be checked by hand; the real ai-iq.yaml is exercised at th
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -123,11 +126,27 @@ def test_real_definition_end_to_end():
     # hle 20 -> 130 and gpqa 65 -> 115: academic 122.5 (critpt has no data anywhere: left out);
     # aime 80 -> 117: mathematical 117 (frontiermath-tier-4 left out); composite (122.5 + 117) / 2.
     frame = scores(source="aa-api-2026-07", **{"o__m": {"hle": 20, "gpqa-diamond": 65, "aime-2025": 80}})
+    frame.loc[frame["benchmark"] == "hle", "subset"] = "aa-2684"   # AA's own HLE question set
     r = row(aiiq.compute(definition("ai-iq"), frame, models()), "o/m")
     assert r["value"] == pytest.approx(119.75)
     assert comp(r, "critpt")["how"] == "excluded"
     assert comp(r, "programmatic")["how"] == "missing"   # nobody has programmatic data: no P80
     assert comp(r, "hle")["source"] == "aa-api-2026-07" and comp(r, "hle")["retrieved"] == "2025-10-01"
+    assert comp(r, "hle")["subset"] == "aa-2684" and "subset" not in comp(r, "gpqa-diamond")
+
+
+def test_hle_is_taken_on_aa_question_set_only():
+    # x has HLE only on the paper's full set (Epoch): not AI IQ's set, so no real HLE; its academic dimension is
+    # GPQA 65 -> 115 alone. y has AA's set: 20 -> 130.
+    frame = results(
+        {"model": "x", "benchmark": "hle", "value": 25, "source": "epoch"},
+        {"model": "x", "benchmark": "gpqa-diamond", "value": 65, "source": "aa-api-2026-07"},
+        {"model": "y", "benchmark": "hle", "value": 20, "source": "aa-api-2026-07", "subset": "aa-2684"},
+    )
+    board = aiiq.compute(definition("ai-iq"), frame, models())
+    assert comp(row(board, "y"), "hle")["value"] == 130 and comp(row(board, "y"), "hle")["subset"] == "aa-2684"
+    x_hle = comp(row(board, "x"), "hle")
+    assert x_hle["how"] == "imputed" and x_hle["value"] == 115   # min(own 115, P80 of hle over {130}) = 115
 
 
 def test_arc_prize_before_epoch():
@@ -137,6 +156,67 @@ def test_arc_prize_before_epoch():
     )
     r = row(aiiq.compute(definition("ai-iq"), frame, models()), "x")
     assert (comp(r, "arc-agi-2")["raw"], comp(r, "arc-agi-2")["value"]) == (40, 95)
+
+
+def family_models(*rows: tuple[str, str, str, float]) -> pd.DataFrame:
+    """A models frame with the identity columns family match reads: (model, release, effort, effort_rank)."""
+    return pd.DataFrame([{"model": m, "release": r, "effort": e, "effort_rank": k} for m, r, e, k in rows])
+
+
+def test_family_match_branches():
+    # m1 real IQs (raw + 50): f/low 80, x/1 90, g/a 106, x/2 116, f/mid 124 -> P80 = 4th of 5 = 116.
+    # Everyone missing m1 has m2 = 95 (IQ 145), so min-of-two would give min(145, 116) = 116.
+    frame = scores(**{
+        "f__low": {"m1": 30, "m2": 50}, "f__mid": {"m1": 74, "m2": 50}, "f__top": {"m2": 95},
+        "f__zero": {"m2": 95}, "g__a": {"m1": 56}, "g__b": {"m2": 95}, "x__1": {"m1": 40}, "x__2": {"m1": 66},
+        "s__solo": {"m2": 95},
+    })
+    people = family_models(("f/low", "f", "low", 1.0), ("f/mid", "f", "medium", 2.0), ("f/top", "f", "high", 3.0),
+                           ("f/zero", "f", "minimal", 0.0), ("g/a", "g", "high", 2.0), ("g/b", "g", "high", 2.0),
+                           ("x/1", "x/1", "", math.nan), ("x/2", "x/2", "", math.nan),
+                           ("s/solo", "s/solo", "", math.nan))
+    definition = dict(mini(), family_match=True)
+    board = aiiq.compute(definition, frame, people)
+    top, zero, gb, solo = (comp(row(board, m), "m1") for m in ("f/top", "f/zero", "g/b", "s/solo"))
+    # Two eligible siblings (f/low at effort 1, f/mid at 2, both <= 3): the nearest effort, f/mid, wins: 124,
+    # above P80 (a real score is not capped); its raw score and source come with it.
+    assert (top["how"], top["value"], top["raw"], top["sibling"]) == ("imputed", 124, 74, "f/mid")
+    assert "family match: the real score of f/mid" in top["reason"] and top["source"] == "src"
+    assert comp(row(board, "f/top"), "mathematical")["value"] == (124 + 145) / 2
+    # Only higher-effort siblings (effort 0 below both): no family match, min(own 145, P80 116) = 116.
+    assert (zero["how"], zero["value"], zero["percentile"]["value"]) == ("imputed", 116, 116)
+    assert "sibling" not in zero and zero["reason"].startswith("min(")
+    # Equal effort: g/a (effort 2) serves g/b (effort 2): 106, below what min-of-two would give (116).
+    assert (gb["value"], gb["sibling"]) == (106, "g/a")
+    # No sibling at all (its own release, unknown effort): min-of-two.
+    assert (solo["value"], "sibling" in solo) == (116, False)
+    # Sibling scores never enter a P80 population: the cap seen by everyone is still 116.
+    assert all(c["percentile"]["value"] == 116 for c in (zero, solo))
+    # The switch: off, f/top falls back to min-of-two.
+    off = aiiq.compute(dict(mini(), family_match=False), frame, people)
+    assert comp(row(off, "f/top"), "m1")["value"] == 116 and "sibling" not in comp(row(off, "f/top"), "m1")
+
+
+def test_family_match_needs_known_effort_on_both_sides():
+    frame = scores(**{"f__a": {"m1": 80, "m2": 50}, "f__b": {"m2": 95}})
+    people = family_models(("f/a", "f", "", math.nan), ("f/b", "f", "high", 3.0))
+    r = comp(row(aiiq.compute(dict(mini(), family_match=True), frame, people), "f/b"), "m1")
+    assert "sibling" not in r and r["value"] == 130   # min(own 145, P80 of {130} = 130)
+
+
+def test_critpt_is_read_as_published():
+    # CritPt is challenge accuracy in percent, read on the seed's "0-20" table as it stands (no x 0.2):
+    # 5.7 lies between (5, 140) and (8, 145): 140 + 5 * 0.7 / 3 = 141.1667;
+    # 12.6 (a tool-using variant, the model's only result) between (12, 150) and (20, 155): 150 + 5 * 0.6 / 8 = 150.375.
+    frame = results(
+        {"model": "x", "benchmark": "critpt", "value": 5.7, "source": "critpt", "retrieved": "2025-11-21"},
+        {"model": "y", "benchmark": "critpt", "value": 12.6, "source": "critpt", "harness": "code & web",
+         "retrieved": "2025-11-21"},
+    )
+    board = aiiq.compute(definition("ai-iq"), frame, models())
+    x, y = comp(row(board, "x"), "critpt"), comp(row(board, "y"), "critpt")
+    assert (x["raw"], x["value"]) == (5.7, pytest.approx(141.1667))
+    assert (y["raw"], y["value"]) == (12.6, 150.375)
 
 
 # --- The anchor tables in the YAML are the seed's tables, exactly. ---

@@ -12,10 +12,15 @@ INDICES = {i: definition(i) for i in MINE}
 FRAME = results(
     {"model": "o/m", "benchmark": "aime-2025", "value": 90, "source": "aa-leaderboard-2025-08"},
     {"model": "o/m", "benchmark": "aime-2025", "value": 95, "source": "aa-api-2026-07", "retrieved": "2026-07-31"},
-    {"model": "o/m", "benchmark": "hle", "value": 20, "source": "aa-api-2026-07", "stderr": 0.8},
+    {"model": "o/m", "benchmark": "hle", "value": 20, "source": "aa-api-2026-07", "stderr": 0.8, "subset": "aa-2684"},
     {"model": "o/m", "benchmark": "eq-bench-3", "value": 1500, "source": "eq-bench"},
     {"model": "o/n", "benchmark": "hle", "value": 10, "source": "epoch", "self_reported": True},
-    {"model": "o/n", "benchmark": "hle", "value": 12, "source": "aa-api-2026-07", "harness": "x"},
+    {"model": "o/n", "benchmark": "hle", "value": 12, "source": "aa-api-2026-07", "harness": "x", "subset": "aa-2684"},
+    {"model": "o/p", "benchmark": "hle", "value": 25, "source": "epoch"},
+    {"model": "o/p", "benchmark": "hle", "value": 24, "source": "hle-paper", "subset": "text-only"},
+    {"model": "o/p", "benchmark": "hle", "value": 7.4, "source": "hle-paper", "subset": "math"},
+    {"model": "o/p", "benchmark": "hle", "value": 10.4, "source": "hle-paper", "subset": "bio-med"},
+    {"model": "o/n", "benchmark": "hle", "value": 3.1, "source": "hle-paper", "subset": "text-only.other"},
 )
 PEOPLE = models({"model": "o/m", "input_per_mtok": 1.0, "output_per_mtok": 2.0})
 ROW_KEYS = {"model", "value", "rank", "status", "coverage", "components"}
@@ -43,11 +48,27 @@ def test_benchmark_boards():
     boards = compute_benchmark_boards(FRAME, PEOPLE, benchmarks(), INDICES)
     assert set(boards) == {b["id"] for b in benchmarks()}
     hle = boards["hle"]
+    # Each question set is ranked only within itself: the full set (o/p 25 above o/n 10), the paper's text-only
+    # subset (o/p alone), and Artificial Analysis' 2,684 questions (o/m 20 above o/n 12, never against o/p's 25).
     assert [(r["model"], r["value"], r["rank"], r["source"]) for r in hle["rows"]] == [
-        ("o/m", 20.0, 1, "aa-api-2026-07"), ("o/n", 12.0, 2, "aa-api-2026-07")]   # independent before self-reported
-    assert hle["rows"][0]["stderr"] == 0.8 and hle["rows"][1]["harness"] == "x"
+        ("o/p", 25.0, 1, "epoch"), ("o/n", 10.0, 2, "epoch")]
+    assert hle["question_set"].startswith("Full set: the 2,500 questions")
+    sets = {qs["subset"]: qs["rows"] for qs in hle["other_question_sets"]}
+    assert list(sets) == ["text-only", "aa-2684"]
+    assert [(r["model"], r["value"], r["rank"]) for r in sets["text-only"]] == [("o/p", 24.0, 1)]
+    assert [(r["model"], r["value"], r["rank"], r["source"]) for r in sets["aa-2684"]] == [
+        ("o/m", 20.0, 1, "aa-api-2026-07"), ("o/n", 12.0, 2, "aa-api-2026-07")]
+    assert sets["aa-2684"][0]["stderr"] == 0.8 and sets["aa-2684"][1]["harness"] == "x"
+    assert "question_set" not in boards["aime-2025"]
+    # The paper's Table 3 as two tables (full set, text-only), one column per category, unknown cells None.
+    full, text = hle["category_tables"]
+    assert [c["subset"] for c in full["columns"]][:2] == ["math", "bio-med"] and len(full["columns"]) == 8
+    assert [(r["model"], [c and c["value"] for c in r["cells"]]) for r in full["rows"]] == [
+        ("o/p", [7.4, 10.4, None, None, None, None, None, None])]
+    assert [(r["model"], [c and c["value"] for c in r["cells"]][-1]) for r in text["rows"]] == [("o/n", 3.1)]
+    assert full["rows"][0]["cells"][0]["source"] == "hle-paper"
     assert boards["aime-2025"]["rows"][0]["value"] == 95   # the first listed source (the 2026 API) wins
-    assert set(hle["rows"][0]) == {"model", "value", "rank", "how", "source", "retrieved", "url", "stderr",
+    assert set(sets["aa-2684"][0]) == {"model", "value", "rank", "how", "source", "retrieved", "url", "stderr",
                                    "ci_low", "ci_high", "harness", "self_reported"}
 
 

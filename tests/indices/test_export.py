@@ -58,3 +58,21 @@ def test_benchmark_board_csv():
                        "retrieved": "2025-01-01", "url": None, "stderr": 1.5, "ci_low": None, "ci_high": None,
                        "harness": None, "self_reported": False}]}
     assert to_csv(board).splitlines()[1] == "1,m,25.0,observed,s,2025-01-01,,1.5,,,,false"
+
+
+def test_frontiers_csv_lists_points_then_month_members():
+    from sitegen.export import frontiers_csv
+    fr = {"value": {"points": [{"model": "a/m", "x": -2.0, "x_raw": 0.01, "y": 60.0, "released": "2025-01",
+                                "price_source": "pedagogy-models", "price_as_of": "2025-06-30"},
+                               {"model": "b/m", "x": 0.0, "x_raw": 1.0, "y": 55.0, "released": "2025-02",
+                                "price_source": "pedagogy-models", "price_as_of": "2025-06-30"}],
+                    "frontier": ["a/m"], "by_month": {"2025-01": ["a/m"]}},
+          "size": {"points": [{"model": "a/m", "x": 0.477121254719662, "x_raw": 3.0, "y": 60.0, "released": None,
+                               "count_source": "model registry"}], "frontier": ["a/m"]}}
+    assert frontiers_csv(fr).splitlines() == [
+        "frontier,month,model,on_frontier,x_raw,x_log10,y,released,price_source,price_as_of,count_source",
+        "size,,a/m,true,3.0,0.4771,60.0,,,,model registry",
+        "value,,a/m,true,0.01,-2.0,60.0,2025-01,pedagogy-models,2025-06-30,",
+        "value,,b/m,false,1.0,0.0,55.0,2025-02,pedagogy-models,2025-06-30,",
+        "value,2025-01,a/m,true,0.01,-2.0,60.0,2025-01,pedagogy-models,2025-06-30,",
+    ]

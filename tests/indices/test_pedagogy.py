@@ -86,18 +86,32 @@ def test_bootstrap_at_zero_and_full_accuracy_collapses():
     rng = ped.rng_for(1, "x")
     assert ped.bootstrap_interval(np.zeros(220, bool), 1000, rng, 0.95) == [0.0, 0.0]
     assert ped.bootstrap_interval(np.ones(220, bool), 1000, rng, 0.95) == [100.0, 100.0]
-    assert ped.bernoulli_interval(0.0, 220, 1000, rng, 0.95) == [0.0, 0.0]
-    assert ped.bernoulli_interval(100.0, 220, 1000, rng, 0.95) == [100.0, 100.0]
+    assert ped.binomial_interval(0, 220, 0.95) == [0.0, 0.0]
+    assert ped.binomial_interval(220, 220, 0.95) == [100.0, 100.0]
 
 
-def test_published_value_gets_a_bernoulli_interval_marked_derived():
-    board = cdpk(results_frame({"model": "a/m", "value": 73.53}, {"model": "b/m", "value": 50.0}))
-    row = {r["model"]: r for r in board["rows"]}["a/m"]
-    assert row["status"] == "published" and row["interval_how"] == "derived"
-    assert "n = 899" in row["interval_reason"] and "1000 draws" in row["interval_reason"]
+def test_binomial_interval_is_the_exact_quantiles_by_hand():
+    # Binomial(10, 1/2): P(X <= 1) = 11/1024 = 0.0107 < 0.025 <= P(X <= 2) = 56/1024 = 0.0547 -> lower 2/10;
+    # P(X <= 7) = 968/1024 = 0.945 < 0.975 <= P(X <= 8) = 1013/1024 = 0.989 -> upper 8/10.
+    assert ped.binomial_interval(5, 10, 0.95) == [20.0, 80.0]
+    # Binomial(10, 1/10): P(X = 0) = 0.9^10 = 0.349 >= 0.025 -> lower 0; P(X <= 2) = 0.930 < 0.975 <=
+    # P(X <= 3) = 0.987 -> upper 3/10.
+    assert ped.binomial_interval(1, 10, 0.95) == [0.0, 30.0]
+    # The published accuracy is k/n to two decimals: 73.53% of 899 is k = 661.
+    assert ped.correct_count(73.53, 899) == 661
+
+
+def test_equal_scores_get_equal_intervals_stated_as_exact_binomial():
+    # Two models with the same published k/n: the same interval, whatever their ids (no random stream).
+    board = cdpk(results_frame({"model": "a/m", "value": 73.53}, {"model": "b/m", "value": 73.53},
+                               {"model": "c/m", "value": 50.0}))
+    rows = {r["model"]: r for r in board["rows"]}
+    assert rows["a/m"]["interval"] == rows["b/m"]["interval"] == ped.binomial_interval(661, 899, 0.95)
+    row = rows["a/m"]
+    assert row["status"] == "published" and row["interval_how"] == "derived" and row["interval_method"] == "exact binomial"
+    assert "Binomial(n = 899, 661/899)" in row["interval_reason"] and "exact 2.5% and 97.5% quantiles" in row["interval_reason"]
     lo, hi = row["interval"]
-    assert lo < 73.53 < hi and hi - lo == pytest.approx(2 * 1.96 * math.sqrt(.7353 * .2647 / 899) * 100, abs=0.6)
-    # same input, same seed -> byte-identical output; another model's presence does not shift it
+    assert lo < 73.53 < hi and hi - lo == pytest.approx(2 * 1.96 * math.sqrt(.7353 * .2647 / 899) * 100, abs=0.3)
     alone = cdpk(results_frame({"model": "a/m", "value": 73.53}))
     assert alone["rows"][0]["interval"] == row["interval"]
 
@@ -111,6 +125,8 @@ def test_observed_rows_bootstrap_over_questions():
     board = cdpk(results_frame(), raw_rows={"a/m": raw(450, 899)})
     (row,) = board["rows"]
     assert row["status"] == "observed" and row["interval_how"] == "observed"
+    assert row["interval_reason"].startswith("bootstrap over the 899 answered questions: 1000 resamples")
+    assert row["interval_method"] == "question bootstrap"
     assert row["value"] == pytest.approx(100 * 450 / 899)
     assert row["coverage"] == {"have": 899, "of": 899}
     assert row["interval"][0] < row["value"] < row["interval"][1]
@@ -252,7 +268,7 @@ def test_frontier_by_month():
     assert value["frontier"] == ["a/m", "c/m", "d/m"]
 
 
-def test_size_frontier_open_weights_with_known_parameters():
+def test_size_frontier_over_published_parameter_counts():
     results = results_frame(*({"model": m, "value": v} for m, v in
                               [("a/1b", 30.0), ("b/8b", 70.0), ("c/70b", 80.0), ("d/closed", 90.0), ("e/nosize", 85.0)]))
     models = models_frame({"model": "a/1b", "weights": "open", "total_b": 1.0},
@@ -261,11 +277,12 @@ def test_size_frontier_open_weights_with_known_parameters():
                           {"model": "d/closed", "weights": "closed", "total_b": 5.0},
                           {"model": "e/nosize", "weights": "open"})
     size = cdpk(results, models)["frontiers"]["size"]
-    assert size["frontier"] == ["a/1b", "b/8b", "c/70b"]
-    assert size["hull"][0] == [0.0, 30.0]
+    # d/closed publishes its size (5 B) though its weights are closed: it is in the population. Hull on log10:
+    # (0, 30) -> (log10 5 = 0.699, 90) is the highest point; b/8b and c/70b lie to its right and lower.
+    assert size["frontier"] == ["a/1b", "d/closed"]
+    assert size["hull"] == [[0.0, 30.0], [pytest.approx(math.log10(5)), 90.0]]
     reasons = {e["model"]: e["reason"] for e in size["excluded"]}
-    assert reasons == {"d/closed": "weights not open: no verifiable parameter count",
-                       "e/nosize": "no published total parameter count"}
+    assert reasons == {"e/nosize": "no published total parameter count"}
     assert "by_month" not in size
 
 
@@ -310,38 +327,23 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9.]+", " ", name).strip()
 
 
-# Names the transcription spells differently from models.csv beyond punctuation.
-ALIASES = {"o1": "o1 medium"}
+FIXTURE = Path(__file__).parent / "fixtures" / "pedagogy_paper_cdpk.csv"
 
 
 def paper_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
-    """CDPK results and a models frame from the paper's tables and models.csv; and id -> display name.
+    """CDPK results and a models frame from the paper's numbers (tests/indices/fixtures); and id -> display name.
 
-    Where a display name has several rows in models.csv (Llama-3.2 1B and 3B, Qwen-2.5 7B, Mistral Nemo at
-    Fireworks "fw-" and at a second provider; duplicates at the same price), the row whose id names the
-    precision (-bf16, -fp8) is taken: the paper reports "the most reliable provider for any given model in its
-    original quantisation", and its text quotes those prices (Mistral Nemo "for the same price" as LFM-7B's
-    1¢; Llama 3.2 1B as the cheapest model on the frontier, 0.5¢ in bf16 rather than 10¢ at Fireworks).
+    The fixture joins the paper's Appendix D CDPK table to its models.csv. Where a display name has several rows
+    in models.csv (Llama-3.2 1B and 3B, Qwen-2.5 7B, Mistral Nemo at Fireworks "fw-" and at a second provider),
+    the row whose id names the precision (-bf16, -fp8) was taken: the paper reports "the most reliable provider
+    for any given model in its original quantisation", and its text quotes those prices (Mistral Nemo "for the
+    same price" as LFM-7B's 1¢; Llama 3.2 1B as the cheapest model on the frontier, 0.5¢ in bf16).
     """
-    models_csv = pd.read_csv(download("pedagogy-benchmark/models.csv"))
-    table = pd.read_csv(download("pedagogy-benchmark/paper_tables_cdpk_send_secondary_transcription.csv"))
-    models_csv["key"] = models_csv["display_name"].map(_key)
-    models_csv["tagged"] = models_csv["model_id"].str.contains(r"-(?:bf16|fp8)$")
-    chosen = models_csv.sort_values("tagged", ascending=False, kind="stable").drop_duplicates("key")
-    table = table[table["benchmark"] == "CDPK"].copy()
-    table["key"] = table["model_display_name"].map(_key).map(lambda k: ALIASES.get(k, k))
-    joined = table.merge(chosen, on="key", how="left", validate="one_to_one")
-    assert joined["model_id"].notna().all(), "every CDPK row of the paper must find its model"
-    results = results_frame(*({"model": r.model_id, "value": r.accuracy_pct} for r in joined.itertuples()))
-
-    def released(mm_yyyy: str) -> str:
-        month, year = mm_yyyy.split("/")
-        return f"{year}-{month}"
-    models = models_frame(*({"model": r.model_id, "name": r.display_name, "released": released(r.release_date),
-                             "weights": "open" if r.open else "closed",
-                             "total_b": r.size / 1e9 if r.size > 0 else math.nan,
-                             "input_per_mtok": r.input_cost} for r in chosen.itertuples()))
-    return results, models, dict(zip(chosen["model_id"], chosen["display_name"]))
+    table = pd.read_csv(FIXTURE, comment="#", dtype={"released": str})
+    results = results_frame(*({"model": r.model, "value": r.value} for r in table.itertuples()))
+    models = models_frame(*({"model": r.model, "name": r.name, "released": r.released, "weights": r.weights,
+                             "total_b": r.total_b, "input_per_mtok": r.input_per_mtok} for r in table.itertuples()))
+    return results, models, dict(zip(table["model"], table["name"]))
 
 
 def test_paper_value_frontier_is_reproduced():
@@ -354,18 +356,23 @@ def test_paper_value_frontier_is_reproduced():
     assert [names[m] for m in value["frontier"]] == [
         "Llama-3.2 1B", "LFM-7B", "Qwen-3 8B", "Qwen-3 32B", "Gemini-2.5 Flash", "Gemini-2.5 Pro"]
     reasons = {e["model"]: e["reason"] for e in value["excluded"]}
-    assert reasons["learnlm-1.5-pro-experimental"] == f"no input price from {PRICE_SOURCE}"
+    assert reasons["google/learnlm-1.5-pro"] == f"no input price from {PRICE_SOURCE}"
 
 
-def test_paper_size_frontier_over_open_weight_models():
-    # The paper's size frontier (section 4.1.3) also lists LFM-3B, which models.csv marks as not open-weight;
-    # the other six come out of the hull over open-weight models (Deepseek R1 is the May '25 release).
+def test_paper_size_frontier_has_its_seven_models():
+    # Section 4.1.3: "Llama 3.2 1B, LFM-3B, Gemma 3n E4B, Qwen 3 8B, 14B and 32B and Deepseek R1" (the May '25
+    # release). LFM-3B is closed-weight with a published size (3.1 B in models.csv): in the population.
     results, models, names = paper_frames()
     size = cdpk(results, models)["frontiers"]["size"]
     assert [names[m] for m in size["frontier"]] == [
-        "Llama-3.2 1B", "Gemma-3n E4B", "Qwen-3 8B", "Qwen-3 14B", "Qwen-3 32B", "Deepseek R1 (May '25)"]
-    assert {e["model"]: e["reason"] for e in size["excluded"]}["liquid-lfm-3b"] == (
-        "weights not open: no verifiable parameter count")
+        "Llama-3.2 1B", "LFM-3B", "Gemma-3n E4B", "Qwen-3 8B", "Qwen-3 14B", "Qwen-3 32B", "Deepseek R1 (May '25)"]
+    assert [_key(names[m]).replace("-", " ") for m in size["frontier"]] == [
+        _key(n).replace("-", " ") for n in DEFINITION["paper_frontier"]["size"][:6]] + ["deepseek r1 may 2025"]
+    # Its registry count is 3.1 B, under the Llama 3.2 1B - Gemma 3n E4B edge there (28.03 + 35.93 * log10(3.1) /
+    # log10(4) = 57.36 > 57.06); the paper plots it at 3 B (57.06 > 56.50 there), as pedagogy.yaml records.
+    lfm = next(p for p in size["points"] if p["model"] == "liquidai/lfm-3b")
+    assert (lfm["x_raw"], lfm["y"]) == (3.0, 57.06) and lfm["count_source"].startswith("the size the paper's frontier implies")
+    assert next(p for p in size["points"] if p["model"] == "liquidai/lfm-7b")["count_source"] == "model registry"
 
 
 def test_paper_frontier_over_time_ends_at_the_current_frontier():
@@ -390,3 +397,28 @@ def test_value_frontier_uses_the_price_source_not_the_current_price():
     value = cdpk(results, models)["frontiers"]["value"]
     assert [p["x"] for p in value["points"]] == [pytest.approx(math.log10(0.01))]
     assert value["excluded"] == [{"model": "b/new", "reason": f"no input price from {PRICE_SOURCE}"}]
+
+
+def test_paper_frontier_over_time_points_reproduced_or_explained():
+    # Section 4.1.2: at $0.10 per 1M tokens, 50% (April 2024), 70% (November 2024), 82% (June 2025).
+    results, models, names = paper_frames()
+    checks = {c["month"]: c for c in cdpk(results, models)["frontiers"]["value"]["paper_over_time"]}
+    # June 2025: Qwen-3 32B costs exactly 0.10 and scores 82.42: within 1 point of 82.
+    assert (checks["2025-06"]["ours"], checks["2025-06"]["reproduced"]) == (pytest.approx(82.42), True)
+    # November 2024: between Gemini-1.5 Flash (0.075, 72.19) and Qwen-2.5 14B (0.20, 75.64):
+    # 72.19 + 3.45 * log10(0.1 / 0.075) / log10(0.2 / 0.075) = 72.19 + 3.45 * 0.29331 = 73.20, not 70.
+    nov = checks["2024-11"]
+    assert nov["ours"] == pytest.approx(73.2019, abs=1e-4) and not nov["reproduced"]
+    assert "gives 73.2%" in nov["reason"]
+    # April 2024: the cheapest model released by then (Claude-3 Haiku) costs 0.25: nothing to read at 0.10.
+    apr = checks["2024-04"]
+    assert apr["ours"] is None and not apr["reproduced"] and "the cheapest then cost 0.25" in apr["reason"]
+
+
+def test_frontier_points_carry_their_price_source_and_date():
+    results = results_frame({"model": "a/m", "value": 60.0})
+    models = models_frame({"model": "a/m", "input_per_mtok": 0.5, "released": "2025-01",
+                           "prices": {PRICE_SOURCE: {"input_per_mtok": 0.02, "as_of": "2025-06-30"}}})
+    (point,) = cdpk(results, models)["frontiers"]["value"]["points"]
+    assert point == {"model": "a/m", "x": pytest.approx(math.log10(0.02)), "x_raw": 0.02, "y": 60.0,
+                     "released": "2025-01", "price_source": PRICE_SOURCE, "price_as_of": "2025-06-30"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.site.numbers import decimals, header, number, with_unit
+from sitegen.site.numbers import decimals, header, number, unit_name, with_unit
 
 
 @pytest.mark.parametrize("unit, values, expected", [
@@ -28,6 +28,13 @@ def test_critpt_values_stay_distinct():
     d = decimals("points", vals)
     assert len({number(v, d) for v in vals}) == len(vals)
     assert [number(v, d) for v in (0.22, 0.28)] == ["0.22", "0.28"]
+
+
+def test_units_in_words():
+    assert with_unit(12.5, "USD-per-task", 2) == "$12.50 per task"
+    assert header("Effective cost", "USD-per-task") == "Effective cost (USD per task)"
+    assert header("CritPt", "IQ") == "CritPt (IQ points)"
+    assert unit_name("IQ") == "IQ points" and unit_name("USD-per-task") == "USD per task" and unit_name("percent") == "percent"
 
 
 def test_with_unit_and_unknown():

@@ -179,3 +179,25 @@ def test_markdown_shows_off_site_images_as_text():
     assert "<img" in html and html.count("<img") == 1 and 'src="img/logo.png"' in html
     assert "[image: pixel] (https://tracker.example/p.gif)" in html
     assert "cdn.example" in html and 'src="//cdn.example' not in html
+
+
+def test_token_vs_effective_cost_chart_pairs_each_models_two_costs():
+    # AI IQ's cost view: for every model on the cost board, x = its token-cost component, y = its effective cost
+    # (the board value); the fixture's token cost is 0.6 x the effective cost, so every point has y / x = 1 / 0.6.
+    spec = json.loads(SITE["assets/charts/token-vs-effective-cost.json"])
+    points = spec["datasets"]["points"]
+    cost = {r["model"]: r for r in make_context(40).boards["cost"]["rows"]}
+    assert points and {p["model"] for p in points} <= set(cost)
+    for p in points:
+        token = next(c["value"] for c in cost[p["model"]]["components"] if c["id"] == "token-cost")
+        assert (p["token"], p["cost"]) == (token, cost[p["model"]]["value"])
+        assert abs(p["cost"] / p["token"] - 1 / 0.6) < 0.02 / 0.6
+    assert spec["layer"][0]["encoding"]["x"]["scale"]["type"] == spec["layer"][0]["encoding"]["y"]["scale"]["type"] == "log"
+    assert "USD per task" in spec["layer"][0]["encoding"]["y"]["title"]
+
+
+def test_units_a_reader_would_question():
+    # Token and effective cost are USD per task (2M input + 1M output tokens); AI IQ's columns are IQ points.
+    assert "Token cost (USD per task)" in SITE["boards/cost/index.html"].decode()
+    iq = SITE["boards/ai-iq/index.html"].decode()
+    assert "(IQ points)" in iq and "unit: IQ points" in iq

@@ -18,7 +18,9 @@ AA_V3 = ["mmlu-pro", "hle", "gpqa-diamond", "aime-2025", "ifbench", "scicode", "
 
 def _model(i: int, org: str, weights: str, full_aa: bool, price: float | None, total_b: float | None) -> dict:
     r = lambda b, v, src, **kw: {"benchmark": b, "value": v, "source": src, "retrieved": "2025-10-14", **kw}  # noqa: E731
-    results = [r(b, round(40 + 5 * i + k, 1), "aa-api-2025-10") for k, b in enumerate(AA_V3 if full_aa else AA_V3[:7])]
+    # AA's HLE is on its own question set (subset aa-2684), as the AA importers file it.
+    results = [r(b, round(40 + 5 * i + k, 1), "aa-api-2025-10", **({"subset": "aa-2684"} if b == "hle" else {}))
+               for k, b in enumerate(AA_V3 if full_aa else AA_V3[:7])]
     results += [r("arc-agi-2", 10.0 + 8 * i, "arc-prize"), r("arc-agi-1", 40.0 + 9 * i, "arc-prize"),
                 r("swe-bench-verified", 50.0 + 5 * i, "epoch"),
                 r("pedagogy-cdpk", 60.0 + 4 * i, "pedagogy-paper", n=899), r("pedagogy-send", 55.0 + 5 * i, "pedagogy-paper", n=220),

@@ -15,6 +15,10 @@ from pathlib import Path
 from .common import Context, Extract, files_entry, number, one_dated_file, pricing, read_json
 
 SOURCES = ("aa-api-2025-10", "aa-api-2026-07")
+#: AA runs HLE on its own question set (seed 000: the 2,684 text-only questions of the original 3,000, judged
+#: by GPT-4o), neither the paper's 2,500 nor its text-only subset: every AA importer files HLE under this subset.
+AA_HLE_SUBSET = "aa-2684"
+SUBSETS = {"hle": AA_HLE_SUBSET}
 URL = "https://artificialanalysis.ai/models/{slug}"
 
 INDICES = {
@@ -41,7 +45,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         for field, bench in INDICES.items():
             ex.result(name, bench, number(ev.get(field)), url=url)
         for field, bench in EVALS.items():
-            ex.result(name, bench, number(ev.get(field), 100), url=url)
+            ex.result(name, bench, number(ev.get(field), 100), url=url, subset=SUBSETS.get(bench))
         price = rec.get("pricing") or {}
         ex.hint(name, (rec.get("model_creator") or {}).get("name"))
         ex.model(name, released=rec.get("release_date"), reasoning=reasoning_from_name(name),

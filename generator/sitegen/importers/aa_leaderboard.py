@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .aa_api import reasoning_from_name
+from .aa_api import SUBSETS, reasoning_from_name
 from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-leaderboard-2025-08",)
@@ -83,7 +83,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             raise ImportError_(f"{path.name}: {name!r} has different eval values on different endpoints")
         first = group[0]
         for column, bench in EVALS.items():
-            ex.result(name, bench, number(first[column]))
+            ex.result(name, bench, number(first[column]), subset=SUBSETS.get(bench))
         licence = first["License"].strip()
         fields = {"licence": licence if licence == "Proprietary" else None,
                   "weights": ("closed" if licence == "Proprietary" else "open") if licence else None,

@@ -1,4 +1,5 @@
-"""CritPt README leaderboard: challenge accuracy in percent, stored on the 0-20 scale (x 0.2).
+"""CritPt README leaderboard: challenge accuracy in percent, stored as published (AI IQ reads its 0-20 anchor
+table on this number directly; see methodology/ai-iq.md).
 
 Tool-use variants ('GPT-5 (high, code & web)') are the model with a harness ('code & web').
 """
@@ -28,6 +29,6 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         m = TOOLS.match(name)
         if m:
             name, harness = f"{m['model'].strip()} ({m['effort'].strip()})", m["tools"].strip()
-        ex.result(name, "critpt", number(row["challenge_accuracy_pct"], "0.2"), harness=harness,
+        ex.result(name, "critpt", number(row["challenge_accuracy_pct"]), harness=harness,
                   notes=(row.get("note") or "").strip() or None)
     return ex

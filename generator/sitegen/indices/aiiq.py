@@ -1,4 +1,5 @@
-"""AI IQ (kind `ai-iq`): anchor-mapped benchmark IQs, min-of-two imputation, dimension means, composite."""
+"""AI IQ (kind `ai-iq`): anchor-mapped benchmark IQs, family match and min-of-two imputation, dimension means,
+composite."""
 
 from __future__ import annotations
 
@@ -25,6 +26,32 @@ def benchmark_iqs(definition: Mapping, results: pd.DataFrame) -> tuple[dict, dic
     return chosen, real
 
 
+def family_matcher(models: pd.DataFrame, real: Mapping[str, Mapping[str, float]]):
+    """match(model, benchmark) -> the sibling whose real score a configuration may take, or None.
+
+    A sibling is another configuration of the same release with a known reasoning effort equal to or lower than
+    the model's own (a conservative bound: more effort is not assumed to score less). The nearest effort wins;
+    at equal effort the lower IQ, then the model id, decide. Needs the frame's release and effort_rank columns.
+    """
+    if models is None or models.empty or not {"release", "effort_rank"} <= set(models.columns):
+        return lambda model, bench: None
+    info = {r["model"]: (r["release"], r["effort_rank"]) for r in models[["model", "release", "effort_rank"]]
+            .to_dict("records") if isinstance(r["release"], str) and r["release"] and pd.notna(r["effort_rank"])}
+    by_release: dict[str, list[tuple[float, str]]] = {}
+    for model, (release, rank) in info.items():
+        by_release.setdefault(release, []).append((float(rank), model))
+
+    def match(model: str, bench: str) -> str | None:
+        if model not in info:
+            return None
+        release, own = info[model]
+        candidates = [(-rank, real[bench][sib], sib) for rank, sib in by_release[release]
+                      if sib != model and rank <= own and sib in real[bench]]
+        return min(candidates)[2] if candidates else None
+
+    return match
+
+
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
     """The AI IQ board: one row per model with a real benchmark score or a sourced manual IQ."""
     precision = definition.get("precision", 4)
@@ -36,7 +63,10 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if real[b["benchmark"]]] for d in dims}
     pct = f"P{round(level * 100):d}"
 
-    # Pass 1: benchmark level, per model and dimension.
+    # Pass 1: benchmark level, per model and dimension. Family match (when the definition switches it on) comes
+    # before min-of-two; sibling scores never enter a P80 population: the dimension P80 is taken over the
+    # dimension values computed without them.
+    family = family_matcher(models, real) if definition.get("family_match") else (lambda model, bench: None)
     model_ids = sorted({m for iqs in real.values() for m in iqs})
     per_model: dict[str, dict] = {}
     dim_iq: dict[str, dict[str, float]] = {d["id"]: {} for d in dims}
@@ -48,18 +78,24 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                 entry[d["id"]] = {"scored": False, "benchmarks": {}}
                 continue
             own = mean(list(reals.values()))
-            bench_values = {}
+            bench_values, plain = {}, []
             for b in active[d["id"]]:
                 if b in reals:
                     bench_values[b] = ("observed", reals[b], None, None)
-                else:
-                    imputed = min(own, p80_bench[b])
-                    why = (f"min(own mean IQ over real {d['id']} benchmarks {_fmt(own)}, "
-                           f"{pct} of {b} {_fmt(p80_bench[b])})")
+                    plain.append(reals[b])
+                    continue
+                imputed = min(own, p80_bench[b])
+                why = (f"min(own mean IQ over real {d['id']} benchmarks {_fmt(own)}, "
+                       f"{pct} of {b} {_fmt(p80_bench[b])})")
+                plain.append(imputed)
+                sibling = family(model, b)
+                if sibling is None:
                     bench_values[b] = ("imputed", imputed, why, p80_bench[b])
+                else:
+                    bench_values[b] = ("family", real[b][sibling], sibling, None)
             value = mean([v for _, v, _, _ in bench_values.values()])
             entry[d["id"]] = {"scored": True, "benchmarks": bench_values, "value": value}
-            dim_iq[d["id"]][model] = value
+            dim_iq[d["id"]][model] = mean(plain)
         per_model[model] = entry
     p80_dim = {d: nearest_rank(v.values(), level) for d, v in dim_iq.items()}
 
@@ -96,7 +132,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                     f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean)}, "
                     f"{pct} of {did} {_fmt(p80_dim[did])})")))
                 comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
-            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct))
+            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct, people))
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
         composite = mean(used) if len(scored) >= min_dims else None
         row = {
@@ -123,8 +159,13 @@ def _manual_models(people: Mapping[str, dict], manual_cfg: Mapping | None) -> se
             if info.get(manual_cfg["field"]) is not None and info.get(manual_cfg["source_field"])}
 
 
+def _effort(info: Mapping) -> str:
+    label, rank = info.get("effort") or "", info.get("effort_rank")
+    return f"{label or 'unlabelled'}, rank {rank:g}" if rank is not None else (label or "unknown")
+
+
 def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Mapping, model: str,
-                          precision: int, pct: str) -> list[dict]:
+                          precision: int, pct: str, people: Mapping[str, dict]) -> list[dict]:
     out = []
     for b in d["benchmarks"]:
         bid = b["benchmark"]
@@ -136,6 +177,14 @@ def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Map
             if how == "observed":
                 rec = chosen[(model, bid)]
                 out.append(from_result(bid, rec, value, raw=rec["value"], precision=precision))
+            elif how == "family":
+                sibling, rec = why, chosen[(why, bid)]
+                own, sib = people.get(model, {}), people.get(sibling, {})
+                out.append(from_result(bid, rec, value, raw=rec["value"], how="imputed", precision=precision, reason=(
+                    f"family match: the real score of {sibling} (effort {_effort(sib)}), a configuration of the "
+                    f"same release {own.get('release')} at equal or lower reasoning effort than this one's "
+                    f"({_effort(own)})")))
+                out[-1]["sibling"] = sibling
             else:
                 out.append(component(bid, "benchmark", "imputed", value, reason=why, precision=precision))
                 out[-1]["percentile"] = percentile(pct, bid, p80, precision)

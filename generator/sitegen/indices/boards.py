@@ -81,20 +81,61 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
     chosen = select_by_benchmark(results, config.get("selection"), {b["id"]: per.get(b["id"]) for b in benchmarks})
     by_bench: dict[str, list[dict]] = {b["id"]: [] for b in benchmarks}
     for (model, bench), rec in chosen.items():
-        by_bench[bench].append({
-            "model": model, "value": round_half_up(rec["value"], precision), "rank": None, "how": "observed",
-            "source": rec["source"], "retrieved": rec["retrieved"], "url": rec["url"] or None,
-            "stderr": round_half_up(rec["stderr"], precision), "ci_low": round_half_up(rec["ci_low"], precision),
-            "ci_high": round_half_up(rec["ci_high"], precision), "harness": rec["harness"] or None,
-            "self_reported": bool(clean(rec["self_reported"])), "_ranked": True,
-        })
+        by_bench[bench].append(_bench_row(model, rec, precision))
+    higher = {b["id"]: b.get("higher_is_better", True) for b in benchmarks}
     out = {}
     for b in sorted(benchmarks, key=lambda b: b["id"]):
         scale = b.get("scale") or {}
         out[b["id"]] = {
             "benchmark": b["id"], "name": b["name"], "unit": scale.get("unit", ""),
-            "higher_is_better": b.get("higher_is_better", True),
+            "higher_is_better": higher[b["id"]],
             "description": " ".join(str(b.get("description", "")).split()),
-            "rows": rank_rows(by_bench[b["id"]], b.get("higher_is_better", True)),
+            "rows": rank_rows(by_bench[b["id"]], higher[b["id"]]),
         }
+    for bid, sets in sorted((config.get("question_sets") or {}).items()):
+        if bid not in out:
+            continue
+        out[bid]["question_set"] = sets["full"]
+        out[bid]["other_question_sets"] = [
+            {"subset": qs["subset"], "label": qs["label"],
+             "rows": _subset_rows(results, config, per.get(bid), qs, bid, precision, higher[bid])}
+            for qs in sets["others"]]
+    for bid, tables in sorted((config.get("category_tables") or {}).items()):
+        if bid in out:
+            out[bid]["category_tables"] = [_category_table(results, config, per.get(bid), bid, t, precision)
+                                           for t in tables]
     return out
+
+
+def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | None, bid: str, table: Mapping,
+                    precision: int) -> dict:
+    """One value per model and category (a subset each), unranked: {"label", "columns", "rows"}; a model is listed
+    when it has any category, and a missing category is None (unknown, never 0)."""
+    cells: dict[str, dict[str, dict]] = {}
+    for col in table["columns"]:
+        rule = {**(override or {}), "subset": col["subset"]}
+        for (model, _), rec in select_by_benchmark(results, config.get("selection"), {bid: rule}).items():
+            cells.setdefault(model, {})[col["subset"]] = {
+                "value": round_half_up(rec["value"], precision), "source": rec["source"],
+                "retrieved": rec["retrieved"], "url": rec["url"] or None}
+    return {"label": table["label"], "columns": [dict(c) for c in table["columns"]],
+            "rows": [{"model": m, "cells": [cells[m].get(c["subset"]) for c in table["columns"]]}
+                     for m in sorted(cells)]}
+
+
+def _bench_row(model: str, rec: Mapping, precision: int) -> dict:
+    return {
+        "model": model, "value": round_half_up(rec["value"], precision), "rank": None, "how": "observed",
+        "source": rec["source"], "retrieved": rec["retrieved"], "url": rec["url"] or None,
+        "stderr": round_half_up(rec["stderr"], precision), "ci_low": round_half_up(rec["ci_low"], precision),
+        "ci_high": round_half_up(rec["ci_high"], precision), "harness": rec["harness"] or None,
+        "self_reported": bool(clean(rec["self_reported"])), "_ranked": True,
+    }
+
+
+def _subset_rows(results: pd.DataFrame, config: Mapping, override: Mapping | None, qs: Mapping, bid: str,
+                 precision: int, higher: bool) -> list[dict]:
+    """One question set's rows, ranked only among themselves: the benchmark's selection with the subset named."""
+    rule = {**(override or {}), **(qs.get("selection") or {}), "subset": qs["subset"]}
+    chosen = select_by_benchmark(results, config.get("selection"), {bid: rule})
+    return rank_rows([_bench_row(model, rec, precision) for (model, _), rec in sorted(chosen.items())], higher)

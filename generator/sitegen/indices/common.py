@@ -18,7 +18,7 @@ import pandas as pd
 
 #: Columns a selected result carries into boards (the rest of the results frame is not needed).
 SELECTED_COLUMNS = [
-    "model", "benchmark", "value", "source", "retrieved", "url", "harness",
+    "model", "benchmark", "subset", "value", "source", "retrieved", "url", "harness",
     "n", "stderr", "ci_low", "ci_high", "self_reported",
 ]
 
@@ -211,9 +211,13 @@ def component(id: str, kind: str, how: str, value: float | None = None, *, raw: 
 
 def from_result(id: str, rec: Mapping, value: float | None, *, raw: float | None = None, how: str = "observed",
                 reason: str | None = None, precision: int = 4) -> dict:
-    """A benchmark component that carries a selected result's source and retrieval date."""
-    return component(id, "benchmark", how, value, raw=raw, reason=reason, source=rec.get("source"),
-                     retrieved=rec.get("retrieved"), precision=precision)
+    """A benchmark component that carries a selected result's source and retrieval date, and its subset (the
+    question set) when it is not the full set."""
+    entry = component(id, "benchmark", how, value, raw=raw, reason=reason, source=rec.get("source"),
+                      retrieved=rec.get("retrieved"), precision=precision)
+    if rec.get("subset"):
+        entry["subset"] = rec["subset"]
+    return entry
 
 
 def rank_rows(rows: list[dict], higher_is_better: bool = True) -> list[dict]:

@@ -227,9 +227,12 @@ def _subset_info(definition: Mapping[str, Any]) -> tuple[list[str], dict[str, in
 
 def _board_header(definition: Mapping[str, Any], board: Mapping[str, Any]) -> dict:
     """The fixed keys of a board dict."""
-    return {"index": board["id"], "name": board["name"], "version": str(definition["version"]),
-            "kind": definition["kind"], "unit": board["unit"], "description": board["description"],
-            "higher_is_better": bool(board["higher_is_better"])}
+    out = {"index": board["id"], "name": board["name"], "version": str(definition["version"]),
+           "kind": definition["kind"], "unit": board["unit"], "description": board["description"],
+           "higher_is_better": bool(board["higher_is_better"])}
+    if definition.get("scope"):
+        out["scope"] = {"text": " ".join(definition["scope"].split()), "benchmark": definition["benchmark"]}
+    return out
 
 
 def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],

@@ -1,11 +1,12 @@
 """The Pedagogy Benchmark (seed 004): CDPK and SEND accuracy, bootstrap CIs, value and size frontiers.
 
 - Accuracy with a 95% bootstrap interval: 1,000 resamples of the questions with replacement; without
-  per-question data, 1,000 draws of n Bernoulli outcomes at the published accuracy (n = 899 / 220).
+  per-question data, the exact quantiles of what that resampling converges to, Binomial(n, k/n) / n
+  (n = 899 / 220), so equal scores get equal intervals and no Monte-Carlo noise is published.
 - Models with more than 5% badly formatted answers, where known, are excluded from the board.
 - Value frontier: the rising part of the convex upper hull of accuracy against log10 input price;
-  the same over time (month ends, from release dates); size frontier over open-weight models on
-  log10 total parameters.
+  the same over time (month ends, from release dates); size frontier over models with a published
+  parameter count on log10 total parameters.
 - Per-subject sub-scores and each model's best and worst subject where subject data exists.
 
 Pure functions: frames and dicts in, dicts out. All constants come from `methodology/indices/pedagogy.yaml`.
@@ -13,9 +14,11 @@ Pure functions: frames and dicts in, dicts out. All constants come from `methodo
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import zlib
+from fractions import Fraction
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import Any
@@ -58,11 +61,41 @@ def bootstrap_interval(correct: np.ndarray, resamples: int, rng: np.random.Gener
     return _percentile_interval(100.0 * correct[idx].mean(axis=1), level)
 
 
-def bernoulli_interval(accuracy: float, n: int, resamples: int, rng: np.random.Generator,
-                       level: float) -> list[float]:
-    """Interval from `resamples` draws of n Bernoulli outcomes at the published accuracy (percent)."""
-    p = min(max(accuracy / 100.0, 0.0), 1.0)
-    return _percentile_interval(100.0 * rng.binomial(int(n), p, size=int(resamples)) / n, level)
+def correct_count(accuracy: float, n: int) -> int:
+    """k of a published accuracy k/n in percent (published to two decimals, so k is the nearest whole number)."""
+    return min(max(round(float(accuracy) * int(n) / 100.0), 0), int(n))
+
+
+def binomial_interval(k: int, n: int, level: float) -> list[float]:
+    """The central `level` interval of the resampled accuracy without per-question data, exactly.
+
+    Resampling n answers of which k are right is a draw X ~ Binomial(n, k/n); the interval is the lower and
+    upper (1 - level)/2 quantiles of 100 X / n, each the smallest x with P(X <= x) >= q. The CDF is summed in
+    exact integers (n^n P(X <= x) = sum of C(n, j) k^j (n - k)^(n - j)), so it depends on (n, k) alone.
+    """
+    return list(_binomial_interval(int(k), int(n), Fraction(str(level))))
+
+
+@functools.lru_cache(maxsize=None)
+def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
+    total = n ** n
+    tail = (1 - level) / 2
+    targets = [tail, 1 - tail]            # compared as cumulative * den >= num * total, in integers
+    powers_miss = [1]                     # (n - k)^i for i = 0..n
+    for _ in range(n):
+        powers_miss.append(powers_miss[-1] * (n - k))
+    out: list[float] = []
+    cumulative, comb, powers_hit = 0, 1, 1  # comb = C(n, x), powers_hit = k^x
+    for x in range(n + 1):
+        cumulative += comb * powers_hit * powers_miss[n - x]
+        while targets and cumulative * targets[0].denominator >= targets[0].numerator * total:
+            out.append(100.0 * x / n)
+            targets.pop(0)
+        if not targets:
+            break
+        comb = comb * (n - x) // (x + 1)
+        powers_hit *= k
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -177,7 +210,8 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[pd.Series],
              include_collinear: bool, by_month: bool) -> dict:
     """A frontier over board rows: points, exclusions with reasons, the rising hull and, optionally, by month.
 
-    `x_of(model row)` returns (x before log10, None) or (None, reason).
+    `x_of(model id, model row)` returns (x before log10, None, provenance) or (None, reason, {}); the provenance
+    (where x comes from: a price's source and date, a parameter count's source) is kept on the point.
     """
     info = models.set_index("model") if len(models) else pd.DataFrame()
     points, excluded, released = [], [], {}
@@ -189,12 +223,13 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[pd.Series],
         if model not in info.index:
             excluded.append({"model": model, "reason": "not in the model registry"})
             continue
-        raw_x, reason = x_of(info.loc[model])
+        raw_x, reason, provenance = x_of(model, info.loc[model])
         if reason:
             excluded.append({"model": model, "reason": reason})
             continue
-        points.append({"model": model, "x": math.log10(raw_x), "x_raw": float(raw_x), "y": float(row["value"])})
         released[model] = release_month(info.loc[model].get("released"))
+        points.append({"model": model, "x": math.log10(raw_x), "x_raw": float(raw_x), "y": float(row["value"]),
+                       "released": released[model], **provenance})
     out = {"points": sorted(points, key=lambda p: (p["x"], p["y"], p["model"])),
            "excluded": sorted(excluded, key=lambda e: e["model"]),
            **rising_hull(((p["model"], p["x"], p["y"]) for p in points), include_collinear)}
@@ -214,38 +249,50 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[pd.Series],
     return out
 
 
-def price_x(source: str | None = None) -> Callable[[pd.Series], tuple[float | None, str | None]]:
+XOf = Callable[[str, pd.Series], tuple[float | None, str | None, dict]]
+
+
+def price_x(source: str | None = None) -> XOf:
     """Input price per 1M tokens as the value-frontier x (from one source's prices when `source` is given)."""
 
-    def x_of(model: pd.Series) -> tuple[float | None, str | None]:
+    def x_of(model_id: str, model: pd.Series) -> tuple[float | None, str | None, dict]:
         if source:
             prices = model.get("prices")
-            entry = prices.get(source) if isinstance(prices, dict) else None
-            price = entry.get("input_per_mtok") if entry else None
+            entry = (prices.get(source) if isinstance(prices, dict) else None) or {}
+            price, as_of, src = entry.get("input_per_mtok"), entry.get("as_of"), source
             missing = f"no input price from {source}"
         else:
             price, missing = model.get("input_per_mtok"), "no input price"
+            as_of, src = model.get("pricing_as_of"), model.get("pricing_source")
         if not _finite(price):
-            return None, missing
+            return None, missing, {}
         if float(price) <= 0:
-            return None, "input price is not positive (free or experimental); log10 undefined"
-        return float(price), None
+            return None, "input price is not positive (free or experimental); log10 undefined", {}
+        return float(price), None, {"price_source": _text(src), "price_as_of": _text(as_of)}
 
     return x_of
 
 
-def size_x(weights: Iterable[str]) -> Callable[[pd.Series], tuple[float | None, str | None]]:
-    """Total parameters (billions) as the size-frontier x, for models whose weights are in `weights`."""
-    allowed = set(weights)
+def size_x(counts: Mapping[str, Mapping[str, Any]] | None = None) -> XOf:
+    """Total parameters (billions) as the size-frontier x, for every model with a published count (open or
+    closed weights: the paper's own size frontier includes closed-weight LFM-3B, whose size is published).
+    `counts` (from the definition) gives the count a source plotted where it differs from the registry's."""
+    counts = counts or {}
 
-    def x_of(model: pd.Series) -> tuple[float | None, str | None]:
-        if model.get("weights") not in allowed:
-            return None, "weights not open: no verifiable parameter count"
+    def x_of(model_id: str, model: pd.Series) -> tuple[float | None, str | None, dict]:
+        if model_id in counts:
+            entry = counts[model_id]
+            return float(entry["total_b"]), None, {"count_source": entry["source"]}
         total = model.get("total_b")
         if not _finite(total) or float(total) <= 0:
-            return None, "no published total parameter count"
-        return float(total), None
+            return None, "no published total parameter count", {}
+        return float(total), None, {"count_source": "model registry"}
     return x_of
+
+
+def _text(x: Any) -> str | None:
+    """A string cell or None (NaN / NA are None)."""
+    return None if x is None or (not isinstance(x, str) and pd.isna(x)) else str(x)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -285,6 +332,9 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
             row = {"model": model, "value": 100.0 * float(correct.mean()), "status": OBSERVED,
                    "coverage": {"have": len(done), "of": n_questions},
                    "interval": bootstrap_interval(correct, resamples, rng, level), "interval_how": OBSERVED,
+                   "interval_method": "question bootstrap",
+                   "interval_reason": (f"bootstrap over the {len(done)} answered questions: {resamples} "
+                                       f"resamples with replacement, percentile interval"),
                    "components": components, "best_subject": best, "worst_subject": worst,
                    "bad_format": bad_format_share(rows_raw)}
             if row["bad_format"] is None:
@@ -302,17 +352,54 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
                    "best_subject": None, "worst_subject": None,
                    "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources)}
             if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
-                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED)
+                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED,
+                           interval_method="published")
             else:
-                row.update(interval=bernoulli_interval(value, n, resamples, rng, level), interval_how=DERIVED,
-                           interval_reason=(f"no per-question results: {resamples} draws of n = {n} "
-                                            f"Bernoulli outcomes at the published accuracy"))
+                k = correct_count(value, n)
+                row.update(interval=binomial_interval(k, n, level), interval_how=DERIVED, interval_method="exact binomial",
+                           interval_reason=(f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
+                                            f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
+                                            f"Binomial(n = {n}, {k}/{n}) / n"))
         if row["bad_format"] is not None and row["bad_format"] > max_share:
             row.update(status=EXCLUDED, measured=row["value"], value=None, interval=None,
                        reason=(f"{100 * row['bad_format']:.1f}% of answers badly formatted "
                                f"(more than {100 * max_share:g}%): unable to perform the benchmark"))
         rows.append(row)
     return rows
+
+
+def paper_over_time(value: Mapping[str, Any], claims: Mapping[str, Any] | None) -> list[dict]:
+    """The paper's "accuracy a at price p by month m" claims against the frontier as it stood at m.
+
+    Ours is the hull of that month read at log10 p (straight between its vertices). It cannot be read when p lies
+    outside the hull's price range then (no model that cheap, or that dear, released by m): the reason says so.
+    """
+    if not claims:
+        return []
+    tolerance = float(claims["tolerance"])
+    out = []
+    for claim in claims["points"]:
+        month, price, paper = str(claim["month"]), float(claim["price"]), float(claim["accuracy"])
+        hull = value.get("hull_by_month", {}).get(month)
+        entry = {"month": month, "price": price, "paper": paper, "ours": None, "reproduced": False}
+        if not hull:
+            entry["reason"] = "no priced model with a release date by then"
+        else:
+            xs, ys, x = [h[0] for h in hull], [h[1] for h in hull], math.log10(price)
+            if x < xs[0] - TOL:
+                entry["reason"] = (f"no model released by then costs {price:g} USD per 1M input tokens or less at the "
+                                   f"paper's prices (the cheapest then cost {10 ** xs[0]:.3g})")
+            elif x > xs[-1] + TOL:
+                entry["reason"] = f"the frontier then ended at {10 ** xs[-1]:.3g} USD per 1M input tokens"
+            else:
+                ours = float(np.interp(x, xs, ys))
+                entry.update(ours=ours, reproduced=abs(ours - paper) <= tolerance + TOL)
+                if not entry["reproduced"]:
+                    entry["reason"] = (f"the frontier from the paper's model list, prices and release months gives "
+                                       f"{ours:.1f}%; the paper does not say how it dated models, and its figure "
+                                       f"may use other dates")
+        out.append(entry)
+    return out
 
 
 def _reference(board: Mapping[str, Any]) -> list[dict]:
@@ -350,8 +437,10 @@ def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
                 "value": {"axes": fr["value"]["axes"],
                           **frontier(ranked, models, price_x(fr["value"].get("price_source")), collinear, by_month=True)},
                 "size": {"axes": fr["size"]["axes"],
-                         **frontier(ranked, models, size_x(fr["size"]["weights"]), collinear, by_month=False)},
+                         **frontier(ranked, models, size_x(fr["size"].get("counts")), collinear, by_month=False)},
             },
             "references": _reference(board),
         }
+        value = boards[board["id"]]["frontiers"]["value"]
+        value["paper_over_time"] = paper_over_time(value, board.get("paper_over_time"))
     return boards

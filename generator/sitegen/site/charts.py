@@ -44,15 +44,15 @@ def _blended(lk: Lookups, mid: str) -> float | None:
     return None if i is None or o is None else round(0.75 * i + 0.25 * o, 4)
 
 
-def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, description: str,
-             tooltip_fmt: tuple[str, str] = (".2f", ".1f")):
+def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
+             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f")):
     hl = alt.param(name="hl", value="")
     is_hl = "datum.model === hl"
     base = alt.Chart(alt.NamedData(DATA))
     xscale = alt.Scale(type="log", reverse=xreverse) if xlog else alt.Scale(zero=False, reverse=xreverse)
     points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5).encode(
         x=alt.X(f"{x}:Q", title=xtitle, scale=xscale),
-        y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(zero=False)),
+        y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False)),
         color=alt.Color("weights:N", title="Weights", scale=alt.Scale(domain=["open", "closed", "unknown"],
                                                                          range=["#2e7d32", "#3f51b5", "#9e9e9e"])),
         size=alt.condition(is_hl, alt.value(260), alt.value(50)),
@@ -113,10 +113,26 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
             "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0.")
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
-        _scatter(alt, "cost", "iq", "Effective cost (USD, log)", "AI IQ", xlog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("cost", "USD"), ("iq", "IQ"))),
-        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD)")], "iq",
-                        units={"iq": "IQ", "cost": "USD"}))
+        _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc,
+                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))),
+        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
+                        units={"iq": "IQ", "cost": "USD-per-task"}))
+
+    # AI IQ's own cost view: the sticker price of a task against what the model actually spends on it.
+    token = _cost_component(ctx, "token-cost")
+    rows = [_point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token)
+            if m in eff and token[m] > 0 and eff[m] > 0]
+    desc = ("Token cost (the sticker price of a task: 2M input + 1M output tokens) against effective cost (token cost "
+            "times the model's token efficiency), both on log scales, USD per task. A model whose effective cost is above its "
+            "token cost uses more tokens than the median model and costs more than its price suggests; below, fewer. Models "
+            "without token data have no effective cost and are left out, never put at 1×.")
+    add("token-vs-effective-cost", "Token cost vs effective cost", desc,
+        _scatter(alt, "token", "cost", "Token cost (USD per task, log)", "Effective cost (USD per task, log)",
+                 xlog=True, ylog=True, description=desc,
+                 tooltip_fmt=_fmts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))),
+        rows, _fallback(rows, [("name", "Model"), ("token", "Token cost (USD per task)"),
+                               ("cost", "Effective cost (USD per task)")], "cost",
+                        units={"token": "USD-per-task", "cost": "USD-per-task"}))
 
     time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get("benchmark") or "aa-response-time"
     rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
@@ -204,10 +220,10 @@ def _assert_finite(obj: Any) -> None:
 HOME_CHARTS = ("iq-vs-cost", "aa-vs-price", "pedagogy-frontier")
 MODEL_CHARTS = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier",
                 "size-frontier", "cdpk-vs-send", "hle-calibration")
-BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "iq-vs-speed"), "ai-eq": (),
+BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed"), "ai-eq": (),
                 "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price",),
                 "pedagogy-cdpk": ("pedagogy-frontier", "pedagogy-evolution", "size-frontier", "cdpk-vs-send"),
-                "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "iq-vs-speed")}
+                "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed")}
 
 
 def _changed_months(by_month: dict[str, Any]) -> list[str]:
@@ -242,8 +258,9 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                     f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
                     f"{excluded} models without a positive input price are left out.")
         else:
-            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} open-weights models with a "
-                    f"published size; the orange line is the size frontier. {excluded} models are left out (closed or unknown size).")
+            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
+                    f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
+                    f"are left out (no published size).")
         scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc,
                            tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(

@@ -14,13 +14,17 @@ UNITS: dict[str, tuple[int, str, str]] = {
     "million-tokens": (0, "", " M tokens"),
     "seconds": (1, "", " s"),
     "USD": (2, "$", ""),
+    "USD-per-task": (2, "$", " per task"),
     "IQ": (1, "", " IQ"),
     "EQ": (1, "", " EQ"),
     "ratio": (2, "", "×"),
     "billions": (0, "", " B"),
 }
 #: short unit names for column headers, where the cells show bare numbers
-HEADER = {"percent": "%", "elo": "Elo", "million-tokens": "M tokens", "seconds": "s", "USD": "USD", "ratio": "×"}
+HEADER = {"percent": "%", "elo": "Elo", "million-tokens": "M tokens", "seconds": "s", "USD": "USD", "ratio": "×",
+          "USD-per-task": "USD per task", "IQ": "IQ points"}
+#: how a unit is named in words (a board's unit line and value column); others are named by their id
+NAMES = {"USD-per-task": "USD per task", "IQ": "IQ points"}
 MAX_DECIMALS = 4
 
 
@@ -63,10 +67,17 @@ def with_unit(value: Any, unit: str | None, digits: int) -> str:
     return f"-{pre}{text[1:]}{post}" if pre and text.startswith("-") else f"{pre}{text}{post}"
 
 
+def unit_name(unit: str | None) -> str:
+    """A unit in words: "USD per task", "IQ points"; other units by their id."""
+    return NAMES.get(unit or "", unit or "")
+
+
 def header(name: str, unit: str | None) -> str:
-    """A column name with its unit in brackets, unless the unit goes without saying or is already there."""
+    """A column name with its unit in brackets, unless the unit goes without saying or is already there (in
+    brackets, or as a word of the name: "AI IQ" needs no "(IQ points)")."""
     short = HEADER.get(unit or "")
-    return f"{name} ({short})" if short and f"({short}" not in name else name
+    named = bool(unit) and unit in name.replace("(", " ").replace(")", " ").split()
+    return f"{name} ({short})" if short and f"({short}" not in name and not named else name
 
 
 def d3_format(digits: int) -> str:

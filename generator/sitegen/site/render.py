@@ -184,4 +184,5 @@ def cell_html(c: dict[str, Any]) -> Markup:
             f'{shown}<span class="lb-mark" aria-hidden="true">{mark}</span></span>'
             f'<span class="lb-tip" role="tooltip" id="{uid}">{note}</span></td>'
         )
-    return Markup(f'<td data-sort="{sort}" class="lb-cell">{shown}</td>')
+    title = f' title="{escape(c["title"])}"' if c.get("title") else ""  # e.g. the question set a value is on
+    return Markup(f'<td data-sort="{sort}" class="lb-cell"{title}>{shown}</td>')

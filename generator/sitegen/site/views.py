@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
-from .numbers import decimals, header
+from .numbers import HEADER, decimals, header, unit_name
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -123,15 +123,15 @@ class Lookups:
 
 #: Labels of computed (non-benchmark) components that the engine names by id.
 DIMENSION_LABELS = {
-    "token-cost": "Token cost (USD)", "token-efficiency": "Token efficiency (×)",
-    "token_cost": "Token cost (USD)", "efficiency": "Token efficiency (×)",
-    "effective_cost": "Effective cost (USD)", "response_time": "Response time (s)",
+    "token-cost": "Token cost (USD per task)", "token-efficiency": "Token efficiency (×)",
+    "token_cost": "Token cost (USD per task)", "efficiency": "Token efficiency (×)",
+    "effective_cost": "Effective cost (USD per task)", "response_time": "Response time (s)",
 }
 
 
 #: Units of computed (non-benchmark) components.
 DIMENSION_UNITS = {
-    "token-cost": "USD", "token_cost": "USD", "effective_cost": "USD",
+    "token-cost": "USD-per-task", "token_cost": "USD-per-task", "effective_cost": "USD-per-task",
     "token-efficiency": "ratio", "efficiency": "ratio", "response_time": "seconds",
 }
 #: Index kinds whose component values are mapped onto the index's own scale (the raw score keeps the benchmark's).
@@ -209,6 +209,7 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
     return {
         "value": _num(comp.get("value")), "how": how, "note": note, "uid": uid,
         "url": lk.source_url(comp.get("source")), "digits": digits,
+        "title": f"on question set {comp['subset']}" if comp.get("subset") else "",
     }
 
 
@@ -293,7 +294,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         meta = lk.model_meta(row["model"])
         vr = {
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
-            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row), "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
+            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
+            "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
             "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
@@ -315,6 +317,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "hide_unranked": 0 < n_ranked < len(view_rows),
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
+            "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
+            "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
             "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower), "unknown": unknown_counts(view_rows),
             "per_release": per_release, "n_configurations": n_configurations,
             "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
@@ -364,10 +368,43 @@ def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
     return out
 
 
+def _scope(board: dict[str, Any], lk: Lookups) -> dict[str, Any] | None:
+    """Why a board lists the models it lists, with the link to the benchmark page that has the rest."""
+    scope = board.get("scope")
+    if not scope:
+        return None
+    page = lk.urls.benchmark.get(scope.get("benchmark"))
+    return {"text": scope["text"], "href": href(page) if page else None, "name": lk.bench_name(scope.get("benchmark"))}
+
+
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
-    """A benchmark's scores: one row per model with its link, retrieval date and flags."""
+    """A benchmark's scores: one row per model with its link, retrieval date and flags; a benchmark run on several
+    question sets also gets one such table per other set (`others`), each ranked only within itself."""
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
-    rows = sorted(bb.get("rows", []), key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
+    view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
+    view["question_set"] = bb.get("question_set")
+    view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
+                      for qs in bb.get("other_question_sets", [])]
+    view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
+    return view
+
+
+def _category_view(bid: str, table: dict[str, Any], lk: Lookups, index: int) -> dict[str, Any]:
+    """A per-category table: one row per model, one cell per category (None: unknown), with source links."""
+    unit = lk.bench_unit(bid)
+    values = [c["value"] for r in table["rows"] for c in r["cells"] if c]
+    rows = []
+    for r in table["rows"]:
+        cells = [None if c is None else {"value": _num(c["value"]), "url": lk.source_url(c["source"], c.get("url")),
+                                         "title": f"{lk.source_name(c['source'])}, retrieved {c['retrieved']}"}
+                 for c in r["cells"]]
+        rows.append({**lk.model_meta(r["model"]), "cells": cells})
+    return {"id": f"{bid}-categories-{index}", "label": table["label"], "columns": [c["name"] for c in table["columns"]],
+            "rows": rows, "digits": decimals(unit, values), "unit": HEADER.get(unit, unit)}
+
+
+def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str) -> dict[str, Any]:
+    rows = sorted(board_rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
     out = []
     for i, r in enumerate(rows):
         meta = lk.model_meta(r["model"])
@@ -377,11 +414,12 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
             "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
             "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
-            "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")), "uid": f"b{i}",
+            "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
+            "uid": f"b{subset}{i}",
         })
     unit = lk.bench_unit(bid)
-    return {"id": bid, "rows": out, "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
-            "unknown": unknown_counts(out),
+    return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
+            "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower), "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
             "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
             "left_out": left_out(lk, {bid})}
