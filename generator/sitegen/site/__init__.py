@@ -18,7 +18,7 @@ from .numbers import decimals, with_unit
 from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
 from .render import environment, script_json
 from .search import search_index
-from .views import Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view
+from .views import Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, model_view
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -229,6 +229,10 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
                 out[page.path] = None
         return out
 
+    for page in pages:
+        if page.template == "board.html" and page.data["view"]["has_components"]:
+            # the provenance of every cell, once per board (board_data); the page fetches it next to itself
+            files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
     rendered = _in_parallel(render_pages, pages)
     files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
