@@ -15,7 +15,7 @@ from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
-from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items
+from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items, site_path
 from .render import environment, script_json
 from .search import search_index
 from .views import Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, model_view
@@ -94,7 +94,8 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
             "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
         }))
-    pages.append(Page("404.html", "404.html", "Page not found", "home", {}))
+    # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
+    pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))
     pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
         "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
     }))

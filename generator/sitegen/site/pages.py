@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from .context import SiteContext
 
@@ -27,11 +28,21 @@ class Page:
     section: str
     data: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)  # or built when rendered
     description: str = ""
+    #: root-relative prefix for a page served at any depth (404.html: '/repo/'); other pages link relatively
+    base: str = ""
 
     @property
     def root(self) -> str:
-        """Relative prefix from this page back to the site root ('' or '../' repeated)."""
-        return "../" * self.path.count("/")
+        """Prefix from this page back to the site root ('' or '../' repeated; `base` when set)."""
+        return self.base or "../" * self.path.count("/")
+
+
+def site_path(site_url: str) -> str:
+    """The path part of the site URL, as the root-relative prefix of its pages: '/repo/' ('/' when unknown).
+
+    Only the path: a full URL would point a fork's or a local server's 404 page at another origin (and its CSP)."""
+    path = urlsplit(site_url).path if site_url else ""
+    return "/" + path.strip("/") + "/" if path.strip("/") else "/"
 
 
 def slug(text: str) -> str:
