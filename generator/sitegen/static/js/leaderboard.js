@@ -37,6 +37,7 @@
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var state = readState();
     var count = form && form.querySelector(".lb-count");
+    var long = table.classList.contains("lb-long"), later = 0;
     var keys = {};  /* column index -> sort keys by row order, read from the cells once */
     var empty = document.createElement("p");
     empty.className = "lb-empty";
@@ -87,9 +88,20 @@
       });
       var changed = keyed.some(function (k, i) { return tbody.rows[i] !== k.r; });
       if (!changed) return;
+      /* a long board re-attaches its top rows in this frame and the rest in the next (see showAll) */
+      if (long) {
+        table.classList.remove("lb-all");
+        keyed.forEach(function (k, i) { if (k.r.classList.contains("lb-later") !== i >= 100) k.r.classList.toggle("lb-later"); });
+      }
       var frag = document.createDocumentFragment();
       keyed.forEach(function (k) { frag.appendChild(k.r); });
       tbody.appendChild(frag);
+      if (long) showAll();
+    }
+
+    function showAll() {
+      cancelAnimationFrame(later);
+      later = requestAnimationFrame(function () { setTimeout(function () { table.classList.add("lb-all"); }, 0); });
     }
 
     function hay(r) {
@@ -188,16 +200,16 @@
     apply(false);
     table.classList.add("lb-ready");
     if (performance.mark) performance.mark("lb-ready");
-    /* a long board showed its top rows first (CSS); the rest once the first screen is drawn */
-    if (table.classList.contains("lb-long")) {
-      requestAnimationFrame(function () { setTimeout(function () { table.classList.add("lb-all"); }, 0); });
-    }
+    /* a long board drew its top rows first (CSS hides the later ones until lb-all); the rest after that frame */
+    if (long) showAll();
+
   }
 
   /* Provenance of component cells: one shared popup, filled from cells.json; keyboard users move between cells
      with the arrow keys (one tab stop for the whole table). */
   function provenance(table, rows) {
     var first = parseInt(table.getAttribute("data-first-cell"), 10);
+    var end = first + table.tHead.querySelectorAll("th[data-key^='c']").length - table.tHead.querySelectorAll("th[data-key='coverage']").length;
     var data = null, current = null, pinned = false, hideTimer = 0;
     var tip = document.createElement("div");
     tip.id = table.id + "-tip"; tip.className = "lb-pop md-typeset"; tip.setAttribute("role", "tooltip"); tip.hidden = true;
@@ -207,7 +219,7 @@
       .then(function (d) { data = d; table.classList.add("lb-cells-ready"); if (performance.mark) performance.mark("lb-cells"); if (current) fill(current); })
       .catch(function () { data = { error: true }; if (current) fill(current); });
 
-    function isCell(td) { return td && td.tagName === "TD" && td.cellIndex >= first && td.parentNode.parentNode === table.tBodies[0]; }
+    function isCell(td) { return td && td.tagName === "TD" && td.cellIndex >= first && td.cellIndex < end && td.parentNode.parentNode === table.tBodies[0]; }
 
     function fmt(v, f) {
       if (v === null || v === undefined) return "–";
@@ -307,7 +319,7 @@
       else if (e.key === "ArrowDown") { var d = visibleRow(tr, 1); next = d && d.cells[i]; }
       else if (e.key === "ArrowUp") { var u = visibleRow(tr, -1); next = u && u.cells[i]; }
       else if (e.key === "Home") next = tr.cells[first];
-      else if (e.key === "End") next = tr.cells[tr.cells.length - 1];
+      else if (e.key === "End") next = tr.cells[end - 1];
       else if (e.key === "Escape") { hide(); return; }
       else return;
       e.preventDefault();
