@@ -462,3 +462,32 @@ def test_404_at_a_nested_address_under_the_pages_sub_path(browser, pages_server)
     assert [p for p in watch.problems if not p.endswith("/deeper/") and "status of 404" not in p] == [], watch.problems
     assert sum("status of 404" in p for p in watch.problems) == 1
     ctx.close()
+
+
+def test_board_chart_is_its_own_version_and_points_label_and_link(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, has_touch=True)
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "boards/aa-intelligence-v2-2/", wait_until="load")
+    assert page.get_attribute(".lb-vega", "data-spec").endswith("assets/charts/aa-vs-price-v2-2.json")
+    _charts_drawn(page)
+    assert "v2.2" in page.inner_text("#chart-aa-vs-price-v2-2 figcaption")
+    point = page.locator(".lb-vega .mark-symbol path").nth(5)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#vg-tooltip-element.visible")
+    name = page.locator("#vg-tooltip-element td.value").first.inner_text()
+    page.wait_for_function("n => [...document.querySelectorAll('.lb-vega .mark-text text')].some(t => t.textContent === n)", arg=name)
+    # on a touch screen a first tap shows the tooltip and stays on the page
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#vg-tooltip-element.visible", state="hidden")
+    point.tap()
+    page.wait_for_selector(".lb-chart-tip")
+    assert name in page.inner_text(".lb-chart-tip") and "/boards/" in page.url
+    # and a click opens the model's page
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url("**/models/**")
+    assert page.inner_text("h1") == name
+    assert watch.problems == [], watch.problems
+    ctx.close()

@@ -112,7 +112,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
 
 
 def _chart_order(kind: str) -> int:
-    order = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier", "pedagogy-evolution",
+    order = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "aa-vs-price-v2-2", "pedagogy-frontier", "pedagogy-evolution",
              "size-frontier", "cdpk-vs-send", "hle-calibration", "anchor-curves")
     return order.index(kind) if kind in order else len(order)
 
