@@ -491,3 +491,19 @@ def test_board_chart_is_its_own_version_and_points_label_and_link(browser, pages
     assert page.inner_text("h1") == name
     assert watch.problems == [], watch.problems
     ctx.close()
+
+
+def test_search_splits_terms_on_dots(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    page.goto(pages_server + SUB, wait_until="load")
+    page.click("input.md-search__input")
+    for query, first in (("gpt 5.1", "GPT-5.1"), ("GPT-4.1 mini", "GPT-4.1 mini")):
+        page.fill("input.md-search__input", "")
+        page.wait_for_selector(".md-search-result__item", state="detached")
+        page.keyboard.type(query, delay=20)
+        page.wait_for_selector(".md-search-result__item")
+        page.wait_for_timeout(500)
+        titles = page.locator(".md-search-result__item h1").all_inner_texts()
+        assert titles and titles[0].startswith(first), (query, titles[:5], page.inner_text(".md-search-result__meta"))
+    ctx.close()
