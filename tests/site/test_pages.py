@@ -200,3 +200,31 @@ def test_markdown_shows_off_site_images_as_text():
     assert "<img" in html and html.count("<img") == 1 and 'src="img/logo.png"' in html
     assert "[image: pixel] (https://tracker.example/p.gif)" in html
     assert "cdn.example" in html and 'src="//cdn.example' not in html
+
+
+def test_pages_describe_themselves_and_link_to_their_data_files():
+    import dataclasses
+
+    ctx = dataclasses.replace(make_context(40), repo_url="https://github.com/acme/boards",
+                              site_url="https://acme.github.io/boards/")
+    files = render_files(ctx)
+    board = Doc(files["boards/ai-iq/index.html"].decode())
+    metas = {a.get("property") or a.get("name"): a.get("content") for t, a in board.elements if t == "meta"}
+    assert metas["og:title"] == "AI IQ" and metas["og:url"] == "https://acme.github.io/boards/boards/ai-iq/"
+    assert metas["description"] == metas["og:description"] == metas["twitter:description"]
+    assert "ranked models" in metas["description"]
+    links = [a["href"] for t, a in board.elements if t == "a" and a.get("href", "").startswith("https://github.com/acme/")]
+    assert "https://github.com/acme/boards/edit/HEAD/methodology/indices/ai-iq.yaml" in links
+    assert any(h.startswith("https://github.com/acme/boards/issues/new?template=report-wrong-score.yml&") for h in links)
+    model = Doc(files["models/openai/model-00000/index.html"].decode())
+    links = [a["href"] for t, a in model.elements if t == "a" and a.get("href", "").startswith("https://github.com/acme/")]
+    assert "https://github.com/acme/boards/edit/HEAD/scores/models/openai/model-00000.yaml" in links
+    assert any("model-id=openai%2Fmodel-00000" in h for h in links)
+    # without a repository address there are no such links (never a link to nowhere)
+    bare = render_files(dataclasses.replace(ctx, repo_url=""))
+    assert b"lb-contribute" not in bare["boards/ai-iq/index.html"] and b"/edit/HEAD/" not in bare["models/openai/model-00000/index.html"]
+    # 404.html links from the site URL's path, whatever depth it is served at
+    nf = Doc(files["404.html"].decode())
+    hrefs = [a.get("href") or a.get("src") for t, a in nf.elements if t in ("a", "link", "script") and (a.get("href") or a.get("src"))]
+    local = [h for h in hrefs if not h.startswith(("https://", "#"))]
+    assert local and all(h.startswith("/boards/") for h in local), local

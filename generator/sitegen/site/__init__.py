@@ -15,7 +15,7 @@ from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
-from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items, site_path
+from .pages import Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path
 from .render import environment, script_json
 from .search import search_index
 from .views import Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, model_view
@@ -43,7 +43,30 @@ def _static_files() -> dict[str, bytes]:
 
 def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
-    return {"v": model_view(mid, lk), "chart_kinds": kinds}
+    name = lk.model_meta(mid)["name"]
+    return {"v": model_view(mid, lk), "chart_kinds": kinds, "contrib_links": contribute_links(
+        lk.ctx, f"scores/models/{mid}.yaml",
+        {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
+
+
+def _public(ctx: SiteContext, path: str) -> str:
+    """A page's public address when the site's URL is known, else its path from the site root."""
+    return (ctx.site_url.rstrip("/") + "/" if ctx.site_url else "/") + href(path).removeprefix("./")
+
+
+def _describe_board(ctx: SiteContext, view: dict) -> str:
+    """The board's meta description: what it ranks, and who leads."""
+    top = [r for r in view["rows"] if r["rank"] == 1]
+    lead = f" Leader: {top[0]['name']}." if top else ""
+    return f"{view['title']}: {view['n_ranked']} ranked models, every value with its source and provenance.{lead}"
+
+
+def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
+    meta = lk.model_meta(mid)
+    boards = [f"{board_title(ctx, bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
+    org = f" by {meta['org']}" if meta["org"] else ""
+    ranks = ("; ranked " + ", ".join(boards[:3])) if boards else ""
+    return f"{meta['name']}{org}: benchmark scores and index breakdowns with sources{ranks}."
 
 
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
@@ -53,13 +76,17 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     pages.append(Page("index.html", "home.html", "Home", "home", {
         "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
         "all_boards": [(b, ctx.boards[b], board_title(ctx, b)) for b in board_ids(ctx)],
+        "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
+        definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
             "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
-        }))
+            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
+                                           {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
+        }, _describe_board(ctx, view)))
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx)
     for bid in sorted(urls.benchmark):
@@ -81,7 +108,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
-                          functools.partial(_model_page_data, mid, lk, charts)))
+                          functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}

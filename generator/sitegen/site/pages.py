@@ -128,3 +128,17 @@ def methodology_title(name: str, text: str) -> str:
         if line.startswith("# "):
             return line[2:].strip()
     return name.removesuffix(".md").replace("-", " ").capitalize()
+
+
+def contribute_links(ctx: SiteContext, path: str, report: dict[str, str] | None = None) -> dict[str, str]:
+    """'Edit this file' (the data file behind a page) and 'report a wrong number' (the issue form, prefilled)
+    links into the repository; empty when the repository's address is unknown (GITHUB_REPOSITORY unset)."""
+    from urllib.parse import urlencode
+
+    from .links import safe_url
+
+    repo = ctx.repo_url.rstrip("/")
+    if not safe_url(repo):
+        return {}
+    fields = {"template": "report-wrong-score.yml", **(report or {})}
+    return {"edit": f"{repo}/edit/HEAD/{path}", "report": f"{repo}/issues/new?{urlencode(fields)}"}
