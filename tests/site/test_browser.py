@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -359,6 +360,7 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
                 resp = page.goto(base + path, wait_until="load")
                 assert resp.status == (404 if kind == "404" else 200), (kind, resp.status)
                 _settle(page)
+                assert page.locator(".lb-vega--failed").count() == 0, (kind, "a chart failed to draw")
                 t = page.evaluate(_READY)
                 o = page.evaluate(_OVERFLOW)
                 if o["scroll"] > o["width"] + 1:
@@ -368,6 +370,13 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
                 assert checked <= 1, (kind, checked)
                 if scheme == "dark":
                     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
+                if kind == "compare" and width == 1440 and scheme == "light":
+                    # every benchmark value names its source (linked) and retrieval date; differences are flagged
+                    subs = page.locator("table.lb-compare td .lb-sub").all_inner_texts()
+                    assert subs and all(re.search(r", \d{4}-\d\d-\d\d$", t) for t in subs), subs[:5]
+                    assert page.locator("table.lb-compare td .lb-sub a[href^='http']").count() > 0
+                    assert page.locator("table.lb-compare th a[href*='boards/']").count() > 0
+                    assert page.locator("table.lb-compare .lb-flagtext").count() > 0
                 _shot(page, f"{kind}-{width}-{scheme}")
                 lines.append(f"{kind:<17}{width:>6}px {scheme:<6}{t['ready']:>7} ms{t['dcl']:>9} ms"
                              f"{o['scroll']:>8}px {'ok' if o['scroll'] <= o['width'] + 1 else 'OVERFLOW'}")

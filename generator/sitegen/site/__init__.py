@@ -110,7 +110,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
-    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
+    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
@@ -151,14 +151,24 @@ def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
     return None
 
 
-def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
+def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     benches = sorted(ctx.benchmark_boards)
-    bench_vals = {b: {r["model"]: r.get("value") for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    bench_rows = {b: {r["model"]: r for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    bench_vals = {b: {m: r.get("value") for m, r in rows.items()} for b, rows in bench_rows.items()}
+    # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
+    source_ids = sorted({r.get("source") or "" for rows in bench_rows.values() for r in rows.values()} - {""})
+    source_no = {sid: i for i, sid in enumerate(source_ids)}
+
+    def provenance(r: dict | None) -> list | None:
+        if not r:
+            return None
+        return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
     def fmt_of(unit: str, digits: int) -> list:
         """[decimals, prefix, suffix] for compare.js, which only applies them (numbers.decimals decides)."""
         pre_post = with_unit(0, unit, 0).split("0", 1)
@@ -169,10 +179,18 @@ def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
                     lk.model_meta(m["id"])["total_b"]] for m in models],
+        # [id, title, values, format, higher is better, statuses, "version · snapshot", page]
         "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
-                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b)] for b in boards],
+                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
+                    [board_status[b].get(m["id"], "") for m in models],
+                    " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
+                                            str(ctx.boards[b].get("source_snapshot") or "")) if x),
+                    href(urls.board[b])] for b in boards],
+        # [id, name, values, format, higher is better, provenance per model (see provenance())]
         "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
-                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True)] for b in benches],
+                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),
+                        [provenance(bench_rows[b].get(m["id"])) for m in models]] for b in benches],
+        "sources": [lk.source_name(sid) for sid in source_ids],
         "price": fmt_of("USD", 2),
         "params": [decimals("billions", [lk.model_meta(m["id"])["total_b"] for m in models]), "", ""],
     }

@@ -47,7 +47,9 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 
 
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, description: str,
-             tooltip_fmt: tuple[str, str] = (".2f", ".1f")):
+             tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True):
+    """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
+    pointer named too (off when the chart is layered into another, where vega cannot resolve the selection)."""
     hl = alt.param(name="hl", value="")
     is_hl = "datum.model === hl"
     base = alt.Chart(alt.NamedData(DATA))
@@ -64,14 +66,16 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
         tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
                  alt.Tooltip(f"{x}:Q", title=xtitle, format=tooltip_fmt[0]),
                  alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1])],
-    ).add_params(hl, hover)
+    ).add_params(hl, *([hover] if hover_label else []))
     label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
         x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
     ring = base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63").encode(
         x=f"{x}:Q", y=f"{y}:Q").transform_filter(is_hl)
-    hover_label = base.mark_text(align="left", dx=8, dy=-8).encode(
-        x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover)
-    return alt.layer(points, ring, label, hover_label).properties(width="container", height=340, description=description)
+    layers = [points, ring, label]
+    if hover_label:
+        layers.append(base.mark_text(align="left", dx=8, dy=-8).encode(
+            x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover))
+    return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
 def _to_dict(chart, data: dict[str, list[dict]]) -> dict[str, Any]:
@@ -260,7 +264,7 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
         else:
             desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} open-weights models with a "
                     f"published size; the orange line is the size frontier. {excluded} models are left out (closed or unknown size).")
-        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc,
+        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False,
                            tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
             x="x:Q", y="y:Q", order="order:Q")
