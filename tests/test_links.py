@@ -33,3 +33,24 @@ def test_broken_outside_and_ignored_links(tmp_path):
         "(the page or file it names was not generated)",
         "site/index.html:5:1: link: '../etc/passwd' points outside the site (internal links stay within the site)",
     ]
+
+
+def test_root_relative_links_resolve_under_the_site_path(tmp_path):
+    """404.html links root-relative from the site's path (/repo/ on GitHub Pages): those are inside the site,
+    other root-relative links are not."""
+    page(tmp_path, "404.html", "\n".join([
+        '<link href="/repo/assets/site.css">',
+        '<a href="/repo/">home</a>',
+        '<a href="/repo">home without slash</a>',
+        '<a href="/repo/models/missing/">missing</a>',
+        '<a href="/other/">another site</a>',
+    ]))
+    page(tmp_path, "index.html", "")
+    page(tmp_path, "assets/site.css", "body{}")
+    assert [p.format() for p in check_links(tmp_path, "/repo/")] == [
+        "site/404.html:4:1: link: broken internal link '/repo/models/missing/' "
+        "(the page or file it names was not generated)",
+        "site/404.html:5:1: link: '/other/' points outside the site (internal links stay within the site)",
+    ]
+    # served from the root of the host, /repo/... names files that do not exist
+    assert [p.line for p in check_links(tmp_path)] == [1, 2, 3, 4, 5]

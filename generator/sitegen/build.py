@@ -114,6 +114,18 @@ def data_date(root: Path, repo) -> str:
     return max([d for d in dates if d] or ["1970-01-01"])
 
 
+def public_url() -> str:
+    """The site's public URL (sitemap.xml, feed, and the path 404.html links from): SITEGEN_SITE_URL (set by
+    `sitegen build --site-url`), else GitHub Pages' address for GITHUB_REPOSITORY (set in GitHub Actions),
+    else empty (the site is then assumed to be served from the root of its host)."""
+    site_url = os.environ.get("SITEGEN_SITE_URL", "").strip()
+    gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not site_url and gh_repo.count("/") == 1:
+        owner, name = gh_repo.lower().split("/")
+        site_url = f"https://{owner}.github.io/" + ("" if name == f"{owner}.github.io" else f"{name}/")
+    return site_url
+
+
 def site_context(root: Path, repo, computed: Computed):
     from .site.context import SiteContext
 
@@ -121,12 +133,8 @@ def site_context(root: Path, repo, computed: Computed):
     for record in computed.result_records:
         by_model.setdefault(record["model"], []).append(record)
     merged = {r["model"]: r for r in computed.model_records}
-    # the public URL, for sitemap.xml: SITEGEN_SITE_URL, else GitHub Pages' address from GITHUB_REPOSITORY
-    site_url = os.environ.get("SITEGEN_SITE_URL", "").strip()
+    site_url = public_url()
     gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
-    if not site_url and gh_repo.count("/") == 1:
-        owner, name = gh_repo.lower().split("/")
-        site_url = f"https://{owner}.github.io/" + ("" if name == f"{owner}.github.io" else f"{name}/")
     models = []
     for doc in sorted(repo.models, key=lambda d: d.data["id"]):
         view = _model_view(doc.data, by_model.get(doc.data["id"], []))
@@ -203,7 +211,7 @@ def run(root: Path, out: Path, check: bool = False, progress=None) -> Outcome:
     # Every setting the output depends on: the shown date, the git history the changelog is read from, and
     # the site URL that sitemap.xml is written from.
     digest = stamp.inputs_digest(root, {"date": _date_key(root), "history": _history_key(root),
-                                        "site_url": os.environ.get("SITEGEN_SITE_URL", "").strip(),
+                                        "site_url": public_url(),
                                         "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
     if not check and stamp.up_to_date(out, digest):
         return Outcome([], f"up to date (nothing changed since the last build of {out})")
@@ -221,7 +229,9 @@ def run(root: Path, out: Path, check: bool = False, progress=None) -> Outcome:
         render_site(ctx, folder)  # the JSON API is part of the site (ctx.api_files)
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
-        found = write.check_links(folder) if check else []
+        from .site.pages import site_path
+
+        found = write.check_links(folder, site_path(ctx.site_url)) if check else []
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})
         return found
 

@@ -69,11 +69,25 @@ def validate(root: Path, show_warnings: bool):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: site/ under --root; otherwise relative to the current directory).")
 @click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too.")
+@click.option("--site-url", envvar="SITEGEN_SITE_URL", default="", metavar="URL",
+              help="The site's public address, e.g. https://owner.github.io/repo/ (also SITEGEN_SITE_URL). Used for "
+                   "sitemap.xml, the feed, and the links of 404.html, which is served at any depth. Default: GitHub "
+                   "Pages' address of GITHUB_REPOSITORY when building in GitHub Actions, else the root of the host.")
 @quiet_option
-def build(root: Path, check: bool, out: Path | None, show_warnings: bool, quiet: bool):
+def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_url: str, quiet: bool):
     """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
+    import os
+
     from .build import BUILD_STAGES, run
     from .progress import Progress
+
+    if site_url:
+        from .site.links import safe_url
+
+        if safe_url(site_url) is None:
+            raise click.BadParameter(f"{site_url!r} is not an http(s) address (hint: https://owner.github.io/repo/)",
+                                     param_hint="--site-url")
+        os.environ["SITEGEN_SITE_URL"] = site_url
 
     out = out if out is not None else root / "site"
     with Progress("check" if check else "build", len(BUILD_STAGES), quiet) as progress:

@@ -171,8 +171,11 @@ def _write_problem(out: Path, exc: OSError) -> Problem:
 _LINK = re.compile(r'\s(?:href|src)="([^"]*)"')
 
 
-def check_links(folder: Path) -> list[Problem]:
+def check_links(folder: Path, base: str = "/") -> list[Problem]:
     """Every internal href/src in every HTML page must name a file that exists in the built site.
+
+    Links are relative to their page, or root-relative under `base`, the path the site is served from
+    ('/repo/' on GitHub Pages; 404.html links that way because it is served at any depth).
 
     Links are read with one regular expression over the renderer's own output (every attribute double-quoted)
     and resolved as strings against the set of written files: no HTML parse, no file-system call per link.
@@ -197,7 +200,7 @@ def check_links(folder: Path) -> list[Problem]:
             link = html.unescape(match.group(1))
             key = (page_dir, link)
             if key not in verdicts:
-                verdicts[key] = _link_problem(page_dir, link, files)
+                verdicts[key] = _link_problem(page_dir, link, files, base)
             problem = verdicts[key]
             if problem:
                 line = text.count("\n", 0, match.start()) + 1
@@ -207,12 +210,17 @@ def check_links(folder: Path) -> list[Problem]:
     return problems
 
 
-def _link_problem(page_dir: str, link: str, files: set[str]) -> str | None:
+def _link_problem(page_dir: str, link: str, files: set[str], base: str = "/") -> str | None:
     parts = urllib.parse.urlsplit(link)
     if parts.scheme or parts.netloc or link.startswith(("#", "mailto:")) or not parts.path:
         return None
     path = urllib.parse.unquote(parts.path)
-    target = posixpath.normpath(posixpath.join(page_dir, path)) if not path.startswith("/") else None
+    if path.startswith("/"):
+        # root-relative: inside the site only under the path it is served from
+        inside = path.startswith(base) or path + "/" == base
+        target = posixpath.normpath(path[len(base):] or ".") if inside else None
+    else:
+        target = posixpath.normpath(posixpath.join(page_dir, path))
     if target is None or target == ".." or target.startswith("../"):
         return f"'{link}' points outside the site"
     if target == ".":

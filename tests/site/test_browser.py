@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -144,19 +145,41 @@ def test_leaderboard_sort_filter_url(browser, server):
     assert all(w == "open" for w in visible.evaluate_all("rs => rs.map(r => r.dataset.weights)"))
     page.fill("input[name=q]", "model 0000")
     assert "q=model" in _href(page)
+    # Back undoes a filter change, one step at a time
+    page.go_back()
+    page.wait_for_function("!new URLSearchParams(location.search).has('q')")
+    assert page.input_value("select[name=weights]") == "open" and page.input_value("input[name=q]") == ""
+    page.go_back()
+    page.wait_for_function("!new URLSearchParams(location.search).has('weights')")
+    assert page.input_value("select[name=weights]") == ""
+    page.go_forward()
+    page.go_forward()
+    page.wait_for_function("new URLSearchParams(location.search).has('q')")
+    assert page.input_value("input[name=q]") == "model 0000"
     # the view survives a reload from the shared URL
     url = _href(page)
     page.goto(url, wait_until="networkidle")
     assert page.input_value("select[name=weights]") == "open"
     assert page.get_attribute("th[data-key=name]", "aria-sort") == "descending"
     assert table.locator("tbody tr:not([hidden])").count() == visible.count()
-    # imputed cells show their reason on keyboard focus
-    flag = page.locator(".lb-cell--imputed .lb-flag").first
+    # imputed cells show their reason, source and date on keyboard focus and on tap
     page.goto(server + "boards/ai-iq/", wait_until="networkidle")
-    flag = page.locator(".lb-cell--imputed .lb-flag").first
-    flag.focus()
-    tip_id = flag.get_attribute("aria-describedby")
-    assert page.locator(f"#{tip_id}").is_visible()
+    page.wait_for_selector("table.lb-cells-ready")
+    stop = page.locator("tbody td[tabindex='0']")  # one tab stop for the table; arrow keys move from it
+    assert stop.count() == 1
+    stop.focus()
+    pop = page.locator(".lb-pop")
+    assert pop.is_visible() and "How:" in pop.inner_text()
+    assert stop.get_attribute("aria-describedby") == pop.get_attribute("id")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.tagName") == "TD" and page.locator("td:focus").count() == 1
+    assert page.locator("tbody td[tabindex='0']").count() == 1
+    page.keyboard.press("Escape")
+    assert not pop.is_visible()
+    page.locator("tbody tr:not([hidden]) td.i").first.click()
+    assert pop.is_visible() and "Imputed" in pop.inner_text()
+    page.locator("tbody tr:not([hidden]) td.i").last.locator("xpath=preceding-sibling::td[1]").click()
+    assert pop.is_visible() and "Source:" in pop.inner_text()
     _charts_drawn(page)
     _shot(page, "leaderboard")
     assert watch.problems == [] and watch.dialogs == []
@@ -226,3 +249,270 @@ def test_changelog_cite_and_data_format_pages(browser, server):
             _shot(page, "changelog")
         assert watch.problems == [] and watch.dialogs == [], (path, watch.problems)
         ctx.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The repository's own data, served the way GitHub Pages serves a project site: under /<repo>/, with 404.html
+# (status 404) for any address that names no file. Every page kind at a desktop and a phone width, light and
+# dark; readiness and interaction timings printed (never asserted); screenshots in artifacts/screenshots/.
+
+REPO = Path(__file__).resolve().parents[2]
+SUB = "/sitegen-pages/"
+PAGE_KINDS = {
+    "home": "", "board-long": "boards/ai-iq/", "board": "boards/aa-intelligence-v2-2/", "benchmark": "benchmarks/arc-agi-1/",
+    "benchmarks": "benchmarks/", "models": "models/", "model": "models/openai/gpt-5.5-high/", "charts": "charts/",
+    "compare": "compare/?m=openai/gpt-5.5-high,google/gemini-3.1-pro-preview", "methodology": "methodology/",
+    "methodology-page": "methodology/ai-iq/", "downloads": "downloads/", "changelog": "changelog/", "cite": "cite/",
+    "data-format": "contributing/data-format/", "404": "no/such/page/",
+}
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory):
+    """The site built from this repository's data, with a GitHub Pages project URL."""
+    import dataclasses
+
+    from sitegen.build import compute, site_context, validate_repo
+    from sitegen.site import render_site
+
+    repo, problems = validate_repo(REPO)
+    assert repo is not None, [p.format() for p in problems]
+    ctx = dataclasses.replace(site_context(REPO, repo, compute(repo)), site_url="https://example.github.io" + SUB)
+    out = tmp_path_factory.mktemp("real-site")
+    render_site(ctx, out)
+    return out
+
+
+class _Pages(_Quiet):
+    """GitHub Pages, as far as a static site sees it: files under SUB, directories to index.html (redirected to
+    the slash form), and 404.html with status 404 for anything else."""
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        root = Path(self.directory)
+        rel = path[len(SUB):] if path.startswith(SUB) else None
+        target = (root / rel) if rel is not None and ".." not in rel.split("/") else None
+        if target is not None and target.is_dir():
+            if not path.endswith("/"):
+                self.send_response(301)
+                self.send_header("Location", path + "/")
+                self.end_headers()
+                return
+            target = target / "index.html"
+        if target is None or not target.is_file():
+            body, status, ctype = (root / "404.html").read_bytes(), 404, "text/html; charset=utf-8"
+        else:
+            body, status, ctype = target.read_bytes(), 200, self.guess_type(str(target))
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="module")
+def pages_server(real_site):
+    handler = functools.partial(_Pages, directory=str(real_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+_OVERFLOW = """() => {
+  const W = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > W + 1) {
+    for (const e of document.querySelectorAll('article *, .md-header *, .md-footer *')) {
+      const r = e.getBoundingClientRect();
+      if (r.right <= W + 1 || r.width === 0) continue;
+      let p = e.parentElement, boxed = false;  // inside a box that scrolls or clips on its own: fine
+      while (p && !boxed) { const s = getComputedStyle(p).overflowX;
+        boxed = ['auto', 'scroll', 'hidden', 'clip'].includes(s) && p.getBoundingClientRect().right <= W + 1; p = p.parentElement; }
+      if (!boxed) out.push(e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + e.className : '') + ' → ' + Math.round(r.right) + 'px');
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth, width: W, culprits: out.slice(0, 5)};
+}"""
+
+_READY = """() => { const n = performance.getEntriesByType('navigation')[0], m = performance.getEntriesByName('lb-ready')[0];
+  return {ready: Math.round(m ? m.startTime : n.domContentLoadedEventEnd), dcl: Math.round(n.domContentLoadedEventEnd),
+          bytes: n.transferSize || n.encodedBodySize}; }"""
+
+
+def _settle(page, timeout=6000):
+    """Wait for the page's table and charts (drawn or failed), bounded: screenshots show the finished page."""
+    page.wait_for_function(
+        "() => { const t = document.querySelector('table.lb-table'); if (t && !t.classList.contains('lb-ready')) return false;"
+        " return [...document.querySelectorAll('.lb-vega')].every(e => e.classList.contains('lb-vega--failed') || e.querySelector('svg')); }",
+        timeout=timeout)
+
+
+def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, pages_server, capsys):
+    base = pages_server + SUB
+    lines, overflow, problems = [], [], []
+    for width in (1440, 390):
+        for scheme in ("light", "dark"):
+            ctx = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+            page = ctx.new_page()
+            watch = Watch(page, pages_server + "/")
+            for kind, path in PAGE_KINDS.items():
+                resp = page.goto(base + path, wait_until="load")
+                assert resp.status == (404 if kind == "404" else 200), (kind, resp.status)
+                _settle(page)
+                assert page.locator(".lb-vega--failed").count() == 0, (kind, "a chart failed to draw")
+                t = page.evaluate(_READY)
+                o = page.evaluate(_OVERFLOW)
+                if o["scroll"] > o["width"] + 1:
+                    overflow.append(f"{kind} at {width}px: page {o['scroll']}px wide; {o['culprits']}")
+                # the drawer opens at the top level, or inside the section of the page shown, never in two
+                checked = page.locator(".md-nav__toggle:checked").count()
+                assert checked <= 1, (kind, checked)
+                if scheme == "dark":
+                    assert page.get_attribute("body", "data-md-color-scheme") == "slate"
+                if kind == "compare" and width == 1440 and scheme == "light":
+                    # every benchmark value names its source (linked) and retrieval date; differences are flagged
+                    subs = page.locator("table.lb-compare td .lb-sub").all_inner_texts()
+                    assert subs and all(re.search(r", \d{4}-\d\d-\d\d$", t) for t in subs), subs[:5]
+                    assert page.locator("table.lb-compare td .lb-sub a[href^='http']").count() > 0
+                    assert page.locator("table.lb-compare th a[href*='boards/']").count() > 0
+                    assert page.locator("table.lb-compare .lb-flagtext").count() > 0
+                _shot(page, f"{kind}-{width}-{scheme}")
+                lines.append(f"{kind:<17}{width:>6}px {scheme:<6}{t['ready']:>7} ms{t['dcl']:>9} ms"
+                             f"{o['scroll']:>8}px {'ok' if o['scroll'] <= o['width'] + 1 else 'OVERFLOW'}")
+            # the 404 page's own status is expected; Watch lists every other failed request by its address
+            problems += [p for p in watch.problems if not p.endswith("no/such/page/")
+                         and not p.startswith("console error: Failed to load resource: the server responded with a status of 404")]
+            ctx.close()
+    with capsys.disabled():
+        print("\npage kind         width  scheme  ready      DOMready  scroll width")
+        print("\n".join(lines))
+    assert overflow == [], overflow
+    assert problems == [], problems
+
+
+def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site, capsys):
+    """The AI IQ board (hundreds of rows x ~20 columns): HTML size asserted, timings printed."""
+    sizes = {p.parent.name: p.stat().st_size for p in sorted((real_site / "boards").glob("*/index.html"))}
+    assert max(sizes.values()) < 600_000, sizes
+    report = ["board HTML: " + ", ".join(f"{k} {v // 1024} KB" for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])[:4])]
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    cdp = ctx.new_cdp_session(page)
+    url = pages_server + SUB + "boards/ai-iq/"
+    for rate in (1, 4):
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        page.goto(url, wait_until="load")
+        page.wait_for_selector("table.lb-ready")
+        ready = page.evaluate(_READY)["ready"]
+        page.wait_for_selector("table.lb-all.lb-cells-ready")
+        # measured inside the page (a Playwright click adds its own round trips): from the event to the first
+        # frame drawn after it, and how much of that was our script
+        timed = """act => new Promise(res => { const t0 = performance.now();
+          if (act === 'open') { const s = document.querySelector('select[name=weights]'); s.value = 'open';
+            s.dispatchEvent(new Event('input', {bubbles: true})); }
+          else document.querySelector(`th[data-key=${act}] button`).click();
+          const js = performance.now() - t0;
+          requestAnimationFrame(() => setTimeout(() => res([js, performance.now() - t0]), 0)); })"""
+        timings = [page.evaluate(timed, key) for key in ("value", "name", "c3", "rank")]
+        filt = page.evaluate(timed, "open")
+        report.append(f"CPU x{rate}: ready {ready} ms; sort " + ", ".join(f"{b:.0f}" for a, b in timings)
+                      + f" ms (script {', '.join(f'{a:.0f}' for a, b in timings)}); filter {filt[1]:.0f} ms"
+                      + f" (script {filt[0]:.0f}); event to next frame")
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    # Back undoes the filter; the name column stays visible while the table scrolls sideways, names carry a title
+    page.go_back()
+    page.wait_for_function("!new URLSearchParams(location.search).has('weights')")
+    wrap = page.locator(".lb-wrap")
+    wrap.evaluate("w => { w.scrollLeft = 600; }")
+    name = page.locator("tbody tr:not([hidden]) th").first
+    assert abs(name.bounding_box()["x"] - wrap.bounding_box()["x"]) < 3
+    assert name.locator("a").get_attribute("title") == name.inner_text()
+    # a filter that matches nothing says so; search splits on dots and dashes
+    page.fill("input[name=q]", "zzz-no-such-model")
+    assert page.locator(".lb-empty").is_visible()
+    page.fill("input[name=q]", "gpt 5.1")
+    names = page.locator("tbody tr:not([hidden]) th").all_inner_texts()
+    assert names and all("GPT-5.1" in n for n in names), names
+    # every cell's provenance on hover: how, source and retrieval date
+    cell = page.locator("tbody tr:not([hidden]) td.i").first
+    cell.hover()
+    pop = page.locator(".lb-pop")
+    assert pop.is_visible() and "Imputed" in pop.inner_text()
+    observed = page.locator("tbody tr:not([hidden]) td:not([class])").nth(3)
+    observed.hover()
+    assert pop.is_visible()
+    _shot(page, "board-long-popup")
+    assert watch.problems == [], watch.problems
+    ctx.close()
+    with capsys.disabled():
+        print("\n" + "\n".join(report))
+
+
+def test_404_at_a_nested_address_under_the_pages_sub_path(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    resp = page.goto(pages_server + SUB + "models/openai/no-such-model/deeper/", wait_until="load")
+    assert resp.status == 404
+    # styled: mkdocs-material's stylesheet applied (header bar coloured, logo icon-sized)
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).backgroundColor") not in ("rgba(0, 0, 0, 0)", "")
+    assert page.locator(".md-header__button.md-logo svg").bounding_box()["width"] < 60
+    _shot(page, "404-nested")
+    links = page.evaluate("[...document.querySelectorAll('a[href]:not([href^=\\'#\\']), link[href], script[src]')]"
+                          ".map(e => e.href || e.src)")
+    local = sorted({u.split("#")[0] for u in links if u.startswith(pages_server)})
+    assert local and all(u.startswith(pages_server + SUB) for u in local), local
+    for u in local:
+        r = page.request.get(u, max_redirects=2)
+        assert r.status == 200, (u, r.status)
+    # only the page itself answered 404 (its assets, scripts and search index all loaded)
+    assert [p for p in watch.problems if not p.endswith("/deeper/") and "status of 404" not in p] == [], watch.problems
+    assert sum("status of 404" in p for p in watch.problems) == 1
+    ctx.close()
+
+
+def test_board_chart_is_its_own_version_and_points_label_and_link(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, has_touch=True)
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "boards/aa-intelligence-v2-2/", wait_until="load")
+    assert page.get_attribute(".lb-vega", "data-spec").endswith("assets/charts/aa-vs-price-v2-2.json")
+    _charts_drawn(page)
+    assert "v2.2" in page.inner_text("#chart-aa-vs-price-v2-2 figcaption")
+    point = page.locator(".lb-vega .mark-symbol path").nth(5)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#vg-tooltip-element.visible")
+    name = page.locator("#vg-tooltip-element td.value").first.inner_text()
+    page.wait_for_function("n => [...document.querySelectorAll('.lb-vega .mark-text text')].some(t => t.textContent === n)", arg=name)
+    # on a touch screen a first tap shows the tooltip and stays on the page
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#vg-tooltip-element.visible", state="hidden")
+    point.tap()
+    page.wait_for_selector(".lb-chart-tip")
+    assert name in page.inner_text(".lb-chart-tip") and "/boards/" in page.url
+    # and a click opens the model's page
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url("**/models/**")
+    assert page.inner_text("h1") == name
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_search_splits_terms_on_dots(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    page.goto(pages_server + SUB, wait_until="load")
+    page.click("input.md-search__input")
+    for query, first in (("gpt 5.1", "GPT-5.1"), ("GPT-4.1 mini", "GPT-4.1 mini")):
+        page.fill("input.md-search__input", "")
+        page.wait_for_selector(".md-search-result__item", state="detached")
+        page.keyboard.type(query, delay=20)
+        page.wait_for_selector(".md-search-result__item")
+        page.wait_for_timeout(500)
+        titles = page.locator(".md-search-result__item h1").all_inner_texts()
+        assert titles and titles[0].startswith(first), (query, titles[:5], page.inner_text(".md-search-result__meta"))
+    ctx.close()

@@ -93,15 +93,36 @@ def test_no_unsafe_links_and_external_links_have_rel():
 def test_leaderboard_table_rows_and_marked_cells():
     ctx = make_context(40)
     d = page("boards/ai-iq/index.html")
-    rows = [a for t, a in d.elements if t == "tr" and "data-org" in a]
+    rows = [a for t, a in d.elements if t == "tr" and "data-ranked" in a]
     assert len(rows) == len(ctx.boards["ai-iq"]["rows"])
-    assert {r["data-weights"] for r in rows} <= {"open", "closed", "unknown"}
+    assert {r.get("data-weights", "unknown") for r in rows} <= {"open", "closed", "unknown"}
     heads = [a["data-key"] for t, a in d.elements if t == "th" and "data-key" in a]
     assert heads[:4] == ["rank", "name", "org", "value"] and "coverage" in heads and "status" in heads
-    flags = [a for t, a in d.elements if t == "span" and a.get("class") == "lb-flag"]
-    tips = {a["id"] for t, a in d.elements if t == "span" and a.get("role") == "tooltip"}
-    assert flags and all(f["tabindex"] == "0" and f["aria-describedby"] in tips for f in flags)
-    assert "Imputed:" in "".join(d.text)
+    table = next(a for t, a in d.elements if t == "table" and "lb-table" in a.get("class", ""))
+    first = int(table["data-first-cell"])
+    cols = [a for t, a in d.elements if t == "th" and a.get("scope") == "col"]
+    assert cols[first].get("data-key") == "c0"  # the first component column, after the interval's
+    # provenance is marked by a one-letter class per cell; the reasons, sources and dates live once in cells.json
+    marks = [a.get("class") for t, a in d.elements if t == "td" and a.get("class") in ("i", "d", "p", "m", "x")]
+    assert "i" in marks and not [a for t, a in d.elements if a.get("role") == "tooltip"]
+    data = json.loads(SITE["boards/ai-iq/cells.json"])
+    assert [r[0] for r in data["rows"]] == [r["model"] for r in sorted(
+        ctx.boards["ai-iq"]["rows"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0, -(r.get("value") or 0), r["model"]))]
+    imputed = [c for _, cells in data["rows"] for c in cells if c[0] == "i"]
+    assert imputed and all(data["notes"][c[1]].startswith("Imputed") for c in imputed)
+    observed = [c for _, cells in data["rows"] for c in cells if c[0] == "o" and len(c) > 3]
+    assert observed and all(data["sources"][c[2]][0] and re.match(r"\d{4}-\d\d-\d\d$", data["dates"][c[3]]) for c in observed)
+    assert len(data["columns"]) == len(data["raw_format"]) == len([h for h in heads if re.match(r"c\d+$", h)])
+
+
+def test_board_pages_stay_small():
+    """The heaviest board must stay readable on a phone: no board page over 600 KB of HTML (real data in
+    test_real_shapes); here, per row, the page costs well under a kilobyte."""
+    ctx = make_context(40)
+    for bid in ctx.boards:
+        html = SITE[f"boards/{bid}/index.html"]
+        rows = len(ctx.boards[bid]["rows"])
+        assert len(html) < 600_000 and (len(html) - 40_000) / max(rows, 1) < 1000, (bid, len(html), rows)
 
 
 def test_model_page_links_every_result_to_its_source():
@@ -201,3 +222,31 @@ def test_units_a_reader_would_question():
     assert "Token cost (USD per task)" in SITE["boards/cost/index.html"].decode()
     iq = SITE["boards/ai-iq/index.html"].decode()
     assert "(IQ points)" in iq and "unit: IQ points" in iq
+
+
+def test_pages_describe_themselves_and_link_to_their_data_files():
+    import dataclasses
+
+    ctx = dataclasses.replace(make_context(40), repo_url="https://github.com/acme/boards",
+                              site_url="https://acme.github.io/boards/")
+    files = render_files(ctx)
+    board = Doc(files["boards/ai-iq/index.html"].decode())
+    metas = {a.get("property") or a.get("name"): a.get("content") for t, a in board.elements if t == "meta"}
+    assert metas["og:title"] == "AI IQ" and metas["og:url"] == "https://acme.github.io/boards/boards/ai-iq/"
+    assert metas["description"] == metas["og:description"] == metas["twitter:description"]
+    assert "ranked models" in metas["description"]
+    links = [a["href"] for t, a in board.elements if t == "a" and a.get("href", "").startswith("https://github.com/acme/")]
+    assert "https://github.com/acme/boards/edit/HEAD/methodology/indices/ai-iq.yaml" in links
+    assert any(h.startswith("https://github.com/acme/boards/issues/new?template=report-wrong-score.yml&") for h in links)
+    model = Doc(files["models/openai/model-00000/index.html"].decode())
+    links = [a["href"] for t, a in model.elements if t == "a" and a.get("href", "").startswith("https://github.com/acme/")]
+    assert "https://github.com/acme/boards/edit/HEAD/scores/models/openai/model-00000.yaml" in links
+    assert any("model-id=openai%2Fmodel-00000" in h for h in links)
+    # without a repository address there are no such links (never a link to nowhere)
+    bare = render_files(dataclasses.replace(ctx, repo_url=""))
+    assert b"lb-contribute" not in bare["boards/ai-iq/index.html"] and b"/edit/HEAD/" not in bare["models/openai/model-00000/index.html"]
+    # 404.html links from the site URL's path, whatever depth it is served at
+    nf = Doc(files["404.html"].decode())
+    hrefs = [a.get("href") or a.get("src") for t, a in nf.elements if t in ("a", "link", "script") and (a.get("href") or a.get("src"))]
+    local = [h for h in hrefs if not h.startswith(("https://", "#"))]
+    assert local and all(h.startswith("/boards/") for h in local), local

@@ -16,11 +16,12 @@ from . import changes
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
-from .pages import Page, Urls, board_ids, board_title, href, methodology_title, nav_items, slug
+from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
+                    slug)
 from .render import environment, script_json
 from .search import search_index
-from .views import (Lookups, bench_board_view, board_view, higher_is_better, iq_anchors, model_view, release_path,
-                    unknown_counts)
+from .views import (Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, model_view,
+                    release_path, unknown_counts)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -45,7 +46,30 @@ def _static_files() -> dict[str, bytes]:
 
 def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
-    return {"v": model_view(mid, lk), "chart_kinds": kinds}
+    name = lk.model_meta(mid)["name"]
+    return {"v": model_view(mid, lk), "chart_kinds": kinds, "contrib_links": contribute_links(
+        lk.ctx, f"scores/models/{mid}.yaml",
+        {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
+
+
+def _public(ctx: SiteContext, path: str) -> str:
+    """A page's public address when the site's URL is known, else its path from the site root."""
+    return (ctx.site_url.rstrip("/") + "/" if ctx.site_url else "/") + href(path).removeprefix("./")
+
+
+def _describe_board(ctx: SiteContext, view: dict) -> str:
+    """The board's meta description: what it ranks, and who leads."""
+    top = [r for r in view["rows"] if r["rank"] == 1]
+    lead = f" Leader: {top[0]['name']}." if top else ""
+    return f"{view['title']}: {view['n_ranked']} ranked models, every value with its source and provenance.{lead}"
+
+
+def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
+    meta = lk.model_meta(mid)
+    boards = [f"{board_title(ctx, bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
+    org = f" by {meta['org']}" if meta["org"] else ""
+    ranks = ("; ranked " + ", ".join(boards[:3])) if boards else ""
+    return f"{meta['name']}{org}: benchmark scores and index breakdowns with sources{ranks}."
 
 
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
@@ -55,16 +79,25 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     pages.append(Page("index.html", "home.html", "Home", "home", {
         "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
         "all_boards": [(b, ctx.boards[b], board_title(ctx, b)) for b in board_ids(ctx)],
+        "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
+        definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
             "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
-        }))
+            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
+                                           {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
+        }, _describe_board(ctx, view)))
+        per_release = board_view(bid, lk, per_release=True)
         pages.append(Page(release_path(urls.board[bid]), "board.html", board_title(ctx, bid) + " (one row per release)",
-                          f"board:{bid}", {"view": board_view(bid, lk, per_release=True), "chart_kinds": [],
-                                           "methodology": _methodology_for(ctx, urls, bid)}))
+                          f"board:{bid}", {
+            "view": per_release, "chart_kinds": [], "methodology": _methodology_for(ctx, urls, bid),
+            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
+                                           {"title": f"Wrong score: {board_title(ctx, bid)}",
+                                            "page": _public(ctx, release_path(urls.board[bid]))}),
+        }, _describe_board(ctx, per_release)))
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx)
     for bid in sorted(urls.benchmark):
@@ -87,9 +120,9 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
-                          functools.partial(_model_page_data, mid, lk, charts)))
+                          functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
-    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk)}))
+    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
@@ -100,7 +133,8 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
             "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
         }))
-    pages.append(Page("404.html", "404.html", "Page not found", "home", {}))
+    # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
+    pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))
     pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
         "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
     }))
@@ -117,7 +151,8 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
 
 
 def _chart_order(kind: str) -> int:
-    order = ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier", "pedagogy-evolution",
+    order = ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "aa-vs-price-v2-2",
+             "pedagogy-frontier", "pedagogy-evolution",
              "size-frontier", "cdpk-vs-send", "hle-calibration", "anchor-curves")
     return order.index(kind) if kind in order else len(order)
 
@@ -129,14 +164,24 @@ def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
     return None
 
 
-def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
+def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     benches = sorted(ctx.benchmark_boards)
-    bench_vals = {b: {r["model"]: r.get("value") for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    bench_rows = {b: {r["model"]: r for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
+    bench_vals = {b: {m: r.get("value") for m, r in rows.items()} for b, rows in bench_rows.items()}
+    # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
+    source_ids = sorted({r.get("source") or "" for rows in bench_rows.values() for r in rows.values()} - {""})
+    source_no = {sid: i for i, sid in enumerate(source_ids)}
+
+    def provenance(r: dict | None) -> list | None:
+        if not r:
+            return None
+        return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
     def fmt_of(unit: str, digits: int) -> list:
         """[decimals, prefix, suffix] for compare.js, which only applies them (numbers.decimals decides)."""
         pre_post = with_unit(0, unit, 0).split("0", 1)
@@ -147,10 +192,18 @@ def _compare_data(ctx: SiteContext, lk: Lookups) -> dict:
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
                     lk.model_meta(m["id"])["total_b"]] for m in models],
+        # [id, title, values, format, higher is better, statuses, "version · snapshot", page]
         "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
-                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b)] for b in boards],
+                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
+                    [board_status[b].get(m["id"], "") for m in models],
+                    " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
+                                            str(ctx.boards[b].get("source_snapshot") or "")) if x),
+                    href(urls.board[b])] for b in boards],
+        # [id, name, values, format, higher is better, provenance per model (see provenance())]
         "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
-                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True)] for b in benches],
+                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),
+                        [provenance(bench_rows[b].get(m["id"])) for m in models]] for b in benches],
+        "sources": [lk.source_name(sid) for sid in source_ids],
         "price": fmt_of("USD", 2),
         "params": [decimals("billions", [lk.model_meta(m["id"])["total_b"] for m in models]), "", ""],
     }
@@ -235,6 +288,10 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
                 out[page.path] = None
         return out
 
+    for page in pages:
+        if page.template == "board.html" and page.data["view"]["has_components"]:
+            # the provenance of every cell, once per board (board_data); the page fetches it next to itself
+            files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
     rendered = _in_parallel(render_pages, pages)
     files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")

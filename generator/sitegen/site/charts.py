@@ -35,7 +35,9 @@ def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
 
 def _point(lk: Lookups, mid: str, **values: Any) -> dict[str, Any]:
     meta = lk.model_meta(mid)
-    return {"model": mid, "name": meta["name"], "org": meta["org"] or "unknown", "weights": meta["weights"], **values}
+    # page: the model page's path from the site root; charts.js turns it into a link from the page shown
+    return {"model": mid, "name": meta["name"], "org": meta["org"] or "unknown", "weights": meta["weights"],
+            "page": meta["href"] or "", **values}
 
 
 def _blended(lk: Lookups, mid: str) -> float | None:
@@ -45,12 +47,17 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 
 
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
-             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f")):
+             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True):
+    """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
+    pointer named too (off when the chart is layered into another, where vega cannot resolve the selection)."""
     hl = alt.param(name="hl", value="")
     is_hl = "datum.model === hl"
     base = alt.Chart(alt.NamedData(DATA))
     xscale = alt.Scale(type="log", reverse=xreverse) if xlog else alt.Scale(zero=False, reverse=xreverse)
-    points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5).encode(
+    # the point under the pointer (or finger) is labelled with its name; not `nearest`: its voronoi cells would
+    # take the tooltip and the link from the points
+    hover = alt.selection_point(name="hover", on="pointerover", clear="pointerout", fields=["model"], empty=False)
+    points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer").encode(
         x=alt.X(f"{x}:Q", title=xtitle, scale=xscale),
         y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False)),
         color=alt.Color("weights:N", title="Weights", scale=alt.Scale(domain=["open", "closed", "unknown"],
@@ -59,12 +66,16 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
         tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
                  alt.Tooltip(f"{x}:Q", title=xtitle, format=tooltip_fmt[0]),
                  alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1])],
-    ).add_params(hl)
+    ).add_params(hl, *([hover] if hover_label else []))
     label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
         x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
     ring = base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63").encode(
         x=f"{x}:Q", y=f"{y}:Q").transform_filter(is_hl)
-    return alt.layer(points, ring, label).properties(width="container", height=340, description=description)
+    layers = [points, ring, label]
+    if hover_label:
+        layers.append(base.mark_text(align="left", dx=8, dy=-8).encode(
+            x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover))
+    return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
 def _to_dict(chart, data: dict[str, list[dict]]) -> dict[str, Any]:
@@ -161,12 +172,16 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
              "digits": _digits(rows, {"iq": "IQ"})})
 
     aa_id = next((b for b in AA_PREFERRED if b in ctx.boards), None)
-    if aa_id:
-        aa = _board_values(ctx, aa_id)
+    # each index version gets its own chart: its board shows it (aa-vs-price, on home and model pages, is the newest)
+    for aa_board in AA_PREFERRED:
+        if aa_board not in ctx.boards:
+            continue
+        kind = aa_chart_kind(aa_board, aa_id)
+        aa = _board_values(ctx, aa_board)
         rows = [_point(lk, m, index=aa[m], price=p) for m in sorted(aa) if (p := _blended(lk, m)) and p > 0]
-        name = board_title(ctx, aa_id)
+        name = board_title(ctx, aa_board)
         desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)."
-        add("aa-vs-price", f"{name} vs price", desc,
+        add(kind, f"{name} vs price", desc,
             _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
                      tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points"))),
             rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
@@ -216,12 +231,17 @@ def _assert_finite(obj: Any) -> None:
             _assert_finite(v)
 
 
+def aa_chart_kind(board: str, newest: str | None) -> str:
+    """'aa-vs-price' for the newest AA Intelligence Index version, 'aa-vs-price-v2-2' for an older one."""
+    return "aa-vs-price" if board == newest else "aa-vs-price-" + board.removeprefix("aa-intelligence-")
+
+
 # Which charts each page shows.
 HOME_CHARTS = ("iq-vs-cost", "aa-vs-price", "pedagogy-frontier")
 MODEL_CHARTS = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier",
                 "size-frontier", "cdpk-vs-send", "hle-calibration")
 BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed"), "ai-eq": (),
-                "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price",),
+                "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price-v2-2",),
                 "pedagogy-cdpk": ("pedagogy-frontier", "pedagogy-evolution", "size-frontier", "cdpk-vs-send"),
                 "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed")}
 
@@ -261,7 +281,7 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
             desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
                     f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
                     f"are left out (no published size).")
-        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc,
+        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False,
                            tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
             x="x:Q", y="y:Q", order="order:Q")

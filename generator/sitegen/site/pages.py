@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from .context import SiteContext
 
@@ -27,11 +28,21 @@ class Page:
     section: str
     data: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)  # or built when rendered
     description: str = ""
+    #: root-relative prefix for a page served at any depth (404.html: '/repo/'); other pages link relatively
+    base: str = ""
 
     @property
     def root(self) -> str:
-        """Relative prefix from this page back to the site root ('' or '../' repeated)."""
-        return "../" * self.path.count("/")
+        """Prefix from this page back to the site root ('' or '../' repeated; `base` when set)."""
+        return self.base or "../" * self.path.count("/")
+
+
+def site_path(site_url: str) -> str:
+    """The path part of the site URL, as the root-relative prefix of its pages: '/repo/' ('/' when unknown).
+
+    Only the path: a full URL would point a fork's or a local server's 404 page at another origin (and its CSP)."""
+    path = urlsplit(site_url).path if site_url else ""
+    return "/" + path.strip("/") + "/" if path.strip("/") else "/"
 
 
 def slug(text: str) -> str:
@@ -117,3 +128,17 @@ def methodology_title(name: str, text: str) -> str:
         if line.startswith("# "):
             return line[2:].strip()
     return name.removesuffix(".md").replace("-", " ").capitalize()
+
+
+def contribute_links(ctx: SiteContext, path: str, report: dict[str, str] | None = None) -> dict[str, str]:
+    """'Edit this file' (the data file behind a page) and 'report a wrong number' (the issue form, prefilled)
+    links into the repository; empty when the repository's address is unknown (GITHUB_REPOSITORY unset)."""
+    from urllib.parse import urlencode
+
+    from .links import safe_url
+
+    repo = ctx.repo_url.rstrip("/")
+    if not safe_url(repo):
+        return {}
+    fields = {"template": "report-wrong-score.yml", **(report or {})}
+    return {"edit": f"{repo}/edit/HEAD/{path}", "report": f"{repo}/issues/new?{urlencode(fields)}"}

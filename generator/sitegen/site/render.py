@@ -156,7 +156,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(auto=fmt_auto, fmt=fmt, unit=with_unit, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
-    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html)
+    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html)
     return env
 
 
@@ -186,3 +186,14 @@ def cell_html(c: dict[str, Any]) -> Markup:
         )
     title = f' title="{escape(c["title"])}"' if c.get("title") else ""  # e.g. the question set a value is on
     return Markup(f'<td data-sort="{sort}" class="lb-cell"{title}>{shown}</td>')
+
+
+def board_cell_html(c: dict[str, Any]) -> Markup:
+    """One component <td> of a leaderboard, as small as it can be: the number and a one-letter class for its
+    provenance (views.HOW_CODE; CSS marks it). The reason, source and retrieval date live once in the board's
+    cells.json, which leaderboard.js shows on hover, focus and tap; without JS the row's model page has them."""
+    from .views import HOW_CODE
+
+    code = HOW_CODE.get(c["how"], "x")
+    text = number(c["value"], c["digits"])
+    return Markup(f'<td class="{code}">{text}</td>' if code else f"<td>{text}</td>")

@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import SiteContext
 from .links import safe_url
-from .numbers import HEADER, decimals, header, unit_name
+from .numbers import HEADER, decimals, header, unit_name, with_unit
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -118,6 +118,9 @@ class Lookups:
             "input_price": _num(pricing.get("input_per_mtok")), "output_price": _num(pricing.get("output_per_mtok")),
             "released": m.get("released") or "",
             "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
+            # what a table's filter searches beyond the name, organisation and page address it reads from the row
+            "aka": " ".join(dict.fromkeys(str(x) for x in (m.get("family") or "", *(m.get("aliases") or []))
+                                          if x and str(x).lower() not in str(name).lower())),
         }
 
 
@@ -210,6 +213,7 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
         "value": _num(comp.get("value")), "how": how, "note": note, "uid": uid,
         "url": lk.source_url(comp.get("source")), "digits": digits,
         "title": f"on question set {comp['subset']}" if comp.get("subset") else "",
+        "src": comp.get("source") or "", "retrieved": comp.get("retrieved") or "", "raw": _num(comp.get("raw")),
     }
 
 
@@ -375,6 +379,53 @@ def _scope(board: dict[str, Any], lk: Lookups) -> dict[str, Any] | None:
         return None
     page = lk.urls.benchmark.get(scope.get("benchmark"))
     return {"text": scope["text"], "href": href(page) if page else None, "name": lk.bench_name(scope.get("benchmark"))}
+
+
+#: one-letter provenance codes of board cells: the HTML's class and the page data's code (leaderboard.js reads both)
+HOW_CODE = {"observed": "", "imputed": "i", "derived": "d", "published": "p", "missing": "m", "excluded": "x"}
+
+
+def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
+    """A board's provenance as data, written once next to the page (cells.json) and read by leaderboard.js.
+
+    Each cell is [how (HOW_CODE, "o" for observed), note, source, retrieved, raw], with the strings numbered in shared tables (a reason or a
+    source appears once per board, not once per cell); trailing empty fields are dropped. Rows are in the page's
+    server order, so the n-th <tr> of the table is rows[n].
+    """
+    notes: dict[str, int] = {}
+    sources: dict[str, int] = {}
+    dates: dict[str, int] = {}
+    src_list: list[list[Any]] = []
+
+    def idx(table: dict[str, int], value: str) -> int | None:
+        if not value:
+            return None
+        return table.setdefault(value, len(table))
+
+    form = lk.board_format(view["id"])
+    rows = []
+    for r in view["rows"]:
+        cells = []
+        for c in r["cells"]:
+            s = None
+            if c["src"]:
+                if c["src"] not in sources:
+                    sources[c["src"]] = len(src_list)
+                    src_list.append([lk.source_name(c["src"]), c["url"]])
+                s = sources[c["src"]]
+            note = "; ".join(x for x in (c["note"], c.get("title")) if x)  # e.g. the question set a value is on
+            item = [HOW_CODE.get(c["how"], c["how"]) or "o", idx(notes, note), s, idx(dates, c["retrieved"]), c["raw"]]
+            while item and item[-1] is None:
+                item.pop()
+            cells.append(item)
+        rows.append([r["id"], cells])
+    raw_fmt = []
+    for col in view["columns"]:
+        unit, digits = form["raw"].get(col["id"], ("", 1))
+        pre_post = with_unit(0, unit, 0).split("0", 1)
+        raw_fmt.append([digits, *pre_post])
+    return {"board": view["id"], "columns": [c["name"] for c in view["columns"]], "raw_format": raw_fmt,
+            "notes": list(notes), "sources": src_list, "dates": list(dates), "rows": rows}
 
 
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:

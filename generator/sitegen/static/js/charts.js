@@ -28,6 +28,13 @@
     }));
     return load.then(function (spec) {
       spec = JSON.parse(JSON.stringify(spec));
+      /* a point links to its model's page: the data names the page from the site root */
+      var root = window.__md_scope || new URL("./", location);
+      Object.keys(spec.datasets || {}).forEach(function (k) {
+        (spec.datasets[k] || []).forEach(function (row) {
+          if (row && typeof row.page === "string" && row.page) row.href = new URL(row.page, root).href;
+        });
+      });
       spec.config = Object.assign({}, spec.config || {}, theme());
       return vegaEmbed(el, spec, {
         renderer: "svg",
@@ -42,6 +49,20 @@
       var hl = el.getAttribute("data-highlight");
       if (el._view) el._view.finalize();
       el._view = result.view;
+      /* a click on a point opens its model's page. On a touch screen, where vega's hover tooltip vanishes as
+         the finger lifts, the first tap shows the point's tooltip in a popup and a second tap opens the page. */
+      var tapped = null;
+      result.view.addEventListener("click", function (event, item) {
+        var d = item && item.datum;
+        if (!d || !d.href) return;
+        var touch = event.pointerType === "touch" || (event.sourceCapabilities && event.sourceCapabilities.firesTouchEvents);
+        if (touch && tapped !== d) {
+          tapped = d;
+          tapTip(item.tooltip, event);
+          return;
+        }
+        location.href = d.href;
+      });
       if (hl) return result.view.signal("hl", hl).runAsync();
     }).then(function () {
       el.classList.add("lb-vega--drawn");
@@ -53,6 +74,31 @@
       el.appendChild(p);
       if (window.console) console.warn(err);
     });
+  }
+
+  var tip = null;
+  function tapTip(fields, event) {
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "lb-pop md-typeset lb-chart-tip";
+      tip.setAttribute("role", "tooltip");
+      document.body.appendChild(tip);
+      document.addEventListener("click", function (e) { if (!e.target.closest(".lb-vega")) tip.hidden = true; });
+    }
+    tip.textContent = "";
+    Object.keys(fields || {}).forEach(function (k) {
+      var p = document.createElement("p"), b = document.createElement("strong");
+      b.textContent = k + ": ";
+      p.appendChild(b);
+      p.appendChild(document.createTextNode(String(fields[k])));
+      tip.appendChild(p);
+    });
+    var p = document.createElement("p");
+    p.textContent = "Tap the point again to open its page.";
+    tip.appendChild(p);
+    tip.hidden = false;
+    tip.style.left = Math.max(4, Math.min(event.clientX, window.innerWidth - tip.offsetWidth - 4)) + "px";
+    tip.style.top = Math.max(4, event.clientY - tip.offsetHeight - 12) + "px";
   }
 
   var charts = Array.prototype.slice.call(document.querySelectorAll(".lb-vega[data-spec]"));

@@ -45,17 +45,23 @@
     var tb = table.createTBody();
     function section(title) { var r = tb.insertRow(); var c = el("th", title, "lb-section"); c.colSpan = idx.length + 1; r.appendChild(c); }
     /* higher: true/false marks the best value in bold (lower is better for costs and errors); null marks none */
-    function row(name, vals, f, higher) {
-      var r = tb.insertRow(); var h = el("th", name); h.scope = "row"; r.appendChild(h);
+    /* extra(k, cell): adds a value's provenance under it; returns the row header for a caption or warning */
+    function row(name, vals, f, higher, extra) {
+      var r = tb.insertRow(); var h = el("th"); h.scope = "row"; r.appendChild(h);
+      if (typeof name === "string") h.textContent = name; else h.appendChild(name);
       var nums = vals.filter(function (v) { return typeof v === "number"; });
       var best = nums.length > 1 && higher !== null && higher !== undefined ? (higher ? Math.max : Math.min).apply(null, nums) : null;
-      vals.forEach(function (v) {
+      vals.forEach(function (v, k) {
         var c = el("td", fmt(v, f), "lb-num");
         if (v === null || v === undefined || v === "unknown") c.title = "not known";
         if (best !== null && v === best) c.classList.add("lb-best");
+        if (extra && v !== null && v !== undefined) extra(k, c);
         r.appendChild(c);
       });
+      return h;
     }
+    function warn(h, text) { h.appendChild(el("div", "⚠ " + text, "lb-sub lb-flagtext")); }
+    function distinct(xs) { return xs.filter(function (x, i) { return x !== null && x !== undefined && x !== "" && xs.indexOf(x) === i; }); }
     section("Model");
     row("Weights", idx.map(function (i) { return data.models[i][6]; }));
     row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }), data.params);
@@ -63,17 +69,49 @@
     row("Input", idx.map(function (i) { return data.models[i][4]; }), data.price, false);
     row("Output", idx.map(function (i) { return data.models[i][5]; }), data.price, false);
     section("Indices (best in bold)");
+    var OK = ["complete", "full", "published", ""];
     data.boards.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
-      if (vals.some(function (v) { return v !== null; })) row(b[1], vals, b[3], b[4]);
+      if (!vals.some(function (v) { return v !== null; })) return;
+      var name = document.createDocumentFragment(), a = el("a", b[1]);
+      a.href = "../" + b[7]; name.appendChild(a);
+      if (b[6]) name.appendChild(el("div", b[6], "lb-sub"));
+      var statuses = idx.map(function (i) { return b[5][i]; });
+      var h = row(name, vals, b[3], b[4], function (k, c) {
+        if (OK.indexOf(statuses[k]) < 0) { var s = el("span", statuses[k], "lb-status lb-status--" + statuses[k]); c.appendChild(document.createTextNode(" ")); c.appendChild(s); }
+      });
+      var shown = statuses.filter(function (s, k) { return vals[k] !== null; });
+      if (distinct(shown).length > 1 && shown.some(function (s) { return OK.indexOf(s) < 0; })) warn(h, "not all of these values are final: see their status");
     });
-    section("Benchmarks (best in bold)");
+    var versions = {};
+    data.boards.forEach(function (b) {
+      if (!idx.some(function (i) { return b[2][i] !== null; })) return;
+      var family = b[1].replace(/ v[\d.]+$/, "");
+      (versions[family] = versions[family] || []).push(b[1]);
+    });
+    Object.keys(versions).forEach(function (family) {
+      if (versions[family].length > 1) out.appendChild(el("p", "⚠ " + versions[family].join(" and ") + " are different methodology versions of one index: compare values within a version, not across.", "lb-flagtext"));
+    });
+    section("Benchmarks (best in bold; source and retrieval date under each value)");
     data.benchmarks.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
-      if (vals.some(function (v) { return v !== null; })) row(b[1], vals, b[3], b[4]);
+      if (!vals.some(function (v) { return v !== null; })) return;
+      var prov = idx.map(function (i) { return b[5][i]; });
+      var h = row(b[1], vals, b[3], b[4], function (k, c) {
+        var p = prov[k];
+        if (!p) return;
+        var sub = el("div", undefined, "lb-sub"), src = p[0] !== null ? data.sources[p[0]] : "source not known";
+        if (p[2]) { var a = el("a", src); a.href = p[2]; a.rel = "noopener nofollow"; sub.appendChild(a); } else sub.appendChild(document.createTextNode(src));
+        if (p[1]) sub.appendChild(document.createTextNode(", " + p[1]));
+        c.appendChild(sub);
+      });
+      var given = prov.filter(function (p, k) { return p && vals[k] !== null; });
+      if (distinct(given.map(function (p) { return p[0]; })).length > 1) warn(h, "from different sources: their setups may differ");
+      else if (distinct(given.map(function (p) { return p[1]; })).length > 1) warn(h, "retrieved on different dates: a source's snapshot may have changed in between");
     });
-    var wrap = el("div", undefined, "md-typeset__table"); wrap.appendChild(table);
-    out.appendChild(wrap);
+    var box = el("div", undefined, "md-typeset__scrollwrap"), wrap = el("div", undefined, "md-typeset__table lb-box");
+    wrap.appendChild(table); box.appendChild(wrap);
+    out.appendChild(box);
   }
 
   function fromForm() {

@@ -1,8 +1,11 @@
-/* Sortable, filterable tables with the view kept in the query string (?sort=value&dir=desc&org=...&q=...).
-   Rows are rendered on the server; this only reorders and hides them, so the page works without it. */
+/* Sortable, filterable tables with the view kept in the query string (?sort=value&dir=desc&org=...&q=...), one
+   history entry per change so Back undoes it. Rows are rendered on the server; this only reorders and hides them,
+   so the page works without it. On leaderboards, each component cell's provenance (how it was obtained and why,
+   its source and retrieval date) comes from the board's cells.json and shows on hover, focus and tap. */
 (function () {
   "use strict";
   var FILTERS = ["q", "org", "weights", "reasoning", "pmin", "pmax", "all"];
+  var HOW = { o: "Observed", i: "Imputed", d: "Derived", p: "Published by the source", m: "Missing", x: "Excluded" };
 
   function readState() {
     var p = new URLSearchParams(location.search), s = {};
@@ -10,11 +13,20 @@
     return s;
   }
 
-  function writeState(state) {
+  function writeState(state, push) {
     var p = new URLSearchParams();
     Object.keys(state).sort().forEach(function (k) { if (state[k] !== undefined && state[k] !== "") p.set(k, state[k]); });
-    var qs = p.toString();
-    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+    var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+    if (url === location.pathname + location.search + location.hash) return;
+    if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
+  }
+
+  /* Search terms split on dots, dashes, slashes and brackets: "gpt 5.1" and "gpt-5.1" both find GPT-5.1. */
+  function words(s) { return (s || "").toLowerCase().replace(/[.\-_/()\[\],:;]+/g, " ").replace(/\s+/g, " ").trim(); }
+
+  function numberOf(text) {
+    var m = /-?[\d,]*\.?\d+(?:e[-+]?\d+)?/i.exec(text.replace(/\u2212/g, "-"));
+    return m ? parseFloat(m[0].replace(/,/g, "")) : NaN;
   }
 
   function setup(table) {
@@ -25,10 +37,35 @@
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var state = readState();
     var count = form && form.querySelector(".lb-count");
+    var long = table.classList.contains("lb-long"), later = 0;
+    var keys = {};  /* column index -> sort keys by row order, read from the cells once */
+    var empty = document.createElement("p");
+    empty.className = "lb-empty";
+    empty.setAttribute("role", "status");
+    empty.hidden = true;
+    empty.textContent = "No model matches these filters. ";
+    var undo = document.createElement("button");
+    undo.type = "button"; undo.className = "md-button"; undo.textContent = "Clear the filters";
+    empty.appendChild(undo);
+    var box = table.closest(".md-typeset__scrollwrap") || table;
+    box.parentNode.insertBefore(empty, box.nextSibling);
 
     function colIndex(key) {
       for (var i = 0; i < headers.length; i++) if (headers[i].getAttribute("data-key") === key) return i;
       return -1;
+    }
+    var nameIdx = colIndex("name"), orgIdx = colIndex("org");
+
+    function sortKeys(idx, type) {
+      if (keys[idx]) return keys[idx];
+      var out = new Array(rows.length);
+      rows.forEach(function (r) {
+        var c = r.cells[idx], v = c ? c.getAttribute("data-sort") : "";
+        if (v === null) v = c.textContent.trim();
+        var k = type === "num" ? (v === "" ? NaN : numberOf(v)) : v.toLowerCase();
+        out[r._order] = { r: r, empty: v === "" || v === "–" || (type === "num" && isNaN(k)), v: k };
+      });
+      return (keys[idx] = out);
     }
 
     function sortRows() {
@@ -40,11 +77,7 @@
       var type = headers[idx].getAttribute("data-type");
       headers[idx].setAttribute("aria-sort", dir === "desc" ? "descending" : "ascending");
       var sign = dir === "desc" ? -1 : 1;
-      var keyed = rows.map(function (r) {
-        var c = r.cells[idx], v = c ? c.getAttribute("data-sort") : "";
-        if (v === null) v = c ? c.textContent.trim() : "";
-        return { r: r, empty: v === "", v: type === "num" ? parseFloat(v) : v.toLowerCase() };
-      });
+      var keyed = sortKeys(idx, type).slice();
       keyed.sort(function (a, b) {
         if (a.empty !== b.empty) return a.empty ? 1 : -1;  /* unknown values always last */
         if (!a.empty && a.v !== b.v) {
@@ -53,31 +86,59 @@
         }
         return a.r._order - b.r._order;
       });
+      var changed = keyed.some(function (k, i) { return tbody.rows[i] !== k.r; });
+      if (!changed) return;
+      /* a long board re-attaches its top rows in this frame and the rest in the next (see showAll) */
+      if (long) {
+        table.classList.remove("lb-all");
+        keyed.forEach(function (k, i) { if (k.r.classList.contains("lb-later") !== i >= 100) k.r.classList.toggle("lb-later"); });
+      }
       var frag = document.createDocumentFragment();
       keyed.forEach(function (k) { frag.appendChild(k.r); });
       tbody.appendChild(frag);
+      if (long) showAll();
+    }
+
+    function showAll() {
+      cancelAnimationFrame(later);
+      later = requestAnimationFrame(function () { setTimeout(function () { table.classList.add("lb-all"); }, 0); });
+    }
+
+    function hay(r) {
+      if (r._hay === undefined) {
+        var a = r.cells[nameIdx] && r.cells[nameIdx].querySelector("a");
+        r._hay = " " + words([r.cells[nameIdx] ? r.cells[nameIdx].textContent : "", orgIdx >= 0 ? r.cells[orgIdx].textContent : "",
+          a ? decodeURIComponent(a.getAttribute("href")).replace(/^(\.\.\/)*models\//, "") : "", r.getAttribute("data-aka") || ""].join(" ")) + " ";
+      }
+      return r._hay;
     }
 
     function filterRows() {
-      var q = (state.q || "").toLowerCase().trim(), shown = 0;
+      /* each word typed must start a word of the row; dots and dashes inside it split it into a phrase */
+      var terms = (state.q || "").split(/\s+/).map(words).filter(Boolean), shown = 0;
       var pmin = state.pmin !== undefined ? parseFloat(state.pmin) : NaN;
       var pmax = state.pmax !== undefined ? parseFloat(state.pmax) : NaN;
       var hideUnranked = table.hasAttribute("data-hide-unranked") && state.all !== "1";
       rows.forEach(function (r) {
-        var ok = true, d = r.dataset;
-        if (hideUnranked && d.ranked === "0") ok = false;
-        if (q && (d.search || "").indexOf(q) < 0) ok = false;
-        if (ok && state.org && d.org !== state.org) ok = false;
-        if (ok && state.weights && d.weights !== state.weights) ok = false;
-        if (ok && state.reasoning && d.reasoning !== state.reasoning) ok = false;
+        var ok = true;
+        if (hideUnranked && r.getAttribute("data-ranked") === "0") ok = false;
+        if (ok && state.org && (orgIdx < 0 || r.cells[orgIdx].textContent !== state.org)) ok = false;
+        if (ok && state.weights && (r.getAttribute("data-weights") || "unknown") !== state.weights) ok = false;
+        if (ok && state.reasoning && (r.getAttribute("data-reasoning") || "unknown") !== state.reasoning) ok = false;
         if (ok && (!isNaN(pmin) || !isNaN(pmax))) {
-          var p = parseFloat(d.params);
+          var p = parseFloat(r.getAttribute("data-params"));
           if (isNaN(p) || (!isNaN(pmin) && p < pmin) || (!isNaN(pmax) && p > pmax)) ok = false;
         }
-        r.hidden = !ok;
+        if (ok && terms.length) {
+          var h = hay(r);
+          for (var t = 0; t < terms.length && ok; t++) if (h.indexOf(" " + terms[t]) < 0) ok = false;
+        }
+        if (r.hidden !== !ok) r.hidden = !ok;
         if (ok) shown++;
       });
       if (count) count.textContent = shown + " of " + rows.length + " shown";
+      empty.hidden = shown > 0;
+      table.classList.toggle("lb-none", shown === 0);
     }
 
     function syncForm() {
@@ -89,38 +150,192 @@
       });
     }
 
-    function apply(push) {
+    function apply(write, push) {
       sortRows(); filterRows();
-      if (push) writeState(state);
+      if (write) writeState(state, push);
+      if (cells) cells.reset();
     }
 
     headers.forEach(function (h) {
       var btn = h.querySelector("button.lb-sort");
       if (!btn) return;
       btn.addEventListener("click", function () {
+        var t0 = performance.now();
         var key = h.getAttribute("data-key");
         var current = state.sort || table.getAttribute("data-default-sort");
         var currentDir = state.dir || table.getAttribute("data-default-dir") || "asc";
         if (current === key) state.dir = currentDir === "asc" ? "desc" : "asc";
         else state.dir = h.getAttribute("data-type") === "num" && key !== "rank" ? "desc" : "asc";
         state.sort = key;
-        apply(true);
+        apply(true, true);
+        table.setAttribute("data-last-ms", (performance.now() - t0).toFixed(1));
       });
     });
 
+    var typing = null;  /* the text field being typed in: its first keystroke adds a history entry, the rest replace it */
+    function clearFilters() {
+      FILTERS.forEach(function (k) { delete state[k]; }); delete state.sort; delete state.dir;
+      typing = null; apply(true, true); syncForm();
+    }
+    undo.addEventListener("click", clearFilters);
     if (form) {
       form.addEventListener("input", function (e) {
         var el = e.target;
-        if (FILTERS.indexOf(el.name) >= 0) { state[el.name] = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value; apply(true); }
+        if (FILTERS.indexOf(el.name) < 0) return;
+        var t0 = performance.now();
+        state[el.name] = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value;
+        var text = el.tagName === "INPUT" && el.type !== "checkbox";
+        apply(true, !(text && typing === el.name));
+        typing = text ? el.name : null;
+        table.setAttribute("data-last-ms", (performance.now() - t0).toFixed(1));
       });
+      form.addEventListener("focusout", function () { typing = null; });
       form.addEventListener("submit", function (e) { e.preventDefault(); });
-      form.addEventListener("reset", function () {
-        setTimeout(function () { FILTERS.forEach(function (k) { delete state[k]; }); delete state.sort; delete state.dir; apply(true); syncForm(); }, 0);
-      });
+      form.addEventListener("reset", function (e) { e.preventDefault(); clearFilters(); });
     }
+    window.addEventListener("popstate", function () { state = readState(); typing = null; syncForm(); apply(false); });
+
+    var cells = table.hasAttribute("data-cells") ? provenance(table, rows) : null;
     syncForm();
     apply(false);
     table.classList.add("lb-ready");
+    if (performance.mark) performance.mark("lb-ready");
+    /* a long board drew its top rows first (CSS hides the later ones until lb-all); the rest after that frame */
+    if (long) showAll();
+
+  }
+
+  /* Provenance of component cells: one shared popup, filled from cells.json; keyboard users move between cells
+     with the arrow keys (one tab stop for the whole table). */
+  function provenance(table, rows) {
+    var first = parseInt(table.getAttribute("data-first-cell"), 10);
+    var end = first + table.tHead.querySelectorAll("th[data-key^='c']").length - table.tHead.querySelectorAll("th[data-key='coverage']").length;
+    var data = null, current = null, pinned = false, hideTimer = 0;
+    var tip = document.createElement("div");
+    tip.id = table.id + "-tip"; tip.className = "lb-pop md-typeset"; tip.setAttribute("role", "tooltip"); tip.hidden = true;
+    document.body.appendChild(tip);
+    var loading = fetch(table.getAttribute("data-cells"), { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (d) { data = d; table.classList.add("lb-cells-ready"); if (performance.mark) performance.mark("lb-cells"); if (current) fill(current); })
+      .catch(function () { data = { error: true }; if (current) fill(current); });
+
+    function isCell(td) { return td && td.tagName === "TD" && td.cellIndex >= first && td.cellIndex < end && td.parentNode.parentNode === table.tBodies[0]; }
+
+    function fmt(v, f) {
+      if (v === null || v === undefined) return "–";
+      var s = Number(v).toLocaleString("en-US", { minimumFractionDigits: f[0], maximumFractionDigits: f[0] });
+      return (f[1] || "") + s + (f[2] || "");
+    }
+
+    function line(label, node) {
+      var p = document.createElement("p");
+      if (label) { var b = document.createElement("strong"); b.textContent = label + " "; p.appendChild(b); }
+      p.appendChild(typeof node === "string" ? document.createTextNode(node) : node);
+      tip.appendChild(p);
+    }
+
+    function fill(td) {
+      var col = td.cellIndex - first, name = table.tHead.rows[0].cells[td.cellIndex].textContent.replace(/ ?[⇅▲▼]$/, "");
+      var model = td.parentNode.cells[1] ? td.parentNode.cells[1].textContent : "";
+      tip.textContent = "";
+      line("", model + " · " + name);
+      if (!data) { line("", "Loading provenance…"); return; }
+      if (data.error) { line("", "Provenance could not be loaded; the model's page lists it."); return; }
+      var c = (data.rows[td.parentNode._order] || [null, []])[1][col] || ["m"];
+      var how = HOW[c[0]] || c[0];
+      var note = c[1] !== undefined && c[1] !== null ? data.notes[c[1]] : "";
+      line("How:", note || how);
+      if (c[4] !== undefined && c[4] !== null) line("Benchmark score:", fmt(c[4], data.raw_format[col]));
+      if (c[2] !== undefined && c[2] !== null) {
+        var s = data.sources[c[2]], a;
+        if (s[1]) { a = document.createElement("a"); a.href = s[1]; a.rel = "noopener nofollow"; a.textContent = s[0]; }
+        line("Source:", a || s[0]);
+      }
+      if (c[3] !== undefined && c[3] !== null) line("Retrieved:", data.dates[c[3]]);
+    }
+
+    function place(td) {
+      var r = td.getBoundingClientRect(), w = tip.offsetWidth, h = tip.offsetHeight;
+      var left = Math.max(4, Math.min(r.left, window.innerWidth - w - 4));
+      var top = r.bottom + 4 + h > window.innerHeight ? r.top - h - 4 : r.bottom + 4;
+      tip.style.left = left + "px"; tip.style.top = Math.max(4, top) + "px";
+    }
+
+    function show(td, pin) {
+      clearTimeout(hideTimer);
+      if (current && current !== td) current.classList.remove("lb-on");
+      current = td; pinned = !!pin;
+      td.classList.add("lb-on");
+      fill(td); tip.hidden = false; place(td);
+    }
+
+    function hide() {
+      clearTimeout(hideTimer);
+      if (current) current.classList.remove("lb-on");
+      current = null; pinned = false; tip.hidden = true;
+    }
+
+    var tbody = table.tBodies[0];
+    tbody.addEventListener("mouseover", function (e) {
+      var td = e.target.closest("td");
+      if (isCell(td) && !pinned) show(td, false);
+    });
+    tbody.addEventListener("mouseleave", function () { if (!pinned) hideTimer = setTimeout(hide, 250); });
+    tip.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+    tip.addEventListener("mouseleave", function () { if (!pinned) hide(); });
+    tbody.addEventListener("click", function (e) {
+      var td = e.target.closest("td");
+      if (!isCell(td)) return;
+      if (current === td && pinned) hide(); else { focusCell(td, false); show(td, true); }
+    });
+    document.addEventListener("click", function (e) {
+      if (current && !tip.contains(e.target) && !tbody.contains(e.target)) hide();
+    });
+    window.addEventListener("scroll", function () { if (current) place(current); }, { passive: true });
+    var wrap = table.closest(".lb-wrap");
+    if (wrap) wrap.addEventListener("scroll", function () { if (current) place(current); }, { passive: true });
+
+    /* roving tab stop */
+    var stop = null;
+    function focusCell(td, move) {
+      if (stop && stop !== td) { stop.removeAttribute("tabindex"); stop.removeAttribute("aria-describedby"); }
+      stop = td; td.tabIndex = 0; td.setAttribute("aria-describedby", tip.id);
+      if (move) td.focus();
+    }
+    function visibleRow(tr, step) {
+      do { tr = step > 0 ? tr.nextElementSibling : tr.previousElementSibling; } while (tr && tr.hidden);
+      return tr;
+    }
+    tbody.addEventListener("focusin", function (e) { if (isCell(e.target)) { focusCell(e.target, false); show(e.target, true); } });
+    tbody.addEventListener("focusout", function (e) {
+      if (!tip.contains(e.relatedTarget) && !(e.relatedTarget && isCell(e.relatedTarget))) hide();
+    });
+    tbody.addEventListener("keydown", function (e) {
+      var td = e.target;
+      if (!isCell(td)) return;
+      var tr = td.parentNode, next = null, i = td.cellIndex;
+      if (e.key === "ArrowRight") next = tr.cells[i + 1];
+      else if (e.key === "ArrowLeft") next = i > first ? tr.cells[i - 1] : null;
+      else if (e.key === "ArrowDown") { var d = visibleRow(tr, 1); next = d && d.cells[i]; }
+      else if (e.key === "ArrowUp") { var u = visibleRow(tr, -1); next = u && u.cells[i]; }
+      else if (e.key === "Home") next = tr.cells[first];
+      else if (e.key === "End") next = tr.cells[end - 1];
+      else if (e.key === "Escape") { hide(); return; }
+      else return;
+      e.preventDefault();
+      if (isCell(next)) { focusCell(next, true); next.scrollIntoView({ block: "nearest", inline: "nearest" }); place(next); }
+    });
+
+    return {
+      loading: loading,
+      reset: function () {
+        hide();
+        var tr = tbody.rows[0];
+        while (tr && tr.hidden) tr = tr.nextElementSibling;
+        if (stop && !stop.parentNode.hidden) return;
+        if (tr && isCell(tr.cells[first])) focusCell(tr.cells[first], false);
+      }
+    };
   }
 
   /* Only the first table on a page owns the URL state. */
