@@ -57,6 +57,17 @@ def fetch(root: Path, *args: str, env: dict | None = None):
                               env={"AA_API_KEY": "test-key", **(env or {})})
 
 
+def refused(root: Path, upstream: Path, source: str, faults: dict | None = None) -> str:
+    """Fetches SOURCE, expecting a refusal: exit 1, no traceback, nothing under downloads/ or scores/ changed."""
+    before = snapshot(root)
+    with serve(upstream, faults) as base:
+        done = fetch(root, source, "--base-url", base)
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output and isinstance(done.exception, SystemExit)
+    assert snapshot(root) == before
+    return done.output
+
+
 def url_of(root: Path, name: str) -> str:
     for plan in fetchers.plans(root).values():
         for f in plan.files:
@@ -117,15 +128,8 @@ def truncate_or_404(upstream: Path, url: str, fault: str) -> dict:
 ])
 def test_a_404_or_a_truncated_download_fails_and_writes_nothing(root, upstream, source, name, fault, expected):
     url = url_of(root, name)
-    faults = truncate_or_404(upstream, url, fault)
-    # make the download differ from the capture, so only the fault stops it from being written
-    before = snapshot(root)
-    with serve(upstream, faults) as base:
-        done = fetch(root, source, "--base-url", base)
-    assert done.exit_code == 1
-    assert f"{url}: {expected}" in done.output, done.output
-    assert "Traceback" not in done.output and done.exception is None or isinstance(done.exception, SystemExit)
-    assert snapshot(root) == before
+    output = refused(root, upstream, source, truncate_or_404(upstream, url, fault))
+    assert f"{url}: {expected}" in output, output
 
 
 def _rewrite(path: Path, old: str, new: str) -> None:
@@ -165,13 +169,8 @@ CHANGES = {
 def test_a_changed_format_fails_with_the_file_and_writes_nothing(root, upstream, source):
     change, message = CHANGES[source]
     change(upstream, root)
-    before = snapshot(root)
-    with serve(upstream) as base:
-        done = fetch(root, source, "--base-url", base)
-    assert done.exit_code == 1, done.output
-    assert message in done.output, done.output
-    assert "Traceback" not in done.output
-    assert snapshot(root) == before
+    output = refused(root, upstream, source)
+    assert message in output, output
 
 
 def edit_epoch_zip(upstream: Path, member: str, old: bytes, new: bytes) -> None:
@@ -187,12 +186,8 @@ def edit_epoch_zip(upstream: Path, member: str, old: bytes, new: bytes) -> None:
 
 def test_a_changed_licence_note_is_refused(root, upstream):
     edit_epoch_zip(upstream, "README.md", b"Commons Attribution license", b"Commons Attribution-NonCommercial license")
-    before = snapshot(root)
-    with serve(upstream) as base:
-        done = fetch(root, "epoch", "--base-url", base)
-    assert done.exit_code == 1
-    assert "epoch-ai-benchmarking-hub/README.md: the publisher's licence note changed" in done.output
-    assert snapshot(root) == before
+    output = refused(root, upstream, "epoch")
+    assert "epoch-ai-benchmarking-hub/README.md: the publisher's licence note changed" in output
 
 
 def test_a_new_citation_year_in_the_licence_note_is_not_a_new_licence(root, upstream):
@@ -209,12 +204,8 @@ def test_a_shrunken_source_is_refused_unless_allowed(root, upstream):
     head, body = text.split("`", 1)
     rows, tail = body.split("`", 1)
     script.write_text(head + "`" + "\n".join(rows.splitlines()[:11]) + "\n`" + tail, encoding="utf-8")
-    before = snapshot(root)
+    assert "eq-bench: the download would shrink the source from 56 to" in refused(root, upstream, "eq-bench")
     with serve(upstream) as base:
-        refused = fetch(root, "eq-bench", "--base-url", base)
-        assert refused.exit_code == 1
-        assert "eq-bench: the download would shrink the source from 56 to" in refused.output
-        assert snapshot(root) == before
         allowed = fetch(root, "eq-bench", "--base-url", base, "--allow-shrink")
     assert allowed.exit_code == 0, allowed.output
     assert len((root / "downloads/eq-bench/eqbench3_leaderboard.csv").read_text().splitlines()) == 11
