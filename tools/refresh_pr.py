@@ -97,6 +97,16 @@ def boards(root: Path, source: str, doc: dict, replaces: str | None) -> list[str
     return lines
 
 
+def readme_row(text: str, old: str, new: str) -> str:
+    """The README's "where to download" table gets a row for a new snapshot source, copied from the one it follows."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith(f"| `{old}` |"):
+            lines.insert(i + 1, line.replace(f"| `{old}` |", f"| `{new}` |", 1))
+            return "".join(lines)
+    return text
+
+
 def body(result, outcome, suggestions: str, board_lines: list[str], report: str) -> str:
     parts = [f"Automated refresh of `{result.family}` by `tools/refresh_pr.py` (`sitegen fetch {result.family}`).",
              "",
@@ -153,8 +163,12 @@ def refresh(root: Path, source: str, base: str, base_url: str | None, remote: st
     outcome, suggestions = reimport(root, result.source)
     branch = f"data/refresh-{result.family}"
     title = f"Data: refresh {result.family} ({result.source}, retrieved {outcome.doc['retrieved']})"
+    readme = root / "README.md"
+    if result.replaces and readme.is_file():
+        readme.write_text(readme_row(readme.read_text(encoding="utf-8"), result.replaces, result.source),
+                          encoding="utf-8")
     git(root, "checkout", "-q", "-B", branch)
-    git(root, "add", "--", "downloads", "scores")
+    git(root, "add", "--", "downloads", "scores", *(["README.md"] if readme.is_file() else []))
     git(root, "commit", "-q", "-m", f"{title}\n\nFetched by tools/refresh_pr.py; review the pull request's report.")
     diff = subprocess.run([*DIFF, base_commit, "HEAD", "--root", str(root)], capture_output=True, text=True)
     report = diff.stdout if diff.returncode == 0 else f"`sitegen diff` failed:\n\n```\n{diff.stderr.strip()}\n```"

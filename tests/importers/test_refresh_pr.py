@@ -117,6 +117,17 @@ def test_a_changed_download_becomes_one_pull_request_naming_the_changed_models(r
     assert [c["args"][:3] for c in calls(log)[2:]] == [["pr", "list", "--head"], ["pr", "edit", "7"]]
 
 
+def test_a_new_snapshot_source_gets_its_readme_row_beside_the_old_one():
+    sys.path.insert(0, str(TOOL.parent))
+    try:
+        from refresh_pr import readme_row
+    finally:
+        sys.path.remove(str(TOOL.parent))
+    text = "| source | licence | where |\n|---|---|---|\n| `aa-api-2026-07` | unknown | GET ... |\n| `epoch` | CC BY | zip |\n"
+    assert readme_row(text, "aa-api-2026-07", "aa-api-2026-11").splitlines()[2:4] == [
+        "| `aa-api-2026-07` | unknown | GET ... |", "| `aa-api-2026-11` | unknown | GET ... |"]
+
+
 def test_nothing_changed_means_no_branch_and_no_pull_request(repo, gh, tmp_path):
     upstream = upstream_tree(repo, tmp_path / "upstream")
     log = tmp_path / "gh.log"
