@@ -250,3 +250,8 @@ def test_a_changed_snapshot_becomes_a_new_source_and_the_old_one_stays(root, ups
     assert (root / "downloads" / new["files"][0]["name"]).read_bytes() == path.read_bytes()
     assert [p.source for p in planned(root, root / "downloads")].count(new_id) == 1
     assert fetchers.plans(root)["aa-tokens"].id == new_id
+    imported = CliRunner().invoke(main, ["import", "--all", "--root", str(root)])
+    assert imported.exit_code == 0, imported.output
+    assert (root / f"scores/imported/{new_id}.yaml").is_file()
+    valid = CliRunner().invoke(main, ["validate", "--root", str(root)])
+    assert valid.exit_code == 0, valid.output

@@ -394,8 +394,9 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
         return Result(fam, plan.id, "skipped", str(exc))
     for f in plan.files:
         check_format(f["name"], got[f["name"]], data_dir / f["name"])
-        if f.get("use") == "notice" and _licence_terms(got[f["name"]]) != _licence_terms(
-                (data_dir / f["name"]).read_bytes()):
+        old_note = data_dir / f["name"]
+        if f.get("use") == "notice" and _sha(got[f["name"]]) != f.get("sha256") and (
+                not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes())):
             raise FetchError(f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
                              f"downloads/{f['name']} and its sha256 by hand")
     if all(f.get("sha256") == _sha(got[f["name"]]) for f in plan.files):
@@ -538,11 +539,11 @@ def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, c
     entry["files"] = files
     if "download" in src:
         entry["download"] = src["download"]
-    dumped = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
+    dumped = yaml.dump([entry], Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=1000,
+                       default_flow_style=False)
     body = "".join("  " + line if line.strip() else line for line in dumped.splitlines(keepends=True))
     body = re.sub(r'^(    retrieved: )\'?(\d{4}-\d{2}-\d{2})\'?$', r'\1"\2"', body, count=1, flags=re.M)
-    note = (f"  # Fetched {today} by `sitegen fetch {family(new_id)}`: a new snapshot, so {plan.id}, which a "
-            f"methodology version may pin, stays as published.\n")
+    note = f"  # Fetched {today} by `sitegen fetch {family(new_id)}`: a new snapshot; {plan.id} stays as published.\n"
     path = _sources_path(root)
     text = path.read_text(encoding="utf-8")
     start, end = _block(text, plan.id)
@@ -550,6 +551,13 @@ def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, c
     for f in plan.files:  # the newest snapshot of a family is the one fetched; the old one is history
         block = re.sub(rf"(name: {re.escape(f['name'])})(,\s*url: [^,}}\s]+|\n\s+url: \S+)", r"\1", block, count=1)
     _write_sources(root, text[:start] + block + note + body + text[end:])
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Indents a list under its key, as the hand-written entries of scores/sources.yaml do."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
 
 
 def _write_sources(root: Path, text: str) -> None:
