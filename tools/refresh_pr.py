@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,8 +39,8 @@ class Failed(Exception):
 
 def git(root: Path, *args: str, capture: bool = True) -> str:
     done = subprocess.run(["git", "-C", str(root), *args], capture_output=capture, text=True)
-    if done.returncode != 0:
-        raise Failed(f"git {' '.join(args)}: {(done.stderr or '').strip()}")
+    if done.returncode != 0:  # a push URL may carry a token: never print credentials
+        raise Failed(re.sub(r"//[^/@\s]+@", "//***@", f"git {' '.join(args)}: {(done.stderr or '').strip()}"))
     return done.stdout if capture else ""
 
 

@@ -163,9 +163,11 @@ def fetch_zip_members(plan: Plan, remote: Remote) -> dict[str, bytes]:
                 raise FetchError(f"{f['url']}: not a zip archive ({len(blob)} bytes)") from None
         archive = archives[f["url"]]
         base = Path(f["name"]).name
-        members = [m for m in archive.namelist() if Path(m).name == base and not m.endswith("/")]
+        members = [m for m in archive.infolist() if Path(m.filename).name == base and not m.is_dir()]
         if len(members) != 1:
             raise FetchError(f"{f['url']}: the archive has {len(members)} members named {base}, expected one")
+        if members[0].file_size > MAX_BYTES:
+            raise FetchError(f"{f['url']}: {members[0].filename} unpacks to {members[0].file_size} bytes; too big")
         try:
             out[f["name"]] = archive.read(members[0])
         except (zipfile.BadZipFile, OSError) as exc:
@@ -388,6 +390,9 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     data_dir = Path(data_dir) if data_dir is not None else root / DEFAULT_DATA
     plan = resolve_name(root, name)
     fam = family(plan.id)
+    for f in plan.files:  # names come from reviewed data, but a download never lands outside downloads/
+        if not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
+            raise FetchError(f"scores/sources.yaml: {f['name']}: a file name must stay inside {DEFAULT_DATA}/")
     try:
         got = FETCHERS[fam](plan, remote)
     except Skipped as exc:
