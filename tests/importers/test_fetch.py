@@ -255,3 +255,21 @@ def test_a_changed_snapshot_becomes_a_new_source_and_the_old_one_stays(root, ups
     assert (root / f"scores/imported/{new_id}.yaml").is_file()
     valid = CliRunner().invoke(main, ["validate", "--root", str(root)])
     assert valid.exit_code == 0, valid.output
+
+
+def test_a_file_name_leading_out_of_downloads_is_refused(root, upstream):
+    sources = root / "scores/sources.yaml"
+    sources.write_text(sources.read_text(encoding="utf-8").replace(
+        "{name: pedagogy-benchmark/models.csv,", "{name: ../models.csv,"), encoding="utf-8")
+    output = refused(root, upstream, "pedagogy-models")
+    assert "scores/sources.yaml: ../models.csv: a file name must stay inside downloads/" in output
+
+
+def test_nothing_but_sitegen_fetch_loads_the_fetchers():
+    """The build, validate and import paths never reach the network: they do not even import the fetchers."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sitegen.cli, sitegen.build, sitegen.importers; "
+            "sys.exit('sitegen.importers.fetch' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
