@@ -34,6 +34,7 @@ VERSION_COMMENT = re.compile(r"^\s+#\s*v\d+\.\d+\.\d+\s*$")
 WRITE_SCOPES = {
     ("pages.yml", "deploy"): {"pages", "id-token"},
     ("pr-diff-comment.yml", "comment"): {"pull-requests"},
+    ("refresh-data.yml", "refresh"): {"contents", "pull-requests"},
 }
 
 
@@ -402,6 +403,30 @@ def test_render_job_writes_number_and_body(tmp_path):
     assert code == 0
     assert outputs["pr-number"] == "7"
     assert outputs["body"].startswith(MARKER + "\n## Leaderboard diff: EOF → x EOF pr-number=1")
+
+
+def test_refresh_data_opens_one_pull_request_per_source_weekly_and_never_in_a_fork():
+    from sitegen.importers.fetch import plans
+
+    wf = workflow("refresh-data.yml")
+    assert set(triggers(wf)) == {"schedule", "workflow_dispatch"}           # never for a pull request
+    (cron,) = [entry["cron"] for entry in triggers(wf)["schedule"]]
+    minute, hour, day, month, weekday = cron.split()
+    assert (day, month) == ("*", "*") and weekday.isdigit() and minute.isdigit() and hour.isdigit()  # weekly
+    assert wf["permissions"] == {"contents": "read"}
+    (job_id, job), = wf["jobs"].items()
+    assert job["permissions"] == {"contents": "write", "pull-requests": "write"}   # and nothing else
+    assert job["if"] == "github.event.repository.fork == false"
+    # one job, and so one branch (data/refresh-<source>) and one pull request, per fetchable source
+    sources = job["strategy"]["matrix"]["source"]
+    assert sources == sorted(set(sources)) == sorted(plans(ROOT))
+    assert job["strategy"]["fail-fast"] is False
+    assert job["concurrency"]["group"] == "refresh-data-${{ matrix.source }}"
+    (run,) = [step["run"] for _, step in steps(wf) if "run" in step and "refresh_pr.py" in step["run"]]
+    assert 'tools/refresh_pr.py "$SOURCE"' in run
+    assert 'branch = f"data/refresh-{result.family}"' in (ROOT / "tools" / "refresh_pr.py").read_text(encoding="utf-8")
+    (checkout,) = [step for _, step in steps(wf) if is_checkout(step)]
+    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
 
 
 # --- actionlint --------------------------------------------------------------------------------

@@ -125,7 +125,8 @@ def _register_optional():
     import importlib
 
     for module, names in (("cli_import", {"import_command": "import", "aliases_group": "aliases",
-                                          "stats_command": "stats"}),
+                                          "stats_command": "stats",
+                                          "fetch_command": "fetch"}),
                           ("cli_diff", {"diff_command": "diff", "changelog_command": "changelog"}),
                           ("cli_contrib", {"new_group": "new", "serve_command": "serve", "interchange_import": "interchange"})):
         try:

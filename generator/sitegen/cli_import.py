@@ -241,3 +241,44 @@ def stats_command(data, root):
     click.echo(f"\nunmatched names: {len(unmatched)}")
     for p in unmatched:
         click.echo(f"  {p.source}: {p.name!r}: {p.message}")
+
+
+@click.command("fetch")
+@click.argument("source", required=False)
+@click.option("--all", "all_", is_flag=True, help="Fetch every source whose files have a url in scores/sources.yaml.")
+@click.option("--base-url", help="Send every request to URL/<host>/<path> instead (a local test server).")
+@click.option("--allow-shrink", is_flag=True,
+              help="Keep a download that loses more than a fifth of the source's results (after checking why).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds per request.")
+@ROOT
+def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
+    """Download SOURCE's files again into downloads/, check them and record them in scores/sources.yaml.
+
+    SOURCE is a source id or its family (aa-api). Nothing is written unless every check passes; an unchanged
+    download writes nothing. A changed snapshot (an id ending in a month) becomes a new dated source. Run
+    `sitegen import --all` afterwards. The Artificial Analysis API needs AA_API_KEY; without it it is skipped.
+    """
+    from .importers import fetch as fetchers
+
+    if all_ == bool(source):
+        raise click.UsageError("give SOURCE or --all")
+    remote = fetchers.Remote(base_url, timeout)
+    try:
+        names = sorted(fetchers.plans(root)) if all_ else [source]
+    except (OSError, yaml.YAMLError) as exc:
+        raise click.ClickException(f"scores/sources.yaml: {exc}") from None
+    failed = 0
+    for name in names:
+        try:
+            result = fetchers.fetch(root, name, remote, allow_shrink=allow_shrink)
+        except fetchers.FetchError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            failed += 1
+            continue
+        detail = f": {', '.join(result.files)}" if result.files else ""
+        click.echo(f"{result.source}: {result.status} ({result.message}){detail}")
+        if result.status == "skipped" and not all_:
+            failed += 1
+    if failed:
+        raise click.ClickException(f"{failed} source{'s' if failed != 1 else ''} not fetched (see above); "
+                                   "the existing captures are unchanged")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
@@ -15,12 +16,25 @@ MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_benc
 IMPORTERS = {source: module for module in MODULES for source in module.SOURCES}
 #: The repository's copies of the downloaded files, laid out as ../shared/data (where new downloads arrive).
 DEFAULT_DATA = "downloads"
+#: A snapshot source's id ends in its retrieval month (aa-api-2026-07) or day.
+SNAPSHOT_DATE = re.compile(r"-\d{4}-\d{2}(?:-\d{2})?$")
+
+
+def importer_for(source: str):
+    """The importer module of a source id; a new dated snapshot (aa-api-2026-11) uses its family's importer."""
+    if source in IMPORTERS:
+        return IMPORTERS[source]
+    family = SNAPSHOT_DATE.sub("", source)
+    if family == source:
+        return None
+    return next((mod for sid, mod in IMPORTERS.items() if SNAPSHOT_DATE.sub("", sid) == family), None)
 
 
 def extract(source: str, paths: list[Path], retrieved: str | None, registry: Registry,
             ignores: list[dict]) -> Extract:
     """Read a source's files into an Extract (names not yet resolved)."""
-    if source not in IMPORTERS:
+    module = importer_for(source)
+    if module is None:
         raise ImportError_(f"no importer for {source!r}; known: {', '.join(sorted(IMPORTERS))}")
     ignored = {i["name"] for i in ignores if i.get("source") == source}
 
@@ -28,7 +42,7 @@ def extract(source: str, paths: list[Path], retrieved: str | None, registry: Reg
         hits = registry.match(name, source)
         return hits[0] if len(hits) == 1 and name not in ignored else None
 
-    return IMPORTERS[source].extract([Path(p) for p in paths], retrieved, Context(lookup), source=source)
+    return module.extract([Path(p) for p in paths], retrieved, Context(lookup), source=source)
 
 
 def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tuple[Extract, Outcome]:
@@ -36,7 +50,7 @@ def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tu
     registry = Registry.load(root)
     ignores = load_ignores(root)
     ex = extract(source, paths, retrieved, registry, ignores)
-    prefer = getattr(IMPORTERS[source], "prefer", None)
+    prefer = getattr(importer_for(source), "prefer", None)
     return ex, resolve(ex, registry, ignores, prefer)
 
 
@@ -81,7 +95,7 @@ def planned(root: Path, data: Path) -> list[Planned]:
         if cap.use == "import":
             read.setdefault(cap.source, []).append(Path(data) / cap.name)
     return [Planned(src["id"], tuple(read[src["id"]]), str(src["retrieved"]) if src.get("retrieved") else None)
-            for src in doc.get("sources") or [] if src["id"] in IMPORTERS and src["id"] in read]
+            for src in doc.get("sources") or [] if importer_for(src["id"]) and src["id"] in read]
 
 
 MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink

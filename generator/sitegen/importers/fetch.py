@@ -1,0 +1,562 @@
+"""Fetchers: download each source's files again into downloads/, check them, and record them in scores/sources.yaml.
+
+One fetcher per source family (`FETCHERS`); the URLs are data, the `url` of each file in scores/sources.yaml.
+Only `sitegen fetch` calls this module: nothing at build, validate or import time touches the network.
+
+A download is kept only if every check passes: HTTP 200 and the full length, a sane size, the format the
+importer reads (the importer itself runs on it), no more than `MAX_SHRINK` of the source's results lost, and an
+unchanged licence note. Otherwise the error names the file and the existing capture stays as it was. Files are
+written through a temporary file and a rename. A source whose id ends in a month (`aa-api-2026-07`) is a
+snapshot that a methodology version may pin: a changed download becomes a new source (`aa-api-2026-11`) beside it,
+and the published one never changes.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as _dt
+import hashlib
+import http.client
+import io
+import json
+import os
+import re
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from ..write import replace_file
+from . import DEFAULT_DATA, MAX_SHRINK, importer_for, run
+from .common import ImportError_, imported_path
+
+TIMEOUT = 60                    # seconds per request
+MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer is not what we asked for
+MIN_BYTES = 64                  # an empty or near-empty answer is an error page, not data
+USER_AGENT = "sitegen-fetch (+https://github.com/; refreshes a leaderboard's source captures)"
+SNAPSHOT_ID = re.compile(r"^(?P<family>.+)-(?P<date>\d{4}-\d{2}(?:-\d{2})?)$")
+DATE_IN_NAME = re.compile(r"\d{4}-\d{2}-\d{2}")
+DATED_COMMIT = re.compile(r"(\d{4}-\d{2}-\d{2})_[0-9a-f]{7}(?=\.)")
+AA_KEY_ENV = "AA_API_KEY"
+
+
+class FetchError(Exception):
+    """A download that cannot be kept; the message starts with the file or URL it is about."""
+
+
+class Skipped(Exception):
+    """A fetcher that cannot run here (e.g. no API key); not an error."""
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+@dataclasses.dataclass(frozen=True)
+class Remote:
+    """Where requests go: the real URLs, or every URL under `base_url` (a test server) as /<host>/<path>."""
+
+    base_url: str | None = None
+    timeout: float = TIMEOUT
+
+    def url(self, url: str) -> str:
+        if not self.base_url:
+            return url
+        parts = urllib.parse.urlsplit(url)
+        tail = parts.netloc + parts.path + (f"?{parts.query}" if parts.query else "")
+        return self.base_url.rstrip("/") + "/" + tail
+
+    def get(self, url: str, headers: dict | None = None) -> bytes:
+        target = self.url(url)
+        if urllib.parse.urlsplit(target).scheme not in ("http", "https"):
+            raise FetchError(f"{url}: only http(s) URLs are fetched")
+        request = urllib.request.Request(target, headers={"User-Agent": USER_AGENT, **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                expected = response.headers.get("Content-Length")
+                data = response.read(MAX_BYTES + 1)
+        except urllib.error.HTTPError as exc:
+            raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        except http.client.IncompleteRead as exc:
+            raise FetchError(f"{url}: truncated download: got {len(exc.partial)} bytes, "
+                             f"{exc.expected} more were announced") from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise FetchError(f"{url}: cannot download: {reason}") from None
+        if len(data) > MAX_BYTES:
+            raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
+        if expected is not None and expected.isdigit() and int(expected) != len(data):
+            raise FetchError(f"{url}: truncated download: got {len(data)} of {expected} bytes")
+        return data
+
+
+def github_raw(url: str) -> tuple[str, str, str, str] | None:
+    """(owner, repo, ref, path) of a raw.githubusercontent.com URL, else None."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.netloc != "raw.githubusercontent.com":
+        return None
+    owner, repo, ref, *path = parts.path.lstrip("/").split("/")
+    return owner, repo, ref, "/".join(path)
+
+
+def latest_commit(remote: Remote, url: str) -> str | None:
+    """The commit that last changed the file behind a raw GitHub URL (GitHub's commits API); None if unknown."""
+    raw = github_raw(url)
+    if raw is None:
+        return None
+    owner, repo, ref, path = raw
+    query = urllib.parse.urlencode({"sha": ref, "path": path, "per_page": 1})
+    try:
+        answer = json.loads(remote.get(f"https://api.github.com/repos/{owner}/{repo}/commits?{query}"))
+        sha = answer[0]["sha"]
+    except (FetchError, ValueError, LookupError, TypeError):
+        return None
+    return sha if isinstance(sha, str) and re.fullmatch(r"[0-9a-f]{40}", sha) else None
+
+
+# --------------------------------------------------------------------------- the fetchers
+
+
+@dataclasses.dataclass
+class Plan:
+    """One source as scores/sources.yaml lists it, and the files of it that have a URL."""
+
+    source: dict
+    files: list[dict]
+
+    @property
+    def id(self) -> str:
+        return self.source["id"]
+
+
+Fetcher = Callable[[Plan, Remote], dict[str, bytes]]
+
+
+def fetch_files(plan: Plan, remote: Remote, headers: dict | None = None) -> dict[str, bytes]:
+    """Each file is its URL's bytes, unchanged."""
+    return {f["name"]: remote.get(f["url"], headers) for f in plan.files}
+
+
+def fetch_aa_api(plan: Plan, remote: Remote) -> dict[str, bytes]:
+    """Artificial Analysis's API answers only with a key (x-api-key), taken from $AA_API_KEY."""
+    key = os.environ.get(AA_KEY_ENV, "").strip()
+    if not key:
+        raise Skipped(f"set {AA_KEY_ENV} to an Artificial Analysis API key to fetch it")
+    return fetch_files(plan, remote, {"x-api-key": key})
+
+
+def fetch_zip_members(plan: Plan, remote: Remote) -> dict[str, bytes]:
+    """Epoch publishes one zip; each file is the member with its base name, unchanged."""
+    archives: dict[str, zipfile.ZipFile] = {}
+    out = {}
+    for f in plan.files:
+        if f["url"] not in archives:
+            blob = remote.get(f["url"])
+            try:
+                archives[f["url"]] = zipfile.ZipFile(io.BytesIO(blob))
+            except zipfile.BadZipFile:
+                raise FetchError(f"{f['url']}: not a zip archive ({len(blob)} bytes)") from None
+        archive = archives[f["url"]]
+        base = Path(f["name"]).name
+        members = [m for m in archive.infolist() if Path(m.filename).name == base and not m.is_dir()]
+        if len(members) != 1:
+            raise FetchError(f"{f['url']}: the archive has {len(members)} members named {base}, expected one")
+        if members[0].file_size > MAX_BYTES:
+            raise FetchError(f"{f['url']}: {members[0].filename} unpacks to {members[0].file_size} bytes; too big")
+        try:
+            out[f["name"]] = archive.read(members[0])
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise FetchError(f"{f['url']}: {members[0]}: {exc}") from None
+    return out
+
+
+def fetch_js_string(plan: Plan, remote: Remote) -> dict[str, bytes]:
+    """EQ-Bench keeps its leaderboard as a CSV template string in the site's script: `select = \\`...\\``."""
+    out = {}
+    for f in plan.files:
+        text = _text(remote.get(f["url"]), f["url"])
+        m = re.search(r"\b" + re.escape(f["select"]) + r"\s*=\s*`([^`]*)`", text)
+        if not m:
+            raise FetchError(f"{f['url']}: format changed: no {f['select']} = `...` string in the script")
+        out[f["name"]] = m.group(1).encode("utf-8")
+    return out
+
+
+SUPERSCRIPT = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
+MARKER = re.compile(r"([¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s*$")
+FOOTNOTE = re.compile(r"^\s*([¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s*(.+?)\s*$")
+MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def _plain(markdown: str) -> str:
+    return " ".join(MD_LINK.sub(r"\1", markdown).replace("**", "").replace("`", "").split())
+
+
+def fetch_markdown_table(plan: Plan, remote: Remote) -> dict[str, bytes]:
+    """CritPt's README table (Model | Challenge Accuracy) as CSV `model, challenge_accuracy_pct, note`.
+
+    A model's footnote marker (Gemini-3 Pro²) becomes its note: `footnote 2: <the footnote's text>`.
+    """
+    out = {}
+    for f in plan.files:
+        lines = _text(remote.get(f["url"]), f["url"]).splitlines()
+        start = next((i for i, line in enumerate(lines)
+                      if line.lstrip().startswith("|") and _cells(line)[:1] == ["Model"]), None)
+        if start is None or start + 1 >= len(lines):
+            raise FetchError(f"{f['url']}: format changed: no table whose first column is 'Model'")
+        header = [MARKER.sub("", c) for c in _cells(lines[start])]
+        if header != ["Model", "Challenge Accuracy"]:
+            raise FetchError(f"{f['url']}: format changed: the table's columns are {header}, "
+                             "expected ['Model', 'Challenge Accuracy']")
+        footnotes = {m.group(1).translate(SUPERSCRIPT): _plain(m.group(2))
+                     for line in lines if (m := FOOTNOTE.match(line))}
+        rows = []
+        for line in lines[start + 2:]:
+            if not line.lstrip().startswith("|"):
+                break
+            name, value = _cells(line)[:2]
+            marker = MARKER.search(name)
+            note = ""
+            if marker:
+                number = marker.group(1).translate(SUPERSCRIPT)
+                name = MARKER.sub("", name)
+                note = f"footnote {number}: {footnotes.get(number, '')}".rstrip(": ")
+            rows.append([name, value, note])
+        if not rows:
+            raise FetchError(f"{f['url']}: format changed: the leaderboard table has no rows")
+        out[f["name"]] = _csv([["model", "challenge_accuracy_pct", "note"], *rows])
+    return out
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+SWE_COLUMNS = ("leaderboard", "name", "resolved", "date", "cost", "instance_cost", "instance_calls", "os_model",
+               "os_system", "checked", "mini-swe-agent_version", "tags", "folder", "site", "logs", "trajs", "warning")
+
+
+def fetch_json_to_csv(plan: Plan, remote: Remote) -> dict[str, bytes]:
+    """SWE-bench's data/leaderboards.json flattened to one CSV row per result (without per_instance_details)."""
+    out = {}
+    for f in plan.files:
+        try:
+            doc = json.loads(remote.get(f["url"]))
+            boards = doc["leaderboards"]
+            rows = [[board["name"], *(_cell(result.get(col)) for col in SWE_COLUMNS[1:])]
+                    for board in boards for result in board["results"]]
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise FetchError(f"{f['url']}: format changed: expected {{'leaderboards': [{{'name', 'results'}}]}} "
+                             f"({type(exc).__name__}: {exc})") from None
+        out[f["name"]] = _csv([list(SWE_COLUMNS), *rows], "\r\n")  # as the capture was written
+    return out
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _csv(rows: list[list[str]], newline: str = "\n") -> bytes:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=newline).writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _text(blob: bytes, url: str) -> str:
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FetchError(f"{url}: format changed: not UTF-8 text ({exc})") from None
+
+
+#: One fetcher per source family (a snapshot's id without its date).
+FETCHERS: dict[str, Fetcher] = {
+    "aa-leaderboard": fetch_files,
+    "aa-api": fetch_aa_api,
+    "aa-tokens": fetch_files,
+    "epoch": fetch_zip_members,
+    "arc-prize": fetch_files,
+    "lmarena": fetch_files,
+    "eq-bench": fetch_js_string,
+    "critpt": fetch_markdown_table,
+    "swe-bench": fetch_json_to_csv,
+    "pedagogy-models": fetch_files,
+}
+
+
+def family(source_id: str) -> str:
+    m = SNAPSHOT_ID.match(source_id)
+    return m.group("family") if m else source_id
+
+
+def is_snapshot(source_id: str) -> bool:
+    return SNAPSHOT_ID.match(source_id) is not None
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def sources_doc(root: Path) -> dict:
+    return yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+
+
+def plans(root: Path) -> dict[str, Plan]:
+    """family -> the newest source of that family whose files have URLs (what a refresh compares against)."""
+    found: dict[str, Plan] = {}
+    for src in sources_doc(root).get("sources") or []:
+        files = [f for f in src.get("files") or [] if f.get("url")]
+        if files and family(src["id"]) in FETCHERS:
+            found[family(src["id"])] = Plan(src, files)  # later entries are newer snapshots
+    return found
+
+
+def resolve_name(root: Path, name: str) -> Plan:
+    """The plan for SOURCE given as a family (`aa-api`) or any of its ids (`aa-api-2026-07`)."""
+    known = plans(root)
+    if family(name) in known:
+        return known[family(name)]
+    raise FetchError(f"scores/sources.yaml: no fetchable source {name!r} (a source whose files have a url); "
+                     f"known: {', '.join(sorted(known))}")
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_format(name: str, data: bytes, old: Path) -> None:
+    """The download parses as its kind of file and keeps the columns the current capture has."""
+    if len(data) < MIN_BYTES:
+        raise FetchError(f"{name}: only {len(data)} bytes; not a data file")
+    suffix = Path(name).suffix
+    if suffix == ".json":
+        try:
+            json.loads(data)
+        except ValueError as exc:
+            raise FetchError(f"{name}: format changed or truncated: not JSON ({exc})") from None
+    elif suffix == ".csv":
+        text = _text(data, name)
+        header = next(csv.reader(io.StringIO(text)), [])
+        if old.is_file():
+            before = next(csv.reader(io.StringIO(old.read_text(encoding="utf-8"))), [])
+            missing = [c for c in before if c not in header]
+            if missing:
+                raise FetchError(f"{name}: format changed: columns {missing} are gone (now: {header})")
+
+
+def _licence_terms(note: bytes) -> str:
+    """A notice's licence section (the text under a heading that says licence/license), else the whole note.
+
+    The rest (a citation block whose year moves with each dump) may change without a review of the terms.
+    """
+    text = note.decode("utf-8", errors="replace")
+    m = re.search(r"^#+ *Licen[cs]\w*[^\n]*\n(.*?)(?=^#|\Z)", text, re.M | re.S | re.I)
+    return " ".join((m.group(1) if m else text).split())
+
+
+def count_results(root: Path, source: str) -> int | None:
+    path = imported_path(root, source)
+    if not path.is_file():
+        return None
+    return len((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("results") or [])
+
+
+@dataclasses.dataclass
+class Result:
+    family: str
+    source: str               # the source id the new capture is recorded under
+    status: str               # unchanged | updated | new-snapshot | skipped
+    message: str = ""
+    replaces: str | None = None   # for a new snapshot: the source it follows
+    files: list[str] = dataclasses.field(default_factory=list)
+
+
+def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow_shrink: bool = False,
+          data_dir: Path | None = None) -> Result:
+    """Fetch one source family, check it, and write it (or nothing, if it did not change)."""
+    root = Path(root)
+    today = today or _dt.date.today().isoformat()
+    data_dir = Path(data_dir) if data_dir is not None else root / DEFAULT_DATA
+    plan = resolve_name(root, name)
+    fam = family(plan.id)
+    for f in plan.files:  # names come from reviewed data, but a download never lands outside downloads/
+        if not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
+            raise FetchError(f"scores/sources.yaml: {f['name']}: a file name must stay inside {DEFAULT_DATA}/")
+    try:
+        got = FETCHERS[fam](plan, remote)
+    except Skipped as exc:
+        return Result(fam, plan.id, "skipped", str(exc))
+    for f in plan.files:
+        check_format(f["name"], got[f["name"]], data_dir / f["name"])
+        old_note = data_dir / f["name"]
+        if f.get("use") == "notice" and _sha(got[f["name"]]) != f.get("sha256") and (
+                not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes())):
+            raise FetchError(f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
+                             f"downloads/{f['name']} and its sha256 by hand")
+    if all(f.get("sha256") == _sha(got[f["name"]]) for f in plan.files):
+        return Result(fam, plan.id, "unchanged", "the download equals the capture")
+
+    snapshot = is_snapshot(plan.id)
+    new_id = _new_snapshot_id(root, fam, today) if snapshot else plan.id
+    names = {f["name"]: (_dated_name(f["name"], today) if snapshot else f["name"]) for f in plan.files}
+    commits = {f["name"]: latest_commit(remote, f["url"]) for f in plan.files}
+
+    _check_import(root, plan, new_id, got, names, today, allow_shrink)
+
+    for old_name, new_name in names.items():
+        replace_file(data_dir / new_name, got[old_name])
+    if snapshot:
+        _add_snapshot(root, plan, new_id, names, got, commits, today)
+        return Result(fam, new_id, "new-snapshot", f"new source {new_id} beside {plan.id}", plan.id,
+                      sorted(names.values()))
+    _update_source(root, plan, got, commits, today)
+    return Result(fam, plan.id, "updated", "new capture", None, sorted(names.values()))
+
+
+def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
+    """Run the importer on the download (in a temporary folder) and compare its result count with today's."""
+    readable = [f for f in plan.files if f.get("use", "import") == "import"]
+    with tempfile.TemporaryDirectory(prefix="sitegen-fetch-") as tmp:
+        paths = []
+        for f in readable:
+            path = Path(tmp) / names[f["name"]]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(got[f["name"]])
+            paths.append(path)
+        try:
+            _, outcome = run(root, new_id, paths, today)
+        except (ImportError_, LookupError, ValueError, TypeError, AttributeError) as exc:  # any misreading
+            what = ", ".join(f["name"] for f in readable)
+            raise FetchError(f"{what}: format changed: the importer cannot read the download: "
+                             f"{type(exc).__name__}: {exc}") from None
+    before = count_results(root, plan.id)
+    after = len(outcome.doc["results"])
+    if before and after < before * (1 - MAX_SHRINK) and not allow_shrink:
+        raise FetchError(f"{plan.id}: the download would shrink the source from {before} to {after} results "
+                         f"(more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+
+def _new_snapshot_id(root: Path, fam: str, today: str) -> str:
+    ids = {s["id"] for s in sources_doc(root).get("sources") or []}
+    for candidate in (f"{fam}-{today[:7]}", f"{fam}-{today}"):
+        if candidate not in ids:
+            return candidate
+    raise FetchError(f"scores/sources.yaml: {fam}-{today} exists already; one snapshot a day")
+
+
+def _dated_name(name: str, today: str) -> str:
+    """A snapshot's file name with today's date; a commit suffix (`_6affa2a`) is dropped, it names the old commit."""
+    path = Path(name)
+    base = DATED_COMMIT.sub(r"\1", path.name)
+    if DATE_IN_NAME.search(base):
+        base = DATE_IN_NAME.sub(today, base, count=1)
+    else:
+        base = f"{Path(base).stem}_{today}{Path(base).suffix}"
+    return (path.parent / base).as_posix()
+
+
+# --------------------------------------------------------------------------- scores/sources.yaml
+
+
+def _sources_path(root: Path) -> Path:
+    return Path(root) / "scores" / "sources.yaml"
+
+
+def _block(text: str, source_id: str) -> tuple[int, int]:
+    """The span of one source's entry in sources.yaml's text (from its `- id:` line to the next entry)."""
+    m = re.search(rf"^  - id: {re.escape(source_id)}\n", text, re.M)
+    if not m:
+        raise FetchError(f"scores/sources.yaml: no entry `- id: {source_id}`")
+    end = re.compile(r"^  (?:- id:|#)", re.M).search(text, m.end())
+    return m.start(), end.start() if end else len(text)
+
+
+def _update_source(root: Path, plan: Plan, got: dict[str, bytes], commits: dict, today: str) -> None:
+    """Record new hashes, commits and the retrieval date in place, keeping the file's layout and comments."""
+    path = _sources_path(root)
+    text = path.read_text(encoding="utf-8")
+    start, end = _block(text, plan.id)
+    block = text[start:end]
+    for f in plan.files:
+        i = block.index(f"name: {f['name']}")
+        j = block.find("name: ", i + 1)
+        j = len(block) if j < 0 else j
+        entry = block[i:j]
+        entry = re.sub(r"sha256: [0-9a-f]{64}", f"sha256: {_sha(got[f['name']])}", entry)
+        if commits.get(f["name"]):
+            entry = re.sub(r"commit: [0-9a-f]{7,40}", f"commit: {commits[f['name']]}", entry)
+        else:  # the recorded commit no longer describes the file
+            entry = re.sub(r"(,\s*|\n\s+)commit: [0-9a-f]{7,40}", "", entry)
+        raw = github_raw(f["url"])
+        if not raw or f"repository: {raw[0]}/{raw[1]}" not in entry:  # the copy came from a mirror: `url` says where
+            entry = re.sub(r"(,\s*|\n\s+)(repository|path): [^,}\n]+", "", entry)
+        block = block[:i] + entry + block[j:]
+    block = re.sub(r'^(    retrieved: )"?\d{4}-\d{2}-\d{2}"?$', rf'\1"{today}"', block, count=1, flags=re.M)
+    _write_sources(root, text[:start] + block + text[end:])
+
+
+def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, commits: dict, today: str) -> None:
+    """A new source entry after the one it follows; the old entry keeps its files but gives up their URLs."""
+    src = plan.source
+    old_date = str(src.get("retrieved", ""))
+    entry = {"id": new_id}
+    for key in ("publisher", "name", "url", "licence", "licence_flag", "attribution", "provenance"):
+        if key in src:
+            entry[key] = src[key].replace(old_date, today) if key == "name" and old_date else src[key]
+    entry["retrieved"] = today
+    files = []
+    for f in plan.files:
+        new = {"name": names[f["name"]], "url": f["url"]}
+        for key in ("use", "repository", "path", "select"):
+            if key in f:
+                new[key] = f[key]
+        if commits.get(f["name"]):
+            new["commit"] = commits[f["name"]]
+        new["sha256"] = _sha(got[f["name"]])
+        files.append(new)
+    entry["files"] = files
+    if "download" in src:
+        entry["download"] = src["download"]
+    dumped = yaml.dump([entry], Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=1000,
+                       default_flow_style=False)
+    body = "".join("  " + line if line.strip() else line for line in dumped.splitlines(keepends=True))
+    body = re.sub(r'^(    retrieved: )\'?(\d{4}-\d{2}-\d{2})\'?$', r'\1"\2"', body, count=1, flags=re.M)
+    note = f"  # Fetched {today} by `sitegen fetch {family(new_id)}`: a new snapshot; {plan.id} stays as published.\n"
+    path = _sources_path(root)
+    text = path.read_text(encoding="utf-8")
+    start, end = _block(text, plan.id)
+    block = text[start:end]
+    for f in plan.files:  # the newest snapshot of a family is the one fetched; the old one is history
+        block = re.sub(rf"(name: {re.escape(f['name'])})(,\s*url: [^,}}\s]+|\n\s+url: \S+)", r"\1", block, count=1)
+    _write_sources(root, text[:start] + block + note + body + text[end:])
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Indents a list under its key, as the hand-written entries of scores/sources.yaml do."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
+
+
+def _write_sources(root: Path, text: str) -> None:
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as exc:  # a bug here must not leave a broken registry behind
+        raise FetchError(f"scores/sources.yaml: the update would not parse ({exc}); nothing written") from None
+    replace_file(_sources_path(root), text.encode("utf-8"))
