@@ -28,7 +28,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .common import SELECTED_COLUMNS, nearest_rank, select_by_benchmark
+from .common import clean, select_by_benchmark
 
 PUBLISHED, DERIVED = "published", "derived"
 
@@ -112,13 +112,9 @@ def _none(reason: str) -> dict:
 
 
 def _num(x) -> float | None:
-    if x is None or x is pd.NA:
-        return None
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(x) else x
+    """A number or None (NaN, NA and None are unknown)."""
+    x = clean(x)
+    return None if x is None else float(x)
 
 
 def _clip(interval: list[float], scale: Mapping) -> list[float]:
@@ -130,9 +126,6 @@ def _clip(interval: list[float], scale: Mapping) -> list[float]:
     return [lo, hi]
 
 
-def draws(spec: tuple, rng: np.random.Generator, n: int) -> np.ndarray:
-    """n draws of one value from its spread."""
-    return transform([spec], rng.standard_normal((n, 1)))[:, 0]
 
 
 def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
