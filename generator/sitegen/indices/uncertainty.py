@@ -138,10 +138,10 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
 
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
     """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j])."""
-    out = np.empty((sims, len(keys)))
+    out = np.empty((len(keys), sims), dtype=np.float32)  # one contiguous row per stream, returned transposed
     for j, key in enumerate(keys):
-        out[:, j] = stream(board_id, *key).standard_normal(sims)
-    return out
+        out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
+    return out.T
 
 
 # ------------------------------------------------------------------------------------------------ ranks, tiers
@@ -149,7 +149,7 @@ def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarr
 def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
     """Competition ranks ("1224") within each row of a draws x models array, all rows at once."""
     key = -values if higher_is_better else values
-    order = np.argsort(key, axis=1, kind="stable")
+    order = np.argsort(key, axis=1)  # tied values get the same rank below, so the sort need not be stable
     ordered = np.take_along_axis(key, order, axis=1)
     m = values.shape[1]
     new = np.ones(ordered.shape, dtype=bool)
@@ -162,10 +162,11 @@ def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.n
 
 def rank_intervals(ranks: np.ndarray, level: float) -> list[list[int]]:
     """Per model, the central `level` range of its simulated ranks (inverted-CDF quantiles: whole ranks)."""
-    tail = (1 - level) / 2
-    lo = np.quantile(ranks, tail, axis=0, method="inverted_cdf")
-    hi = np.quantile(ranks, 1 - tail, axis=0, method="inverted_cdf")
-    return [[int(a), int(b)] for a, b in zip(lo, hi)]
+    sims = ranks.shape[0]
+    tail = (1 - Fraction(str(level))) / 2  # exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
+    lo, hi = max(math.ceil(tail * sims), 1) - 1, max(math.ceil((1 - tail) * sims), 1) - 1
+    part = np.partition(ranks, sorted({lo, hi}), axis=0)
+    return [[int(a), int(b)] for a, b in zip(part[lo], part[hi])]
 
 
 def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> list[int]:
@@ -183,9 +184,15 @@ def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> lis
 
 
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
-    """2 x models: the central `level` interval of each column (numpy's linear quantile)."""
-    tail = (1 - level) / 2
-    return np.quantile(samples, [tail, 1 - tail], axis=0)
+    """2 x models: the central `level` interval of each column, numpy's linear quantile, from one partition."""
+    sims = samples.shape[0]
+    tail = float((1 - Fraction(str(level))) / 2)
+    positions = np.array([tail, 1 - tail]) * (sims - 1)
+    below = np.floor(positions).astype(int)
+    above = np.minimum(below + 1, sims - 1)
+    part = np.partition(samples, sorted({*below.tolist(), *above.tolist()}), axis=0)
+    frac = (positions - below)[:, None]
+    return part[below] + (part[above] - part[below]) * frac
 
 
 def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
@@ -230,13 +237,13 @@ class Components:
         return out
 
     def imputation_noise(self, component: str, mask: np.ndarray, sd: float | None) -> np.ndarray:
-        """draws x models of N(0, sd) for the models in `mask` (an imputed component's own error)."""
-        out = np.zeros((self.sims, len(self.models)))
+        """draws x models of N(0, sd) for the models in `mask` (an imputed component's own error); 0 without sd."""
         if not sd:
-            return out
+            return 0.0
         cols = np.flatnonzero(mask)
-        out[:, cols] = sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims)
-        return out
+        out = np.zeros((len(self.models), self.sims))
+        out[cols] = sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims).T
+        return out.T
 
     def reason(self, model: str, extra: str = "") -> str:
         methods = self.methods[model]
@@ -325,7 +332,9 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
             if not mask.any():
                 continue  # no model has a real score: the benchmark is left out of the dimension
             xs, ys = zip(*b["anchors"])
-            iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)
+            iq = np.full(values.shape, np.nan)
+            iq[:, mask] = np.interp(values[:, mask], xs, ys)  # clamps at both ends, as common.interpolate does
+            iqs[b["benchmark"]] = (iq, mask)
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
         own = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros((sims, m))) / np.maximum(count, 1)
