@@ -203,3 +203,32 @@ def test_imputed_components_widen_the_interval():
     # Imputed share: b2 is 1 of d1's 2 benchmarks, and d1 is 1 of 2 dimensions -> 1/4.
     assert extras["x/gappy"][1] == pytest.approx(0.25) and extras["x/full"][1] == 0.0
     assert {row["component"] for row in table} == {"b1", "b2", "b3", "d2"}
+
+
+def test_rows_with_their_own_interval_get_ranks_and_keep_the_interval():
+    board = {"index": "hle", "rows": [
+        {"model": "a", "value": 50.0, "rank": 1, "interval": [48.0, 52.0], "interval_how": "observed"},
+        {"model": "b", "value": 30.0, "rank": 2, "interval": [28.0, 32.0], "interval_how": "observed"},
+        {"model": "c", "value": 29.5, "rank": 3, "interval": [27.5, 31.5], "interval_how": "published"},
+        {"model": "d", "value": 10.0, "rank": 4, "interval": None}]}
+    u.rank_from_row_intervals(board, 2000, 0.95)
+    rows = {r["model"]: r for r in board["rows"]}
+    # a is 20 points clear (sd about 1); b and c are 0.5 apart with sd about 1 each, so they swap often;
+    # d has no interval and is held fixed, far below.
+    assert rows["a"]["rank_interval"] == [1, 1] and rows["a"]["tier"] == 1
+    assert rows["b"]["rank_interval"] == [2, 3] and rows["c"]["rank_interval"] == [2, 3]
+    assert rows["b"]["tier"] == rows["c"]["tier"] == 2
+    assert rows["d"]["rank_interval"] == [4, 4] and rows["d"]["tier"] == 3
+    assert rows["c"]["interval"] == [27.5, 31.5] and rows["c"]["interval_how"] == "published"
+    assert board["uncertainty"]["held_fixed"] == 1
+
+
+def test_csv_carries_the_uncertainty_columns():
+    from sitegen.export import to_csv
+
+    board = {"benchmark": "x", "rows": [{"model": "a", "value": 50.0, "rank": 1, "interval": [48.0, 52.0],
+                                         "interval_how": "published", "rank_interval": [1, 2], "tier": 1}],
+             "uncertainty": {"simulations": 10}}
+    header, line = to_csv(board).splitlines()
+    assert header.endswith(",interval_low,interval_high,interval_how,rank_low,rank_high,tier")
+    assert line.endswith(",48.0,52.0,published,1,2,1")

@@ -521,7 +521,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             row.update(rank_interval=interval, tier=tier)
     board["uncertainty"] = {
         "simulations": sims, "level": level,
-        "seeds": "one stream per (board, model, component): numpy default_rng(sha256 of the ids)",
+        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
                  f"{level:.0%} of simulations",
         "held_fixed": len(fixed),
@@ -554,6 +554,8 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level)
         board["imputation_error"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
+    elif kind in ("hle", "pedagogy"):
+        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True))
     else:
         return board
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
@@ -561,6 +563,30 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
+    return board
+
+
+def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True) -> dict:
+    """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
+    Pedagogy bootstrap, a published one): each row is drawn from it, each side a normal half. The rows'
+    intervals are kept as they are."""
+    z = z_of(level)
+    drawn, specs = [], []
+    for row in board["rows"]:
+        interval, value = row.get("interval"), row.get("value")
+        if interval and value is not None and interval[0] <= value <= interval[1]:
+            drawn.append(row["model"])
+            specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
+                          interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
+    samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
+                                                                     sims)).T)} if drawn else {})
+    keep = {r["model"]: {k: r[k] for k in ("interval", "interval_how", "interval_reason") if k in r}
+            for r in board["rows"]}
+    annotate(board, samples, {m: "" for m in samples}, sims, level, higher_is_better)
+    for row in board["rows"]:
+        for k in ("interval", "interval_how", "interval_reason"):
+            row.pop(k, None)
+        row.update(keep[row["model"]])
     return board
 
 
