@@ -232,3 +232,21 @@ def test_csv_carries_the_uncertainty_columns():
     header, line = to_csv(board).splitlines()
     assert header.endswith(",interval_low,interval_high,interval_how,rank_low,rank_high,tier")
     assert line.endswith(",48.0,52.0,published,1,2,1")
+
+
+def test_components_carry_their_own_interval():
+    frame = _frame({"x/gappy": (50, None, 50)})
+    d = dict(DEF, uncertainty={"simulations": 200, "level": 0.95})
+    board = aiiq.compute(d, frame, None)
+    u.annotate_index(d, board, frame, None, {b: PERCENT for b in ("b1", "b2", "b3")})
+    row = next(r for r in board["rows"] if r["model"] == "x/gappy")
+    comps = {c["id"]: c for c in row["components"]}
+    # b1 observed with stderr 1: 50 ± 1.959964, mapped through the identity anchor table.
+    assert comps["b1"]["interval"] == pytest.approx([48.040036, 51.959964])
+    assert comps["b1"]["interval_how"] == "published"
+    # b2 imputed: its value ± 1.959964 × the b2 rule's leave-one-out rmse.
+    rmse = next(r for r in board["imputation_error"] if r["component"] == "b2")["rmse"]
+    v = comps["b2"]["value"]
+    assert comps["b2"]["interval"] == pytest.approx([v - 1.959964 * rmse, v + 1.959964 * rmse])
+    assert row["interval_how"] == "derived" and row["interval"][0] < row["value"] < row["interval"][1]
+    assert row["imputed_share"] == pytest.approx(0.25) and row["tier"] is not None

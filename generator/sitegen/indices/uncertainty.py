@@ -28,9 +28,10 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .common import clean, select_by_benchmark
+from .common import clean, interpolate, select_by_benchmark
 
 PUBLISHED, DERIVED = "published", "derived"
+NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
 
 
 # --------------------------------------------------------------------------------------------------- streams
@@ -211,6 +212,9 @@ class Components:
         self.board_id, self.models, self.sims, self.level = board_id, list(models), sims, level
         self.fixed: dict[str, list[str]] = {m: [] for m in self.models}
         self.methods: dict[str, dict[str, int]] = {m: {} for m in self.models}
+        self.chosen: Mapping = {}  # (model, benchmark) -> the selected result each component was drawn from
+        self.shift: dict[tuple[str, str], float] = {}  # (model, benchmark) -> points added before mapping
+        self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
 
     def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
                noise: bool = True) -> np.ndarray:
@@ -273,6 +277,7 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
     complete = sorted(m for m in {m for m, _ in chosen}
                       if all((m, c["benchmark"]) in chosen for c in constituents))
     comps = Components(definition["id"], complete, sims, level)
+    comps.chosen = chosen
     total = sum(float(c["weight"]) for c in constituents)
     acc = np.zeros((sims, len(complete)))
     for c in constituents:
@@ -296,6 +301,7 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
     people = model_lookup(models)
     model_ids = sorted({m for m, _ in chosen})
     comps = Components(definition["id"], model_ids, sims, level)
+    comps.chosen = chosen
     total = np.zeros((sims, len(model_ids)))
     count = np.zeros(len(model_ids))
     for c in comps_def:
@@ -306,6 +312,7 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
                               if a["benchmark"] == bid and _matches(a["organization"], m, people.get(m, {})))
                           for m in model_ids], dtype=float)
         xs, ys = zip(*c["anchors"])
+        comps.shift.update({(m, bid): float(delta[j]) for j, m in enumerate(model_ids)})
         mapped = np.interp(elo + delta, xs, ys)  # clamps at both ends, as common.interpolate does
         have = ~np.isnan(elo[0]) if sims else np.zeros(len(model_ids), bool)
         total += np.where(have, mapped, 0.0)
@@ -351,19 +358,22 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
     eligible = n_scored >= min_dims
     scored_mean = sum((np.where(scored[k], v, 0.0) for k, v in dims.items()), np.zeros((sims, m))) \
         / np.maximum(n_scored, 1)
-    total, used, share = np.zeros((sims, m)), np.zeros(m), np.zeros(m)
+    total, used, share, taken = np.zeros((sims, m)), np.zeros(m), np.zeros(m), {}
     for d in definition["dimensions"]:
         did = d["id"]
         total += np.where(scored[did], dims[did], 0.0)
         used += scored[did]
         share += np.where(scored[did], imputed_frac[did], 0.0)
+        taken[did] = np.where(scored[did], dims[did], np.nan)
         if d["imputable"] and p80_dim[did] is not None:
             gap = eligible & ~scored[did]
-            total += np.where(gap, np.minimum(scored_mean, p80_dim[did]) + noise(did, gap), 0.0)
+            imputed = np.minimum(scored_mean, p80_dim[did]) + noise(did, gap)
+            total += np.where(gap, imputed, 0.0)
+            taken[did] = np.where(gap, imputed, taken[did])
             used += gap
             share += gap
     composite = np.where(eligible, total / np.maximum(used, 1), np.nan)
-    return {"dims": dims, "scored": scored, "composite": composite,
+    return {"dims": dims, "scored": scored, "composite": composite, "taken": taken,
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
 
 
@@ -474,6 +484,12 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
         return comps.imputation_noise(component, mask, sd.get(component))
 
     out = aiiq_arrays(definition, raw, widen)
+    comps.chosen = chosen
+    for did, values in out["taken"].items():
+        cols = np.flatnonzero(~np.isnan(values[0]))
+        if cols.size:
+            bounds = quantile_interval(values[:, cols], level).T.tolist()
+            comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
     share = aiiq_arrays(definition, point_raw)["imputed_share"]
     samples = {m: out["composite"][:, j] for j, m in enumerate(model_ids) if not np.isnan(out["composite"][0, j])}
     extras = {}
@@ -502,7 +518,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
     bounds = dict(zip(drawn, quantile_interval(np.column_stack([samples[m] for m in drawn]), level).T.tolist())) \
         if drawn else {}
     for row in board["rows"]:
-        if row["model"] in bounds:
+        if row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
+            row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+        elif row["model"] in bounds:
             row.update(interval=bounds[row["model"]], interval_how=DERIVED, interval_reason=reasons[row["model"]])
         elif row.get("value") is not None:
             row.update(interval=None, interval_how=None, interval_reason=why_none or
@@ -563,7 +581,50 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
+    component_intervals(definition, board, comps, benchmarks, level, board.get("imputation_error"))
     return board
+
+
+def component_intervals(definition: Mapping, board: dict, comps: Components, benchmarks: Mapping[str, Mapping],
+                        level: float, table: Sequence[Mapping] | None = None) -> None:
+    """The interval beside each component value (in place): a benchmark's own interval, mapped through the
+    anchor table where the index maps it; an imputed value's rule error; a dimension's simulated interval."""
+    z = z_of(level)
+    if definition["kind"] == "ai-iq":
+        anchors = {b["benchmark"]: b["anchors"] for d in definition["dimensions"] for b in d["benchmarks"]}
+    else:
+        anchors = {c["benchmark"]: c["anchors"] for c in definition.get("components", [])}
+    rules = {r["component"]: r for r in table or []}
+    for row in board["rows"]:
+        for c in row.get("components", []):
+            value, key = c.get("value"), (row["model"], c["id"])
+            if value is None:
+                continue
+            if c["kind"] == "dimension":
+                if key in comps.bounds and comps.bounds[key][0] == comps.bounds[key][1]:
+                    c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+                elif key in comps.bounds:
+                    c.update(interval=comps.bounds[key], interval_how=DERIVED,
+                             interval_reason=f"central {level:.0%} of the index's simulations")
+            elif c["how"] == "imputed":
+                rule = rules.get(c["id"], {})
+                if rule.get("rmse") is None:
+                    c.update(interval=None, interval_how=None, interval_reason=rule.get("reason", "no error estimate"))
+                else:
+                    c.update(interval=[value - z * rule["rmse"], value + z * rule["rmse"]], interval_how=DERIVED,
+                             interval_reason=f"± {z:.2f} × the imputation rule's leave-one-out error "
+                                             f"(rmse {rule['rmse']:.2f} over {rule['n']} models)")
+            elif key in comps.chosen:
+                s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+                interval, reason = s["interval"], s["interval_reason"]
+                if interval is not None and c["id"] in anchors:
+                    shift = comps.shift.get(key, 0.0)
+                    interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+                    reason += "; mapped through the anchor table" + (f" after {shift:+g}" if shift else "")
+                c.update(interval=interval, interval_how=s["interval_how"], interval_reason=reason)
+            elif c["how"] == "published":
+                c.update(interval=None, interval_how=None,
+                         interval_reason="the source publishes no interval for its own index value")
 
 
 def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True) -> dict:
