@@ -84,11 +84,11 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         # Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
         sd_lo, sd_hi = (value - lo) / z95, (hi - value) / z95
         return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
-                "interval_reason": f"the source's published 95% interval ({rec.get('source')})",
+                "interval_reason": f"{rec.get('source')}'s published 95% interval",
                 "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max"))}
     if se is not None and se >= 0:
         return {"interval": _clip([value - z * se, value + z * se], scale), "interval_how": PUBLISHED,
-                "interval_reason": f"value ± {z:.2f} × the standard error published by {rec.get('source')}",
+                "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
                 "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
     count = _num(rec.get("n"))
     entry = question_count(bench, rec.get("source"))
@@ -98,14 +98,13 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         low, high = wilson(p, n, z)
         sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
         reps = (entry or {}).get("repeats")
-        note = f" (× {reps} repeats, which average sampling noise, not the question set's)" if reps and reps > 1 else ""
+        note = f" (× {reps} repeats: they average sampling noise, not the question set's)" if reps and reps > 1 else ""
         return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
-                "interval_reason": f"binomial model, n = {n} questions{note}: Wilson score interval",
+                "interval_reason": f"binomial, n = {n} questions{note}, Wilson interval",
                 "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
     if n:
         return _none(f"{n} questions, but the value is not a percentage, so the binomial model does not apply")
-    return _none(f"{rec.get('source')} publishes no interval or standard error for this value, and "
-                 f"methodology/benchmarks.yaml has no question count for it")
+    return _none(f"{rec.get('source')} publishes no interval or standard error, and no question count is known")
 
 
 def _none(reason: str) -> dict:
@@ -250,12 +249,11 @@ class Components:
         return out.T
 
     def reason(self, model: str, extra: str = "") -> str:
-        methods = self.methods[model]
-        parts = [f"{n} {how}" for how, n in sorted(methods.items())]
-        text = (f"central {self.level:.0%} of {self.sims} simulations rerunning the index definition; component "
-                f"intervals: {', '.join(parts) or 'none'}")
+        """Short, per row: how the components were drawn (the board's `uncertainty` says the method)."""
+        parts = [f"{n} {how}" for how, n in sorted(self.methods[model].items())]
+        text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
         if self.fixed[model]:
-            text += f"; held fixed (no interval to be had): {', '.join(self.fixed[model])}"
+            text += f"; none to be had for {', '.join(self.fixed[model])} (held fixed)"
         return text + extra
 
 
@@ -498,7 +496,7 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
             continue
         text = ""
         if share[j] > 0:
-            text = "; imputed components widened by their rule's leave-one-out error"
+            text = "; imputed parts widened by their rule's leave-one-out error"
         if unknown[m]:
             text += f" (not estimable, so not widened: {', '.join(sorted(unknown[m]))})"
         extras[m] = (text, float(share[j]))
@@ -539,6 +537,8 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             row.update(rank_interval=interval, tier=tier)
     board["uncertainty"] = {
         "simulations": sims, "level": level,
+        "method": "each component drawn from its own interval (each side a normal half, clipped to the scale), "
+                  "the index definition rerun on every draw; intervals are the central quantiles of the draws",
         "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
                  f"{level:.0%} of simulations",
@@ -620,7 +620,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 if interval is not None and c["id"] in anchors:
                     shift = comps.shift.get(key, 0.0)
                     interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
-                    reason += "; mapped through the anchor table" + (f" after {shift:+g}" if shift else "")
+                    reason += "; mapped through the anchors" + (f" after {shift:+g}" if shift else "")
                 c.update(interval=interval, interval_how=s["interval_how"], interval_reason=reason)
             elif c["how"] == "published":
                 c.update(interval=None, interval_how=None,
