@@ -250,3 +250,40 @@ def test_components_carry_their_own_interval():
     assert comps["b2"]["interval"] == pytest.approx([v - 1.959964 * rmse, v + 1.959964 * rmse])
     assert row["interval_how"] == "derived" and row["interval"][0] < row["value"] < row["interval"][1]
     assert row["imputed_share"] == pytest.approx(0.25) and row["tier"] is not None
+
+
+def test_no_interval_around_a_value_the_simulation_does_not_reproduce():
+    from sitegen.indices import aa
+
+    definition = {"id": "t", "name": "T", "version": "1", "kind": "weighted-mean", "unit": "points",
+                  "description": "t", "source_snapshot": "snap", "uncertainty": {"simulations": 50, "level": 0.95},
+                  "constituents": [{"benchmark": "a", "weight": 1}]}
+    frame = results({"model": "o/m", "benchmark": "a", "value": 50.0, "stderr": 2.0, "source": "snap"},
+                    {"model": "o/n", "benchmark": "a", "value": 40.0, "stderr": 2.0, "source": "snap"})
+    board = aa.compute(definition, frame, None)
+    board["rows"][0]["value"] = 51.0  # as if the index had a rule the simulation does not model
+    u.annotate_index(definition, board, frame, None, {"a": POINTS})
+    first, second = board["rows"]
+    assert first["interval"] is None and first["interval_reason"] == u.MISMATCH
+    assert second["interval"] == pytest.approx([40 - 3.92, 40 + 3.92], abs=1.0)  # 50 draws: loose
+
+
+def test_the_simulation_reproduces_every_board_of_the_repository():
+    """Guards the merge of index rules: a rule added to aiiq/aa/eq but not to the simulation shows up here."""
+    from pathlib import Path
+
+    from sitegen import build
+
+    root = Path(__file__).resolve().parents[2]
+    repo, _ = build.validate_repo(root)
+    computed = build.compute(repo)
+    for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0", "ai-iq", "ai-eq"):
+        rows = computed.boards[board_id]["rows"]
+        assert not [r["model"] for r in rows if r.get("interval_reason") == u.MISMATCH], board_id
+        assert any(r.get("interval") for r in rows) and any(r.get("tier") for r in rows), board_id
+
+
+def test_published_interval_that_misses_its_value_is_recentred():
+    s = u.spread({"value": 10.0, "ci_low": 11.0, "ci_high": 13.0, "source": "x"}, POINTS)
+    assert s["interval"] == pytest.approx([9.0, 11.0])  # same width (2), centred on the value
+    assert "re-centred" in s["interval_reason"]

@@ -28,9 +28,11 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .common import clean, interpolate, select_by_benchmark
+from .common import clean, interpolate, round_half_up, select_by_benchmark
 
 PUBLISHED, DERIVED = "published", "derived"
+MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
+            "not model), so no interval is given")
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
 
 
@@ -80,11 +82,13 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     scale = (bench or {}).get("scale") or {}
     if value is None:
         return _none("no value")
-    if lo is not None and hi is not None and lo <= value <= hi:
+    if lo is not None and hi is not None and lo <= hi:
         # Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
-        sd_lo, sd_hi = (value - lo) / z95, (hi - value) / z95
+        # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
+        sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
         return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
-                "interval_reason": f"{rec.get('source')}'s published 95% interval",
+                "interval_reason": f"{rec.get('source')}'s published 95% interval" + (
+                    "" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
                 "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max"))}
     if se is not None and se >= 0:
         return {"interval": _clip([value - z * se, value + z * se], scale), "interval_how": PUBLISHED,
@@ -214,6 +218,7 @@ class Components:
         self.chosen: Mapping = {}  # (model, benchmark) -> the selected result each component was drawn from
         self.shift: dict[tuple[str, str], float] = {}  # (model, benchmark) -> points added before mapping
         self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
+        self.point: dict[str, float] = {}  # model -> the index rerun without noise (must equal the board's value)
 
     def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
                noise: bool = True) -> np.ndarray:
@@ -282,6 +287,9 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
         values = {m: chosen[(m, c["benchmark"])] for m in complete}
         acc += float(c["weight"]) * comps.matrix(c["benchmark"], values, benchmarks.get(c["benchmark"]), noise)
     acc /= total
+    if noise:
+        comps.point = {m: float(s[0]) for m, s in weighted_mean_samples(definition, results, benchmarks, 1, level,
+                                                                         noise=False)[0].items()}
     return {m: acc[:, j] for j, m in enumerate(complete)}, comps
 
 
@@ -316,6 +324,9 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
         total += np.where(have, mapped, 0.0)
         count += have
     eq = total / np.maximum(count, 1)
+    if noise:
+        comps.point = {m: float(s[0]) for m, s in eq_samples(definition, results, models, benchmarks, 1, level,
+                                                             noise=False)[0].items()}
     return {m: eq[:, j] for j, m in enumerate(model_ids) if count[j]}, comps
 
 
@@ -488,7 +499,9 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
         if cols.size:
             bounds = quantile_interval(values[:, cols], level).T.tolist()
             comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
-    share = aiiq_arrays(definition, point_raw)["imputed_share"]
+    point = aiiq_arrays(definition, point_raw)
+    share = point["imputed_share"]
+    comps.point = {m: float(point["composite"][0, j]) for j, m in enumerate(model_ids)}
     samples = {m: out["composite"][:, j] for j, m in enumerate(model_ids) if not np.isnan(out["composite"][0, j])}
     extras = {}
     for j, m in enumerate(model_ids):
@@ -555,11 +568,18 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
 def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, models: pd.DataFrame,
                    benchmarks: Mapping[str, Mapping]) -> dict:
     """Intervals, rank intervals, tiers and imputed shares for one composite index board (in place)."""
+    kind = definition["kind"]
+    if kind == "cost":
+        for row in board["rows"]:
+            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+            if row.get("value") is not None:
+                row["interval_reason"] = "prices and token counts are published without an interval"
+        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
+        return board
     settings = _settings(definition)
     if settings is None:
         return board
     sims, level = settings
-    kind = definition["kind"]
     extras: dict = {}
     if kind == "weighted-mean":
         samples, comps = weighted_mean_samples(definition, results, benchmarks, sims, level)
@@ -576,8 +596,19 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True))
     else:
         return board
+    samples = dict(samples)
+    precision = definition.get("precision", 4)
+    for row in board["rows"]:
+        point = comps.point.get(row["model"])
+        if row["model"] in samples and row.get("value") is not None and (
+                point is None or round_half_up(point, precision) != row["value"]):
+            del samples[row["model"]]  # never an interval around a value the simulation does not reproduce
+            row["_mismatch"] = True
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
     annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none)
+    for row in board["rows"]:
+        if row.pop("_mismatch", False):
+            row["interval_reason"] = MISMATCH
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
