@@ -102,7 +102,7 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         low, high = wilson(p, n, z)
         sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
         reps = (entry or {}).get("repeats")
-        note = f" (× {reps} repeats: they average sampling noise, not the question set's)" if reps and reps > 1 else ""
+        note = f" (× {reps} repeats)" if reps and reps > 1 else ""
         return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
                 "interval_reason": f"binomial, n = {n} questions{note}, Wilson interval",
                 "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
@@ -635,8 +635,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 if key in comps.bounds and comps.bounds[key][0] == comps.bounds[key][1]:
                     c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
                 elif key in comps.bounds:
-                    c.update(interval=comps.bounds[key], interval_how=DERIVED,
-                             interval_reason=f"central {level:.0%} of the index's simulations")
+                    c.update(interval=comps.bounds[key], interval_how=DERIVED)
             elif c["how"] == "imputed":
                 rule = rules.get(c["id"], {})
                 if rule.get("rmse") is None:
@@ -646,13 +645,15 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                              interval_reason=f"± {z:.2f} × the imputation rule's leave-one-out error "
                                              f"(rmse {rule['rmse']:.2f} over {rule['n']} models)")
             elif key in comps.chosen:
+                # The reason is kept only where there is no interval: the benchmark's board row gives the method.
                 s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
-                interval, reason = s["interval"], s["interval_reason"]
-                if interval is not None and c["id"] in anchors:
+                interval = s["interval"]
+                if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
                     shift = comps.shift.get(key, 0.0)
                     interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
-                    reason += "; mapped through the anchors" + (f" after {shift:+g}" if shift else "")
-                c.update(interval=interval, interval_how=s["interval_how"], interval_reason=reason)
+                c.update(interval=interval, interval_how=s["interval_how"])
+                if interval is None:
+                    c["interval_reason"] = s["interval_reason"]
             elif c["how"] == "published":
                 c.update(interval=None, interval_how=None,
                          interval_reason="the source publishes no interval for its own index value")
