@@ -196,6 +196,23 @@ def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
 def forget_selections() -> None:
     """Drop remembered selections (benchmarks time the selection itself, not a cache hit)."""
     _SELECTED.clear()
+    _SOURCE_ROWS.clear()
+
+
+_SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
+
+
+def rows_of_source(results: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The results of one source (one frame per results frame and source, so its selections are remembered too)."""
+    key = (id(results), source)
+    hit = _SOURCE_ROWS.get(key)
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    if len(_SOURCE_ROWS) > 32:
+        _SOURCE_ROWS.clear()
+    rows = results[results["source"] == source]
+    _SOURCE_ROWS[key] = (results, rows)
+    return rows
 
 
 def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,

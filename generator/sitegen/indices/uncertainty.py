@@ -19,6 +19,7 @@ machines agree and adding a model never moves another model's draws.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .common import clean, interpolate, round_half_up, select_by_benchmark
+from .common import clean, interpolate, round_half_up, rows_of_source, select_by_benchmark
 
 PUBLISHED, DERIVED = "published", "derived"
 MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
@@ -44,6 +45,7 @@ def stream(*keys: str) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
+@functools.lru_cache(maxsize=None)
 def z_of(level: float) -> float:
     """The two-sided normal quantile for a central `level` interval (1.959964 for 0.95)."""
     return NormalDist().inv_cdf(0.5 + level / 2)
@@ -117,6 +119,8 @@ def _none(reason: str) -> dict:
 
 def _num(x) -> float | None:
     """A number or None (NaN, NA and None are unknown)."""
+    if x is None or (type(x) is float and x != x):  # the common cases first: this runs once per cell
+        return None
     x = clean(x)
     return None if x is None else float(x)
 
@@ -158,7 +162,7 @@ def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.n
     m = values.shape[1]
     new = np.ones(ordered.shape, dtype=bool)
     new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    first = np.maximum.accumulate(np.where(new, np.arange(1, m + 1), 0), axis=1)
+    first = np.maximum.accumulate(np.where(new, np.arange(1, m + 1, dtype=np.int32), np.int32(0)), axis=1)
     ranks = np.empty_like(first)
     np.put_along_axis(ranks, order, first, axis=1)
     return ranks
@@ -244,14 +248,11 @@ class Components:
             out[:, cols] = transform(specs, z)
         return out
 
-    def imputation_noise(self, component: str, mask: np.ndarray, sd: float | None) -> np.ndarray:
-        """draws x models of N(0, sd) for the models in `mask` (an imputed component's own error); 0 without sd."""
+    def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None):
+        """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd."""
         if not sd:
             return 0.0
-        cols = np.flatnonzero(mask)
-        out = np.zeros((len(self.models), self.sims))
-        out[cols] = sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims).T
-        return out.T
+        return sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims)
 
     def reason(self, model: str, extra: str = "") -> str:
         """Short, per row: how the components were drawn (the board's `uncertainty` says the method)."""
@@ -274,7 +275,7 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
     """{model: draws} for every model with all constituents in the snapshot (the rows the index computes)."""
     snapshot = definition["source_snapshot"]
     constituents = definition["constituents"]
-    fed = results[results["source"] == snapshot]
+    fed = rows_of_source(results, snapshot)
     overrides = {c["benchmark"]: {"metric": c.get("metric", ""), "subset": c.get("subset", "")} for c in constituents}
     chosen = select_by_benchmark(fed, {"sources": [snapshot], "only_listed": True}, overrides)
     complete = sorted(m for m in {m for m, _ in chosen}
@@ -287,9 +288,9 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
         values = {m: chosen[(m, c["benchmark"])] for m in complete}
         acc += float(c["weight"]) * comps.matrix(c["benchmark"], values, benchmarks.get(c["benchmark"]), noise)
     acc /= total
-    if noise:
-        comps.point = {m: float(s[0]) for m, s in weighted_mean_samples(definition, results, benchmarks, 1, level,
-                                                                         noise=False)[0].items()}
+    # The index without noise, in aa.compute's order of operations (so equal to the last bit).
+    comps.point = {m: sum(float(c["weight"]) * chosen[(m, c["benchmark"])]["value"] for c in constituents) / total
+                   for m in complete}
     return {m: acc[:, j] for j, m in enumerate(complete)}, comps
 
 
@@ -333,56 +334,66 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
 # ------------------------------------------------------------------------------------------------- AI IQ
 
 def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
-                noise=lambda component, mask: 0.0) -> dict:
+                noise=lambda component, cols: 0.0) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (NaN = no real score) in, dimension
-    IQs, composite and imputed share out. `noise(component, mask)` adds an imputed component's own error."""
+    IQs, composite and imputed share out. `noise(component, cols)` adds an imputed component's own error to the
+    models in `cols` (draws x len(cols), or 0). Sums run in aiiq.compute's order, so a run without noise gives
+    its values to the last bit; arrays are updated in place on the columns concerned (this runs on every build).
+    """
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    any_raw = next(iter(raw.values()))
-    sims, m = any_raw.shape
+    sims, m = next(iter(raw.values())).shape
     dims, scored, imputed_frac, p80_dim = {}, {}, {}, {}
     for d in definition["dimensions"]:
-        parts, masks, iqs = [], [], {}
+        iqs = {}
         for b in d["benchmarks"]:
             values = raw[b["benchmark"]]
             mask = ~np.isnan(values[0])
-            if not mask.any():
-                continue  # no model has a real score: the benchmark is left out of the dimension
-            xs, ys = zip(*b["anchors"])
-            iq = np.full(values.shape, np.nan)
-            iq[:, mask] = np.interp(values[:, mask], xs, ys)  # clamps at both ends, as common.interpolate does
-            iqs[b["benchmark"]] = (iq, mask)
+            if mask.any():  # else no model has a real score: the benchmark is left out of the dimension
+                xs, ys = zip(*b["anchors"])
+                iqs[b["benchmark"]] = (np.interp(values[:, mask], xs, ys), mask)  # clamped at both ends
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
-        own = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros((sims, m))) / np.maximum(count, 1)
+        own = np.zeros((sims, m))
+        for iq, mk in iqs.values():
+            own[:, mk] += iq
+        own /= np.maximum(count, 1)
+        acc, gaps = np.zeros((sims, m)), np.zeros(m)
         for bid, (iq, mk) in iqs.items():
-            p80 = nearest_rank_rows(iq[:, mk], level)[:, None]
-            gap = has & ~mk
-            parts.append(np.where(mk, iq, np.minimum(own, p80) + noise(bid, gap)))
-            masks.append(gap)
-        dim = np.where(has, sum(parts, np.zeros((sims, m))) / max(len(parts), 1), np.nan)
-        dims[d["id"]], scored[d["id"]] = dim, has
-        imputed_frac[d["id"]] = sum((mk.astype(float) for mk in masks), np.zeros(m)) / max(len(parts), 1)
-        p80_dim[d["id"]] = nearest_rank_rows(dim[:, has], level)[:, None] if has.any() else None
+            p80 = nearest_rank_rows(iq, level)[:, None]
+            acc[:, mk] += iq
+            cols = np.flatnonzero(has & ~mk)
+            if cols.size:
+                acc[:, cols] += np.minimum(own[:, cols], p80) + noise(bid, cols)
+                gaps[cols] += 1
+        acc /= max(len(iqs), 1)
+        acc[:, ~has] = np.nan
+        dims[d["id"]], scored[d["id"]] = acc, has
+        imputed_frac[d["id"]] = gaps / max(len(iqs), 1)
+        p80_dim[d["id"]] = nearest_rank_rows(acc[:, has], level)[:, None] if has.any() else None
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
-    scored_mean = sum((np.where(scored[k], v, 0.0) for k, v in dims.items()), np.zeros((sims, m))) \
-        / np.maximum(n_scored, 1)
+    scored_mean = np.zeros((sims, m))
+    for k, v in dims.items():
+        scored_mean[:, scored[k]] += v[:, scored[k]]
+    scored_mean /= np.maximum(n_scored, 1)
     total, used, share, taken = np.zeros((sims, m)), np.zeros(m), np.zeros(m), {}
     for d in definition["dimensions"]:
-        did = d["id"]
-        total += np.where(scored[did], dims[did], 0.0)
-        used += scored[did]
-        share += np.where(scored[did], imputed_frac[did], 0.0)
-        taken[did] = np.where(scored[did], dims[did], np.nan)
-        if d["imputable"] and p80_dim[did] is not None:
-            gap = eligible & ~scored[did]
-            imputed = np.minimum(scored_mean, p80_dim[did]) + noise(did, gap)
-            total += np.where(gap, imputed, 0.0)
-            taken[did] = np.where(gap, imputed, taken[did])
-            used += gap
-            share += gap
-    composite = np.where(eligible, total / np.maximum(used, 1), np.nan)
-    return {"dims": dims, "scored": scored, "composite": composite, "taken": taken,
+        did, sc = d["id"], scored[d["id"]]
+        total[:, sc] += dims[did][:, sc]
+        used += sc
+        share += np.where(sc, imputed_frac[did], 0.0)
+        taken[did] = dims[did]
+        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
+        if len(cols):
+            imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise(did, cols)
+            total[:, cols] += imputed
+            taken[did] = dims[did].copy()
+            taken[did][:, cols] = imputed
+            used[cols] += 1
+            share[cols] += 1
+    total /= np.maximum(used, 1)
+    total[:, ~eligible] = np.nan
+    return {"dims": dims, "scored": scored, "composite": total, "taken": taken,
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
 
 
@@ -484,13 +495,13 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
     raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise)
     unknown: dict[str, set] = {m: set() for m in model_ids}
 
-    def widen(component: str, mask: np.ndarray):
-        if not noise or not mask.any():
+    def widen(component: str, cols: np.ndarray):
+        if not noise:
             return 0.0
         if sd.get(component) is None:
-            for j in np.flatnonzero(mask):
+            for j in cols:
                 unknown[model_ids[j]].add(component)
-        return comps.imputation_noise(component, mask, sd.get(component))
+        return comps.imputation_noise(component, cols, sd.get(component))
 
     out = aiiq_arrays(definition, raw, widen)
     comps.chosen = chosen
@@ -519,17 +530,20 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
 # ------------------------------------------------------------------------------------------ board annotation
 
 def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[str, str], sims: int, level: float,
-             higher_is_better: bool = True, why_none: str = "") -> dict:
+             higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True) -> dict:
     """Write interval, interval_how, interval_reason, rank_interval and tier on a board's rows (in place).
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
     in the rank simulation at their fixed value. Unranked rows get neither a rank interval nor a tier.
     """
-    drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples]
+    drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
+        if value_intervals else []
     bounds = dict(zip(drawn, quantile_interval(np.column_stack([samples[m] for m in drawn]), level).T.tolist())) \
         if drawn else {}
     for row in board["rows"]:
-        if row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
+        if not value_intervals:
+            pass
+        elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
             row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
         elif row["model"] in bounds:
             row.update(interval=bounds[row["model"]], interval_how=DERIVED, interval_reason=reasons[row["model"]])
@@ -550,8 +564,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             row.update(rank_interval=interval, tier=tier)
     board["uncertainty"] = {
         "simulations": sims, "level": level,
-        "method": "each component drawn from its own interval (each side a normal half, clipped to the scale), "
-                  "the index definition rerun on every draw; intervals are the central quantiles of the draws",
+        "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
+                   "the index definition rerun on every draw; intervals are the central quantiles of the draws"
+                   if value_intervals else "each row drawn from its own interval (each side a normal half)"),
         "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
                  f"{level:.0%} of simulations",
@@ -673,14 +688,7 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
-    keep = {r["model"]: {k: r[k] for k in ("interval", "interval_how", "interval_reason") if k in r}
-            for r in board["rows"]}
-    annotate(board, samples, {m: "" for m in samples}, sims, level, higher_is_better)
-    for row in board["rows"]:
-        for k in ("interval", "interval_how", "interval_reason"):
-            row.pop(k, None)
-        row.update(keep[row["model"]])
-    return board
+    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False)
 
 
 def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
@@ -712,7 +720,4 @@ def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[M
                 reasons[row["model"]] = s["interval_reason"]
         matrix = transform(specs, normals(bid, [(m,) for m in drawn], sims)) if drawn else None
         samples = {m: matrix[:, j] for j, m in enumerate(drawn)}
-        keep = {r["model"]: (r["interval"], r["interval_how"], r["interval_reason"]) for r in board["rows"]}
-        annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True))
-        for row in board["rows"]:  # the value's own interval, not the simulation's quantiles
-            row["interval"], row["interval_how"], row["interval_reason"] = keep[row["model"]]
+        annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True), value_intervals=False)
