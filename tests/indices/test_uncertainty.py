@@ -125,6 +125,8 @@ def test_board_gets_rank_intervals_and_tiers():
     assert rows["b"]["tier"] == 2 and rows["c"]["tier"] == 2
     assert rows["d"]["rank_interval"] is None and rows["d"]["tier"] is None and rows["d"]["interval"] is None
     assert rows["b"]["interval"] == pytest.approx([3.0, 5.0]) and rows["b"]["interval_how"] == "derived"
+    # a beats b in every draw; b (5 or 3) beats c (4) in half of them; c is last.
+    assert [rows[m]["ahead_of_next"] for m in "abc"] == [1.0, 0.5, None]
 
 
 def test_board_without_any_interval_gets_no_tiers():

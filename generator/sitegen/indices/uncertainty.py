@@ -552,7 +552,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                        "the value is not recomputed from components here, so no interval can be propagated")
         else:
             row.update(interval=None, interval_how=None)
-        row.update(rank_interval=None, tier=None)
+        row.update(rank_interval=None, tier=None, ahead_of_next=None)
     ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
     fixed = [r["model"] for r in ranked if r["model"] not in samples]
     if ranked and len(fixed) < len(ranked):
@@ -560,8 +560,10 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                                   for r in ranked])
         ranks = competition_ranks(matrix, higher_is_better)
         intervals = rank_intervals(ranks, level)
-        for row, interval, tier in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals)):
-            row.update(rank_interval=interval, tier=tier)
+        key = matrix if higher_is_better else -matrix
+        ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
+        for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
+            row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
     board["uncertainty"] = {
         "simulations": sims, "level": level,
         "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
