@@ -1,6 +1,7 @@
-"""Time computing every board (and exporting it) over synthetic repositories of 500 and 20,000 models.
+"""Time computing every board (and exporting it) over synthetic repositories of 500 and 20,000 models, and the
+uncertainty stage (intervals, rank intervals, tiers) on this repository and a synthetic one of 500 models.
 
-Not a test: prints a table. Run: python benchmarks/bench_engine.py [--sizes 500 20000] [--repeat 3]
+Not a test: prints tables. Run: python benchmarks/bench_engine.py [--sizes 500 20000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import pandas as pd
 import yaml
 
 from sitegen.export import to_csv, to_json
-from sitegen.indices.boards import compute_benchmark_boards, compute_boards
+from sitegen.indices import uncertainty
+from sitegen.indices.boards import compute_benchmark_boards, compute_boards, publishable
+from sitegen.indices.common import forget_selections
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {
@@ -74,6 +77,7 @@ def main() -> None:
         results, models = synthetic(n)
         best = [math.inf, math.inf, math.inf]
         for _ in range(args.repeat):
+            forget_selections()
             t0 = time.perf_counter()
             boards = compute_boards(results, models, benchmarks, indices)
             t1 = time.perf_counter()
@@ -85,6 +89,44 @@ def main() -> None:
             t3 = time.perf_counter()
             best = [min(best[0], t1 - t0), min(best[1], t2 - t1), min(best[2], t3 - t2)]
         print(f"{n:>8} {len(results):>9} {best[0]:>15.3f} {best[1]:>19.3f} {best[2]:>9.3f}")
+    bench_uncertainty(args.repeat, benchmarks, indices)
+
+
+def _time_uncertainty(results, models, benchmarks, index_defs, repeat: int) -> tuple[float, float]:
+    """Best-of-`repeat` seconds of the uncertainty stage as the build runs it: (index boards, benchmark boards)."""
+    config = next(d for d in index_defs.values() if d["kind"] == "benchmark-boards")
+    best = [math.inf, math.inf]
+    for _ in range(repeat):
+        forget_selections()  # as in a build: the index computes its selection, the uncertainty stage reuses it
+        boards = compute_boards(results, models, benchmarks, index_defs)
+        boards = {k: v for k, v in boards.items() if publishable(v, index_defs[v["definition"]])}
+        bench_boards = {k: v for k, v in compute_benchmark_boards(results, models, benchmarks, index_defs).items()
+                        if v["rows"]}
+        t0 = time.perf_counter()
+        uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks)
+        t1 = time.perf_counter()
+        uncertainty.annotate_benchmark_boards(bench_boards, benchmarks, config)
+        t2 = time.perf_counter()
+        best = [min(best[0], t1 - t0), min(best[1], t2 - t1)]
+    return best[0], best[1]
+
+
+def bench_uncertainty(repeat: int, benchmarks: list, indices: dict) -> None:
+    """The uncertainty stage's cost (target: at most 1 s for this repository). Arrays are draws x models, so the
+    synthetic size is kept to 500: 20,000 models x 1,000 draws x 10 AI IQ benchmarks would not fit in memory."""
+    from sitegen import build, frame
+
+    repo, _ = build.validate_repo(ROOT)
+    records = frame.result_records(repo)
+    results = frame.results(repo, records)
+    models = frame.models(repo, frame.model_records(repo))
+    index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
+    print(f"\n{'uncertainty':>16} {'models':>8} {'index boards s':>15} {'benchmark boards s':>19} {'total s':>8}")
+    real = _time_uncertainty(results, models, repo.benchmarks.data["benchmarks"], index_defs, repeat)
+    print(f"{'this repository':>16} {len(models):>8} {real[0]:>15.3f} {real[1]:>19.3f} {sum(real):>8.3f}")
+    results, models = synthetic(500)
+    synth = _time_uncertainty(results, models, benchmarks, indices, repeat)
+    print(f"{'synthetic':>16} {500:>8} {synth[0]:>15.3f} {synth[1]:>19.3f} {sum(synth):>8.3f}")
 
 
 if __name__ == "__main__":

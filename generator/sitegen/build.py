@@ -51,6 +51,7 @@ def compute(repo) -> Computed:
     """Every board and the JSON API, from a validated repository."""
     from . import export, frame
     from .indices import boards as engine
+    from .indices import uncertainty
 
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
@@ -60,9 +61,12 @@ def compute(repo) -> Computed:
     raw = raw_frames(repo)
     all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw)
     boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[v["definition"]])}
+    uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
+    uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
+                                          next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}))
     api_files = export.api_files(boards, benchmark_boards, model_records, result_records,
                                  benchmarks, repo.sources.data["sources"], frontiers) if hasattr(export, "api_files") else {}
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,

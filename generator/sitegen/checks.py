@@ -693,4 +693,35 @@ def one_result_per_source_snapshot(index):
                           "or harness if they measure different things", WARNING, key=False)
 
 
+@check
+def question_counts_name_known_sources(index):
+    """The question counts in methodology/benchmarks.yaml (the binomial intervals' n): each named source has one
+    count per benchmark, at most one count applies to all other sources, and a named source that does not exist
+    is warned about (its count would apply to nothing)."""
+    for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
+        seen, general = set(), 0
+        for i, q in enumerate(_list(entry, "questions")):
+            if not isinstance(q, dict):
+                continue
+            where = path + ("questions", i)
+            if not q.get("sources"):
+                general += 1
+                if general > 1:
+                    yield _at(doc, where, _field(where), f"{bid} has a second question count for all sources",
+                              "name the sources each count applies to")
+                continue
+            for j, source_id in enumerate(_list(q, "sources")):
+                if not isinstance(source_id, str):
+                    continue
+                at = where + ("sources", j)
+                if source_id not in index.sources:  # a warning: the count then applies to nothing
+                    yield _at(doc, at, _field(at), f"unknown source '{source_id}'",
+                              _suggest(source_id, index.sources, "add it to scores/sources.yaml"), WARNING,
+                              key=False)
+                elif source_id in seen:
+                    yield _at(doc, at, _field(at), f"{bid} has two question counts for source '{source_id}'",
+                              "keep one", key=False)
+                seen.add(source_id)
+
+
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)

@@ -63,12 +63,24 @@ def _cell(x: Any) -> str:
     return str(x)
 
 
+#: Columns a board annotated by the uncertainty stage adds at the end of its CSV.
+UNCERTAINTY_COLUMNS = ["interval_low", "interval_high", "interval_how", "rank_low", "rank_high", "tier"]
+
+
+def _uncertainty_cells(row: Mapping, with_share: bool) -> list[str]:
+    interval, ranks = row.get("interval") or [None, None], row.get("rank_interval") or [None, None]
+    cells = [_cell(interval[0]), _cell(interval[1]), row.get("interval_how") or "", _cell(ranks[0]),
+             _cell(ranks[1]), _cell(row.get("tier"))]
+    return cells + [_cell(row.get("imputed_share"))] if with_share else cells
+
+
 def to_csv(board: Mapping, places: int = PRECISION) -> str:
     """A board as CSV: one line per row; index boards get one column per component value."""
     data = _fixed(dict(board), places)
     rows = sorted(data.get("rows", []), key=_row_key)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
+    annotated = "uncertainty" in data
     if "index" in data:
         comp_ids: list[str] = []
         for row in rows:
@@ -77,7 +89,8 @@ def to_csv(board: Mapping, places: int = PRECISION) -> str:
                     comp_ids.append(c["id"])
         writer.writerow(["rank", "model", "value", "status", "coverage_have", "coverage_of",
                          "manual_value", "manual_source"]
-                        + [f"{cid}" for cid in comp_ids] + [f"{cid}_how" for cid in comp_ids])
+                        + [f"{cid}" for cid in comp_ids] + [f"{cid}_how" for cid in comp_ids]
+                        + (UNCERTAINTY_COLUMNS + ["imputed_share"] if annotated else []))
         for row in rows:
             comps = {c["id"]: c for c in row.get("components", [])}
             manual = row.get("manual") or {}
@@ -85,13 +98,14 @@ def to_csv(board: Mapping, places: int = PRECISION) -> str:
                              _cell(row["coverage"]["have"]), _cell(row["coverage"]["of"]),
                              _cell(manual.get("value")), _cell(manual.get("source"))]
                             + [_cell(comps[c]["value"]) if c in comps else "" for c in comp_ids]
-                            + [comps[c]["how"] if c in comps else "" for c in comp_ids])
+                            + [comps[c]["how"] if c in comps else "" for c in comp_ids]
+                            + (_uncertainty_cells(row, True) if annotated else []))
     else:
         cols = ["rank", "model", "value", "how", "source", "retrieved", "url", "stderr", "ci_low", "ci_high",
                 "harness", "self_reported"]
-        writer.writerow(cols)
+        writer.writerow(cols + (UNCERTAINTY_COLUMNS if annotated else []))
         for row in rows:
-            writer.writerow([_cell(row.get(c)) for c in cols])
+            writer.writerow([_cell(row.get(c)) for c in cols] + (_uncertainty_cells(row, False) if annotated else []))
     return buf.getvalue()
 
 

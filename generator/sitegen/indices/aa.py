@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from .common import board, component, from_result, round_half_up, select_by_benchmark
+from .common import board, component, from_result, round_half_up, rows_of_source, select_by_benchmark
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
@@ -15,7 +15,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     precision = definition.get("precision", 4)
     constituents = definition["constituents"]
     published = definition.get("published") or {}
-    fed = results[results["source"] == snapshot]
+    fed = rows_of_source(results, snapshot)
     only_snapshot = {"sources": [snapshot], "only_listed": True}
 
     overrides: dict[str, dict] = {}

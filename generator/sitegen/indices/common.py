@@ -172,9 +172,51 @@ def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str])
     return df[SELECTED_COLUMNS].reset_index(drop=True)
 
 
+_SELECTED: dict[tuple, tuple[pd.DataFrame, dict]] = {}
+
+
 def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
                         overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
-    """Select values for several benchmarks, each with its own selection override; keyed (model, benchmark)."""
+    """Select values for several benchmarks, each with its own selection override; keyed (model, benchmark).
+
+    Remembered per frame and rule, because the uncertainty stage selects again what an index just selected;
+    callers read the answer and never change it.
+    """
+    key = (id(results), repr(default), repr(sorted(overrides.items())))
+    hit = _SELECTED.get(key)
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    if len(_SELECTED) > 32:
+        _SELECTED.clear()
+    chosen = _select_by_benchmark(results, default, overrides)
+    _SELECTED[key] = (results, chosen)  # the frame is kept, so its id cannot be reused meanwhile
+    return chosen
+
+
+def forget_selections() -> None:
+    """Drop remembered selections (benchmarks time the selection itself, not a cache hit)."""
+    _SELECTED.clear()
+    _SOURCE_ROWS.clear()
+
+
+_SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
+
+
+def rows_of_source(results: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The results of one source (one frame per results frame and source, so its selections are remembered too)."""
+    key = (id(results), source)
+    hit = _SOURCE_ROWS.get(key)
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    if len(_SOURCE_ROWS) > 32:
+        _SOURCE_ROWS.clear()
+    rows = results[results["source"] == source]
+    _SOURCE_ROWS[key] = (results, rows)
+    return rows
+
+
+def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
+                         overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
     groups: dict[str, list[str]] = {}
     rules: dict[str, dict] = {}
     for bench, override in overrides.items():

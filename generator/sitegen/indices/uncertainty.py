@@ -1,0 +1,725 @@
+"""Uncertainty: an interval on every value, propagated into composite indices, rank intervals and tiers.
+
+Three stages, each a pure function of the boards, the selected results and the methodology files:
+
+1. Every benchmark value gets a *spread*, labelled with its method (`interval_how`):
+   `published` - the source's own interval (ci_low/ci_high, read as a central 95% interval) or standard error;
+   `derived`   - the binomial model with the benchmark's question count from methodology/benchmarks.yaml
+                 (n = questions; repeats average out the model's sampling noise, not the question set's);
+   none        - neither exists: `interval` is null and `interval_reason` says why. Nothing is invented.
+2. Composite indices (weighted-mean, ai-iq, ai-eq) draw every component from its spread and rerun the index
+   definition on the whole draws x models array at once (interpolation with clamping, P80s, min(...) rules,
+   means). Imputed components are widened by their rule's leave-one-out error (`imputation_error`).
+3. Ranks are recomputed in every draw: a rank interval is the central `level` range of a model's rank, and tiers
+   are formed greedily from the top (a tier ends at the worst rank its leader takes).
+
+Determinism: each (board, model, component) has its own stream, seeded by sha256 of those ids, so runs and
+machines agree and adding a model never moves another model's draws.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from .common import clean, interpolate, round_half_up, rows_of_source, select_by_benchmark
+
+PUBLISHED, DERIVED = "published", "derived"
+MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
+            "not model), so no interval is given")
+NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
+
+
+# --------------------------------------------------------------------------------------------------- streams
+
+def stream(*keys: str) -> np.random.Generator:
+    """A generator seeded by sha256 of the keys (never Python's salted hash()): the same on every machine."""
+    digest = hashlib.sha256("\x1f".join(keys).encode("utf-8")).digest()
+    return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
+
+
+@functools.lru_cache(maxsize=None)
+def z_of(level: float) -> float:
+    """The two-sided normal quantile for a central `level` interval (1.959964 for 0.95)."""
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+# --------------------------------------------------------------------------------------------- value spreads
+
+def question_count(bench: Mapping | None, source: str | None) -> dict | None:
+    """The `questions` entry for a result's source: one naming the source, else the entry naming none."""
+    entries = (bench or {}).get("questions") or []
+    for e in entries:
+        if source in (e.get("sources") or []):
+            return e
+    return next((e for e in entries if not e.get("sources")), None)
+
+
+def wilson(p: float, n: int, z: float) -> tuple[float, float]:
+    """Wilson score interval of a proportion (stays inside 0..1 and is not empty at p = 0 or 1)."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
+    """How uncertain one selected value is: the interval to report and what to draw in simulations.
+
+    Returns {"interval", "interval_how", "interval_reason", "draw"}; draw is None (held fixed) or
+    ("split-normal", value, sd below, sd above, scale min, scale max): a normal half on each side of the value
+    whose sd is that side's half-width / z, clipped to the scale, so that draws reproduce the reported interval
+    (a skewed published interval, or the Wilson interval, which stays off 0 and 100).
+    """
+    value = _num(rec.get("value"))
+    z = z_of(level)
+    z95 = z_of(0.95)
+    lo, hi, se = _num(rec.get("ci_low")), _num(rec.get("ci_high")), _num(rec.get("stderr"))
+    scale = (bench or {}).get("scale") or {}
+    if value is None:
+        return _none("no value")
+    if lo is not None and hi is not None and lo <= hi:
+        # Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
+        # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
+        sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
+        return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
+                "interval_reason": f"{rec.get('source')}'s published 95% interval" + (
+                    "" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
+                "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max"))}
+    if se is not None and se >= 0:
+        return {"interval": _clip([value - z * se, value + z * se], scale), "interval_how": PUBLISHED,
+                "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
+                "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
+    count = _num(rec.get("n"))
+    entry = question_count(bench, rec.get("source"))
+    n = int(count) if count else (entry or {}).get("count")
+    if n and scale.get("unit") == "percent" and scale.get("max") == 100 and 0 <= value <= 100:
+        p = value / 100
+        low, high = wilson(p, n, z)
+        sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
+        reps = (entry or {}).get("repeats")
+        note = f" (× {reps} repeats)" if reps and reps > 1 else ""
+        return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
+                "interval_reason": f"binomial, n = {n} questions{note}, Wilson interval",
+                "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
+    if n:
+        return _none(f"{n} questions, but the value is not a percentage, so the binomial model does not apply")
+    return _none(f"{rec.get('source')} publishes no interval or standard error, and no question count is known")
+
+
+def _none(reason: str) -> dict:
+    return {"interval": None, "interval_how": None, "interval_reason": reason, "draw": None}
+
+
+def _num(x) -> float | None:
+    """A number or None (NaN, NA and None are unknown)."""
+    if x is None or (type(x) is float and x != x):  # the common cases first: this runs once per cell
+        return None
+    x = clean(x)
+    return None if x is None else float(x)
+
+
+def _clip(interval: list[float], scale: Mapping) -> list[float]:
+    lo, hi = interval
+    if scale.get("min") is not None:
+        lo = max(lo, float(scale["min"]))
+    if scale.get("max") is not None:
+        hi = min(hi, float(scale["max"]))
+    return [lo, hi]
+
+
+
+
+def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
+    """Standard normals (draws x values) -> draws of each value from its split-normal spread, all at once."""
+    table = np.array([[s[1], s[2], s[3], -np.inf if s[4] is None else s[4], np.inf if s[5] is None else s[5]]
+                      for s in specs], dtype=float).reshape(-1, 5)
+    value, sd_lo, sd_hi, lo, hi = table.T
+    return np.clip(value + z * np.where(z < 0, sd_lo, sd_hi), lo, hi)
+
+
+def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
+    """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j])."""
+    out = np.empty((len(keys), sims), dtype=np.float32)  # one contiguous row per stream, returned transposed
+    for j, key in enumerate(keys):
+        out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
+    return out.T
+
+
+# ------------------------------------------------------------------------------------------------ ranks, tiers
+
+def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
+    """Competition ranks ("1224") within each row of a draws x models array, all rows at once."""
+    key = -values if higher_is_better else values
+    order = np.argsort(key, axis=1)  # tied values get the same rank below, so the sort need not be stable
+    ordered = np.take_along_axis(key, order, axis=1)
+    m = values.shape[1]
+    new = np.ones(ordered.shape, dtype=bool)
+    new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    first = np.maximum.accumulate(np.where(new, np.arange(1, m + 1, dtype=np.int32), np.int32(0)), axis=1)
+    ranks = np.empty_like(first)
+    np.put_along_axis(ranks, order, first, axis=1)
+    return ranks
+
+
+def rank_intervals(ranks: np.ndarray, level: float) -> list[list[int]]:
+    """Per model, the central `level` range of its simulated ranks (inverted-CDF quantiles: whole ranks)."""
+    sims = ranks.shape[0]
+    tail = (1 - Fraction(str(level))) / 2  # exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
+    lo, hi = max(math.ceil(tail * sims), 1) - 1, max(math.ceil((1 - tail) * sims), 1) - 1
+    part = np.partition(ranks, sorted({lo, hi}), axis=0)
+    return [[int(a), int(b)] for a, b in zip(part[lo], part[hi])]
+
+
+def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> list[int]:
+    """Greedy tiers from the top: the best unassigned row leads; its tier holds every row whose rank is at most
+    the worst rank the leader takes (at least the leader itself). Inputs are in point-rank order."""
+    out = [0] * len(point_ranks)
+    tier, i = 0, 0
+    while i < len(point_ranks):
+        tier += 1
+        end = max(intervals[i][1], point_ranks[i])
+        while i < len(point_ranks) and point_ranks[i] <= end:
+            out[i] = tier
+            i += 1
+    return out
+
+
+def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
+    """2 x models: the central `level` interval of each column, numpy's linear quantile, from one partition."""
+    sims = samples.shape[0]
+    tail = float((1 - Fraction(str(level))) / 2)
+    positions = np.array([tail, 1 - tail]) * (sims - 1)
+    below = np.floor(positions).astype(int)
+    above = np.minimum(below + 1, sims - 1)
+    part = np.partition(samples, sorted({*below.tolist(), *above.tolist()}), axis=0)
+    frac = (positions - below)[:, None]
+    return part[below] + (part[above] - part[below]) * frac
+
+
+def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
+    """Nearest-rank percentile of each row (draws x models with no NaN): ascending value at ceil(level * n)."""
+    n = values.shape[1]
+    position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
+    return np.partition(values, position, axis=1)[:, position]
+
+
+# ------------------------------------------------------------------------------------------ component draws
+
+class Components:
+    """Draws of one board's components, and per model which components were drawn how (for the reason)."""
+
+    def __init__(self, board_id: str, models: Sequence[str], sims: int, level: float):
+        self.board_id, self.models, self.sims, self.level = board_id, list(models), sims, level
+        self.fixed: dict[str, list[str]] = {m: [] for m in self.models}
+        self.methods: dict[str, dict[str, int]] = {m: {} for m in self.models}
+        self.chosen: Mapping = {}  # (model, benchmark) -> the selected result each component was drawn from
+        self.shift: dict[tuple[str, str], float] = {}  # (model, benchmark) -> points added before mapping
+        self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
+        self.point: dict[str, float] = {}  # model -> the index rerun without noise (must equal the board's value)
+
+    def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
+               noise: bool = True) -> np.ndarray:
+        """draws x models of one component from the selected results {model: record}; NaN where absent."""
+        out = np.full((self.sims, len(self.models)), np.nan)
+        cols, specs = [], []
+        for j, model in enumerate(self.models):
+            rec = values.get(model)
+            if rec is None or _num(rec.get("value")) is None:
+                continue
+            s = spread(rec, benchmark, self.level)
+            if s["draw"] is None or not noise:
+                out[:, j] = float(rec["value"])
+                if s["draw"] is None:
+                    self.fixed[model].append(component)
+                continue
+            how = s["interval_how"]
+            self.methods[model][how] = self.methods[model].get(how, 0) + 1
+            cols.append(j)
+            specs.append(s["draw"])
+        if cols:
+            z = normals(self.board_id, [(self.models[j], component) for j in cols], self.sims)
+            out[:, cols] = transform(specs, z)
+        return out
+
+    def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None):
+        """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd."""
+        if not sd:
+            return 0.0
+        return sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims)
+
+    def reason(self, model: str, extra: str = "") -> str:
+        """Short, per row: how the components were drawn (the board's `uncertainty` says the method)."""
+        parts = [f"{n} {how}" for how, n in sorted(self.methods[model].items())]
+        text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
+        if self.fixed[model]:
+            text += f"; none to be had for {', '.join(self.fixed[model])} (held fixed)"
+        return text + extra
+
+
+def _settings(definition: Mapping) -> tuple[int, float] | None:
+    cfg = definition.get("uncertainty")
+    return (int(cfg["simulations"]), float(cfg["level"])) if cfg else None
+
+
+# ------------------------------------------------------------------------------------ weighted mean (AA)
+
+def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping],
+                          sims: int, level: float, noise: bool = True) -> tuple[dict, Components]:
+    """{model: draws} for every model with all constituents in the snapshot (the rows the index computes)."""
+    snapshot = definition["source_snapshot"]
+    constituents = definition["constituents"]
+    fed = rows_of_source(results, snapshot)
+    overrides = {c["benchmark"]: {"metric": c.get("metric", ""), "subset": c.get("subset", "")} for c in constituents}
+    chosen = select_by_benchmark(fed, {"sources": [snapshot], "only_listed": True}, overrides)
+    complete = sorted(m for m in {m for m, _ in chosen}
+                      if all((m, c["benchmark"]) in chosen for c in constituents))
+    comps = Components(definition["id"], complete, sims, level)
+    comps.chosen = chosen
+    total = sum(float(c["weight"]) for c in constituents)
+    acc = np.zeros((sims, len(complete)))
+    for c in constituents:
+        values = {m: chosen[(m, c["benchmark"])] for m in complete}
+        acc += float(c["weight"]) * comps.matrix(c["benchmark"], values, benchmarks.get(c["benchmark"]), noise)
+    acc /= total
+    # The index without noise, in aa.compute's order of operations (so equal to the last bit).
+    comps.point = {m: sum(float(c["weight"]) * chosen[(m, c["benchmark"])]["value"] for c in constituents) / total
+                   for m in complete}
+    return {m: acc[:, j] for j, m in enumerate(complete)}, comps
+
+
+# ------------------------------------------------------------------------------------------------- AI EQ
+
+def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
+               benchmarks: Mapping[str, Mapping], sims: int, level: float, noise: bool = True):
+    """{model: draws} of the EQ: Elo draws, organisation adjustments, anchor mapping (clamped), mean."""
+    from .common import model_lookup
+    from .eq import _matches
+
+    comps_def = definition["components"]
+    chosen = select_by_benchmark(results, definition.get("selection"),
+                                 {c["benchmark"]: c.get("selection") for c in comps_def})
+    people = model_lookup(models)
+    model_ids = sorted({m for m, _ in chosen})
+    comps = Components(definition["id"], model_ids, sims, level)
+    comps.chosen = chosen
+    total = np.zeros((sims, len(model_ids)))
+    count = np.zeros(len(model_ids))
+    for c in comps_def:
+        bid = c["benchmark"]
+        elo = comps.matrix(bid, {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen},
+                           benchmarks.get(bid), noise)
+        delta = np.array([sum(a["elo_delta"] for a in definition.get("adjustments", [])
+                              if a["benchmark"] == bid and _matches(a["organization"], m, people.get(m, {})))
+                          for m in model_ids], dtype=float)
+        xs, ys = zip(*c["anchors"])
+        comps.shift.update({(m, bid): float(delta[j]) for j, m in enumerate(model_ids)})
+        mapped = np.interp(elo + delta, xs, ys)  # clamps at both ends, as common.interpolate does
+        have = ~np.isnan(elo[0]) if sims else np.zeros(len(model_ids), bool)
+        total += np.where(have, mapped, 0.0)
+        count += have
+    eq = total / np.maximum(count, 1)
+    if noise:
+        comps.point = {m: float(s[0]) for m, s in eq_samples(definition, results, models, benchmarks, 1, level,
+                                                             noise=False)[0].items()}
+    return {m: eq[:, j] for j, m in enumerate(model_ids) if count[j]}, comps
+
+
+# ------------------------------------------------------------------------------------------------- AI IQ
+
+def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
+                noise=lambda component, cols: 0.0) -> dict:
+    """The AI IQ definition on draws x models arrays: raw benchmark scores (NaN = no real score) in, dimension
+    IQs, composite and imputed share out. `noise(component, cols)` adds an imputed component's own error to the
+    models in `cols` (draws x len(cols), or 0). Sums run in aiiq.compute's order, so a run without noise gives
+    its values to the last bit; arrays are updated in place on the columns concerned (this runs on every build).
+    """
+    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
+    sims, m = next(iter(raw.values())).shape
+    dims, scored, imputed_frac, p80_dim = {}, {}, {}, {}
+    for d in definition["dimensions"]:
+        iqs = {}
+        for b in d["benchmarks"]:
+            values = raw[b["benchmark"]]
+            mask = ~np.isnan(values[0])
+            if mask.any():  # else no model has a real score: the benchmark is left out of the dimension
+                xs, ys = zip(*b["anchors"])
+                iqs[b["benchmark"]] = (np.interp(values[:, mask], xs, ys), mask)  # clamped at both ends
+        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
+        has = count > 0
+        own = np.zeros((sims, m))
+        for iq, mk in iqs.values():
+            own[:, mk] += iq
+        own /= np.maximum(count, 1)
+        acc, gaps = np.zeros((sims, m)), np.zeros(m)
+        for bid, (iq, mk) in iqs.items():
+            p80 = nearest_rank_rows(iq, level)[:, None]
+            acc[:, mk] += iq
+            cols = np.flatnonzero(has & ~mk)
+            if cols.size:
+                acc[:, cols] += np.minimum(own[:, cols], p80) + noise(bid, cols)
+                gaps[cols] += 1
+        acc /= max(len(iqs), 1)
+        acc[:, ~has] = np.nan
+        dims[d["id"]], scored[d["id"]] = acc, has
+        imputed_frac[d["id"]] = gaps / max(len(iqs), 1)
+        p80_dim[d["id"]] = nearest_rank_rows(acc[:, has], level)[:, None] if has.any() else None
+    n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
+    eligible = n_scored >= min_dims
+    scored_mean = np.zeros((sims, m))
+    for k, v in dims.items():
+        scored_mean[:, scored[k]] += v[:, scored[k]]
+    scored_mean /= np.maximum(n_scored, 1)
+    total, used, share, taken = np.zeros((sims, m)), np.zeros(m), np.zeros(m), {}
+    for d in definition["dimensions"]:
+        did, sc = d["id"], scored[d["id"]]
+        total[:, sc] += dims[did][:, sc]
+        used += sc
+        share += np.where(sc, imputed_frac[did], 0.0)
+        taken[did] = dims[did]
+        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
+        if len(cols):
+            imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise(did, cols)
+            total[:, cols] += imputed
+            taken[did] = dims[did].copy()
+            taken[did][:, cols] = imputed
+            used[cols] += 1
+            share[cols] += 1
+    total /= np.maximum(used, 1)
+    total[:, ~eligible] = np.nan
+    return {"dims": dims, "scored": scored, "composite": total, "taken": taken,
+            "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
+
+
+def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
+             benchmarks: Mapping[str, Mapping], noise: bool = True) -> dict:
+    """Raw-score arrays per benchmark (draws x models; one draw of the point values without `comps`)."""
+    raw = {}
+    for d in definition["dimensions"]:
+        for b in d["benchmarks"]:
+            bid = b["benchmark"]
+            values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
+            if comps is None:
+                raw[bid] = np.array([[values[m]["value"] if m in values else np.nan for m in model_ids]], float)
+            else:
+                raw[bid] = comps.matrix(bid, values, benchmarks.get(bid), noise)
+    return raw
+
+
+def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
+    """For each entry, the nearest-rank percentile of the other entries (one pass over the sorted values)."""
+    n = len(values)
+    if n < 2:
+        return np.full(n, np.nan)
+    order = np.argsort(values, kind="stable")
+    sorted_v = values[order]
+    k = max(math.ceil(Fraction(str(level)) * (n - 1)), 1)  # 1-based position in the list without the entry
+    pos = np.empty(n, int)
+    pos[order] = np.arange(1, n + 1)
+    return np.where(pos > k, sorted_v[k - 1], sorted_v[k])
+
+
+def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray]) -> list[dict]:
+    """Leave-one-out error of each AI IQ imputation rule, on models where the value is observed.
+
+    Benchmark rule (benchmark b of dimension d): for each model with a real b and another real benchmark in d,
+    hide b and impute min(mean of its other real IQs in d, P80 of b over the other models).
+    Dimension rule (imputable d): for each model scored on d and on at least min_dimensions others, hide d and
+    impute min(mean of its other scored dimensions, P80 of d over the other models).
+    Error = imputed - observed (IQ points); rmse widens imputed components in the simulation.
+    """
+    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
+    point = aiiq_arrays(definition, raw)
+    table = []
+    for d in definition["dimensions"]:
+        iqs = {}
+        for b in d["benchmarks"]:
+            values = raw[b["benchmark"]][0]
+            mask = ~np.isnan(values)
+            if mask.any():
+                xs, ys = zip(*b["anchors"])
+                iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)
+        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(len(values), int))
+        total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(len(values)))
+        for bid, (iq, mk) in iqs.items():
+            idx = np.flatnonzero(mk)
+            p80 = _loo_drop(iq[idx], level)
+            ok = (count[idx] >= 2) & ~np.isnan(p80)
+            own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
+            err = (np.minimum(own, p80) - iq[idx])[ok]
+            table.append(_error_row("benchmark", bid, d["id"], err))
+    dims, scored = point["dims"], point["scored"]
+    n_scored = sum((s.astype(int) for s in scored.values()), 0)
+    for d in definition["dimensions"]:
+        if not d["imputable"]:
+            continue
+        did = d["id"]
+        idx = np.flatnonzero(scored[did])
+        value = dims[did][0, idx]
+        p80 = _loo_drop(value, level)
+        others = sum((np.where(scored[k][idx], dims[k][0, idx], 0.0) for k in dims if k != did), 0)
+        n_other = n_scored[idx] - 1
+        ok = (n_other >= min_dims) & ~np.isnan(p80)
+        err = (np.minimum(others / np.maximum(n_other, 1), p80) - value)[ok]
+        table.append(_error_row("dimension", did, did, err))
+    return table
+
+
+def _error_row(rule: str, component: str, dimension: str, err: np.ndarray) -> dict:
+    n = int(err.size)
+    row = {"rule": rule, "component": component, "dimension": dimension, "n": n,
+           "bias": float(err.mean()) if n else None,
+           "rmse": float(np.sqrt((err ** 2).mean())) if n >= 2 else None}
+    if n < 2:
+        row["reason"] = f"{n} leave-one-out case(s): too few to estimate the rule's error"
+    return row
+
+
+def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping], sims: int,
+                 level: float, noise: bool = True):
+    """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table."""
+    from .aiiq import benchmark_iqs
+
+    chosen, real = benchmark_iqs(definition, results)
+    model_ids = sorted({m for iqs in real.values() for m in iqs})
+    point_raw = aiiq_raw(definition, chosen, model_ids, None, benchmarks)
+    table = imputation_error(definition, point_raw)
+    sd = {row["component"]: row["rmse"] for row in table}
+    comps = Components(definition["id"], model_ids, sims, level)
+    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise)
+    unknown: dict[str, set] = {m: set() for m in model_ids}
+
+    def widen(component: str, cols: np.ndarray):
+        if not noise:
+            return 0.0
+        if sd.get(component) is None:
+            for j in cols:
+                unknown[model_ids[j]].add(component)
+        return comps.imputation_noise(component, cols, sd.get(component))
+
+    out = aiiq_arrays(definition, raw, widen)
+    comps.chosen = chosen
+    for did, values in out["taken"].items():
+        cols = np.flatnonzero(~np.isnan(values[0]))
+        if cols.size:
+            bounds = quantile_interval(values[:, cols], level).T.tolist()
+            comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+    point = aiiq_arrays(definition, point_raw)
+    share = point["imputed_share"]
+    comps.point = {m: float(point["composite"][0, j]) for j, m in enumerate(model_ids)}
+    samples = {m: out["composite"][:, j] for j, m in enumerate(model_ids) if not np.isnan(out["composite"][0, j])}
+    extras = {}
+    for j, m in enumerate(model_ids):
+        if m not in samples:
+            continue
+        text = ""
+        if share[j] > 0:
+            text = "; imputed parts widened by their rule's leave-one-out error"
+        if unknown[m]:
+            text += f" (not estimable, so not widened: {', '.join(sorted(unknown[m]))})"
+        extras[m] = (text, float(share[j]))
+    return samples, comps, extras, table
+
+
+# ------------------------------------------------------------------------------------------ board annotation
+
+def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[str, str], sims: int, level: float,
+             higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True) -> dict:
+    """Write interval, interval_how, interval_reason, rank_interval and tier on a board's rows (in place).
+
+    `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
+    in the rank simulation at their fixed value. Unranked rows get neither a rank interval nor a tier.
+    """
+    drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
+        if value_intervals else []
+    bounds = dict(zip(drawn, quantile_interval(np.column_stack([samples[m] for m in drawn]), level).T.tolist())) \
+        if drawn else {}
+    for row in board["rows"]:
+        if not value_intervals:
+            pass
+        elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
+            row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+        elif row["model"] in bounds:
+            row.update(interval=bounds[row["model"]], interval_how=DERIVED, interval_reason=reasons[row["model"]])
+        elif row.get("value") is not None:
+            row.update(interval=None, interval_how=None, interval_reason=why_none or
+                       "the value is not recomputed from components here, so no interval can be propagated")
+        else:
+            row.update(interval=None, interval_how=None)
+        row.update(rank_interval=None, tier=None, ahead_of_next=None)
+    ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
+    fixed = [r["model"] for r in ranked if r["model"] not in samples]
+    if ranked and len(fixed) < len(ranked):
+        matrix = np.column_stack([samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"]))
+                                  for r in ranked])
+        ranks = competition_ranks(matrix, higher_is_better)
+        intervals = rank_intervals(ranks, level)
+        key = matrix if higher_is_better else -matrix
+        ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
+        for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
+            row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
+    board["uncertainty"] = {
+        "simulations": sims, "level": level,
+        "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
+                   "the index definition rerun on every draw; intervals are the central quantiles of the draws"
+                   if value_intervals else "each row drawn from its own interval (each side a normal half)"),
+        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
+        "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
+                 f"{level:.0%} of simulations",
+        "held_fixed": len(fixed),
+    }
+    if ranked and len(fixed) == len(ranked):
+        board["uncertainty"]["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
+    elif fixed:
+        board["uncertainty"]["ranks"] = (f"{len(fixed)} of {len(ranked)} ranked values have no interval and are "
+                                         "held fixed in the rank simulation")
+    return board
+
+
+def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, models: pd.DataFrame,
+                   benchmarks: Mapping[str, Mapping]) -> dict:
+    """Intervals, rank intervals, tiers and imputed shares for one composite index board (in place)."""
+    kind = definition["kind"]
+    if kind == "cost":
+        for row in board["rows"]:
+            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+            if row.get("value") is not None:
+                row["interval_reason"] = "prices and token counts are published without an interval"
+        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
+        return board
+    settings = _settings(definition)
+    if settings is None:
+        return board
+    sims, level = settings
+    extras: dict = {}
+    if kind == "weighted-mean":
+        samples, comps = weighted_mean_samples(definition, results, benchmarks, sims, level)
+        why_none = ("AA's own published figure: AA states about ±1% for its whole index but publishes no interval "
+                    "per model, and the components are not all in the snapshot")
+    elif kind == "ai-eq":
+        samples, comps = eq_samples(definition, results, models, benchmarks, sims, level)
+        why_none = ""
+    elif kind == "ai-iq":
+        samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level)
+        board["imputation_error"] = table
+        why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
+    elif kind in ("hle", "pedagogy"):
+        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True))
+    else:
+        return board
+    samples = dict(samples)
+    precision = definition.get("precision", 4)
+    for row in board["rows"]:
+        point = comps.point.get(row["model"])
+        if row["model"] in samples and row.get("value") is not None and (
+                point is None or round_half_up(point, precision) != row["value"]):
+            del samples[row["model"]]  # never an interval around a value the simulation does not reproduce
+            row["_mismatch"] = True
+    reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
+    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none)
+    for row in board["rows"]:
+        if row.pop("_mismatch", False):
+            row["interval_reason"] = MISMATCH
+    for row in board["rows"]:
+        if row["model"] in samples and row.get("value") is not None:
+            row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
+    component_intervals(definition, board, comps, benchmarks, level, board.get("imputation_error"))
+    return board
+
+
+def component_intervals(definition: Mapping, board: dict, comps: Components, benchmarks: Mapping[str, Mapping],
+                        level: float, table: Sequence[Mapping] | None = None) -> None:
+    """The interval beside each component value (in place): a benchmark's own interval, mapped through the
+    anchor table where the index maps it; an imputed value's rule error; a dimension's simulated interval."""
+    z = z_of(level)
+    if definition["kind"] == "ai-iq":
+        anchors = {b["benchmark"]: b["anchors"] for d in definition["dimensions"] for b in d["benchmarks"]}
+    else:
+        anchors = {c["benchmark"]: c["anchors"] for c in definition.get("components", [])}
+    rules = {r["component"]: r for r in table or []}
+    for row in board["rows"]:
+        for c in row.get("components", []):
+            value, key = c.get("value"), (row["model"], c["id"])
+            if value is None:
+                continue
+            if c["kind"] == "dimension":
+                if key in comps.bounds and comps.bounds[key][0] == comps.bounds[key][1]:
+                    c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+                elif key in comps.bounds:
+                    c.update(interval=comps.bounds[key], interval_how=DERIVED)
+            elif c["how"] == "imputed":
+                rule = rules.get(c["id"], {})
+                if rule.get("rmse") is None:
+                    c.update(interval=None, interval_how=None, interval_reason=rule.get("reason", "no error estimate"))
+                else:
+                    c.update(interval=[value - z * rule["rmse"], value + z * rule["rmse"]], interval_how=DERIVED,
+                             interval_reason=f"± {z:.2f} × the imputation rule's leave-one-out error "
+                                             f"(rmse {rule['rmse']:.2f} over {rule['n']} models)")
+            elif key in comps.chosen:
+                # The reason is kept only where there is no interval: the benchmark's board row gives the method.
+                s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+                interval = s["interval"]
+                if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
+                    shift = comps.shift.get(key, 0.0)
+                    interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+                c.update(interval=interval, interval_how=s["interval_how"])
+                if interval is None:
+                    c["interval_reason"] = s["interval_reason"]
+            elif c["how"] == "published":
+                c.update(interval=None, interval_how=None,
+                         interval_reason="the source publishes no interval for its own index value")
+
+
+def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True) -> dict:
+    """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
+    Pedagogy bootstrap, a published one): each row is drawn from it, each side a normal half. The rows'
+    intervals are kept as they are."""
+    z = z_of(level)
+    drawn, specs = [], []
+    for row in board["rows"]:
+        interval, value = row.get("interval"), row.get("value")
+        if interval and value is not None and interval[0] <= value <= interval[1]:
+            drawn.append(row["model"])
+            specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
+                          interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
+    samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
+                                                                     sims)).T)} if drawn else {})
+    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False)
+
+
+def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
+                    models: pd.DataFrame, benchmarks: Sequence[Mapping]) -> None:
+    """Every composite board whose definition has an `uncertainty` block (in place)."""
+    by_id = {b["id"]: b for b in benchmarks}
+    for board in boards.values():
+        annotate_index(index_defs[board["definition"]], board, results, models, by_id)
+
+
+def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[Mapping],
+                              config: Mapping) -> None:
+    """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place)."""
+    settings = _settings(config)
+    if settings is None:
+        return
+    sims, level = settings
+    by_id = {b["id"]: b for b in benchmarks}
+    for bid, board in boards.items():
+        bench = by_id.get(bid)
+        drawn, specs, reasons = [], [], {}
+        for row in board["rows"]:
+            s = spread(row, bench, level)
+            row.update(interval=s["interval"], interval_how=s["interval_how"])
+            row["interval_reason"] = s["interval_reason"]
+            if s["draw"] is not None:
+                drawn.append(row["model"])
+                specs.append(s["draw"])
+                reasons[row["model"]] = s["interval_reason"]
+        matrix = transform(specs, normals(bid, [(m,) for m in drawn], sims)) if drawn else None
+        samples = {m: matrix[:, j] for j, m in enumerate(drawn)}
+        annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True), value_intervals=False)

@@ -1,0 +1,291 @@
+"""Uncertainty: value intervals, propagation through composites, leave-one-out imputation error, ranks and tiers.
+
+Every expectation is computed by hand in the comment beside it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sitegen.indices import aiiq
+from sitegen.indices import uncertainty as u
+
+from indexkit import results
+
+POINTS = {"scale": {"unit": "points"}}
+PERCENT = {"scale": {"min": 0, "max": 100, "unit": "percent"}}
+
+
+# ------------------------------------------------------------------------------------------- value intervals
+
+def test_published_stderr_gives_value_plus_minus_z_se():
+    s = u.spread({"value": 50.0, "stderr": 2.0, "source": "epoch"}, PERCENT)
+    z = 1.959963984540054
+    assert s["interval_how"] == "published"
+    assert s["interval"] == pytest.approx([50 - 2 * z, 50 + 2 * z])  # 46.08007, 53.91993
+
+
+def test_published_skewed_interval_is_kept_and_drawn_per_side():
+    s = u.spread({"value": 1400.0, "ci_low": 1390.0, "ci_high": 1420.0, "source": "lmarena"}, {"scale": {"unit": "elo"}})
+    assert s["interval"] == pytest.approx([1390.0, 1420.0]) and s["interval_how"] == "published"
+    z = u.normals("t", [("m",)], 20000)
+    d = u.transform([s["draw"]], z)[:, 0]
+    # Each side is a normal half with sd = half-width / 1.96: 2.5% of draws fall below 1390 and 2.5% above 1420.
+    assert np.mean(d < 1390) == pytest.approx(0.025, abs=0.005)
+    assert np.mean(d > 1420) == pytest.approx(0.025, abs=0.005)
+
+
+def test_binomial_model_uses_the_question_count_and_wilson():
+    bench = dict(PERCENT, questions=[{"count": 30, "repeats": 10, "basis": "seed 000"}])
+    s = u.spread({"value": 0.0, "source": "aa"}, bench)
+    # Wilson at p = 0: [0, z^2 / (n + z^2)] = 3.841459 / 33.841459 = 0.113514 -> [0, 11.3514] percent.
+    assert s["interval_how"] == "derived"
+    assert s["interval"] == pytest.approx([0.0, 11.3514], abs=1e-4)
+    assert "n = 30 questions" in s["interval_reason"] and "10 repeats" in s["interval_reason"]
+
+
+def test_question_count_follows_the_source():
+    bench = dict(PERCENT, questions=[{"count": 2684, "sources": ["aa-api-2025-10"], "basis": "seed 000"},
+                                     {"count": 2500, "basis": "seed 003"}])
+    assert u.question_count(bench, "aa-api-2025-10")["count"] == 2684
+    assert u.question_count(bench, "scale")["count"] == 2500
+
+
+def test_no_interval_is_said_not_invented():
+    s = u.spread({"value": 12.0, "source": "arc-prize"}, PERCENT)
+    assert s["interval"] is None and s["interval_how"] is None and s["draw"] is None
+    assert "arc-prize publishes no interval" in s["interval_reason"]
+
+
+# --------------------------------------------------------------------------------------------- propagation
+
+def test_weighted_mean_of_independent_normals_matches_the_closed_form():
+    definition = {"id": "t", "source_snapshot": "snap", "constituents": [
+        {"benchmark": "a", "weight": 0.5}, {"benchmark": "b", "weight": 0.3}, {"benchmark": "c", "weight": 0.2}]}
+    frame = results({"model": "o/m", "benchmark": "a", "value": 50.0, "stderr": 2.0, "source": "snap"},
+                    {"model": "o/m", "benchmark": "b", "value": 60.0, "stderr": 4.0, "source": "snap"},
+                    {"model": "o/m", "benchmark": "c", "value": 70.0, "stderr": 1.0, "source": "snap"})
+    samples, _ = u.weighted_mean_samples(definition, frame, {"a": POINTS, "b": POINTS, "c": POINTS}, 20000, 0.95)
+    s = samples["o/m"]
+    # mean = 0.5*50 + 0.3*60 + 0.2*70 = 57; sd = sqrt(0.25*4 + 0.09*16 + 0.04*1) = sqrt(2.48) = 1.574802
+    assert s.mean() == pytest.approx(57.0, abs=0.05)
+    assert s.std() == pytest.approx(math.sqrt(2.48), abs=0.035)  # 4 x the sd's standard error (0.0079)
+    lo, hi = u.quantile_interval(s[:, None], 0.95)[:, 0]
+    assert lo == pytest.approx(57 - 1.959964 * 1.574802, abs=0.1)  # 53.9135
+    assert hi == pytest.approx(57 + 1.959964 * 1.574802, abs=0.1)  # 60.0865
+
+
+def test_draws_are_keyed_by_what_is_simulated():
+    a = u.normals("ai-iq", [("o/m", "hle"), ("o/n", "hle")], 5)
+    b = u.normals("ai-iq", [("o/x", "hle"), ("o/n", "hle")], 5)
+    assert np.array_equal(a[:, 1], b[:, 1])  # another model in the board does not move o/n's draws
+    assert not np.array_equal(a[:, 0], a[:, 1])
+    # sha256-seeded, so fixed across runs and machines: the first draw of ("ai-iq", "o/m", "hle").
+    assert a[0, 0] == u.stream("ai-iq", "o/m", "hle").standard_normal(1, dtype=np.float32)[0]
+
+
+# ------------------------------------------------------------------------------------ ranks, rank intervals, tiers
+
+def test_competition_ranks_per_draw():
+    values = np.array([[3.0, 2.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0]])
+    assert u.competition_ranks(values).tolist() == [[1, 2, 2, 4], [4, 3, 2, 1]]
+    assert u.competition_ranks(values, higher_is_better=False).tolist() == [[4, 2, 2, 1], [1, 2, 3, 4]]
+
+
+def test_rank_interval_is_the_central_range_of_whole_ranks():
+    ranks = np.array([[1], [2], [3], [4]])
+    assert u.rank_intervals(ranks, 0.5) == [[1, 3]]  # inverted CDF: 25% -> 1st of 4, 75% -> 3rd of 4
+
+
+@pytest.mark.parametrize("ranks, intervals, expected", [
+    ([1, 2, 3, 4, 5], [[1, 3], [1, 3], [2, 4], [4, 5], [4, 5]], [1, 1, 1, 2, 2]),  # leader 1 reaches 3; leader 4 reaches 5
+    ([1, 2, 3], [[1, 1], [2, 2], [3, 3]], [1, 2, 3]),  # nobody can move: one tier each
+    ([1, 1, 3], [[1, 1], [1, 2], [3, 3]], [1, 1, 2]),  # a tie with the leader shares its tier
+    ([1, 2, 3], [[1, 3], [1, 3], [1, 3]], [1, 1, 1]),
+])
+def test_tiers_greedy_from_the_top(ranks, intervals, expected):
+    assert u.tiers(ranks, intervals) == expected
+
+
+def test_board_gets_rank_intervals_and_tiers():
+    sims = 100
+    flip = np.tile([5.0, 3.0], sims // 2)
+    board = {"rows": [
+        {"model": "a", "value": 10.0, "rank": 1}, {"model": "b", "value": 4.0, "rank": 2},
+        {"model": "c", "value": 4.0 - 1e-9, "rank": 3}, {"model": "d", "value": None, "rank": None}]}
+    samples = {"a": np.full(sims, 10.0), "b": flip, "c": np.full(sims, 4.0)}
+    u.annotate(board, samples, {m: "r" for m in samples}, sims, 0.95)
+    rows = {r["model"]: r for r in board["rows"]}
+    # a is always first; b and c swap places half the time.
+    assert rows["a"]["rank_interval"] == [1, 1] and rows["a"]["tier"] == 1
+    assert rows["b"]["rank_interval"] == [2, 3] and rows["c"]["rank_interval"] == [2, 3]
+    assert rows["b"]["tier"] == 2 and rows["c"]["tier"] == 2
+    assert rows["d"]["rank_interval"] is None and rows["d"]["tier"] is None and rows["d"]["interval"] is None
+    assert rows["b"]["interval"] == pytest.approx([3.0, 5.0]) and rows["b"]["interval_how"] == "derived"
+    # a beats b in every draw; b (5 or 3) beats c (4) in half of them; c is last.
+    assert [rows[m]["ahead_of_next"] for m in "abc"] == [1.0, 0.5, None]
+
+
+def test_board_without_any_interval_gets_no_tiers():
+    board = {"rows": [{"model": "a", "value": 2.0, "rank": 1}, {"model": "b", "value": 1.0, "rank": 2}]}
+    u.annotate(board, {}, {}, 10, 0.95)
+    assert [r["tier"] for r in board["rows"]] == [None, None]
+    assert "no rank interval or tier" in board["uncertainty"]["ranks"]
+
+
+# ------------------------------------------------------------------------------ AI IQ: leave-one-out, imputation
+
+IDENTITY = [[0, 0], [100, 100]]
+DEF = {
+    "id": "iq-test", "name": "IQ test", "version": "1", "kind": "ai-iq", "unit": "IQ", "description": "test",
+    "percentile": {"method": "nearest-rank", "level": 0.5}, "min_dimensions": 1,
+    "status": [{"status": "full", "min_scored": 1, "ranked": True}, {"status": "unranked", "min_scored": 0,
+                                                                        "ranked": False}],
+    "dimensions": [
+        {"id": "d1", "imputable": False, "benchmarks": [{"benchmark": "b1", "anchors": IDENTITY},
+                                                         {"benchmark": "b2", "anchors": IDENTITY}]},
+        {"id": "d2", "imputable": True, "benchmarks": [{"benchmark": "b3", "anchors": IDENTITY}]},
+    ],
+}
+
+
+def test_leave_one_out_table_on_a_fixture():
+    nan = np.nan
+    raw = {"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
+           "b3": np.array([[40.0, 60.0, nan]])}
+    table = {row["component"]: row for row in u.imputation_error(DEF, raw)}
+    # b1: m1 hides 10 -> min(own 20, P50 of {20, 30} = 20) = 20, error +10; m3 hides 30 -> min(50, P50{10, 20} = 10)
+    # = 10, error -20. bias -5, rmse sqrt((100 + 400) / 2) = 15.811388.
+    assert table["b1"]["n"] == 2 and table["b1"]["bias"] == pytest.approx(-5.0)
+    assert table["b1"]["rmse"] == pytest.approx(math.sqrt(250))
+    # b2: m1 hides 20 -> min(10, P50{50}) = 10, error -10; m3 hides 50 -> min(30, P50{20}) = 20, error -30.
+    assert table["b2"]["bias"] == pytest.approx(-20.0) and table["b2"]["rmse"] == pytest.approx(math.sqrt(500))
+    # b3 is alone in d2: no model has another real benchmark there, so the rule cannot be checked.
+    assert table["b3"]["n"] == 0 and table["b3"]["rmse"] is None and "too few" in table["b3"]["reason"]
+    # d2 (dimension rule; d1 is not imputable). d1 values: m1 15, m2 (20 + min(20, P50{20, 50} = 20)) / 2 = 20.
+    # m1 hides d2 = 40 -> min(15, P50{60}) = 15, error -25; m2 hides 60 -> min(20, P50{40}) = 20, error -40.
+    assert table["d2"]["rule"] == "dimension" and table["d2"]["n"] == 2
+    assert table["d2"]["bias"] == pytest.approx(-32.5) and table["d2"]["rmse"] == pytest.approx(math.sqrt(1112.5))
+    assert "d1" not in table
+
+
+OTHERS = {"o/m0": (20, 60, 30), "o/m1": (30, 80, 45), "o/m2": (40, 40, 55), "o/m3": (70, 90, 65),
+          "o/m4": (60, 30, 35)}
+
+
+def _frame(extra: dict[str, tuple]) -> object:
+    rows = []
+    for model, values in {**OTHERS, **extra}.items():
+        for bench, value in zip(("b1", "b2", "b3"), values):
+            if value is not None:
+                rows.append({"model": model, "benchmark": bench, "value": float(value), "stderr": 1.0})
+    return results(*rows)
+
+
+def test_simulation_without_noise_reruns_the_definition_exactly():
+    frame = _frame({"x/gappy": (50, None, 50), "x/alone": (None, None, 70)})
+    board = aiiq.compute(DEF, frame, None)
+    samples, *_ = u.aiiq_samples(DEF, frame, {b: PERCENT for b in ("b1", "b2", "b3")}, 1, 0.95, noise=False)
+    for row in board["rows"]:
+        assert samples[row["model"]][0] == pytest.approx(row["value"], abs=1e-4), row["model"]
+
+
+def test_imputed_components_widen_the_interval():
+    frame = _frame({"x/full": (50, 50, 50), "x/gappy": (50, None, 50)})
+    samples, _, extras, table = u.aiiq_samples(DEF, frame, {b: PERCENT for b in ("b1", "b2", "b3")}, 4000, 0.95)
+    full = u.quantile_interval(samples["x/full"][:, None], 0.95)[:, 0]
+    gappy = u.quantile_interval(samples["x/gappy"][:, None], 0.95)[:, 0]
+    # Fully observed: composite = (b1 + b2) / 4 + b3 / 2 with sd 1 each -> sd sqrt(1/16 + 1/16 + 1/4) = 0.612,
+    # 95% width 2.40. With b2 imputed, the b2 rule's leave-one-out rmse (tens of IQ points) enters at weight 1/4.
+    assert full[1] - full[0] == pytest.approx(2 * 1.96 * math.sqrt(0.375), rel=0.1)
+    assert gappy[1] - gappy[0] > 3 * (full[1] - full[0])
+    # Imputed share: b2 is 1 of d1's 2 benchmarks, and d1 is 1 of 2 dimensions -> 1/4.
+    assert extras["x/gappy"][1] == pytest.approx(0.25) and extras["x/full"][1] == 0.0
+    assert {row["component"] for row in table} == {"b1", "b2", "b3", "d2"}
+
+
+def test_rows_with_their_own_interval_get_ranks_and_keep_the_interval():
+    board = {"index": "hle", "rows": [
+        {"model": "a", "value": 50.0, "rank": 1, "interval": [48.0, 52.0], "interval_how": "observed"},
+        {"model": "b", "value": 30.0, "rank": 2, "interval": [28.0, 32.0], "interval_how": "observed"},
+        {"model": "c", "value": 29.5, "rank": 3, "interval": [27.5, 31.5], "interval_how": "published"},
+        {"model": "d", "value": 10.0, "rank": 4, "interval": None}]}
+    u.rank_from_row_intervals(board, 2000, 0.95)
+    rows = {r["model"]: r for r in board["rows"]}
+    # a is 20 points clear (sd about 1); b and c are 0.5 apart with sd about 1 each, so they swap often;
+    # d has no interval and is held fixed, far below.
+    assert rows["a"]["rank_interval"] == [1, 1] and rows["a"]["tier"] == 1
+    assert rows["b"]["rank_interval"] == [2, 3] and rows["c"]["rank_interval"] == [2, 3]
+    assert rows["b"]["tier"] == rows["c"]["tier"] == 2
+    assert rows["d"]["rank_interval"] == [4, 4] and rows["d"]["tier"] == 3
+    assert rows["c"]["interval"] == [27.5, 31.5] and rows["c"]["interval_how"] == "published"
+    assert board["uncertainty"]["held_fixed"] == 1
+
+
+def test_csv_carries_the_uncertainty_columns():
+    from sitegen.export import to_csv
+
+    board = {"benchmark": "x", "rows": [{"model": "a", "value": 50.0, "rank": 1, "interval": [48.0, 52.0],
+                                         "interval_how": "published", "rank_interval": [1, 2], "tier": 1}],
+             "uncertainty": {"simulations": 10}}
+    header, line = to_csv(board).splitlines()
+    assert header.endswith(",interval_low,interval_high,interval_how,rank_low,rank_high,tier")
+    assert line.endswith(",48.0,52.0,published,1,2,1")
+
+
+def test_components_carry_their_own_interval():
+    frame = _frame({"x/gappy": (50, None, 50)})
+    d = dict(DEF, uncertainty={"simulations": 200, "level": 0.95})
+    board = aiiq.compute(d, frame, None)
+    u.annotate_index(d, board, frame, None, {b: PERCENT for b in ("b1", "b2", "b3")})
+    row = next(r for r in board["rows"] if r["model"] == "x/gappy")
+    comps = {c["id"]: c for c in row["components"]}
+    # b1 observed with stderr 1: 50 ± 1.959964, mapped through the identity anchor table.
+    assert comps["b1"]["interval"] == pytest.approx([48.040036, 51.959964])
+    assert comps["b1"]["interval_how"] == "published"
+    # b2 imputed: its value ± 1.959964 × the b2 rule's leave-one-out rmse.
+    rmse = next(r for r in board["imputation_error"] if r["component"] == "b2")["rmse"]
+    v = comps["b2"]["value"]
+    assert comps["b2"]["interval"] == pytest.approx([v - 1.959964 * rmse, v + 1.959964 * rmse])
+    assert row["interval_how"] == "derived" and row["interval"][0] < row["value"] < row["interval"][1]
+    assert row["imputed_share"] == pytest.approx(0.25) and row["tier"] is not None
+
+
+def test_no_interval_around_a_value_the_simulation_does_not_reproduce():
+    from sitegen.indices import aa
+
+    definition = {"id": "t", "name": "T", "version": "1", "kind": "weighted-mean", "unit": "points",
+                  "description": "t", "source_snapshot": "snap", "uncertainty": {"simulations": 50, "level": 0.95},
+                  "constituents": [{"benchmark": "a", "weight": 1}]}
+    frame = results({"model": "o/m", "benchmark": "a", "value": 50.0, "stderr": 2.0, "source": "snap"},
+                    {"model": "o/n", "benchmark": "a", "value": 40.0, "stderr": 2.0, "source": "snap"})
+    board = aa.compute(definition, frame, None)
+    board["rows"][0]["value"] = 51.0  # as if the index had a rule the simulation does not model
+    u.annotate_index(definition, board, frame, None, {"a": POINTS})
+    first, second = board["rows"]
+    assert first["interval"] is None and first["interval_reason"] == u.MISMATCH
+    assert second["interval"] == pytest.approx([40 - 3.92, 40 + 3.92], abs=1.0)  # 50 draws: loose
+
+
+def test_the_simulation_reproduces_every_board_of_the_repository():
+    """Guards the merge of index rules: a rule added to aiiq/aa/eq but not to the simulation shows up here."""
+    from pathlib import Path
+
+    from sitegen import build
+
+    root = Path(__file__).resolve().parents[2]
+    repo, _ = build.validate_repo(root)
+    computed = build.compute(repo)
+    for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0", "ai-iq", "ai-eq"):
+        rows = computed.boards[board_id]["rows"]
+        assert not [r["model"] for r in rows if r.get("interval_reason") == u.MISMATCH], board_id
+        assert any(r.get("interval") for r in rows) and any(r.get("tier") for r in rows), board_id
+
+
+def test_published_interval_that_misses_its_value_is_recentred():
+    s = u.spread({"value": 10.0, "ci_low": 11.0, "ci_high": 13.0, "source": "x"}, POINTS)
+    assert s["interval"] == pytest.approx([9.0, 11.0])  # same width (2), centred on the value
+    assert "re-centred" in s["interval_reason"]
