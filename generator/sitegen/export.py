@@ -133,8 +133,10 @@ def _metadata_sources(record: Mapping) -> set:
 
 
 def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
-              benchmarks: list, sources: list) -> dict[str, str]:
-    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page."""
+              benchmarks: list, sources: list, price_history: Mapping | None = None) -> dict[str, str]:
+    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page.
+
+    `price_history` (model id -> dated price steps, indices/asof.price_steps) goes into each model's file."""
     by_source = {s["id"]: s for s in sources}
     files: dict[str, str] = {}
     listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
@@ -163,6 +165,8 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
                 "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}
                                            | _metadata_sources(record), by_source)}
+        if price_history is not None:
+            data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
         files[f"{API}/models/{model_id}.json"] = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False,
                                                             separators=(",", ":")) + "\n"

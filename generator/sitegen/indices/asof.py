@@ -164,23 +164,41 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     results = results.sort_values("retrieved", kind="stable")
     out: dict = {"months": months, "boards": {}, "price_steps": steps}
     computed_runs = 0
+    reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     for view in VIEWS:
-        previous_key, previous = None, None
+        cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
         for month in months:
             day = month_end(month)
             res, mods, raw_at = frames_at(results, models, available, raw, day, view)
             priced = sum(1 for s in steps.values() for step in s if step["date"] <= day)
-            forced = tuple(sorted(i for i, d in index_defs.items() if view == "released" or in_force(d, day)))
-            key = (len(res), len(mods), priced, forced)
-            if key != previous_key:
-                defs = {i: index_defs[i] for i in forced}
-                previous = compute_boards(res, models_priced_at(mods, steps, day), benchmarks, defs, raw_at) \
-                    if len(res) else {}
-                previous = {b: v for b, v in previous.items() if publishable(v, index_defs[v["definition"]])}
-                previous_key = key
-                computed_runs += 1
-            for board_id, board in previous.items():
-                out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+            manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
+            counts = res["benchmark"].value_counts().to_dict()
+            raw_counts: dict[str, int] = {}
+            for bench, _ in raw_at:
+                raw_counts[bench] = raw_counts.get(bench, 0) + 1
+            priced_models = None
+            for index_id, definition in sorted(index_defs.items()):
+                if definition["kind"] == "benchmark-boards":
+                    continue
+                if view == "known" and not in_force(definition, day):
+                    cache.pop(index_id, None)
+                    continue
+                # What this definition's boards can depend on: its benchmarks' results and per-question rows,
+                # the models with a manual value, and (for cost) the prices in force.
+                key = (tuple(counts.get(b, 0) for b in reads[index_id]),
+                       tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
+                       (priced, len(mods)) if definition["kind"] == "cost" else None)
+                if index_id not in cache or cache[index_id][0] != key:
+                    boards = {}
+                    if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
+                        if priced_models is None:
+                            priced_models = models_priced_at(mods, steps, day)
+                        boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
+                        boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+                    cache[index_id] = (key, boards)
+                    computed_runs += 1
+                for board_id, board in cache[index_id][1].items():
+                    out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
     for per_month in out["boards"].values():
         for views in per_month.values():
             for view in VIEWS:
@@ -195,6 +213,26 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 "best": best_over_time(per_month, available, index_defs),
                 "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs)}
     return out
+
+
+def benchmarks_read(definition: Mapping) -> tuple[str, ...]:
+    """Every benchmark id a definition names (constituents, dimensions, token and time benchmarks, boards)."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, Mapping):
+            for key, value in x.items():
+                if isinstance(value, str) and (key == "benchmark" or key.endswith("_benchmark")):
+                    found.add(value)
+                elif key == "benchmark" and isinstance(value, Mapping):
+                    found.add(value.get("id", ""))
+                walk(value)
+        elif isinstance(x, list):
+            for item in x:
+                walk(item)
+
+    walk(definition)
+    return tuple(sorted(found - {""}))
 
 
 def _higher(board: Mapping, index_defs: Mapping) -> bool:
@@ -294,3 +332,10 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                                          "released": "models released by that date, with every result we have"},
             "dates": listing, "frontier": asof["frontier"].get(board_id)}
     return files
+
+
+def api_texts(asof: Mapping, api: str = "api/v1") -> dict[str, str]:
+    """api_files as canonical JSON text (the API's fixed precision, sorted keys)."""
+    from ..export import _dump
+
+    return {path: _dump(data) for path, data in api_files(asof, api).items()}
