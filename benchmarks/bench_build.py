@@ -83,6 +83,31 @@ def engine_seconds(repeat: int) -> float:
     return statistics.median(times)
 
 
+def asof_cost(repeat: int) -> tuple[float, str]:
+    """The as-of boards alone (indices/asof.py), in process: every board at every month end in both views,
+    the frontiers over time and the monthly changes, serialised; and the bytes and files they add to the API."""
+    from sitegen import build, frame
+    from sitegen.indices import asof
+
+    repo, _ = build.validate_repo(ROOT)
+    records = frame.model_records(repo)
+    results, models = frame.results(repo), frame.models(repo, records)
+    benchmarks = repo.benchmarks.data["benchmarks"]
+    defs = {doc.data["id"]: doc.data for doc in repo.indices}
+    raw = build.raw_frames(repo)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        data = asof.compute_asof(results, models, records, benchmarks, defs, raw)
+        files = asof.api_texts(data)
+        times.append(time.perf_counter() - start)
+    added = sum(len(text.encode("utf-8")) for text in files.values())
+    steps = sum(len(s) for s in data["price_steps"].values())
+    return statistics.median(times), (f"{len(data['months'])} months, {data['engine_runs']} index runs, "
+                                      f"{len(files)} files, {added / 1e6:.2f} MB added "
+                                      f"(+ {steps} price steps in model files)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -90,6 +115,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     rows.append(("compute every board, real data (in process)", engine_seconds(args.repeat), "well under 1 s"))
+    rows.append(("as-of boards, frontiers, changes (in process)", *asof_cost(args.repeat)))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
 
