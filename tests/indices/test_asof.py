@@ -152,3 +152,32 @@ def test_unchanged_months_reuse_the_engine():
     # One run per definition whenever the results it reads changed: toy known Jan, Feb, Apr (March has no new
     # b1 result); late known Mar (in force), Apr; toy and late released Jan, Feb, Mar (April reuses March).
     assert _run()["engine_runs"] == 3 + 2 + 3 + 3
+
+
+def test_ai_iq_as_known_takes_the_newest_snapshot_it_could_have_had():
+    # AI IQ's rule prefers the newest AA snapshot (aa-api-2026-07 first). In September 2025 only the August-2025
+    # leaderboard had been retrieved, so that is the one it takes; by July 2026 the 2026 snapshot wins.
+    from indexkit import benchmarks, definition
+
+    frame = results(
+        {"model": "o/m", "benchmark": "gpqa-diamond", "value": 60, "source": "aa-leaderboard-2025-08",
+         "retrieved": "2025-08-14"},
+        {"model": "o/m", "benchmark": "gpqa-diamond", "value": 80, "source": "aa-api-2026-07",
+         "retrieved": "2026-07-31"},
+        # a second dimension, so the model gets a composite and the board is published
+        {"model": "o/m", "benchmark": "aime-2025", "value": 90, "source": "aa-leaderboard-2025-08",
+         "retrieved": "2025-08-14"},
+    )
+    people = models({"model": "o/m", "released": "2025-05-01"})
+    out = asof.compute_asof(frame, people, [], benchmarks(), {"ai-iq": definition("ai-iq")},
+                            months=["2025-07", "2025-09", "2026-07"])
+
+    def gpqa(month, view):
+        board = out["boards"]["ai-iq"][month][view]
+        comps = {c["id"]: c for c in board["rows"][0]["components"]}
+        return comps["gpqa-diamond"]["source"], comps["gpqa-diamond"]["raw"]
+
+    assert out["boards"]["ai-iq"]["2025-07"]["known"] is None       # nothing retrieved yet
+    assert gpqa("2025-09", "known") == ("aa-leaderboard-2025-08", 60.0)
+    assert gpqa("2026-07", "known") == ("aa-api-2026-07", 80.0)
+    assert gpqa("2025-09", "released") == ("aa-api-2026-07", 80.0)   # release view: every result we have now
