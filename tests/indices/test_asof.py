@@ -143,6 +143,8 @@ def test_api_files_list_the_dates_and_carry_both_views():
     assert feb["views"]["known"]["rows"] == [{"model": "o/c", "value": 60.0, "rank": 1, "status": "complete"},
                                              {"model": "o/a", "value": 50.0, "rank": 2, "status": "complete"}]
     assert files["api/v1/indices/late/2025-02.json"]["views"]["known"] is None
+    # a board pinned to one snapshot says when that snapshot was taken (its newest retrieval)
+    assert (feb["source_snapshot"], feb["snapshot_retrieved"]) == ("snap", "2025-04-10")
     dates = files["api/v1/indices/toy/dates.json"]
     assert [d["month"] for d in dates["dates"]] == ["2025-01", "2025-02", "2025-03", "2025-04"]
     assert dates["frontier"]["best"][-1]["model"] == "o/b"

@@ -204,6 +204,10 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
             for view in VIEWS:
                 views.setdefault(view, None)
     out["engine_runs"] = computed_runs
+    # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
+    pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
+    out["snapshots"] = {s: str(results.loc[results["source"] == s, "retrieved"].max())
+                        for s in sorted(pinned) if (results["source"] == s).any()}
     out["changes"] = {b: monthly_changes(per_month, results) for b, per_month in sorted(out["boards"].items())}
     out["frontier"] = {}
     for board_id, per_month in sorted(out["boards"].items()):
@@ -320,6 +324,7 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
             files[path] = {
                 "index": board_id, "month": month, "date": month_end(month),
                 "version": any_board.get("version"), "source_snapshot": any_board.get("source_snapshot"),
+                "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
                 "views": {view: None if views[view] is None else
                           {"rows": [_slim(r) for r in views[view]["rows"] if r.get("value") is not None]}
                           for view in VIEWS},
