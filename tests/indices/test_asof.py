@@ -183,3 +183,18 @@ def test_ai_iq_as_known_takes_the_newest_snapshot_it_could_have_had():
     assert gpqa("2025-09", "known") == ("aa-leaderboard-2025-08", 60.0)
     assert gpqa("2026-07", "known") == ("aa-api-2026-07", 80.0)
     assert gpqa("2025-09", "released") == ("aa-api-2026-07", 80.0)   # release view: every result we have now
+
+
+def test_cost_board_uses_the_prices_in_force_at_each_date():
+    # One model with token data (so its efficiency is 1x the median, itself): effective cost = 2 x input + output.
+    # 28 Feb: src1's 1/2 -> 4; 31 March: src2's 0.5/1 (from 15 March) -> 2.
+    from indexkit import benchmarks, definition
+
+    frame = results({"model": "o/a", "benchmark": "aa-suite-tokens", "value": 100, "source": "aa-tokens-2026-07",
+                     "retrieved": "2025-01-15"})
+    out = asof.compute_asof(frame, PEOPLE.iloc[:1], RECORDS[:1], benchmarks(), {"cost": definition("cost")},
+                            months=["2025-02", "2025-03"])
+    for month, value, source in [("2025-02", 4.0, "src1"), ("2025-03", 2.0, "src2")]:
+        row = out["boards"]["cost"][month]["known"]["rows"][0]
+        token_cost = next(c for c in row["components"] if c["id"] == "token-cost")
+        assert (row["value"], token_cost["source"]) == (value, source)
