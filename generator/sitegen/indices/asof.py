@@ -210,12 +210,13 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                         for s in sorted(pinned) if (results["source"] == s).any()}
     out["changes"] = {b: monthly_changes(per_month, results) for b, per_month in sorted(out["boards"].items())}
     out["frontier"] = {}
+    priced_at: dict = {}
     for board_id, per_month in sorted(out["boards"].items()):
         kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
         if kind in FRONTIER_KINDS:
             out["frontier"][board_id] = {
                 "best": best_over_time(per_month, available, index_defs),
-                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs)}
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at)}
     return out
 
 
@@ -268,21 +269,26 @@ def best_over_time(per_month: Mapping[str, Mapping], available: Mapping[str, str
 
 
 def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataFrame,
-                              steps: Mapping[str, list[dict]], index_defs: Mapping[str, Mapping]) -> dict:
+                              steps: Mapping[str, list[dict]], index_defs: Mapping[str, Mapping],
+                              priced_at: dict | None = None) -> dict:
     """At each quarter end (release-date view): the rising hull of value against log10 input price in force then.
 
-    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does."""
+    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does.
+    `priced_at` caches the models frame priced at each quarter end across boards."""
+    priced_at = {} if priced_at is None else priced_at
     out = {}
     for month in sorted(per_month):
         board = per_month[month].get("released")
         if not board or int(month[5:7]) % 3:
             continue
+        if month_end(month) not in priced_at:
+            priced_at[month_end(month)] = models_priced_at(models, steps, month_end(month))
         definition = index_defs[board["definition"]]
         fr = definition.get("frontier") or {}
         source = (fr.get("value") or {}).get("price_source")
         collinear = bool(fr.get("include_collinear", False))
-        priced = models_priced_at(models[models["model"].isin({r["model"] for r in board["rows"]})], steps,
-                                  month_end(month))
+        priced = priced_at[month_end(month)]
+        priced = priced[priced["model"].isin({r["model"] for r in board["rows"]})]
         ranked = [r for r in board["rows"] if r.get("rank") is not None]
         found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
         points = {p["model"]: p for p in found["points"]}
