@@ -198,3 +198,10 @@ def test_cost_board_uses_the_prices_in_force_at_each_date():
         row = out["boards"]["cost"][month]["known"]["rows"][0]
         token_cost = next(c for c in row["components"] if c["id"] == "token-cost")
         assert (row["value"], token_cost["source"]) == (value, source)
+
+
+def test_no_data_no_months():
+    empty = results()
+    assert asof.months_covered(empty, {}) == []
+    out = asof.compute_asof(empty, models(), [], [], DEFS)
+    assert out["months"] == [] and out["boards"] == {} and out["frontier"] == {}

@@ -65,10 +65,11 @@ def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
 
 def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[str]:
     """Every month from the first release or retrieval to the last retrieval."""
-    days = [d for d in available.values() if d] + [r for r in results["retrieved"] if r]
+    retrieved = [r for r in results["retrieved"] if isinstance(r, str) and r]
+    days = [d for d in available.values() if d] + retrieved
     if not days:
         return []
-    last = max(r for r in results["retrieved"] if r) if len(results) else max(days)
+    last = max(retrieved) if retrieved else max(days)
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
