@@ -171,7 +171,8 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
         for month in months:
             day = month_end(month)
             res, mods, raw_at = frames_at(results, models, available, raw, day, view)
-            priced = sum(1 for s in steps.values() for step in s if step["date"] <= day)
+            # prices in force for the models present (a step counts once it is dated on or before the day)
+            priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
             manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
             counts = res["benchmark"].value_counts().to_dict()
             raw_counts: dict[str, int] = {}
@@ -188,7 +189,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 # the models with a manual value, and (for cost) the prices in force.
                 key = (tuple(counts.get(b, 0) for b in reads[index_id]),
                        tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
-                       (priced, len(mods)) if definition["kind"] == "cost" else None)
+                       priced if definition["kind"] == "cost" else None)
                 if index_id not in cache or cache[index_id][0] != key:
                     boards = {}
                     if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
