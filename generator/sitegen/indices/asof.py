@@ -186,7 +186,9 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                     cache.pop(index_id, None)
                     continue
                 # What this definition's boards can depend on: its benchmarks' results and per-question rows,
-                # the models with a manual value, and (for cost) the prices in force.
+                # the models with a manual value, and (for cost) the prices in force. Each filtered set only
+                # grows with the date, so equal counts mean equal inputs. A computation that starts reading
+                # something else from the frames (e.g. other models' metadata) must add it here.
                 key = (tuple(counts.get(b, 0) for b in reads[index_id]),
                        tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
                        priced if definition["kind"] == "cost" else None)
