@@ -64,16 +64,21 @@ def synthetic_tree(models: int, folder: Path) -> Path:
     return tree
 
 
-def engine_seconds(repeat: int) -> float:
-    """The engine alone on the repository's data: frames in, every index and benchmark board out."""
+def real_inputs():
+    """The engine's inputs from the repository's data: model records, frames, benchmarks, definitions, raw rows."""
     from sitegen import build, frame
-    from sitegen.indices import boards
 
     repo, _ = build.validate_repo(ROOT)
-    results, models = frame.results(repo), frame.models(repo)
-    benchmarks = repo.benchmarks.data["benchmarks"]
-    defs = {doc.data["id"]: doc.data for doc in repo.indices}
-    raw = build.raw_frames(repo)
+    records = frame.model_records(repo)
+    return (records, frame.results(repo), frame.models(repo, records), repo.benchmarks.data["benchmarks"],
+            {doc.data["id"]: doc.data for doc in repo.indices}, build.raw_frames(repo))
+
+
+def engine_seconds(repeat: int) -> float:
+    """The engine alone on the repository's data: frames in, every index and benchmark board out."""
+    from sitegen.indices import boards
+
+    _, results, models, benchmarks, defs, raw = real_inputs()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -86,15 +91,9 @@ def engine_seconds(repeat: int) -> float:
 def asof_cost(repeat: int) -> tuple[float, str]:
     """The as-of boards alone (indices/asof.py), in process: every board at every month end in both views,
     the frontiers over time and the monthly changes, serialised; and the bytes and files they add to the API."""
-    from sitegen import build, frame
     from sitegen.indices import asof
 
-    repo, _ = build.validate_repo(ROOT)
-    records = frame.model_records(repo)
-    results, models = frame.results(repo), frame.models(repo, records)
-    benchmarks = repo.benchmarks.data["benchmarks"]
-    defs = {doc.data["id"]: doc.data for doc in repo.indices}
-    raw = build.raw_frames(repo)
+    records, results, models, benchmarks, defs, raw = real_inputs()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
