@@ -64,17 +64,22 @@ def synthetic_tree(models: int, folder: Path) -> Path:
     return tree
 
 
+def real_inputs():
+    """The engine's inputs from the repository's data: model records, frames, benchmarks, definitions, raw rows."""
+    from sitegen import build, frame
+
+    repo, _ = build.validate_repo(ROOT)
+    records = frame.model_records(repo)
+    return (records, frame.results(repo), frame.models(repo, records), repo.benchmarks.data["benchmarks"],
+            {doc.data["id"]: doc.data for doc in repo.indices}, build.raw_frames(repo))
+
+
 def engine_seconds(repeat: int) -> float:
     """The engine alone on the repository's data: frames in, every index and benchmark board out."""
-    from sitegen import build, frame
     from sitegen.indices import boards
     from sitegen.indices.common import forget_selections
 
-    repo, _ = build.validate_repo(ROOT)
-    results, models = frame.results(repo), frame.models(repo)
-    benchmarks = repo.benchmarks.data["benchmarks"]
-    defs = {doc.data["id"]: doc.data for doc in repo.indices}
-    raw = build.raw_frames(repo)
+    _, results, models, benchmarks, defs, raw = real_inputs()
     times = []
     for _ in range(repeat):
         forget_selections()
@@ -85,6 +90,25 @@ def engine_seconds(repeat: int) -> float:
     return statistics.median(times)
 
 
+def asof_cost(repeat: int) -> tuple[float, str]:
+    """The as-of boards alone (indices/asof.py), in process: every board at every month end in both views,
+    the frontiers over time and the monthly changes, serialised; and the bytes and files they add to the API."""
+    from sitegen.indices import asof
+
+    records, results, models, benchmarks, defs, raw = real_inputs()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        data = asof.compute_asof(results, models, records, benchmarks, defs, raw)
+        files = asof.api_texts(data)
+        times.append(time.perf_counter() - start)
+    added = sum(len(text.encode("utf-8")) for text in files.values())
+    steps = sum(len(s) for s in data["price_steps"].values())
+    return statistics.median(times), (f"{len(data['months'])} months, {data['engine_runs']} index runs, "
+                                      f"{len(files)} files, {added / 1e6:.2f} MB added "
+                                      f"(+ {steps} price steps in model files)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -92,6 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     rows.append(("compute every board, real data (in process)", engine_seconds(args.repeat), "well under 1 s"))
+    rows.append(("as-of boards, frontiers, changes (in process)", *asof_cost(args.repeat)))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
 

@@ -45,11 +45,13 @@ class Computed:
     frontiers: dict
     result_records: list = dataclasses.field(default_factory=list)  # the rows of `results`, as dicts
     model_records: list = dataclasses.field(default_factory=list)  # the rows of `models`, as dicts
+    as_of: dict = dataclasses.field(default_factory=dict)  # indices/asof.compute_asof: boards by month, frontiers
 
 
 def compute(repo) -> Computed:
     """Every board and the JSON API, from a validated repository."""
     from . import export, frame
+    from .indices import asof
     from .indices import boards as engine
     from .indices import uncertainty
 
@@ -67,10 +69,13 @@ def compute(repo) -> Computed:
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
                                           next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}))
+    # Every board as of every month end, price steps, frontier over time (indices/asof.py).
+    as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
     api_files = export.api_files(boards, benchmark_boards, model_records, result_records,
-                                 benchmarks, repo.sources.data["sources"], frontiers) if hasattr(export, "api_files") else {}
+                                 benchmarks, repo.sources.data["sources"], frontiers, as_of["price_steps"])
+    api_files.update(asof.api_texts(as_of))
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
-                    api_files, frontiers, result_records, model_records)
+                    api_files, frontiers, result_records, model_records, as_of)
 
 
 def raw_frames(repo) -> dict:

@@ -175,10 +175,12 @@ def _metadata_sources(record: Mapping) -> set:
 
 
 def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
-              benchmarks: list, sources: list, frontiers: Mapping | None = None) -> dict[str, str]:
+              benchmarks: list, sources: list, frontiers: Mapping | None = None,
+              price_history: Mapping | None = None) -> dict[str, str]:
     """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page.
 
-    A board with frontiers (the pedagogy boards) carries them in its JSON and in `<board>-frontiers.csv`."""
+    A board with frontiers (the pedagogy boards) carries them in its JSON and in `<board>-frontiers.csv`.
+    `price_history` (model id -> dated price steps, indices/asof.price_steps) goes into each model's file."""
     frontiers = frontiers or {}
     by_source = {s["id"]: s for s in sources}
     files: dict[str, str] = {}
@@ -213,6 +215,8 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
                 "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}
                                            | _metadata_sources(record), by_source)}
+        if price_history is not None:
+            data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
         files[f"{API}/models/{model_id}.json"] = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False,
                                                             separators=(",", ":")) + "\n"

@@ -1,0 +1,356 @@
+"""Boards as of past dates, price history, frontier over time and month-to-month changes.
+
+Two views of a board at the end of a month D:
+
+- "known": what could have been known on D — results retrieved on or before D, models available by D, the
+  index only when its methodology version was in force (its own `versions` entry's `from` <= D). Selection
+  rules run on those results, so a rule that prefers the newest snapshot takes the newest one retrieved by D.
+- "released": the frontier-over-time view — every result we have now, for models released by D.
+
+A model is available from its release date; without one, from its first retrieval. Prices in force at D are
+the newest dated price (any source, by as_of then source id) on or before D.
+
+The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
+(`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+from collections.abc import Mapping
+
+import pandas as pd
+
+from .. import diff as diffs
+from . import pedagogy
+from .boards import compute_boards, publishable
+
+VIEWS = ("known", "released")
+#: Board kinds whose best value over time and value frontier are published (capability boards).
+FRONTIER_KINDS = frozenset({"weighted-mean", "ai-iq", "pedagogy"})
+
+
+def month_end(month: str) -> str:
+    """"YYYY-MM" -> its last day, "YYYY-MM-DD"."""
+    y, m = int(month[:4]), int(month[5:7])
+    return f"{month[:7]}-{calendar.monthrange(y, m)[1]:02d}"
+
+
+def _day(value) -> str | None:
+    """A date given as YYYY, YYYY-MM or YYYY-MM-DD -> the earliest day it can mean (as text); None if unknown."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    text = str(value).strip()
+    if len(text) == 4:
+        return f"{text}-01-01"
+    if len(text) == 7:
+        return f"{text}-01"
+    return text[:10] or None
+
+
+def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
+    """Model id -> the day it counts from: its release date, else its first retrieval."""
+    first = results.groupby("model")["retrieved"].min().to_dict() if len(results) else {}
+    out = {}
+    for model in sorted(set(models["model"]) | set(first)):
+        out[model] = None
+    for model, released in zip(models["model"], models["released"]):
+        out[model] = _day(released)
+    for model, day in out.items():
+        if day is None and first.get(model):
+            out[model] = str(first[model])[:10]
+    return {m: d for m, d in out.items() if d}
+
+
+def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[str]:
+    """Every month from the first release or retrieval to the last retrieval."""
+    retrieved = [r for r in results["retrieved"] if isinstance(r, str) and r]
+    days = [d for d in available.values() if d] + retrieved
+    if not days:
+        return []
+    last = max(retrieved) if retrieved else max(days)
+    return pedagogy.month_range(min(days)[:7], last[:7])
+
+
+def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
+    """Every dated price of every model, as steps in date order: [{date, input, output, source}, ...].
+
+    One step per (source, as_of) the model file and the imported files give; undated prices are not steps.
+    """
+    out = {}
+    for record in model_records:
+        steps = []
+        for source, price in sorted((record.get("prices") or {}).items()):
+            if not price.get("as_of"):
+                continue
+            steps.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
+                          "output": _price(price.get("output_per_mtok")), "source": source})
+        if steps:
+            out[record["model"]] = sorted(steps, key=lambda s: (s["date"], s["source"]))
+    return out
+
+
+def _price(x):
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
+
+
+def price_at(steps: list[dict], day: str) -> dict | None:
+    """The step in force on `day`: the newest dated on or before it (the last in date, source order)."""
+    current = None
+    for step in steps:
+        if step["date"] <= day:
+            current = step
+    return current
+
+
+def models_priced_at(models: pd.DataFrame, steps: Mapping[str, list[dict]], day: str) -> pd.DataFrame:
+    """The models frame with the price columns set to the prices in force on `day` (unpriced before any step).
+
+    The `prices` column (each source's own price, e.g. a paper's) is left as it is."""
+    frame = models.copy()
+    inputs, outputs, as_of, source = [], [], [], []
+    for model in frame["model"]:
+        step = price_at(steps.get(model, []), day)
+        inputs.append(math.nan if step is None or step["input"] is None else step["input"])
+        outputs.append(math.nan if step is None or step["output"] is None else step["output"])
+        as_of.append(None if step is None else step["date"])
+        source.append(None if step is None else step["source"])
+    frame["input_per_mtok"] = pd.array(inputs, dtype="float64")
+    frame["output_per_mtok"] = pd.array(outputs, dtype="float64")
+    frame["pricing_as_of"] = pd.array(as_of, dtype="string")
+    frame["pricing_source"] = pd.array(source, dtype="string")
+    return frame
+
+
+def in_force(definition: Mapping, day: str) -> bool:
+    """Whether the definition's own methodology version was in force on `day` (no dated entry: always)."""
+    for entry in definition.get("versions") or []:
+        if str(entry.get("version")) == str(definition.get("version")) and entry.get("from"):
+            return str(entry["from"]) <= day
+    return True
+
+
+def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[str, str], raw: Mapping,
+              day: str, view: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """The results, models and per-question rows a board could use on `day` in the given view."""
+    present = {m for m, d in available.items() if d <= day}
+    kept = results["model"].isin(present)
+    if view == "known":
+        kept &= results["retrieved"] <= day
+    elif view != "released":
+        raise ValueError(f"unknown as-of view {view!r}")
+    return (results[kept], models[models["model"].isin(present)],
+            {key: rows for key, rows in raw.items() if key[1] in present})
+
+
+def _slim(row: Mapping) -> dict:
+    return {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
+            "status": row.get("status", row.get("how"))}
+
+
+def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: list[Mapping], benchmarks: list,
+                 index_defs: Mapping[str, Mapping], raw: Mapping | None = None,
+                 months: list[str] | None = None) -> dict:
+    """Every board at every month end, in both views, plus frontiers over time and month-to-month changes.
+
+    Returns {"months": [...], "boards": {board id: {month: {view: full board or None}}},
+    "frontier": {board id: {"best": [...], "value_by_quarter": {...}}}, "changes": {board id: {month: diff}},
+    "price_steps": {model: [...]}}. A board absent in a month (no data, or not in force) is None.
+    """
+    raw = raw or {}
+    available = availability(results, models)
+    steps = price_steps(model_records)
+    months = months_covered(results, available) if months is None else months
+    results = results.sort_values("retrieved", kind="stable")
+    out: dict = {"months": months, "boards": {}, "price_steps": steps}
+    computed_runs = 0
+    reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
+    for view in VIEWS:
+        cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
+        for month in months:
+            day = month_end(month)
+            res, mods, raw_at = frames_at(results, models, available, raw, day, view)
+            # prices in force for the models present (a step counts once it is dated on or before the day)
+            priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
+            manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
+            counts = res["benchmark"].value_counts().to_dict()
+            raw_counts: dict[str, int] = {}
+            for bench, _ in raw_at:
+                raw_counts[bench] = raw_counts.get(bench, 0) + 1
+            priced_models = None
+            for index_id, definition in sorted(index_defs.items()):
+                if definition["kind"] == "benchmark-boards":
+                    continue
+                if view == "known" and not in_force(definition, day):
+                    cache.pop(index_id, None)
+                    continue
+                # What this definition's boards can depend on: its benchmarks' results and per-question rows,
+                # the models with a manual value, and (for cost) the prices in force. Each filtered set only
+                # grows with the date, so equal counts mean equal inputs. A computation that starts reading
+                # something else from the frames (e.g. other models' metadata) must add it here.
+                key = (tuple(counts.get(b, 0) for b in reads[index_id]),
+                       tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
+                       priced if definition["kind"] == "cost" else None)
+                if index_id not in cache or cache[index_id][0] != key:
+                    boards = {}
+                    if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
+                        if priced_models is None:
+                            priced_models = models_priced_at(mods, steps, day)
+                        boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
+                        boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+                    cache[index_id] = (key, boards)
+                    computed_runs += 1
+                for board_id, board in cache[index_id][1].items():
+                    out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+    for per_month in out["boards"].values():
+        for views in per_month.values():
+            for view in VIEWS:
+                views.setdefault(view, None)
+    out["engine_runs"] = computed_runs
+    # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
+    pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
+    out["snapshots"] = {s: str(results.loc[results["source"] == s, "retrieved"].max())
+                        for s in sorted(pinned) if (results["source"] == s).any()}
+    out["changes"] = {b: monthly_changes(per_month, results) for b, per_month in sorted(out["boards"].items())}
+    out["frontier"] = {}
+    priced_at: dict = {}
+    for board_id, per_month in sorted(out["boards"].items()):
+        kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
+        if kind in FRONTIER_KINDS:
+            out["frontier"][board_id] = {
+                "best": best_over_time(per_month, available, index_defs),
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at)}
+    return out
+
+
+def benchmarks_read(definition: Mapping) -> tuple[str, ...]:
+    """Every benchmark id a definition names (constituents, dimensions, token and time benchmarks, boards)."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, Mapping):
+            for key, value in x.items():
+                if isinstance(value, str) and (key == "benchmark" or key.endswith("_benchmark")):
+                    found.add(value)
+                elif key == "benchmark" and isinstance(value, Mapping):
+                    found.add(value.get("id", ""))
+                walk(value)
+        elif isinstance(x, list):
+            for item in x:
+                walk(item)
+
+    walk(definition)
+    return tuple(sorted(found - {""}))
+
+
+def _higher(board: Mapping, index_defs: Mapping) -> bool:
+    if "higher_is_better" in board:
+        return bool(board["higher_is_better"])
+    return bool(index_defs.get(board.get("definition"), {}).get("higher_is_better", True))
+
+
+def best_over_time(per_month: Mapping[str, Mapping], available: Mapping[str, str],
+                   index_defs: Mapping[str, Mapping]) -> list[dict]:
+    """By release date: each month end where the board's best ranked value changed, with the model that set it.
+
+    Ties at the top go to the model released first, then by id."""
+    points = []
+    for month in sorted(per_month):
+        board = per_month[month].get("released")
+        if not board:
+            continue
+        ranked = [r for r in board["rows"] if r.get("rank") is not None and r.get("value") is not None]
+        if not ranked:
+            continue
+        sign = -1 if _higher(board, index_defs) else 1
+        top = min(ranked, key=lambda r: (sign * r["value"], available.get(r["model"], ""), r["model"]))
+        if points and points[-1]["value"] == top["value"]:
+            continue
+        points.append({"date": month_end(month), "value": top["value"], "model": top["model"],
+                       "released": available.get(top["model"])})
+    return points
+
+
+def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataFrame,
+                              steps: Mapping[str, list[dict]], index_defs: Mapping[str, Mapping],
+                              priced_at: dict | None = None) -> dict:
+    """At each quarter end (release-date view): the rising hull of value against log10 input price in force then.
+
+    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does.
+    `priced_at` caches the models frame priced at each quarter end across boards."""
+    priced_at = {} if priced_at is None else priced_at
+    out = {}
+    for month in sorted(per_month):
+        board = per_month[month].get("released")
+        if not board or int(month[5:7]) % 3:
+            continue
+        if month_end(month) not in priced_at:
+            priced_at[month_end(month)] = models_priced_at(models, steps, month_end(month))
+        definition = index_defs[board["definition"]]
+        fr = definition.get("frontier") or {}
+        source = (fr.get("value") or {}).get("price_source")
+        collinear = bool(fr.get("include_collinear", False))
+        priced = priced_at[month_end(month)]
+        priced = priced[priced["model"].isin({r["model"] for r in board["rows"]})]
+        ranked = [r for r in board["rows"] if r.get("rank") is not None]
+        found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
+        points = {p["model"]: p for p in found["points"]}
+        out[month_end(month)] = [{"model": m, "value": points[m]["y"], "input_per_mtok": points[m]["x_raw"]}
+                                 for m in found["frontier"]]
+    return out
+
+
+def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame) -> dict[str, dict]:
+    """Known view: what changed on the board from the end of one month to the end of the next, with why.
+
+    Reasons come from diff.diff_board; a model counts as having changed results when one of its results was
+    retrieved during the month."""
+    out = {}
+    months = sorted(per_month)
+    for before, after in zip(months, months[1:]):
+        old, new = per_month[before].get("known"), per_month[after].get("known")
+        if old is None and new is None:
+            continue
+        start, end = month_end(before), month_end(after)
+        fresh = results[(results["retrieved"] > start) & (results["retrieved"] <= end)]
+        changed = set(fresh["model"])
+        change = diffs.diff_board(old, new, changed, [])
+        if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
+            out[after] = {"from": start, "to": end, **change}
+    return out
+
+
+def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
+    """Per board: <id>/<yyyy-mm>.json (both views' rows, the change from the month before) and <id>/dates.json
+    (the months, the frontier over time). Values are plain data; the caller serialises them."""
+    files: dict[str, object] = {}
+    for board_id, per_month in sorted(asof["boards"].items()):
+        listing = []
+        changes = asof["changes"].get(board_id, {})
+        for month, views in sorted(per_month.items()):
+            path = f"{api}/indices/{board_id}/{month}.json"
+            any_board = views["known"] or views["released"]
+            files[path] = {
+                "index": board_id, "month": month, "date": month_end(month),
+                "version": any_board.get("version"), "source_snapshot": any_board.get("source_snapshot"),
+                "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
+                "views": {view: None if views[view] is None else
+                          {"rows": [_slim(r) for r in views[view]["rows"] if r.get("value") is not None]}
+                          for view in VIEWS},
+                "changes": changes.get(month),
+            }
+            listing.append({"month": month, "date": month_end(month), "json": path,
+                            "known": views["known"] is not None, "released": views["released"] is not None})
+        files[f"{api}/indices/{board_id}/dates.json"] = {
+            "index": board_id, "views": {"known": "as known on that date: results retrieved by then",
+                                         "released": "models released by that date, with every result we have"},
+            "dates": listing, "frontier": asof["frontier"].get(board_id)}
+    return files
+
+
+def api_texts(asof: Mapping, api: str = "api/v1") -> dict[str, str]:
+    """api_files as canonical JSON text (the API's fixed precision, sorted keys)."""
+    from ..export import _dump
+
+    return {path: _dump(data) for path, data in api_files(asof, api).items()}

@@ -1,0 +1,207 @@
+"""Boards as of month ends, price steps, frontier over time and month-to-month changes, on a small dated fixture.
+
+The fixture (hand-built, one toy weighted-mean index over benchmark b1 from source "snap"):
+
+    model  released     b1   retrieved    prices (as_of: input/output)
+    o/a    2025-01-10   50   2025-01-15   2025-01-01: 1/2 (src1), 2025-03-15: 0.5/1 (src2), undated 9/9 (src3)
+    o/b    2025-03-05   70   2025-04-10   2025-03-01: 4/8 (src1)
+    o/c    (none)       60   2025-02-20   2025-02-01: 2/4 (src1)        -> counts from its first retrieval
+
+Months covered: 2025-01 .. 2025-04.
+"""
+
+from __future__ import annotations
+
+import math
+
+from indexkit import models, results
+from sitegen.indices import asof
+
+TOY = {"id": "toy", "kind": "weighted-mean", "name": "Toy", "version": "1", "unit": "", "precision": 4,
+       "higher_is_better": True, "publish": "when-data", "description": "toy", "source_snapshot": "snap",
+       "constituents": [{"benchmark": "b1", "weight": 1}]}
+# The same index in a version in force only from March 2025.
+LATE = dict(TOY, id="late", version="2", versions=[{"version": "2", "from": "2025-03", "change": "x"},
+                                                   {"version": "1", "from": "2024-01", "to": "2025-03", "change": "y"}])
+DEFS = {"toy": TOY, "late": LATE}
+FRAME = results(
+    {"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},
+    {"model": "o/b", "benchmark": "b1", "value": 70, "source": "snap", "retrieved": "2025-04-10"},
+    {"model": "o/c", "benchmark": "b1", "value": 60, "source": "snap", "retrieved": "2025-02-20"},
+)
+PEOPLE = models({"model": "o/a", "released": "2025-01-10"}, {"model": "o/b", "released": "2025-03-05"},
+                {"model": "o/c", "released": None})
+RECORDS = [
+    {"model": "o/a", "prices": {"src1": {"as_of": "2025-01-01", "input_per_mtok": 1, "output_per_mtok": 2},
+                                "src2": {"as_of": "2025-03-15", "input_per_mtok": 0.5, "output_per_mtok": 1},
+                                "src3": {"input_per_mtok": 9, "output_per_mtok": 9}}},
+    {"model": "o/b", "prices": {"src1": {"as_of": "2025-03-01", "input_per_mtok": 4, "output_per_mtok": 8}}},
+    {"model": "o/c", "prices": {"src1": {"as_of": "2025-02-01", "input_per_mtok": 2, "output_per_mtok": 4}}},
+]
+
+
+def _run():
+    return asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS)
+
+
+def _rows(out, board, month, view):
+    b = out["boards"][board][month][view]
+    return None if b is None else sorted((r["model"], r["value"], r["rank"]) for r in b["rows"])
+
+
+def test_months_run_from_first_release_or_retrieval_to_last_retrieval():
+    assert _run()["months"] == ["2025-01", "2025-02", "2025-03", "2025-04"]
+    assert asof.month_end("2024-02") == "2024-02-29"
+
+
+def test_a_model_without_release_date_counts_from_its_first_retrieval():
+    assert asof.availability(FRAME, PEOPLE) == {"o/a": "2025-01-10", "o/b": "2025-03-05", "o/c": "2025-02-20"}
+
+
+def test_known_view_a_result_retrieved_later_does_not_appear_earlier():
+    out = _run()
+    assert _rows(out, "toy", "2025-01", "known") == [("o/a", 50.0, 1)]
+    assert _rows(out, "toy", "2025-02", "known") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    # o/b is released in March but its result is retrieved only on 10 April
+    assert _rows(out, "toy", "2025-03", "known") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    assert _rows(out, "toy", "2025-04", "known") == [("o/a", 50.0, 3), ("o/b", 70.0, 1), ("o/c", 60.0, 2)]
+
+
+def test_released_view_a_model_released_later_does_not_appear():
+    out = _run()
+    assert _rows(out, "toy", "2025-01", "released") == [("o/a", 50.0, 1)]
+    assert _rows(out, "toy", "2025-02", "released") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    # every result we have now (o/b's April one), for the models released by 31 March
+    assert _rows(out, "toy", "2025-03", "released") == [("o/a", 50.0, 3), ("o/b", 70.0, 1), ("o/c", 60.0, 2)]
+
+
+def test_known_view_uses_the_methodology_version_in_force():
+    out = _run()
+    assert _rows(out, "late", "2025-02", "known") is None          # version 2 starts in March
+    assert _rows(out, "late", "2025-03", "known") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    assert _rows(out, "late", "2025-02", "released") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    assert asof.in_force(LATE, "2025-02-28") is False and asof.in_force(LATE, "2025-03-31") is True
+    assert asof.in_force(TOY, "1999-01-31") is True                 # no dated version: always
+
+
+def test_known_view_selection_takes_the_newest_snapshot_retrieved_by_then():
+    # Two snapshots of one source id are told apart by retrieval: in March only the January value was known.
+    frame = results({"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},
+                    {"model": "o/a", "benchmark": "b1", "value": 55, "source": "snap", "retrieved": "2025-04-02"})
+    out = asof.compute_asof(frame, PEOPLE.iloc[:1], RECORDS[:1], [], {"toy": TOY})
+    assert _rows(out, "toy", "2025-03", "known") == [("o/a", 50.0, 1)]
+    assert _rows(out, "toy", "2025-04", "known") == [("o/a", 55.0, 1)]
+    assert _rows(out, "toy", "2025-03", "released") == [("o/a", 55.0, 1)]
+
+
+def test_price_steps_keep_every_dated_price_in_date_order():
+    steps = asof.price_steps(RECORDS)
+    assert steps["o/a"] == [{"date": "2025-01-01", "input": 1.0, "output": 2.0, "source": "src1"},
+                            {"date": "2025-03-15", "input": 0.5, "output": 1.0, "source": "src2"}]  # src3 undated
+    assert asof.price_at(steps["o/a"], "2024-12-31") is None
+    assert asof.price_at(steps["o/a"], "2025-03-14")["source"] == "src1"
+    assert asof.price_at(steps["o/a"], "2025-03-15")["source"] == "src2"
+    priced = asof.models_priced_at(PEOPLE, steps, "2025-02-28").set_index("model")
+    assert priced.loc["o/a", "input_per_mtok"] == 1.0 and priced.loc["o/a", "pricing_source"] == "src1"
+    assert math.isnan(priced.loc["o/b", "input_per_mtok"])          # o/b's first price is 1 March: unpriced
+    assert priced.loc["o/c", "output_per_mtok"] == 4.0
+
+
+def test_best_value_over_time_by_release_date():
+    assert _run()["frontier"]["toy"]["best"] == [
+        {"date": "2025-01-31", "value": 50.0, "model": "o/a", "released": "2025-01-10"},
+        {"date": "2025-02-28", "value": 60.0, "model": "o/c", "released": "2025-02-20"},
+        {"date": "2025-03-31", "value": 70.0, "model": "o/b", "released": "2025-03-05"},
+    ]  # April changes nothing: no point
+
+
+def test_value_frontier_at_quarter_end_uses_prices_in_force():
+    # 31 March: log10 input prices a 0.5 -> -0.301, c 2 -> 0.301, b 4 -> 0.602. The a-b edge at x=0.301 is
+    # 50 + 20 * 0.602 / 0.903 = 63.3 > 60, so c is under the hull; the frontier is a then b.
+    assert _run()["frontier"]["toy"]["value_by_quarter"] == {"2025-03-31": [
+        {"model": "o/a", "value": 50.0, "input_per_mtok": 0.5},
+        {"model": "o/b", "value": 70.0, "input_per_mtok": 4.0}]}
+
+
+def test_month_to_month_changes_in_the_known_view():
+    changes = _run()["changes"]["toy"]
+    assert sorted(changes) == ["2025-02", "2025-04"]                  # March changed nothing
+    feb = changes["2025-02"]
+    assert (feb["from"], feb["to"]) == ("2025-01-31", "2025-02-28")
+    assert [(e["model"], e["rank"], e["cause"]) for e in feb["entered"]] == [("o/c", 1, "own-results")]
+    assert feb["left"] == [] and feb["moved"] == [] and feb["rank_shifts"] == 1   # o/a: rank 1 -> 2
+    apr = changes["2025-04"]
+    assert [e["model"] for e in apr["entered"]] == ["o/b"] and apr["rank_shifts"] == 2
+    late = _run()["changes"]["late"]
+    assert late["2025-03"]["status"] == "added"
+
+
+def test_api_files_list_the_dates_and_carry_both_views():
+    out = _run()
+    files = asof.api_files(out)
+    feb = files["api/v1/indices/toy/2025-02.json"]
+    assert feb["views"]["known"]["rows"] == [{"model": "o/c", "value": 60.0, "rank": 1, "status": "complete"},
+                                             {"model": "o/a", "value": 50.0, "rank": 2, "status": "complete"}]
+    assert files["api/v1/indices/late/2025-02.json"]["views"]["known"] is None
+    # a board pinned to one snapshot says when that snapshot was taken (its newest retrieval)
+    assert (feb["source_snapshot"], feb["snapshot_retrieved"]) == ("snap", "2025-04-10")
+    dates = files["api/v1/indices/toy/dates.json"]
+    assert [d["month"] for d in dates["dates"]] == ["2025-01", "2025-02", "2025-03", "2025-04"]
+    assert dates["frontier"]["best"][-1]["model"] == "o/b"
+
+
+def test_unchanged_months_reuse_the_engine():
+    # One run per definition whenever the results it reads changed: toy known Jan, Feb, Apr (March has no new
+    # b1 result); late known Mar (in force), Apr; toy and late released Jan, Feb, Mar (April reuses March).
+    assert _run()["engine_runs"] == 3 + 2 + 3 + 3
+
+
+def test_ai_iq_as_known_takes_the_newest_snapshot_it_could_have_had():
+    # AI IQ's rule prefers the newest AA snapshot (aa-api-2026-07 first). In September 2025 only the August-2025
+    # leaderboard had been retrieved, so that is the one it takes; by July 2026 the 2026 snapshot wins.
+    from indexkit import benchmarks, definition
+
+    frame = results(
+        {"model": "o/m", "benchmark": "gpqa-diamond", "value": 60, "source": "aa-leaderboard-2025-08",
+         "retrieved": "2025-08-14"},
+        {"model": "o/m", "benchmark": "gpqa-diamond", "value": 80, "source": "aa-api-2026-07",
+         "retrieved": "2026-07-31"},
+        # a second dimension, so the model gets a composite and the board is published
+        {"model": "o/m", "benchmark": "aime-2025", "value": 90, "source": "aa-leaderboard-2025-08",
+         "retrieved": "2025-08-14"},
+    )
+    people = models({"model": "o/m", "released": "2025-05-01"})
+    out = asof.compute_asof(frame, people, [], benchmarks(), {"ai-iq": definition("ai-iq")},
+                            months=["2025-07", "2025-09", "2026-07"])
+
+    def gpqa(month, view):
+        board = out["boards"]["ai-iq"][month][view]
+        comps = {c["id"]: c for c in board["rows"][0]["components"]}
+        return comps["gpqa-diamond"]["source"], comps["gpqa-diamond"]["raw"]
+
+    assert out["boards"]["ai-iq"]["2025-07"]["known"] is None       # nothing retrieved yet
+    assert gpqa("2025-09", "known") == ("aa-leaderboard-2025-08", 60.0)
+    assert gpqa("2026-07", "known") == ("aa-api-2026-07", 80.0)
+    assert gpqa("2025-09", "released") == ("aa-api-2026-07", 80.0)   # release view: every result we have now
+
+
+def test_cost_board_uses_the_prices_in_force_at_each_date():
+    # One model with token data (so its efficiency is 1x the median, itself): effective cost = 2 x input + output.
+    # 28 Feb: src1's 1/2 -> 4; 31 March: src2's 0.5/1 (from 15 March) -> 2.
+    from indexkit import benchmarks, definition
+
+    frame = results({"model": "o/a", "benchmark": "aa-suite-tokens", "value": 100, "source": "aa-tokens-2026-07",
+                     "retrieved": "2025-01-15"})
+    out = asof.compute_asof(frame, PEOPLE.iloc[:1], RECORDS[:1], benchmarks(), {"cost": definition("cost")},
+                            months=["2025-02", "2025-03"])
+    for month, value, source in [("2025-02", 4.0, "src1"), ("2025-03", 2.0, "src2")]:
+        row = out["boards"]["cost"][month]["known"]["rows"][0]
+        token_cost = next(c for c in row["components"] if c["id"] == "token-cost")
+        assert (row["value"], token_cost["source"]) == (value, source)
+
+
+def test_no_data_no_months():
+    empty = results()
+    assert asof.months_covered(empty, {}) == []
+    out = asof.compute_asof(empty, models(), [], [], DEFS)
+    assert out["months"] == [] and out["boards"] == {} and out["frontier"] == {}
