@@ -29,6 +29,7 @@ FILES = {
     "scores/models/acme/widget-1.yaml": """\
 id: acme/widget-1
 name: Widget 1
+release: acme/widget-1
 organization: Acme
 parameters: {{total_b: {total_b}, active_b: {active_b}}}
 context_window: {context}
@@ -142,7 +143,7 @@ def tiny(tmp_path_factory):
 
 
 def invoke(*args):
-    return CliRunner().invoke(main, list(args), env={"GITHUB_ACTIONS": "false", "SITEGEN_JOBS": "1"})
+    return CliRunner().invoke(main, list(args), env={"GITHUB_ACTIONS": "false", "CI": "", "SITEGEN_JOBS": "1"})
 
 
 def assert_rejects_or_passes(result, rel: str, command: str):
@@ -261,6 +262,7 @@ MODEL_NORMAL = {"hle": "20", "stderr": "1.5", "low": "17", "high": "23", "n": "2
 MODEL = """\
 id: zeta/edge
 name: Edge
+release: zeta/edge
 organization: Zeta
 parameters: {{total_b: {total_b}, active_b: {active_b}}}
 context_window: {context}

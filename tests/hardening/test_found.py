@@ -26,7 +26,7 @@ def test_unknown_ids_get_suggestions_only_up_to_a_budget(tmp_path):
         lines += [f"  - model: acme/alpha-{i:02d}", "    benchmark: hle", "    value: 10"]
     (root / "scores/imported").mkdir()
     (root / "scores/imported/paper.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false"})
+    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false", "CI": ""})
     out = result.output.splitlines()
     assert out[-1] == "60 errors, 0 warnings"
     assert out[0] == ("scores/imported/paper.yaml:4:12: results[0].model: unknown model 'acme/alpha-00' "

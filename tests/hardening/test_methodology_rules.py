@@ -14,7 +14,7 @@ from sitegen.cli import main
 
 
 def validate(root) -> list[str]:
-    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false"})
+    result = CliRunner().invoke(main, ["validate", "--root", str(root)], env={"GITHUB_ACTIONS": "false", "CI": ""})
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.output.splitlines()
 
@@ -23,6 +23,13 @@ def edit(path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path, text: str) -> int:
+    """The 1-based line of the real file on which `text` starts (the real definitions grow; the tests follow)."""
+    content = path.read_text(encoding="utf-8")
+    assert text in content, text
+    return content[: content.index(text)].count("\n") + 1
 
 
 def test_the_tree_is_valid(tmp_path):
@@ -35,9 +42,9 @@ def test_unknown_constituent_and_snapshot(tmp_path):
     edit(path, "source_snapshot: aa-api-2025-10", "source_snapshot: aa-api-2025-1O")
     edit(path, "{benchmark: scicode, weight: 1}", "{benchmark: scicod, weight: 1}")
     assert validate(root) == [
-        "methodology/indices/aa-coding-v3-0.yaml:14:18: source_snapshot: unknown source 'aa-api-2025-1O' (add it to "
+        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, 'source_snapshot:')}:18: source_snapshot: unknown source 'aa-api-2025-1O' (add it to "
         "scores/sources.yaml)",
-        "methodology/indices/aa-coding-v3-0.yaml:19:17: constituents[1].benchmark: unknown benchmark 'scicod' "
+        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, '{benchmark: scicod,')}:17: constituents[1].benchmark: unknown benchmark 'scicod' "
         "(benchmark ids are listed in methodology/benchmarks.yaml)",
         "2 errors, 0 warnings"]
 
@@ -54,8 +61,9 @@ def test_index_id_must_be_its_file_name(tmp_path):
 def test_descending_anchors(tmp_path):
     root = make_tree(tmp_path / "repo")
     edit(root / "methodology/indices/ai-iq.yaml", "[[0, 70], [20, 85], [40, 95],", "[[0, 70], [40, 85], [20, 95],")
+    line = line_of(root / "methodology/indices/ai-iq.yaml", "[[0, 70], [40, 85], [20, 95],")
     assert validate(root) == [
-        "methodology/indices/ai-iq.yaml:52:39: dimensions[0].benchmarks[0].anchors[2][0]: raw score 20 does not rise "
+        f"methodology/indices/ai-iq.yaml:{line}:39: dimensions[0].benchmarks[0].anchors[2][0]: raw score 20 does not rise "
         "above 40 (anchor rows go from the lowest raw score to the highest)",
         "1 error, 0 warnings"]
 
@@ -65,7 +73,7 @@ def test_weights_declared_as_fractions_must_sum_to_one(tmp_path):
     path = root / "methodology/indices/aa-coding-v2-2.yaml"
     edit(path, "{benchmark: scicode, weight: 0.5}", "{benchmark: scicode, weight: 0.4}")
     assert validate(root) == [
-        "methodology/indices/aa-coding-v2-2.yaml:16:1: constituents: weights sum to 0.9, not 1 (fix the weights, or "
+        f"methodology/indices/aa-coding-v2-2.yaml:{line_of(path, 'constituents:')}:1: constituents: weights sum to 0.9, not 1 (fix the weights, or "
         "declare weights: relative to have them divided by their sum)",
         "1 error, 0 warnings"]
     edit(path, "weights: fractions", "weights: relative")
@@ -84,8 +92,9 @@ def test_benchmark_ids_and_pages_that_share_an_address(tmp_path):
          "  - id: mmlu-pro\n")
     (root / "methodology/hle.md").write_text("# HLE\n", encoding="utf-8")
     (root / "methodology/hle-.md").write_text("# HLE again\n", encoding="utf-8")
+    line = line_of(root / "methodology/benchmarks.yaml", "  - id: hle\n")
     assert validate(root) == [
-        "methodology/benchmarks.yaml:23:9: benchmarks[2].id: 'hle' has the same page as 'hle.' (benchmark pages are "
+        f"methodology/benchmarks.yaml:{line}:9: benchmarks[2].id: 'hle' has the same page as 'hle.' (benchmark pages are "
         "named by id; choose an id that differs in letters or digits)",
         "methodology/hle.md:0:0: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
         "published at one address)",
