@@ -34,6 +34,7 @@ def imported_distributions(folder: Path) -> set[str]:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 modules.add(node.module.split(".")[0])
     local = {p.stem for p in folder.rglob("*.py")} | {p.name for p in folder.rglob("*") if p.is_dir()}
+    local |= {p.stem for p in (ROOT / "tools").glob("*.py")}  # the repository's scripts, which tests may import
     modules -= set(sys.stdlib_module_names) | local | {"__future__", "sitegen"}
     owners = md.packages_distributions()
     unknown = sorted(m for m in modules if m not in owners)

@@ -94,8 +94,8 @@ def test_a_changed_download_becomes_one_pull_request_naming_the_changed_models(r
         assert created["args"][:6] == ["pr", "create", "--base", "main", "--head", "data/refresh-eq-bench"]
         body = created["body"]
         # the changed models, with their old and new values, from the `sitegen diff` report
-        assert "| openai/o3 | eq-bench-3 | 1500 → 1590 |" in body
-        assert "| anthropic/claude-opus-4.6-non-reasoning-high-effort | eq-bench-3 | 1717.4 → 1617.4 |" in body
+        assert "| changed | openai/o3-medium | eq-bench-3 | 1500 → 1590 |" in body
+        assert "| changed | anthropic/claude-opus-4.6-non-reasoning-high-effort | eq-bench-3 | 1717.4 → 1617.4 |" in body
         # the new name is listed with the proposals, not imported and not dropped silently
         assert "- `acme-widget-9000-preview`: matches no model" in body
         assert "```yaml\nproposals:\n- source: eq-bench\n  name: acme-widget-9000-preview" in body

@@ -46,7 +46,8 @@ def root(tmp_path) -> Path:
                                          ("01-ai/yi-1.5-34b-chat", "Yi-1.5-34B-Chat", "01.AI", [])):
         path = repo / "scores" / "models" / f"{model_id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"id": model_id, "name": name, "organization": org, **({"aliases": aliases} if aliases else {})}
+        doc = {"id": model_id, "name": name, "release": model_id, "organization": org,
+               **({"aliases": aliases} if aliases else {})}
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     (repo / "scores" / "imported" / "old-import.yaml").write_text(
         "source: old-import\nretrieved: '2026-01-01'\nresults:\n- model: 01-ai/yi-1.5-34b-chat\n  benchmark: mmlu-pro\n"
