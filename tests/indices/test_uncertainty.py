@@ -404,6 +404,13 @@ def test_the_simulation_reproduces_every_board_of_the_repository():
         rows = computed.boards[board_id]["rows"]
         assert not [r["model"] for r in rows if r.get("interval_reason") == u.MISMATCH], board_id
         assert any(r.get("interval") for r in rows) and any(r.get("tier") for r in rows), board_id
+    # AA's HLE constituent is AA's own question set (subset aa-2684): its binomial interval has n = 2,684.
+    z = u.z_of(0.95)
+    for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0"):
+        hle = [c for r in computed.boards[board_id]["rows"] if r["rank"] for c in r["components"] if c["id"] == "hle"]
+        assert hle and all(c["subset"] == "aa-2684" for c in hle), board_id
+        for c in hle:
+            assert c["interval"] == pytest.approx([100 * x for x in u.wilson(c["value"] / 100, 2684, z)]), board_id
 
 
 def test_published_interval_that_misses_its_value_is_recentred():
