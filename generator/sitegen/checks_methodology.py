@@ -82,6 +82,44 @@ def weights_as_declared(index):
                       "fix the weights, or declare weights: relative to have them divided by their sum")
 
 
+@check
+def snapshot_has_each_constituent(index):
+    """A weighted-mean constituent that names a metric or subset its source snapshot files the benchmark under
+    no result of: every row of the board would be incomplete. (Typically an importer that now files results under
+    a subset, e.g. AA's HLE under aa-2684, whose output was not regenerated.) A snapshot without the benchmark
+    at all is not flagged: a board may wait for its data."""
+    wanted = {}
+    for doc in index.repo.indices:
+        snapshot = doc.data.get("source_snapshot")
+        if doc.data.get("kind") == "weighted-mean" and isinstance(snapshot, str):
+            for i, c in enumerate(_list(doc.data, "constituents")):
+                if isinstance(c, dict) and isinstance(c.get("benchmark"), str):
+                    wanted[(doc.path, i)] = (doc, snapshot, c)
+    if not wanted:
+        return
+    filed = {}  # (source, benchmark) -> {(metric, subset): results}
+    for _, _, result, _, source_id, _ in index.results():
+        key = (result.get("metric") or "", result.get("subset") or "")
+        kinds = filed.setdefault((source_id, result.get("benchmark")), {})
+        kinds[key] = kinds.get(key, 0) + 1
+    for (_, i), (doc, snapshot, c) in sorted(wanted.items(), key=lambda kv: kv[0]):
+        kinds = filed.get((snapshot, c["benchmark"]))
+        want = (c.get("metric") or "", c.get("subset") or "")
+        if not kinds or want in kinds:
+            continue
+        have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(kinds.items()))
+        where = ("constituents", i) + (("subset",) if want[1] else ("metric",) if want[0] else ())
+        yield _at(doc, where, _field(where), f"no {c['benchmark']} result of {snapshot} is filed under "
+                  f"{_filed_as(*want)} ({have}), so no row of this index is complete",
+                  "regenerate the imported file (sitegen import --all) if its importer now files them so, "
+                  "or correct the constituent", key=len(where) == 2)
+
+
+def _filed_as(metric: str, subset: str) -> str:
+    parts = [f"metric '{metric}'"] * bool(metric) + [f"subset '{subset}'"] * bool(subset)
+    return ", ".join(parts) or "the primary metric on the full set"
+
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 

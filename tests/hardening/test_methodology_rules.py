@@ -99,3 +99,24 @@ def test_benchmark_ids_and_pages_that_share_an_address(tmp_path):
         "methodology/hle.md:0:0: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
         "published at one address)",
         "2 errors, 0 warnings"]
+
+
+def test_constituent_subset_the_snapshot_does_not_file(tmp_path):
+    from hardkit import SCORES, model_doc
+
+    # AA's HLE under the full set (as an importer that predates subset aa-2684 filed it) while AA's index v2.2
+    # asks for subset aa-2684: no row of the board could be complete.
+    stale = model_doc("acme/delta", {"hle": 20})
+    stale["results"][0]["source"] = "aa-leaderboard-2025-08"
+    root = make_tree(tmp_path / "repo", [model_doc(m, s) for m, s in SCORES.items()] + [stale])
+    line = line_of(root / "methodology/indices/aa-intelligence-v2-2.yaml", "{benchmark: hle,")
+    assert validate(root) == [
+        f"methodology/indices/aa-intelligence-v2-2.yaml:{line}:45: constituents[1].subset: no hle result of "
+        "aa-leaderboard-2025-08 is filed under subset 'aa-2684' (1 under the primary metric on the full set), so no "
+        "row of this index is complete (regenerate the imported file (sitegen import --all) if its importer now "
+        "files them so, or correct the constituent)",
+        "1 error, 0 warnings"]
+    # Filed under the subset, it is what the index reads; a snapshot without the benchmark at all is not flagged.
+    stale["results"][0]["subset"] = "aa-2684"
+    root = make_tree(tmp_path / "fixed", [model_doc(m, s) for m, s in SCORES.items()] + [stale])
+    assert validate(root)[-1].startswith("0 errors")

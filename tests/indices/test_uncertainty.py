@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sitegen.indices import aiiq
@@ -270,6 +271,126 @@ def test_no_interval_around_a_value_the_simulation_does_not_reproduce():
     assert second["interval"] == pytest.approx([40 - 3.92, 40 + 3.92], abs=1.0)  # 50 draws: loose
 
 
+# ------------------------------------------------------------------------------------ AI IQ: family match
+
+# Both dimensions imputable, so that the dimension P80 (taken over min-of-two values only) can be seen.
+FAM_DEF = dict(DEF, family_match=True, dimensions=[
+    {"id": "d1", "imputable": True, "benchmarks": [{"benchmark": "b1", "anchors": IDENTITY},
+                                                    {"benchmark": "b2", "anchors": IDENTITY}]},
+    {"id": "d2", "imputable": True, "benchmarks": [{"benchmark": "b3", "anchors": IDENTITY}]},
+])
+# Release f at efforts 1, 1, 2 and 3; o/x and o/y have no release. IQ = raw score (identity anchors).
+FAM_PEOPLE = pd.DataFrame([{"model": m, "release": r, "effort": e, "effort_rank": k} for m, r, e, k in (
+    ("f/a", "f", "low", 1.0), ("f/b", "f", "low", 1.0), ("f/c", "f", "medium", 2.0), ("f/d", "f", "high", 3.0),
+    ("o/x", None, None, math.nan), ("o/y", None, None, math.nan))])
+#            b1    b2    b3      (f/c has no b2; o/y has only b3)
+FAM = {"f/a": (10, 50, 20), "f/b": (20, 60, 40), "f/c": (30, None, 60), "f/d": (30, 40, 50),
+       "o/x": (40, 70, 80), "o/y": (None, None, 90)}
+
+
+def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> dict[str, np.ndarray]:
+    """Raw arrays (draws x models, in `table`'s order): row 0 from `table`, later rows with `draws` replacing
+    some models' scores."""
+    rows = [table] + [{**table, **d} for d in draws]
+    return {b: np.array([[np.nan if r[m][i] is None else r[m][i] for m in table] for r in rows], float)
+            for i, b in enumerate(("b1", "b2", "b3"))}
+
+
+def _relatives(table: dict[str, tuple]) -> dict:
+    real = {b: {m: v[i] for m, v in table.items() if v[i] is not None} for i, b in enumerate(("b1", "b2", "b3"))}
+    return u.family_relatives(FAM_DEF, FAM_PEOPLE, list(table), real)
+
+
+def test_family_relatives_are_the_nearest_lower_effort_with_a_real_score():
+    rel = _relatives(FAM)
+    a, b, c, d = 0, 1, 2, 3
+    # f/c (effort 2) has two siblings at effort 1; f/d (effort 3) takes f/c (effort 2) where f/c has a real
+    # score, else f/a and f/b; o/x and o/y have no release, so no sibling.
+    assert {j: s.tolist() for j, s in rel["b1"].items()} == {a: [b], b: [a], c: [a, b], d: [c]}
+    assert {j: s.tolist() for j, s in rel["b2"].items()} == {a: [b], b: [a], c: [a, b], d: [a, b]}
+    assert u.family_relatives(dict(FAM_DEF, family_match=False), FAM_PEOPLE, list(FAM), {"b1": {}}) == {}
+
+
+def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_two():
+    # Two draws; in the second f/a and f/b swap order on b2 (f/c's siblings for its missing b2).
+    raw = _raw(FAM, {"f/a": (10, 65, 20), "f/b": (20, 55, 40)})
+    out = u.aiiq_arrays(FAM_DEF, raw, relatives=_relatives(FAM))
+    c, y = 2, 5
+    # f/c: d1 = (b1 30 + the lower sibling's b2) / 2 = (30 + min(50, 60)) / 2 = 40, then (30 + min(65, 55)) / 2
+    # = 42.5; composite with d2 = 60: 50 and 51.25.
+    assert out["dims"]["d1"][:, c].tolist() == [40.0, 42.5]
+    assert out["composite"][:, c].tolist() == [50.0, 51.25]
+    # The P80 population of d1 holds f/c's min-of-two value, min(own 30, P50 of b2), = 30 in both draws:
+    # draw 0: d1 = f/a 30, f/b 40, f/c 30, f/d 35, o/x 55 -> 3rd of 5 = 35 (with f/c's 40 it would be 40);
+    # draw 1: f/a 37.5, f/b 37.5, f/c 30, f/d 35, o/x 55 -> 37.5.
+    assert out["plain"]["d1"][:, c].tolist() == [30.0, 30.0]
+    # o/y has d2 only (90): its d1 is imputed as min(90, P50 of d1) -> composite (35 + 90) / 2, (37.5 + 90) / 2.
+    assert out["composite"][:, y].tolist() == [62.5, 63.75]
+    # Imputed share: f/c's b2 is 1 of d1's 2 benchmarks, d1 1 of 2 dimensions; o/y's d1 is 1 of 2 dimensions.
+    assert out["imputed_share"][[c, y]].tolist() == [0.25, 0.5]
+
+
+def test_leave_one_out_table_has_a_family_rule():
+    five = {m: v for m, v in FAM.items() if m != "o/y"}
+    table = {(r["rule"], r["component"]): r for r in u.imputation_error(FAM_DEF, _raw(five), _relatives(five))}
+    # b1, hiding each model's real b1 that has a sibling and another real benchmark in d1 (f/c has none):
+    # f/a takes f/b's 20 (+10), f/b takes f/a's 10 (-10), f/d takes f/c's 30 (0) -> bias 0, rmse sqrt(200 / 3).
+    fam = table[("family", "b1")]
+    assert (fam["dimension"], fam["n"], fam["bias"]) == ("d1", 3, 0.0)
+    assert fam["rmse"] == pytest.approx(math.sqrt(200 / 3))
+    # b2: f/a +10, f/b -10, f/d min(50, 60) - 40 = +10 -> bias 10 / 3, rmse 10.
+    assert table[("family", "b2")]["bias"] == pytest.approx(10 / 3) and table[("family", "b2")]["rmse"] == 10.0
+    # b3 is alone in d2: no case.
+    assert table[("family", "b3")]["n"] == 0 and table[("family", "b3")]["rmse"] is None
+    # Dimension rule for d1: hide d1, impute min(d2, P50 of the other models' min-of-two d1 values
+    # {f/a 30, f/b 40, f/c 30, f/d 35, o/x 55}), compare with d1 as the board has it (f/c's with family match, 40):
+    # f/a min(20, 35) - 30 = -10; f/b min(40, 30) - 40 = -10; f/c min(60, 35) - 40 = -5; f/d min(50, 30) - 35 = -5;
+    # o/x min(80, 30) - 55 = -25 -> bias -11, rmse sqrt(875 / 5).
+    d1 = table[("dimension", "d1")]
+    assert d1["n"] == 5 and d1["bias"] == pytest.approx(-11.0) and d1["rmse"] == pytest.approx(math.sqrt(175))
+    # d2: the other dimension is d1 with family match: f/a min(30, 50) - 20 = 10; f/b min(40, 50) - 40 = 0;
+    # f/c min(40, 40) - 60 = -20; f/d min(35, 40) - 50 = -15; o/x min(55, 40) - 80 = -40 -> bias -13, rmse sqrt(465).
+    d2 = table[("dimension", "d2")]
+    assert d2["bias"] == pytest.approx(-13.0) and d2["rmse"] == pytest.approx(math.sqrt(465))
+    # Without family match there is no family rule, and f/c's d1 is its min-of-two value, 30: its d1 case becomes
+    # min(60, 35) - 30 = +5 -> bias (-10 - 10 + 5 - 5 - 25) / 5 = -9.
+    plain = {(r["rule"], r["component"]): r for r in u.imputation_error(dict(FAM_DEF, family_match=False),
+                                                                          _raw(five), {})}
+    assert not [key for key in plain if key[0] == "family"]
+    assert plain[("dimension", "d1")]["bias"] == pytest.approx(-9.0)
+
+
+def _fam_frame() -> object:
+    return results(*({"model": m, "benchmark": b, "value": float(v), "stderr": 1.0}
+                     for m, values in FAM.items() for b, v in zip(("b1", "b2", "b3"), values) if v is not None))
+
+
+def test_simulation_without_noise_reruns_family_match_exactly():
+    frame = _fam_frame()
+    board = aiiq.compute(FAM_DEF, frame, FAM_PEOPLE)
+    samples, *_ = u.aiiq_samples(FAM_DEF, frame, {b: PERCENT for b in ("b1", "b2", "b3")}, 1, 0.95, noise=False,
+                                 models=FAM_PEOPLE)
+    rows = {r["model"]: r for r in board["rows"]}
+    assert rows["f/c"]["value"] == 50.0 and rows["o/y"]["value"] == 62.5  # as in the arrays test, draw 0
+    for model, row in rows.items():
+        assert samples[model][0] == row["value"], model
+
+
+def test_family_matched_component_is_widened_by_the_family_rule():
+    frame = _fam_frame()
+    d = dict(FAM_DEF, uncertainty={"simulations": 200, "level": 0.95})
+    board = aiiq.compute(d, frame, FAM_PEOPLE)
+    u.annotate_index(d, board, frame, FAM_PEOPLE, {b: PERCENT for b in ("b1", "b2", "b3")})
+    row = next(r for r in board["rows"] if r["model"] == "f/c")
+    b2 = next(c for c in row["components"] if c["id"] == "b2")
+    # f/c's b2 is f/a's real 50; the family rule's leave-one-out rmse on b2 is 10 (see the table test).
+    assert (b2["sibling"], b2["value"]) == ("f/a", 50.0)
+    assert b2["interval"] == pytest.approx([50 - 1.959964 * 10, 50 + 1.959964 * 10])
+    assert "family-match rule" in b2["interval_reason"]
+    assert row["interval_reason"] != u.MISMATCH and row["interval"][0] < 50.0 < row["interval"][1]
+    assert {(r["rule"], r["component"]) for r in board["imputation_error"]} >= {("family", "b2"), ("benchmark", "b2")}
+
+
 def test_the_simulation_reproduces_every_board_of_the_repository():
     """Guards the merge of index rules: a rule added to aiiq/aa/eq but not to the simulation shows up here."""
     from pathlib import Path
@@ -283,6 +404,13 @@ def test_the_simulation_reproduces_every_board_of_the_repository():
         rows = computed.boards[board_id]["rows"]
         assert not [r["model"] for r in rows if r.get("interval_reason") == u.MISMATCH], board_id
         assert any(r.get("interval") for r in rows) and any(r.get("tier") for r in rows), board_id
+    # AA's HLE constituent is AA's own question set (subset aa-2684): its binomial interval has n = 2,684.
+    z = u.z_of(0.95)
+    for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0"):
+        hle = [c for r in computed.boards[board_id]["rows"] if r["rank"] for c in r["components"] if c["id"] == "hle"]
+        assert hle and all(c["subset"] == "aa-2684" for c in hle), board_id
+        for c in hle:
+            assert c["interval"] == pytest.approx([100 * x for x in u.wilson(c["value"] / 100, 2684, z)]), board_id
 
 
 def test_published_interval_that_misses_its_value_is_recentred():

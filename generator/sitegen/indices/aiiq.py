@@ -26,28 +26,41 @@ def benchmark_iqs(definition: Mapping, results: pd.DataFrame) -> tuple[dict, dic
     return chosen, real
 
 
-def family_matcher(models: pd.DataFrame, real: Mapping[str, Mapping[str, float]]):
-    """match(model, benchmark) -> the sibling whose real score a configuration may take, or None.
+def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping]):
+    """siblings(model, benchmark) -> the configurations whose real score the model may take, sorted by id.
 
     A sibling is another configuration of the same release with a known reasoning effort equal to or lower than
-    the model's own (a conservative bound: more effort is not assumed to score less). The nearest effort wins;
-    at equal effort the lower IQ, then the model id, decide. Needs the frame's release and effort_rank columns.
+    the model's own (a conservative bound: more effort is not assumed to score less), with a real score on the
+    benchmark. Only the nearest such effort counts, so every sibling returned has the same effort. Needs the
+    frame's release and effort_rank columns; `real` is only asked who has a real score.
     """
     if models is None or models.empty or not {"release", "effort_rank"} <= set(models.columns):
-        return lambda model, bench: None
+        return lambda model, bench: []
     info = {r["model"]: (r["release"], r["effort_rank"]) for r in models[["model", "release", "effort_rank"]]
             .to_dict("records") if isinstance(r["release"], str) and r["release"] and pd.notna(r["effort_rank"])}
     by_release: dict[str, list[tuple[float, str]]] = {}
     for model, (release, rank) in info.items():
         by_release.setdefault(release, []).append((float(rank), model))
 
-    def match(model: str, bench: str) -> str | None:
+    def siblings(model: str, bench: str) -> list[str]:
         if model not in info:
-            return None
+            return []
         release, own = info[model]
-        candidates = [(-rank, real[bench][sib], sib) for rank, sib in by_release[release]
-                      if sib != model and rank <= own and sib in real[bench]]
-        return min(candidates)[2] if candidates else None
+        eligible = [(rank, sib) for rank, sib in by_release[release]
+                    if sib != model and rank <= own and sib in real[bench]]
+        nearest = max((rank for rank, _ in eligible), default=None)
+        return sorted(sib for rank, sib in eligible if rank == nearest)
+
+    return siblings
+
+
+def family_matcher(models: pd.DataFrame, real: Mapping[str, Mapping[str, float]]):
+    """match(model, benchmark) -> the sibling whose real score a configuration may take, or None: of the
+    siblings at the nearest effort (`family_siblings`), the one with the lower IQ, then the lower model id."""
+    siblings = family_siblings(models, real)
+
+    def match(model: str, bench: str) -> str | None:
+        return min(siblings(model, bench), key=lambda sib: (real[bench][sib], sib), default=None)
 
     return match
 

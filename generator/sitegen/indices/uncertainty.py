@@ -9,7 +9,8 @@ Three stages, each a pure function of the boards, the selected results and the m
    none        - neither exists: `interval` is null and `interval_reason` says why. Nothing is invented.
 2. Composite indices (weighted-mean, ai-iq, ai-eq) draw every component from its spread and rerun the index
    definition on the whole draws x models array at once (interpolation with clamping, P80s, min(...) rules,
-   means). Imputed components are widened by their rule's leave-one-out error (`imputation_error`).
+   means, AI IQ's family match). Imputed components are widened by their rule's leave-one-out error
+   (`imputation_error`: min-of-two per benchmark and dimension, family match per benchmark).
 3. Ranks are recomputed in every draw: a rank interval is the central `level` range of a model's rank, and tiers
    are formed greedily from the top (a tier ends at the worst rank its leader takes).
 
@@ -248,11 +249,12 @@ class Components:
             out[:, cols] = transform(specs, z)
         return out
 
-    def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None):
-        """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd."""
+    def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None, rule: str = "imputation"):
+        """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd.
+        Each rule has its own streams (the min-of-two rules' are named "imputation")."""
         if not sd:
             return 0.0
-        return sd * normals(self.board_id, [(self.models[j], component, "imputation") for j in cols], self.sims)
+        return sd * normals(self.board_id, [(self.models[j], component, rule) for j in cols], self.sims)
 
     def reason(self, model: str, extra: str = "") -> str:
         """Short, per row: how the components were drawn (the board's `uncertainty` says the method)."""
@@ -334,15 +336,20 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
 # ------------------------------------------------------------------------------------------------- AI IQ
 
 def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
-                noise=lambda component, cols: 0.0) -> dict:
+                noise=lambda rule, component, cols: 0.0, relatives: Mapping | None = None) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (NaN = no real score) in, dimension
-    IQs, composite and imputed share out. `noise(component, cols)` adds an imputed component's own error to the
-    models in `cols` (draws x len(cols), or 0). Sums run in aiiq.compute's order, so a run without noise gives
-    its values to the last bit; arrays are updated in place on the columns concerned (this runs on every build).
+    IQs, composite and imputed share out. `noise(rule, component, cols)` adds an imputed component's own error
+    to the models in `cols` (draws x len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}},
+    from `family_relatives`) switches family match on: a gap with siblings takes, in each draw, the lowest of
+    their implied IQs (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is
+    taken over the values min-of-two alone gives (`plain`), as in aiiq.compute. Sums run in aiiq.compute's
+    order, so a run without noise gives its values to the last bit; arrays are updated in place on the columns
+    concerned (this runs on every build).
     """
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     sims, m = next(iter(raw.values())).shape
-    dims, scored, imputed_frac, p80_dim = {}, {}, {}, {}
+    relatives = relatives or {}
+    dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
@@ -357,19 +364,46 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
         for iq, mk in iqs.values():
             own[:, mk] += iq
         own /= np.maximum(count, 1)
+        gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
+        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})]
+                  for bid in iqs}
         acc, gaps = np.zeros((sims, m)), np.zeros(m)
+        plain = np.zeros((sims, m)) if any(family.values()) else acc  # min-of-two everywhere: the P80 population
         for bid, (iq, mk) in iqs.items():
             p80 = nearest_rank_rows(iq, level)[:, None]
             acc[:, mk] += iq
-            cols = np.flatnonzero(has & ~mk)
-            if cols.size:
-                acc[:, cols] += np.minimum(own[:, cols], p80) + noise(bid, cols)
-                gaps[cols] += 1
-        acc /= max(len(iqs), 1)
+            cols = gap_of[bid]
+            if plain is not acc:
+                plain[:, mk] += iq
+            if not cols.size:
+                continue
+            gaps[cols] += 1
+            imputed = np.minimum(own[:, cols], p80)
+            if not family[bid]:
+                imputed += noise("benchmark", bid, cols)
+                acc[:, cols] += imputed
+                if plain is not acc:
+                    plain[:, cols] += imputed
+                continue
+            # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
+            # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
+            matched = np.isin(cols, [j for j, _ in family[bid]])
+            imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
+            plain[:, cols] += imputed
+            full = np.full((sims, m), np.nan)
+            full[:, mk] = iq
+            imputed[:, matched] = np.column_stack([full[:, sibs].min(axis=1) for _, sibs in family[bid]]) \
+                + noise("family", bid, cols[matched])
+            acc[:, cols] += imputed
+        n_bench = max(len(iqs), 1)
+        acc /= n_bench
         acc[:, ~has] = np.nan
-        dims[d["id"]], scored[d["id"]] = acc, has
-        imputed_frac[d["id"]] = gaps / max(len(iqs), 1)
-        p80_dim[d["id"]] = nearest_rank_rows(acc[:, has], level)[:, None] if has.any() else None
+        if plain is not acc:
+            plain /= n_bench
+            plain[:, ~has] = np.nan
+        dims[d["id"]], plains[d["id"]], scored[d["id"]] = acc, plain, has
+        imputed_frac[d["id"]] = gaps / n_bench
+        p80_dim[d["id"]] = nearest_rank_rows(plain[:, has], level)[:, None] if has.any() else None
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
     scored_mean = np.zeros((sims, m))
@@ -385,7 +419,7 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
         taken[did] = dims[did]
         cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
         if len(cols):
-            imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise(did, cols)
+            imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise("dimension", did, cols)
             total[:, cols] += imputed
             taken[did] = dims[did].copy()
             taken[did][:, cols] = imputed
@@ -393,8 +427,28 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
             share[cols] += 1
     total /= np.maximum(used, 1)
     total[:, ~eligible] = np.nan
-    return {"dims": dims, "scored": scored, "composite": total, "taken": taken,
+    return {"dims": dims, "plain": plains, "scored": scored, "composite": total, "taken": taken,
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
+
+
+def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str],
+                     real: Mapping[str, Mapping]) -> dict:
+    """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (aiiq's rule:
+    same release, nearest equal-or-lower effort, with a real score), or {} when the definition has no
+    family match."""
+    from .aiiq import family_siblings
+
+    if not definition.get("family_match"):
+        return {}
+    siblings = family_siblings(models, real)
+    col = {mid: j for j, mid in enumerate(model_ids)}
+    out: dict[str, dict[int, np.ndarray]] = {}
+    for bench in real:
+        for mid in model_ids:
+            found = siblings(mid, bench)
+            if found:
+                out.setdefault(bench, {})[col[mid]] = np.array([col[s] for s in found])
+    return out
 
 
 def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
@@ -425,17 +479,21 @@ def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
     return np.where(pos > k, sorted_v[k - 1], sorted_v[k])
 
 
-def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray]) -> list[dict]:
+def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray], relatives: Mapping | None = None
+                     ) -> list[dict]:
     """Leave-one-out error of each AI IQ imputation rule, on models where the value is observed.
 
     Benchmark rule (benchmark b of dimension d): for each model with a real b and another real benchmark in d,
     hide b and impute min(mean of its other real IQs in d, P80 of b over the other models).
+    Family rule (with `relatives`, see `family_relatives`): for each model with a real b, another real benchmark
+    in d and a sibling with a real b, hide b and take the lowest implied IQ of its siblings at the nearest effort.
     Dimension rule (imputable d): for each model scored on d and on at least min_dimensions others, hide d and
-    impute min(mean of its other scored dimensions, P80 of d over the other models).
+    impute min(mean of its other scored dimensions, P80 of d over the other models, min-of-two values only).
     Error = imputed - observed (IQ points); rmse widens imputed components in the simulation.
     """
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    point = aiiq_arrays(definition, raw)
+    relatives = relatives or {}
+    point = aiiq_arrays(definition, raw, relatives=relatives)
     table = []
     for d in definition["dimensions"]:
         iqs = {}
@@ -454,7 +512,11 @@ def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray]) -> list
             own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
             err = (np.minimum(own, p80) - iq[idx])[ok]
             table.append(_error_row("benchmark", bid, d["id"], err))
-    dims, scored = point["dims"], point["scored"]
+            if definition.get("family_match"):
+                cases = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
+                err = np.array([iq[sibs].min() - iq[j] for j, sibs in cases], float)
+                table.append(_error_row("family", bid, d["id"], err))
+    dims, plains, scored = point["dims"], point["plain"], point["scored"]
     n_scored = sum((s.astype(int) for s in scored.values()), 0)
     for d in definition["dimensions"]:
         if not d["imputable"]:
@@ -462,7 +524,7 @@ def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray]) -> list
         did = d["id"]
         idx = np.flatnonzero(scored[did])
         value = dims[did][0, idx]
-        p80 = _loo_drop(value, level)
+        p80 = _loo_drop(plains[did][0, idx], level)
         others = sum((np.where(scored[k][idx], dims[k][0, idx], 0.0) for k in dims if k != did), 0)
         n_other = n_scored[idx] - 1
         ok = (n_other >= min_dims) & ~np.isnan(p80)
@@ -482,35 +544,38 @@ def _error_row(rule: str, component: str, dimension: str, err: np.ndarray) -> di
 
 
 def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping], sims: int,
-                 level: float, noise: bool = True):
-    """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table."""
+                 level: float, noise: bool = True, models: pd.DataFrame | None = None):
+    """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table. `models` (with
+    release and effort_rank) is what family match reads; without it no model has a sibling."""
     from .aiiq import benchmark_iqs
 
     chosen, real = benchmark_iqs(definition, results)
     model_ids = sorted({m for iqs in real.values() for m in iqs})
+    relatives = family_relatives(definition, models, model_ids, real)
     point_raw = aiiq_raw(definition, chosen, model_ids, None, benchmarks)
-    table = imputation_error(definition, point_raw)
-    sd = {row["component"]: row["rmse"] for row in table}
+    table = imputation_error(definition, point_raw, relatives)
+    sd = {(row["rule"], row["component"]): row["rmse"] for row in table}
     comps = Components(definition["id"], model_ids, sims, level)
     raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise)
     unknown: dict[str, set] = {m: set() for m in model_ids}
 
-    def widen(component: str, cols: np.ndarray):
+    def widen(rule: str, component: str, cols: np.ndarray):
         if not noise:
             return 0.0
-        if sd.get(component) is None:
+        if sd.get((rule, component)) is None:
             for j in cols:
-                unknown[model_ids[j]].add(component)
-        return comps.imputation_noise(component, cols, sd.get(component))
+                unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
+        return comps.imputation_noise(component, cols, sd.get((rule, component)),
+                                      "family-match" if rule == "family" else "imputation")
 
-    out = aiiq_arrays(definition, raw, widen)
+    out = aiiq_arrays(definition, raw, widen, relatives)
     comps.chosen = chosen
     for did, values in out["taken"].items():
         cols = np.flatnonzero(~np.isnan(values[0]))
         if cols.size:
             bounds = quantile_interval(values[:, cols], level).T.tolist()
             comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
-    point = aiiq_arrays(definition, point_raw)
+    point = aiiq_arrays(definition, point_raw, relatives=relatives)
     share = point["imputed_share"]
     comps.point = {m: float(point["composite"][0, j]) for j, m in enumerate(model_ids)}
     samples = {m: out["composite"][:, j] for j, m in enumerate(model_ids) if not np.isnan(out["composite"][0, j])}
@@ -606,7 +671,8 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         samples, comps = eq_samples(definition, results, models, benchmarks, sims, level)
         why_none = ""
     elif kind == "ai-iq":
-        samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level)
+        samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level,
+                                                     models=models)
         board["imputation_error"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
     elif kind in ("hle", "pedagogy"):
@@ -642,7 +708,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
         anchors = {b["benchmark"]: b["anchors"] for d in definition["dimensions"] for b in d["benchmarks"]}
     else:
         anchors = {c["benchmark"]: c["anchors"] for c in definition.get("components", [])}
-    rules = {r["component"]: r for r in table or []}
+    rules = {(r["rule"], r["component"]): r for r in table or []}
     for row in board["rows"]:
         for c in row.get("components", []):
             value, key = c.get("value"), (row["model"], c["id"])
@@ -654,12 +720,15 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 elif key in comps.bounds:
                     c.update(interval=comps.bounds[key], interval_how=DERIVED)
             elif c["how"] == "imputed":
-                rule = rules.get(c["id"], {})
+                family = "sibling" in c  # a family match names the sibling whose real score it took
+                rule = rules.get(("family" if family else "benchmark", c["id"]), {})
+                name = "family-match" if family else "imputation"
                 if rule.get("rmse") is None:
-                    c.update(interval=None, interval_how=None, interval_reason=rule.get("reason", "no error estimate"))
+                    c.update(interval=None, interval_how=None, interval_reason=(
+                        f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"))
                 else:
                     c.update(interval=[value - z * rule["rmse"], value + z * rule["rmse"]], interval_how=DERIVED,
-                             interval_reason=f"± {z:.2f} × the imputation rule's leave-one-out error "
+                             interval_reason=f"± {z:.2f} × the {name} rule's leave-one-out error "
                                              f"(rmse {rule['rmse']:.2f} over {rule['n']} models)")
             elif key in comps.chosen:
                 # The reason is kept only where there is no interval: the benchmark's board row gives the method.
