@@ -149,9 +149,9 @@ def test_new_result_refuses(root, args, message):
 
 @pytest.mark.parametrize("args,where", [
     # widget-1.yaml has one result (lines 11-14); the new one would be lines 15-18: benchmark, value, source, date.
-    (["--source", "boards"], "scores/models/acme/widget-1.yaml:17:5: results[1].source: unknown source 'boards'"),
-    (["--benchmark", "quizz"], "scores/models/acme/widget-1.yaml:15:5: results[1].benchmark: unknown benchmark"),
-    (["--metric", "brier"], "scores/models/acme/widget-1.yaml:16:5: results[1].metric: unknown metric 'brier'"),
+    (["--source", "boards"], "scores/models/acme/widget-1.yaml:18:5: results[1].source: unknown source 'boards'"),
+    (["--benchmark", "quizz"], "scores/models/acme/widget-1.yaml:16:5: results[1].benchmark: unknown benchmark"),
+    (["--metric", "brier"], "scores/models/acme/widget-1.yaml:17:5: results[1].metric: unknown metric 'brier'"),
 ])
 def test_new_result_refusal_names_the_line_the_result_would_have(root, args, where):
     options = {"--benchmark": "quiz", "--value": "50", "--source": "board"}
@@ -168,9 +168,9 @@ def test_new_result_prints_its_warnings(root):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "added quiz to scores/models/acme/widget-1.yaml"
-    assert lines[1] == ("scores/models/acme/widget-1.yaml:16:12: warning: results[1].value: 0.85 looks like a "
+    assert lines[1] == ("scores/models/acme/widget-1.yaml:17:12: warning: results[1].value: 0.85 looks like a "
                         "fraction (percent benchmarks are on 0–100: write 85?)")
-    assert lines[2].startswith("scores/models/acme/widget-1.yaml:18:16: warning: results[1].retrieved: a second quiz "
+    assert lines[2].startswith("scores/models/acme/widget-1.yaml:19:16: warning: results[1].retrieved: a second quiz "
                                "result from paper for acme/widget-1: 0.85 on 2025-06-20, 63.4 on 2025-06-01")
     assert lines[3].startswith("2 warnings: likely mistakes, written anyway")
 
@@ -350,7 +350,7 @@ def test_serve_warns_when_not_on_loopback(tmp_path):
     assert not serve.is_loopback("0.0.0.0") and not serve.is_loopback("192.168.1.5")
 
 
-GOOD_MODEL = ("id: acme/widget-1\nname: Widget 1\norganization: Acme\nresults:\n"
+GOOD_MODEL = ("id: acme/widget-1\nname: Widget 1\nrelease: acme/widget-1\norganization: Acme\nresults:\n"
               "  - {benchmark: hle, value: 63.4, source: epoch, retrieved: \"2025-06-01\"}\n")
 
 

@@ -334,12 +334,13 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     head = commit(root, "Add initech/eta with five results")
     d = run_json(root, base, head)
     entered_on = sorted(k for k, b in d["boards"].items() if [r["model"] for r in b["entered"]] == ["initech/eta"])
-    assert {"index:ai-iq", "benchmark:hle", "benchmark:gpqa-diamond", "benchmark:aime-2025", "benchmark:mmlu-pro",
+    # (its HLE is on AA's question set, a table of its own on the HLE page, not the full-set board)
+    assert {"index:ai-iq", "benchmark:gpqa-diamond", "benchmark:aime-2025", "benchmark:mmlu-pro",
             "benchmark:swe-bench-verified"} <= set(entered_on)
     for board in d["boards"].values():
         assert all(m["reasons"] != [{"kind": "others-moved"}] for m in board["moved"])
     # eta tops every benchmark board, so each other row there shifts one rank: counted.
-    assert d["boards"]["benchmark:hle"]["rank_shifts"] == 6  # five base models with HLE, and omega
+    assert d["boards"]["benchmark:gpqa-diamond"]["rank_shifts"] == 6  # five base models with GPQA, and omega
     assert d["summary"]["rank_shifts"] == sum(b["rank_shifts"] for b in d["boards"].values())
 
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
@@ -353,8 +354,8 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
         line = next(line for line in first if f"({board_id})" in line)
         row = d["boards"][board_id]["entered"][0]
         assert f"entered initech/eta {diff.pr_comment._num(row['value'])} (rank {row['rank']})" in line
-    hle_line = next(line for line in first if "(benchmark:hle)" in line)
-    assert hle_line.endswith("; 6 other rows only shifted rank")
+    gpqa_line = next(line for line in first if "(benchmark:gpqa-diamond)" in line)
+    assert gpqa_line.endswith("; 6 other rows only shifted rank")
 
 
 # ---------------------------------------------------------------- the pull-request flow, end to end
@@ -402,7 +403,7 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     assert rep["changed_files"] == ["scores/models/acme/beta.yaml", "scores/models/initech/eta.yaml"]
     assert [(w["path"], w["field"]) for w in rep["warnings"]] == [("scores/models/initech/eta.yaml",
                                                                     "results[0].value")]
-    assert "::warning file=scores/models/initech/eta.yaml,line=5," in result.output  # an annotation under Actions
+    assert "::warning file=scores/models/initech/eta.yaml,line=6," in result.output  # an annotation under Actions
     assert rep["diff"]["boards"]["index:ai-iq"]["entered"][0]["model"] == "initech/eta"
 
     body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
@@ -410,7 +411,7 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     assert lines[0] == "<!-- sitegen-diff -->" and lines[1].startswith("## Leaderboard diff:")
     assert lines[3].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
     assert "### Warnings in the changed files (1)" in body
-    assert "scores/models/initech/eta.yaml:5:" in body and "0.85 looks like a fraction" in body
+    assert "scores/models/initech/eta.yaml:6:" in body and "0.85 looks like a fraction" in body
     # The same template renders `sitegen diff`'s own Markdown.
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
     assert md.splitlines()[2] == lines[3]
@@ -431,10 +432,10 @@ def test_pull_request_that_does_not_validate_gets_its_errors(tmp_path):
     assert result.exit_code == 1  # the check fails, and the report is still written for the comment
     rep = json.loads(out.read_text(encoding="utf-8"))
     assert rep["status"] == "invalid" and rep["invalid_side"] == "head" and rep["diff"] is None
-    assert any(e["path"] == "scores/models/initech/eta.yaml" and e["line"] == 5 for e in rep["errors"])
+    assert any(e["path"] == "scores/models/initech/eta.yaml" and e["line"] == 6 for e in rep["errors"])
     body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
     assert "**This change does not validate: 1 error.**" in body
-    assert "- scores/models/initech/eta.yaml:5:" in body and "epoc" in body
+    assert "- scores/models/initech/eta.yaml:6:" in body and "epoc" in body
 
 
 # Within the first 200 characters, which is what the renderer keeps of any one string.
