@@ -196,4 +196,5 @@ def board_cell_html(c: dict[str, Any]) -> Markup:
 
     code = HOW_CODE.get(c["how"], "x")
     text = number(c["value"], c["digits"])
-    return Markup(f'<td class="{code}">{text}</td>' if code else f"<td>{text}</td>")
+    # the class is one letter, so it needs no quotes (HTML allows it; a long board has thousands of these cells)
+    return Markup(f"<td class={code}>{text}</td>" if code else f"<td>{text}</td>")

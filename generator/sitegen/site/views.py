@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -119,8 +120,10 @@ class Lookups:
             "released": m.get("released") or "",
             "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
             # what a table's filter searches beyond the name, organisation and page address it reads from the row
-            "aka": " ".join(dict.fromkeys(str(x) for x in (m.get("family") or "", *(m.get("aliases") or []))
-                                          if x and str(x).lower() not in str(name).lower())),
+            # (case folded and without web addresses, whose last part is an alias of its own)
+            "aka": " ".join(dict.fromkeys(str(x).lower() for x in (m.get("family") or "", *(m.get("aliases") or []))
+                                          if x and str(x).lower() not in str(name).lower()
+                                          and not str(x).startswith(("https://", "http://")))),
         }
 
 
@@ -229,6 +232,28 @@ def _interval_note(row: dict[str, Any]) -> str:
     return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
 
 
+def shared_interval_note(rows: list[dict[str, Any]]) -> str:
+    """The interval note most rows share (counts aside), said once above the table instead of in every row's
+    title; rows with that note drop it (a long board would otherwise repeat it hundreds of times)."""
+    def kind(note: str) -> str:  # "…: 3 derived; …" and "…: 4 derived; …" are one kind
+        return re.sub(r"\b\d+ (derived|published|observed|imputed)\b", r"\1", note)
+
+    counts: dict[str, int] = {}
+    for r in rows:
+        if r["interval"] and r["interval_note"]:
+            counts[kind(r["interval_note"])] = counts.get(kind(r["interval_note"]), 0) + 1
+    if not counts:
+        return ""
+    shared, n = max(sorted(counts.items()), key=lambda kv: kv[1])
+    if n < 10:
+        return ""
+    for r in rows:
+        if r["interval"] and kind(r["interval_note"]) == shared:
+            r["interval_note"] = ""
+    legend = shared.split(": ", 1)[1] if shared.startswith("derived: ") else shared
+    return re.sub(r": (derived|published|observed|imputed);", ";", legend)
+
+
 def row_notes(row: dict[str, Any]) -> str:
     """What a reader must know about one row beyond its number: subset, exclusion reason, interval source."""
     parts = []
@@ -308,13 +333,14 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         view_rows.append(vr)
         if row.get("manual") and row.get("rank") is None:
             manual_rows.append(vr)
+    interval_legend = shared_interval_note(view_rows)
     n_ranked = sum(1 for r in view_rows if r["ranked"])
     desc = " ".join(str(board.get("description") or "").split())
     cut = desc.find(". ", 0, 400)
     lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
     return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "unit": form["unit"],
             "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
-            "has_interval": any(r["interval"] for r in view_rows), "digits": digits,
+            "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
             # hide unranked rows by default when they would bury the ranked ones (a checkbox shows them)

@@ -25,6 +25,8 @@
   function words(s) { return (s || "").toLowerCase().replace(/[.\-_/()\[\],:;]+/g, " ").replace(/\s+/g, " ").trim(); }
 
   function numberOf(text) {
+    var f = /^(\d+)\/(\d+)$/.exec(text);  /* a coverage such as "2/4" sorts as its share */
+    if (f) return +f[2] ? f[1] / f[2] : NaN;
     var m = /-?[\d,]*\.?\d+(?:e[-+]?\d+)?/i.exec(text.replace(/\u2212/g, "-"));
     return m ? parseFloat(m[0].replace(/,/g, "")) : NaN;
   }
