@@ -110,4 +110,4 @@ def test_real_shapes_feed_every_chart(real_ctx):
     assert "Humanity" in " ".join(_Text(files["boards/hle/index.html"].decode()).text)
     # the AI IQ board marks imputed cells and hides nothing without JS
     iq = files["boards/ai-iq/index.html"].decode()
-    assert 'data-ranked="1"' in iq and '<td class="i">' in iq
+    assert 'data-ranked="1"' in iq and '<td class=i>' in iq

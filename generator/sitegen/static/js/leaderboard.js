@@ -91,14 +91,19 @@
       var changed = keyed.some(function (k, i) { return tbody.rows[i] !== k.r; });
       if (!changed) return;
       /* a long board re-attaches its top rows in this frame and the rest in the next (see showAll) */
-      if (long) {
-        table.classList.remove("lb-all");
-        keyed.forEach(function (k, i) { if (k.r.classList.contains("lb-later") !== i >= 100) k.r.classList.toggle("lb-later"); });
-      }
+      if (long) table.classList.remove("lb-all");
       var frag = document.createDocumentFragment();
       keyed.forEach(function (k) { frag.appendChild(k.r); });
       tbody.appendChild(frag);
-      if (long) showAll();
+      if (long) { markLater(); showAll(); }
+    }
+
+    /* the first 100 rows a reader can see are drawn at once, the rest a frame later (hidden rows do not count) */
+    function markLater() {
+      for (var i = 0, n = 0; i < tbody.rows.length; i++) {
+        var r = tbody.rows[i], later = !r.hidden && n++ >= 100;
+        if (r.classList.contains("lb-later") !== later) r.classList.toggle("lb-later");
+      }
     }
 
     function showAll() {
@@ -138,6 +143,7 @@
         if (r.hidden !== !ok) r.hidden = !ok;
         if (ok) shown++;
       });
+      if (long) markLater();
       if (count) count.textContent = shown + " of " + rows.length + " shown";
       empty.hidden = shown > 0;
       table.classList.toggle("lb-none", shown === 0);
