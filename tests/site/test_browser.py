@@ -428,6 +428,12 @@ def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site
     wrap.evaluate("w => { w.scrollLeft = 600; }")
     name = page.locator("table.lb-fixed tbody tr:not([hidden]) th").first
     assert abs(name.bounding_box()["x"] - wrap.bounding_box()["x"]) < 3
+    # the tier column: the leader is in tier 1, tiers never fall as ranks rise, each ranked row has its rank range
+    tiers = page.evaluate("""() => [...document.querySelectorAll('table.lb-fixed tbody tr:not([hidden])')].slice(0, 50)
+        .map(tr => [+tr.cells[0].textContent, +tr.cells[1].textContent, tr.cells[1].title])""")
+    assert page.locator('table.lb-fixed th[data-key="tier"]').count() == 1
+    assert tiers[0][1] == 1 and all(a[1] <= b[1] for a, b in zip(tiers, tiers[1:])), tiers
+    assert all(re.fullmatch(r"\d+(–\d+)?", title) for _, _, title in tiers), tiers
     # every name the column cuts off carries the full name as its title (short names need none)
     cut = page.evaluate("""() => [...document.querySelectorAll('table.lb-fixed tbody tr:not([hidden]) th')].slice(0, 200)
         .filter(th => th.scrollWidth > th.clientWidth)

@@ -119,12 +119,26 @@ class Lookups:
             "input_price": _num(pricing.get("input_per_mtok")), "output_price": _num(pricing.get("output_per_mtok")),
             "released": m.get("released") or "",
             "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
-            # what a table's filter searches beyond the name, organisation and page address it reads from the row
-            # (case folded and without web addresses, whose last part is an alias of its own)
-            "aka": " ".join(dict.fromkeys(str(x).lower() for x in (m.get("family") or "", *(m.get("aliases") or []))
-                                          if x and str(x).lower() not in str(name).lower()
-                                          and not str(x).startswith(("https://", "http://")))),
+            "aka": _aka(name, org, mid, (m.get("family") or "", *(m.get("aliases") or []))),
         }
+
+
+def search_words(text: str) -> str:
+    """leaderboard.js's words(): lower case, split on dots, dashes, slashes, brackets and punctuation."""
+    return " ".join(re.sub(r"[.\-_/()\[\],:;]+", " ", text.lower()).split())
+
+
+def _aka(name: str, org: str, mid: str, names) -> str:
+    """What a table's filter searches beyond the name, organisation and page address it reads from the row: the
+    family and aliases, leaving out web addresses (whose last part is an alias of its own) and any name whose words
+    the row already holds as a phrase (a search that finds it finds the row anyway)."""
+    hay = f" {search_words(' '.join((name, org, mid)))} "
+    out: dict[str, None] = {}
+    for x in names:
+        x = str(x)
+        if x and not x.startswith(("https://", "http://")) and f" {search_words(x)} " not in hay:
+            out[x.lower()] = None
+    return " ".join(out)
 
 
 #: Labels of computed (non-benchmark) components that the engine names by id.
@@ -232,11 +246,20 @@ def _interval_note(row: dict[str, Any]) -> str:
     return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
 
 
+def _rank_range(interval: Any) -> str:
+    """A row's rank interval as text ("3–7"), or "" when there is none."""
+    if not (isinstance(interval, (list, tuple)) and len(interval) == 2 and None not in interval):
+        return ""
+    low, high = (int(x) for x in interval)
+    return f"{low}–{high}" if low != high else str(low)
+
+
 def shared_interval_note(rows: list[dict[str, Any]]) -> str:
     """The interval note most rows share (counts aside), said once above the table instead of in every row's
     title; rows with that note drop it (a long board would otherwise repeat it hundreds of times)."""
-    def kind(note: str) -> str:  # "…: 3 derived; …" and "…: 4 derived; …" are one kind
-        return re.sub(r"\b\d+ (derived|published|observed|imputed)\b", r"\1", note)
+    def kind(note: str) -> str:  # "…: 3 derived; …" and "…: 1 published; …" are one kind (coverage has the count)
+        return re.sub(r"\b\d+ (derived|published|observed|imputed)(, \d+ (derived|published|observed|imputed))*\b",
+                      "…", note)
 
     counts: dict[str, int] = {}
     for r in rows:
@@ -247,11 +270,16 @@ def shared_interval_note(rows: list[dict[str, Any]]) -> str:
     shared, n = max(sorted(counts.items()), key=lambda kv: kv[1])
     if n < 10:
         return ""
+    shared_parts = shared.split("; ")
     for r in rows:
-        if r["interval"] and kind(r["interval_note"]) == shared:
-            r["interval_note"] = ""
+        if not (r["interval"] and r["interval_note"]):
+            continue
+        parts = r["interval_note"].split("; ")
+        if set(shared_parts) <= {kind(p) for p in parts}:  # only what this row adds to the shared note
+            r["interval_note"] = "; ".join(p for p in parts if kind(p) not in shared_parts)
     legend = shared.split(": ", 1)[1] if shared.startswith("derived: ") else shared
-    return re.sub(r": (derived|published|observed|imputed);", ";", legend)
+    legend = re.sub(r": …(;|$)", r"\1", legend)
+    return {"published": "as the source publishes it"}.get(legend, legend)
 
 
 def row_notes(row: dict[str, Any]) -> str:
@@ -329,6 +357,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
             "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
             "ranked": row.get("rank") is not None,
+            "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
         }
         view_rows.append(vr)
         if row.get("manual") and row.get("rank") is None:
@@ -341,6 +370,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "unit": form["unit"],
             "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
             "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
+            "has_tier": any(r["tier"] is not None for r in view_rows),
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
             # hide unranked rows by default when they would bury the ranked ones (a checkbox shows them)
