@@ -125,12 +125,23 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                    "coverage": {"have": have, "of": of}, "components": comps}
             if kind == "iq":
                 row["interval"] = [round(value - 3.5, 1), round(value + 3.5, 1)]
+                # what indices/uncertainty.py writes: the method and its reason, the imputed share, and on the
+                # first component its own interval (the rest have none, with the reason)
+                row.update(interval_how="derived", interval_reason="simulated from component intervals: 1 derived",
+                           imputed_share=sum(c["how"] == "imputed" for c in comps) / of)
+                for k, c in enumerate(comps):
+                    if c["value"] is not None:
+                        c.update(interval=[round(c["value"] - 2.0, 1), round(c["value"] + 2.0, 1)],
+                                 interval_how="published") if k == 0 else c.update(
+                            interval=None, interval_how=None, interval_reason="no question count is known")
             if j == 1 and iid == "ai-iq":
                 row["manual"] = {"value": 101.0, "source": "https://example.org/manual-iq"}
             rows.append(row)
         ranked = sorted((r for r in rows if r["value"] is not None), key=lambda r: (-r["value"], r["model"]))
         for k, r in enumerate(ranked):
             r["rank"] = k + 1
+            if kind == "iq":  # rank ranges of +-2 and tiers of five rows, as annotate() would write them
+                r.update(rank_interval=[max(1, k - 1), min(len(ranked), k + 3)], tier=1 + k // 5)
         boards[iid] = {"index": iid, "name": iname, "version": iid.rsplit("-v", 1)[-1] if "-v" in iid else "1",
                        "kind": kind, "unit": "IQ" if kind == "iq" else "points",
                        "description": f"{iname}: computed from {of} components. <b>not bold</b>",

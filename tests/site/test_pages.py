@@ -97,7 +97,8 @@ def test_leaderboard_table_rows_and_marked_cells():
     assert len(rows) == len(ctx.boards["ai-iq"]["rows"])
     assert {r.get("data-weights", "unknown") for r in rows} <= {"open", "closed", "unknown"}
     heads = [a["data-key"] for t, a in d.elements if t == "th" and "data-key" in a]
-    assert heads[:4] == ["rank", "name", "org", "value"] and "coverage" in heads and "status" in heads
+    # the fixture's AI IQ rows carry tiers (as annotate() writes them), so the tier column follows the rank
+    assert heads[:5] == ["rank", "tier", "name", "org", "value"] and "coverage" in heads and "status" in heads
     table = next(a for t, a in d.elements if t == "table" and "lb-table" in a.get("class", ""))
     first = int(table["data-first-cell"])
     cols = [a for t, a in d.elements if t == "th" and a.get("scope") == "col"]
@@ -137,6 +138,27 @@ def test_model_page_links_every_result_to_its_source():
     charts = [a for t, a in d.elements if t == "div" and a.get("class") == "lb-vega"]
     assert charts and all(c["data-highlight"] == "openai/model-00000" for c in charts)
     assert all(c["data-spec"].startswith("../../../assets/charts/") for c in charts)
+
+
+def test_model_page_shows_intervals_rank_ranges_tiers_and_imputed_share():
+    """Model 5 on AI IQ: components 1-4 with the third imputed ((5 + 2) % 7 == 0), so 1 of 4 = 25.0% imputed; the
+    fixture gives the first component a published interval of value ± 2 and the others none, with the reason."""
+    row = next(r for r in make_context(40).boards["ai-iq"]["rows"] if r["model"] == "deepseek/model-00005")
+    html = SITE["models/deepseek/model-00005/index.html"].decode("utf-8")
+    section = html[html.index('id="idx-ai-iq"'):]
+    section = section[:section.index("</table>")]
+    lo, hi = row["interval"]
+    k = row["rank"] - 1
+    rank_range = f"{max(1, k - 1)}–{k + 3}"
+    assert f"Rank {row['rank']} of " in section
+    assert f"ranked {rank_range} in 95% of simulations, tier {1 + k // 5}" in section
+    assert f"95% interval <span title=\"95% interval, derived: simulated from component intervals: 1 derived\">{lo:.1f}–{hi:.1f}</span>" in section
+    assert "25.0% of the value imputed" in section
+    first = row["components"][0]["value"]
+    assert f'<span title="95% interval, as published">{first - 2:.1f}–{first + 2:.1f}</span> <span class="lb-how">as published</span>' in section
+    assert section.count('title="no interval: no question count is known">–</span>') == 3
+    glance = html[html.index("At a glance"):html.index("</table>", html.index("At a glance"))]
+    assert f"{lo:.1f}–{hi:.1f}" in glance and f"ranked {rank_range} in 95% of simulations" in glance
 
 
 def test_chart_specs_are_shared_and_keep_names_out_of_expressions():

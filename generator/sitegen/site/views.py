@@ -246,6 +246,19 @@ def _interval_note(row: dict[str, Any]) -> str:
     return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
 
 
+def interval_view(item: dict[str, Any]) -> dict[str, Any]:
+    """A value's interval as a model page shows it: the bounds, the method's label and, on hover, its reason
+    (a component's method is its benchmark's; the reason is kept only where there is no interval)."""
+    bounds = _interval(item.get("interval"))
+    how = item.get("interval_how") or ""
+    label = {"published": "as published", "derived": "derived"}.get(how, how)
+    reason = item.get("interval_reason") or ""
+    if bounds is None:
+        return {"interval": None, "interval_how": "", "interval_title": f"no interval: {reason}" if reason else ""}
+    title = f"95% interval, {label}" + (f": {reason}" if reason else "")
+    return {"interval": bounds, "interval_how": label, "interval_title": title}
+
+
 def _rank_range(interval: Any) -> str:
     """A row's rank interval as text ("3–7"), or "" when there is none."""
     if not (isinstance(interval, (list, tuple)) and len(interval) == 2 and None not in interval):
@@ -580,13 +593,14 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
                        "raw": _num(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
                        "retrieved": c.get("retrieved") or ""})
+            cv.update(interval_view(c))
             comps.append(cv)
-        interval = row.get("interval")
         breakdowns.append({
             "id": bid, "name": board_title(lk.ctx, bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
             "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
-            "interval": _interval(interval), "components": comps, "notes": row_notes(row),
+            "components": comps, "notes": row_notes(row), **interval_view(row), "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
+            "imputed_share": _num(row.get("imputed_share")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": form["digits"],
         })
@@ -595,7 +609,8 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         ranks.append({"id": bid, "name": lk.bench_name(bid), "rank": r.get("rank"),
                       "unit": lk.bench_unit(bid), "digits": lk.bench_digits(bid),
                       "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": _num(r.get("value")),
-                      "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None})
+                      "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
+                      **interval_view(r), "tier": r.get("tier"), "rank_range": _rank_range(r.get("rank_interval"))})
     params = m.get("parameters") or {}
     return {
         "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
