@@ -46,6 +46,7 @@ class Computed:
     result_records: list = dataclasses.field(default_factory=list)  # the rows of `results`, as dicts
     model_records: list = dataclasses.field(default_factory=list)  # the rows of `models`, as dicts
     as_of: dict = dataclasses.field(default_factory=dict)  # indices/asof.compute_asof: boards by month, frontiers
+    ahead: dict = dataclasses.field(default_factory=dict)  # per board, how often each row is ahead of each other one
 
 
 def compute(repo) -> Computed:
@@ -65,6 +66,7 @@ def compute(repo) -> Computed:
     boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[v["definition"]])}
     uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
+    ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
@@ -75,7 +77,7 @@ def compute(repo) -> Computed:
                                  benchmarks, repo.sources.data["sources"], frontiers, as_of["price_steps"])
     api_files.update(asof.api_texts(as_of))
     return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
-                    api_files, frontiers, result_records, model_records, as_of)
+                    api_files, frontiers, result_records, model_records, as_of, ahead)
 
 
 def raw_frames(repo) -> dict:
@@ -160,7 +162,7 @@ def site_context(root: Path, repo, computed: Computed):
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
-        api_files=computed.api_files, site_url=site_url, repo_url=repo_url,
+        api_files=computed.api_files, site_url=site_url, repo_url=repo_url, ahead=computed.ahead,
         history=history.summary_entries(root), citation=citation,
         not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
     )

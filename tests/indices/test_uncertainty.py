@@ -130,6 +130,36 @@ def test_board_gets_rank_intervals_and_tiers():
     assert [rows[m]["ahead_of_next"] for m in "abc"] == [1.0, 0.5, None]
 
 
+def test_ahead_pairs_count_each_pair_the_draws_do_not_settle():
+    # columns in rank order a, b, c, d; four draws
+    values = np.array([[5.0, 4.0, 1.0, 0.0],
+                       [5.0, 6.0, 1.0, 0.0],
+                       [5.0, 4.0, 4.0, 0.0],
+                       [5.0, 4.0, 5.0, 0.0]])
+    # a-b: a ahead in 3, b in 1. a-c: a ahead in 3, tied in the 4th. b-c: b ahead in 2, tied in 1, c ahead in 1.
+    # d is behind everyone in every draw, so none of its pairs is listed.
+    assert u.ahead_pairs(values) == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
+    # lower is better: the same draws negated give the same counts
+    assert u.ahead_pairs(-values, higher_is_better=False) == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
+    # a pair in which the worse-placed model wins every draw is listed, with 0 for the better-placed one
+    assert u.ahead_pairs(np.array([[1.0, 2.0], [1.0, 3.0]])) == [[0, 1, 0, 2]]
+
+
+def test_board_pairs_leave_out_rows_held_fixed():
+    sims = 100
+    board = {"rows": [
+        {"model": "a", "value": 10.0, "rank": 1}, {"model": "b", "value": 4.0, "rank": 2},
+        {"model": "e", "value": 4.0 - 1e-10, "rank": 3}, {"model": "c", "value": 4.0 - 1e-9, "rank": 4}]}
+    samples = {"a": np.full(sims, 10.0), "b": np.tile([5.0, 3.0], sims // 2), "c": np.full(sims, 4.0)}
+    u.annotate(board, samples, {m: "r" for m in samples}, sims, 0.95, pairs=True)
+    # a beats b and c in every draw (not listed); b (5 or 3) beats c (4) in half; e has no draws, so no pairs
+    assert board["ahead"] == {"simulations": 100, "models": ["a", "b", "c"], "ranks": [1, 2, 4],
+                              "pairs": [[1, 2, 50, 50]]}
+    plain = {"rows": [dict(r) for r in board["rows"]]}
+    u.annotate(plain, samples, {m: "r" for m in samples}, sims, 0.95)
+    assert "ahead" not in plain  # benchmark boards (pairs=False) carry none
+
+
 def test_board_without_any_interval_gets_no_tiers():
     board = {"rows": [{"model": "a", "value": 2.0, "rank": 1}, {"model": "b", "value": 1.0, "rank": 2}]}
     u.annotate(board, {}, {}, 10, 0.95)

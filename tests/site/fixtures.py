@@ -146,6 +146,13 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                        "kind": kind, "unit": "IQ" if kind == "iq" else "points",
                        "description": f"{iname}: computed from {of} components. <b>not bold</b>",
                        "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid}
+    iq_ranked = sorted((r for r in boards["ai-iq"]["rows"] if r["rank"] is not None), key=lambda r: r["rank"])
+    # what uncertainty.annotate(pairs=True) writes (build.compute moves it to ctx.ahead): each row ahead of the next
+    # in 700 of 1,000 draws, the 1st and 3rd tied in 50; every other pair settled in rank order
+    ahead = {"ai-iq": {"simulations": 1000, "models": [r["model"] for r in iq_ranked],
+                       "ranks": [r["rank"] for r in iq_ranked],
+                       "pairs": [[0, 1, 700, 300], [0, 2, 600, 350]]
+                       + [[k, k + 1, 700, 300] for k in range(1, len(iq_ranked) - 1)]}}
     cost_rows = []
     for j, m in enumerate(models):
         if j % 7 == 0:
@@ -224,7 +231,7 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                        sources=SOURCES, index_defs=index_defs, methodology_pages=methodology_pages,
                        frontiers=frontiers, data_date="2026-07-15", api_files=api_files,
                        repo_url="https://github.com/example/leaderboards",
-                       history=make_history([m["id"] for m in models]), citation=CITATION)
+                       history=make_history([m["id"] for m in models]), citation=CITATION, ahead=ahead)
 
 
 CITATION = {

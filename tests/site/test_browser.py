@@ -232,6 +232,34 @@ def test_compare_and_search(browser, server):
     ctx.close()
 
 
+def test_compare_says_how_often_one_model_is_ahead_in_the_simulations(browser, server, site_ctx):
+    """The fixture's counts (fixtures.py: each AI IQ row ahead of the next in 700 of 1,000 draws, the 1st and 3rd
+    tied in 50, every other pair settled in rank order), fetched for the chosen models only."""
+    order = site_ctx.ahead["ai-iq"]["models"]
+    names = {m["id"]: m["name"] for m in site_ctx.models}
+    a, b, c, d = order[0], order[1], order[2], order[5]
+    ctx, page, watch = _open(browser, server, f"compare/?m={b},{c},{d}")
+    page.wait_for_selector("td.lb-ahead")
+    assert page.locator("td.lb-ahead div").all_inner_texts() == [
+        f"{names[b]} is ahead of {names[c]} in 70% of 1,000 simulations ({names[c]} ahead in 30%)",
+        f"{names[b]} is ahead of {names[d]} in all 1,000 simulations",
+        f"{names[c]} is ahead of {names[d]} in all 1,000 simulations"]
+    _shot(page, "compare-ahead")
+    # only the three chosen models' files are downloaded
+    fetched = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    number = {m["id"]: i for i, m in enumerate(sorted(site_ctx.models, key=lambda m: m["id"]))}
+    assert sorted(u.rsplit("/", 1)[1] for u in fetched if "/compare/ahead/" in u) == sorted(
+        f"{number[m]}.json" for m in (b, c, d))
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()
+    ctx, page, watch = _open(browser, server, f"compare/?m={c},{a}")  # the pair is in a's file, a listed second
+    page.wait_for_selector("td.lb-ahead")
+    assert page.locator("td.lb-ahead div").all_inner_texts() == [
+        f"{names[a]} is ahead of {names[c]} in 60% of 1,000 simulations ({names[c]} ahead in 35%, tied in 5%)"]
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()
+
+
 def test_benchmark_and_mobile(browser, server):
     ctx, page, watch = _open(browser, server, "benchmarks/gpqa-diamond/", width=390)
     _charts_drawn(page)
@@ -377,6 +405,11 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
                     assert page.locator("table.lb-compare td .lb-sub a[href^='http']").count() > 0
                     assert page.locator("table.lb-compare th a[href*='boards/']").count() > 0
                     assert page.locator("table.lb-compare .lb-flagtext").count() > 0
+                    # both models are on AI IQ: how often one is ahead, from the build's own simulations
+                    page.wait_for_selector("td.lb-ahead")
+                    said = page.locator("td.lb-ahead div").all_inner_texts()
+                    assert said and all(re.match(r".+ is ahead of .+ in (all|[\d.]+% of) [\d,]+ simulations", t)
+                                        for t in said), said
                 _shot(page, f"{kind}-{width}-{scheme}")
                 lines.append(f"{kind:<17}{width:>6}px {scheme:<6}{t['ready']:>7} ms{t['dcl']:>9} ms"
                              f"{o['scroll']:>8}px {'ok' if o['scroll'] <= o['width'] + 1 else 'OVERFLOW'}")

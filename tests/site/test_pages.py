@@ -193,6 +193,25 @@ def test_compare_embeds_escaped_json():
     assert str(script_json({"x": "</script>&"})) == '{"x":"\\u003c/script\\u003e\\u0026"}'
 
 
+def test_compare_gets_the_builds_simulation_counts_one_file_per_model():
+    ctx = make_context(40)
+    block = ctx.ahead["ai-iq"]
+    number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}
+    data = json.loads(re.search(r'<script type="application/json" id="compare-data">(.*?)</script>',
+                                SITE["compare/index.html"].decode("utf-8"), re.S).group(1))
+    assert {b[0]: b[8] for b in data["boards"]}["ai-iq"] == 1000
+    assert all(b[8] is None for b in data["boards"] if b[0] != "ai-iq")
+    assert {m[0] for m in data["models"] if m[8] == 1} == set(block["models"])
+    first, second, third = (number[m] for m in block["models"][:3])
+    # the pair lives in the better-placed model's file; no ties: [other, ahead], with ties: [other, ahead, behind]
+    assert json.loads(SITE[f"compare/ahead/{first}.json"]) == {
+        "model": block["models"][0], "boards": {"ai-iq": [0, [[second, 700], [third, 600, 350]]]}}
+    last = number[block["models"][-1]]
+    assert json.loads(SITE[f"compare/ahead/{last}.json"]) == {
+        "model": block["models"][-1], "boards": {"ai-iq": [len(block["models"]) - 1, []]}}
+    assert len([p for p in SITE if p.startswith("compare/ahead/")]) == len(block["models"])
+
+
 def test_markdown_has_no_raw_html_or_js_links():
     html = SITE["methodology/ai-iq/index.html"].decode()
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html

@@ -192,6 +192,44 @@ def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> lis
     return out
 
 
+def ahead_pairs(values: np.ndarray, higher_is_better: bool = True) -> list[list[int]]:
+    """How often one model is ahead of another, for every pair the simulations do not settle in rank order.
+
+    `values` is draws x models with the columns in rank order (better first). Returns [i, j, a, b] for each pair
+    i < j in which i is not ahead in every draw: a counts the draws in which i is ahead of j, b those in which j
+    is ahead of i (the rest are ties). A pair left out has i ahead in every draw.
+    Cost: only pairs whose draws overlap are compared (where i's worst draw beats j's best, i is ahead in all),
+    each model's draws are contiguous, and the "behind" count is taken apart from "ahead" only for models that
+    tie someone in some draw; AI IQ's ~600 rows take about a quarter of a second.
+    """
+    draws = values if higher_is_better else -values
+    sims, m = draws.shape
+    order = np.argsort(draws, axis=1)
+    ordered = np.take_along_axis(draws, order, axis=1)
+    same = ordered[:, 1:] == ordered[:, :-1]
+    ties = np.zeros(m, dtype=bool)  # models equal to another in at least one draw
+    ties[order[:, 1:][same]] = True
+    ties[order[:, :-1][same]] = True
+    key = np.ascontiguousarray(draws.T)  # models x draws
+    worst, best = key.min(axis=1), key.max(axis=1)
+    parts = []
+    for i in range(m - 1):
+        overlap = np.flatnonzero(worst[i] <= best[i + 1:])
+        if not overlap.size:
+            continue
+        stop = i + 2 + overlap[-1]
+        block = key[i + 1:stop]
+        ahead = np.count_nonzero(key[i] > block, axis=1)
+        behind = sims - ahead
+        if ties[i]:
+            both = np.flatnonzero(ties[i + 1:stop])
+            if both.size:
+                behind[both] = np.count_nonzero(key[i] < block[both], axis=1)
+        keep = np.flatnonzero(ahead < sims)
+        parts.append(np.column_stack([np.full(keep.size, i), keep + i + 1, ahead[keep], behind[keep]]))
+    return np.concatenate(parts).astype(int).tolist() if parts else []
+
+
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
     """2 x models: the central `level` interval of each column, numpy's linear quantile, from one partition."""
     sims = samples.shape[0]
@@ -595,11 +633,14 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
 # ------------------------------------------------------------------------------------------ board annotation
 
 def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[str, str], sims: int, level: float,
-             higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True) -> dict:
+             higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True,
+             pairs: bool = False) -> dict:
     """Write interval, interval_how, interval_reason, rank_interval and tier on a board's rows (in place).
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
     in the rank simulation at their fixed value. Unranked rows get neither a rank interval nor a tier.
+    With `pairs`, board["ahead"] says how often each ranked row with draws is ahead of each other one
+    (ahead_pairs; the compare page reads it, build.compute takes it off the board before the API is written).
     """
     drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
         if value_intervals else []
@@ -629,6 +670,11 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
         ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
         for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
             row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
+        if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
+            cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
+            board["ahead"] = {"simulations": sims, "models": [ranked[k]["model"] for k in cols],
+                              "ranks": [ranked[k]["rank"] for k in cols],
+                              "pairs": ahead_pairs(matrix[:, cols], higher_is_better)}
     board["uncertainty"] = {
         "simulations": sims, "level": level,
         "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
@@ -688,7 +734,7 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
             del samples[row["model"]]  # never an interval around a value the simulation does not reproduce
             row["_mismatch"] = True
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
-    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none)
+    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none, pairs=True)
     for row in board["rows"]:
         if row.pop("_mismatch", False):
             row["interval_reason"] = MISMATCH
@@ -759,7 +805,7 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
-    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False)
+    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
 
 
 def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from .. import write
 from . import changes
+from .ahead import ahead_files, simulations
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
@@ -188,17 +189,19 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
         return [digits, *pre_post]
 
     bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
+    simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
     return {
+        # [..., 1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
-                    lk.model_meta(m["id"])["total_b"]] for m in models],
-        # [id, title, values, format, higher is better, statuses, "version · snapshot", page]
+                    lk.model_meta(m["id"])["total_b"], 1 if m["id"] in simulated else 0] for m in models],
+        # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null]
         "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
                     fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
                     [board_status[b].get(m["id"], "") for m in models],
                     " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
-                    href(urls.board[b])] for b in boards],
+                    href(urls.board[b]), simulations(ctx.ahead, b)] for b in boards],
         # [id, name, values, format, higher is better, provenance per model (see provenance())]
         "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
                         fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),
@@ -295,6 +298,9 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
     rendered = _in_parallel(render_pages, pages)
     files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
+    number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
+    for path, data in ahead_files(ctx.ahead, number).items():
+        files[path] = (str(script_json(data)) + "\n").encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
         files[path] = text.encode("utf-8")
     files[changes.FEED] = changes.atom(ctx)

@@ -26,12 +26,57 @@
     return (v < 0 && text.replace(/[0.,]/g, "") !== "" ? "-" : "") + f[1] + text + f[2];
   }
 
+  /* "A is ahead of B in 97% of simulations": counts the build took from its own seeded simulations (site/ahead.py),
+     one small file per model, fetched only for the models being compared. A pair lives in the file of the model
+     placed better on the board; a pair in neither file is one that model wins in every simulation. */
+  var sims = {}, pending = {}, current = [];
+  function fetchSims(idx) {
+    idx.forEach(function (i) {
+      if (data.models[i][8] !== 1 || i in sims || pending[i]) return;
+      pending[i] = true;
+      fetch("ahead/" + i + ".json").then(function (r) { return r.ok ? r.json() : null; })
+        .catch(function () { return null; })
+        .then(function (d) {
+          sims[i] = d && d.model === data.models[i][0] ? d : null;
+          delete pending[i];
+          render(current);
+        });
+    });
+  }
+  /* [simulations i is ahead of k, simulations k is ahead of i] on board b (n simulations), or null */
+  function aheadCounts(bid, n, i, k) {
+    var ei = sims[i] && sims[i].boards[bid], ek = sims[k] && sims[k].boards[bid];
+    if (!ei || !ek) return null;
+    function find(e, other) { for (var x = 0; x < e[1].length; x++) if (e[1][x][0] === other) return e[1][x]; return null; }
+    var p = find(ei, k);
+    if (p) return [p[1], p.length > 2 ? p[2] : n - p[1]];
+    p = find(ek, i);
+    if (p) return [p.length > 2 ? p[2] : n - p[1], p[1]];
+    return ei[0] < ek[0] ? [n, 0] : [0, n];
+  }
+  function pct(c, n) {
+    var v = 100 * c / n, t = Math.round(v);
+    return ((t === 100 && c < n) || (t === 0 && c > 0) ? v.toFixed(1) : String(t)) + "%";
+  }
+  function aheadText(i, k, c, n) {
+    var lead = c[0] >= c[1] ? [i, k, c[0], c[1]] : [k, i, c[1], c[0]];
+    var a = data.models[lead[0]][1], b = data.models[lead[1]][1], ties = n - c[0] - c[1];
+    var text = a + " is ahead of " + b + (lead[2] === n ? " in all " + n.toLocaleString("en-US") + " simulations"
+      : " in " + pct(lead[2], n) + " of " + n.toLocaleString("en-US") + " simulations");
+    var rest = [];
+    if (lead[3]) rest.push(b + " ahead in " + pct(lead[3], n));
+    if (ties) rest.push("tied in " + pct(ties, n));
+    return text + (rest.length ? " (" + rest.join(", ") + ")" : "");
+  }
+
   function el(tag, text, cls) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 
   function render(ids) {
+    current = ids;
     out.textContent = "";
     if (ids.length === 0) { out.appendChild(el("p", "Choose models above to compare them.")); return; }
     var idx = ids.map(function (id) { return byId[id]; });
+    fetchSims(idx);
     var table = el("table", undefined, "lb-compare");
     var thead = table.createTHead(), hr = thead.insertRow();
     hr.appendChild(el("th", ""));
@@ -82,6 +127,22 @@
       });
       var shown = statuses.filter(function (s, k) { return vals[k] !== null; });
       if (distinct(shown).length > 1 && shown.some(function (s) { return OK.indexOf(s) < 0; })) warn(h, "not all of these values are final: see their status");
+      var said = [];
+      for (var p = 0; b[8] && p < idx.length; p++) for (var q = p + 1; q < idx.length; q++) {
+        var c = aheadCounts(b[0], b[8], idx[p], idx[q]);
+        if (c) said.push(aheadText(idx[p], idx[q], c, b[8]));
+      }
+      if (said.length) {
+        var sr = tb.insertRow(), sh = el("th", "", "lb-sub"), sc = el("td", undefined, "lb-ahead");
+        sh.scope = "row";
+        var how = el("a", "In the simulations");
+        how.href = "../methodology/uncertainty/";
+        how.title = "every value drawn from its 95% interval and the index recomputed, " + b[8] + " times";
+        sh.appendChild(how);
+        sc.colSpan = idx.length;
+        said.forEach(function (t) { sc.appendChild(el("div", t)); });
+        sr.appendChild(sh); sr.appendChild(sc);
+      }
     });
     var versions = {};
     data.boards.forEach(function (b) {
