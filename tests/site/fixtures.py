@@ -225,6 +225,8 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
         "ai-iq.md": "# AI IQ\n\nHow we compute **AI IQ**. <script>alert(1)</script>\n\n"
                     "| a | b |\n|---|---|\n| 1 | 2 |\n\n[bad](javascript:alert(1)) [good](https://example.org/x)\n",
         "index.md": "# Methodology\n\nOverview of the indices.\n",
+        # boards with tiers and the compare page link it
+        "uncertainty.md": "# Uncertainty: intervals, rank ranges and tiers\n\nHow intervals are had.\n",
     }
     api_files = {"api/v1/boards/ai-iq.json": '{"index": "ai-iq"}\n', "api/v1/models.csv": "id,name\n"}
     return SiteContext(boards=boards, benchmark_boards=bench_boards, models=models, benchmarks=benchmarks,

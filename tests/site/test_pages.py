@@ -172,6 +172,26 @@ def test_chart_specs_are_shared_and_keep_names_out_of_expressions():
         assert spec.get("description")
 
 
+def test_composite_scatter_charts_draw_the_95_percent_interval_as_error_bars():
+    """The fixture's AI IQ rows carry value ± 3.5 as their interval; the AA boards carry none."""
+    ctx = make_context(40)
+    iq = {r["model"]: r for r in ctx.boards["ai-iq"]["rows"] if r["value"] is not None}
+    for kind in ("iq-vs-cost", "iq-vs-speed"):
+        spec = json.loads(SITE[f"assets/charts/{kind}.json"])
+        bars = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+        assert len(bars) == 1 and spec["layer"][0] is bars[0]  # behind the points
+        assert bars[0]["encoding"]["y"]["field"] == "lo" and bars[0]["encoding"]["y2"]["field"] == "hi"
+        rows = spec["datasets"]["points"]
+        assert rows
+        for r in rows:
+            value = iq[r["model"]]["value"]
+            assert (r["lo"], r["hi"]) == (round(value - 3.5, 1), round(value + 3.5, 1))
+            assert r["ci"] == f"{value - 3.5:.1f}–{value + 3.5:.1f}"
+    aa = json.loads(SITE["assets/charts/aa-vs-price.json"])
+    assert not [layer for layer in aa["layer"] if layer["mark"]["type"] == "rule"]
+    assert all("lo" not in r and "ci" not in r for r in aa["datasets"]["points"])
+
+
 def test_charts_have_text_fallbacks():
     d = page("charts/index.html")
     figures = [a for t, a in d.elements if t == "figure"]

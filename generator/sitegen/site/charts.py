@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from .context import SiteContext
-from .numbers import d3_format, decimals
+from .numbers import d3_format, decimals, number
 from .pages import board_title
 from .views import Lookups, _num, iq_anchors
 
@@ -22,6 +22,27 @@ AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
 def _board_values(ctx: SiteContext, bid: str) -> dict[str, float]:
     rows = (ctx.boards.get(bid) or {}).get("rows", [])
     return {r["model"]: v for r in rows if (v := _num(r.get("value"))) is not None}
+
+
+def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
+    """Each row's 95% interval as the chart's error bar fields {model: {"lo", "hi"}} (rows without one: none)."""
+    out = {}
+    for r in (ctx.boards.get(bid) or {}).get("rows", []):
+        iv = r.get("interval")
+        if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := _num(iv[0]), hi := _num(iv[1])):
+            out[r["model"]] = {"lo": round(lo, 2), "hi": round(hi, 2)}
+    return out
+
+
+def _with_ci(rows: list[dict], unit: str) -> list[dict]:
+    """Each row's interval as the tooltip shows it ("117.6–135.0", with the y value's decimals; "none known" for a
+    row without one: a missing field would read "undefined"), when the chart has any."""
+    if not any("lo" in r for r in rows):
+        return rows  # no error bars, no tooltip line
+    d = decimals(unit, [v for r in rows for v in (r.get("lo"), r.get("hi"))])
+    for r in rows:
+        r["ci"] = f"{number(r['lo'], d)}–{number(r['hi'], d)}" if "lo" in r else "none known"
+    return rows
 
 
 def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
@@ -47,9 +68,11 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 
 
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
-             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True):
+             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True,
+             error_bars: bool = False):
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
-    pointer named too (off when the chart is layered into another, where vega cannot resolve the selection)."""
+    pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
+    With error_bars, a vertical rule from `lo` to `hi` (the y value's 95% interval) behind each point that has one."""
     hl = alt.param(name="hl", value="")
     is_hl = "datum.model === hl"
     base = alt.Chart(alt.NamedData(DATA))
@@ -57,21 +80,29 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
     # the point under the pointer (or finger) is labelled with its name; not `nearest`: its voronoi cells would
     # take the tooltip and the link from the points
     hover = alt.selection_point(name="hover", on="pointerover", clear="pointerout", fields=["model"], empty=False)
+    weights = alt.Scale(domain=["open", "closed", "unknown"], range=["#2e7d32", "#3f51b5", "#9e9e9e"])
+    interval_tips = [alt.Tooltip("ci:N", title="95% interval")] if error_bars else []
     points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer").encode(
         x=alt.X(f"{x}:Q", title=xtitle, scale=xscale),
         y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False)),
-        color=alt.Color("weights:N", title="Weights", scale=alt.Scale(domain=["open", "closed", "unknown"],
-                                                                         range=["#2e7d32", "#3f51b5", "#9e9e9e"])),
+        color=alt.Color("weights:N", title="Weights", scale=weights),
         size=alt.condition(is_hl, alt.value(260), alt.value(50)),
         tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
                  alt.Tooltip(f"{x}:Q", title=xtitle, format=tooltip_fmt[0]),
-                 alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1])],
+                 alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1]), *interval_tips],
     ).add_params(hl, *([hover] if hover_label else []))
     label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
         x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
     ring = base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63").encode(
         x=f"{x}:Q", y=f"{y}:Q").transform_filter(is_hl)
     layers = [points, ring, label]
+    if error_bars:  # drawn first, so the points sit on top; the y scale spans the bars too
+        bars = base.mark_rule(opacity=0.35, strokeWidth=1.2).encode(
+            x=f"{x}:Q", y=alt.Y("lo:Q", title=ytitle), y2="hi:Q",
+            # one legend for both layers, its symbols as opaque as the points
+            color=alt.Color("weights:N", title="Weights", scale=weights, legend=alt.Legend(symbolOpacity=0.75)),
+        ).transform_filter("datum.lo != null")
+        layers.insert(0, bars)
     if hover_label:
         layers.append(base.mark_text(align="left", dx=8, dy=-8).encode(
             x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover))
@@ -120,12 +151,16 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
 
     # effective cost is the cost board's own value (the engine's row value), never a guessed component
     eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
-    rows = [_point(lk, m, iq=iq[m], cost=eff[m]) for m in sorted(iq) if m in eff and eff[m] > 0]
+    iq_err = _board_intervals(ctx, "ai-iq")
+    bars = " Vertical bars: the 95% interval of the AI IQ (see the uncertainty methodology)."
+    rows = _with_ci([_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq)
+                     if m in eff and eff[m] > 0], "IQ")
     desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
-            "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0.")
+            "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0."
+            + bars)
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
         _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))),
+                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=bool(iq_err)),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
                         units={"iq": "IQ", "cost": "USD-per-task"}))
 
@@ -147,11 +182,12 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
 
     time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get("benchmark") or "aa-response-time"
     rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
-    rows = [_point(lk, m, iq=iq[m], seconds=rt[m]) for m in sorted(iq) if m in rt and rt[m] > 0]
-    desc = "AI IQ against response time (log scale, reversed: faster to the right)."
+    rows = _with_ci([_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq)
+                     if m in rt and rt[m] > 0], "IQ")
+    desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
     add("iq-vs-speed", "AI IQ vs response time", desc,
         _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ"))),
+                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=bool(iq_err)),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
                         units={"iq": "IQ", "seconds": "seconds"}))
 
@@ -178,12 +214,16 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             continue
         kind = aa_chart_kind(aa_board, aa_id)
         aa = _board_values(ctx, aa_board)
-        rows = [_point(lk, m, index=aa[m], price=p) for m in sorted(aa) if (p := _blended(lk, m)) and p > 0]
+        aa_err = _board_intervals(ctx, aa_board)
+        rows = _with_ci([_point(lk, m, index=aa[m], price=p, **aa_err.get(m, {})) for m in sorted(aa)
+                         if (p := _blended(lk, m)) and p > 0], "points")
         name = board_title(ctx, aa_board)
-        desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)."
+        desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
+            " Vertical bars: the index's 95% interval, where it can be had (see the uncertainty methodology)."
+            if aa_err else "")
         add(kind, f"{name} vs price", desc,
             _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
-                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points"))),
+                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points")), error_bars=bool(aa_err)),
             rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
                             units={"index": "points", "price": "USD"}))
 
