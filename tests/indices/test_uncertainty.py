@@ -138,11 +138,15 @@ def test_ahead_pairs_count_each_pair_the_draws_do_not_settle():
                        [5.0, 4.0, 5.0, 0.0]])
     # a-b: a ahead in 3, b in 1. a-c: a ahead in 3, tied in the 4th. b-c: b ahead in 2, tied in 1, c ahead in 1.
     # d is behind everyone in every draw, so none of its pairs is listed.
-    assert u.ahead_pairs(values) == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
+    ranks = u.competition_ranks(values)
+    assert ranks.tolist() == [[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 2, 4], [1, 3, 1, 4]]
+    assert u.ahead_pairs(ranks).tolist() == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
     # lower is better: the same draws negated give the same counts
-    assert u.ahead_pairs(-values, higher_is_better=False) == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
+    assert u.ahead_pairs(u.competition_ranks(-values, higher_is_better=False)).tolist() == [
+        [0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
     # a pair in which the worse-placed model wins every draw is listed, with 0 for the better-placed one
-    assert u.ahead_pairs(np.array([[1.0, 2.0], [1.0, 3.0]])) == [[0, 1, 0, 2]]
+    assert u.ahead_pairs(u.competition_ranks(np.array([[1.0, 2.0], [1.0, 3.0]]))).tolist() == [[0, 1, 0, 2]]
+    assert u.ahead_pairs(u.competition_ranks(np.array([[2.0, 1.0], [3.0, 1.0]]))).shape == (0, 4)  # all settled
 
 
 def test_board_pairs_leave_out_rows_held_fixed():
@@ -153,8 +157,8 @@ def test_board_pairs_leave_out_rows_held_fixed():
     samples = {"a": np.full(sims, 10.0), "b": np.tile([5.0, 3.0], sims // 2), "c": np.full(sims, 4.0)}
     u.annotate(board, samples, {m: "r" for m in samples}, sims, 0.95, pairs=True)
     # a beats b and c in every draw (not listed); b (5 or 3) beats c (4) in half; e has no draws, so no pairs
-    assert board["ahead"] == {"simulations": 100, "models": ["a", "b", "c"], "ranks": [1, 2, 4],
-                              "pairs": [[1, 2, 50, 50]]}
+    assert {**board["ahead"], "pairs": board["ahead"]["pairs"].tolist()} == {
+        "simulations": 100, "models": ["a", "b", "c"], "ranks": [1, 2, 4], "pairs": [[1, 2, 50, 50]]}
     plain = {"rows": [dict(r) for r in board["rows"]]}
     u.annotate(plain, samples, {m: "r" for m in samples}, sims, 0.95)
     assert "ahead" not in plain  # benchmark boards (pairs=False) carry none

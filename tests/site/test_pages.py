@@ -223,12 +223,15 @@ def test_compare_gets_the_builds_simulation_counts_one_file_per_model():
     assert all(b[8] is None for b in data["boards"] if b[0] != "ai-iq")
     assert {m[0] for m in data["models"] if m[8] == 1} == set(block["models"])
     first, second, third = (number[m] for m in block["models"][:3])
-    # the pair lives in the better-placed model's file; no ties: [other, ahead], with ties: [other, ahead, behind]
+    # the pair lives in the better-placed model's file: [place, others, draws ahead of each, (draws each other is
+    # ahead, only when some pair ties: 300 and 350, as 1000 - 700 and 1000 - 600 - 50)]
     assert json.loads(SITE[f"compare/ahead/{first}.json"]) == {
-        "model": block["models"][0], "boards": {"ai-iq": [0, [[second, 700], [third, 600, 350]]]}}
+        "model": block["models"][0], "boards": {"ai-iq": [0, [second, third], [700, 600], [300, 350]]}}
+    assert json.loads(SITE[f"compare/ahead/{second}.json"]) == {
+        "model": block["models"][1], "boards": {"ai-iq": [1, [third], [700]]}}  # no tie: the rest are behind
     last = number[block["models"][-1]]
     assert json.loads(SITE[f"compare/ahead/{last}.json"]) == {
-        "model": block["models"][-1], "boards": {"ai-iq": [len(block["models"]) - 1, []]}}
+        "model": block["models"][-1], "boards": {"ai-iq": [len(block["models"]) - 1, [], []]}}
     assert len([p for p in SITE if p.startswith("compare/ahead/")]) == len(block["models"])
 
 

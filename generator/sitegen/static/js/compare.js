@@ -47,11 +47,15 @@
   function aheadCounts(bid, n, i, k) {
     var ei = sims[i] && sims[i].boards[bid], ek = sims[k] && sims[k].boards[bid];
     if (!ei || !ek) return null;
-    function find(e, other) { for (var x = 0; x < e[1].length; x++) if (e[1][x][0] === other) return e[1][x]; return null; }
-    var p = find(ei, k);
-    if (p) return [p[1], p.length > 2 ? p[2] : n - p[1]];
-    p = find(ek, i);
-    if (p) return [p.length > 2 ? p[2] : n - p[1], p[1]];
+    /* an entry is [place on the board, other models, draws ahead of each, (draws each other is ahead: with ties)] */
+    function counts(e, other) {
+      var x = e[1].indexOf(other);
+      return x < 0 ? null : [e[2][x], e[3] ? e[3][x] : n - e[2][x]];
+    }
+    var c = counts(ei, k);
+    if (c) return c;
+    c = counts(ek, i);
+    if (c) return [c[1], c[0]];
     return ei[0] < ek[0] ? [n, 0] : [0, n];
   }
   function pct(c, n) {
