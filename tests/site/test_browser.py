@@ -512,17 +512,47 @@ def test_board_chart_is_its_own_version_and_points_label_and_link(browser, pages
     ctx.close()
 
 
-def test_search_splits_terms_on_dots(browser, pages_server):
+def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages_server, real_site):
+    """On the real site: an exact name, id or alias puts that model first, then the other configurations of its
+    release, then the rest; a release's name ("Claude Opus 4.6") puts all its configurations first; dots and dashes
+    split terms ("gpt 5.1" is "gpt-5.1")."""
+    import json
+
+    docs = json.loads((real_site / "search/search_index.json").read_text())["docs"]
+    def names(release):  # every configuration of a release, as the index holds it
+        return sorted(d["title"] for d in docs if d.get("release") == release)
+    gpt5 = names("openai gpt 5")
+    assert "GPT-5 (high)" in gpt5 and len(gpt5) >= 3, gpt5
+    opus = names("anthropic claude opus 4 6")
+    gpt51 = [d["title"] for d in docs if "gpt 5 1" in d.get("config", [])]
+    assert len(opus) >= 3 and len(gpt51) >= 2, (opus, gpt51)
+    expected = {  # query: (first result, the set the next results come from, before any other)
+        "GPT-5 (high)": ("GPT-5 (high)", gpt5),
+        "openai/gpt-5-high": ("GPT-5 (high)", gpt5),
+        "gpt-5-2025-08-07-high": ("GPT-5 (high)", gpt5),  # an alias
+        "Claude Opus 4.6": (None, opus),
+        "gpt-5.1": (None, gpt51),
+        "gpt 5.1": (None, gpt51),
+        "GPT-4.1 mini": ("GPT-4.1 mini", []),
+    }
     ctx = browser.new_context(viewport={"width": 1440, "height": 900})
     page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
     page.goto(pages_server + SUB, wait_until="load")
     page.click("input.md-search__input")
-    for query, first in (("gpt 5.1", "GPT-5.1"), ("GPT-4.1 mini", "GPT-4.1 mini")):
+    for query, (first, group) in expected.items():
         page.fill("input.md-search__input", "")
         page.wait_for_selector(".md-search-result__item", state="detached")
         page.keyboard.type(query, delay=20)
         page.wait_for_selector(".md-search-result__item")
         page.wait_for_timeout(500)
+        assert page.input_value("input.md-search__input") == query  # what was typed stays as typed
         titles = page.locator(".md-search-result__item h1").all_inner_texts()
-        assert titles and titles[0].startswith(first), (query, titles[:5], page.inner_text(".md-search-result__meta"))
+        print(f"search {query!r}: {titles[:6]}")
+        head = titles[1:] if first else titles
+        if first:
+            assert titles[0] == first, (query, titles[:8])
+        n = min(len([t for t in group if t != first]), 9)  # the page renders ten results at first
+        assert set(head[:n]) <= set(group) - {first}, (query, titles[:10], group)
+    assert watch.problems == [], watch.problems
     ctx.close()

@@ -164,6 +164,28 @@ def test_search_index_is_materials_format_and_escaped():
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
 
 
+def test_search_entries_carry_the_names_that_rank_a_model_first():
+    """static/js/search-worker.js ranks a result first when the typed query, as lower-case words, is one of its
+    `exact` names; next the other configurations of its `release` and models whose `config` names match."""
+    from sitegen.site.search import _model_doc, words
+
+    assert words("GPT-5.1 (high)") == "gpt 5 1 high" and words(" openai/gpt-5_high ") == "openai gpt 5 high"
+    m = {"id": "openai/gpt-5.1-high", "name": "GPT-5.1 (high)", "release": "openai/gpt-5.1", "organization": "OpenAI",
+         "aliases": ["gpt-5.1-2025-11-13_high", "GPT 5.1 High"]}
+    doc = _model_doc(m, "models/openai/gpt-5.1-high/")
+    # name, id, id without organisation (same words as the name: once), aliases (the second is the name again)
+    assert doc["exact"] == ["gpt 5 1 high", "openai gpt 5 1 high", "gpt 5 1 2025 11 13 high"]
+    # the name without its configuration, the release id, the release without organisation (same words: once)
+    assert doc["config"] == ["gpt 5 1", "openai gpt 5 1"] and doc["release"] == "openai gpt 5 1"
+    # a model without a release is its own release; a hostile name is escaped in the title, words elsewhere
+    doc = _model_doc({"id": "x/y", "name": "<b>Y</b> (a)"}, "models/x/y/")
+    assert doc["title"] == "&lt;b&gt;Y&lt;/b&gt; (a)" and doc["config"] == ["b y b", "x y", "y"] and doc["release"] == "x y"
+    idx = json.loads(SITE["search/search_index.json"])
+    models = [d for d in idx["docs"] if d["location"].startswith("models/") and d["location"] != "models/"]
+    assert models and all(d["exact"] and d["config"] and d["release"] for d in models)
+    assert "." in idx["config"]["separator"]  # "gpt 5.1" and "gpt-5.1" both read 5.1 as two terms
+
+
 def test_compare_embeds_escaped_json():
     d = page("compare/index.html")
     data = [body for a, body in d.scripts if a.get("id") == "compare-data"][0]
