@@ -272,3 +272,75 @@ def test_pages_describe_themselves_and_link_to_their_data_files():
     hrefs = [a.get("href") or a.get("src") for t, a in nf.elements if t in ("a", "link", "script") and (a.get("href") or a.get("src"))]
     local = [h for h in hrefs if not h.startswith(("https://", "#"))]
     assert local and all(h.startswith("/boards/") for h in local), local
+
+
+def test_methodology_page_explains_its_definition_in_sections_not_a_dump():
+    """One heading per index version; the settings in words, the anchor tables as tables with units, a link to the
+    file; no nested key/value dump."""
+    html = SITE["methodology/ai-iq/index.html"].decode()
+    d = Doc(html)
+    assert d.find("h2", id="ai-iq") and "AI IQ, version 1.0" in d.text
+    assert "lb-kv" not in html and "lb-def\"" not in html
+    # the fixture's Academic reasoning dimension: four benchmarks, each with its anchor table (score row, IQ row)
+    assert "Academic reasoning (knowledge)" in d.text
+    text = " ".join(" ".join(d.text).split())
+    assert text.count("Implied IQ") == 4 and "0 25 50 75 100" in text and "70 85 100 118 131" in text
+    assert "Definition file:" in text and "https://github.com/example/leaderboards/edit/HEAD/methodology/indices/ai-iq.yaml" in [
+        a.get("href") for a in d.find("a")]
+    # the benchmark names link to their pages, from this page's depth
+    bench = [a.get("href") for a in d.find("a") if (a.get("href") or "").startswith("../../benchmarks/")]
+    assert len(bench) >= 4, bench
+    # the overview lists every definition once, linking to the page that explains it (the fixture has no AA page)
+    over = Doc(SITE["methodology/index.html"].decode())
+    rows = " ".join(" ".join(over.text).split())
+    assert "Index definitions" in rows and "AI IQ 1.0 AI IQ" in rows and "AA Intelligence v3.0" in rows
+    assert "ai-iq/#ai-iq" in [a.get("href") for a in over.find("a")]
+
+
+def test_every_real_definition_is_shown_whole_and_in_words():
+    """For every file in methodology/indices/: no field left to the 'Other settings' fallback, and every number
+    in the file appears on the page (as written, or as a percentage for levels and shares)."""
+    import dataclasses
+    from pathlib import Path
+
+    import yaml
+
+    from sitegen.site import methodology
+    from sitegen.site.pages import Urls
+    from sitegen.site.views import Lookups
+
+    root = Path(__file__).resolve().parents[2] / "methodology" / "indices"
+    defs = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(root.glob("*.yaml"))}
+    ctx = dataclasses.replace(make_context(5), index_defs=defs)
+    lk = Lookups(ctx, Urls(ctx))
+
+    def numbers(x):
+        if isinstance(x, bool):
+            return
+        if isinstance(x, (int, float)):
+            yield x
+        elif isinstance(x, dict):
+            for v in x.values():
+                yield from numbers(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from numbers(v)
+
+    for i, d in defs.items():
+        v = methodology.definition_view(d, ctx, lk, lambda b: None)
+        assert v["other"] == [], (i, v["other"])
+        assert methodology.page_stem(i) in {"aa-intelligence", "ai-iq", "ai-eq", "cost", "hle", "pedagogy", "index"}
+        shown = " ".join(str(x) for x in _flatten(v))
+        for n in numbers(d):
+            assert methodology.num(n) in shown or methodology.pct(n) in shown, (i, n)
+
+
+def _flatten(x):
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from _flatten(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _flatten(v)
+    else:
+        yield x

@@ -12,7 +12,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import write
-from . import changes
+from . import changes, methodology
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
@@ -128,9 +128,13 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         text = ctx.methodology_pages[name]
         stem = name.removesuffix(".md")
         path = urls.methodology[name]
+        root, md_base = "../" * path.count("/"), "../" * (path.count("/") - 1)
+        bench_href = (lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None)
+        defs = [methodology.definition_view(d, ctx, lk, bench_href, md_base)
+                for d in methodology.definitions_for(stem, ctx.index_defs or {})]
         pages.append(Page(path, "methodology.html", methodology_title(name, text), f"methodology:{name}", {
-            "text": text, "md_pages": md_pages, "md_base": "../" * (path.count("/") - 1), "index_def": (ctx.index_defs or {}).get(stem),
-            "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
+            "text": text, "md_pages": md_pages, "md_base": md_base, "defs": defs,
+            "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
         }))
     # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
