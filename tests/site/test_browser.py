@@ -262,7 +262,7 @@ PAGE_KINDS = {
     "home": "", "board-long": "boards/ai-iq/", "board": "boards/aa-intelligence-v2-2/", "benchmark": "benchmarks/arc-agi-1/",
     "benchmarks": "benchmarks/", "models": "models/", "model": "models/openai/gpt-5.5-high/", "charts": "charts/",
     "compare": "compare/?m=openai/gpt-5.5-high,google/gemini-3.1-pro-preview", "methodology": "methodology/",
-    "methodology-page": "methodology/ai-iq/", "downloads": "downloads/", "changelog": "changelog/", "cite": "cite/",
+    "methodology-page": "methodology/ai-iq/", "methodology-versions": "methodology/aa-intelligence/", "downloads": "downloads/", "changelog": "changelog/", "cite": "cite/",
     "data-format": "contributing/data-format/", "404": "no/such/page/",
 }
 

@@ -114,9 +114,9 @@ class _View:
             parts.append(f"question set {sel['subset']} only")
         h = sel.get("harness")
         if h:
-            prefer = ["no harness (the plain model)" if p == "" else p for p in h.get("prefer") or []]
+            prefer = ["the plain model (no harness)" if p == "" else f"harness {p}" for p in h.get("prefer") or []]
             best = h.get("otherwise") == "best"
-            text = ("harness " + " or ".join(prefer) + " preferred" + (", otherwise the best harness result" if best else "")
+            text = (" or ".join(prefer) + " preferred" + (", otherwise the best harness result" if best else "")
                     if prefer else "the best harness result" if best else "any harness")
             parts.append(text)
         return "; ".join(parts)
@@ -147,9 +147,12 @@ def _common(v: _View) -> None:
     if (p := v.take("precision")) is not None:
         v.facts.append(("Precision", f"values are computed and stored to {num(p)} decimals"))
     if (u := v.take("uncertainty")):
-        v.facts.append(("Uncertainty", _link(
-            f"{pct(u.get('level', 0.95))} intervals, rank ranges and tiers from {num(u.get('simulations'))} simulated draws "
-            f"(level {num(u.get('level'))})", v.md_base + "uncertainty/")))
+        level, n = f"{pct(u.get('level', 0.95))} (level {num(u.get('level'))})", num(u.get("simulations"))
+        # a composite's interval is simulated from its components; other values bring their own interval
+        text = (f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
+                "from the same draws" if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq") else
+                f"rank ranges and tiers from {n} draws of each value from its own {level} interval")
+        v.facts.append(("Uncertainty", _link(text, v.md_base + "uncertainty/")))
     if (pub := v.take("publish")):
         v.facts.append(("Board published", {"always": "always", "never": "never (defined and tested only)",
                                              "when-data": "once at least one model has a value"}.get(pub, pub)))
