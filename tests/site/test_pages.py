@@ -344,3 +344,22 @@ def _flatten(x):
             yield from _flatten(v)
     else:
         yield x
+
+
+def test_a_board_links_to_the_methodology_section_of_its_own_version():
+    import dataclasses
+
+    from sitegen.site import _methodology_for
+    from sitegen.site.pages import Urls
+
+    base = make_context(5)
+    defs = {**base.index_defs, "aa-coding-v3-0": {"id": "aa-coding-v3-0", "kind": "weighted-mean", "name": "AA Coding"}}
+    pages = {**base.methodology_pages, "aa-intelligence.md": "# AA\n"}
+    ctx = dataclasses.replace(base, index_defs=defs, methodology_pages=pages)
+    urls = Urls(ctx)
+    # the AA page explains two definitions (v3.0 and the coding sub-index): a board links to its own section
+    assert _methodology_for(ctx, urls, "aa-coding-v3-0") == "methodology/aa-intelligence/#aa-coding-v3-0"
+    assert _methodology_for(ctx, urls, "aa-intelligence-v3-0") == "methodology/aa-intelligence/#aa-intelligence-v3-0"
+    # a page with one definition: its top (the prose first); a board without a page: no link
+    assert _methodology_for(ctx, urls, "ai-iq") == "methodology/ai-iq/"
+    assert _methodology_for(ctx, urls, "pedagogy-cdpk") is None

@@ -162,9 +162,15 @@ def _chart_order(kind: str) -> int:
 
 
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
-    for name in (f"{bid}.md", f"{bid.rsplit('-v', 1)[0]}.md"):
-        if name in urls.methodology:
-            return href(urls.methodology[name])
+    """The methodology page that explains a board's definition; on a page that explains several (index versions,
+    sub-indices), that definition's own section."""
+    definition = str((ctx.boards.get(bid) or {}).get("definition") or bid)
+    defs = ctx.index_defs or {}
+    for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
+        if f"{stem}.md" in urls.methodology:
+            several = definition in defs and len(methodology.definitions_for(stem, defs)) > 1
+            anchor = f"#{definition}" if several else ""
+            return href(urls.methodology[f"{stem}.md"]) + anchor
     return None
 
 
