@@ -351,3 +351,14 @@ def test_a_board_links_to_the_methodology_section_of_its_own_version():
     # a page with one definition: its top (the prose first); a board without a page: no link
     assert _methodology_for(ctx, urls, "ai-iq") == "methodology/ai-iq/"
     assert _methodology_for(ctx, urls, "pedagogy-cdpk") is None
+
+
+def test_search_worker_imports_the_vendored_worker_the_page_does_not_load_itself():
+    """base.html points mkdocs-material at static/js/search-worker.js, which imports material's worker by its
+    hashed file name: a re-vendored material with a new name must update both (vendor.sh says so)."""
+    import re as _re
+
+    worker = SITE["assets/js/search-worker.js"].decode()
+    target = _re.search(r'importScripts\("\.\./([^"]+)"\)', worker).group(1)
+    assert "assets/" + target in SITE
+    assert '"search":"assets/js/search-worker.js"' in SITE["index.html"].decode().replace(" ", "")
