@@ -556,3 +556,59 @@ def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages
         assert set(head[:n]) <= set(group) - {first}, (query, titles[:10], group)
     assert watch.problems == [], watch.problems
     ctx.close()
+
+
+def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server):
+    """The date control: a month loads that month's pre-computed board (the API file, fetched relative to the
+    page), the URL carries it, Back returns to the board before, and the view is labelled as known or released."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    page.wait_for_selector("#asof:not([hidden])")
+    today_first = page.locator("#board-ai-iq tbody tr th").first.inner_text()
+    months = page.eval_on_selector_all("#asof select[name=asof] option", "os => os.map(o => o.value)")
+    assert months[0] == "" and months[1:] == sorted(months[1:], reverse=True) and len(months) > 12
+    month = "2025-09"
+    page.select_option("#asof select[name=asof]", month)
+    page.wait_for_selector(f"#asof[data-shown='{month} known']")
+    assert _href(page).endswith(f"/boards/ai-iq/?asof={month}")
+    assert page.locator("#board-ai-iq").is_hidden()
+    head = page.inner_text(".lb-asof-head")
+    assert "As known on 2025-09-30" in head and "retrieved on or before" in head
+    rows = page.locator(".lb-asof-table tbody tr")
+    shot_rows = rows.count()
+    assert shot_rows > 10
+    first_link = rows.first.locator("th a")
+    assert first_link.get_attribute("href") and first_link.inner_text() != today_first
+    _shot(page, "board-asof-known")
+    # the other view of the same month: more models (every model released by then), labelled as such
+    page.select_option("#asof select[name=view]", "released")
+    page.wait_for_selector(f"#asof[data-shown='{month} released']")
+    assert _href(page).endswith(f"?asof={month}&view=released")
+    assert "Models released by 2025-09-30" in page.inner_text(".lb-asof-head")
+    assert page.locator(".lb-asof-table tbody tr").count() != shot_rows
+    # an earlier month: fewer rows
+    page.select_option("#asof select[name=asof]", "2024-03")
+    page.wait_for_selector("#asof[data-shown='2024-03 released']")
+    early = page.locator(".lb-asof-table tbody tr").count()
+    assert 0 < early < shot_rows
+    # Back: the month before, then the other view, then today's board
+    page.go_back()
+    page.wait_for_selector(f"#asof[data-shown='{month} released']")
+    assert page.input_value("#asof select[name=asof]") == month
+    page.go_back()
+    page.wait_for_selector(f"#asof[data-shown='{month} known']")
+    page.go_back()
+    page.wait_for_selector("#asof:not([data-shown])")
+    assert page.locator("#board-ai-iq").is_visible() and page.locator(".lb-asof-table").count() == 0
+    assert page.locator("#board-ai-iq tbody tr th").first.inner_text() == today_first
+    # the URL opens the same board; the link from a row goes to the model's page
+    page.goto(pages_server + SUB + f"boards/ai-iq/?asof={month}", wait_until="load")
+    page.wait_for_selector(f"#asof[data-shown='{month} known']")
+    name = page.locator(".lb-asof-table tbody tr th a").first.inner_text()
+    page.locator(".lb-asof-table tbody tr th a").first.click()
+    page.wait_for_url("**/models/**")
+    assert page.inner_text("h1") == name
+    assert watch.problems == [], watch.problems
+    ctx.close()

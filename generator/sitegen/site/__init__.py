@@ -12,7 +12,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import write
-from . import changes, methodology
+from . import asof, changes, methodology
 from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
 from .context import SiteContext
 from .numbers import decimals, with_unit
@@ -87,6 +87,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
             "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
+            "asof": asof.control(ctx, bid, view["digits"]),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
                                            {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
         }, _describe_board(ctx, view)))
@@ -302,6 +303,10 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
         if page.template == "board.html" and page.data["view"]["has_components"]:
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
             files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
+        if page.template == "board.html" and page.data.get("asof"):
+            # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
+            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
+                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
     rendered = _in_parallel(render_pages, pages)
     files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")

@@ -34,3 +34,5 @@ class SiteContext:
     citation: dict[str, Any] | None = None
     #: per source id: the names it lists that are not attributed to a model, with reason and values
     not_attributed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: indices/asof.compute_asof: every board by month and view, price steps per model, frontiers over time
+    as_of: dict[str, Any] = field(default_factory=dict)
