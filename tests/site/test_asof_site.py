@@ -65,3 +65,51 @@ def test_board_page_carries_the_control_and_the_names_file_is_escaped_json():
     names = files["boards/ai-iq/asof-names.json"].decode()
     # ids[0] is the model named "</script><script>...": < is escaped in the file, the name intact once parsed
     assert "<" not in names and json.loads(names)[ids[0]][0] == HOSTILE_SCRIPT
+
+
+def _priced_ctx():
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {
+        ids[0]: [{"date": "2025-06-30", "input": 2.0, "output": 8.0, "source": "pedagogy-lb"},
+                 {"date": "2025-12-17", "input": 10.0, "output": None, "source": "aa-api-2026-07"}],
+        ids[1]: [{"date": "2025-06-30", "input": None, "output": None, "source": "pedagogy-lb"}],  # no price: no steps
+    }, "frontier": {"ai-iq": {"best": [
+        {"date": "2025-11-30", "value": 101.0, "model": ids[0], "released": "2025-11-02"},
+        {"date": "2025-12-31", "value": 102.5, "model": ids[0], "released": "2025-11-02"},
+        {"date": "2026-01-31", "value": 103.0, "model": ids[1], "released": "2026-01-05"}]}}}
+    return dataclasses.replace(ctx, as_of=as_of, data_date="2026-07-02"), ids
+
+
+def test_price_chart_holds_each_price_until_the_next_and_the_newest_until_the_data_date():
+    ctx, ids = _priced_ctx()
+    files = render_files(ctx)
+    spec = json.loads(files["assets/charts/price-history.json"])
+    rows = spec["datasets"]["points"]
+    # two dated prices, then the newest again at the data's date (no source: drawn as a line, not a point)
+    assert [(r["model"], r["date"], r["input"], r["output"], r.get("source")) for r in rows] == [
+        (ids[0], "2025-06-30", 2.0, 8.0, "pedagogy-lb"), (ids[0], "2025-12-17", 10.0, None, "aa-api-2026-07"),
+        (ids[0], "2026-07-02", 10.0, None, None)]
+    line, points = spec["layer"]
+    assert line["mark"]["interpolate"] == "step-after"
+    assert {"filter": "isValid(datum.source)"} in points["transform"]
+    assert {"filter": "datum.model === hl"} in line["transform"]
+    # the model's page: the chart for its own model and a table of every dated price with its source linked
+    own = files["models/" + ids[0] + "/index.html"].decode()
+    assert 'data-spec="../../../assets/charts/price-history.json" data-highlight="' + ids[0] + '"' in own
+    assert "<td>2025-12-17</td><td class=\"lb-num\">10.00</td>" in own and "https://artificialanalysis.ai/" in own
+    # a model without a dated price has no price chart; the charts page does not show it either
+    assert "price-history" not in files["models/" + ids[1] + "/index.html"].decode()
+    assert "price-history" not in files["charts/index.html"].decode()
+
+
+def test_best_over_time_chart_is_on_its_board_page_and_names_each_new_leader_once():
+    ctx, ids = _priced_ctx()
+    files = render_files(ctx)
+    spec = json.loads(files["assets/charts/best-over-time-ai-iq.json"])
+    rows = spec["datasets"]["points"]
+    assert [(r["asof"], r["value"], r["model"], r["new"]) for r in rows] == [
+        ("2025-11-30", 101.0, ids[0], True), ("2025-12-31", 102.5, ids[0], False), ("2026-01-31", 103.0, ids[1], True)]
+    assert spec["layer"][0]["mark"]["interpolate"] == "step-after"
+    assert {"filter": "datum.new"} in spec["layer"][2]["transform"]
+    assert 'id="chart-best-over-time-ai-iq"' in files["boards/ai-iq/index.html"].decode()
+    assert "best-over-time" not in files["charts/index.html"].decode()

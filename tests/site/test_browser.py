@@ -612,3 +612,48 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     assert page.inner_text("h1") == name
     assert watch.problems == [], watch.problems
     ctx.close()
+
+
+def test_model_price_history_chart_draws_its_own_steps(browser, pages_server):
+    """A model with dated prices: the step chart draws its input and output prices (one point per dated price
+    and side), a point's tooltip names the source and the date, and the table beneath lists every step."""
+    import json
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "models/openai/o3-medium/", wait_until="load")
+    _charts_drawn(page)
+    fig = page.locator("#chart-price-history")
+    spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
+    mine = [r for r in spec["datasets"]["points"] if r["model"] == "openai/o3-medium" and r.get("source")]
+    sides = sum((r["input"] is not None) + (r["output"] is not None) for r in mine)
+    assert len(mine) >= 3 and fig.locator(".mark-symbol.role-mark path").count() == sides
+    assert fig.locator(".mark-line path").count() == 2  # input and output
+    assert fig.locator("tbody tr").count() == len(mine)
+    fig.scroll_into_view_if_needed()
+    point = fig.locator(".mark-symbol.role-mark path").first
+    box = point.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#vg-tooltip-element.visible")
+    tip = page.inner_text("#vg-tooltip-element")
+    assert "Source" in tip and "Since" in tip and re.search(r"\d{4}-\d{2}-\d{2}", tip)
+    assert any(r["source"] in tip for r in mine)
+    _shot(page, "model-price-history")
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_board_best_value_over_time_chart(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    _charts_drawn(page, timeout=30000)
+    fig = page.locator("#chart-best-over-time-ai-iq")
+    assert fig.locator(".mark-symbol.role-mark path").count() >= 3 and fig.locator(".mark-text text").count() >= 3
+    fig.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    _shot(page, "board-best-over-time")
+    assert watch.problems == [], watch.problems
+    ctx.close()

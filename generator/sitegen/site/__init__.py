@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from .. import write
 from . import asof, changes, methodology
-from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
+from .charts import BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts, price_rows
 from .context import SiteContext
 from .numbers import decimals, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
@@ -47,7 +47,10 @@ def _static_files() -> dict[str, bytes]:
 def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
     name = lk.model_meta(mid)["name"]
-    return {"v": model_view(mid, lk), "chart_kinds": kinds, "contrib_links": contribute_links(
+    prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
+    return {"v": model_view(mid, lk), "chart_kinds": kinds, "price_steps": prices,
+            "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
+            "contrib_links": contribute_links(
         lk.ctx, f"scores/models/{mid}.yaml",
         {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
 
@@ -85,7 +88,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         view = board_view(bid, lk)
         definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
-            "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
+            "view": view, "chart_kinds": [k for k in (*BOARD_CHARTS.get(bid, ()), BEST_PREFIX + bid) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
             "asof": asof.control(ctx, bid, view["digits"]),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
@@ -122,7 +125,8 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(
+        (k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
