@@ -154,6 +154,7 @@
   function show(s) {
     monthSel.value = s.month;
     viewSel.value = s.view;
+    viewSel.disabled = !s.month;  /* today's board has one view */
     if (!s.month) { showToday(); return; }
     var mine = ++shown;
     out.textContent = "Loading the board as of " + s.month + "…";
