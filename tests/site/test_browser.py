@@ -603,9 +603,10 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     page.wait_for_selector("#asof:not([data-shown])")
     assert page.locator("#board-ai-iq").is_visible() and page.locator(".lb-asof-table").count() == 0
     assert page.locator("#board-ai-iq tbody tr th").first.inner_text() == today_first
-    # the URL opens the same board; the link from a row goes to the model's page
-    page.goto(pages_server + SUB + f"boards/ai-iq/?asof={month}", wait_until="load")
-    page.wait_for_selector(f"#asof[data-shown='{month} known']")
+    # a URL opens its board, with what changed that month; the link from a row goes to the model's page
+    page.goto(pages_server + SUB + "boards/ai-iq/?asof=2025-10", wait_until="load")
+    page.wait_for_selector("#asof[data-shown='2025-10 known']")
+    assert "Entered that month: " in page.inner_text(".lb-asof-out")
     name = page.locator(".lb-asof-table tbody tr th a").first.inner_text()
     page.locator(".lb-asof-table tbody tr th a").first.click()
     page.wait_for_url("**/models/**")

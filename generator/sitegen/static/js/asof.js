@@ -125,6 +125,14 @@
         (ch.left || []).length + " left, " + (ch.moved || []).length + " moved.";
     }
     out.appendChild(el("p", summary, "lb-legend"));
+    if (s.view === "known" && ch) {
+      [["entered", "Entered"], ["left", "Left"]].forEach(function (k) {
+        var list = (ch[k[0]] || []).map(function (c) { return (names[c.model] || [c.model])[0]; });
+        if (!list.length) return;
+        out.appendChild(el("p", k[1] + " that month: " + list.slice(0, 8).join(", ") +
+          (list.length > 8 ? " and " + (list.length - 8) + " more." : "."), "lb-legend lb-asof-changes"));
+      });
+    }
     var wrap = el("div", undefined, "md-typeset__scrollwrap"), inner = el("div", undefined, "md-typeset__table lb-wrap");
     var t = el("table", undefined, "lb-table lb-asof-table");
     t.appendChild(el("caption", "Board as of " + data.date + ", " + (s.view === "known" ? "as known then" : "models released by then"), "lb-sr"));
