@@ -658,3 +658,18 @@ def test_board_best_value_over_time_chart(browser, pages_server):
     _shot(page, "board-best-over-time")
     assert watch.problems == [], watch.problems
     ctx.close()
+
+
+def test_board_as_of_a_month_before_anything_was_retrieved_offers_the_release_view(browser, pages_server):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    watch = Watch(page, pages_server + "/")
+    page.goto(pages_server + SUB + "boards/ai-iq/?asof=2024-03", wait_until="load")
+    page.wait_for_selector("#asof[data-shown='2024-03 known']")
+    assert "no results retrieved by then" in page.inner_text(".lb-asof-none")
+    assert page.locator(".lb-asof-table").count() == 0
+    page.click(".lb-asof-none button")
+    page.wait_for_selector("#asof[data-shown='2024-03 released']")
+    assert _href(page).endswith("?asof=2024-03&view=released") and page.locator(".lb-asof-table tbody tr").count() > 0
+    assert watch.problems == [], watch.problems
+    ctx.close()
