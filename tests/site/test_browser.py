@@ -561,10 +561,7 @@ def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages
 def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server):
     """The date control: a month loads that month's pre-computed board (the API file, fetched relative to the
     page), the URL carries it, Back returns to the board before, and the view is labelled as known or released."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    watch = Watch(page, pages_server + "/")
-    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/ai-iq/")
     page.wait_for_selector("#asof:not([hidden])")
     today_first = page.locator("#board-ai-iq tbody tr th").first.inner_text()
     months = page.eval_on_selector_all("#asof select[name=asof] option", "os => os.map(o => o.value)")
@@ -620,10 +617,7 @@ def test_model_price_history_chart_draws_its_own_steps(browser, pages_server):
     and side), a point's tooltip names the source and the date, and the table beneath lists every step."""
     import json
 
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    watch = Watch(page, pages_server + "/")
-    page.goto(pages_server + SUB + "models/openai/o3-medium/", wait_until="load")
+    ctx, page, watch = _open(browser, pages_server + SUB, "models/openai/o3-medium/")
     _charts_drawn(page)
     fig = page.locator("#chart-price-history")
     spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
@@ -646,10 +640,7 @@ def test_model_price_history_chart_draws_its_own_steps(browser, pages_server):
 
 
 def test_board_best_value_over_time_chart(browser, pages_server):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    watch = Watch(page, pages_server + "/")
-    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/ai-iq/")
     _charts_drawn(page, timeout=30000)
     fig = page.locator("#chart-best-over-time-ai-iq")
     assert fig.locator(".mark-symbol.role-mark path").count() >= 3 and fig.locator(".mark-text text").count() >= 3
@@ -661,10 +652,7 @@ def test_board_best_value_over_time_chart(browser, pages_server):
 
 
 def test_board_as_of_a_month_before_anything_was_retrieved_offers_the_release_view(browser, pages_server):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    watch = Watch(page, pages_server + "/")
-    page.goto(pages_server + SUB + "boards/ai-iq/?asof=2024-03", wait_until="load")
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/ai-iq/?asof=2024-03")
     page.wait_for_selector("#asof[data-shown='2024-03 known']")
     assert "no results retrieved by then" in page.inner_text(".lb-asof-none")
     assert page.locator(".lb-asof-table").count() == 0
