@@ -545,9 +545,17 @@ def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages
         page.wait_for_selector(".md-search-result__item", state="detached")
         page.keyboard.type(query, delay=20)
         page.wait_for_selector(".md-search-result__item")
-        page.wait_for_timeout(500)
+        # the worker answers each keystroke; on a busy machine the last answer can come late: wait until the list
+        # stops changing (three equal reads 300 ms apart, at most 15 s) instead of a fixed pause
+        titles, same = None, 0
+        for _ in range(50):
+            page.wait_for_timeout(300)
+            now = page.locator(".md-search-result__item h1").all_inner_texts()
+            same = same + 1 if now and now == titles else 0
+            titles = now
+            if same >= 2:
+                break
         assert page.input_value("input.md-search__input") == query  # what was typed stays as typed
-        titles = page.locator(".md-search-result__item h1").all_inner_texts()
         print(f"search {query!r}: {titles[:6]}")
         head = titles[1:] if first else titles
         if first:
