@@ -109,6 +109,38 @@ def asof_cost(repeat: int) -> tuple[float, str]:
                                       f"(+ {steps} price steps in model files)")
 
 
+def asof_site_cost(repeat: int) -> tuple[float, str]:
+    """The as-of feature's share of the site, in process: the names file each board's date control loads, the
+    price and best-over-time chart specs; and the bytes they add (with the control and asof.js)."""
+    import altair as alt
+
+    from sitegen import build
+    from sitegen.site import asof, charts
+    from sitegen.site.pages import Urls
+    from sitegen.site.render import script_json
+    from sitegen.site.views import Lookups
+
+    repo, _ = build.validate_repo(ROOT)
+    ctx = build.site_context(ROOT, repo, build.compute(repo))
+    times = []
+    for _ in range(repeat):
+        lk = Lookups(ctx, Urls(ctx))
+        start = time.perf_counter()
+        names = {bid: str(script_json(asof.names(ctx, lk.urls, bid))) for bid in sorted(ctx.as_of["boards"])}
+        specs: dict = {}
+        charts._price_chart(alt, ctx, lk, specs)
+        charts._best_over_time_charts(alt, ctx, lk, specs)
+        texts = [str(script_json(c["spec"])) for c in specs.values()]
+        times.append(time.perf_counter() - start)
+    control = Path(asof.__file__).parent.parent / "templates" / "partials" / "asof.html"
+    script = Path(asof.__file__).parent.parent / "static" / "js" / "asof.js"
+    names_kb = sum(len(t.encode()) for t in names.values()) / 1e3
+    specs_kb = sum(len(t.encode()) for t in texts) / 1e3
+    return statistics.median(times), (f"{len(names)} names files {names_kb:.0f} kB, {len(texts)} chart specs "
+                                      f"{specs_kb:.0f} kB, asof.js {script.stat().st_size / 1e3:.1f} kB; ~0.5 kB "
+                                      f"per board page ({len(control.read_bytes())} B template)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -117,6 +149,7 @@ def main() -> None:
     rows = []
     rows.append(("compute every board, real data (in process)", engine_seconds(args.repeat), "well under 1 s"))
     rows.append(("as-of boards, frontiers, changes (in process)", *asof_cost(args.repeat)))
+    rows.append(("as-of on the site: names, charts (in process)", *asof_site_cost(args.repeat)))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
 

@@ -162,7 +162,8 @@ def site_context(root: Path, repo, computed: Computed):
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date(root, repo),
-        api_files=computed.api_files, site_url=site_url, repo_url=repo_url, ahead=computed.ahead,
+        api_files=computed.api_files, site_url=site_url, repo_url=repo_url, as_of=computed.as_of,
+        ahead=computed.ahead,
         history=history.summary_entries(root), citation=citation,
         not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
     )

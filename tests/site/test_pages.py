@@ -206,6 +206,28 @@ def test_search_index_is_materials_format_and_escaped():
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
 
 
+def test_search_entries_carry_the_names_that_rank_a_model_first():
+    """static/js/search-worker.js ranks a result first when the typed query, as lower-case words, is one of its
+    `exact` names; next the other configurations of its `release` and models whose `config` names match."""
+    from sitegen.site.search import _model_doc, words
+
+    assert words("GPT-5.1 (high)") == "gpt 5 1 high" and words(" openai/gpt-5_high ") == "openai gpt 5 high"
+    m = {"id": "openai/gpt-5.1-high", "name": "GPT-5.1 (high)", "release": "openai/gpt-5.1", "organization": "OpenAI",
+         "aliases": ["gpt-5.1-2025-11-13_high", "GPT 5.1 High"]}
+    doc = _model_doc(m, "models/openai/gpt-5.1-high/")
+    # name, id, id without organisation (same words as the name: once), aliases (the second is the name again)
+    assert doc["exact"] == ["gpt 5 1 high", "openai gpt 5 1 high", "gpt 5 1 2025 11 13 high"]
+    # the name without its configuration, the release id, the release without organisation (same words: once)
+    assert doc["config"] == ["gpt 5 1", "openai gpt 5 1"] and doc["release"] == "openai gpt 5 1"
+    # a model without a release is its own release; a hostile name is escaped in the title, words elsewhere
+    doc = _model_doc({"id": "x/y", "name": "<b>Y</b> (a)"}, "models/x/y/")
+    assert doc["title"] == "&lt;b&gt;Y&lt;/b&gt; (a)" and doc["config"] == ["b y b", "x y", "y"] and doc["release"] == "x y"
+    idx = json.loads(SITE["search/search_index.json"])
+    models = [d for d in idx["docs"] if d["location"].startswith("models/") and d["location"] != "models/"]
+    assert models and all(d["exact"] and d["config"] and d["release"] for d in models)
+    assert "." in idx["config"]["separator"]  # "gpt 5.1" and "gpt-5.1" both read 5.1 as two terms
+
+
 def test_compare_embeds_escaped_json():
     d = page("compare/index.html")
     data = [body for a, body in d.scripts if a.get("id") == "compare-data"][0]
@@ -314,3 +336,93 @@ def test_pages_describe_themselves_and_link_to_their_data_files():
     hrefs = [a.get("href") or a.get("src") for t, a in nf.elements if t in ("a", "link", "script") and (a.get("href") or a.get("src"))]
     local = [h for h in hrefs if not h.startswith(("https://", "#"))]
     assert local and all(h.startswith("/boards/") for h in local), local
+
+
+def test_methodology_page_explains_its_definition_in_sections_not_a_dump():
+    """One heading per index version; the settings in words, the anchor tables as tables with units, a link to the
+    file; no nested key/value dump."""
+    html = SITE["methodology/ai-iq/index.html"].decode()
+    d = Doc(html)
+    assert d.find("h2", id="ai-iq") and "AI IQ, version 1.0" in d.text
+    assert "lb-kv" not in html and "lb-def\"" not in html
+    # the fixture's Academic reasoning dimension: four benchmarks, each with its anchor table (score row, IQ row)
+    assert "Academic reasoning (knowledge)" in d.text
+    text = " ".join(" ".join(d.text).split())
+    assert text.count("Implied IQ") == 4 and "0 25 50 75 100" in text and "70 85 100 118 131" in text
+    assert "Definition file:" in text and "https://github.com/example/leaderboards/edit/HEAD/methodology/indices/ai-iq.yaml" in [
+        a.get("href") for a in d.find("a")]
+    # the benchmark names link to their pages, from this page's depth
+    bench = [a.get("href") for a in d.find("a") if (a.get("href") or "").startswith("../../benchmarks/")]
+    assert len(bench) >= 4, bench
+    # the overview lists every definition once, linking to the page that explains it (the fixture has no AA page)
+    over = Doc(SITE["methodology/index.html"].decode())
+    rows = " ".join(" ".join(over.text).split())
+    assert "Index definitions" in rows and "AI IQ 1.0 AI IQ" in rows and "AA Intelligence v3.0" in rows
+    assert "ai-iq/#ai-iq" in [a.get("href") for a in over.find("a")]
+
+
+def test_every_real_definition_is_shown_whole_and_in_words():
+    """For every file in methodology/indices/: no field left to the 'Other settings' fallback, and every number
+    in the file appears on the page (as written, or as a percentage for levels and shares)."""
+    import dataclasses
+    from pathlib import Path
+
+    import yaml
+
+    from sitegen.site import methodology
+    from sitegen.site.pages import Urls
+    from sitegen.site.views import Lookups
+
+    root = Path(__file__).resolve().parents[2] / "methodology" / "indices"
+    defs = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(root.glob("*.yaml"))}
+    ctx = dataclasses.replace(make_context(5), index_defs=defs)
+    lk = Lookups(ctx, Urls(ctx))
+
+    for i, d in defs.items():
+        v = methodology.definition_view(d, ctx, lk, lambda b: None)
+        assert v["other"] == [], (i, v["other"])
+        assert methodology.page_stem(i) in {"aa-intelligence", "ai-iq", "ai-eq", "cost", "hle", "pedagogy", "index"}
+        shown = " ".join(str(x) for x in _flatten(v))
+        for n in (x for x in _flatten(d) if isinstance(x, (int, float)) and not isinstance(x, bool)):
+            assert methodology.num(n) in shown or methodology.pct(n) in shown, (i, n)
+
+
+def _flatten(x):
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from _flatten(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _flatten(v)
+    else:
+        yield x
+
+
+def test_a_board_links_to_the_methodology_section_of_its_own_version():
+    import dataclasses
+
+    from sitegen.site import _methodology_for
+    from sitegen.site.pages import Urls
+
+    base = make_context(5)
+    defs = {**base.index_defs, "aa-coding-v3-0": {"id": "aa-coding-v3-0", "kind": "weighted-mean", "name": "AA Coding"}}
+    pages = {**base.methodology_pages, "aa-intelligence.md": "# AA\n"}
+    ctx = dataclasses.replace(base, index_defs=defs, methodology_pages=pages)
+    urls = Urls(ctx)
+    # the AA page explains two definitions (v3.0 and the coding sub-index): a board links to its own section
+    assert _methodology_for(ctx, urls, "aa-coding-v3-0") == "methodology/aa-intelligence/#aa-coding-v3-0"
+    assert _methodology_for(ctx, urls, "aa-intelligence-v3-0") == "methodology/aa-intelligence/#aa-intelligence-v3-0"
+    # a page with one definition: its top (the prose first); a board without a page: no link
+    assert _methodology_for(ctx, urls, "ai-iq") == "methodology/ai-iq/"
+    assert _methodology_for(ctx, urls, "pedagogy-cdpk") is None
+
+
+def test_search_worker_imports_the_vendored_worker_the_page_does_not_load_itself():
+    """base.html points mkdocs-material at static/js/search-worker.js, which imports material's worker by its
+    hashed file name: a re-vendored material with a new name must update both (vendor.sh says so)."""
+    import re as _re
+
+    worker = SITE["assets/js/search-worker.js"].decode()
+    target = _re.search(r'importScripts\("\.\./([^"]+)"\)', worker).group(1)
+    assert "assets/" + target in SITE
+    assert '"search":"assets/js/search-worker.js"' in SITE["index.html"].decode().replace(" ", "")

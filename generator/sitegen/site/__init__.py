@@ -12,9 +12,9 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import write
-from . import changes
+from . import asof, changes, methodology
 from .ahead import ahead_files, simulations
-from .charts import BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, build_charts
+from .charts import BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts, price_rows
 from .context import SiteContext
 from .numbers import decimals, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
@@ -48,7 +48,10 @@ def _static_files() -> dict[str, bytes]:
 def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
     name = lk.model_meta(mid)["name"]
-    return {"v": model_view(mid, lk), "chart_kinds": kinds, "contrib_links": contribute_links(
+    prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
+    return {"v": model_view(mid, lk), "chart_kinds": kinds, "price_steps": prices,
+            "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
+            "contrib_links": contribute_links(
         lk.ctx, f"scores/models/{mid}.yaml",
         {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
 
@@ -86,8 +89,9 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         view = board_view(bid, lk)
         definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
-            "view": view, "chart_kinds": [k for k in BOARD_CHARTS.get(bid, ()) if k in charts],
+            "view": view, "chart_kinds": [k for k in (*BOARD_CHARTS.get(bid, ()), BEST_PREFIX + bid) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
+            "asof": asof.control(ctx, bid, view["digits"]),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
                                            {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
         }, _describe_board(ctx, view)))
@@ -122,16 +126,21 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(charts, key=_chart_order)}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(
+        (k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
         stem = name.removesuffix(".md")
         path = urls.methodology[name]
+        root, md_base = "../" * path.count("/"), "../" * (path.count("/") - 1)
+        bench_href = (lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None)
+        defs = [methodology.definition_view(d, ctx, lk, bench_href, md_base)
+                for d in methodology.definitions_for(stem, ctx.index_defs or {})]
         pages.append(Page(path, "methodology.html", methodology_title(name, text), f"methodology:{name}", {
-            "text": text, "md_pages": md_pages, "md_base": "../" * (path.count("/") - 1), "index_def": (ctx.index_defs or {}).get(stem),
-            "all_defs": sorted((ctx.index_defs or {}).items()) if name == "index.md" else [],
+            "text": text, "md_pages": md_pages, "md_base": md_base, "defs": defs,
+            "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
         }))
     # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
@@ -159,9 +168,15 @@ def _chart_order(kind: str) -> int:
 
 
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
-    for name in (f"{bid}.md", f"{bid.rsplit('-v', 1)[0]}.md"):
-        if name in urls.methodology:
-            return href(urls.methodology[name])
+    """The methodology page that explains a board's definition; on a page that explains several (index versions,
+    sub-indices), that definition's own section."""
+    definition = str((ctx.boards.get(bid) or {}).get("definition") or bid)
+    defs = ctx.index_defs or {}
+    for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
+        if f"{stem}.md" in urls.methodology:
+            several = definition in defs and len(methodology.definitions_for(stem, defs)) > 1
+            anchor = f"#{definition}" if several else ""
+            return href(urls.methodology[f"{stem}.md"]) + anchor
     return None
 
 
@@ -295,6 +310,10 @@ def render_files(ctx: SiteContext, out_dir: Path | None = None) -> dict[str, byt
         if page.template == "board.html" and page.data["view"]["has_components"]:
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
             files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
+        if page.template == "board.html" and page.data.get("asof"):
+            # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
+            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
+                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
     rendered = _in_parallel(render_pages, pages)
     files.update({path: data for path, data in rendered.items() if data is not None})
     files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")

@@ -251,6 +251,8 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
                         units={"accuracy": "percent", "calibration": "percent"}))
 
     _anchor_chart(alt, ctx, lk, out)
+    _price_chart(alt, ctx, lk, out)
+    _best_over_time_charts(alt, ctx, lk, out)
     for kind in out:
         spec = out[kind]["spec"]
         spec["usermeta"] = {"kind": kind}
@@ -276,7 +278,7 @@ def aa_chart_kind(board: str, newest: str | None) -> str:
     return "aa-vs-price" if board == newest else "aa-vs-price-" + board.removeprefix("aa-intelligence-")
 
 
-# Which charts each page shows.
+# Which charts each page shows (the price history and each board's best value over time have their own places).
 HOME_CHARTS = ("iq-vs-cost", "aa-vs-price", "pedagogy-frontier")
 MODEL_CHARTS = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier",
                 "size-frontier", "cdpk-vs-send", "hle-calibration")
@@ -409,3 +411,98 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                                          "fields": ["name", "tier", "ceiling", "original"], "rows": summary,
                                          "total": len(summary), "digits": _digits(summary, {"ceiling": "IQ", "original": "IQ"})},
                             "models": [], "highlight": "benchmark"}
+
+
+#: shown on the pages they belong to, never on the charts page: one model's prices, one board's best over time
+PRICE_CHART = "price-history"
+BEST_PREFIX = "best-over-time-"
+
+
+def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
+    """A model's dated prices in date order (indices/asof.price_steps), with each source's name and link."""
+    return [{"date": s["date"], "input": _num(s.get("input")), "output": _num(s.get("output")),
+             "source": lk.source_name(s["source"]), "url": lk.source_url(s["source"])}
+            for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])]
+
+
+def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+    """Each model's input and output price as steps over time: a price holds from the date its source gives
+    until the next one, and the newest until the data's date. One spec for every model, kept small (source ids,
+    not names: the page's table beneath names and links them); the page picks its own model."""
+    rows = []
+    newest = {}
+    for mid in sorted(((ctx.as_of or {}).get("price_steps") or {})):
+        steps = [s for s in ctx.as_of["price_steps"][mid]
+                 if _num(s.get("input")) is not None or _num(s.get("output")) is not None]
+        if not steps:
+            continue
+        rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": _num(s.get("input")),
+                  "output": _num(s.get("output")), "source": s["source"]} for s in steps]
+        newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": lk.source_name(steps[-1]["source"])}
+        if ctx.data_date > steps[-1]["date"]:  # the newest price holds until the data's date (a row without source)
+            rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
+    if not rows:
+        return
+    fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
+    desc = ("Input and output price (USD per million tokens) over time: each step holds from the date its source "
+            "gives until the next dated price, the newest until the data's date. Point at a step for its source.")
+    side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
+    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"))  # dates are days: never shifted by a time zone
+    y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
+    base = alt.Chart(alt.NamedData(DATA)).transform_filter("datum.model === hl").transform_fold(
+        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)")
+    line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(x=x, y=y, color=side)
+    points = base.mark_point(filled=True, size=70).encode(
+        x=x, y=y, color=side,
+        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd:Q", title="USD per 1M tokens", format=fmt),
+                 alt.Tooltip("since:N", title="Since"), alt.Tooltip("source:N", title="Source")],
+    ).transform_filter("isValid(datum.source)")
+    chart = alt.layer(line, points).add_params(alt.param(name="hl", value="")).properties(
+        width="container", height=240, description=desc)
+    out[PRICE_CHART] = {"title": "Price over time", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
+                        "fallback": {"columns": ["Model", "Since", "Input (USD / 1M)", "Output (USD / 1M)", "Source"],
+                                     "fields": ["name", "since", "input", "output", "source"],
+                                     "rows": [newest[m] for m in sorted(newest)][:10], "total": len(newest),
+                                     "digits": _digits(rows, {"input": "USD", "output": "USD"})},
+                        "models": sorted(newest), "highlight": "model"}
+
+
+def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+    """Per board: its best ranked value at each month end, by release date (indices/asof.best_over_time), as
+    steps, each point named with the model that set it where that model takes the lead."""
+    for bid, fr in sorted(((ctx.as_of or {}).get("frontier") or {}).items()):
+        if bid not in ctx.boards:
+            continue
+        fmt_info = lk.board_format(bid)
+        rows = [{**_point(lk, p["model"], value=_num(p.get("value"))), "date": p["date"], "asof": p["date"],
+                 "released": p.get("released") or ""}
+                for p in fr.get("best") or [] if _num(p.get("value")) is not None]
+        if not rows:
+            continue
+        for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again
+            row["new"] = before is None or before["model"] != row["model"]
+        name = board_title(ctx, bid)
+        higher = (ctx.boards[bid].get("higher_is_better", True) is not False)
+        desc = (f"The best {name} value at each month end among the models released by then (with every result we "
+                f"have now), as steps; each point is a month the best value changed, named where a new model took the lead. A model's value can move between months: the index is computed afresh from what existed at each date.")
+        fmt = d3_format(decimals(fmt_info["unit"], [r["value"] for r in rows]))
+        base = alt.Chart(alt.NamedData(DATA))
+        x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"))
+        y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
+        line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
+        points = base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer").encode(
+            x=x, y=y, tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
+                               alt.Tooltip("value:Q", title=name, format=fmt),
+                               alt.Tooltip("asof:N", title="Best at the end of"),
+                               alt.Tooltip("released:N", title="Released")])
+        labels = base.mark_text(align="left", dx=6, dy=-8, fontSize=10).encode(x=x, y=y, text="name:N").transform_filter(
+            "datum.new")
+        chart = alt.layer(line, points, labels).add_params(alt.param(name="hl", value="")).properties(
+            width="container", height=320, description=desc)
+        out[BEST_PREFIX + bid] = {
+            "title": f"{name}: the best value over time", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
+            "fallback": {"columns": ["Best at the end of", "Model", "Value", "Released"],
+                         "fields": ["asof", "name", "value", "released"],
+                         "rows": rows[::-1][:10], "total": len(rows),
+                         "digits": _digits(rows, {"value": fmt_info["unit"]})},
+            "models": [], "highlight": ""}

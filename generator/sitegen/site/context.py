@@ -34,5 +34,7 @@ class SiteContext:
     citation: dict[str, Any] | None = None
     #: per source id: the names it lists that are not attributed to a model, with reason and values
     not_attributed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: indices/asof.compute_asof: every board by month and view, price steps per model, frontiers over time
+    as_of: dict[str, Any] = field(default_factory=dict)
     #: per board id: uncertainty.annotate's board["ahead"] (how often each ranked row is ahead of each other one)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -11,6 +11,36 @@ from .pages import Urls, board_title, href, methodology_title
 from .render import dumps
 
 _MD_NOISE = re.compile(r"[#*_`>|\[\]()-]+")
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_CONFIG = re.compile(r"\s*\([^()]*\)\s*$")  # 'GPT-5 (high)' -> 'GPT-5': the release part of a configuration's name
+
+
+def words(text: str) -> str:
+    """A name as static/js/search-worker.js compares it with the query: lower case, runs of anything but [a-z0-9] as
+    one space ('GPT-5.1 (high)' -> 'gpt 5 1 high'); the worker normalises the typed query the same way."""
+    return _NOT_WORD.sub(" ", str(text).lower()).strip()
+
+
+def _keys(*names: object) -> list[str]:
+    """Normalised, de-duplicated names in the order given; empty ones dropped."""
+    out: list[str] = []
+    for n in names:
+        k = words(n) if n else ""
+        if k and k not in out:
+            out.append(k)
+    return out
+
+
+def _model_doc(m: dict[str, Any], location: str) -> dict[str, Any]:
+    """A model's search entry. Besides mkdocs-material's fields: `exact`, the names that mean exactly this
+    configuration (name, id, id without organisation, aliases); `config`, names of its release (the name without
+    its parenthesised configuration, the release id), which rank all its configurations next; `release`."""
+    name, mid, release = str(m.get("name") or m["id"]), str(m["id"]), str(m.get("release") or m["id"])
+    aliases = [str(a) for a in (m.get("aliases") or [])]
+    text = " ".join(str(x) for x in (mid, m.get("organization") or "", m.get("family") or "", *aliases))
+    return {"location": location, "title": html.escape(name), "text": html.escape(text),
+            "exact": _keys(name, mid, mid.rpartition("/")[2], *aliases),
+            "config": _keys(_CONFIG.sub("", name), release, release.rpartition("/")[2]), "release": words(release)}
 
 
 def search_index(ctx: SiteContext, urls: Urls) -> str:
@@ -19,17 +49,17 @@ def search_index(ctx: SiteContext, urls: Urls) -> str:
     for bid in sorted(ctx.boards):
         b = ctx.boards[bid]
         docs.append({"location": href(urls.board[bid]), "title": html.escape(board_title(ctx, bid)),
-                     "text": html.escape(f"Leaderboard {bid}. {b.get('description') or ''}")})
+                     "text": html.escape(f"Leaderboard {bid}. {b.get('description') or ''}"),
+                     "exact": _keys(board_title(ctx, bid), bid)})
     bench = {b["id"]: b for b in ctx.benchmarks}
     for bid in sorted(urls.benchmark):
         b = bench.get(bid) or {}
         name = b.get("name") or (ctx.benchmark_boards.get(bid) or {}).get("name") or bid
         docs.append({"location": href(urls.benchmark[bid]), "title": html.escape(str(name)),
-                     "text": html.escape(f"Benchmark {bid}. {b.get('category') or ''}. {b.get('description') or ''}")})
+                     "text": html.escape(f"Benchmark {bid}. {b.get('category') or ''}. {b.get('description') or ''}"),
+                     "exact": _keys(name, bid)})
     for m in sorted(ctx.models, key=lambda m: m["id"]):
-        text = " ".join(str(x) for x in (m["id"], m.get("organization") or "", m.get("family") or "", *(m.get("aliases") or [])))
-        docs.append({"location": href(urls.model[m["id"]]), "title": html.escape(str(m.get("name") or m["id"])),
-                     "text": html.escape(text)})
+        docs.append(_model_doc(m, href(urls.model[m["id"]])))
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
         docs.append({"location": href(urls.methodology[name]), "title": html.escape(methodology_title(name, text)),
@@ -37,5 +67,5 @@ def search_index(ctx: SiteContext, urls: Urls) -> str:
     for loc, title in (("charts/", "Charts"), ("compare/", "Compare models"), ("downloads/", "Downloads and API"),
                        ("models/", "All models"), ("benchmarks/", "All benchmarks")):
         docs.append({"location": loc, "title": title, "text": title})
-    config = {"lang": ["en"], "separator": r"[\s\-,:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])", "pipeline": ["stopWordFilter"], "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
+    config = {"lang": ["en"], "separator": r"[\s\-,.:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])", "pipeline": ["stopWordFilter"], "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
     return dumps({"config": config, "docs": docs})

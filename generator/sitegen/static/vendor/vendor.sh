@@ -3,7 +3,8 @@
 # pinned version (pip install -e '.[dev]' from the repository root).
 # Versions are pinned here and recorded in VERSIONS (mkdocs-material also in pyproject.toml's dev extra); bump
 # them together. mkdocs-material's compiled assets carry a content hash in their names, so a new release means
-# new names below: the script checks the installed version and every name before it copies anything.
+# new names below (also in templates/base.html and js/search-worker.js, which imports the search worker): the
+# script checks the installed version and every name before it copies anything.
 set -eu
 VEGA=6.4.0; VEGALITE=6.4.1; EMBED=7.3.0; INTERP=2.3.2
 MATERIAL=9.8.1

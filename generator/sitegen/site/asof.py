@@ -1,0 +1,53 @@
+"""The board page's date control: what it needs in the page (a few hundred bytes) and the names file it loads.
+
+The boards themselves are the API's pre-computed `api/v1/indices/<id>/<yyyy-mm>.json` (indices/asof.py); the page
+lists the months as ranges and asof.js fetches a month's file only when a reader chooses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .context import SiteContext
+from .pages import Urls
+
+NAMES_FILE = "asof-names.json"
+
+
+def month_ranges(months: list[str]) -> str:
+    """Sorted "YYYY-MM" months as runs of consecutive months: "2023-07/2024-02 2024-05/2024-05"."""
+    runs: list[list[str]] = []
+    for month in sorted(months):
+        if runs and _next(runs[-1][1]) == month:
+            runs[-1][1] = month
+        else:
+            runs.append([month, month])
+    return " ".join(f"{a}/{b}" for a, b in runs)
+
+
+def _next(month: str) -> str:
+    y, m = int(month[:4]), int(month[5:7])
+    return f"{y + m // 12:04d}-{m % 12 + 1:02d}"
+
+
+def control(ctx: SiteContext, bid: str, digits: int) -> dict[str, Any] | None:
+    """The date control's data for a board page: the months of each view (as ranges) and the decimals the
+    board's table shows values with; None when the board has no as-of months."""
+    per_month: Mapping[str, Mapping] = ((ctx.as_of or {}).get("boards") or {}).get(bid) or {}
+    if not per_month:
+        return None
+    return {"id": bid, "known": month_ranges([m for m, v in per_month.items() if v.get("known")]),
+            "released": month_ranges([m for m, v in per_month.items() if v.get("released")]),
+            "digits": digits}
+
+
+def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:
+    """Model id -> [name, page path from the site root] for every model with a value on any as-of board of `bid`."""
+    by_id = {m["id"]: m for m in ctx.models}
+    seen: set[str] = set()
+    for views in (((ctx.as_of or {}).get("boards") or {}).get(bid) or {}).values():
+        for board in views.values():
+            for row in (board or {}).get("rows", []):
+                if row.get("value") is not None:
+                    seen.add(row["model"])
+    return {mid: [str((by_id.get(mid) or {}).get("name") or mid), urls.model_href(mid) or ""] for mid in sorted(seen)}

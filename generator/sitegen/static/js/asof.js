@@ -1,0 +1,188 @@
+/* A board as of a past month end. The page lists the months (as ranges in data-known / data-released); choosing
+   one fetches that month's pre-computed file from the JSON API (api/v1/indices/<id>/<yyyy-mm>.json, relative
+   URLs, no server) and the names of its models (asof-names.json beside the page), and shows the board in place of
+   today's. The month and view are kept in the query string (?asof=2025-09&view=released), one history entry per
+   choice, so a link opens the same board and Back returns to the one before. Without this script the page is
+   today's board. */
+(function () {
+  "use strict";
+  var box = document.getElementById("asof");
+  if (!box || !window.fetch || !window.URLSearchParams || !history.pushState) return;
+  var VIEWS = {
+    known: "as known on that date: results retrieved on or before it, models released by then, the methodology in force then",
+    released: "models released by that date, with every result we have now (the frontier-over-time view)"
+  };
+  var api = box.getAttribute("data-api");
+  var root = new URL(api + "../../../../", location.href);
+  var digits = +box.getAttribute("data-digits"), unit = box.getAttribute("data-unit");  /* as the table shows them */
+  var monthSel = box.querySelector('select[name="asof"]'), viewSel = box.querySelector('select[name="view"]');
+  var out = box.querySelector(".lb-asof-out");
+  var table = document.getElementById(box.getAttribute("data-table"));
+  var cache = {}, shown = 0;
+
+  function expand(ranges) {  /* "2023-07/2023-09 2024-01/2024-01" -> every month in them */
+    var set = {};
+    (ranges || "").split(" ").forEach(function (r) {
+      var ab = r.split("/");
+      if (ab.length !== 2) return;
+      var y = +ab[0].slice(0, 4), m = +ab[0].slice(5, 7);
+      for (var guard = 0; guard < 1200; guard++) {
+        var s = y + "-" + (m < 10 ? "0" : "") + m;
+        set[s] = true;
+        if (s >= ab[1]) break;
+        m += 1; if (m > 12) { m = 1; y += 1; }
+      }
+    });
+    return set;
+  }
+  var known = expand(box.getAttribute("data-known")), released = expand(box.getAttribute("data-released"));
+  var months = Object.keys(Object.assign({}, known, released)).sort().reverse();
+  months.forEach(function (m) {
+    var o = document.createElement("option");
+    o.value = m; o.textContent = m;
+    monthSel.appendChild(o);
+  });
+
+  /* what today's board shows besides the table; hidden while a past board is shown */
+  var today = [table && table.closest(".md-typeset__scrollwrap"), document.querySelector('form.lb-filters[data-table="' + (table && table.id) + '"]'),
+               document.querySelector(".lb-filter-unknown"), document.getElementById("left-out")]
+    .concat(Array.prototype.slice.call(document.querySelectorAll(".lb-legend")));
+
+  function json(url) {
+    return cache[url] || (cache[url] = fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(url + ": HTTP " + r.status);
+      return r.json();
+    }));
+  }
+
+  function number(v) {
+    if (v === null || v === undefined) return "–";
+    return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function readState() {
+    var p = new URLSearchParams(location.search);
+    var m = p.get("asof") || "", v = p.get("view") === "released" ? "released" : "known";
+    return { month: /^\d{4}-\d{2}$/.test(m) && (known[m] || released[m]) ? m : "", view: v };
+  }
+
+  function writeState(s) {
+    var p = new URLSearchParams(location.search);
+    if (s.month) p.set("asof", s.month); else p.delete("asof");
+    if (s.month && s.view === "released") p.set("view", "released"); else p.delete("view");
+    var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+    if (url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
+  }
+
+  function showToday() {
+    shown += 1;
+    out.textContent = "";
+    today.forEach(function (e) { if (e) e.hidden = false; });
+    box.removeAttribute("data-shown");
+  }
+
+  function render(s, data, names) {
+    out.textContent = "";
+    today.forEach(function (e) { if (e) e.hidden = true; });
+    box.setAttribute("data-shown", s.month + " " + s.view);
+    var head = el("p", "", "lb-asof-head");
+    head.appendChild(el("strong", (s.view === "known" ? "As known on " : "Models released by ") + data.date));
+    head.appendChild(document.createTextNode(": " + VIEWS[s.view] + "."));
+    if (data.source_snapshot) {
+      head.appendChild(document.createTextNode(" Pinned to the source snapshot " + data.source_snapshot +
+        (data.snapshot_retrieved ? ", retrieved " + data.snapshot_retrieved : "") + "."));
+    }
+    if (data.version) head.appendChild(document.createTextNode(" Methodology version " + data.version + "."));
+    out.appendChild(head);
+    var board = data.views && data.views[s.view];
+    if (!board) {
+      var other = s.view === "known" ? "released" : "known";
+      var p = el("p", s.view === "known"
+        ? "This board had no results retrieved by then, or its methodology version was not yet in force. "
+        : "No model released by then has a value on this board. ", "lb-asof-none");
+      if (data.views && data.views[other]) {
+        var b = el("button", "Show " + (other === "released" ? "the models released by then" : "it as known on that date"), "md-button");
+        b.type = "button";
+        b.addEventListener("click", function () { viewSel.value = other; choose(); });
+        p.appendChild(b);
+      }
+      out.appendChild(p);
+      return;
+    }
+    var rows = board.rows || [];
+    var ranked = rows.filter(function (r) { return r.rank !== null && r.rank !== undefined; }).length;
+    var ch = data.changes;
+    var summary = ranked + " ranked of " + rows.length + " models with a value.";
+    if (s.view === "known" && ch) {
+      summary += " Since the end of the month before: " + (ch.entered || []).length + " entered, " +
+        (ch.left || []).length + " left, " + (ch.moved || []).length + " moved.";
+    }
+    out.appendChild(el("p", summary, "lb-legend"));
+    if (s.view === "known" && ch) {
+      [["entered", "Entered"], ["left", "Left"]].forEach(function (k) {
+        var list = (ch[k[0]] || []).map(function (c) { return (names[c.model] || [c.model])[0]; });
+        if (!list.length) return;
+        out.appendChild(el("p", k[1] + " that month: " + list.slice(0, 8).join(", ") +
+          (list.length > 8 ? " and " + (list.length - 8) + " more." : "."), "lb-legend lb-asof-changes"));
+      });
+    }
+    var wrap = el("div", undefined, "md-typeset__scrollwrap"), inner = el("div", undefined, "md-typeset__table lb-wrap");
+    var t = el("table", undefined, "lb-table lb-asof-table");
+    t.appendChild(el("caption", "Board as of " + data.date + ", " + (s.view === "known" ? "as known then" : "models released by then"), "lb-sr"));
+    var tr = el("tr");
+    ["#", "Model", unit, "Status"].forEach(function (h) { var th = el("th", h); th.scope = "col"; tr.appendChild(th); });
+    t.appendChild(el("thead")).appendChild(tr);
+    var body = el("tbody");
+    rows.forEach(function (r) {
+      var row = el("tr"), name = names[r.model] || [r.model, ""];
+      row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
+      var th = el("th");
+      th.scope = "row";
+      if (name[1]) {
+        var a = el("a", name[0]);
+        a.href = new URL(name[1], root).href;
+        th.appendChild(a);
+      } else th.textContent = name[0];
+      row.appendChild(th);
+      row.appendChild(el("td", number(r.value), "v"));
+      row.appendChild(el("td", r.status || "", "st"));
+      body.appendChild(row);
+    });
+    t.appendChild(body);
+    inner.appendChild(t); wrap.appendChild(inner); out.appendChild(wrap);
+  }
+
+  function show(s) {
+    monthSel.value = s.month;
+    viewSel.value = s.view;
+    viewSel.disabled = !s.month;  /* today's board has one view */
+    if (!s.month) { showToday(); return; }
+    var mine = ++shown;
+    out.textContent = "Loading the board as of " + s.month + "…";
+    Promise.all([json(api + s.month + ".json"), json("asof-names.json")]).then(function (got) {
+      if (mine === shown) render(s, got[0], got[1]);
+    }).catch(function (err) {
+      if (mine !== shown) return;
+      out.textContent = "The board as of " + s.month + " could not be loaded (" + err.message + ").";
+    });
+  }
+
+  function choose() {
+    var s = { month: monthSel.value, view: viewSel.value === "released" ? "released" : "known" };
+    writeState(s);
+    show(s);
+  }
+
+  monthSel.addEventListener("change", choose);
+  viewSel.addEventListener("change", choose);
+  window.addEventListener("popstate", function () { show(readState()); });
+  box.hidden = false;
+  show(readState());
+})();

@@ -1,0 +1,58 @@
+/* mkdocs-material's search worker, with its results re-ranked before the page renders them: a name typed exactly
+   comes first. The worker (lunr) ranks by term weight and completes every term as a prefix, so "GPT-5 (high)"
+   also matches the rarer, heavier terms of GPT-5.5 (high) or GPT-5.3 Codex (high) and can rank them first; the
+   page renders only the first ten results, so re-ordering the rendered list is not enough. Order, stable within
+   each tier: a result one of whose exact names (name, id, id without organisation, alias) is the query; the
+   other configurations of the release such a result belongs to, and models whose release name is the query
+   ("Claude Opus 4.6" for every Claude Opus 4.6 configuration); titles that contain the query as a phrase of whole
+   words; titles that contain each of its words; the rest. Names are compared as lower-case words ("gpt-5.1" = "GPT 5.1"); the index holds them already
+   normalised (generator/sitegen/site/search.py, `words`). */
+(function () {
+  "use strict";
+  var SETUP = 0, QUERY = 2, RESULT = 3;
+  var docs = new Map(), queries = [];
+  var ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#x27;": "'" };
+  function words(s) { return String(s || "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim(); }
+  function unescape(s) { return String(s || "").replace(/&(amp|lt|gt|quot|#x27);/g, function (e) { return ENTITIES[e]; }); }
+
+  self.addEventListener("message", function (ev) {
+    var m = ev.data || {};
+    if (m.type === SETUP) {
+      docs = new Map();
+      (m.data.docs || []).forEach(function (d) {
+        docs.set(d.location, { exact: d.exact || [], config: d.config || [], release: d.release || "",
+                               title: " " + words(unescape(d.title)) + " " });
+      });
+    } else if (m.type === QUERY) {
+      queries.push(words(m.data));
+    }
+  });
+
+  function rerank(groups, q) {
+    if (!q) return groups;
+    var info = groups.map(function (g) { return docs.get(g[0] && g[0].location) || null; });
+    var releases = {};
+    info.forEach(function (d) { if (d && d.release && d.exact.indexOf(q) >= 0) releases[d.release] = true; });
+    function tier(d) {
+      if (!d) return 0;
+      if (d.exact.indexOf(q) >= 0) return 3;
+      if ((d.release && releases[d.release]) || d.config.indexOf(q) >= 0) return 2;
+      if (d.title.indexOf(" " + q + " ") >= 0) return 1.5;
+      return q.split(" ").every(function (w) { return d.title.indexOf(" " + w + " ") >= 0; }) ? 1 : 0;
+    }
+    return groups.map(function (g, i) { return { g: g, t: tier(info[i]), i: i }; })
+      .sort(function (a, b) { return b.t - a.t || a.i - b.i; })
+      .map(function (r) { return r.g; });
+  }
+
+  var post = self.postMessage.bind(self);
+  self.postMessage = function (m) {
+    if (m && m.type === RESULT) {
+      var q = queries.shift();
+      if (m.data && Array.isArray(m.data.items)) m.data.items = rerank(m.data.items, q);
+    }
+    post(m);
+  };
+
+  importScripts("../vendor/material/javascripts/workers/search.a7633da7.min.js");
+})();

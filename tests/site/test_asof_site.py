@@ -1,0 +1,115 @@
+"""The board page's date control (site/asof.py): month ranges, the control's data, the names file asof.js loads."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from fixtures import HOSTILE_SCRIPT, make_context
+
+from sitegen.site import asof, render_files
+from sitegen.site.pages import Urls
+
+
+def test_month_ranges_join_consecutive_months_across_a_year_end():
+    assert asof.month_ranges([]) == ""
+    assert asof.month_ranges(["2024-03"]) == "2024-03/2024-03"
+    assert asof.month_ranges(["2024-01", "2023-11", "2023-12", "2024-03", "2024-04"]) == \
+        "2023-11/2024-01 2024-03/2024-04"
+
+
+def _board(*models):
+    return {"rows": [{"model": m, "value": v, "rank": i + 1 if v is not None else None}
+                     for i, (m, v) in enumerate(models)]}
+
+
+def _ctx():
+    ctx = make_context(6)
+    hostile = next(m["id"] for m in ctx.models if m["name"] == HOSTILE_SCRIPT)
+    ids = [hostile] + sorted(m["id"] for m in ctx.models if m["id"] != hostile)
+    as_of = {"boards": {"ai-iq": {
+        # known from 2025-12 on; released from 2025-11; a gap month (2026-02) with neither
+        "2025-11": {"known": None, "released": _board((ids[0], 101.0))},
+        "2025-12": {"known": _board((ids[0], 100.0)), "released": _board((ids[0], 101.0), (ids[1], 99.0))},
+        "2026-01": {"known": _board((ids[0], 100.0), (ids[2], None)), "released": _board((ids[0], 101.0))},
+        "2026-03": {"known": _board((ids[1], 98.0)), "released": None},
+    }}}
+    return dataclasses.replace(ctx, as_of=as_of), ids
+
+
+def test_control_lists_each_views_months_and_the_boards_decimals():
+    ctx, _ = _ctx()
+    assert asof.control(ctx, "ai-iq", 1) == {"id": "ai-iq", "known": "2025-12/2026-01 2026-03/2026-03",
+                                              "released": "2025-11/2026-01", "digits": 1}
+    assert asof.control(ctx, "hle", 1) is None  # no as-of months: no control
+
+
+def test_names_cover_every_model_with_a_value_in_any_month_and_view():
+    ctx, ids = _ctx()
+    names = asof.names(ctx, Urls(ctx), "ai-iq")
+    assert sorted(names) == sorted([ids[0], ids[1]])  # ids[2] has no value in any month
+    by_id = {m["id"]: m for m in ctx.models}
+    assert names[ids[0]] == [by_id[ids[0]]["name"], Urls(ctx).model_href(ids[0])]
+
+
+def test_board_page_carries_the_control_and_the_names_file_is_escaped_json():
+    ctx, ids = _ctx()
+    files = render_files(ctx)
+    page = files["boards/ai-iq/index.html"].decode()
+    assert 'id="asof" hidden data-api="../../api/v1/indices/ai-iq/"' in page
+    assert 'data-known="2025-12/2026-01 2026-03/2026-03" data-released="2025-11/2026-01"' in page
+    assert 'assets/js/asof.js' in page and "assets/js/asof.js" in files
+    # boards without as-of months, and the one-row-per-release page, have no control
+    assert 'id="asof"' not in files["boards/hle/index.html"].decode()
+    assert 'id="asof"' not in files["boards/ai-iq/releases/index.html"].decode()
+    names = files["boards/ai-iq/asof-names.json"].decode()
+    # ids[0] is the model named "</script><script>...": < is escaped in the file, the name intact once parsed
+    assert "<" not in names and json.loads(names)[ids[0]][0] == HOSTILE_SCRIPT
+
+
+def _priced_ctx():
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {
+        ids[0]: [{"date": "2025-06-30", "input": 2.0, "output": 8.0, "source": "pedagogy-lb"},
+                 {"date": "2025-12-17", "input": 10.0, "output": None, "source": "aa-api-2026-07"}],
+        ids[1]: [{"date": "2025-06-30", "input": None, "output": None, "source": "pedagogy-lb"}],  # no price: no steps
+    }, "frontier": {"ai-iq": {"best": [
+        {"date": "2025-11-30", "value": 101.0, "model": ids[0], "released": "2025-11-02"},
+        {"date": "2025-12-31", "value": 102.5, "model": ids[0], "released": "2025-11-02"},
+        {"date": "2026-01-31", "value": 103.0, "model": ids[1], "released": "2026-01-05"}]}}}
+    return dataclasses.replace(ctx, as_of=as_of, data_date="2026-07-02"), ids
+
+
+def test_price_chart_holds_each_price_until_the_next_and_the_newest_until_the_data_date():
+    ctx, ids = _priced_ctx()
+    files = render_files(ctx)
+    spec = json.loads(files["assets/charts/price-history.json"])
+    rows = spec["datasets"]["points"]
+    # two dated prices, then the newest again at the data's date (no source: drawn as a line, not a point)
+    assert [(r["model"], r["date"], r["input"], r["output"], r.get("source")) for r in rows] == [
+        (ids[0], "2025-06-30", 2.0, 8.0, "pedagogy-lb"), (ids[0], "2025-12-17", 10.0, None, "aa-api-2026-07"),
+        (ids[0], "2026-07-02", 10.0, None, None)]
+    line, points = spec["layer"]
+    assert line["mark"]["interpolate"] == "step-after"
+    assert {"filter": "isValid(datum.source)"} in points["transform"]
+    assert {"filter": "datum.model === hl"} in line["transform"]
+    # the model's page: the chart for its own model and a table of every dated price with its source linked
+    own = files["models/" + ids[0] + "/index.html"].decode()
+    assert 'data-spec="../../../assets/charts/price-history.json" data-highlight="' + ids[0] + '"' in own
+    assert "<td>2025-12-17</td><td class=\"lb-num\">10.00</td>" in own and "https://artificialanalysis.ai/" in own
+    # a model without a dated price has no price chart; the charts page does not show it either
+    assert "price-history" not in files["models/" + ids[1] + "/index.html"].decode()
+    assert "price-history" not in files["charts/index.html"].decode()
+
+
+def test_best_over_time_chart_is_on_its_board_page_and_names_each_new_leader_once():
+    ctx, ids = _priced_ctx()
+    files = render_files(ctx)
+    spec = json.loads(files["assets/charts/best-over-time-ai-iq.json"])
+    rows = spec["datasets"]["points"]
+    assert [(r["asof"], r["value"], r["model"], r["new"]) for r in rows] == [
+        ("2025-11-30", 101.0, ids[0], True), ("2025-12-31", 102.5, ids[0], False), ("2026-01-31", 103.0, ids[1], True)]
+    assert spec["layer"][0]["mark"]["interpolate"] == "step-after"
+    assert {"filter": "datum.new"} in spec["layer"][2]["transform"]
+    assert 'id="chart-best-over-time-ai-iq"' in files["boards/ai-iq/index.html"].decode()
+    assert "best-over-time" not in files["charts/index.html"].decode()
