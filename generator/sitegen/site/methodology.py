@@ -152,7 +152,9 @@ def _common(v: _View) -> None:
         text = (f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
                 "from the same draws" if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq") else
                 f"rank ranges and tiers from {n} draws of each value from its own {level} interval")
-        v.facts.append(("Uncertainty", _link(text, v.md_base + "uncertainty/")))
+        # the link only where the repository has that page (a tree may leave it out)
+        page = v.md_base + "uncertainty/" if "uncertainty.md" in v.lk.urls.methodology else None
+        v.facts.append(("Uncertainty", _link(text, page)))
     if (pub := v.take("publish")):
         v.facts.append(("Board published", {"always": "always", "never": "never (defined and tested only)",
                                              "when-data": "once at least one model has a value"}.get(pub, pub)))

@@ -384,6 +384,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
             "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
             "has_tier": any(r["tier"] is not None for r in view_rows),
+            "uncertainty_href": href(lk.urls.methodology["uncertainty.md"]) if "uncertainty.md" in lk.urls.methodology
+            else None,
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
             # hide unranked rows by default when they would bury the ranked ones (a checkbox shows them)
