@@ -505,6 +505,7 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
     view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
     view["question_set"] = bb.get("question_set")
+    view["left_out"] = left_out(lk, {bid})  # names a source gives for this benchmark, once per page
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
@@ -543,8 +544,7 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
     return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
             "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower), "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
-            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
-            "left_out": left_out(lk, {bid})}
+            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
 
 def _effort_order(m: dict) -> tuple:
