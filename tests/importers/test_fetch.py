@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from sitegen.cli import main
 from sitegen.importers import fetch as fetchers
-from sitegen.importers import planned
+from sitegen.importers import imported_count, planned
 
 from fetch_server import local_path, serve, upstream_tree
 
@@ -206,7 +206,7 @@ def test_a_shrunken_source_is_refused_unless_allowed(root, upstream):
     head, body = text.split("`", 1)
     rows, tail = body.split("`", 1)
     script.write_text(head + "`" + "\n".join(rows.splitlines()[:11]) + "\n`" + tail, encoding="utf-8")
-    before = fetchers.count_results(root, "eq-bench")  # what scores/imported/eq-bench.yaml holds now
+    before = imported_count(root, "eq-bench")  # what scores/imported/eq-bench.yaml holds now
     assert before > 20
     assert f"eq-bench: the download would shrink the source from {before} to" in refused(root, upstream, "eq-bench")
     with serve(upstream) as base:

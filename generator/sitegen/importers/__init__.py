@@ -101,17 +101,23 @@ def planned(root: Path, data: Path) -> list[Planned]:
 MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink
 
 
-def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
-    """Why writing this outcome looks like a broken download, or None: files that give no rows at all, or more
-    than MAX_SHRINK of the results in the current scores/imported/<source>.yaml gone."""
+def imported_count(root: Path, source: str) -> int:
+    """How many results scores/imported/<source>.yaml holds now (0 without one), read as the loader reads it."""
     from .. import load, yamlstrict
 
-    path = imported_path(root, outcome.doc["source"])
-    new = len(outcome.doc.get("results") or [])
+    path = imported_path(root, source)
     raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES) if path.exists() else None
     parsed = yamlstrict.parse(raw, path.name)[0] if raw is not None else None
     old = parsed.data.get("results") if parsed is not None else None
-    old = len(old) if isinstance(old, list) else 0
+    return len(old) if isinstance(old, list) else 0
+
+
+def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
+    """Why writing this outcome looks like a broken download, or None: files that give no rows at all, or more
+    than MAX_SHRINK of the results in the current scores/imported/<source>.yaml gone."""
+    path = imported_path(root, outcome.doc["source"])
+    new = len(outcome.doc.get("results") or [])
+    old = imported_count(root, outcome.doc["source"])
     if not ex.results and not ex.models:
         return "the files give no results (an empty or truncated download?); nothing written"
     if old and new < old * (1 - MAX_SHRINK):

@@ -33,8 +33,8 @@ from typing import Callable
 import yaml
 
 from ..write import replace_file
-from . import DEFAULT_DATA, MAX_SHRINK, importer_for, run
-from .common import ImportError_, imported_path
+from . import DEFAULT_DATA, MAX_SHRINK, imported_count, importer_for, run
+from .common import ImportError_
 
 TIMEOUT = 60                    # seconds per request
 MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer is not what we asked for
@@ -365,13 +365,6 @@ def _licence_terms(note: bytes) -> str:
     return " ".join((m.group(1) if m else text).split())
 
 
-def count_results(root: Path, source: str) -> int | None:
-    path = imported_path(root, source)
-    if not path.is_file():
-        return None
-    return len((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("results") or [])
-
-
 @dataclasses.dataclass
 class Result:
     family: str
@@ -440,7 +433,7 @@ def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
             what = ", ".join(f["name"] for f in readable)
             raise FetchError(f"{what}: format changed: the importer cannot read the download: "
                              f"{type(exc).__name__}: {exc}") from None
-    before = count_results(root, plan.id)
+    before = imported_count(root, plan.id)  # the results filed under the current id (a new snapshot compares with it)
     after = len(outcome.doc["results"])
     if before and after < before * (1 - MAX_SHRINK) and not allow_shrink:
         raise FetchError(f"{plan.id}: the download would shrink the source from {before} to {after} results "
