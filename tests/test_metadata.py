@@ -55,6 +55,25 @@ def test_unknown_stays_unknown_and_parameters_are_one_block():
     assert metadata.label(None, "x") is None
 
 
+def test_rule_set_tries_a_model_on_its_organisations_rules_and_the_wildcard_ones():
+    rules = RULES + [
+        rule(4, "family", ["*/widget-1"], licence="MIT"),  # the organisation is a wildcard: tried on every id
+        rule(5, "release", ["acme-labs/widget-1", "acme/widget-1"], reasoning=True),  # two organisations
+        rule(6, "release", ["acme"], weights="open"),  # no organisation part: only the id 'acme' itself
+        rule(7, "family", ["ac[m]e/*"], parameters={"total_b": 1}),  # a bracket in the organisation
+    ]
+    rule_set = metadata.RuleSet(rules)
+    assert [r.index for r in rule_set.by_org["acme"]] == [0, 1, 2, 3, 5]
+    assert [r.index for r in rule_set.by_org["acme-labs"]] == [5]
+    assert [r.index for r in rule_set.any_org] == [4, 6, 7]
+    expected = {"acme/widget-1": [0, 1, 3, 4, 5, 7], "acme-labs/widget-1": [4, 5], "acme/widget-2b": [0, 1, 2, 3, 7],
+                "acme": [6], "other/widget-1": [4], "acmex/widget-1": [4]}
+    for model_id, indices in expected.items():
+        assert [r.index for r in metadata.matching(rule_set, model_id)] == indices, model_id
+        assert [r.index for r in metadata.matching(rules, model_id)] == indices, model_id  # a plain list: every rule
+        assert metadata.rule_values(rule_set, model_id) == metadata.rule_values(rules, model_id)
+
+
 def test_real_data_coverage_of_weights_and_reasoning(capsys):
     """Issue #10's target: weights and reasoning known for >= 95% of the models ranked on the AI IQ, AA and LMArena
     boards. The floors below are what the repository reaches today (weights 96.3%, reasoning 93.6%); they only rise.

@@ -43,3 +43,62 @@ def test_agree_on_rejection_corpus(case, tmp_path):
 def test_agree_on_repository_data():
     repo, _ = load.load_repo(ROOT)
     assert _agree(repo) == []
+
+
+def _trusted(doc) -> bool:
+    """Whether check_doc takes the fast validator's word for a file (and never runs ours on it)."""
+    return (schema.fast_validator(doc.kind).is_valid(doc.data)
+            and not schema._whole_floats(doc.data, schema.integer_fields(doc.kind)))
+
+
+def _untrusted_errors(repo) -> list[str]:
+    return [doc.path for doc in repo.all_docs()
+            if _trusted(doc) and any(True for _ in schema.validator(doc.kind).iter_errors(doc.data))]
+
+
+@pytest.mark.parametrize("case", [c.name for c in CASES])
+def test_a_file_the_fast_validator_is_trusted_with_has_no_errors(case, tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(HERE / "validation" / "base", root)
+    shutil.copytree(HERE / "validation" / "cases" / case / "files", root, dirs_exist_ok=True)
+    repo, _ = load.load_repo(root)
+    assert _untrusted_errors(repo) == []
+
+
+WIDGET = """id: acme/widget-1
+name: Widget 1
+organization: Acme
+context_window: {window}
+results:
+  - benchmark: quiz
+    value: 63.0
+    n: 500
+    source: paper
+    retrieved: "2025-06-01"
+release: acme/widget-1
+"""
+
+
+def _model(text: str):
+    from sitegen.data import yamlstrict
+
+    parsed, problems = yamlstrict.parse(text.encode("utf-8"), "scores/models/acme/widget-1.yaml")
+    assert problems == []
+    return load.Doc("scores/models/acme/widget-1.yaml", "model", parsed)
+
+
+def test_whole_floats_go_through_ours_only_where_an_integer_may_be():
+    assert {"context_window", "n", "budget_tokens"} <= schema.integer_fields("model")
+    assert "value" not in schema.integer_fields("model") and "*" not in schema.integer_fields("model")
+    scored = _model(WIDGET.format(window="128000"))  # 63.0 is a score: a number, whole or not
+    assert _trusted(scored) and schema.check_doc(scored) == []
+    window = _model(WIDGET.format(window="128000.0"))  # 128000.0 where a count belongs
+    assert not _trusted(window)
+    assert [(p.line, p.col, p.field, p.message) for p in schema.check_doc(window)] == [
+        (4, 17, "context_window", "expected integer, got the number 128000.0")]
+    assert schema._whole_floats({"x": [1.0]}, frozenset({"*"}))  # "*": a whole float anywhere
+    assert not schema._whole_floats({"x": [1.5], "n": 2}, frozenset({"*"}))
+
+
+def test_a_repository_file_the_fast_validator_is_trusted_with_has_no_errors():
+    assert _untrusted_errors(load.load_repo(ROOT)[0]) == []

@@ -8,17 +8,15 @@ from pathlib import Path
 import click
 import yaml
 
-from .. import importers
 from .progress import Progress, quiet_option
-from ..importers import aliases as alias_tools
-from ..importers.common import ImportError_, imported_path, load_ignores
-from ..importers.registry import Registry
 
 ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
                     show_default=True, help="Repository root.")
 
 
 def _data_dir(root: Path, data: Path | None) -> Path:
+    from .. import importers
+
     return data if data is not None else (root / importers.DEFAULT_DATA)
 
 
@@ -50,6 +48,9 @@ def _report(source, ex, outcome) -> int:
 @ROOT
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
+    from .. import importers
+    from ..importers.common import ImportError_, imported_path
+
     if all_:
         if source or paths:
             raise click.UsageError("--all takes no SOURCE or PATH")
@@ -116,6 +117,11 @@ def aliases_group():
 @ROOT
 def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
+    from .. import importers
+    from ..importers import aliases as alias_tools
+    from ..importers.common import ImportError_, load_ignores
+    from ..importers.registry import Registry
+
     registry = Registry.load(root)
     ignores = load_ignores(root)
     try:
@@ -130,6 +136,8 @@ def suggest_command(source, paths, retrieved, root):
 @ROOT
 def apply_command(review, root):
     """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/."""
+    from ..importers import aliases as alias_tools
+
     proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
     for line in alias_tools.apply(root, proposals):
         click.echo(line)
@@ -169,6 +177,8 @@ def _changed(fn, *args) -> None:
 @ROOT
 def merge_command(old, into, root):
     """Merge model OLD into --into (one configuration entered twice); OLD goes under former_ids."""
+    from ..importers import aliases as alias_tools
+
     _changed(alias_tools.merge, root, old, into)
 
 
@@ -178,6 +188,8 @@ def merge_command(old, into, root):
 @ROOT
 def rename_command(old, new, root):
     """Give model OLD the id NEW; OLD goes under former_ids and its page redirects."""
+    from ..importers import aliases as alias_tools
+
     _changed(alias_tools.rename, root, old, new)
 
 
@@ -187,6 +199,7 @@ def audit_command(root):
     """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
     unreviewed aliases. Exits 1 when there is any."""
     from ..importers import audit
+    from ..importers.registry import Registry
 
     path = root / "scores" / "identity.yaml"
     identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
@@ -205,7 +218,9 @@ def audit_command(root):
 @ROOT
 def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
+    from .. import importers
     from ..data import frame, load
+    from ..importers.common import load_ignores
 
     repo, _ = load.load_repo(root)
     records = frame.result_records(repo)

@@ -512,7 +512,10 @@ def metadata_rules_match_models(index):
     doc = index.repo.metadata
     if doc is None:
         return
-    ids = sorted(index.models)
+    by_org: dict[str, list[str]] = defaultdict(list)
+    for model_id in sorted(index.models):
+        by_org[model_id.partition("/")[0]].append(model_id)
+    every = sorted(index.models)
     for i, entry in enumerate(_list(doc.data, "rules")):
         if not isinstance(entry, dict):
             continue
@@ -520,7 +523,11 @@ def metadata_rules_match_models(index):
             yield _at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
                       f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule")
         for j, pattern in enumerate(_list(entry, "match")):
-            if isinstance(pattern, str) and not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
+            if not isinstance(pattern, str):
+                continue
+            org = metadata._literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
+            ids = every if org is None else by_org.get(org, [])
+            if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
                 yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
                           "the model was renamed or merged, or the pattern has a typo; update or remove it", key=False)
 
@@ -536,10 +543,11 @@ def metadata_rules_agree(index):
     rules = metadata.rules_of(doc)
     reported = set()
     for model_id in sorted(index.models):
+        matched = metadata.matching(rules, model_id)
         for level in metadata.LEVELS:
             seen: dict[str, tuple] = {}
-            for rule in rules:
-                if rule.level != level or not rule.matches(model_id):
+            for rule in matched:
+                if rule.level != level:
                     continue
                 for key, value in rule.values.items():
                     first = seen.setdefault(key, (value, rule))

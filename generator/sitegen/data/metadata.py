@@ -54,27 +54,74 @@ class Rule:
         return f"{METADATA_FILE}:{self.line}"
 
 
-def rules_of(doc) -> list[Rule]:
-    """The rules of a validated scores/metadata.yaml (an empty list without the file)."""
+class RuleSet(tuple):
+    """The rules of scores/metadata.yaml in file order, grouped by the organisation their patterns name.
+
+    A pattern whose organisation part has no wildcard ('openai/gpt-4*') can only match ids in that organisation,
+    so a model is tested against its organisation's rules and the few whose organisation is a wildcard, not
+    every rule: resolving every model stays linear as models and rules grow together.
+    """
+
+    def __new__(cls, rules):
+        self = super().__new__(cls, rules)
+        self.by_org: dict[str, list[Rule]] = {}
+        self.any_org: list[Rule] = []
+        for rule in self:
+            orgs = {_literal_org(pattern) for pattern in rule.match}
+            if None in orgs:
+                self.any_org.append(rule)
+            else:
+                for org in orgs:
+                    self.by_org.setdefault(org, []).append(rule)
+        return self
+
+    def candidates(self, model_id: str) -> list[Rule]:
+        """The rules that may match a model id, in file order (a superset of those that do)."""
+        own = self.by_org.get(model_id.partition("/")[0], [])
+        if not self.any_org:
+            return own
+        return sorted(own + self.any_org, key=lambda rule: rule.index)  # a rule is in one group or the other
+
+
+def _literal_org(pattern: str) -> str | None:
+    """The organisation a glob pattern is confined to ('openai' for 'openai/gpt-4*'), None when it is not."""
+    if not isinstance(pattern, str):
+        return None  # (a file with schema errors; matching it fails where it did before)
+    org, slash, _ = pattern.partition("/")
+    return org if slash and not any(ch in org for ch in "*?[") else None
+
+
+def rules_of(doc) -> RuleSet:
+    """The rules of a validated scores/metadata.yaml (none without the file)."""
     if doc is None:
-        return []
+        return RuleSet(())
     out = []
     for i, entry in enumerate(doc.data.get("rules") or []):
         values = {key: entry[key] for key in FIELDS if key in entry}
         out.append(Rule(i, doc.mark("rules", i)[0], tuple(entry["match"]), entry["level"], values,
                         entry["source"], entry["url"]))
-    return out
+    return RuleSet(out)
 
 
-def rule_values(rules: list[Rule], model_id: str) -> dict[str, tuple[object, Rule]]:
+def matching(rules, model_id: str) -> list[Rule]:
+    """The rules (a RuleSet or any list of rules) that match a model id, in file order."""
+    candidates = rules.candidates(model_id) if isinstance(rules, RuleSet) else rules
+    return [rule for rule in candidates if rule.matches(model_id)]
+
+
+def rule_values(rules, model_id: str) -> dict[str, tuple[object, Rule]]:
     """field -> (value, rule) from the most specific matching rule that sets the field."""
+    return values_of(matching(rules, model_id))
+
+
+def values_of(matched: list[Rule]) -> dict[str, tuple[object, Rule]]:
+    """field -> (value, rule) from the most specific of these matching rules (in file order) that sets it."""
     out: dict[str, tuple[object, Rule]] = {}
     for level in LEVELS:
-        for rule in rules:
-            if rule.level != level or not rule.matches(model_id):
-                continue
-            for key, value in rule.values.items():
-                out.setdefault(key, (value, rule))
+        for rule in matched:
+            if rule.level == level:
+                for key, value in rule.values.items():
+                    out.setdefault(key, (value, rule))
     return out
 
 

@@ -238,21 +238,59 @@ def fast_validator(kind: str):
     return jsonschema_rs.validator_for(schema)
 
 
-def _whole_floats(data) -> bool:
+@functools.cache
+def integer_fields(kind: str) -> frozenset:
+    """The field names under which kind's schema declares an integer anywhere ("*": also under a name it does not
+    list, through additionalProperties and the like, or with no field name at all).
+
+    jsonschema-rs takes 4.0 as an integer, ours does not: a whole float is checked by ours only where an integer
+    may be expected. Over-approximated on purpose: every schema node is walked (if/then, not, anyOf included),
+    and a node's field is the last `properties` name above it, which is the name of the field it is applied to.
+    """
+    found: set[str] = set()
+
+    def walk(node, field: str) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, field)
+            return
+        if not isinstance(node, dict):
+            return
+        kinds = node.get("type")
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            found.add(field)
+        for word, value in node.items():
+            if word in ("enum", "const"):
+                continue  # values, not schemas
+            if word == "properties" and isinstance(value, dict):
+                for name, sub in value.items():
+                    walk(sub, name)
+            elif word in ("additionalProperties", "patternProperties", "unevaluatedProperties", "propertyNames",
+                          "dependentSchemas"):
+                walk(value, "*")
+            else:
+                walk(value, field)
+
+    walk(inline_refs(_registry()[SCHEMA_FOR_KIND[kind]].contents, SCHEMA_FOR_KIND[kind]), "*")
+    return frozenset(found)
+
+
+def _whole_floats(data, fields: frozenset, field: str = "*") -> bool:
+    """Whether a whole float (4.0) sits under one of these field names (any, when "*" is one of them)."""
     if isinstance(data, float):
-        return data.is_integer()
+        return data.is_integer() and (field in fields or "*" in fields)
     if isinstance(data, dict):
-        return any(_whole_floats(v) for v in data.values())
+        return any(_whole_floats(v, fields, k if isinstance(k, str) else "*") for k, v in data.items())
     if isinstance(data, list):
-        return any(_whole_floats(v) for v in data)
+        return any(_whole_floats(v, fields, field) for v in data)
     return False
 
 
 def check_doc(doc) -> list[Problem]:
     """Validate one parsed file against its kind's schema."""
     fast = fast_validator(doc.kind)
-    if fast.is_valid(doc.data) and not _whole_floats(doc.data):
-        return []  # (the fast validator takes 4.0 as an integer; a file with one goes through ours)
+    if fast.is_valid(doc.data) and not _whole_floats(doc.data, integer_fields(doc.kind)):
+        return []  # (the fast validator takes 4.0 as an integer; a file with one where an integer may be goes through ours)
     found: list[Problem] = []
     silent = []
     for error in validator(doc.kind).iter_errors(doc.data):
@@ -291,7 +329,7 @@ def check_raw(raw) -> list[Problem]:
     fast = fast_validator("raw")
     found: list[Problem] = []
     for line, row in raw.rows:
-        if fast.is_valid(row) and not _whole_floats(row):
+        if fast.is_valid(row) and not _whole_floats(row, integer_fields("raw")):
             continue
         for error in validator("raw").iter_errors(row):
             for leaf in _leaves(error):
