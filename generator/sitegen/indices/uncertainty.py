@@ -192,47 +192,16 @@ def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> lis
     return out
 
 
-def ahead_pairs(ranks: np.ndarray) -> np.ndarray:
-    """How often one model is ahead of another, for every pair the simulations do not settle in rank order.
+def rank_draws(ranks: np.ndarray) -> np.ndarray:
+    """models x draws: each model's simulated rank in every draw, as one contiguous row per model (what the
+    compare page compares: in a draw, a is ahead of b when a's rank is smaller, and they tie when it is equal).
 
     `ranks` is draws x models of competition ranks (competition_ranks: a better value has a smaller rank, equal
-    values share one), with the columns in the board's rank order (better first). Returns [i, j, a, b] for each
-    pair i < j in which i is not ahead in every draw: a counts the draws in which i is ahead of j, b those in
-    which j is ahead of i (the rest are ties), as the rows of an n x 4 int32 array in order of i (indices and
-    counts are far below 2**31; int32 halves what is, with many overlapping rows, the build's largest array). A
-    pair left out has i ahead in every draw.
-    Cost: only pairs whose ranks overlap are compared (where i's worst rank beats j's best, i is ahead in all),
-    on each model's ranks as one contiguous run of small integers (AI IQ: 600 x 1,000 of them, 1.2 MB), and the
-    draws j is ahead are counted apart only for models that tie another in some draw (else they are the rest).
-    """
-    sims, m = ranks.shape
-    # a model ties another in a draw when the draw has its rank more than once (ranks may be out of more rows)
-    cells = ranks + (int(ranks.max(initial=0)) + 1) * np.arange(sims)[:, None]
-    tied = (np.bincount(cells.ravel())[cells] > 1).any(axis=0)
-    key = np.ascontiguousarray(ranks.T, dtype=np.int16 if m < 2 ** 15 else np.int32)  # models x draws
-    best, worst = key.min(axis=1), key.max(axis=1)
-    firsts, counts, others, aheads, behinds = [], [], [], [], []
-    for i in range(m - 1):
-        overlap = np.flatnonzero(worst[i] >= best[i + 1:])
-        if not overlap.size:
-            continue
-        block = key[i + 1:i + 2 + overlap[-1]]
-        ahead = np.count_nonzero(key[i] < block, axis=1)
-        behind = sims - ahead
-        if tied[i] and (both := np.flatnonzero(tied[i + 1:i + 1 + len(block)])).size:
-            behind[both] = np.count_nonzero(key[i] > block[both], axis=1)
-        keep = np.flatnonzero(ahead < sims)
-        firsts.append(i)
-        counts.append(keep.size)
-        others.append((keep + i + 1).astype(np.int32))
-        aheads.append(ahead[keep].astype(np.int32))
-        behinds.append(behind[keep].astype(np.int32))
-    out = np.empty((sum(counts), 4), dtype=np.int32)
-    if others:  # filled column by column: no int64 copy of what is, with many overlapping rows, the largest array
-        out[:, 0] = np.repeat(np.array(firsts, dtype=np.int32), counts)
-        for col, parts in ((1, others), (2, aheads), (3, behinds)):
-            out[:, col] = np.concatenate(parts)
-    return out
+    values share one). The rows are kept in the smallest unsigned type that holds the ranks (uint16 below 65,536
+    ranked rows): linear in models x draws, where counting every pair that overlaps grows with the square of the
+    models (87 million pairs at 20,000 synthetic models)."""
+    dtype = np.uint16 if int(ranks.max(initial=0)) < 2 ** 16 else np.uint32
+    return np.ascontiguousarray(ranks.T, dtype=dtype)
 
 
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
@@ -644,8 +613,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
     in the rank simulation at their fixed value. Unranked rows get neither a rank interval nor a tier.
-    With `pairs`, board["ahead"] says how often each ranked row with draws is ahead of each other one
-    (ahead_pairs; the compare page reads it, build.compute takes it off the board before the API is written).
+    With `pairs`, board["ahead"] holds the simulated rank of each ranked row with draws in every draw
+    (rank_draws), from which the compare page counts how often one is ahead of another (site/ahead.py writes it;
+    build.compute takes it off the board before the API is written).
     """
     drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
         if value_intervals else []
@@ -679,7 +649,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
             board["ahead"] = {"simulations": sims, "models": [ranked[k]["model"] for k in cols],
                               "ranks": [ranked[k]["rank"] for k in cols],
-                              "pairs": ahead_pairs(ranks[:, cols])}
+                              "draws": rank_draws(ranks[:, cols])}
     board["uncertainty"] = {
         "simulations": sims, "level": level,
         "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
