@@ -198,8 +198,8 @@ DEF = {
 
 def test_leave_one_out_table_on_a_fixture():
     nan = np.nan
-    raw = {"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
-           "b3": np.array([[40.0, 60.0, nan]])}
+    raw = u.Scores.from_dense({"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
+                               "b3": np.array([[40.0, 60.0, nan]])})
     table = {row["component"]: row for row in u.imputation_error(DEF, raw)}
     # b1: m1 hides 10 -> min(own 20, P50 of {20, 30} = 20) = 20, error +10; m3 hides 30 -> min(50, P50{10, 20} = 10)
     # = 10, error -20. bias -5, rmse sqrt((100 + 400) / 2) = 15.811388.
@@ -331,12 +331,12 @@ FAM = {"f/a": (10, 50, 20), "f/b": (20, 60, 40), "f/c": (30, None, 60), "f/d": (
        "o/x": (40, 70, 80), "o/y": (None, None, 90)}
 
 
-def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> dict[str, np.ndarray]:
-    """Raw arrays (draws x models, in `table`'s order): row 0 from `table`, later rows with `draws` replacing
-    some models' scores."""
+def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> u.Scores:
+    """Raw scores (draws x models, in `table`'s order; None: no score): row 0 from `table`, later rows with
+    `draws` replacing some models' scores."""
     rows = [table] + [{**table, **d} for d in draws]
-    return {b: np.array([[np.nan if r[m][i] is None else r[m][i] for m in table] for r in rows], float)
-            for i, b in enumerate(("b1", "b2", "b3"))}
+    return u.Scores.from_dense({b: np.array([[np.nan if r[m][i] is None else r[m][i] for m in table] for r in rows],
+                                            float) for i, b in enumerate(("b1", "b2", "b3"))})
 
 
 def _relatives(table: dict[str, tuple]) -> dict:

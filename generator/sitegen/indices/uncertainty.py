@@ -20,6 +20,7 @@ machines agree and adding a model never moves another model's draws.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import math
@@ -241,25 +242,36 @@ class Components:
                noise: bool = True) -> np.ndarray:
         """draws x models of one component from the selected results {model: record}; NaN where absent."""
         out = np.full((self.sims, len(self.models)), np.nan)
-        cols, specs = [], []
+        cols, drawn = self.columns(component, values, benchmark, noise)
+        out[:, cols] = drawn
+        return out
+
+    def columns(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
+                noise: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """(the columns of the models with a value, draws x those columns): `matrix` without its absent models."""
+        cols, fixed, drawn, specs = [], [], [], []
         for j, model in enumerate(self.models):
             rec = values.get(model)
             if rec is None or _num(rec.get("value")) is None:
                 continue
             s = spread(rec, benchmark, self.level)
+            cols.append(j)
             if s["draw"] is None or not noise:
-                out[:, j] = float(rec["value"])
+                fixed.append((len(cols) - 1, float(rec["value"])))
                 if s["draw"] is None:
                     self.fixed[model].append(component)
                 continue
             how = s["interval_how"]
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
-            cols.append(j)
+            drawn.append(len(cols) - 1)
             specs.append(s["draw"])
-        if cols:
-            z = normals(self.board_id, [(self.models[j], component) for j in cols], self.sims)
-            out[:, cols] = transform(specs, z)
-        return out
+        out = np.empty((self.sims, len(cols)))
+        for k, value in fixed:
+            out[:, k] = value
+        if drawn:
+            z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims)
+            out[:, drawn] = transform(specs, z)
+        return np.array(cols, dtype=np.intp), out
 
     def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None, rule: str = "imputation"):
         """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd.
@@ -347,29 +359,32 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
 
 # ------------------------------------------------------------------------------------------------- AI IQ
 
-def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
+def aiiq_arrays(definition: Mapping, raw: Scores,
                 noise=lambda rule, component, cols: 0.0, relatives: Mapping | None = None) -> dict:
-    """The AI IQ definition on draws x models arrays: raw benchmark scores (NaN = no real score) in, dimension
-    IQs, composite and imputed share out. `noise(rule, component, cols)` adds an imputed component's own error
-    to the models in `cols` (draws x len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}},
-    from `family_relatives`) switches family match on: a gap with siblings takes, in each draw, the lowest of
-    their implied IQs (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is
-    taken over the values min-of-two alone gives (`plain`), as in aiiq.compute. Sums run in aiiq.compute's
-    order, so a run without noise gives its values to the last bit; arrays are updated in place on the columns
-    concerned (this runs on every build).
+    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
+    in, dimension IQs, composite and imputed share out (draws x models, NaN where a model has none).
+    `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
+    len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
+    family match on: a gap with siblings takes, in each draw, the lowest of their implied IQs
+    (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is taken over the values
+    min-of-two alone gives (`plain`), as in aiiq.compute. `dims` holds each dimension's IQ where the model is
+    scored on it and its imputed value where the dimension is imputed (what the composite takes), NaN elsewhere.
+    Sums run in aiiq.compute's order, so a run without noise gives its values to the last bit; arrays are updated
+    in place on the columns concerned (this runs on every build).
     """
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    sims, m = next(iter(raw.values())).shape
+    sims, m = raw.sims, raw.models
     relatives = relatives or {}
     dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
-            values = raw[b["benchmark"]]
-            mask = ~np.isnan(values[0])
-            if mask.any():  # else no model has a real score: the benchmark is left out of the dimension
+            cols, values = raw.by_benchmark[b["benchmark"]]
+            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
                 xs, ys = zip(*b["anchors"])
-                iqs[b["benchmark"]] = (np.interp(values[:, mask], xs, ys), mask)  # clamped at both ends
+                mask = np.zeros(m, bool)
+                mask[cols] = True
+                iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)  # clamped at both ends
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
         own = np.zeros((sims, m))
@@ -402,9 +417,9 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
             matched = np.isin(cols, [j for j, _ in family[bid]])
             imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
             plain[:, cols] += imputed
-            full = np.full((sims, m), np.nan)
-            full[:, mk] = iq
-            imputed[:, matched] = np.column_stack([full[:, sibs].min(axis=1) for _, sibs in family[bid]]) \
+            place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
+            imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
+                                                   else np.full(sims, np.nan) for _, sibs in family[bid]]) \
                 + noise("family", bid, cols[matched])
             acc[:, cols] += imputed
         n_bench = max(len(iqs), 1)
@@ -422,24 +437,22 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
     for k, v in dims.items():
         scored_mean[:, scored[k]] += v[:, scored[k]]
     scored_mean /= np.maximum(n_scored, 1)
-    total, used, share, taken = np.zeros((sims, m)), np.zeros(m), np.zeros(m), {}
+    total, used, share = np.zeros((sims, m)), np.zeros(m), np.zeros(m)
     for d in definition["dimensions"]:
         did, sc = d["id"], scored[d["id"]]
         total[:, sc] += dims[did][:, sc]
         used += sc
         share += np.where(sc, imputed_frac[did], 0.0)
-        taken[did] = dims[did]
         cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
         if len(cols):
             imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise("dimension", did, cols)
             total[:, cols] += imputed
-            taken[did] = dims[did].copy()
-            taken[did][:, cols] = imputed
+            dims[did][:, cols] = imputed  # columns no dimension's own value or mean above reads
             used[cols] += 1
             share[cols] += 1
     total /= np.maximum(used, 1)
     total[:, ~eligible] = np.nan
-    return {"dims": dims, "plain": plains, "scored": scored, "composite": total, "taken": taken,
+    return {"dims": dims, "plain": plains, "scored": scored, "composite": total,
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
 
 
@@ -463,19 +476,48 @@ def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids
     return out
 
 
+@dataclasses.dataclass
+class Scores:
+    """AI IQ's raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
+    results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
+    ascending; draws x those columns)."""
+    models: int
+    sims: int
+    by_benchmark: dict[str, tuple[np.ndarray, np.ndarray]]
+
+    @classmethod
+    def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
+        """From draws x models arrays with NaN where a model has no score (in its first draw)."""
+        sims, m = next(iter(arrays.values())).shape
+        by = {}
+        for bid, values in arrays.items():
+            cols = np.flatnonzero(~np.isnan(values[0]))
+            by[bid] = (cols, values[:, cols])
+        return cls(m, sims, by)
+
+    def first_draw(self, bid: str) -> np.ndarray:
+        """The first draw of benchmark `bid` for all models, NaN where a model has no score."""
+        cols, values = self.by_benchmark[bid]
+        out = np.full(self.models, np.nan)
+        out[cols] = values[0]
+        return out
+
+
 def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
-             benchmarks: Mapping[str, Mapping], noise: bool = True) -> dict:
-    """Raw-score arrays per benchmark (draws x models; one draw of the point values without `comps`)."""
-    raw = {}
+             benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
+    """Raw scores per benchmark, of the models that have it (one draw of the point values without `comps`)."""
+    by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
             if comps is None:
-                raw[bid] = np.array([[values[m]["value"] if m in values else np.nan for m in model_ids]], float)
+                point = [(j, _num(values[m]["value"])) for j, m in enumerate(model_ids) if m in values]
+                point = [(j, v) for j, v in point if v is not None]
+                by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
             else:
-                raw[bid] = comps.matrix(bid, values, benchmarks.get(bid), noise)
-    return raw
+                by[bid] = comps.columns(bid, values, benchmarks.get(bid), noise)
+    return Scores(len(model_ids), 1 if comps is None else comps.sims, by)
 
 
 def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
@@ -491,8 +533,7 @@ def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
     return np.where(pos > k, sorted_v[k - 1], sorted_v[k])
 
 
-def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray], relatives: Mapping | None = None
-                     ) -> list[dict]:
+def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None = None) -> list[dict]:
     """Leave-one-out error of each AI IQ imputation rule, on models where the value is observed.
 
     Benchmark rule (benchmark b of dimension d): for each model with a real b and another real benchmark in d,
@@ -510,7 +551,7 @@ def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray], relativ
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
-            values = raw[b["benchmark"]][0]
+            values = raw.first_draw(b["benchmark"])
             mask = ~np.isnan(values)
             if mask.any():
                 xs, ys = zip(*b["anchors"])
@@ -582,7 +623,7 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
 
     out = aiiq_arrays(definition, raw, widen, relatives)
     comps.chosen = chosen
-    for did, values in out["taken"].items():
+    for did, values in out["dims"].items():
         cols = np.flatnonzero(~np.isnan(values[0]))
         if cols.size:
             bounds = quantile_interval(values[:, cols], level).T.tolist()
