@@ -1,4 +1,5 @@
-"""What the compare page needs to say "A is ahead of B in 97% of simulations": each model's simulated ranks, one file per model.
+"""What the compare page needs to say "A is ahead of B in 97% of simulations": each model's simulated ranks, a file
+per model.
 
 uncertainty.annotate keeps, on every composite board, the rank of each ranked row with draws in every one of the
 board's seeded simulations (board["ahead"]["draws"]: models x draws, rows in rank order). The page counts, over the
@@ -6,14 +7,15 @@ draws, those in which one model's rank is smaller than the other's, those in whi
 (ties): the same draws the rank ranges come from, so the same counts as the build would find pair by pair.
 
 Why ranks per model, not counts per pair: the pairs whose draws overlap grow with the square of the models (about
-140,000 on AI IQ with this repository's data, 87 million with 20,000 synthetic models), the ranks linearly (models x
-draws), and any two models' files give their exact counts. Why one file per model, fetched only for the models a
-reader picks: the whole board's draws would be 600 x 1,000 ranks to download for two numbers. Each board's ranks of
-a model are written as its best rank and the base64 of the little-endian offsets from it, in the fewest bytes per
-draw that hold its worst (1 when its ranks span less than 256 places, as most do): about 1.3 KB per board at 1,000
-draws. With this repository's data the 678 files are 4.0 KB at the median and 7.3 KB at most (3.0 MB in all; the
-counts per pair were 1.26 MB, but quadratic), a reader fetches two to four of them, and the compare page itself
-carries only a flag per model and the simulation count per board.
+140,000 on AI IQ alone with this repository's data, 87 million with 20,000 synthetic models, where counting them
+took minutes and gigabytes), the ranks linearly (models x draws), and any two models' files give their exact counts.
+Why one file per model, fetched only for the models a reader picks: a whole board's ranks would be 600 x 1,000
+numbers to download for two counts. Each board's ranks of a model are written as its best rank and the base64 of
+each draw's offset from it, little-endian, in the fewest bytes that hold the largest (1 when its ranks span fewer
+than 256 places, as most do): 1.3 KB per board at 1,000 draws. With this repository's data the 678 files are 2.7 KB
+at the median and 15 KB at most (a model on all ten boards), 2.6 MB in all (the counts per pair were 1.26 MB, but
+grew with the square of the models); a reader fetches two to four of them, and the compare page itself carries only
+a flag per model and the simulation count per board.
 """
 
 from __future__ import annotations
