@@ -130,23 +130,29 @@ def test_board_gets_rank_intervals_and_tiers():
     assert [rows[m]["ahead_of_next"] for m in "abc"] == [1.0, 0.5, None]
 
 
-def test_ahead_pairs_count_each_pair_the_draws_do_not_settle():
+def test_rank_draws_keep_each_models_rank_in_every_draw_from_which_the_page_counts_pairs():
     # columns in rank order a, b, c, d; four draws
     values = np.array([[5.0, 4.0, 1.0, 0.0],
                        [5.0, 6.0, 1.0, 0.0],
                        [5.0, 4.0, 4.0, 0.0],
                        [5.0, 4.0, 5.0, 0.0]])
-    # a-b: a ahead in 3, b in 1. a-c: a ahead in 3, tied in the 4th. b-c: b ahead in 2, tied in 1, c ahead in 1.
-    # d is behind everyone in every draw, so none of its pairs is listed.
     ranks = u.competition_ranks(values)
     assert ranks.tolist() == [[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 2, 4], [1, 3, 1, 4]]
-    assert u.ahead_pairs(ranks).tolist() == [[0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
-    # lower is better: the same draws negated give the same counts
-    assert u.ahead_pairs(u.competition_ranks(-values, higher_is_better=False)).tolist() == [
-        [0, 1, 3, 1], [0, 2, 3, 0], [1, 2, 2, 1]]
-    # a pair in which the worse-placed model wins every draw is listed, with 0 for the better-placed one
-    assert u.ahead_pairs(u.competition_ranks(np.array([[1.0, 2.0], [1.0, 3.0]]))).tolist() == [[0, 1, 0, 2]]
-    assert u.ahead_pairs(u.competition_ranks(np.array([[2.0, 1.0], [3.0, 1.0]]))).shape == (0, 4)  # all settled
+    draws = u.rank_draws(ranks)  # one row per model, one column per draw
+    assert draws.dtype == np.uint16 and draws.flags["C_CONTIGUOUS"]
+    assert draws.tolist() == [[1, 2, 1, 1], [2, 1, 2, 3], [3, 3, 2, 1], [4, 4, 4, 4]]
+
+    def counts(x, y):  # what the compare page shows: draws x is ahead, draws y is ahead (the rest are ties)
+        return [int(np.sum(draws[x] < draws[y])), int(np.sum(draws[y] < draws[x]))]
+
+    # a-b: a ahead in 3, b in 1. a-c: a ahead in 3, tied in the 4th. b-c: b ahead in 2, tied in 1, c ahead in 1.
+    # d is behind everyone in every draw.
+    assert [counts(0, 1), counts(0, 2), counts(1, 2), counts(0, 3), counts(2, 3)] == [
+        [3, 1], [3, 0], [2, 1], [4, 0], [4, 0]]
+    # lower is better: the same draws negated give the same ranks
+    assert u.rank_draws(u.competition_ranks(-values, higher_is_better=False)).tolist() == draws.tolist()
+    # past 65,535 ranked rows the ranks no longer fit in 16 bits
+    assert u.rank_draws(np.array([[1, 70000]])).dtype == np.uint32
 
 
 def test_board_pairs_leave_out_rows_held_fixed():
@@ -156,9 +162,12 @@ def test_board_pairs_leave_out_rows_held_fixed():
         {"model": "e", "value": 4.0 - 1e-10, "rank": 3}, {"model": "c", "value": 4.0 - 1e-9, "rank": 4}]}
     samples = {"a": np.full(sims, 10.0), "b": np.tile([5.0, 3.0], sims // 2), "c": np.full(sims, 4.0)}
     u.annotate(board, samples, {m: "r" for m in samples}, sims, 0.95, pairs=True)
-    # a beats b and c in every draw (not listed); b (5 or 3) beats c (4) in half; e has no draws, so no pairs
-    assert {**board["ahead"], "pairs": board["ahead"]["pairs"].tolist()} == {
-        "simulations": 100, "models": ["a", "b", "c"], "ranks": [1, 2, 4], "pairs": [[1, 2, 50, 50]]}
+    # e has no draws: it is ranked at its fixed value (between c's 4.0 and b's 3.0) but gets no row of its own.
+    # a is 1st in every draw; b (5 or 3) is 2nd or 4th, c (4) 3rd or 2nd: b ahead of c in half the draws.
+    ahead = board["ahead"]
+    assert {**ahead, "draws": ahead["draws"].tolist()} == {
+        "simulations": 100, "models": ["a", "b", "c"], "ranks": [1, 2, 4],
+        "draws": [[1] * 100, [2, 4] * 50, [3, 2] * 50]}
     plain = {"rows": [dict(r) for r in board["rows"]]}
     u.annotate(plain, samples, {m: "r" for m in samples}, sims, 0.95)
     assert "ahead" not in plain  # benchmark boards (pairs=False) carry none
@@ -189,8 +198,8 @@ DEF = {
 
 def test_leave_one_out_table_on_a_fixture():
     nan = np.nan
-    raw = {"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
-           "b3": np.array([[40.0, 60.0, nan]])}
+    raw = u.Scores.from_dense({"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
+                               "b3": np.array([[40.0, 60.0, nan]])})
     table = {row["component"]: row for row in u.imputation_error(DEF, raw)}
     # b1: m1 hides 10 -> min(own 20, P50 of {20, 30} = 20) = 20, error +10; m3 hides 30 -> min(50, P50{10, 20} = 10)
     # = 10, error -20. bias -5, rmse sqrt((100 + 400) / 2) = 15.811388.
@@ -322,12 +331,12 @@ FAM = {"f/a": (10, 50, 20), "f/b": (20, 60, 40), "f/c": (30, None, 60), "f/d": (
        "o/x": (40, 70, 80), "o/y": (None, None, 90)}
 
 
-def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> dict[str, np.ndarray]:
-    """Raw arrays (draws x models, in `table`'s order): row 0 from `table`, later rows with `draws` replacing
-    some models' scores."""
+def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> u.Scores:
+    """Raw scores (draws x models, in `table`'s order; None: no score): row 0 from `table`, later rows with
+    `draws` replacing some models' scores."""
     rows = [table] + [{**table, **d} for d in draws]
-    return {b: np.array([[np.nan if r[m][i] is None else r[m][i] for m in table] for r in rows], float)
-            for i, b in enumerate(("b1", "b2", "b3"))}
+    return u.Scores.from_dense({b: np.array([[np.nan if r[m][i] is None else r[m][i] for m in table] for r in rows],
+                                            float) for i, b in enumerate(("b1", "b2", "b3"))})
 
 
 def _relatives(table: dict[str, tuple]) -> dict:

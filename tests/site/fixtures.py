@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
+from sitegen.indices import uncertainty as u
 from sitegen.site.context import SiteContext
 
 HOSTILE_SCRIPT = "</script><script>alert(1)</script>"
@@ -147,12 +150,16 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                        "description": f"{iname}: computed from {of} components. <b>not bold</b>",
                        "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid}
     iq_ranked = sorted((r for r in boards["ai-iq"]["rows"] if r["rank"] is not None), key=lambda r: r["rank"])
-    # what uncertainty.annotate(pairs=True) writes (build.compute moves it to ctx.ahead): each row ahead of the next
-    # in 700 of 1,000 draws, the 1st and 3rd tied in 50; every other pair settled in rank order
+    # what uncertainty.annotate(pairs=True) writes (build.compute moves it to ctx.ahead): each AI IQ row's rank in
+    # each of 1,000 draws. The first three rows' values move: in 600 draws they are 99, 98, 97 (in rank order), in
+    # 50 draws 97, 98, 97, in 50 draws 96, 98, 97 and in 300 draws 96, 96.5, 97; the others' stay below. So the 1st
+    # is ahead of the 3rd in 600 draws, behind in 350 and tied in 50; the 2nd is ahead of the 3rd in 700 and
+    # behind in 300; every pair with a row from the 4th on is settled in rank order.
+    top = np.repeat([[99, 98, 97], [97, 98, 97], [96, 98, 97], [96, 96.5, 97]], [600, 50, 50, 300], axis=0)
+    rest = np.tile(95.0 - np.arange(len(iq_ranked) - 3), (1000, 1))
     ahead = {"ai-iq": {"simulations": 1000, "models": [r["model"] for r in iq_ranked],
                        "ranks": [r["rank"] for r in iq_ranked],
-                       "pairs": [[0, 1, 700, 300], [0, 2, 600, 350]]
-                       + [[k, k + 1, 700, 300] for k in range(1, len(iq_ranked) - 1)]}}
+                       "draws": u.rank_draws(u.competition_ranks(np.hstack([top, rest])))}}
     cost_rows = []
     for j, m in enumerate(models):
         if j % 7 == 0:

@@ -233,8 +233,9 @@ def test_compare_and_search(browser, server):
 
 
 def test_compare_says_how_often_one_model_is_ahead_in_the_simulations(browser, server, site_ctx):
-    """The fixture's counts (fixtures.py: each AI IQ row ahead of the next in 700 of 1,000 draws, the 1st and 3rd
-    tied in 50, every other pair settled in rank order), fetched for the chosen models only."""
+    """Counted by the page from the fixture's ranks (fixtures.py: the 2nd AI IQ row ahead of the 3rd in 700 of
+    1,000 draws; the 1st ahead of the 3rd in 600, behind in 350, tied in 50; every pair with a row from the 4th on
+    settled in rank order), fetched for the chosen models only."""
     order = site_ctx.ahead["ai-iq"]["models"]
     names = {m["id"]: m["name"] for m in site_ctx.models}
     a, b, c, d = order[0], order[1], order[2], order[5]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from html.parser import HTMLParser
 
+import numpy as np
 from fixtures import HOSTILE_IMG, HOSTILE_SCRIPT, make_context
 
 from sitegen.site import render_files
+from sitegen.site.ahead import ahead_files
 from sitegen.site.links import safe_url
 from sitegen.site.render import script_json
 
@@ -235,7 +238,7 @@ def test_compare_embeds_escaped_json():
     assert str(script_json({"x": "</script>&"})) == '{"x":"\\u003c/script\\u003e\\u0026"}'
 
 
-def test_compare_gets_the_builds_simulation_counts_one_file_per_model():
+def test_compare_gets_each_models_simulated_ranks_one_file_per_model():
     ctx = make_context(40)
     block = ctx.ahead["ai-iq"]
     number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}
@@ -244,17 +247,35 @@ def test_compare_gets_the_builds_simulation_counts_one_file_per_model():
     assert {b[0]: b[8] for b in data["boards"]}["ai-iq"] == 1000
     assert all(b[8] is None for b in data["boards"] if b[0] != "ai-iq")
     assert {m[0] for m in data["models"] if m[8] == 1} == set(block["models"])
-    first, second, third = (number[m] for m in block["models"][:3])
-    # the pair lives in the better-placed model's file: [place, others, draws ahead of each, (draws each other is
-    # ahead, only when some pair ties: 300 and 350, as 1000 - 700 and 1000 - 600 - 50)]
-    assert json.loads(SITE[f"compare/ahead/{first}.json"]) == {
-        "model": block["models"][0], "boards": {"ai-iq": [0, [second, third], [700, 600], [300, 350]]}}
-    assert json.loads(SITE[f"compare/ahead/{second}.json"]) == {
-        "model": block["models"][1], "boards": {"ai-iq": [1, [third], [700]]}}  # no tie: the rest are behind
-    last = number[block["models"][-1]]
-    assert json.loads(SITE[f"compare/ahead/{last}.json"]) == {
-        "model": block["models"][-1], "boards": {"ai-iq": [len(block["models"]) - 1, [], []]}}
+    first, third, sixth = (number[block["models"][k]] for k in (0, 2, 5))
+    # the fixture's draws (fixtures.py): the 1st row is ranked 1st in 600 draws, 2nd in 50 and 3rd in 350; the 3rd
+    # row 3rd in 600, 2nd in 100 and 1st in 300; the 6th 6th in all. An entry is [best rank, bytes per draw,
+    # base64 of each draw's offset from the best rank].
+    assert json.loads(SITE[f"compare/ahead/{first}.json"]) == {"model": block["models"][0], "boards": {
+        "ai-iq": [1, 1, base64.b64encode(bytes([0] * 600 + [1] * 50 + [2] * 350)).decode()]}}
+    assert json.loads(SITE[f"compare/ahead/{third}.json"]) == {"model": block["models"][2], "boards": {
+        "ai-iq": [1, 1, base64.b64encode(bytes([2] * 600 + [1] * 100 + [0] * 300)).decode()]}}
+    assert json.loads(SITE[f"compare/ahead/{sixth}.json"]) == {"model": block["models"][5], "boards": {
+        "ai-iq": [6, 1, base64.b64encode(bytes(1000)).decode()]}}
     assert len([p for p in SITE if p.startswith("compare/ahead/")]) == len(block["models"])
+
+    def ranks(n):
+        best, width, offsets = json.loads(SITE[f"compare/ahead/{n}.json"])["boards"]["ai-iq"]
+        return best + np.frombuffer(base64.b64decode(offsets), dtype=f"<u{width}")
+
+    # what the page shows for the 1st and the 3rd: ahead in 600 draws, behind in 350, tied in the other 50
+    assert [np.sum(ranks(first) < ranks(third)), np.sum(ranks(third) < ranks(first))] == [600, 350]
+
+
+def test_ahead_files_write_ranks_in_as_few_bytes_as_their_span_needs():
+    block = {"simulations": 3, "models": ["x", "y", "z"], "ranks": [1, 2, 3],
+             "draws": np.array([[1, 300, 2], [2, 1, 1], [3, 3, 3]], dtype=np.uint16)}
+    files = ahead_files({"b": block}, {"x": 7, "y": 0})  # z is not on the compare page: no file
+    # x spans 299 places: two bytes per draw, little-endian offsets 0, 299 (0x012b) and 1
+    assert files == {"compare/ahead/7.json": {"model": "x", "boards": {"b": [1, 2, base64.b64encode(
+                         bytes([0x00, 0x00, 0x2b, 0x01, 0x01, 0x00])).decode()]}},
+                     "compare/ahead/0.json": {"model": "y", "boards": {"b": [1, 1, base64.b64encode(
+                         bytes([1, 0, 0])).decode()]}}}
 
 
 def test_markdown_has_no_raw_html_or_js_links():

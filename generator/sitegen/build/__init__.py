@@ -32,7 +32,7 @@ class Computed:
     result_records: list = dataclasses.field(default_factory=list)  # the rows of `results`, as dicts
     model_records: list = dataclasses.field(default_factory=list)  # the rows of `models`, as dicts
     as_of: dict = dataclasses.field(default_factory=dict)  # indices/asof.compute_asof: boards by month, frontiers
-    ahead: dict = dataclasses.field(default_factory=dict)  # per board, how often each row is ahead of each other one
+    ahead: dict = dataclasses.field(default_factory=dict)  # per board, each ranked row's simulated rank in every draw
 
 
 def compute(repo) -> Computed:

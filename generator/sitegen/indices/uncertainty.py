@@ -20,6 +20,7 @@ machines agree and adding a model never moves another model's draws.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import math
@@ -192,47 +193,16 @@ def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> lis
     return out
 
 
-def ahead_pairs(ranks: np.ndarray) -> np.ndarray:
-    """How often one model is ahead of another, for every pair the simulations do not settle in rank order.
+def rank_draws(ranks: np.ndarray) -> np.ndarray:
+    """models x draws: each model's simulated rank in every draw, as one contiguous row per model (what the
+    compare page compares: in a draw, a is ahead of b when a's rank is smaller, and they tie when it is equal).
 
     `ranks` is draws x models of competition ranks (competition_ranks: a better value has a smaller rank, equal
-    values share one), with the columns in the board's rank order (better first). Returns [i, j, a, b] for each
-    pair i < j in which i is not ahead in every draw: a counts the draws in which i is ahead of j, b those in
-    which j is ahead of i (the rest are ties), as the rows of an n x 4 int32 array in order of i (indices and
-    counts are far below 2**31; int32 halves what is, with many overlapping rows, the build's largest array). A
-    pair left out has i ahead in every draw.
-    Cost: only pairs whose ranks overlap are compared (where i's worst rank beats j's best, i is ahead in all),
-    on each model's ranks as one contiguous run of small integers (AI IQ: 600 x 1,000 of them, 1.2 MB), and the
-    draws j is ahead are counted apart only for models that tie another in some draw (else they are the rest).
-    """
-    sims, m = ranks.shape
-    # a model ties another in a draw when the draw has its rank more than once (ranks may be out of more rows)
-    cells = ranks + (int(ranks.max(initial=0)) + 1) * np.arange(sims)[:, None]
-    tied = (np.bincount(cells.ravel())[cells] > 1).any(axis=0)
-    key = np.ascontiguousarray(ranks.T, dtype=np.int16 if m < 2 ** 15 else np.int32)  # models x draws
-    best, worst = key.min(axis=1), key.max(axis=1)
-    firsts, counts, others, aheads, behinds = [], [], [], [], []
-    for i in range(m - 1):
-        overlap = np.flatnonzero(worst[i] >= best[i + 1:])
-        if not overlap.size:
-            continue
-        block = key[i + 1:i + 2 + overlap[-1]]
-        ahead = np.count_nonzero(key[i] < block, axis=1)
-        behind = sims - ahead
-        if tied[i] and (both := np.flatnonzero(tied[i + 1:i + 1 + len(block)])).size:
-            behind[both] = np.count_nonzero(key[i] > block[both], axis=1)
-        keep = np.flatnonzero(ahead < sims)
-        firsts.append(i)
-        counts.append(keep.size)
-        others.append((keep + i + 1).astype(np.int32))
-        aheads.append(ahead[keep].astype(np.int32))
-        behinds.append(behind[keep].astype(np.int32))
-    out = np.empty((sum(counts), 4), dtype=np.int32)
-    if others:  # filled column by column: no int64 copy of what is, with many overlapping rows, the largest array
-        out[:, 0] = np.repeat(np.array(firsts, dtype=np.int32), counts)
-        for col, parts in ((1, others), (2, aheads), (3, behinds)):
-            out[:, col] = np.concatenate(parts)
-    return out
+    values share one). The rows are kept in the smallest unsigned type that holds the ranks (uint16 below 65,536
+    ranked rows): linear in models x draws, where counting every pair that overlaps grows with the square of the
+    models (87 million pairs at 20,000 synthetic models)."""
+    dtype = np.uint16 if int(ranks.max(initial=0)) < 2 ** 16 else np.uint32
+    return np.ascontiguousarray(ranks.T, dtype=dtype)
 
 
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
@@ -272,25 +242,36 @@ class Components:
                noise: bool = True) -> np.ndarray:
         """draws x models of one component from the selected results {model: record}; NaN where absent."""
         out = np.full((self.sims, len(self.models)), np.nan)
-        cols, specs = [], []
+        cols, drawn = self.columns(component, values, benchmark, noise)
+        out[:, cols] = drawn
+        return out
+
+    def columns(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
+                noise: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """(the columns of the models with a value, draws x those columns): `matrix` without its absent models."""
+        cols, fixed, drawn, specs = [], [], [], []
         for j, model in enumerate(self.models):
             rec = values.get(model)
             if rec is None or _num(rec.get("value")) is None:
                 continue
             s = spread(rec, benchmark, self.level)
+            cols.append(j)
             if s["draw"] is None or not noise:
-                out[:, j] = float(rec["value"])
+                fixed.append((len(cols) - 1, float(rec["value"])))
                 if s["draw"] is None:
                     self.fixed[model].append(component)
                 continue
             how = s["interval_how"]
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
-            cols.append(j)
+            drawn.append(len(cols) - 1)
             specs.append(s["draw"])
-        if cols:
-            z = normals(self.board_id, [(self.models[j], component) for j in cols], self.sims)
-            out[:, cols] = transform(specs, z)
-        return out
+        out = np.empty((self.sims, len(cols)))
+        for k, value in fixed:
+            out[:, k] = value
+        if drawn:
+            z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims)
+            out[:, drawn] = transform(specs, z)
+        return np.array(cols, dtype=np.intp), out
 
     def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None, rule: str = "imputation"):
         """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd.
@@ -378,29 +359,32 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
 
 # ------------------------------------------------------------------------------------------------- AI IQ
 
-def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
+def aiiq_arrays(definition: Mapping, raw: Scores,
                 noise=lambda rule, component, cols: 0.0, relatives: Mapping | None = None) -> dict:
-    """The AI IQ definition on draws x models arrays: raw benchmark scores (NaN = no real score) in, dimension
-    IQs, composite and imputed share out. `noise(rule, component, cols)` adds an imputed component's own error
-    to the models in `cols` (draws x len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}},
-    from `family_relatives`) switches family match on: a gap with siblings takes, in each draw, the lowest of
-    their implied IQs (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is
-    taken over the values min-of-two alone gives (`plain`), as in aiiq.compute. Sums run in aiiq.compute's
-    order, so a run without noise gives its values to the last bit; arrays are updated in place on the columns
-    concerned (this runs on every build).
+    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
+    in, dimension IQs, composite and imputed share out (draws x models, NaN where a model has none).
+    `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
+    len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
+    family match on: a gap with siblings takes, in each draw, the lowest of their implied IQs
+    (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is taken over the values
+    min-of-two alone gives (`plain`), as in aiiq.compute. `dims` holds each dimension's IQ where the model is
+    scored on it and its imputed value where the dimension is imputed (what the composite takes), NaN elsewhere.
+    Sums run in aiiq.compute's order, so a run without noise gives its values to the last bit; arrays are updated
+    in place on the columns concerned (this runs on every build).
     """
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    sims, m = next(iter(raw.values())).shape
+    sims, m = raw.sims, raw.models
     relatives = relatives or {}
     dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
-            values = raw[b["benchmark"]]
-            mask = ~np.isnan(values[0])
-            if mask.any():  # else no model has a real score: the benchmark is left out of the dimension
+            cols, values = raw.by_benchmark[b["benchmark"]]
+            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
                 xs, ys = zip(*b["anchors"])
-                iqs[b["benchmark"]] = (np.interp(values[:, mask], xs, ys), mask)  # clamped at both ends
+                mask = np.zeros(m, bool)
+                mask[cols] = True
+                iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)  # clamped at both ends
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
         own = np.zeros((sims, m))
@@ -433,9 +417,9 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
             matched = np.isin(cols, [j for j, _ in family[bid]])
             imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
             plain[:, cols] += imputed
-            full = np.full((sims, m), np.nan)
-            full[:, mk] = iq
-            imputed[:, matched] = np.column_stack([full[:, sibs].min(axis=1) for _, sibs in family[bid]]) \
+            place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
+            imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
+                                                   else np.full(sims, np.nan) for _, sibs in family[bid]]) \
                 + noise("family", bid, cols[matched])
             acc[:, cols] += imputed
         n_bench = max(len(iqs), 1)
@@ -453,24 +437,22 @@ def aiiq_arrays(definition: Mapping, raw: Mapping[str, np.ndarray],
     for k, v in dims.items():
         scored_mean[:, scored[k]] += v[:, scored[k]]
     scored_mean /= np.maximum(n_scored, 1)
-    total, used, share, taken = np.zeros((sims, m)), np.zeros(m), np.zeros(m), {}
+    total, used, share = np.zeros((sims, m)), np.zeros(m), np.zeros(m)
     for d in definition["dimensions"]:
         did, sc = d["id"], scored[d["id"]]
         total[:, sc] += dims[did][:, sc]
         used += sc
         share += np.where(sc, imputed_frac[did], 0.0)
-        taken[did] = dims[did]
         cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
         if len(cols):
             imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise("dimension", did, cols)
             total[:, cols] += imputed
-            taken[did] = dims[did].copy()
-            taken[did][:, cols] = imputed
+            dims[did][:, cols] = imputed  # columns no dimension's own value or mean above reads
             used[cols] += 1
             share[cols] += 1
     total /= np.maximum(used, 1)
     total[:, ~eligible] = np.nan
-    return {"dims": dims, "plain": plains, "scored": scored, "composite": total, "taken": taken,
+    return {"dims": dims, "plain": plains, "scored": scored, "composite": total,
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
 
 
@@ -494,19 +476,48 @@ def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids
     return out
 
 
+@dataclasses.dataclass
+class Scores:
+    """AI IQ's raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
+    results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
+    ascending; draws x those columns)."""
+    models: int
+    sims: int
+    by_benchmark: dict[str, tuple[np.ndarray, np.ndarray]]
+
+    @classmethod
+    def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
+        """From draws x models arrays with NaN where a model has no score (in its first draw)."""
+        sims, m = next(iter(arrays.values())).shape
+        by = {}
+        for bid, values in arrays.items():
+            cols = np.flatnonzero(~np.isnan(values[0]))
+            by[bid] = (cols, values[:, cols])
+        return cls(m, sims, by)
+
+    def first_draw(self, bid: str) -> np.ndarray:
+        """The first draw of benchmark `bid` for all models, NaN where a model has no score."""
+        cols, values = self.by_benchmark[bid]
+        out = np.full(self.models, np.nan)
+        out[cols] = values[0]
+        return out
+
+
 def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
-             benchmarks: Mapping[str, Mapping], noise: bool = True) -> dict:
-    """Raw-score arrays per benchmark (draws x models; one draw of the point values without `comps`)."""
-    raw = {}
+             benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
+    """Raw scores per benchmark, of the models that have it (one draw of the point values without `comps`)."""
+    by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
             if comps is None:
-                raw[bid] = np.array([[values[m]["value"] if m in values else np.nan for m in model_ids]], float)
+                point = [(j, _num(values[m]["value"])) for j, m in enumerate(model_ids) if m in values]
+                point = [(j, v) for j, v in point if v is not None]
+                by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
             else:
-                raw[bid] = comps.matrix(bid, values, benchmarks.get(bid), noise)
-    return raw
+                by[bid] = comps.columns(bid, values, benchmarks.get(bid), noise)
+    return Scores(len(model_ids), 1 if comps is None else comps.sims, by)
 
 
 def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
@@ -522,8 +533,7 @@ def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
     return np.where(pos > k, sorted_v[k - 1], sorted_v[k])
 
 
-def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray], relatives: Mapping | None = None
-                     ) -> list[dict]:
+def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None = None) -> list[dict]:
     """Leave-one-out error of each AI IQ imputation rule, on models where the value is observed.
 
     Benchmark rule (benchmark b of dimension d): for each model with a real b and another real benchmark in d,
@@ -541,7 +551,7 @@ def imputation_error(definition: Mapping, raw: Mapping[str, np.ndarray], relativ
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
-            values = raw[b["benchmark"]][0]
+            values = raw.first_draw(b["benchmark"])
             mask = ~np.isnan(values)
             if mask.any():
                 xs, ys = zip(*b["anchors"])
@@ -613,7 +623,7 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
 
     out = aiiq_arrays(definition, raw, widen, relatives)
     comps.chosen = chosen
-    for did, values in out["taken"].items():
+    for did, values in out["dims"].items():
         cols = np.flatnonzero(~np.isnan(values[0]))
         if cols.size:
             bounds = quantile_interval(values[:, cols], level).T.tolist()
@@ -644,8 +654,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
     in the rank simulation at their fixed value. Unranked rows get neither a rank interval nor a tier.
-    With `pairs`, board["ahead"] says how often each ranked row with draws is ahead of each other one
-    (ahead_pairs; the compare page reads it, build.compute takes it off the board before the API is written).
+    With `pairs`, board["ahead"] holds the simulated rank of each ranked row with draws in every draw
+    (rank_draws), from which the compare page counts how often one is ahead of another (site/ahead.py writes it;
+    build.compute takes it off the board before the API is written).
     """
     drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
         if value_intervals else []
@@ -679,7 +690,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
             board["ahead"] = {"simulations": sims, "models": [ranked[k]["model"] for k in cols],
                               "ranks": [ranked[k]["rank"] for k in cols],
-                              "pairs": ahead_pairs(ranks[:, cols])}
+                              "draws": rank_draws(ranks[:, cols])}
     board["uncertainty"] = {
         "simulations": sims, "level": level,
         "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "

@@ -1,24 +1,27 @@
-"""What the compare page needs to say "A is ahead of B in 97% of simulations": the build's own counts, one file per model.
+"""What the compare page needs to say "A is ahead of B in 97% of simulations": each model's simulated ranks, a file
+per model.
 
-uncertainty.annotate counts, on every composite board, how many of the seeded simulations put each ranked row
-ahead of each other one (board["ahead"]: rows in rank order, and [i, j, a, b] for every pair the simulations do
-not settle in rank order). The compare page never computes a share itself; it reads these counts.
+uncertainty.annotate keeps, on every composite board, the rank of each ranked row with draws in every one of the
+board's seeded simulations (board["ahead"]["draws"]: models x draws, rows in rank order). The page counts, over the
+draws, those in which one model's rank is smaller than the other's, those in which it is larger, and the rest
+(ties): the same draws the rank ranges come from, so the same counts as the build would find pair by pair.
 
-Why one small file per model, fetched only for the models a reader picks: AI IQ alone has about 140,000 pairs
-whose draws overlap, so every pair in the page (or one file per board) would be about a megabyte to download for
-two numbers, and the top N only would leave most readers' pairs out. Quantised draws per model would be as large
-(600 models x 1,000 draws) and would lose the exact counts. Per model, a pair costs about eight bytes: with this
-repository's data the 682 files are 2.2 KB at the median and 4.1 KB at most (1.26 MB in all), a reader fetches two
-to four of them, and the compare page itself grows by 1.7 KB (a flag per model, the simulation count per board).
-Each pair is stored once, in the file of the better-placed model: the page loads the files of all the models it
-compares, so one of them holds it; a pair in neither file is one the better-placed model wins in every draw.
+Why ranks per model, not counts per pair: the pairs whose draws overlap grow with the square of the models (about
+140,000 on AI IQ alone with this repository's data, 87 million with 20,000 synthetic models, where counting them
+took minutes and gigabytes), the ranks linearly (models x draws), and any two models' files give their exact counts.
+Why one file per model, fetched only for the models a reader picks: a whole board's ranks would be 600 x 1,000
+numbers to download for two counts. Each board's ranks of a model are written as its best rank and the base64 of
+each draw's offset from it, little-endian, in the fewest bytes that hold the largest (1 when its ranks span fewer
+than 256 places, as most do): 1.3 KB per board at 1,000 draws. With this repository's data the 678 files are 2.7 KB
+at the median and 15 KB at most (a model on all ten boards), 2.6 MB in all (the counts per pair were 1.26 MB, but
+grew with the square of the models); a reader fetches two to four of them, and the compare page itself carries only
+a flag per model and the simulation count per board.
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Any
-
-import numpy as np
 
 #: where the files live, next to the compare page: compare/ahead/<model's number on the compare page>.json
 FOLDER = "compare/ahead/"
@@ -26,25 +29,20 @@ FOLDER = "compare/ahead/"
 
 def ahead_files(ahead: dict[str, dict[str, Any]], number: dict[str, int]) -> dict[str, dict[str, Any]]:
     """{file path: data} for every model with draws on some board; `number` is each model's place in the compare
-    page's model list. Per board a model's entry is [its place in the board's rank order, the other models'
-    numbers, the draws it is ahead of each], and, only when some of them tie it in some draw, [the draws each other
-    is ahead] (otherwise those are the simulations less the first). Flat columns: no list per pair to build."""
+    page's model list. Per board a model's entry is [best rank, bytes per draw, base64 of the offsets]: in draw d
+    its rank is best + the little-endian unsigned number in bytes d*w .. d*w+w-1 of the decoded offsets."""
     files: dict[str, dict[str, Any]] = {}
     for bid in sorted(ahead):
         block = ahead[bid]
-        models, sims = block["models"], block["simulations"]
-        pairs = np.asarray(block["pairs"]).reshape(-1, 4)  # rows in order of their first model (int32: no copy)
-        numbers = np.array([number.get(mid, -1) for mid in models], dtype=np.int64)
-        pairs = pairs[numbers[pairs[:, 1]] >= 0]
-        cuts = np.searchsorted(pairs[:, 0], np.arange(len(models) + 1))
-        for place, mid in enumerate(models):
-            if numbers[place] < 0:
+        for mid, ranks in zip(block["models"], block["draws"]):
+            if mid not in number:
                 continue
-            own = pairs[cuts[place]:cuts[place + 1]]
-            entry = [place, numbers[own[:, 1]].tolist(), own[:, 2].tolist()]
-            if np.any(own[:, 2] + own[:, 3] != sims):
-                entry.append(own[:, 3].tolist())
-            files.setdefault(f"{FOLDER}{numbers[place]}.json", {"model": mid, "boards": {}})["boards"][bid] = entry
+            best = int(ranks.min()) if ranks.size else 1
+            span = int(ranks.max()) - best if ranks.size else 0
+            width = 1 if span < 2 ** 8 else 2 if span < 2 ** 16 else 4
+            offsets = base64.b64encode((ranks - best).astype(f"<u{width}").tobytes()).decode("ascii")
+            files.setdefault(f"{FOLDER}{number[mid]}.json", {"model": mid, "boards": {}})["boards"][bid] = [
+                best, width, offsets]
     return files
 
 

@@ -36,7 +36,7 @@ class SiteContext:
     not_attributed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: indices/asof.compute_asof: every board by month and view, price steps per model, frontiers over time
     as_of: dict[str, Any] = field(default_factory=dict)
-    #: per board id: uncertainty.annotate's board["ahead"] (how often each ranked row is ahead of each other one)
+    #: per board id: uncertainty.annotate's board["ahead"] (each ranked row's simulated rank in every draw)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 

@@ -26,10 +26,10 @@
     return (v < 0 && text.replace(/[0.,]/g, "") !== "" ? "-" : "") + f[1] + text + f[2];
   }
 
-  /* "A is ahead of B in 97% of simulations": counts the build took from its own seeded simulations (site/ahead.py),
-     one small file per model, fetched only for the models being compared. A pair lives in the file of the model
-     placed better on the board; a pair in neither file is one that model wins in every simulation. */
-  var sims = {}, pending = {}, current = [];
+  /* "A is ahead of B in 97% of simulations": counted here from each model's simulated rank in every one of the
+     build's seeded simulations (site/ahead.py), one small file per model, fetched only for the models being
+     compared. In a draw the model with the smaller rank is ahead; equal ranks are a tie. */
+  var sims = {}, pending = {}, current = [], decoded = {};
   function fetchSims(idx) {
     idx.forEach(function (i) {
       if (data.models[i][8] !== 1 || i in sims || pending[i]) return;
@@ -43,20 +43,32 @@
         });
     });
   }
+  /* model i's rank in each of the n simulations of board b, or null: an entry is [best rank, bytes per draw,
+     base64 of each draw's offset from the best rank, little-endian] */
+  function ranks(bid, n, i) {
+    var e = sims[i] && sims[i].boards[bid], key = bid + " " + i;
+    if (!e) return null;
+    if (!(key in decoded)) {
+      var bytes = atob(e[2]), w = e[1], out = bytes.length === n * w ? new Array(n) : null;
+      for (var d = 0; out && d < n; d++) {
+        var v = 0;
+        for (var b = w - 1; b >= 0; b--) v = v * 256 + bytes.charCodeAt(d * w + b);
+        out[d] = e[0] + v;
+      }
+      decoded[key] = out;
+    }
+    return decoded[key];
+  }
   /* [simulations i is ahead of k, simulations k is ahead of i] on board b (n simulations), or null */
   function aheadCounts(bid, n, i, k) {
-    var ei = sims[i] && sims[i].boards[bid], ek = sims[k] && sims[k].boards[bid];
-    if (!ei || !ek) return null;
-    /* an entry is [place on the board, other models, draws ahead of each, (draws each other is ahead: with ties)] */
-    function counts(e, other) {
-      var x = e[1].indexOf(other);
-      return x < 0 ? null : [e[2][x], e[3] ? e[3][x] : n - e[2][x]];
+    var ri = ranks(bid, n, i), rk = ranks(bid, n, k);
+    if (!ri || !rk) return null;
+    var c = [0, 0];
+    for (var d = 0; d < n; d++) {
+      if (ri[d] < rk[d]) c[0]++;
+      else if (rk[d] < ri[d]) c[1]++;
     }
-    var c = counts(ei, k);
-    if (c) return c;
-    c = counts(ek, i);
-    if (c) return [c[1], c[0]];
-    return ei[0] < ek[0] ? [n, 0] : [0, n];
+    return c;
   }
   function pct(c, n) {
     var v = 100 * c / n, t = Math.round(v);
