@@ -23,8 +23,13 @@ _JSON_ESCAPES = {
 }
 
 
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
 def clean(obj: Any) -> Any:
     """Make data JSON-safe and deterministic: NaN/inf -> None, tuples -> lists, sets sorted."""
+    if type(obj) in _PLAIN:  # most values, first (a chart spec or a board's cells has 100,000s)
+        return obj
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
