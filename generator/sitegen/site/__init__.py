@@ -71,7 +71,7 @@ def _describe_board(ctx: SiteContext, view: dict) -> str:
 
 def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
     meta = lk.model_meta(mid)
-    boards = [f"{board_title(ctx, bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
+    boards = [f"{lk.board_title(bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
     org = f" by {meta['org']}" if meta["org"] else ""
     ranks = ("; ranked " + ", ".join(boards[:3])) if boards else ""
     return f"{meta['name']}{org}: benchmark scores and index breakdowns with sources{ranks}."

@@ -23,8 +23,13 @@ _JSON_ESCAPES = {
 }
 
 
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
 def clean(obj: Any) -> Any:
     """Make data JSON-safe and deterministic: NaN/inf -> None, tuples -> lists, sets sorted."""
+    if type(obj) in _PLAIN:  # most values, first (a chart spec or a board's cells has 100,000s)
+        return obj
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
@@ -143,11 +148,30 @@ def markdown(text: str, pages: dict[str, str] | None = None, base: str = "") -> 
     return Markup(_markdown().render(text or "", env))
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja2's environment, with `x.name` on a plain dict looked up as a key straight away.
+
+    Jinja2 tries the attribute first and takes the key when that raises AttributeError; the page views are dicts,
+    so that exception was raised about a million times a build. A name dict itself has (items, get, ...) still
+    goes the usual way, so every lookup answers as before."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one Jinja2 environment: templates from the package, autoescape on, StrictUndefined."""
     root = resources.files("sitegen") / "templates"
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(str(root)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -54,6 +54,7 @@ class Lookups:
                 self.release_members[m["release"]].append(m["id"])
         self._bench_digits: dict[str, int] = {}
         self._board_formats: dict[str, dict[str, Any]] = {}
+        self._board_titles: dict[str, str] = {}
 
     def bench_unit(self, bid: str, metric: str = "") -> str:
         """A benchmark's (or one of its metrics') unit, from scale.unit in methodology/benchmarks.yaml."""
@@ -76,6 +77,13 @@ class Lookups:
         if hit is None:
             hit = self._board_formats[bid] = _board_format(self, bid)
         return hit
+
+    def board_title(self, bid: str) -> str:
+        """pages.board_title, once per board (it compares the board's name with every other board's; a model page
+        names each board the model is on)."""
+        if bid not in self._board_titles:
+            self._board_titles[bid] = board_title(self.ctx, bid)
+        return self._board_titles[bid]
 
     def source_url(self, source: Any, url: Any = None) -> str | None:
         """The link for a number: its own URL if safe, else its source's URL if safe."""
@@ -598,7 +606,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             cv.update(interval_view(c))
             comps.append(cv)
         breakdowns.append({
-            "id": bid, "name": board_title(lk.ctx, bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
+            "id": bid, "name": lk.board_title(bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
             "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
             "components": comps, "notes": row_notes(row), **interval_view(row), "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
