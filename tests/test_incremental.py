@@ -177,3 +177,30 @@ def test_a_file_changed_by_hand_is_not_reused(tree, tmp_path):
     edit_result(tree, random.Random(4))
     check_against_clean(tree, tmp_path)
     assert b"tampered" not in page.read_bytes()
+
+
+def test_the_package_digest_follows_template_and_static_edits_within_a_process(tmp_path, monkeypatch):
+    """`sitegen serve` rebuilds in one process after a template or static edit: the digest (and with it every
+    page's key and the build's input stamp) must change then, while the code stays what was imported."""
+    pkg = tmp_path / "pkg"
+    (pkg / "templates").mkdir(parents=True)
+    (pkg / "static").mkdir()
+    (pkg / "code.py").write_text("x = 1\n")
+    (pkg / "templates/base.html").write_text("<p>a</p>")
+    (pkg / "static/site.css").write_text("p {}")
+    monkeypatch.setattr(reuse, "_PACKAGE", pkg)
+    reuse._code_digest.cache_clear()
+    try:
+        first = reuse.package_digest()
+        assert reuse.package_digest() == first
+        (pkg / "templates/base.html").write_text("<p>b</p>")
+        second = reuse.package_digest()
+        (pkg / "static/site.css").write_text("p { color: red }")
+        third = reuse.package_digest()
+        assert len({first, second, third}) == 3
+        (pkg / "code.py").write_text("x = 2\n")
+        assert reuse.package_digest() == third  # the running code is the one imported
+        reuse._code_digest.cache_clear()  # a new process reads the new code
+        assert reuse.package_digest() != third
+    finally:
+        reuse._code_digest.cache_clear()

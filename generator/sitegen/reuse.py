@@ -31,19 +31,41 @@ _PACKAGE = Path(__file__).resolve().parent
 _LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "altair", "pandas", "numpy", "pyyaml")
 
 
-@functools.lru_cache(maxsize=1)
+#: The package's folders read from disk at every build: `sitegen serve` watches them and rebuilds in the same
+#: process after an edit, so their digest is taken afresh each time (the code is what was imported: once).
+LIVE = ("templates", "static")
+
+
 def package_digest() -> str:
     """SHA-256 over the package's files (code, templates, static assets) and the versions it renders with."""
+    digest = hashlib.sha256(_code_digest().encode())
+    for name in LIVE:
+        _hash_files(digest, _PACKAGE / name)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The part of package_digest fixed for the life of a process: Python's and the libraries' versions and every
+    package file outside the LIVE folders (the running code does not change when its files do)."""
     digest = hashlib.sha256(sys.version.encode())
     for name in _LIBRARIES:
         try:
             digest.update(f"{name}={metadata.version(name)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{name}=-\0".encode())
-    for path in _files(_PACKAGE):
-        digest.update(f"{path.relative_to(_PACKAGE).as_posix()}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    _hash_files(digest, _PACKAGE, skip=LIVE)
     return digest.hexdigest()
+
+
+def _hash_files(digest, folder: Path, skip: tuple[str, ...] = ()) -> None:
+    """Adds every file under folder (its path from the package and its bytes' SHA-256) to digest, in a stable
+    order; `skip` names top-level folders of the package to leave out."""
+    for path in _files(folder):
+        name = path.relative_to(_PACKAGE).as_posix()
+        if name.split("/", 1)[0] not in skip:
+            digest.update(f"{name}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
 
 
 def _files(folder: Path):
