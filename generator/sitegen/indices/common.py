@@ -239,9 +239,10 @@ def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
 
 
 def forget_selections() -> None:
-    """Drop remembered selections (benchmarks time the selection itself, not a cache hit)."""
+    """Drop remembered selections and lookups (benchmarks time the selection itself, not a cache hit)."""
     _SELECTED.clear()
     _SOURCE_ROWS.clear()
+    _LOOKUPS.clear()
 
 
 _SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
@@ -346,11 +347,39 @@ def board(definition: Mapping, rows: list[dict]) -> dict:
     }
 
 
+_LOOKUPS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
 def model_lookup(models: pd.DataFrame) -> dict[str, dict]:
-    """models frame -> {model id: {column: value or None}}."""
+    """models frame -> {model id: {column: value or None}}.
+
+    Remembered per frame, as selections are: every index of an as-of month reads the same priced models frame;
+    callers read the answer and never change it."""
     if models is None or models.empty:
         return {}
-    columns = list(models.columns)  # column by column: tolist gives Python scalars, which clean answers quickly
-    cells = [[clean(v) for v in models[c].tolist()] for c in columns]
+    hit = _LOOKUPS.get(id(models))
+    if hit is not None and hit[0] is models:
+        return hit[1]
+    if len(_LOOKUPS) > 32:
+        _LOOKUPS.clear()
+    lookup = _model_lookup(models)
+    _LOOKUPS[id(models)] = (models, lookup)  # the frame is kept, so its id cannot be reused meanwhile
+    return lookup
+
+
+def remember_lookup(models: pd.DataFrame, lookup: dict[str, dict]) -> None:
+    """Give model_lookup the answer for a frame whose lookup the caller derived more cheaply than converting the
+    frame (the as-of months' priced frames: the full lookup with the prices in force; a test checks they agree)."""
+    if len(_LOOKUPS) > 32:
+        _LOOKUPS.clear()
+    _LOOKUPS[id(models)] = (models, lookup)
+
+
+def _model_lookup(models: pd.DataFrame) -> dict[str, dict]:
+    columns = list(models.columns)
+    # Column by column: a typed column's tolist gives Python scalars and NA, for which _nones is clean; an object
+    # column may hold anything (numpy scalars too), so clean reads each of its cells.
+    cells = [[clean(v) for v in models[c].tolist()] if models[c].dtype == object else _nones(models[c].tolist())
+             for c in columns]
     return {rec["model"]: rec for rec in (dict(zip(columns, row)) for row in zip(*cells))}
 

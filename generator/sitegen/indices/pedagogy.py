@@ -215,7 +215,8 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[str, Mappin
     (where x comes from: a price's source and date, a parameter count's source) is kept on the point.
     """
     # Each named model's cells once, as a dict (a frame row lookup per model cost more than the frontier itself).
-    info = model_lookup(models[models["model"].isin({row["model"] for row in rows})]) if len(models) else {}
+    named = {row["model"] for row in rows}
+    info = {m: cells for m, cells in model_lookup(models).items() if m in named}
     points, excluded, released = [], [], {}
     for row in rows:
         model = row["model"]
