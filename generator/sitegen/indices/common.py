@@ -149,9 +149,53 @@ def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str])
     return df[SELECTED_COLUMNS].reset_index(drop=True)
 
 
+_TABLES: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _table(results: pd.DataFrame) -> dict:
+    """What selections read of a frame, taken once per frame (the as-of engine selects several times from each
+    month's frame): "groups", (benchmark, metric, subset) -> ascending positions of the rows with a value, and
+    each column read so far as a list of Python values (to_numpy().tolist()'s)."""
+    hit = _TABLES.get(id(results))
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    groups: dict[tuple, list[int]] = {}
+    have = results["value"].notna().to_numpy(dtype=bool).tolist()
+    keys = zip(*(results[c].to_numpy().tolist() for c in ("benchmark", "metric", "subset")))
+    for position, (key, valued) in enumerate(zip(keys, have)):
+        if valued:
+            groups.setdefault(key, []).append(position)
+    table = {"groups": groups, "columns": {}, "plain": {}}
+    _TABLES[id(results)] = (results, table)  # the frame is kept, so its id cannot be reused meanwhile
+    return table
+
+
+def _column(results: pd.DataFrame, column: str, plain: bool = False) -> list:
+    """A column's cells as Python values (tolist's), or with NaN / NA as None when `plain`; once per frame."""
+    table = _table(results)
+    done = table["plain" if plain else "columns"]
+    if column not in done:
+        if plain:
+            done[column] = _nones(_column(results, column))
+        else:
+            done[column] = results[column].to_numpy().tolist()
+    return done[column]
+
+
 def _cells(results: pd.DataFrame, column: str, positions) -> list:
     """A column's cells at the given row positions, as Python values (tolist's)."""
-    return results[column].to_numpy()[positions].tolist()
+    cells = _column(results, column)
+    return [cells[p] for p in positions]
+
+
+def _picked(results: pd.DataFrame, column: str, positions: list[int]) -> list:
+    """A selected column's cells at the given positions, NaN / NA as None (all None for a column the frame lacks)."""
+    if column not in results.columns:
+        return [None] * len(positions)
+    cells = _column(results, column, plain=True)
+    return [cells[p] for p in positions]
 
 
 def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> list[int]:
@@ -161,12 +205,15 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
     stable sort in Python, which costs far less than the pandas operations per call it replaces (the as-of
     engine selects some 800 times per build)."""
     sources = list(selection.get("sources", []))
-    keep = (results["benchmark"].isin(list(benchmarks)) & (results["metric"] == selection.get("metric", ""))
-            & (results["subset"] == selection.get("subset", "")) & results["value"].notna())
+    if not len(results):
+        return []
+    groups = _table(results)["groups"]
+    metric, subset = selection.get("metric", ""), selection.get("subset", "")
+    candidates = sorted(p for b in set(benchmarks) for p in groups.get((b, metric, subset), ()))
     if selection.get("only_listed"):
-        keep &= results["source"].isin(sources)
-    candidates = np.flatnonzero(keep.to_numpy(dtype=bool))
-    if not len(candidates):
+        listed = set(sources)
+        candidates = [p for p, s in zip(candidates, _cells(results, "source", candidates)) if s in listed]
+    if not candidates:
         return []
     col = {c: _cells(results, c, candidates) for c in ("model", "benchmark", "source", "harness", "origin",
                                                         "value", "retrieved", "self_reported")
@@ -208,7 +255,7 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
         pair = (col["model"][i], col["benchmark"][i])
         if pair not in seen:
             seen.add(pair)
-            first.append(int(candidates[i]))
+            first.append(candidates[i])
     return first
 
 
@@ -243,6 +290,7 @@ def forget_selections() -> None:
     _SELECTED.clear()
     _SOURCE_ROWS.clear()
     _LOOKUPS.clear()
+    _TABLES.clear()
 
 
 _SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
@@ -273,8 +321,7 @@ def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
     out: dict[tuple[str, str], dict] = {}
     for key, benches in groups.items():
         first = chosen_positions(results, rules[key], benches)  # select's rows, read without building a frame
-        columns = [_nones(_cells(results, c, first)) if c in results.columns else [None] * len(first)
-                   for c in SELECTED_COLUMNS]
+        columns = [_picked(results, c, first) for c in SELECTED_COLUMNS]
         for row in zip(*columns):
             rec = dict(zip(SELECTED_COLUMNS, row))
             out[(rec["model"], rec["benchmark"])] = rec
