@@ -6,6 +6,7 @@ Nothing here knows a methodology constant; every number comes in as an argument 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -79,6 +80,15 @@ def round_half_up(x: float | None, places: int) -> float | None:
     """Round to `places` decimals, halves away from zero, on the number's shortest decimal text."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return None
+    if x == 0:
+        return float(x)  # -0.0 stays -0.0: the remembered answers below cannot tell it from 0.0
+    return _round_half_up(x, places)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _round_half_up(x: float, places: int) -> float:
+    """round_half_up of a non-zero number, remembered: the as-of engine rounds the same values month after month
+    (97% of the calls on the real data). Equal numbers of other types (1 and 1.0) give the same float."""
     text = repr(float(x))
     if "e" not in text and len(text) - text.index(".") - 1 <= places:
         return float(x)  # already at most `places` decimals: nothing to round
