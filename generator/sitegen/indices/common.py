@@ -177,21 +177,17 @@ def _table(results: pd.DataFrame) -> dict:
     for position, (key, valued) in enumerate(zip(keys, have)):
         if valued:
             groups.setdefault(key, []).append(position)
-    table = {"groups": groups, "columns": {}, "plain": {}}
+    table = {"groups": groups, "columns": {}}
     _TABLES[id(results)] = (results, table)  # the frame is kept, so its id cannot be reused meanwhile
     return table
 
 
-def _column(results: pd.DataFrame, column: str, plain: bool = False) -> list:
-    """A column's cells as Python values (tolist's), or with NaN / NA as None when `plain`; once per frame."""
-    table = _table(results)
-    done = table["plain" if plain else "columns"]
-    if column not in done:
-        if plain:
-            done[column] = _nones(_column(results, column))
-        else:
-            done[column] = results[column].to_numpy().tolist()
-    return done[column]
+def _column(results: pd.DataFrame, column: str) -> list:
+    """A column's cells as Python values (tolist's), once per frame."""
+    columns = _table(results)["columns"]
+    if column not in columns:
+        columns[column] = results[column].to_numpy().tolist()
+    return columns[column]
 
 
 def _cells(results: pd.DataFrame, column: str, positions) -> list:
@@ -204,8 +200,7 @@ def _picked(results: pd.DataFrame, column: str, positions: list[int]) -> list:
     """A selected column's cells at the given positions, NaN / NA as None (all None for a column the frame lacks)."""
     if column not in results.columns:
         return [None] * len(positions)
-    cells = _column(results, column, plain=True)
-    return [cells[p] for p in positions]
+    return _nones(_cells(results, column, positions))
 
 
 def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> list[int]:
