@@ -13,6 +13,10 @@ from typing import Any
 PRECISION = 4
 
 
+#: Types _fixed returns unchanged.
+_AS_IS = frozenset({str, int, bool, type(None)})
+
+
 def _fixed(x: Any, places: int) -> Any:
     """Floats to `places` decimals (Decimal half-up on the shortest repr); containers recursively.
 
@@ -26,10 +30,10 @@ def _fixed(x: Any, places: int) -> Any:
             return x + 0.0  # already at the precision; + 0.0 turns -0.0 into 0.0
         q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
         return float(q) + 0.0
-    if kind is dict:
-        return {str(k): _fixed(v, places) for k, v in x.items()}
+    if kind is dict:  # text, whole numbers and None are kept as they are without a call (most of the cells)
+        return {k if type(k) is str else str(k): v if type(v) in _AS_IS else _fixed(v, places) for k, v in x.items()}
     if kind is list or kind is tuple:
-        return [_fixed(v, places) for v in x]
+        return [v if type(v) in _AS_IS else _fixed(v, places) for v in x]
     if x is None or kind is str or kind is int or kind is bool:
         return x
     if isinstance(x, Mapping):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from indexkit import models, results
-from sitegen.indices import asof
+from sitegen.indices import asof, common
 
 TOY = {"id": "toy", "kind": "weighted-mean", "name": "Toy", "version": "1", "unit": "", "precision": 4,
        "higher_is_better": True, "publish": "when-data", "description": "toy", "source_snapshot": "snap",
@@ -105,6 +105,19 @@ def test_price_steps_keep_every_dated_price_in_date_order():
     assert priced.loc["o/a", "input_per_mtok"] == 1.0 and priced.loc["o/a", "pricing_source"] == "src1"
     assert math.isnan(priced.loc["o/b", "input_per_mtok"])          # o/b's first price is 1 March: unpriced
     assert priced.loc["o/c", "output_per_mtok"] == 4.0
+
+
+def test_priced_lookup_is_the_lookup_of_the_priced_frame():
+    # The engine derives each month's priced lookup from the full one instead of converting the month's frame;
+    # both must give the same cells, prices in force (or None before any step) included.
+    steps = asof.price_steps(RECORDS)
+    for day in ("2024-12-31", "2025-02-28", "2025-03-20"):
+        for present in ({"o/a", "o/b", "o/c"}, {"o/a", "o/c"}):
+            frame = asof.models_priced_at(PEOPLE[PEOPLE["model"].isin(present)], steps, day)
+            assert asof.priced_lookup(common._model_lookup(PEOPLE), steps, day, present) == \
+                common._model_lookup(frame)
+    assert asof.priced_lookup(common._model_lookup(PEOPLE), steps, "2025-02-28", {"o/a", "o/b"})["o/b"][
+        "input_per_mtok"] is None  # o/b's first price is 1 March: unpriced
 
 
 def test_best_value_over_time_by_release_date():

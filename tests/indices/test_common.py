@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 from indexkit import results
@@ -60,6 +63,19 @@ def test_round_half_up():
     assert round_half_up(0.125, 2) == 0.13
     assert round_half_up(-0.125, 2) == -0.13
     assert round_half_up(float("nan"), 2) is None
+    assert round_half_up(None, 2) is None
+    assert round_half_up(1.5, 4) == 1.5 and type(round_half_up(1, 4)) is float  # nothing to round
+    assert round_half_up(12345.5, 0) == 12346.0 and round_half_up(1e-05, 4) == 0.0 and round_half_up(-4e-05, 4) == -0.0
+
+
+def test_round_half_up_answers_do_not_depend_on_earlier_calls():
+    # Answers are remembered by argument; equal arguments must give equal answers whatever came first, the sign of
+    # zero included (0.0 == -0.0 as keys, so zero is answered before the memory is asked).
+    assert math.copysign(1, round_half_up(0.0, 2)) == 1 and math.copysign(1, round_half_up(-0.0, 2)) == -1
+    assert math.copysign(1, round_half_up(0.0, 2)) == 1
+    assert round_half_up(2, 2) == 2.0 and round_half_up(2.0, 2) == 2.0 and round_half_up(True, 2) == 1.0
+    assert round_half_up(np.float64(2.675), 2) == 2.68 and round_half_up(2.675, 2) == 2.68
+    assert [round_half_up(0.125, p) for p in (1, 2, 3)] == [0.1, 0.13, 0.125]  # places are part of the key
 
 
 def test_competition_ranking_with_ties():

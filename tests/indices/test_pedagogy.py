@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 import re
 from pathlib import Path
 
@@ -99,6 +100,22 @@ def test_binomial_interval_is_the_exact_quantiles_by_hand():
     assert ped.binomial_interval(1, 10, 0.95) == [0.0, 30.0]
     # The published accuracy is k/n to two decimals: 73.53% of 899 is k = 661.
     assert ped.correct_count(73.53, 899) == 661
+
+
+def test_binomial_interval_agrees_with_the_cdf_summed_from_its_definition():
+    # The interval walks the CDF one term from the last; here each P(X <= x) is summed afresh with math.comb, as
+    # exact fractions, and the quantiles read off it, for every k of small n, at levels including 0 and 1.
+    def by_definition(k, n, level):
+        p, out = Fraction(k, n), []
+        for q in ((1 - level) / 2, 1 - (1 - level) / 2):
+            cdf = (sum(math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(x + 1)) for x in range(n + 1))
+            out.append(100.0 * next(x for x, c in enumerate(cdf) if c >= q) / n)
+        return out
+
+    for n in (1, 2, 3, 7, 10, 25):
+        for k in range(n + 1):
+            for level in ("0.95", "0.5", "1", "0"):
+                assert ped.binomial_interval(k, n, float(level)) == by_definition(k, n, Fraction(level)), (k, n, level)
 
 
 def test_equal_scores_get_equal_intervals_stated_as_exact_binomial():

@@ -36,8 +36,8 @@ def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping]):
     """
     if models is None or models.empty or not {"release", "effort_rank"} <= set(models.columns):
         return lambda model, bench: []
-    info = {r["model"]: (r["release"], r["effort_rank"]) for r in models[["model", "release", "effort_rank"]]
-            .to_dict("records") if isinstance(r["release"], str) and r["release"] and pd.notna(r["effort_rank"])}
+    info = {model: (r["release"], r["effort_rank"]) for model, r in model_lookup(models).items()
+            if isinstance(r["release"], str) and r["release"] and r["effort_rank"] is not None}
     by_release: dict[str, list[tuple[float, str]]] = {}
     for model, (release, rank) in info.items():
         by_release.setdefault(release, []).append((float(rank), model))
@@ -118,7 +118,8 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     statuses = sorted(definition["status"], key=lambda s: -s["min_scored"])
     rows = []
     for model in sorted(set(model_ids) | _manual_models(people, manual_cfg)):
-        entry = per_model.get(model, {d["id"]: {"scored": False, "benchmarks": {}} for d in dims})
+        entry = per_model[model] if model in per_model else {d["id"]: {"scored": False, "benchmarks": {}}
+                                                             for d in dims}
         scored = [d["id"] for d in dims if entry[d["id"]]["scored"]]
         scored_mean = mean([entry[d]["value"] for d in scored])
         used: list[float] = []

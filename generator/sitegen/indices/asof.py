@@ -25,6 +25,7 @@ import pandas as pd
 
 from . import pedagogy
 from .boards import compute_boards, publishable
+from .common import model_lookup, remember_lookup
 from .compare import diff_board
 
 VIEWS = ("known", "released")
@@ -124,6 +125,21 @@ def models_priced_at(models: pd.DataFrame, steps: Mapping[str, list[dict]], day:
     return frame
 
 
+def priced_lookup(lookup: Mapping[str, Mapping], steps: Mapping[str, list[dict]], day: str,
+                  present: set[str]) -> dict[str, dict]:
+    """model_lookup(models_priced_at(models of `present`, steps, day)), from model_lookup(models): each present
+    model's cells with the price cells in force on `day` (converting every month's frame cost more than its boards)."""
+    out = {}
+    for model, cells in lookup.items():
+        if model in present:
+            step = price_at(steps.get(model, []), day)
+            out[model] = {**cells, "input_per_mtok": None if step is None else step["input"],
+                          "output_per_mtok": None if step is None else step["output"],
+                          "pricing_as_of": None if step is None else step["date"],
+                          "pricing_source": None if step is None else step["source"]}
+    return out
+
+
 def in_force(definition: Mapping, day: str) -> bool:
     """Whether the definition's own methodology version was in force on `day` (no dated entry: always)."""
     for entry in definition.get("versions") or []:
@@ -167,6 +183,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     out: dict = {"months": months, "boards": {}, "price_steps": steps}
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
+    lookup = model_lookup(models)
     for view in VIEWS:
         cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
         for month in months:
@@ -198,6 +215,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                     if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
                         if priced_models is None:
                             priced_models = models_priced_at(mods, steps, day)
+                            remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
                         boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
                         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
                     cache[index_id] = (key, boards)
@@ -292,8 +310,7 @@ def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataF
         fr = definition.get("frontier") or {}
         source = (fr.get("value") or {}).get("price_source")
         collinear = bool(fr.get("include_collinear", False))
-        priced = priced_at[month_end(month)]
-        priced = priced[priced["model"].isin({r["model"] for r in board["rows"]})]
+        priced = priced_at[month_end(month)]  # frontier reads only the ranked rows' models
         ranked = [r for r in board["rows"] if r.get("rank") is not None]
         found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
         points = {p["model"]: p for p in found["points"]}

@@ -6,6 +6,7 @@ Nothing here knows a methodology constant; every number comes in as an argument 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -79,6 +80,15 @@ def round_half_up(x: float | None, places: int) -> float | None:
     """Round to `places` decimals, halves away from zero, on the number's shortest decimal text."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return None
+    if x == 0:
+        return float(x)  # -0.0 stays -0.0: the remembered answers below cannot tell it from 0.0
+    return _round_half_up(x, places)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _round_half_up(x: float, places: int) -> float:
+    """round_half_up of a non-zero number, remembered: the as-of engine rounds the same values month after month
+    (97% of the calls on the real data). Equal numbers of other types (1 and 1.0) give the same float."""
     text = repr(float(x))
     if "e" not in text and len(text) - text.index(".") - 1 <= places:
         return float(x)  # already at most `places` decimals: nothing to round
@@ -149,9 +159,48 @@ def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str])
     return df[SELECTED_COLUMNS].reset_index(drop=True)
 
 
+_TABLES: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _table(results: pd.DataFrame) -> dict:
+    """What selections read of a frame, taken once per frame (the as-of engine selects several times from each
+    month's frame): "groups", (benchmark, metric, subset) -> ascending positions of the rows with a value, and
+    each column read so far as a list of Python values (to_numpy().tolist()'s)."""
+    hit = _TABLES.get(id(results))
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    groups: dict[tuple, list[int]] = {}
+    have = results["value"].notna().to_numpy(dtype=bool).tolist()
+    keys = zip(*(results[c].to_numpy().tolist() for c in ("benchmark", "metric", "subset")))
+    for position, (key, valued) in enumerate(zip(keys, have)):
+        if valued:
+            groups.setdefault(key, []).append(position)
+    table = {"groups": groups, "columns": {}}
+    _TABLES[id(results)] = (results, table)  # the frame is kept, so its id cannot be reused meanwhile
+    return table
+
+
+def _column(results: pd.DataFrame, column: str) -> list:
+    """A column's cells as Python values (tolist's), once per frame."""
+    columns = _table(results)["columns"]
+    if column not in columns:
+        columns[column] = results[column].to_numpy().tolist()
+    return columns[column]
+
+
 def _cells(results: pd.DataFrame, column: str, positions) -> list:
     """A column's cells at the given row positions, as Python values (tolist's)."""
-    return results[column].to_numpy()[positions].tolist()
+    cells = _column(results, column)
+    return [cells[p] for p in positions]
+
+
+def _picked(results: pd.DataFrame, column: str, positions: list[int]) -> list:
+    """A selected column's cells at the given positions, NaN / NA as None (all None for a column the frame lacks)."""
+    if column not in results.columns:
+        return [None] * len(positions)
+    return _nones(_cells(results, column, positions))
 
 
 def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> list[int]:
@@ -161,12 +210,15 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
     stable sort in Python, which costs far less than the pandas operations per call it replaces (the as-of
     engine selects some 800 times per build)."""
     sources = list(selection.get("sources", []))
-    keep = (results["benchmark"].isin(list(benchmarks)) & (results["metric"] == selection.get("metric", ""))
-            & (results["subset"] == selection.get("subset", "")) & results["value"].notna())
+    if not len(results):
+        return []
+    groups = _table(results)["groups"]
+    metric, subset = selection.get("metric", ""), selection.get("subset", "")
+    candidates = sorted(p for b in set(benchmarks) for p in groups.get((b, metric, subset), ()))
     if selection.get("only_listed"):
-        keep &= results["source"].isin(sources)
-    candidates = np.flatnonzero(keep.to_numpy(dtype=bool))
-    if not len(candidates):
+        listed = set(sources)
+        candidates = [p for p, s in zip(candidates, _cells(results, "source", candidates)) if s in listed]
+    if not candidates:
         return []
     col = {c: _cells(results, c, candidates) for c in ("model", "benchmark", "source", "harness", "origin",
                                                         "value", "retrieved", "self_reported")
@@ -208,7 +260,7 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
         pair = (col["model"][i], col["benchmark"][i])
         if pair not in seen:
             seen.add(pair)
-            first.append(int(candidates[i]))
+            first.append(candidates[i])
     return first
 
 
@@ -239,9 +291,11 @@ def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
 
 
 def forget_selections() -> None:
-    """Drop remembered selections (benchmarks time the selection itself, not a cache hit)."""
+    """Drop remembered selections and lookups (benchmarks time the selection itself, not a cache hit)."""
     _SELECTED.clear()
     _SOURCE_ROWS.clear()
+    _LOOKUPS.clear()
+    _TABLES.clear()
 
 
 _SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
@@ -272,8 +326,7 @@ def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
     out: dict[tuple[str, str], dict] = {}
     for key, benches in groups.items():
         first = chosen_positions(results, rules[key], benches)  # select's rows, read without building a frame
-        columns = [_nones(_cells(results, c, first)) if c in results.columns else [None] * len(first)
-                   for c in SELECTED_COLUMNS]
+        columns = [_picked(results, c, first) for c in SELECTED_COLUMNS]
         for row in zip(*columns):
             rec = dict(zip(SELECTED_COLUMNS, row))
             out[(rec["model"], rec["benchmark"])] = rec
@@ -346,11 +399,39 @@ def board(definition: Mapping, rows: list[dict]) -> dict:
     }
 
 
+_LOOKUPS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
 def model_lookup(models: pd.DataFrame) -> dict[str, dict]:
-    """models frame -> {model id: {column: value or None}}."""
+    """models frame -> {model id: {column: value or None}}.
+
+    Remembered per frame, as selections are: every index of an as-of month reads the same priced models frame;
+    callers read the answer and never change it."""
     if models is None or models.empty:
         return {}
-    columns = list(models.columns)  # column by column: tolist gives Python scalars, which clean answers quickly
-    cells = [[clean(v) for v in models[c].tolist()] for c in columns]
+    hit = _LOOKUPS.get(id(models))
+    if hit is not None and hit[0] is models:
+        return hit[1]
+    if len(_LOOKUPS) > 32:
+        _LOOKUPS.clear()
+    lookup = _model_lookup(models)
+    _LOOKUPS[id(models)] = (models, lookup)  # the frame is kept, so its id cannot be reused meanwhile
+    return lookup
+
+
+def remember_lookup(models: pd.DataFrame, lookup: dict[str, dict]) -> None:
+    """Give model_lookup the answer for a frame whose lookup the caller derived more cheaply than converting the
+    frame (the as-of months' priced frames: the full lookup with the prices in force; a test checks they agree)."""
+    if len(_LOOKUPS) > 32:
+        _LOOKUPS.clear()
+    _LOOKUPS[id(models)] = (models, lookup)
+
+
+def _model_lookup(models: pd.DataFrame) -> dict[str, dict]:
+    columns = list(models.columns)
+    # Column by column: a typed column's tolist gives Python scalars and NA, for which _nones is clean; an object
+    # column may hold anything (numpy scalars too), so clean reads each of its cells.
+    cells = [[clean(v) for v in models[c].tolist()] if models[c].dtype == object else _nones(models[c].tolist())
+             for c in columns]
     return {rec["model"]: rec for rec in (dict(zip(columns, row)) for row in zip(*cells))}
 

@@ -54,21 +54,21 @@ def _finite(x: Any) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x)) and not pd.isna(x)
 
 
-_CANDIDATES: dict[int, tuple[pd.DataFrame, dict]] = {}
+_CANDIDATES: dict[tuple, tuple[pd.DataFrame, dict]] = {}
 
 
-def _candidates(results: pd.DataFrame) -> dict:
-    """Result records grouped by (model, benchmark, metric), built once per frame (boolean masks per model
-    call dominated the build)."""
-    hit = _CANDIDATES.get(id(results))
+def _candidates(results: pd.DataFrame, benchmark: str) -> dict:
+    """One benchmark's result records grouped by (model, benchmark, metric), built once per frame and benchmark
+    (boolean masks per model call dominated the build; records of the whole frame, every as-of month, did next)."""
+    hit = _CANDIDATES.get((id(results), benchmark))
     if hit is not None and hit[0] is results:
         return hit[1]
     grouped: dict[tuple, list[dict]] = {}
-    for rec in results.to_dict("records"):
+    for rec in results[results["benchmark"] == benchmark].to_dict("records"):
         grouped.setdefault((rec["model"], rec["benchmark"], rec["metric"]), []).append(rec)
     if len(_CANDIDATES) > 8:
         _CANDIDATES.clear()
-    _CANDIDATES[id(results)] = (results, grouped)  # the frame is kept, so its id cannot be reused meanwhile
+    _CANDIDATES[(id(results), benchmark)] = (results, grouped)  # the frame is kept: its id cannot be reused
     return grouped
 
 
@@ -77,7 +77,7 @@ def pick_result(results: pd.DataFrame, model: str, benchmark: str, metric: str,
     """The one published result to use: first subset in preference order, then source order, then newest."""
     subset_order = {s: i for i, s in enumerate(subsets)}
     source_order = {s: i for i, s in enumerate(sources or [])}
-    candidates = [rec for rec in _candidates(results).get((model, benchmark, metric), [])
+    candidates = [rec for rec in _candidates(results, benchmark).get((model, benchmark, metric), [])
                   if rec["subset"] in subset_order and (not sources or rec["source"] in source_order)
                   and rec["value"] == rec["value"]]
     if not candidates:

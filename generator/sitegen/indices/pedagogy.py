@@ -79,23 +79,21 @@ def binomial_interval(k: int, n: int, level: float) -> list[float]:
 
 @functools.lru_cache(maxsize=None)
 def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
-    total = n ** n
+    total, miss = n ** n, n - k
     tail = (1 - level) / 2
     targets = [tail, 1 - tail]            # compared as cumulative * den >= num * total, in integers
-    powers_miss = [1]                     # (n - k)^i for i = 0..n
-    for _ in range(n):
-        powers_miss.append(powers_miss[-1] * (n - k))
     out: list[float] = []
-    cumulative, comb, powers_hit = 0, 1, 1  # comb = C(n, x), powers_hit = k^x
+    cumulative, term = 0, miss ** n       # term = n^n P(X = x) = C(n, x) k^x (n - k)^(n - x), from x = 0
     for x in range(n + 1):
-        cumulative += comb * powers_hit * powers_miss[n - x]
+        cumulative += term
         while targets and cumulative * targets[0].denominator >= targets[0].numerator * total:
             out.append(100.0 * x / n)
             targets.pop(0)
         if not targets:
             break
-        comb = comb * (n - x) // (x + 1)
-        powers_hit *= k
+        # The next term from this one, dividing exactly: C(n, x + 1) (x + 1) = C(n, x) (n - x). A product of
+        # powers per term cost ten times more. With k = n every answer is right (the whole mass is at x = n).
+        term = term * (n - x) * k // ((x + 1) * miss) if miss else (total if x + 1 == n else 0)
     return tuple(out)
 
 
@@ -215,7 +213,8 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[str, Mappin
     (where x comes from: a price's source and date, a parameter count's source) is kept on the point.
     """
     # Each named model's cells once, as a dict (a frame row lookup per model cost more than the frontier itself).
-    info = model_lookup(models[models["model"].isin({row["model"] for row in rows})]) if len(models) else {}
+    named = {row["model"] for row in rows}
+    info = {m: cells for m, cells in model_lookup(models).items() if m in named}
     points, excluded, released = [], [], {}
     for row in rows:
         model = row["model"]
