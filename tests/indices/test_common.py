@@ -150,3 +150,24 @@ def test_harness_preference_ignores_run_qualifiers():
             "harness": {"prefer": ["terminus-2"], "otherwise": "best"}}
     chosen = select(frame, rule, ["terminal-bench-2"])
     assert list(chosen["value"]) == [36.9]
+
+
+def test_per_frame_memo_answers_while_the_frame_lives_and_drops_it_after():
+    import gc
+
+    import pandas as pd
+
+    from sitegen.indices.common import PerFrame
+
+    memo, made = PerFrame(), []
+    frame = pd.DataFrame({"a": [1, 2]})
+    for _ in range(2):
+        assert memo.get(frame, "k", lambda: made.append(1) or "answer") == "answer"
+    assert made == [1]  # made once
+    assert memo.get(frame, "other", lambda: "second") == "second"  # a key per question
+    assert len(memo.entries) == 2
+    del frame
+    gc.collect()
+    assert memo.entries == {}  # the frame is gone, so are its answers: the memo held nothing alive
+    fresh = pd.DataFrame({"a": [3]})  # may well get the old frame's id
+    assert memo.get(fresh, "k", lambda: "fresh") == "fresh"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import weakref
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -159,27 +160,51 @@ def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str])
     return df[SELECTED_COLUMNS].reset_index(drop=True)
 
 
-_TABLES: dict[int, tuple[pd.DataFrame, dict]] = {}
+class PerFrame:
+    """Answers remembered for a frame while it lives. Frames are not hashable, so an entry is keyed by the frame's
+    id and dropped when the frame is collected (weakref.finalize runs before the id can be reused): a later frame
+    never gets another's answer, and the memo keeps no frame alive. Callers read the answers and never change them.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, Any] = {}
+
+    def get(self, frame: pd.DataFrame, key, make):
+        """The answer for (frame, key), made by make() the first time."""
+        entry = (id(frame), key)
+        if entry not in self.entries:
+            self.put(frame, key, make())
+        return self.entries[entry]
+
+    def put(self, frame: pd.DataFrame, key, value) -> None:
+        entry = (id(frame), key)
+        if entry not in self.entries:
+            weakref.finalize(frame, self.entries.pop, entry, None)
+        self.entries[entry] = value
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+#: What selections read of a frame (_table), selections by rule, a source's rows, model lookups.
+_TABLES, _SELECTED, _SOURCE_ROWS, _LOOKUPS = PerFrame(), PerFrame(), PerFrame(), PerFrame()
 
 
 def _table(results: pd.DataFrame) -> dict:
     """What selections read of a frame, taken once per frame (the as-of engine selects several times from each
     month's frame): "groups", (benchmark, metric, subset) -> ascending positions of the rows with a value, and
     each column read so far as a list of Python values (to_numpy().tolist()'s)."""
-    hit = _TABLES.get(id(results))
-    if hit is not None and hit[0] is results:
-        return hit[1]
-    if len(_TABLES) > 32:
-        _TABLES.clear()
+    return _TABLES.get(results, None, lambda: _make_table(results))
+
+
+def _make_table(results: pd.DataFrame) -> dict:
     groups: dict[tuple, list[int]] = {}
     have = results["value"].notna().to_numpy(dtype=bool).tolist()
     keys = zip(*(results[c].to_numpy().tolist() for c in ("benchmark", "metric", "subset")))
     for position, (key, valued) in enumerate(zip(keys, have)):
         if valued:
             groups.setdefault(key, []).append(position)
-    table = {"groups": groups, "columns": {}}
-    _TABLES[id(results)] = (results, table)  # the frame is kept, so its id cannot be reused meanwhile
-    return table
+    return {"groups": groups, "columns": {}}
 
 
 def _column(results: pd.DataFrame, column: str) -> list:
@@ -269,9 +294,6 @@ def _text_or_empty(x: Any) -> str:
     return "" if _none(x) is None else str(x)
 
 
-_SELECTED: dict[tuple, tuple[pd.DataFrame, dict]] = {}
-
-
 def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
                         overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
     """Select values for several benchmarks, each with its own selection override; keyed (model, benchmark).
@@ -279,15 +301,8 @@ def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
     Remembered per frame and rule, because the uncertainty stage selects again what an index just selected;
     callers read the answer and never change it.
     """
-    key = (id(results), repr(default), repr(sorted(overrides.items())))
-    hit = _SELECTED.get(key)
-    if hit is not None and hit[0] is results:
-        return hit[1]
-    if len(_SELECTED) > 32:
-        _SELECTED.clear()
-    chosen = _select_by_benchmark(results, default, overrides)
-    _SELECTED[key] = (results, chosen)  # the frame is kept, so its id cannot be reused meanwhile
-    return chosen
+    return _SELECTED.get(results, (repr(default), repr(sorted(overrides.items()))),
+                         lambda: _select_by_benchmark(results, default, overrides))
 
 
 def forget_selections() -> None:
@@ -298,20 +313,9 @@ def forget_selections() -> None:
     _TABLES.clear()
 
 
-_SOURCE_ROWS: dict[tuple, tuple[pd.DataFrame, pd.DataFrame]] = {}
-
-
 def rows_of_source(results: pd.DataFrame, source: str) -> pd.DataFrame:
     """The results of one source (one frame per results frame and source, so its selections are remembered too)."""
-    key = (id(results), source)
-    hit = _SOURCE_ROWS.get(key)
-    if hit is not None and hit[0] is results:
-        return hit[1]
-    if len(_SOURCE_ROWS) > 32:
-        _SOURCE_ROWS.clear()
-    rows = results[results["source"] == source]
-    _SOURCE_ROWS[key] = (results, rows)
-    return rows
+    return _SOURCE_ROWS.get(results, source, lambda: results[results["source"] == source])
 
 
 def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
@@ -399,9 +403,6 @@ def board(definition: Mapping, rows: list[dict]) -> dict:
     }
 
 
-_LOOKUPS: dict[int, tuple[pd.DataFrame, dict]] = {}
-
-
 def model_lookup(models: pd.DataFrame) -> dict[str, dict]:
     """models frame -> {model id: {column: value or None}}.
 
@@ -409,22 +410,13 @@ def model_lookup(models: pd.DataFrame) -> dict[str, dict]:
     callers read the answer and never change it."""
     if models is None or models.empty:
         return {}
-    hit = _LOOKUPS.get(id(models))
-    if hit is not None and hit[0] is models:
-        return hit[1]
-    if len(_LOOKUPS) > 32:
-        _LOOKUPS.clear()
-    lookup = _model_lookup(models)
-    _LOOKUPS[id(models)] = (models, lookup)  # the frame is kept, so its id cannot be reused meanwhile
-    return lookup
+    return _LOOKUPS.get(models, None, lambda: _model_lookup(models))
 
 
 def remember_lookup(models: pd.DataFrame, lookup: dict[str, dict]) -> None:
     """Give model_lookup the answer for a frame whose lookup the caller derived more cheaply than converting the
     frame (the as-of months' priced frames: the full lookup with the prices in force; a test checks they agree)."""
-    if len(_LOOKUPS) > 32:
-        _LOOKUPS.clear()
-    _LOOKUPS[id(models)] = (models, lookup)
+    _LOOKUPS.put(models, None, lookup)
 
 
 def _model_lookup(models: pd.DataFrame) -> dict[str, dict]:
