@@ -24,7 +24,7 @@ import dataclasses
 import functools
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -143,7 +143,10 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
     table = np.array([[s[1], s[2], s[3], -np.inf if s[4] is None else s[4], np.inf if s[5] is None else s[5]]
                       for s in specs], dtype=float).reshape(-1, 5)
     value, sd_lo, sd_hi, lo, hi = table.T
-    return np.clip(value + z * np.where(z < 0, sd_lo, sd_hi), lo, hi)
+    out = np.where(z < 0, sd_lo, sd_hi)  # value + z * sd, clipped, in one array (the same numbers, in place)
+    out *= z
+    out += value
+    return np.clip(out, lo, hi, out=out)
 
 
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
@@ -221,7 +224,7 @@ def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
     """Nearest-rank percentile of each row (draws x models with no NaN): ascending value at ceil(level * n)."""
     n = values.shape[1]
     position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
-    return np.partition(values, position, axis=1)[:, position]
+    return np.partition(values, position, axis=1)[:, position].copy()  # not a view: it would keep the whole copy
 
 
 # ------------------------------------------------------------------------------------------ component draws
@@ -265,11 +268,13 @@ class Components:
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
             drawn.append(len(cols) - 1)
             specs.append(s["draw"])
+        z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
+        if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
+            return np.array(cols, dtype=np.intp), transform(specs, z)
         out = np.empty((self.sims, len(cols)))
         for k, value in fixed:
             out[:, k] = value
         if drawn:
-            z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims)
             out[:, drawn] = transform(specs, z)
         return np.array(cols, dtype=np.intp), out
 
@@ -496,7 +501,7 @@ class Scores:
     ascending; draws x those columns)."""
     models: int
     sims: int
-    by_benchmark: dict[str, tuple[np.ndarray, np.ndarray]]
+    by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
 
     @classmethod
     def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
@@ -516,9 +521,28 @@ class Scores:
         return out
 
 
+class DrawnOnRead(Mapping):
+    """{benchmark: (columns, draws)} whose draws are made when a benchmark is read, and not kept: AI IQ's arrays
+    read each benchmark once, one dimension at a time, so only one dimension's raw draws are alive at once.
+    A second read of a benchmark is an error (it would count the benchmark's draws in Components twice)."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], tuple[np.ndarray, np.ndarray]]]):
+        self._makers, self._ids = dict(makers), list(makers)
+
+    def __getitem__(self, bid: str) -> tuple[np.ndarray, np.ndarray]:
+        return self._makers.pop(bid)()
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
              benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
-    """Raw scores per benchmark, of the models that have it (one draw of the point values without `comps`)."""
+    """Raw scores per benchmark, of the models that have it: one draw of the point values without `comps`, else
+    comps' draws, made when aiiq_arrays reads each benchmark (DrawnOnRead), in the order of this loop."""
     by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
@@ -529,8 +553,10 @@ def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], com
                 point = [(j, v) for j, v in point if v is not None]
                 by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
             else:
-                by[bid] = comps.columns(bid, values, benchmarks.get(bid), noise)
-    return Scores(len(model_ids), 1 if comps is None else comps.sims, by)
+                by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
+    if comps is None:
+        return Scores(len(model_ids), 1, by)
+    return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
 
 
 def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
