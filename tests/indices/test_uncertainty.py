@@ -354,6 +354,12 @@ def test_family_relatives_are_the_nearest_lower_effort_with_a_real_score():
     assert u.family_relatives(dict(FAM_DEF, family_match=False), FAM_PEOPLE, list(FAM), {"b1": {}}) == {}
 
 
+def _column(pair: tuple, j: int) -> list[float]:
+    """Model column j's draws from an aiiq_arrays result, kept as (columns, draws x those columns)."""
+    cols, values = pair
+    return values[:, cols.tolist().index(j)].tolist()
+
+
 def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_two():
     # Two draws; in the second f/a and f/b swap order on b2 (f/c's siblings for its missing b2).
     raw = _raw(FAM, {"f/a": (10, 65, 20), "f/b": (20, 55, 40)})
@@ -361,14 +367,16 @@ def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_
     c, y = 2, 5
     # f/c: d1 = (b1 30 + the lower sibling's b2) / 2 = (30 + min(50, 60)) / 2 = 40, then (30 + min(65, 55)) / 2
     # = 42.5; composite with d2 = 60: 50 and 51.25.
-    assert out["dims"]["d1"][:, c].tolist() == [40.0, 42.5]
-    assert out["composite"][:, c].tolist() == [50.0, 51.25]
+    assert _column(out["dims"]["d1"], c) == [40.0, 42.5]
+    assert _column(out["composite"], c) == [50.0, 51.25]
     # The P80 population of d1 holds f/c's min-of-two value, min(own 30, P50 of b2), = 30 in both draws:
     # draw 0: d1 = f/a 30, f/b 40, f/c 30, f/d 35, o/x 55 -> 3rd of 5 = 35 (with f/c's 40 it would be 40);
     # draw 1: f/a 37.5, f/b 37.5, f/c 30, f/d 35, o/x 55 -> 37.5.
-    assert out["plain"]["d1"][:, c].tolist() == [30.0, 30.0]
+    assert _column(out["plain"]["d1"], c) == [30.0, 30.0]
     # o/y has d2 only (90): its d1 is imputed as min(90, P50 of d1) -> composite (35 + 90) / 2, (37.5 + 90) / 2.
-    assert out["composite"][:, y].tolist() == [62.5, 63.75]
+    assert _column(out["composite"], y) == [62.5, 63.75]
+    assert _column(out["imputed"]["d1"], y) == [35.0, 37.5]
+    assert y not in out["dims"]["d1"][0]  # the dimension's own IQs hold only the models scored on it
     # Imputed share: f/c's b2 is 1 of d1's 2 benchmarks, d1 1 of 2 dimensions; o/y's d1 is 1 of 2 dimensions.
     assert out["imputed_share"][[c, y]].tolist() == [0.25, 0.5]
 

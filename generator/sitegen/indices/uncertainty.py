@@ -24,7 +24,7 @@ import dataclasses
 import functools
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -143,7 +143,10 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
     table = np.array([[s[1], s[2], s[3], -np.inf if s[4] is None else s[4], np.inf if s[5] is None else s[5]]
                       for s in specs], dtype=float).reshape(-1, 5)
     value, sd_lo, sd_hi, lo, hi = table.T
-    return np.clip(value + z * np.where(z < 0, sd_lo, sd_hi), lo, hi)
+    out = np.where(z < 0, sd_lo, sd_hi)  # value + z * sd, clipped, in one array (the same numbers, in place)
+    out *= z
+    out += value
+    return np.clip(out, lo, hi, out=out)
 
 
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
@@ -221,7 +224,7 @@ def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
     """Nearest-rank percentile of each row (draws x models with no NaN): ascending value at ceil(level * n)."""
     n = values.shape[1]
     position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
-    return np.partition(values, position, axis=1)[:, position]
+    return np.partition(values, position, axis=1)[:, position].copy()  # not a view: it would keep the whole copy
 
 
 # ------------------------------------------------------------------------------------------ component draws
@@ -265,11 +268,13 @@ class Components:
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
             drawn.append(len(cols) - 1)
             specs.append(s["draw"])
+        z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
+        if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
+            return np.array(cols, dtype=np.intp), transform(specs, z)
         out = np.empty((self.sims, len(cols)))
         for k, value in fixed:
             out[:, k] = value
         if drawn:
-            z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims)
             out[:, drawn] = transform(specs, z)
         return np.array(cols, dtype=np.intp), out
 
@@ -362,13 +367,17 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
 def aiiq_arrays(definition: Mapping, raw: Scores,
                 noise=lambda rule, component, cols: 0.0, relatives: Mapping | None = None) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
-    in, dimension IQs, composite and imputed share out (draws x models, NaN where a model has none).
+    in, dimension IQs, composite and imputed share out. Every draws x models result is kept, like the scores,
+    as (columns, draws x those columns) of the models it concerns only (memory grows with the results, not with
+    models x dimensions): `dims` each dimension's IQ of the models scored on it, `plain` the same with min-of-two
+    alone (see below), `imputed` each dimension's imputed value of the models it is imputed for (what the
+    composite takes), `composite` of the models with enough scored dimensions (NaN in a draw where a family match
+    has no sibling score). `scored` (per dimension) and `imputed_share` are per model.
     `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
     len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
     family match on: a gap with siblings takes, in each draw, the lowest of their implied IQs
     (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is taken over the values
-    min-of-two alone gives (`plain`), as in aiiq.compute. `dims` holds each dimension's IQ where the model is
-    scored on it and its imputed value where the dimension is imputed (what the composite takes), NaN elsewhere.
+    min-of-two alone gives (`plain`), as in aiiq.compute.
     Sums run in aiiq.compute's order, so a run without noise gives its values to the last bit; arrays are updated
     in place on the columns concerned (this runs on every build).
     """
@@ -387,72 +396,81 @@ def aiiq_arrays(definition: Mapping, raw: Scores,
                 iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)  # clamped at both ends
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
-        own = np.zeros((sims, m))
+        here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
+        local = np.full(m, -1)
+        local[here] = np.arange(here.size)
+        own = np.zeros((sims, here.size))
         for iq, mk in iqs.values():
-            own[:, mk] += iq
-        own /= np.maximum(count, 1)
+            own[:, mk[here]] += iq
+        own /= np.maximum(count[here], 1)
         gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
         family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})]
                   for bid in iqs}
-        acc, gaps = np.zeros((sims, m)), np.zeros(m)
-        plain = np.zeros((sims, m)) if any(family.values()) else acc  # min-of-two everywhere: the P80 population
+        acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
+        plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
         for bid, (iq, mk) in iqs.items():
             p80 = nearest_rank_rows(iq, level)[:, None]
-            acc[:, mk] += iq
+            acc[:, mk[here]] += iq
             cols = gap_of[bid]
             if plain is not acc:
-                plain[:, mk] += iq
+                plain[:, mk[here]] += iq
             if not cols.size:
                 continue
+            at = local[cols]
             gaps[cols] += 1
-            imputed = np.minimum(own[:, cols], p80)
+            imputed = np.minimum(own[:, at], p80)
             if not family[bid]:
                 imputed += noise("benchmark", bid, cols)
-                acc[:, cols] += imputed
+                acc[:, at] += imputed
                 if plain is not acc:
-                    plain[:, cols] += imputed
+                    plain[:, at] += imputed
                 continue
             # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
             # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
             matched = np.isin(cols, [j for j, _ in family[bid]])
             imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
-            plain[:, cols] += imputed
+            plain[:, at] += imputed
             place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
             imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
                                                    else np.full(sims, np.nan) for _, sibs in family[bid]]) \
                 + noise("family", bid, cols[matched])
-            acc[:, cols] += imputed
+            acc[:, at] += imputed
         n_bench = max(len(iqs), 1)
+        own = iqs = imputed = None  # freed before the next dimension's arrays are made
         acc /= n_bench
-        acc[:, ~has] = np.nan
         if plain is not acc:
             plain /= n_bench
-            plain[:, ~has] = np.nan
-        dims[d["id"]], plains[d["id"]], scored[d["id"]] = acc, plain, has
+        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
         imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = nearest_rank_rows(plain[:, has], level)[:, None] if has.any() else None
+        p80_dim[d["id"]] = nearest_rank_rows(plain, level)[:, None] if here.size else None
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
-    scored_mean = np.zeros((sims, m))
-    for k, v in dims.items():
-        scored_mean[:, scored[k]] += v[:, scored[k]]
-    scored_mean /= np.maximum(n_scored, 1)
-    total, used, share = np.zeros((sims, m)), np.zeros(m), np.zeros(m)
+    rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
+    scored_mean = np.zeros((sims, rows.size))
+    for k, (here, v) in dims.items():
+        take = scored[k][rows]
+        scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
+    scored_mean /= np.maximum(n_scored[rows], 1)
+    total, used, share = np.zeros((sims, rows.size)), np.zeros(m), np.zeros(m)
+    imputed_dims = {}
     for d in definition["dimensions"]:
         did, sc = d["id"], scored[d["id"]]
-        total[:, sc] += dims[did][:, sc]
+        here, v = dims[did]
+        take = sc[rows]
+        total[:, take] += v[:, np.searchsorted(here, rows[take])]
         used += sc
         share += np.where(sc, imputed_frac[did], 0.0)
         cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
         if len(cols):
-            imputed = np.minimum(scored_mean[:, cols], p80_dim[did]) + noise("dimension", did, cols)
-            total[:, cols] += imputed
-            dims[did][:, cols] = imputed  # columns no dimension's own value or mean above reads
+            at = np.searchsorted(rows, cols)
+            imputed = np.minimum(scored_mean[:, at], p80_dim[did]) + noise("dimension", did, cols)
+            total[:, at] += imputed
+            imputed_dims[did] = (cols, imputed)
             used[cols] += 1
             share[cols] += 1
-    total /= np.maximum(used, 1)
-    total[:, ~eligible] = np.nan
-    return {"dims": dims, "plain": plains, "scored": scored, "composite": total,
+    del scored_mean
+    total /= np.maximum(used[rows], 1)
+    return {"dims": dims, "plain": plains, "imputed": imputed_dims, "scored": scored, "composite": (rows, total),
             "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
 
 
@@ -483,7 +501,7 @@ class Scores:
     ascending; draws x those columns)."""
     models: int
     sims: int
-    by_benchmark: dict[str, tuple[np.ndarray, np.ndarray]]
+    by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
 
     @classmethod
     def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
@@ -503,9 +521,28 @@ class Scores:
         return out
 
 
+class DrawnOnRead(Mapping):
+    """{benchmark: (columns, draws)} whose draws are made when a benchmark is read, and not kept: AI IQ's arrays
+    read each benchmark once, one dimension at a time, so only one dimension's raw draws are alive at once.
+    A second read of a benchmark is an error (it would count the benchmark's draws in Components twice)."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], tuple[np.ndarray, np.ndarray]]]):
+        self._makers, self._ids = dict(makers), list(makers)
+
+    def __getitem__(self, bid: str) -> tuple[np.ndarray, np.ndarray]:
+        return self._makers.pop(bid)()
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
              benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
-    """Raw scores per benchmark, of the models that have it (one draw of the point values without `comps`)."""
+    """Raw scores per benchmark, of the models that have it: one draw of the point values without `comps`, else
+    comps' draws, made when aiiq_arrays reads each benchmark (DrawnOnRead), in the order of this loop."""
     by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
@@ -516,8 +553,10 @@ def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], com
                 point = [(j, v) for j, v in point if v is not None]
                 by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
             else:
-                by[bid] = comps.columns(bid, values, benchmarks.get(bid), noise)
-    return Scores(len(model_ids), 1 if comps is None else comps.sims, by)
+                by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
+    if comps is None:
+        return Scores(len(model_ids), 1, by)
+    return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
 
 
 def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
@@ -569,21 +608,30 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
                 cases = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
                 err = np.array([iq[sibs].min() - iq[j] for j, sibs in cases], float)
                 table.append(_error_row("family", bid, d["id"], err))
-    dims, plains, scored = point["dims"], point["plain"], point["scored"]
+    dims, plains = ({k: _first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
+    scored = point["scored"]
     n_scored = sum((s.astype(int) for s in scored.values()), 0)
     for d in definition["dimensions"]:
         if not d["imputable"]:
             continue
         did = d["id"]
         idx = np.flatnonzero(scored[did])
-        value = dims[did][0, idx]
-        p80 = _loo_drop(plains[did][0, idx], level)
-        others = sum((np.where(scored[k][idx], dims[k][0, idx], 0.0) for k in dims if k != did), 0)
+        value = dims[did][idx]
+        p80 = _loo_drop(plains[did][idx], level)
+        others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
         n_other = n_scored[idx] - 1
         ok = (n_other >= min_dims) & ~np.isnan(p80)
         err = (np.minimum(others / np.maximum(n_other, 1), p80) - value)[ok]
         table.append(_error_row("dimension", did, did, err))
     return table
+
+
+def _first_row(pair: tuple[np.ndarray, np.ndarray], models: int) -> np.ndarray:
+    """The first draw of a (columns, draws x columns) result for all `models` columns, NaN elsewhere."""
+    cols, values = pair
+    out = np.full(models, np.nan)
+    out[cols] = values[0]
+    return out
 
 
 def _error_row(rule: str, component: str, dimension: str, err: np.ndarray) -> dict:
@@ -622,16 +670,21 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
                                       "family-match" if rule == "family" else "imputation")
 
     out = aiiq_arrays(definition, raw, widen, relatives)
+    del raw  # the scores are no longer needed: free them before the point run
     comps.chosen = chosen
-    for did, values in out["dims"].items():
-        cols = np.flatnonzero(~np.isnan(values[0]))
-        if cols.size:
-            bounds = quantile_interval(values[:, cols], level).T.tolist()
-            comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+    for did in out["dims"]:
+        for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
+            keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
+            if np.any(keep):
+                cols = cols[keep]
+                bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
+                comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+    rows, composite = out["composite"]
+    del out  # the dimensions' draws: only their intervals are kept
     point = aiiq_arrays(definition, point_raw, relatives=relatives)
     share = point["imputed_share"]
-    comps.point = {m: float(point["composite"][0, j]) for j, m in enumerate(model_ids)}
-    samples = {m: out["composite"][:, j] for j, m in enumerate(model_ids) if not np.isnan(out["composite"][0, j])}
+    comps.point = {model_ids[j]: float(v) for j, v in zip(point["composite"][0], point["composite"][1][0])}
+    samples = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
     extras = {}
     for j, m in enumerate(model_ids):
         if m not in samples:
