@@ -120,3 +120,17 @@ def test_constituent_subset_the_snapshot_does_not_file(tmp_path):
     stale["results"][0]["subset"] = "aa-2684"
     root = make_tree(tmp_path / "fixed", [model_doc(m, s) for m, s in SCORES.items()] + [stale])
     assert validate(root)[-1].startswith("0 errors")
+
+
+def test_a_benchmark_in_two_dimensions(tmp_path):
+    """It would weigh double (and the simulations draw each benchmark once): an error where it is listed again."""
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/ai-iq.yaml"
+    edit(path, "      - benchmark: frontiermath-tier-4\n",
+         "      - benchmark: arc-agi-1\n        tier: hard\n        ceiling: 135\n"
+         "        anchors: [[0, 78], [100, 135]]\n      - benchmark: frontiermath-tier-4\n")
+    line = line_of(path, "      - benchmark: arc-agi-1\n        tier: hard\n        ceiling: 135\n        anchors")
+    assert validate(root) == [
+        f"methodology/indices/ai-iq.yaml:{line}:20: dimensions[1].benchmarks[0].benchmark: benchmark 'arc-agi-1' is "
+        "already in dimension 'abstract' (an index counts each benchmark once: keep it in one dimension)",
+        "1 error, 0 warnings"]

@@ -57,6 +57,28 @@ def index_references_known(index):
 
 
 @check
+def benchmark_in_one_dimension(index):
+    """A benchmark counts once in an index: listed in two dimensions (or twice in one) it would weigh double, and
+    the simulations draw each benchmark's scores once per dimension that reads it (indices/uncertainty.py)."""
+    for doc in index.repo.indices:
+        first: dict[str, str] = {}
+        for i, dim in enumerate(_list(doc.data, "dimensions")):
+            if not isinstance(dim, dict):
+                continue
+            for j, entry in enumerate(_list(dim, "benchmarks")):
+                bid = entry.get("benchmark") if isinstance(entry, dict) else None
+                if not isinstance(bid, str):
+                    continue
+                name = str(dim.get("id", i))
+                if bid in first:
+                    where = ("dimensions", i, "benchmarks", j, "benchmark")
+                    yield _at(doc, where, _field(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
+                              "an index counts each benchmark once: keep it in one dimension", key=False)
+                else:
+                    first[bid] = name
+
+
+@check
 def anchors_ascending(index):
     for doc in index.repo.indices:
         for path, key, value in _walk(doc.data):
