@@ -182,7 +182,8 @@ def environment() -> jinja2.Environment:
     env.filters.update(auto=fmt_auto, fmt=fmt, unit=with_unit, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
     env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html,
                        interval_text=interval_html, rank_range_text=rank_range_html,
-                       component_row=component_row_html, result_row=result_row_html)
+                       component_row=component_row_html, result_row=result_row_html,
+                       model_link=model_link_html, row_attrs=row_attrs_html)
     return env
 
 
@@ -230,6 +231,27 @@ def cell_html(c: dict[str, Any]) -> Markup:
         )
     title = f' title="{escape(c["title"])}"' if c.get("title") else ""  # e.g. the question set a value is on
     return Markup(f'<td data-sort="{sort}" class="lb-cell"{title}>{shown}</td>')
+
+
+def model_link_html(r: dict[str, Any], root: str) -> Markup:
+    """A row's model name, linked to its page when it has one. Python rather than a macro: it runs per row."""
+    name = escape(r["name"])
+    return Markup(f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>') if r["href"] else name
+
+
+def row_attrs_html(r: dict[str, Any]) -> Markup:
+    """A board row's filter attributes, only when known (leaderboard.js reads a missing one as "unknown"); the
+    name, organisation and page address the filter also searches are read from the row's cells."""
+    out = []
+    if r["weights"] != "unknown":
+        out.append(f' data-weights="{escape(r["weights"])}"')
+    if r["reasoning"] != "unknown":
+        out.append(f' data-reasoning="{escape(r["reasoning"])}"')
+    if r["total_b"] is not None:
+        out.append(f' data-params="{escape(num_attr(r["total_b"]))}"')
+    if r["aka"]:
+        out.append(f' data-aka="{escape(r["aka"])}"')
+    return Markup("".join(out))
 
 
 def component_row_html(c: dict[str, Any]) -> Markup:
