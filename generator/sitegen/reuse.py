@@ -117,6 +117,12 @@ class Output:
         self.previous = Path(previous) if previous is not None else None
         self.old = load_record(self.previous)
         self.entries: dict[str, list] = {}  # this build's record: rel -> [key, sha256 of the bytes]
+        self._folders: set[Path] = set()  # the folders made so far, each made once (most files share theirs)
+
+    def _make_parent(self, target: Path) -> None:
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
 
     def _path(self, rel: str) -> Path:
         if rel.startswith("/") or ".." in rel.split("/"):
@@ -134,7 +140,7 @@ class Output:
             if source.is_symlink() or not source.is_file() or _sha256(source.read_bytes()) != entry[1]:
                 return None
             target = self._path(rel)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._make_parent(target)
             os.link(source, target)
         except OSError:
             return None  # unreadable, or a file system without hard links: the caller writes the file
@@ -146,7 +152,7 @@ class Output:
         if entry is not None:
             return entry
         target = self._path(rel)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        self._make_parent(target)
         if os.path.lexists(target):
             os.unlink(target)  # never write through a name that may be a link into the previous site
         data = make()

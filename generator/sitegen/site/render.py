@@ -180,8 +180,29 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(auto=fmt_auto, fmt=fmt, unit=with_unit, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
-    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html)
+    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html,
+                       interval_text=interval_html, rank_range_text=rank_range_html,
+                       component_row=component_row_html, result_row=result_row_html,
+                       model_link=model_link_html, row_attrs=row_attrs_html)
     return env
+
+
+def interval_html(x: dict[str, Any], digits: int) -> Markup:
+    """'117.6–135.0 derived': a value's 95% interval and its method, with the method's reason on hover
+    (views.interval_view prepares the fields). Python rather than a macro: a model page shows one per component."""
+    lo, hi = x["interval"][0], x["interval"][1]
+    how = x["interval_how"]
+    tail = f' <span class="lb-how">{escape(how)}</span>' if how else ""
+    return Markup(f'<span title="{escape(x["interval_title"])}">{escape(fmt(lo, digits))}–{escape(fmt(hi, digits))}</span>{tail}')
+
+
+def rank_range_html(x: dict[str, Any]) -> Markup:
+    """', ranked 2–5 in 95% of simulations, tier 1' after a rank (views._rank_range); empty without a range."""
+    if not x["rank_range"]:
+        return Markup("")
+    tier = f", tier {escape(x['tier'])}" if x["tier"] is not None else ""
+    return Markup(', <span title="the central 95% of its ranks over the simulations; the rows of one tier cannot be told apart at 95%">'
+                  f'ranked {escape(x["rank_range"])} in 95% of simulations{tier}</span>')
 
 
 _MARK = {"imputed": "i", "derived": "d", "published": "p"}
@@ -210,6 +231,69 @@ def cell_html(c: dict[str, Any]) -> Markup:
         )
     title = f' title="{escape(c["title"])}"' if c.get("title") else ""  # e.g. the question set a value is on
     return Markup(f'<td data-sort="{sort}" class="lb-cell"{title}>{shown}</td>')
+
+
+def model_link_html(r: dict[str, Any], root: str) -> Markup:
+    """A row's model name, linked to its page when it has one. Python rather than a macro: it runs per row."""
+    name = escape(r["name"])
+    return Markup(f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>') if r["href"] else name
+
+
+def row_attrs_html(r: dict[str, Any]) -> Markup:
+    """A board row's filter attributes, only when known (leaderboard.js reads a missing one as "unknown"); the
+    name, organisation and page address the filter also searches are read from the row's cells."""
+    out = []
+    if r["weights"] != "unknown":
+        out.append(f' data-weights="{escape(r["weights"])}"')
+    if r["reasoning"] != "unknown":
+        out.append(f' data-reasoning="{escape(r["reasoning"])}"')
+    if r["total_b"] is not None:
+        out.append(f' data-params="{escape(num_attr(r["total_b"]))}"')
+    if r["aka"]:
+        out.append(f' data-aka="{escape(r["aka"])}"')
+    return Markup("".join(out))
+
+
+def component_row_html(c: dict[str, Any]) -> Markup:
+    """One row of a model page's index breakdown: the component, its value (cell_html), interval, raw value,
+    provenance, reason, source and retrieval date. Python rather than template: a model page has hundreds."""
+    dim = ' class="lb-dim"' if c["kind"] == "dimension" else ""
+    if c["interval"]:
+        interval = interval_html(c, c["digits"])
+    elif c["value"] is not None:
+        interval = f'<span title="{escape(c["interval_title"] or "no interval known")}">–</span>'
+    else:
+        interval = ""
+    how = escape(c["how"])
+    return Markup(
+        f'<tr{dim}><th scope="row">{escape(c["name"])}</th>{cell_html(c)}<td class="lb-num">{interval}</td>'
+        f'<td class="lb-num">{escape(with_unit(c["raw"], c["raw_unit"], c["raw_digits"]))}</td>'
+        f'<td><span class="lb-how lb-how--{how}">{how}</span></td><td>{escape(c["reason"] or "")}</td>'
+        f'<td>{external_link(c["source"] or "–", c["url"])}</td><td>{escape(c["retrieved"] or "–")}</td></tr>'
+    )
+
+
+def result_row_html(r: dict[str, Any], root: str) -> Markup:
+    """One row of a model page's results table (views.model_view prepares the fields); the lines end as the
+    template's did. Python rather than template: it runs once per result of every model."""
+    name = escape(r["name"])
+    head = f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>' if r["href"] else name
+    value = escape(with_unit(r["value"], r["unit"], r["digits"]))
+    if r["url"]:
+        value = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{value}</a>'
+    who = ('<span class="lb-self" title="Reported by the model\'s developer">self-reported</span>'
+           if r["self_reported"] else "third-party")
+    override = ""
+    if r["override"]:
+        override = f'<strong>Corrected:</strong> {escape(r["override"])}' + ("<br>" if r["notes"] else "")
+    return Markup(
+        f'<tr><th scope="row">{head}</th><td>{escape(r["metric"] or "primary")}</td><td>{escape(r["subset"] or "full")}</td>\n'
+        f'<td class="lb-num">{value}</td>\n'
+        f'<td class="lb-num">{escape(fmt(r["stderr"], r["digits"]))}</td><td>{escape(r["harness"] or "–")}</td>'
+        f'<td>{external_link(r["source"], r["url"])}</td><td>{escape(r["retrieved"] or "–")}</td>\n'
+        f'<td>{who}</td>\n'
+        f'<td class="lb-notes">{override}{escape(r["notes"])}</td></tr>'
+    )
 
 
 def board_cell_html(c: dict[str, Any]) -> Markup:
