@@ -27,17 +27,21 @@ def _agree(repo) -> list[str]:
     return disagreements
 
 
+def _corpus_repo(case: str, tmp_path):
+    """The rejection corpus's base tree with one case's files laid over it, loaded."""
+    root = tmp_path / "repo"
+    shutil.copytree(HERE / "validation" / "base", root)
+    shutil.copytree(HERE / "validation" / "cases" / case / "files", root, dirs_exist_ok=True)
+    return load.load_repo(root)[0]
+
+
 def test_fast_validator_is_installed():
     assert schema.fast_validator("model") is not None
 
 
 @pytest.mark.parametrize("case", [c.name for c in CASES])
 def test_agree_on_rejection_corpus(case, tmp_path):
-    root = tmp_path / "repo"
-    shutil.copytree(HERE / "validation" / "base", root)
-    shutil.copytree(HERE / "validation" / "cases" / case / "files", root, dirs_exist_ok=True)
-    repo, _ = load.load_repo(root)
-    assert _agree(repo) == []
+    assert _agree(_corpus_repo(case, tmp_path)) == []
 
 
 def test_agree_on_repository_data():
@@ -58,11 +62,7 @@ def _untrusted_errors(repo) -> list[str]:
 
 @pytest.mark.parametrize("case", [c.name for c in CASES])
 def test_a_file_the_fast_validator_is_trusted_with_has_no_errors(case, tmp_path):
-    root = tmp_path / "repo"
-    shutil.copytree(HERE / "validation" / "base", root)
-    shutil.copytree(HERE / "validation" / "cases" / case / "files", root, dirs_exist_ok=True)
-    repo, _ = load.load_repo(root)
-    assert _untrusted_errors(repo) == []
+    assert _untrusted_errors(_corpus_repo(case, tmp_path)) == []
 
 
 WIDGET = """id: acme/widget-1
