@@ -276,8 +276,7 @@ def component_row_html(c: dict[str, Any]) -> Markup:
 def result_row_html(r: dict[str, Any], root: str) -> Markup:
     """One row of a model page's results table (views.model_view prepares the fields); the lines end as the
     template's did. Python rather than template: it runs once per result of every model."""
-    name = escape(r["name"])
-    head = f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>' if r["href"] else name
+    head = model_link_html(r, root)
     value = escape(with_unit(r["value"], r["unit"], r["digits"]))
     if r["url"]:
         value = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{value}</a>'
