@@ -515,10 +515,7 @@ class Scores:
 
     def first_draw(self, bid: str) -> np.ndarray:
         """The first draw of benchmark `bid` for all models, NaN where a model has no score."""
-        cols, values = self.by_benchmark[bid]
-        out = np.full(self.models, np.nan)
-        out[cols] = values[0]
-        return out
+        return _first_row(self.by_benchmark[bid], self.models)
 
 
 class DrawnOnRead(Mapping):
