@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import fnmatch
+import re
 import unicodedata
 from collections import defaultdict
 
@@ -709,3 +710,95 @@ def question_counts_name_known_sources(index):
 
 
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)
+
+
+# ---------------------------------------------------------------- display names (CONTRIBUTING.md, "Name a model")
+
+_EFFORT_WORDS = ("minimal", "low", "medium", "high", "xhigh", "max")
+_MODE_WORDS = {"reasoning": "Reasoning", "non-reasoning": "Non-reasoning"}
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_FOOTNOTE_MARKS = "*†‡§¶⁰¹²³⁴⁵⁶⁷⁸⁹"
+_MONTH_YEAR = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r"|" + "|".join(_MONTHS) + r")\.?(?:(?: '|' ?| )(\d{2})|,? (\d{4}))\b")
+_NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d./-])(0?[1-9]|1[0-2])(?:-(\d{4})|/(\d{4}|\d{2}))(?![\d/-])")  # 08-2024, 2/26
+_GLUED_DATE = re.compile(r"[A-Za-z0-9]-(20\d\d)-?(\d\d)-?(\d\d)\b")
+_CLAUDE_ORDER = re.compile(r"\bClaude ([4-9](?:\.\d+)?) (Opus|Sonnet|Haiku)\b")
+_PRODUCT_TAIL = re.compile(r"(?:\s+on\s+\S+|\s+(?:Thinking|Reasoning))+$")
+
+
+def _month_year(month: int, year: str) -> str:
+    return f"{_MONTHS[month - 1]} '{year[-2:]}"
+
+
+def name_style_problems(name: str) -> list[tuple[str, str]]:
+    """How one display name breaks the naming style (CONTRIBUTING.md, "Name a model"): (message, hint) pairs."""
+    out = []
+    marks = sorted({ch for ch in name if ch in _FOOTNOTE_MARKS})
+    if marks:
+        plain = " ".join("".join(ch for ch in name if ch not in _FOOTNOTE_MARKS).split())
+        out.append((f"'{name}' has a footnote mark ({''.join(marks)})",
+                    f"write '{plain}'; a note about the model goes in its notes, not its name"))
+    if "not stated" in name.casefold() or "mode unknown" in name.casefold():
+        out.append((f"'{name}' writes the reasoning mode into the name",
+                    "leave the mode out of the name: the site renders 'not stated' from reasoning and effort"))
+    for group in re.findall(r"\(([^()]*)\)", name):
+        for part in (p.strip() for p in group.split(",")):
+            if part.casefold() in _EFFORT_WORDS and part != part.casefold():
+                out.append((f"'{name}' spells the effort '{part}'", f"write ({part.casefold()}): effort words are lower-case"))
+            elif part.casefold() in _MODE_WORDS and part != _MODE_WORDS[part.casefold()]:
+                out.append((f"'{name}' spells the mode '{part}'", f"write ({_MODE_WORDS[part.casefold()]})"))
+    for match in _MONTH_YEAR.finditer(name):
+        month = next(i for i, m in enumerate(_MONTHS) if match.group(1).startswith(m)) + 1
+        wanted = _month_year(month, match.group(2) or match.group(3))
+        if match.group(0) != wanted:
+            out.append((f"'{name}' writes the date '{match.group(0)}'", f"write {wanted}: month dates are Mon 'YY"))
+    for match in _NUMERIC_MONTH_YEAR.finditer(name):
+        out.append((f"'{name}' writes the date '{match.group(0)}'",
+                    f"write {_month_year(int(match.group(1)), match.group(2) or match.group(3))}: month dates are Mon 'YY"))
+    for match in _GLUED_DATE.finditer(name):
+        out.append((f"'{name}' reads like an API id (a date joined to the name)",
+                    f"use the vendor's product name, the date as ({match.group(1)}-{match.group(2)}-{match.group(3)})"))
+    for match in _CLAUDE_ORDER.finditer(name):
+        out.append((f"'{name}' orders Anthropic's name the old way",
+                    f"write 'Claude {match.group(2)} {match.group(1)}': Anthropic's names from version 4 on"))
+    return out
+
+
+def product_name(name: str) -> str:
+    """A display name without its configuration: what every configuration of one release shares."""
+    return _PRODUCT_TAIL.sub("", name.split(" (", 1)[0]).strip()
+
+
+@check
+def names_follow_style(index):
+    """One naming style (CONTRIBUTING.md, "Name a model"): lower-case efforts, Mon 'YY dates, no footnote marks,
+    no mode text, no API ids; every configuration of a release spells the product one way; no two models share
+    a name."""
+    by_release, by_name = defaultdict(list), defaultdict(list)
+    for doc in index.repo.models:
+        name = doc.data.get("name")
+        if not isinstance(name, str):
+            continue
+        for message, hint in name_style_problems(name):
+            yield _at(doc, ("name",), "name", message, hint, key=False)
+        if isinstance(doc.data.get("release"), str):
+            by_release[doc.data["release"]].append((product_name(name), doc))
+        by_name[fold_alias(name)].append(doc)
+    for release, entries in sorted(by_release.items()):
+        counts = defaultdict(int)
+        for product, _ in entries:
+            counts[product] += 1
+        if len(counts) < 2:
+            continue
+        usual = min(counts, key=lambda p: (-counts[p], p))
+        for product, doc in entries:
+            if product != usual:
+                yield _at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
+                          f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
+                          "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
+                          key=False)
+    for folded, docs in sorted(by_name.items()):
+        for doc in docs[1:]:
+            yield _at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
+                      "two models need names a reader can tell apart (add who built it or what differs)", key=False)
