@@ -197,14 +197,16 @@ def rename_command(old, new, root):
 @ROOT
 def audit_command(root):
     """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
-    unreviewed aliases. Exits 1 when there is any."""
+    unreviewed aliases, bare aliases that pin a configuration the vendor default does not. Exits 1 when there
+    is any."""
     from ..importers import audit
     from ..importers.registry import Registry
 
     path = root / "scores" / "identity.yaml"
     identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
     distinct, unresolved = audit.reviewed_sets(identity)
-    findings = audit.audit(Registry.load(root).models, distinct, unresolved)
+    models = Registry.load(root).models
+    findings = audit.audit(models, distinct, unresolved) + audit.alias_default_findings(models, identity)
     for f in findings:
         click.echo(f.format())
     click.echo(f"{len(findings)} findings")
