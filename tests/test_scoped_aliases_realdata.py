@@ -112,6 +112,7 @@ def test_the_cases_of_issue_26(world):
     assert got[("eq-bench", "o4-mini")] == got[("swe-bench", "o4-mini")] == "openai/o4-mini-medium"
     assert got[("aa-api-2026-07", "o3-pro")] == "openai/o3-pro-medium"
     assert registry.models["openai/gpt-5-pro"]["effort"] == "high"
+    assert got[("aa-api-2026-07", "o1-pro")] == "openai/o1-pro" and registry.models["openai/o1-pro"]["effort"] == "medium"
     for name, mid in [("GPT-5 mini", "openai/gpt-5-mini-medium"), ("GPT-5 nano", "openai/gpt-5-nano-medium"),
                       ("Solar Pro 2", "upstage/solar-pro-2-non-reasoning")]:
         assert got[("aa-leaderboard-2025-08", name)] == mid  # as identity.yaml's aa-leaderboard note now says

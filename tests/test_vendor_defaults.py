@@ -99,7 +99,8 @@ def rule(release, source=None):
 
 
 def test_openai_o_series_and_gpt5_bare_is_medium():
-    assert {rule(r) for r in ("openai/o1", "openai/o3", "openai/o3-mini", "openai/o3-pro", "openai/o4-mini",
+    assert {rule(r) for r in ("openai/o1", "openai/o1-mini", "openai/o1-pro", "openai/o3", "openai/o3-mini",
+                              "openai/o3-pro", "openai/o4-mini",
                               "openai/gpt-5", "openai/gpt-5-mini", "openai/gpt-5-nano")} == {"medium"}
     models = [model("openai/o4-mini-low", "openai/o4-mini", effort="low", aliases=["o4-mini-2025-04-16_low"]),
               model("openai/o4-mini-medium", "openai/o4-mini", effort="medium",
