@@ -336,3 +336,18 @@ def test_the_audit_command_reports_the_kind(tmp_path):
         encoding="utf-8")
     result = CliRunner().invoke(aliases_group, ["audit", "--root", str(tmp_path)])
     assert (result.exit_code, result.output) == (0, "0 findings\n")
+
+
+@pytest.mark.parametrize("identity", [
+    None, [], {"vendor_defaults": "OpenAI"}, {"vendor_defaults": ["OpenAI"]},
+    {"vendor_defaults": [{"vendor": "Acme", "rules": ["acme/gizmo", {"releases": "acme/gizmo", "bare": {"effort": "max"}},
+                                                      {"releases": [{"x": 1}], "bare": "max"}]}]},
+    {"source_defaults": [{"releases": ["acme/gizmo"], "bare": {"effort": "none"}}, "lmarena"]},
+])
+def test_a_malformed_table_fixes_nothing_and_raises_nothing(identity):
+    assert all(not r.releases for r in defaults.rules(identity))
+    models = [("acme/gizmo-max", {"id": "acme/gizmo-max", "name": "Gizmo (max)", "release": "acme/gizmo",
+                                  "effort": "max", "aliases": ["gizmo", {"not": "a name"}],
+                                  "source_aliases": ["arena", {"source": "arena"}]}),
+              model("acme/gizmo-none", "acme/gizmo", effort="none")]
+    assert findings(models, identity) == [("alias-default", ("acme/gizmo-max",))]

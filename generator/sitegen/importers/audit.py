@@ -138,8 +138,10 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
         claim = defaults.claims(data, [models[o] for o in by_release[release] if o != mid])
         if claim is None:
             continue
-        names = [("", n) for n in [data.get("name")] + list(data.get("aliases") or []) if n]
-        names += [(e.get("source"), e.get("name")) for e in data.get("source_aliases") or [] if e.get("name")]
+        aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
+        scoped = data.get("source_aliases") if isinstance(data.get("source_aliases"), list) else []
+        names = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
+        names += [(e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)]
         for source, name in names:
             if not defaults.is_bare(name):
                 continue

@@ -53,22 +53,28 @@ def _configuration(bare: dict) -> str | None:
     return None
 
 
+def _items(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _releases(rule: dict) -> frozenset[str]:
+    return frozenset(r for r in _items(rule.get("releases")) if isinstance(r, str))
+
+
 def rules(identity: dict | None) -> list[Rule]:
     """Every rule of scores/identity.yaml: the vendors' (vendor_defaults[*].rules) and the sources'
-    (source_defaults), in file order."""
-    identity = identity or {}
+    (source_defaults), in file order. Entries of the wrong shape are passed over (validate reports them)."""
+    identity = identity if isinstance(identity, dict) else {}
     out = []
-    for i, vendor in enumerate(identity.get("vendor_defaults") or []):
-        for rule in (vendor.get("rules") or []) if isinstance(vendor, dict) else []:
-            config = _configuration(rule.get("bare"))
+    for i, vendor in enumerate(_items(identity.get("vendor_defaults"))):
+        for rule in _items(vendor.get("rules")) if isinstance(vendor, dict) else []:
+            config = _configuration(rule.get("bare")) if isinstance(rule, dict) else None
             if config is not None:
-                out.append(Rule(frozenset(rule.get("releases") or ()), config,
-                                f"vendor_defaults[{i}] ({vendor.get('vendor')})"))
-    for i, rule in enumerate(identity.get("source_defaults") or []):
+                out.append(Rule(_releases(rule), config, f"vendor_defaults[{i}] ({vendor.get('vendor')})"))
+    for i, rule in enumerate(_items(identity.get("source_defaults"))):
         config = _configuration(rule.get("bare")) if isinstance(rule, dict) else None
-        if config is not None:
-            out.append(Rule(frozenset(rule.get("releases") or ()), config,
-                            f"source_defaults[{i}] ({rule.get('source')})", rule.get("source")))
+        if config is not None and isinstance(rule.get("source"), str):
+            out.append(Rule(_releases(rule), config, f"source_defaults[{i}] ({rule['source']})", rule["source"]))
     return out
 
 
