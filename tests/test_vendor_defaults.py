@@ -351,3 +351,48 @@ def test_a_malformed_table_fixes_nothing_and_raises_nothing(identity):
                                   "source_aliases": ["arena", {"source": "arena"}]}),
               model("acme/gizmo-none", "acme/gizmo", effort="none")]
     assert findings(models, identity) == [("alias-default", ("acme/gizmo-max",))]
+
+
+def test_apply_scopes_a_bare_name_the_vendor_default_does_not_fix(tmp_path):
+    """`aliases apply`: scoped by default. AA's token scrape's 'GPT-OSS-120B' proposed for the high entry goes
+    under source_aliases of that source; 'o3' proposed for the medium entry (OpenAI's default) stays global;
+    a name that states its effort stays global."""
+    from sitegen.importers import aliases
+    from sitegen.importers.registry import write_model
+
+    for mid, release, effort in [("openai/gpt-oss-120b-high", "openai/gpt-oss-120b", "high"),
+                                 ("openai/gpt-oss-120b-low", "openai/gpt-oss-120b", "low"),
+                                 ("openai/o3-medium", "openai/o3", "medium"), ("openai/o3-high", "openai/o3", "high")]:
+        write_model(tmp_path, {"id": mid, "name": mid.split("/")[1], "release": release, "effort": effort})
+    (tmp_path / "scores" / "identity.yaml").write_text(
+        "vendor_defaults:\n- vendor: OpenAI\n  means: o-series default medium.\n  url: https://platform.openai.com/docs\n"
+        "  rules:\n  - releases: [openai/o3]\n    bare: {effort: medium}\n", encoding="utf-8")
+    done = aliases.apply(tmp_path, [
+        {"source": "aa-tokens-2026-07", "name": "GPT-OSS-120B", "match": "openai/gpt-oss-120b-high"},
+        {"source": "epoch", "name": "gpt-oss-120b_low", "match": "openai/gpt-oss-120b-low"},
+        {"source": "lmarena", "name": "o3-2025-04-16", "match": "openai/o3-medium"}])
+    assert done == ["openai/gpt-oss-120b-high: GPT-OSS-120B (at aa-tokens-2026-07)",
+                    "openai/gpt-oss-120b-low: gpt-oss-120b_low", "openai/o3-medium: o3-2025-04-16"]
+    def read(mid):
+        return yaml.safe_load((tmp_path / "scores/models" / f"{mid}.yaml").read_text())
+
+    high = read("openai/gpt-oss-120b-high")
+    assert "aliases" not in high and [(e["source"], e["name"]) for e in high["source_aliases"]] == [
+        ("aa-tokens-2026-07", "GPT-OSS-120B")]
+    assert read("openai/gpt-oss-120b-low")["aliases"] == ["gpt-oss-120b_low"]
+    assert read("openai/o3-medium")["aliases"] == ["o3-2025-04-16"]
+    assert findings(Registry.load(tmp_path).models.items(), yaml.safe_load(
+        (tmp_path / "scores" / "identity.yaml").read_text())) == []
+
+
+def test_merge_keeps_the_old_models_source_aliases(tmp_path):
+    from sitegen.importers.aliases import merge
+    from sitegen.importers.registry import write_model
+
+    write_model(tmp_path, {"id": "acme/w-medium", "name": "W (medium)", "release": "acme/w", "effort": "medium"})
+    write_model(tmp_path, {"id": "acme/w", "name": "W (effort not stated)", "release": "acme/w", "reasoning": True,
+                           "source_aliases": [{"source": "board", "name": "W", "notes": "the board's default run"}]})
+    merge(tmp_path, "acme/w", "acme/w-medium")
+    kept = yaml.safe_load((tmp_path / "scores/models/acme/w-medium.yaml").read_text())
+    assert kept["source_aliases"] == [{"source": "board", "name": "W", "notes": "the board's default run"}]
+    assert Registry.load(tmp_path).match("W", "board") == ["acme/w-medium"]

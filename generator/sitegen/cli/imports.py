@@ -135,7 +135,8 @@ def suggest_command(source, paths, retrieved, root):
 @click.argument("review", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @ROOT
 def apply_command(review, root):
-    """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/."""
+    """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/; a bare name
+    that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
     proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
