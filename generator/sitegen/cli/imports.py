@@ -135,7 +135,8 @@ def suggest_command(source, paths, retrieved, root):
 @click.argument("review", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @ROOT
 def apply_command(review, root):
-    """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/."""
+    """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/; a bare name
+    that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
     proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
@@ -197,14 +198,16 @@ def rename_command(old, new, root):
 @ROOT
 def audit_command(root):
     """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
-    unreviewed aliases. Exits 1 when there is any."""
+    unreviewed aliases, bare aliases that pin a configuration the vendor default does not. Exits 1 when there
+    is any."""
     from ..importers import audit
     from ..importers.registry import Registry
 
     path = root / "scores" / "identity.yaml"
     identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
     distinct, unresolved = audit.reviewed_sets(identity)
-    findings = audit.audit(Registry.load(root).models, distinct, unresolved)
+    models = Registry.load(root).models
+    findings = audit.audit(models, distinct, unresolved) + audit.alias_default_findings(models, identity)
     for f in findings:
         click.echo(f.format())
     click.echo(f"{len(findings)} findings")

@@ -366,7 +366,7 @@ def source_aliases_known_and_unique(index):
 
 @check
 def identity_file_references(index):
-    """scores/identity.yaml names known sources and models."""
+    """scores/identity.yaml names known sources, models and releases (the vendor and source defaults' rules)."""
     doc = index.repo.identity
     if doc is None or not isinstance(doc.data, dict):
         return
@@ -380,6 +380,19 @@ def identity_file_references(index):
         if isinstance(mid, str) and mid not in index.models:
             yield _at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
                       _suggest(mid, index.models, "an unresolved entry names a model file"), key=False)
+    releases = {str(d.data.get("release") or d.data.get("id")) for d in index.repo.models if isinstance(d.data, dict)}
+    rules = [(("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
+             for i, vendor in enumerate(_list(doc.data, "vendor_defaults")) for j, rule in enumerate(_list(vendor, "rules"))]
+    rules += [(("source_defaults", i), f"source_defaults[{i}]", rule) for i, rule in enumerate(_list(doc.data, "source_defaults"))]
+    for path, field, rule in rules:
+        source = rule.get("source") if isinstance(rule, dict) else None
+        if isinstance(source, str) and source not in index.sources:
+            yield _at(doc, path + ("source",), f"{field}.source", f"unknown source '{source}'",
+                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+        for k, release in enumerate(_list(rule, "releases")):
+            if isinstance(release, str) and release not in releases:
+                yield _at(doc, path + ("releases", k), f"{field}.releases[{k}]", f"unknown release '{release}'",
+                          _suggest(release, releases, "a rule names the `release` of model files"), key=False)
     for i, pair in enumerate(_list(doc.data, "distinct")):
         for j, mid in enumerate(_list(pair, "models")):
             if isinstance(mid, str) and mid not in index.models:

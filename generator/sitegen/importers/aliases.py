@@ -124,9 +124,36 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
     return out
 
 
+def _identity(root: Path) -> dict:
+    path = Path(root) / "scores" / "identity.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    return data if isinstance(data, dict) else {}
+
+
+def scoped_here(name: str, mid: str, models: dict[str, dict], rules: list) -> bool:
+    """Whether `name` may only be a source alias of `mid`: a bare name (no effort word) that would pin a
+    configuration of a release with others, or an effort, that the vendor's default (scores/identity.yaml
+    vendor_defaults rules) does not give it."""
+    from . import defaults
+
+    if not defaults.is_bare(name):
+        return False
+    data = models[mid]
+    release = str(data.get("release") or mid)
+    siblings = [d for o, d in models.items() if o != mid and str(d.get("release") or o) == release]
+    claim = defaults.claims(data, siblings)
+    rule = defaults.rule_for(rules, release)
+    return claim is not None and (rule is None or rule.configuration != claim)
+
+
 def apply(root: Path, proposals: list[dict]) -> list[str]:
-    """Add each reviewed proposal's name as an alias of its `match`, or create its `new` model."""
+    """Add each reviewed proposal's name as an alias of its `match`, or create its `new` model. Scoped by
+    default: a bare name that pins a configuration the vendor default does not becomes a `source_aliases`
+    entry of the proposal's source, not a global alias."""
+    from . import defaults
+
     registry = Registry.load(root)
+    rules = defaults.rules(_identity(root))
     done = []
     for p in proposals:
         name = p["name"]
@@ -144,16 +171,25 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
         else:
             continue
         aliases = list(data.get("aliases") or [])
+        scoped = list(data.get("source_aliases") or [])
         extra = [n for n in (name, p.get("display") if p.get("add_display") else None) if n and key(n) != key(data["name"])
                  and key(n) not in {key(a) for a in aliases}]
-        if p.get("unreviewed") and (extra or not model_path(root, mid).exists()):
+        local = [n for n in extra if p.get("source") and scoped_here(n, mid, registry.models, rules)
+                 and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}]
+        extra = [n for n in extra if not (p.get("source") and scoped_here(n, mid, registry.models, rules))]
+        if p.get("unreviewed") and (extra or local or not model_path(root, mid).exists()):
             data["unreviewed"] = True
-        if extra or not model_path(root, mid).exists():
+        if extra or local or not model_path(root, mid).exists():
             data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
             if data.get("aliases") is None:
                 data.pop("aliases")
+            if local:
+                data["source_aliases"] = scoped + [
+                    {"source": p["source"], "name": n, "notes": "A bare name that pins this configuration at this "
+                     "source only (no vendor_defaults rule gives it); the evidence goes here."} for n in local]
             write_model(root, data)
-            done.append(f"{mid}: {', '.join(extra) or '(new)'}")
+            added = extra + [f"{n} (at {p['source']})" for n in local]
+            done.append(f"{mid}: {', '.join(added) or '(new)'}")
     return done
 
 
@@ -195,9 +231,9 @@ def rename(root: Path, old: str, new: str) -> list[str]:
 def merge(root: Path, old: str, into: str) -> list[str]:
     """Merge model `old` into `into`: one configuration entered twice becomes one file.
 
-    `into` gains old's display name and aliases (so re-imports resolve to it), its results, and `old` (with
-    old's own former ids) under `former_ids`; old's file is removed; imported and override rows naming `old`
-    are pointed at `into`. Returns the files changed.
+    `into` gains old's display name, aliases and source aliases (so re-imports resolve to it), its results, and
+    `old` (with old's own former ids) under `former_ids`; old's file is removed; imported and override rows
+    naming `old` are pointed at `into`. Returns the files changed.
     """
     root = Path(root)
     registry = Registry.load(root)
@@ -216,6 +252,10 @@ def merge(root: Path, old: str, into: str) -> list[str]:
     dst["former_ids"] = sorted(set(former) | {old} | set(src.get("former_ids") or []))
     if src.get("results"):
         dst["results"] = list(dst.get("results") or []) + list(src["results"])
+    held = {(e["source"], key(e["name"])) for e in dst.get("source_aliases") or []}
+    moved = [e for e in src.get("source_aliases") or [] if (e["source"], key(e["name"])) not in held]
+    if moved:
+        dst["source_aliases"] = list(dst.get("source_aliases") or []) + moved
     changed = [str(write_model(root, dst).relative_to(root))]
     old_path = model_path(root, old)
     old_path.unlink()

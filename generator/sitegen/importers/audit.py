@@ -11,6 +11,9 @@ Four kinds of finding, each naming the files to look at:
   configurations: which one does the bare name mean? (the vendor's default, scores/identity.yaml);
 - unreviewed: a model file `aliases apply` wrote or extended from an unreviewed proposal (`unreviewed: true`);
   a reviewer checks it and removes the mark.
+- alias-default (`alias_default_findings`): a bare alias ('o3', 'gpt-oss-120b') that pins a configuration the
+  vendor's default (scores/identity.yaml vendor_defaults rules) does not: it belongs to the source that
+  identifies it (`source_aliases`).
 
 Pairs that look alike but are different models (or releases) go under `distinct:` in scores/identity.yaml with
 the reason; a finding about two models listed there together is not reported. A bare configuration no source
@@ -115,4 +118,45 @@ def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str
         if data.get("unreviewed"):
             out.append(Finding("unreviewed", (mid,), "written by `aliases apply` from an unreviewed proposal",
                                "check its id, release, effort and aliases, then delete `unreviewed: true`"))
+    return out
+
+
+def alias_default_findings(models: dict[str, dict], identity: dict | None) -> list[Finding]:
+    """alias-default: a bare global alias (or display name) pins a configuration only where the vendor's default
+    is that configuration (scores/identity.yaml vendor_defaults rules); a bare alias scoped to a source that has
+    a rule of its own (source_defaults) agrees with that rule. A name that identifies a configuration at one
+    source only belongs in that model's `source_aliases`."""
+    from . import defaults
+
+    table = defaults.rules(identity)
+    by_release: dict[str, list[str]] = defaultdict(list)
+    for mid, data in models.items():
+        by_release[str(data.get("release") or mid)].append(mid)
+    out: list[Finding] = []
+    for mid, data in sorted(models.items()):
+        release = str(data.get("release") or mid)
+        claim = defaults.claims(data, [models[o] for o in by_release[release] if o != mid])
+        if claim is None:
+            continue
+        aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
+        scoped = data.get("source_aliases") if isinstance(data.get("source_aliases"), list) else []
+        names = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
+        names += [(e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)]
+        for source, name in names:
+            if not defaults.is_bare(name):
+                continue
+            rule = defaults.rule_for(table, release, source or None)
+            if source and (rule is None or rule.source is None):
+                continue  # a scoped alias with no source rule: the source's own listing identifies it
+            where = f"the alias '{name}'" + (f" at {source}" if source else "")
+            if rule is None:
+                out.append(Finding("alias-default", (mid,), f"{where} names the {claim} configuration of {release}, "
+                                   "and no vendor_defaults rule says a bare name means that",
+                                   "make it a source_aliases entry of the source whose listing identifies it, or "
+                                   "add the vendor's documented default as a rule in scores/identity.yaml"))
+            elif rule.configuration != claim:
+                out.append(Finding("alias-default", (mid,), f"{where} names the {claim} configuration of {release}, "
+                                   f"but {rule.where} says a bare name means {rule.configuration}",
+                                   "move the alias to that configuration, or scope it to the source that "
+                                   "identifies this one (source_aliases)"))
     return out
