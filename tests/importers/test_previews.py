@@ -194,6 +194,7 @@ MOVED = [
     ("swe-bench", "gemini-2.5-flash (2025-04-17)", "swe-bench-verified", 28.73, "google/gemini-2.5-flash-preview-04-17"),
     # Epoch's 06-05 preview at 1K (was GA google/gemini-2.5-pro-thinking-1k)
     ("epoch", "gemini-2.5-pro-preview-06-05_1K", "arc-agi-1", 31.3, "google/gemini-2.5-pro-preview-06-05-thinking-1k"),
+    # (its ARC-AGI-2 row is imported there too, then excluded by scores/overrides.yaml: see the test below)
     ("epoch", "gemini-2.5-pro-preview-06-05_1K", "arc-agi-2", 0, "google/gemini-2.5-pro-preview-06-05-thinking-1k"),
     # Epoch ARC-AGI-1 'Gemini 3 Flash Preview (Minimal)' under version gemini-3-flash-preview (was ...-high)
     ("epoch", "Gemini 3 Flash Preview (Minimal)", "arc-agi-1", 21.5, "google/gemini-3-flash-preview-minimal"),
@@ -213,6 +214,25 @@ def test_traced_row_lands_on_its_preview_or_checkpoint(real, source, name, bench
     assert (name, benchmark, value) in {(n, r["benchmark"], r["value"]) for n, r in ex.results if not r.get("metric")}
     landed = {(r["model"], r["benchmark"], r["value"]) for r in outcome.doc["results"]}
     assert (model, benchmark, value) in landed
+
+
+def test_epochs_06_05_1k_arc_agi_2_row_is_excluded_because_its_own_name_is_the_ga_run():
+    """Epoch's ARC-AGI-2 row under gemini-2.5-pro-preview-06-05_1K is named 'Gemini 2.5 Pro (Thinking 1K)' (ARC
+    Prize's GA 06-17 run, which scores 0 there too): the override keeps it off the 06-05 preview; its ARC-AGI-1 row
+    ('Gemini 2.5 Pro (Preview, Thinking 1K)') stays."""
+    from sitegen.build import validate_repo
+    from sitegen.data import frame
+
+    raw = list(csv.DictReader(io.StringIO((REPO / "downloads/epoch-ai-benchmarking-hub/arc_agi_2_external.csv").read_text())))
+    row = next(r for r in raw if r["Model version"] == "gemini-2.5-pro-preview-06-05_1K")
+    assert (row["Name"], float(row["Score"])) == ("Gemini 2.5 Pro (Thinking 1K)", 0.0)
+    repo, problems = validate_repo(REPO)
+    assert repo is not None, [p.format() for p in problems]
+    results = frame.results(repo)
+    preview = results[results.model == "google/gemini-2.5-pro-preview-06-05-thinking-1k"]
+    assert sorted(zip(preview.benchmark, preview.value, preview.source)) == [("arc-agi-1", 31.3, "epoch")]
+    ga = results[(results.model == "google/gemini-2.5-pro-thinking-1k") & (results.benchmark == "arc-agi-2")]
+    assert list(zip(ga.value, ga.source)) == [(0.0, "arc-prize")]
 
 
 def test_each_dated_gemini_2_5_flash_preview_is_one_release():
