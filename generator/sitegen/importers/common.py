@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import datetime
 import hashlib
 import io
 import json
@@ -22,6 +23,8 @@ HEADER = (
 )
 RESULT_KEYS = ("model", "benchmark", "metric", "subset", "harness")
 DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})")
+# A date a row's own name states in parentheses: '(2025-05-06)' or '(20250514)'.
+ROW_DATE = re.compile(r"\((\d{4})-?(\d{2})-?(\d{2})\)")
 
 
 class ImportError_(Exception):
@@ -60,6 +63,38 @@ def date_from_name(path: Path) -> str | None:
     """The ISO date in a file name such as aa_providers_leaderboard_scrape_2025-08-14_6affa2a.csv."""
     m = DATE_IN_NAME.search(Path(path).name)
     return m.group(1) if m else None
+
+
+def row_date(text: str | None) -> str | None:
+    """The ISO date a row's own name states in parentheses, or None.
+
+    'mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)' -> '2025-05-06'; 'Claude 4 Opus (20250514)' -> '2025-05-14';
+    'Devstral (2512)', 'Agent v20250719' or an impossible date such as '(2025-13-01)' -> None.
+    """
+    for m in ROW_DATE.finditer(text or ""):
+        try:
+            return datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+        except ValueError:
+            continue
+    return None
+
+
+def dated_name(name: str, date: str) -> str:
+    """A source name qualified by the date its row states: 'gemini-2.5-pro (2025-05-06)'.
+
+    A model file lists that spelling (a `source_aliases` entry of the source) when the date picks a checkpoint
+    other than the one the bare name means, e.g. a preview released before the generally available model.
+    """
+    return f"{name} ({date})"
+
+
+def checkpoint_name(name: str, row_text: str | None, resolve: Callable[[str], str | None]) -> str:
+    """The name a row is attributed under: `name` qualified by the date its own text states when the registry
+    knows that dated spelling (the date decides between checkpoints), else `name` as it stands."""
+    date = row_date(row_text)
+    if date is not None and resolve(dated_name(name, date)) is not None:
+        return dated_name(name, date)
+    return name
 
 
 # --------------------------------------------------------------------------- extract records

@@ -13,6 +13,9 @@ some models twice (e.g. GPT-5 `_high` and `_unknown` in HLE); `_unknown` effort 
 Several runs of one model version in one file are kept apart where Epoch tells them apart:
 - ARC-AGI (external) rows whose Model version repeats with different `Name`s are configurations (e.g.
   'Claude Opus 4.6 (120K, Max)' and '(120K, Low)' under one version): such rows are named by their `Name`.
+  So is a row whose version states no configuration while its `Name` ends in one effort level
+  ('gemini-3-flash-preview' named 'Gemini 3 Flash Preview (Minimal)'): the row's own name wins over the bare
+  version, which would mean the vendor's default (high).
 - Terminal-Bench rows repeating (model version, agent) get the run date in the harness.
 - Epoch's own runs (FrontierMath, GPQA, SWE-bench) repeating a model version are re-runs of one
   configuration: the latest (`Started at`) is kept and each earlier run is reported as skipped with its value.
@@ -42,6 +45,8 @@ ECI = "epoch_capabilities_index.csv"
 KNOWN = set(OWN_RUNS) | set(EXTERNAL) | {"hle_external.csv", "terminalbench_external.csv", ECI}
 REASONING_SUFFIX = re.compile(r"_(minimal|low|medium|high|xhigh|max|thinking|\d+[Kk])$")
 NO_REASONING_SUFFIX = re.compile(r"_none$")
+# A display name ending in one effort level: 'Gemini 3 Flash Preview (Minimal)', 'GPT-5.2 (X-High)'.
+EFFORT_IN_DISPLAY = re.compile(r"\((minimal|low|medium|high|x-?high|max)\)$", re.IGNORECASE)
 
 
 def _rows(path: Path) -> list[dict]:
@@ -88,7 +93,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 agents[k] = agents.get(k, 0) + 1
         for row in rows:
             name = _name(row)
-            if path.name in EXTERNAL and name and len(names_of.get(name, ())) > 1 and (row.get("Name") or "").strip():
+            if path.name in EXTERNAL and named_by_display(name, row.get("Name"), len(names_of.get(name, ()))):
                 name = " ".join(row["Name"].split())
             if not name:
                 ex.skipped.append((f"{path.name}:{row.get('id')}", "no model version"))
@@ -132,6 +137,18 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 ex.model(name, released=(row.get("Release date") or "").strip() or None, **said)
                 named.add(name)
     return ex
+
+
+def named_by_display(version: str, display: str | None, names: int) -> bool:
+    """Whether an ARC-AGI row is named by its display `Name` rather than its model version: when the version
+    repeats under `names` different Names (each a configuration), or when the version states no configuration
+    (no suffix) while the Name ends in one effort level."""
+    display = " ".join((display or "").split())
+    if not version or not display:
+        return False
+    if names > 1:
+        return True
+    return reasoning_from_version(version) is None and EFFORT_IN_DISPLAY.search(display) is not None
 
 
 def weights_from_accessibility(text: str | None) -> str | None:

@@ -3,7 +3,9 @@
 Only Verified rows are read. A result belongs to the model named by the row's single `Model:` tag and the
 system (the row's name) is its harness. Rows naming several models, or none, cannot be attributed to one
 model: their system name is reported as the source name, for ignore.yaml. Unchecked submissions are
-self-reported.
+self-reported. A row whose own name states a date ('mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)') is read
+under the tag qualified by that date ('gemini-2.5-pro (2025-05-06)') when a model file lists that spelling for
+swe-bench: the date picks the checkpoint (here the 05-06 preview, not the later GA model the tag names).
 """
 
 from __future__ import annotations
@@ -11,17 +13,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import Context, Extract, files_entry, number, read_dated_csv
+from .common import Context, Extract, checkpoint_name, files_entry, number, read_dated_csv
 
 SOURCES = ("swe-bench",)
 URL = "https://www.swebench.com/"
 
 
-def source_name(row: dict) -> str:
+def source_name(row: dict, resolve=lambda name: None) -> str:
+    """The row's single model tag (dated by the row's own name where the registry says so), or its system name."""
     tags = json.loads(row["tags"] or "[]")
     models = [t.split(":", 1)[1].strip() for t in tags if t.startswith("Model:")]
     if len(models) == 1:
-        return models[0]
+        return checkpoint_name(models[0], row["name"], resolve)
     return f"{row['name'].strip()} [system with {len(models)} model tags]"
 
 
@@ -33,7 +36,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     seen: dict[tuple[str, str], int] = {}
     for row in rows:
         if row["leaderboard"] == "Verified":
-            k = (source_name(row), " ".join(row["name"].split()))
+            k = (source_name(row, ctx.resolve), " ".join(row["name"].split()))
             seen[k] = seen.get(k, 0) + 1
     for row in rows:
         if row["leaderboard"] != "Verified":
@@ -42,9 +45,10 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         site = (row.get("site") or "").strip()
         checked = (row.get("checked") or "").strip().lower().startswith("true")
         harness = " ".join(row["name"].split())
-        if seen[(source_name(row), harness)] > 1:
+        name = source_name(row, ctx.resolve)
+        if seen[(name, harness)] > 1:
             harness = f"{harness} ({row['folder'].strip()})"
-        ex.result(source_name(row), "swe-bench-verified", number(row["resolved"]), harness=harness,
+        ex.result(name, "swe-bench-verified", number(row["resolved"]), harness=harness,
                   url=site if site.startswith("https://") and " " not in site else None,
                   notes=f"submitted {row['date']}" if row.get("date") else None,
                   self_reported=None if checked else True)
