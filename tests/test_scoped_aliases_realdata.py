@@ -104,8 +104,10 @@ def test_the_cases_of_issue_26(world):
         assert (source, name) not in got
     assert got[("lmarena", "qwen3-32b")] == got[("eq-bench", "Qwen/Qwen3-32B")] == "alibaba/qwen3-32b-reasoning"
     flash = {got.get((s, n)) for s, n in [("epoch", "gemini-2.5-flash"), ("lmarena", "gemini-2.5-flash"),
-                                          ("critpt", "Gemini-2.5 Flash"), ("swe-bench", "gemini-2.5-flash")]}
+                                          ("critpt", "Gemini-2.5 Flash")]}
     assert flash == {"google/gemini-2.5-flash-reasoning"}
+    # SWE-bench's one gemini-2.5-flash row names its date (2025-04-17): the row's date picks the preview
+    assert got[("swe-bench", "gemini-2.5-flash (2025-04-17)")] == "google/gemini-2.5-flash-preview-04-17"
     assert {got[("lmarena", n)] for n in ("grok-4.1", "deepseek-v3.1", "deepseek-v3.1-terminus")} == {
         "xai/grok-4.1-non-reasoning", "deepseek/deepseek-v3.1-non-reasoning",
         "deepseek/deepseek-v3.1-terminus-non-reasoning"}
