@@ -10,6 +10,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -158,50 +159,122 @@ def test_arc_prize_before_epoch():
     assert (comp(r, "arc-agi-2")["raw"], comp(r, "arc-agi-2")["value"]) == (40, 95)
 
 
-def family_models(*rows: tuple[str, str, str, float]) -> pd.DataFrame:
-    """A models frame with the identity columns family match reads: (model, release, effort, effort_rank)."""
-    return pd.DataFrame([{"model": m, "release": r, "effort": e, "effort_rank": k} for m, r, e, k in rows])
+def family_models(*rows: tuple) -> pd.DataFrame:
+    """A models frame with the identity columns family match reads: (model, release, reasoning, effort,
+    effort_rank); reasoning None or "not stated" is an unknown mode."""
+    return pd.DataFrame([{"model": m, "release": r, "reasoning": t, "effort": e, "effort_rank": k}
+                         for m, r, t, e, k in rows])
+
+
+# Releases r, s, u and v; IQ = raw + 50. m1 real IQs: r/none 106, r/low 80, r/mid 102, r/x 135, s/high 110,
+# u/low 96, v/think 90 -> P80 = 6th of 7 = 110. m2 real: 95 (IQ 145) for everyone who has it -> P80 145, so a
+# model with m2 alone and no sibling takes min(own 145, 110) = 110 for m1.
+FAMILY_SCORES = {
+    "r__none": {"m1": 56}, "r__low": {"m1": 30}, "r__mid": {"m1": 52}, "r__top": {"m2": 95},
+    "r__min": {"m2": 95}, "r__x": {"m1": 85},
+    "s__high-effort": {"m1": 60}, "s__low-effort": {"m2": 95},
+    "u__low": {"m1": 46}, "u__mid": {"m2": 95},
+    "v__think": {"m1": 40}, "v__odd": {"m2": 95}, "v__plain": {"m2": 95},
+}
+FAMILY_PEOPLE = family_models(
+    ("r/none", "r", False, "none", 0.0), ("r/min", "r", True, "minimal", 1.0), ("r/low", "r", True, "low", 2.0),
+    ("r/mid", "r", True, "medium", 3.0), ("r/top", "r", True, "high", 4.0), ("r/x", "r", True, "xhigh", 5.0),
+    # The issue's case: two non-reasoning configurations, both effort none: the registry cannot order them.
+    ("s/high-effort", "s", False, "none", 0.0), ("s/low-effort", "s", False, "none", 0.0),
+    ("u/low", "u", None, "low", 2.0), ("u/mid", "u", True, "medium", 3.0),
+    # v/plain: non-reasoning above a reasoning sibling's effort. The registry gives every non-reasoning
+    # configuration effort none, so this only guards the rule's other direction.
+    ("v/think", "v", True, "low", 2.0), ("v/odd", "v", "not stated", "high", 4.0), ("v/plain", "v", False, "", 3.0),
+)
 
 
 def test_family_match_branches():
-    # m1 real IQs (raw + 50): f/low 80, x/1 90, g/a 106, x/2 116, f/mid 124 -> P80 = 4th of 5 = 116.
-    # Everyone missing m1 has m2 = 95 (IQ 145), so min-of-two would give min(145, 116) = 116.
-    frame = scores(**{
-        "f__low": {"m1": 30, "m2": 50}, "f__mid": {"m1": 74, "m2": 50}, "f__top": {"m2": 95},
-        "f__zero": {"m2": 95}, "g__a": {"m1": 56}, "g__b": {"m2": 95}, "x__1": {"m1": 40}, "x__2": {"m1": 66},
-        "s__solo": {"m2": 95},
-    })
-    people = family_models(("f/low", "f", "low", 1.0), ("f/mid", "f", "medium", 2.0), ("f/top", "f", "high", 3.0),
-                           ("f/zero", "f", "minimal", 0.0), ("g/a", "g", "high", 2.0), ("g/b", "g", "high", 2.0),
-                           ("x/1", "x/1", "", math.nan), ("x/2", "x/2", "", math.nan),
-                           ("s/solo", "s/solo", "", math.nan))
-    definition = dict(mini(), family_match=True)
-    board = aiiq.compute(definition, frame, people)
-    top, zero, gb, solo = (comp(row(board, m), "m1") for m in ("f/top", "f/zero", "g/b", "s/solo"))
-    # Two eligible siblings (f/low at effort 1, f/mid at 2, both <= 3): the nearest effort, f/mid, wins: 124,
-    # above P80 (a real score is not capped); its raw score and source come with it.
-    assert (top["how"], top["value"], top["raw"], top["sibling"]) == ("imputed", 124, 74, "f/mid")
-    assert "family match: the real score of f/mid" in top["reason"] and top["source"] == "src"
-    assert comp(row(board, "f/top"), "mathematical")["value"] == (124 + 145) / 2
-    # Only higher-effort siblings (effort 0 below both): no family match, min(own 145, P80 116) = 116.
-    assert (zero["how"], zero["value"], zero["percentile"]["value"]) == ("imputed", 116, 116)
-    assert "sibling" not in zero and zero["reason"].startswith("min(")
-    # Equal effort: g/a (effort 2) serves g/b (effort 2): 106, below what min-of-two would give (116).
-    assert (gb["value"], gb["sibling"]) == (106, "g/a")
-    # No sibling at all (its own release, unknown effort): min-of-two.
-    assert (solo["value"], "sibling" in solo) == (116, False)
-    # Sibling scores never enter a P80 population: the cap seen by everyone is still 116.
-    assert all(c["percentile"]["value"] == 116 for c in (zero, solo))
-    # The switch: off, f/top falls back to min-of-two.
-    off = aiiq.compute(dict(mini(), family_match=False), frame, people)
-    assert comp(row(off, "f/top"), "m1")["value"] == 116 and "sibling" not in comp(row(off, "f/top"), "m1")
+    board = aiiq.compute(dict(mini(), family_match=True), scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    m1 = {r["model"]: comp(r, "m1") for r in board["rows"]}
+    m2 = {r["model"]: comp(r, "m2") for r in board["rows"]}
+    # Ordinary match: r/top (high) takes the reasoning sibling at the nearest lower effort with a real m1, r/mid
+    # (medium, 102), not r/low (low, 80) nor r/none (non-reasoning); below what min-of-two would give (110).
+    top = m1["r/top"]
+    assert (top["how"], top["value"], top["raw"], top["sibling"], top["source"]) == ("imputed", 102, 52, "r/mid", "src")
+    assert top["reason"].startswith("family match: the real score of r/mid (effort medium, rank 3), a configuration "
+                                    "of the same release r, also reasoning, at a lower reasoning effort")
+    assert comp(row(board, "r/top"), "mathematical")["value"] == (102 + 145) / 2
+    # A real score is not capped: r/x (xhigh) takes r/top's m2, 145, where min-of-two gives min(own 135, 145) = 135;
+    # r/low and r/mid take r/min's (minimal is a reasoning effort; r/none has no m2).
+    assert [(m2[m]["sibling"], m2[m]["value"]) for m in ("r/x", "r/low", "r/mid")] == [("r/top", 145),
+                                                                                     ("r/min", 145), ("r/min", 145)]
+    # Mode mismatch: r/min's only lower-effort sibling with an m1 is r/none, non-reasoning: min-of-two, 110.
+    # The reverse: v/plain (non-reasoning) does not take v/think's (reasoning, lower effort) m1.
+    # Unorderable: s/low-effort and s/high-effort are both effort none: s/low-effort does not take the other's 110.
+    # Unknown mode: u/mid does not take u/low's m1 (u/low's mode is unknown: it gives nothing); v/odd ("not
+    # stated") takes nothing, not even v/think's (reasoning, lower effort).
+    for model in ("r/min", "v/plain", "s/low-effort", "u/mid", "v/odd"):
+        c = m1[model]
+        assert (c["how"], c["value"], "sibling" in c) == ("imputed", 110, False), model
+        assert c["reason"].startswith("min(") and c["percentile"]["value"] == 110, model
+    # Nobody below effort none, and unknown modes neither give nor take: no sibling for these m2 gaps.
+    assert [m2[m]["value"] for m in ("r/none", "s/high-effort", "u/low", "v/think")] == [106, 110, 96, 90]
+    assert not any("sibling" in m2[m] for m in ("r/none", "s/high-effort", "u/low", "v/think"))
+    # Sibling scores never enter a P80: without family match the caps are the same (110 for m1).
+    off = aiiq.compute(dict(mini(), family_match=False), scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    assert comp(row(off, "r/top"), "m1")["value"] == 110 and "sibling" not in comp(row(off, "r/top"), "m1")
+    assert comp(row(off, "r/x"), "m2")["value"] == 135
+
+
+def switched_off(definition: dict, *benchmarks: str) -> dict:
+    """`definition` with `family_match: false` on the entries of `benchmarks`."""
+    for d in definition["dimensions"]:
+        for b in d["benchmarks"]:
+            if b["benchmark"] in benchmarks:
+                b["family_match"] = False
+    return definition
+
+
+def test_family_match_switched_off_per_benchmark():
+    definition = switched_off(dict(mini(), family_match=True), "m1")
+    assert aiiq.family_benchmarks(definition) == {"m2", "a1", "a2", "p1", "p2", "c1", "c9"}
+    assert aiiq.family_benchmarks(dict(definition, family_match=False)) == set()
+    board = aiiq.compute(definition, scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    # m1 off: r/top falls back to min(own 145, P80 110) = 110; m2 still on: r/x takes r/top's 145.
+    top, x = comp(row(board, "r/top"), "m1"), comp(row(board, "r/x"), "m2")
+    assert (top["value"], "sibling" in top) == (110, False)
+    assert (x["value"], x["sibling"]) == (145, "r/top")
 
 
 def test_family_match_needs_known_effort_on_both_sides():
-    frame = scores(**{"f__a": {"m1": 80, "m2": 50}, "f__b": {"m2": 95}})
-    people = family_models(("f/a", "f", "", math.nan), ("f/b", "f", "high", 3.0))
-    r = comp(row(aiiq.compute(dict(mini(), family_match=True), frame, people), "f/b"), "m1")
-    assert "sibling" not in r and r["value"] == 130   # min(own 145, P80 of {130} = 130)
+    frame = scores(**{"f__a": {"m1": 80, "m2": 50}, "f__b": {"m2": 95}, "g__a": {"m2": 95}, "g__b": {"m1": 60}})
+    people = family_models(("f/a", "f", True, "", math.nan), ("f/b", "f", True, "high", 4.0),
+                           ("g/a", "g", True, "", math.nan), ("g/b", "g", True, "low", 2.0))
+    board = aiiq.compute(dict(mini(), family_match=True), frame, people)
+    # m1 real: f/a 130, g/b 110 -> P80 = 2nd of 2 = 130. f/b does not take f/a's (effort unknown); g/a (effort
+    # unknown) does not take g/b's.
+    fb, ga = comp(row(board, "f/b"), "m1"), comp(row(board, "g/a"), "m1")
+    assert ("sibling" in fb, fb["value"]) == (False, 130)   # min(own 145, 130)
+    assert ("sibling" in ga, ga["value"]) == (False, 130)
+
+
+def test_family_match_reasoning_mode_reads_booleans_only():
+    assert [aiiq.reasoning_mode(v) for v in (True, False, np.bool_(True), None, pd.NA, "not stated", 1, 0.0)] == [
+        True, False, True, None, None, None, None, None]
+
+
+def test_point_engine_and_simulation_agree_on_family_branches():
+    """The simulation reruns every branch above (no MISMATCH): without noise its first draw is the board value."""
+    from sitegen.indices import uncertainty as u
+
+    percent = {b: {"scale": {"min": 0, "max": 100, "unit": "percent"}} for b in ("m1", "m2", "c1")}
+    # Every model also has c1 = 50 (academic 100), so that each has two scored dimensions and a composite.
+    frame = scores(**{m: {**bench, "c1": 50} for m, bench in FAMILY_SCORES.items()})
+    frame["stderr"] = 1.0
+    for definition in (dict(mini(), family_match=True), switched_off(dict(mini(), family_match=True), "m1")):
+        definition["uncertainty"] = {"simulations": 50, "level": 0.95}
+        board = aiiq.compute(definition, frame, FAMILY_PEOPLE)
+        samples, *_ = u.aiiq_samples(definition, frame, percent, 1, 0.95, noise=False, models=FAMILY_PEOPLE)
+        ranked = [r for r in board["rows"] if r["value"] is not None]
+        assert len(ranked) == len(FAMILY_SCORES)
+        assert [samples[r["model"]][0] for r in ranked] == [r["value"] for r in ranked]
+        u.annotate_index(definition, board, frame, FAMILY_PEOPLE, percent)
+        assert not [r["model"] for r in board["rows"] if r.get("interval_reason") == u.MISMATCH]
 
 
 def test_critpt_is_read_as_published():
