@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from indexkit import comp, definition, models, results, row, scores
+from indexkit import ROOT, comp, definition, models, results, row, scores
 from sitegen.indices import aiiq
 
 LINE = [[0, 50], [100, 150]]  # IQ = raw + 50
@@ -275,6 +276,101 @@ def test_point_engine_and_simulation_agree_on_family_branches():
         assert [samples[r["model"]][0] for r in ranked] == [r["value"] for r in ranked]
         u.annotate_index(definition, board, frame, FAMILY_PEOPLE, percent)
         assert not [r["model"] for r in board["rows"] if r.get("interval_reason") == u.MISMATCH]
+
+
+# --- Family match against its fallback, held out. ---
+
+# Release f, reasoning at efforts 2, 3 and 4; f/n non-reasoning (a sibling of none of them); o/p and o/q have no
+# release. IQ = raw + 50:        m1   m2
+HOLDOUT_SCORES = {"f__a": {"m1": 30, "m2": 40},   # 80   90
+                  "f__b": {"m1": 50, "m2": 44},   # 100  94
+                  "f__c": {"m1": 60, "m2": 70},   # 110  120
+                  "f__n": {"m1": 90, "m2": 90},   # 140  140
+                  "o__p": {"m1": 80, "m2": 60},   # 130  110
+                  "o__q": {"m1": 20}}             # 70   -
+HOLDOUT_PEOPLE = family_models(("f/a", "f", True, "low", 2.0), ("f/b", "f", True, "medium", 3.0),
+                               ("f/c", "f", True, "high", 4.0), ("f/n", "f", False, "none", 0.0),
+                               ("o/p", None, None, None, math.nan), ("o/q", None, None, None, math.nan))
+
+
+def test_family_holdout_leave_one_out_by_hand():
+    # Six models in six folds: each is its own fold, so the fallback's P80 is over the five others.
+    definition = dict(mini(mathematical=["m1", "m2"]), family_match=True)
+    rows = {r["benchmark"]: r for r in aiiq.family_holdout(definition, scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE,
+                                                           folds=6)}
+    # m1 cases (a real m1, a real m2, a sibling with a real m1): f/b (sibling f/a), f/c (sibling f/b); f/a and f/n
+    # have no lower sibling in their mode, o/p no release, o/q no other benchmark.
+    m1 = rows["m1"]
+    assert (m1["dimension"], m1["cases"], m1["models"]) == ("mathematical", 2, ["f/b", "f/c"])
+    # Family: f/b 80 - 100 = -20, f/c 100 - 110 = -10 -> bias -15, rmse sqrt(250).
+    assert m1["family"] == {"bias": -15.0, "rmse": pytest.approx(math.sqrt(250))}
+    # Fallback: f/b min(own 94, P80 of {80, 110, 130, 70, 140} = 4th of 5 = 130) - 100 = -6;
+    # f/c min(own 120, P80 of {80, 100, 130, 70, 140} = 130) - 110 = +10 -> bias 2, rmse sqrt(68).
+    assert m1["fallback"] == {"bias": 2.0, "rmse": pytest.approx(math.sqrt(68))}
+    # m2: family f/b 90 - 94 = -4, f/c 94 - 120 = -26 -> bias -15, rmse sqrt(346); fallback f/b min(own 100,
+    # P80 of {90, 120, 110, 140} = 4th of 4 = 140) - 94 = +6, f/c min(110, P80 of {90, 94, 110, 140} = 140) - 120
+    # = -10 -> bias -2, rmse sqrt(68).
+    m2 = rows["m2"]
+    assert (m2["cases"], m2["models"]) == (2, ["f/b", "f/c"])
+    assert m2["family"] == {"bias": -15.0, "rmse": pytest.approx(math.sqrt(346))}
+    assert m2["fallback"] == {"bias": -2.0, "rmse": pytest.approx(math.sqrt(68))}
+    # The measurement ignores the switches (it is what decides them): the same with m1 switched off.
+    off = aiiq.family_holdout(switched_off(dict(definition), "m1"), scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE, 6)
+    assert off == list(rows.values())
+
+
+def test_family_holdout_fits_the_fallback_out_of_fold():
+    # Two folds: each case's fallback P80 is taken over the m1 IQs of the models in the other fold only.
+    definition = dict(mini(mathematical=["m1", "m2"]), family_match=True)
+    iq_m1 = {"f/a": 80, "f/b": 100, "f/c": 110, "f/n": 140, "o/p": 130, "o/q": 70}
+    fold = aiiq.holdout_folds(list(iq_m1), 2)
+
+    def p80_outside(model: str) -> float:
+        train = sorted(iq for m, iq in iq_m1.items() if fold[m] != fold[model])
+        return train[math.ceil(0.8 * len(train)) - 1]
+
+    errors = [min(94, p80_outside("f/b")) - 100, min(120, p80_outside("f/c")) - 110]   # own m2 94 and 120
+    m1 = aiiq.family_holdout(definition, scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE, folds=2)[0]
+    assert m1["benchmark"] == "m1" and m1["fallback"]["bias"] == pytest.approx(sum(errors) / 2)
+    assert m1["family"]["bias"] == -15.0   # family match fits nothing: the same in any folds
+
+
+def test_holdout_folds_are_seeded_and_balanced():
+    ids = [f"m{i:02d}" for i in range(23)]
+    folds = aiiq.holdout_folds(ids, 5)
+    assert sorted(folds) == ids and sorted(Counter(folds.values()).values()) == [4, 4, 5, 5, 5]
+    assert aiiq.holdout_folds(list(reversed(ids)), 5) == folds          # the order given does not matter
+    assert aiiq.holdout_folds(ids, 5, seed="another") != folds
+    assert sorted(aiiq.holdout_folds(ids, 23).values()) == list(range(23))   # k = n: leave one out
+
+
+def test_family_verdict_margin_and_cases():
+    def verdict(cases, fam, fallback):
+        return aiiq.family_verdict({"cases": cases, "family": {"rmse": fam}, "fallback": {"rmse": fallback}})
+
+    assert aiiq.FAMILY_MIN_CASES == 10 and aiiq.FAMILY_MARGIN == 0.10
+    assert verdict(10, 11.01, 10.0) == "worse" and verdict(10, 10.0, 11.01) == "better"
+    assert verdict(10, 11.0, 10.0) is None and verdict(10, 10.0, 11.0) is None   # exactly 10%: no clear answer
+    assert verdict(9, 20.0, 10.0) is None and verdict(9, 10.0, 20.0) is None     # too few cases
+    assert verdict(10, None, 10.0) is None
+
+
+def test_family_match_settings_agree_with_the_held_out_error_on_the_real_data():
+    """A benchmark with family match on where it is clearly worse than the fallback, or off where it is clearly
+    better (aiiq.family_verdict: >= 10 cases, RMSE more than 10% apart), contradicts the measurement."""
+    from sitegen import build
+    from sitegen.data import frame
+
+    repo, _ = build.validate_repo(ROOT)
+    index = definition("ai-iq")
+    rows = aiiq.family_holdout(index, frame.results(repo), frame.models(repo))
+    on = aiiq.family_benchmarks(index)
+    wrong = [(r["benchmark"], "on" if r["benchmark"] in on else "off", r["cases"], r["family"]["rmse"],
+              r["fallback"]["rmse"]) for r in rows
+             if aiiq.family_verdict(r) == ("worse" if r["benchmark"] in on else "better")]
+    assert not wrong, "family_match settings in ai-iq.yaml contradict the held-out error (benchmark, setting, " \
+                      f"cases, family RMSE, fallback RMSE): {wrong}"
+    assert sum(r["cases"] for r in rows) >= 100   # the measurement has real cases to judge by
 
 
 def test_critpt_is_read_as_published():

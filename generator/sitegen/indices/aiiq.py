@@ -3,8 +3,9 @@ composite."""
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -245,3 +246,81 @@ def percentile(name: str, of: str, value: float, precision: int) -> dict:
     """The percentile an imputed value was capped by, as data (the reason says it in words)."""
     return {"name": name, "of": of, "value": round_half_up(value, precision)}
 
+
+# ------------------------------------------------------------------------ family match against its fallback
+
+HOLDOUT_FOLDS = 5
+HOLDOUT_SEED = "ai-iq family holdout"
+# A setting is contradicted by the measurement only on at least this many held-out cases, and only when one rule's
+# RMSE exceeds the other's by more than FAMILY_MARGIN of the smaller: a clear margin, so that a setting does not
+# flip with one model more or less.
+FAMILY_MIN_CASES = 10
+FAMILY_MARGIN = 0.10
+
+
+def holdout_folds(model_ids: Sequence[str], k: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> dict[str, int]:
+    """{model: fold in 0..k-1}: the sorted ids in a permutation seeded by sha256 of `seed` (the same on every
+    machine), dealt out in turn, so the folds differ in size by at most one."""
+    ids = sorted(model_ids)
+    digest = hashlib.sha256(seed.encode("utf-8")).digest()
+    order = np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big"))).permutation(len(ids))
+    return {ids[i]: place % k for place, i in enumerate(order)}
+
+
+def family_holdout(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
+                   folds: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> list[dict]:
+    """Out-of-fold error of family match and of its fallback rule on the same held-out cases, per benchmark.
+
+    A case is a model with a real score on benchmark b, another real benchmark in b's dimension and a family
+    sibling with a real b (the rule as `family_siblings` has it, on every benchmark whatever the `family_match`
+    settings: this is what decides them). Its b is hidden and imputed twice: family match takes the lower IQ of
+    the siblings at the nearest lower effort; the fallback takes min(the model's mean IQ over its other real
+    benchmarks in the dimension, the P80 of b fitted on the models outside the model's fold; `holdout_folds`).
+    Error = imputed - observed, in IQ points. One row per benchmark of the definition, in its order:
+    {benchmark, dimension, cases, models (the cases' ids), family: {bias, rmse}, fallback: {bias, rmse}}, the
+    bias and rmse None without a case (rmse also with one).
+    """
+    level = definition["percentile"]["level"]
+    _, real = benchmark_iqs(definition, results)
+    siblings = family_siblings(models, real)
+    fold = holdout_folds({m for iqs in real.values() for m in iqs}, folds, seed)
+    rows = []
+    for d in definition["dimensions"]:
+        benches = [b["benchmark"] for b in d["benchmarks"]]
+        for bid in benches:
+            cases, fam, fallback, truth = [], [], [], []
+            for model in sorted(real[bid]):
+                others = [real[o][model] for o in benches if o != bid and model in real[o]]
+                sibs = siblings(model, bid)
+                if not others or not sibs:
+                    continue
+                p80 = nearest_rank([iq for m, iq in real[bid].items() if fold[m] != fold[model]], level)
+                if p80 is None:
+                    continue
+                cases.append(model)
+                truth.append(real[bid][model])
+                fam.append(min(real[bid][s] for s in sibs))
+                fallback.append(min(mean(others), p80))
+            rows.append({"benchmark": bid, "dimension": d["id"], "cases": len(cases), "models": cases,
+                         "family": _error(fam, truth), "fallback": _error(fallback, truth)})
+    return rows
+
+
+def _error(imputed: Sequence[float], truth: Sequence[float]) -> dict:
+    err = np.asarray(imputed, float) - np.asarray(truth, float)
+    n = err.size
+    return {"bias": float(err.mean()) if n else None, "rmse": float(np.sqrt((err ** 2).mean())) if n >= 2 else None}
+
+
+def family_verdict(row: Mapping) -> str | None:
+    """What a family_holdout row says of family match on its benchmark: 'worse' or 'better' than the fallback by
+    more than FAMILY_MARGIN of the smaller RMSE on at least FAMILY_MIN_CASES cases, else None (no clear answer:
+    either setting stands)."""
+    fam, fallback = row["family"]["rmse"], row["fallback"]["rmse"]
+    if row["cases"] < FAMILY_MIN_CASES or fam is None or fallback is None:
+        return None
+    if fam > fallback * (1 + FAMILY_MARGIN):
+        return "worse"
+    if fallback > fam * (1 + FAMILY_MARGIN):
+        return "better"
+    return None
