@@ -68,6 +68,19 @@ def test_descending_anchors(tmp_path):
         "1 error, 0 warnings"]
 
 
+def test_family_match_per_benchmark_needs_it_on_for_the_index(tmp_path):
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/ai-iq.yaml"
+    edit(path, "      - benchmark: hle\n", "      - benchmark: hle\n        family_match: false\n")
+    assert validate(root)[-1].startswith("0 errors")   # on for the index: the benchmark's switch acts
+    edit(path, "\nfamily_match: true\n", "\nfamily_match: false\n")
+    assert validate(root) == [
+        f"methodology/indices/ai-iq.yaml:{line_of(path, '        family_match: false')}:9: "
+        "dimensions[3].benchmarks[0].family_match: family match is off for the whole index, so this setting changes "
+        "nothing (remove it, or write family_match: true at the top level)",
+        "1 error, 0 warnings"]
+
+
 def test_weights_declared_as_fractions_must_sum_to_one(tmp_path):
     root = make_tree(tmp_path / "repo")
     path = root / "methodology/indices/aa-coding-v2-2.yaml"

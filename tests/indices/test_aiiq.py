@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
-from indexkit import comp, definition, models, results, row, scores
+from indexkit import ROOT, comp, definition, models, results, row, scores
 from sitegen.indices import aiiq
 
 LINE = [[0, 50], [100, 150]]  # IQ = raw + 50
@@ -158,50 +160,217 @@ def test_arc_prize_before_epoch():
     assert (comp(r, "arc-agi-2")["raw"], comp(r, "arc-agi-2")["value"]) == (40, 95)
 
 
-def family_models(*rows: tuple[str, str, str, float]) -> pd.DataFrame:
-    """A models frame with the identity columns family match reads: (model, release, effort, effort_rank)."""
-    return pd.DataFrame([{"model": m, "release": r, "effort": e, "effort_rank": k} for m, r, e, k in rows])
+def family_models(*rows: tuple) -> pd.DataFrame:
+    """A models frame with the identity columns family match reads: (model, release, reasoning, effort,
+    effort_rank); reasoning None or "not stated" is an unknown mode."""
+    return pd.DataFrame([{"model": m, "release": r, "reasoning": t, "effort": e, "effort_rank": k}
+                         for m, r, t, e, k in rows])
+
+
+# Releases r, s, u and v; IQ = raw + 50. m1 real IQs: r/none 106, r/low 80, r/mid 102, r/x 135, s/high 110,
+# u/low 96, v/think 90 -> P80 = 6th of 7 = 110. m2 real: 95 (IQ 145) for everyone who has it -> P80 145, so a
+# model with m2 alone and no sibling takes min(own 145, 110) = 110 for m1.
+FAMILY_SCORES = {
+    "r__none": {"m1": 56}, "r__low": {"m1": 30}, "r__mid": {"m1": 52}, "r__top": {"m2": 95},
+    "r__min": {"m2": 95}, "r__x": {"m1": 85},
+    "s__high-effort": {"m1": 60}, "s__low-effort": {"m2": 95},
+    "u__low": {"m1": 46}, "u__mid": {"m2": 95},
+    "v__think": {"m1": 40}, "v__odd": {"m2": 95}, "v__plain": {"m2": 95},
+}
+FAMILY_PEOPLE = family_models(
+    ("r/none", "r", False, "none", 0.0), ("r/min", "r", True, "minimal", 1.0), ("r/low", "r", True, "low", 2.0),
+    ("r/mid", "r", True, "medium", 3.0), ("r/top", "r", True, "high", 4.0), ("r/x", "r", True, "xhigh", 5.0),
+    # The issue's case: two non-reasoning configurations, both effort none: the registry cannot order them.
+    ("s/high-effort", "s", False, "none", 0.0), ("s/low-effort", "s", False, "none", 0.0),
+    ("u/low", "u", None, "low", 2.0), ("u/mid", "u", True, "medium", 3.0),
+    # v/plain: non-reasoning above a reasoning sibling's effort. The registry gives every non-reasoning
+    # configuration effort none, so this only guards the rule's other direction.
+    ("v/think", "v", True, "low", 2.0), ("v/odd", "v", "not stated", "high", 4.0), ("v/plain", "v", False, "", 3.0),
+)
 
 
 def test_family_match_branches():
-    # m1 real IQs (raw + 50): f/low 80, x/1 90, g/a 106, x/2 116, f/mid 124 -> P80 = 4th of 5 = 116.
-    # Everyone missing m1 has m2 = 95 (IQ 145), so min-of-two would give min(145, 116) = 116.
-    frame = scores(**{
-        "f__low": {"m1": 30, "m2": 50}, "f__mid": {"m1": 74, "m2": 50}, "f__top": {"m2": 95},
-        "f__zero": {"m2": 95}, "g__a": {"m1": 56}, "g__b": {"m2": 95}, "x__1": {"m1": 40}, "x__2": {"m1": 66},
-        "s__solo": {"m2": 95},
-    })
-    people = family_models(("f/low", "f", "low", 1.0), ("f/mid", "f", "medium", 2.0), ("f/top", "f", "high", 3.0),
-                           ("f/zero", "f", "minimal", 0.0), ("g/a", "g", "high", 2.0), ("g/b", "g", "high", 2.0),
-                           ("x/1", "x/1", "", math.nan), ("x/2", "x/2", "", math.nan),
-                           ("s/solo", "s/solo", "", math.nan))
-    definition = dict(mini(), family_match=True)
-    board = aiiq.compute(definition, frame, people)
-    top, zero, gb, solo = (comp(row(board, m), "m1") for m in ("f/top", "f/zero", "g/b", "s/solo"))
-    # Two eligible siblings (f/low at effort 1, f/mid at 2, both <= 3): the nearest effort, f/mid, wins: 124,
-    # above P80 (a real score is not capped); its raw score and source come with it.
-    assert (top["how"], top["value"], top["raw"], top["sibling"]) == ("imputed", 124, 74, "f/mid")
-    assert "family match: the real score of f/mid" in top["reason"] and top["source"] == "src"
-    assert comp(row(board, "f/top"), "mathematical")["value"] == (124 + 145) / 2
-    # Only higher-effort siblings (effort 0 below both): no family match, min(own 145, P80 116) = 116.
-    assert (zero["how"], zero["value"], zero["percentile"]["value"]) == ("imputed", 116, 116)
-    assert "sibling" not in zero and zero["reason"].startswith("min(")
-    # Equal effort: g/a (effort 2) serves g/b (effort 2): 106, below what min-of-two would give (116).
-    assert (gb["value"], gb["sibling"]) == (106, "g/a")
-    # No sibling at all (its own release, unknown effort): min-of-two.
-    assert (solo["value"], "sibling" in solo) == (116, False)
-    # Sibling scores never enter a P80 population: the cap seen by everyone is still 116.
-    assert all(c["percentile"]["value"] == 116 for c in (zero, solo))
-    # The switch: off, f/top falls back to min-of-two.
-    off = aiiq.compute(dict(mini(), family_match=False), frame, people)
-    assert comp(row(off, "f/top"), "m1")["value"] == 116 and "sibling" not in comp(row(off, "f/top"), "m1")
+    board = aiiq.compute(dict(mini(), family_match=True), scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    m1 = {r["model"]: comp(r, "m1") for r in board["rows"]}
+    m2 = {r["model"]: comp(r, "m2") for r in board["rows"]}
+    # Ordinary match: r/top (high) takes the reasoning sibling at the nearest lower effort with a real m1, r/mid
+    # (medium, 102), not r/low (low, 80) nor r/none (non-reasoning); below what min-of-two would give (110).
+    top = m1["r/top"]
+    assert (top["how"], top["value"], top["raw"], top["sibling"], top["source"]) == ("imputed", 102, 52, "r/mid", "src")
+    assert top["reason"].startswith("family match: the real score of r/mid (effort medium, rank 3), a configuration "
+                                    "of the same release r, also reasoning, at a lower reasoning effort")
+    assert comp(row(board, "r/top"), "mathematical")["value"] == (102 + 145) / 2
+    # A real score is not capped: r/x (xhigh) takes r/top's m2, 145, where min-of-two gives min(own 135, 145) = 135;
+    # r/low and r/mid take r/min's (minimal is a reasoning effort; r/none has no m2).
+    assert [(m2[m]["sibling"], m2[m]["value"]) for m in ("r/x", "r/low", "r/mid")] == [("r/top", 145),
+                                                                                     ("r/min", 145), ("r/min", 145)]
+    # Mode mismatch: r/min's only lower-effort sibling with an m1 is r/none, non-reasoning: min-of-two, 110.
+    # The reverse: v/plain (non-reasoning) does not take v/think's (reasoning, lower effort) m1.
+    # Unorderable: s/low-effort and s/high-effort are both effort none: s/low-effort does not take the other's 110.
+    # Unknown mode: u/mid does not take u/low's m1 (u/low's mode is unknown: it gives nothing); v/odd ("not
+    # stated") takes nothing, not even v/think's (reasoning, lower effort).
+    for model in ("r/min", "v/plain", "s/low-effort", "u/mid", "v/odd"):
+        c = m1[model]
+        assert (c["how"], c["value"], "sibling" in c) == ("imputed", 110, False), model
+        assert c["reason"].startswith("min(") and c["percentile"]["value"] == 110, model
+    # Nobody below effort none, and unknown modes neither give nor take: no sibling for these m2 gaps.
+    assert [m2[m]["value"] for m in ("r/none", "s/high-effort", "u/low", "v/think")] == [106, 110, 96, 90]
+    assert not any("sibling" in m2[m] for m in ("r/none", "s/high-effort", "u/low", "v/think"))
+    # Sibling scores never enter a P80: without family match the caps are the same (110 for m1).
+    off = aiiq.compute(dict(mini(), family_match=False), scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    assert comp(row(off, "r/top"), "m1")["value"] == 110 and "sibling" not in comp(row(off, "r/top"), "m1")
+    assert comp(row(off, "r/x"), "m2")["value"] == 135
+
+
+def switched_off(definition: dict, *benchmarks: str) -> dict:
+    """`definition` with `family_match: false` on the entries of `benchmarks`."""
+    for d in definition["dimensions"]:
+        for b in d["benchmarks"]:
+            if b["benchmark"] in benchmarks:
+                b["family_match"] = False
+    return definition
+
+
+def test_family_match_switched_off_per_benchmark():
+    definition = switched_off(dict(mini(), family_match=True), "m1")
+    assert aiiq.family_benchmarks(definition) == {"m2", "a1", "a2", "p1", "p2", "c1", "c9"}
+    assert aiiq.family_benchmarks(dict(definition, family_match=False)) == set()
+    board = aiiq.compute(definition, scores(**FAMILY_SCORES), FAMILY_PEOPLE)
+    # m1 off: r/top falls back to min(own 145, P80 110) = 110; m2 still on: r/x takes r/top's 145.
+    top, x = comp(row(board, "r/top"), "m1"), comp(row(board, "r/x"), "m2")
+    assert (top["value"], "sibling" in top) == (110, False)
+    assert (x["value"], x["sibling"]) == (145, "r/top")
 
 
 def test_family_match_needs_known_effort_on_both_sides():
-    frame = scores(**{"f__a": {"m1": 80, "m2": 50}, "f__b": {"m2": 95}})
-    people = family_models(("f/a", "f", "", math.nan), ("f/b", "f", "high", 3.0))
-    r = comp(row(aiiq.compute(dict(mini(), family_match=True), frame, people), "f/b"), "m1")
-    assert "sibling" not in r and r["value"] == 130   # min(own 145, P80 of {130} = 130)
+    frame = scores(**{"f__a": {"m1": 80, "m2": 50}, "f__b": {"m2": 95}, "g__a": {"m2": 95}, "g__b": {"m1": 60}})
+    people = family_models(("f/a", "f", True, "", math.nan), ("f/b", "f", True, "high", 4.0),
+                           ("g/a", "g", True, "", math.nan), ("g/b", "g", True, "low", 2.0))
+    board = aiiq.compute(dict(mini(), family_match=True), frame, people)
+    # m1 real: f/a 130, g/b 110 -> P80 = 2nd of 2 = 130. f/b does not take f/a's (effort unknown); g/a (effort
+    # unknown) does not take g/b's.
+    fb, ga = comp(row(board, "f/b"), "m1"), comp(row(board, "g/a"), "m1")
+    assert ("sibling" in fb, fb["value"]) == (False, 130)   # min(own 145, 130)
+    assert ("sibling" in ga, ga["value"]) == (False, 130)
+
+
+def test_family_match_reasoning_mode_reads_booleans_only():
+    assert [aiiq.reasoning_mode(v) for v in (True, False, np.bool_(True), None, pd.NA, "not stated", 1, 0.0)] == [
+        True, False, True, None, None, None, None, None]
+
+
+def test_point_engine_and_simulation_agree_on_family_branches():
+    """The simulation reruns every branch above (no MISMATCH): without noise its first draw is the board value."""
+    from sitegen.indices import uncertainty as u
+
+    percent = {b: {"scale": {"min": 0, "max": 100, "unit": "percent"}} for b in ("m1", "m2", "c1")}
+    # Every model also has c1 = 50 (academic 100), so that each has two scored dimensions and a composite.
+    frame = scores(**{m: {**bench, "c1": 50} for m, bench in FAMILY_SCORES.items()})
+    frame["stderr"] = 1.0
+    for definition in (dict(mini(), family_match=True), switched_off(dict(mini(), family_match=True), "m1")):
+        definition["uncertainty"] = {"simulations": 50, "level": 0.95}
+        board = aiiq.compute(definition, frame, FAMILY_PEOPLE)
+        samples, *_ = u.aiiq_samples(definition, frame, percent, 1, 0.95, noise=False, models=FAMILY_PEOPLE)
+        ranked = [r for r in board["rows"] if r["value"] is not None]
+        assert len(ranked) == len(FAMILY_SCORES)
+        assert [samples[r["model"]][0] for r in ranked] == [r["value"] for r in ranked]
+        u.annotate_index(definition, board, frame, FAMILY_PEOPLE, percent)
+        assert not [r["model"] for r in board["rows"] if r.get("interval_reason") == u.MISMATCH]
+
+
+# --- Family match against its fallback, held out. ---
+
+# Release f, reasoning at efforts 2, 3 and 4; f/n non-reasoning (a sibling of none of them); o/p and o/q have no
+# release. IQ = raw + 50:        m1   m2
+HOLDOUT_SCORES = {"f__a": {"m1": 30, "m2": 40},   # 80   90
+                  "f__b": {"m1": 50, "m2": 44},   # 100  94
+                  "f__c": {"m1": 60, "m2": 70},   # 110  120
+                  "f__n": {"m1": 90, "m2": 90},   # 140  140
+                  "o__p": {"m1": 80, "m2": 60},   # 130  110
+                  "o__q": {"m1": 20}}             # 70   -
+HOLDOUT_PEOPLE = family_models(("f/a", "f", True, "low", 2.0), ("f/b", "f", True, "medium", 3.0),
+                               ("f/c", "f", True, "high", 4.0), ("f/n", "f", False, "none", 0.0),
+                               ("o/p", None, None, None, math.nan), ("o/q", None, None, None, math.nan))
+
+
+def test_family_holdout_leave_one_out_by_hand():
+    # Six models in six folds: each is its own fold, so the fallback's P80 is over the five others.
+    definition = dict(mini(mathematical=["m1", "m2"]), family_match=True)
+    rows = {r["benchmark"]: r for r in aiiq.family_holdout(definition, scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE,
+                                                           folds=6)}
+    # m1 cases (a real m1, a real m2, a sibling with a real m1): f/b (sibling f/a), f/c (sibling f/b); f/a and f/n
+    # have no lower sibling in their mode, o/p no release, o/q no other benchmark.
+    m1 = rows["m1"]
+    assert (m1["dimension"], m1["cases"], m1["models"]) == ("mathematical", 2, ["f/b", "f/c"])
+    # Family: f/b 80 - 100 = -20, f/c 100 - 110 = -10 -> bias -15, rmse sqrt(250).
+    assert m1["family"] == {"bias": -15.0, "rmse": pytest.approx(math.sqrt(250))}
+    # Fallback: f/b min(own 94, P80 of {80, 110, 130, 70, 140} = 4th of 5 = 130) - 100 = -6;
+    # f/c min(own 120, P80 of {80, 100, 130, 70, 140} = 130) - 110 = +10 -> bias 2, rmse sqrt(68).
+    assert m1["fallback"] == {"bias": 2.0, "rmse": pytest.approx(math.sqrt(68))}
+    # m2: family f/b 90 - 94 = -4, f/c 94 - 120 = -26 -> bias -15, rmse sqrt(346); fallback f/b min(own 100,
+    # P80 of {90, 120, 110, 140} = 4th of 4 = 140) - 94 = +6, f/c min(110, P80 of {90, 94, 110, 140} = 140) - 120
+    # = -10 -> bias -2, rmse sqrt(68).
+    m2 = rows["m2"]
+    assert (m2["cases"], m2["models"]) == (2, ["f/b", "f/c"])
+    assert m2["family"] == {"bias": -15.0, "rmse": pytest.approx(math.sqrt(346))}
+    assert m2["fallback"] == {"bias": -2.0, "rmse": pytest.approx(math.sqrt(68))}
+    # The measurement ignores the switches (it is what decides them): the same with m1 switched off.
+    off = aiiq.family_holdout(switched_off(dict(definition), "m1"), scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE, 6)
+    assert off == list(rows.values())
+
+
+def test_family_holdout_fits_the_fallback_out_of_fold():
+    # Two folds: each case's fallback P80 is taken over the m1 IQs of the models in the other fold only.
+    definition = dict(mini(mathematical=["m1", "m2"]), family_match=True)
+    iq_m1 = {"f/a": 80, "f/b": 100, "f/c": 110, "f/n": 140, "o/p": 130, "o/q": 70}
+    fold = aiiq.holdout_folds(list(iq_m1), 2)
+
+    def p80_outside(model: str) -> float:
+        train = sorted(iq for m, iq in iq_m1.items() if fold[m] != fold[model])
+        return train[math.ceil(0.8 * len(train)) - 1]
+
+    errors = [min(94, p80_outside("f/b")) - 100, min(120, p80_outside("f/c")) - 110]   # own m2 94 and 120
+    m1 = aiiq.family_holdout(definition, scores(**HOLDOUT_SCORES), HOLDOUT_PEOPLE, folds=2)[0]
+    assert m1["benchmark"] == "m1" and m1["fallback"]["bias"] == pytest.approx(sum(errors) / 2)
+    assert m1["family"]["bias"] == -15.0   # family match fits nothing: the same in any folds
+
+
+def test_holdout_folds_are_seeded_and_balanced():
+    ids = [f"m{i:02d}" for i in range(23)]
+    folds = aiiq.holdout_folds(ids, 5)
+    assert sorted(folds) == ids and sorted(Counter(folds.values()).values()) == [4, 4, 5, 5, 5]
+    assert aiiq.holdout_folds(list(reversed(ids)), 5) == folds          # the order given does not matter
+    assert aiiq.holdout_folds(ids, 5, seed="another") != folds
+    assert sorted(aiiq.holdout_folds(ids, 23).values()) == list(range(23))   # k = n: leave one out
+
+
+def test_family_verdict_margin_and_cases():
+    def verdict(cases, fam, fallback):
+        return aiiq.family_verdict({"cases": cases, "family": {"rmse": fam}, "fallback": {"rmse": fallback}})
+
+    assert aiiq.FAMILY_MIN_CASES == 10 and aiiq.FAMILY_MARGIN == 0.10
+    assert verdict(10, 11.01, 10.0) == "worse" and verdict(10, 10.0, 11.01) == "better"
+    assert verdict(10, 11.0, 10.0) is None and verdict(10, 10.0, 11.0) is None   # exactly 10%: no clear answer
+    assert verdict(9, 20.0, 10.0) is None and verdict(9, 10.0, 20.0) is None     # too few cases
+    assert verdict(10, None, 10.0) is None
+
+
+def test_family_match_settings_agree_with_the_held_out_error_on_the_real_data():
+    """A benchmark with family match on where it is clearly worse than the fallback, or off where it is clearly
+    better (aiiq.family_verdict: >= 10 cases, RMSE more than 10% apart), contradicts the measurement."""
+    from sitegen import build
+    from sitegen.data import frame
+
+    repo, _ = build.validate_repo(ROOT)
+    index = definition("ai-iq")
+    rows = aiiq.family_holdout(index, frame.results(repo), frame.models(repo))
+    on = aiiq.family_benchmarks(index)
+    wrong = [(r["benchmark"], "on" if r["benchmark"] in on else "off", r["cases"], r["family"]["rmse"],
+              r["fallback"]["rmse"]) for r in rows
+             if aiiq.family_verdict(r) == ("worse" if r["benchmark"] in on else "better")]
+    assert not wrong, "family_match settings in ai-iq.yaml contradict the held-out error (benchmark, setting, " \
+                      f"cases, family RMSE, fallback RMSE): {wrong}"
+    assert sum(r["cases"] for r in rows) >= 100   # the measurement has real cases to judge by
 
 
 def test_critpt_is_read_as_published():

@@ -322,13 +322,15 @@ FAM_DEF = dict(DEF, family_match=True, dimensions=[
                                                     {"benchmark": "b2", "anchors": IDENTITY}]},
     {"id": "d2", "imputable": True, "benchmarks": [{"benchmark": "b3", "anchors": IDENTITY}]},
 ])
-# Release f at efforts 1, 1, 2 and 3; o/x and o/y have no release. IQ = raw score (identity anchors).
-FAM_PEOPLE = pd.DataFrame([{"model": m, "release": r, "effort": e, "effort_rank": k} for m, r, e, k in (
-    ("f/a", "f", "low", 1.0), ("f/b", "f", "low", 1.0), ("f/c", "f", "medium", 2.0), ("f/d", "f", "high", 3.0),
-    ("o/x", None, None, math.nan), ("o/y", None, None, math.nan))])
+# Release f, all reasoning configurations, at efforts 1, 1, 2, 3 and 4 (f/a and f/b cannot be ordered: neither
+# takes the other's score); o/y has no release. IQ = raw score (identity anchors).
+FAM_PEOPLE = pd.DataFrame([{"model": m, "release": r, "reasoning": t, "effort": e, "effort_rank": k}
+                           for m, r, t, e, k in (
+    ("f/a", "f", True, "low", 1.0), ("f/b", "f", True, "low", 1.0), ("f/c", "f", True, "medium", 2.0),
+    ("f/d", "f", True, "high", 3.0), ("f/x", "f", True, "xhigh", 4.0), ("o/y", None, None, None, math.nan))])
 #            b1    b2    b3      (f/c has no b2; o/y has only b3)
 FAM = {"f/a": (10, 50, 20), "f/b": (20, 60, 40), "f/c": (30, None, 60), "f/d": (30, 40, 50),
-       "o/x": (40, 70, 80), "o/y": (None, None, 90)}
+       "f/x": (40, 70, 80), "o/y": (None, None, 90)}
 
 
 def _raw(table: dict[str, tuple], *draws: dict[str, tuple]) -> u.Scores:
@@ -346,11 +348,11 @@ def _relatives(table: dict[str, tuple]) -> dict:
 
 def test_family_relatives_are_the_nearest_lower_effort_with_a_real_score():
     rel = _relatives(FAM)
-    a, b, c, d = 0, 1, 2, 3
-    # f/c (effort 2) has two siblings at effort 1; f/d (effort 3) takes f/c (effort 2) where f/c has a real
-    # score, else f/a and f/b; o/x and o/y have no release, so no sibling.
-    assert {j: s.tolist() for j, s in rel["b1"].items()} == {a: [b], b: [a], c: [a, b], d: [c]}
-    assert {j: s.tolist() for j, s in rel["b2"].items()} == {a: [b], b: [a], c: [a, b], d: [a, b]}
+    a, b, c, d, x = 0, 1, 2, 3, 4
+    # f/a and f/b (both effort 1) have no lower sibling; f/c (effort 2) has two at effort 1; f/d (effort 3) takes
+    # f/c (effort 2) where f/c has a real score, else f/a and f/b; f/x (effort 4) takes f/d; o/y has no release.
+    assert {j: s.tolist() for j, s in rel["b1"].items()} == {c: [a, b], d: [c], x: [d]}
+    assert {j: s.tolist() for j, s in rel["b2"].items()} == {c: [a, b], d: [a, b], x: [d]}
     assert u.family_relatives(dict(FAM_DEF, family_match=False), FAM_PEOPLE, list(FAM), {"b1": {}}) == {}
 
 
@@ -370,8 +372,8 @@ def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_
     assert _column(out["dims"]["d1"], c) == [40.0, 42.5]
     assert _column(out["composite"], c) == [50.0, 51.25]
     # The P80 population of d1 holds f/c's min-of-two value, min(own 30, P50 of b2), = 30 in both draws:
-    # draw 0: d1 = f/a 30, f/b 40, f/c 30, f/d 35, o/x 55 -> 3rd of 5 = 35 (with f/c's 40 it would be 40);
-    # draw 1: f/a 37.5, f/b 37.5, f/c 30, f/d 35, o/x 55 -> 37.5.
+    # draw 0: d1 = f/a 30, f/b 40, f/c 30, f/d 35, f/x 55 -> 3rd of 5 = 35 (with f/c's 40 it would be 40);
+    # draw 1: f/a 37.5, f/b 37.5, f/c 30, f/d 35, f/x 55 -> 37.5.
     assert _column(out["plain"]["d1"], c) == [30.0, 30.0]
     # o/y has d2 only (90): its d1 is imputed as min(90, P50 of d1) -> composite (35 + 90) / 2, (37.5 + 90) / 2.
     assert _column(out["composite"], y) == [62.5, 63.75]
@@ -384,23 +386,23 @@ def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_
 def test_leave_one_out_table_has_a_family_rule():
     five = {m: v for m, v in FAM.items() if m != "o/y"}
     table = {(r["rule"], r["component"]): r for r in u.imputation_error(FAM_DEF, _raw(five), _relatives(five))}
-    # b1, hiding each model's real b1 that has a sibling and another real benchmark in d1 (f/c has none):
-    # f/a takes f/b's 20 (+10), f/b takes f/a's 10 (-10), f/d takes f/c's 30 (0) -> bias 0, rmse sqrt(200 / 3).
+    # b1, hiding each model's real b1 that has a sibling and another real benchmark in d1 (f/c has none; f/a and
+    # f/b have no sibling): f/d takes f/c's 30 (0), f/x takes f/d's 30 (-10) -> bias -5, rmse sqrt(50).
     fam = table[("family", "b1")]
-    assert (fam["dimension"], fam["n"], fam["bias"]) == ("d1", 3, 0.0)
-    assert fam["rmse"] == pytest.approx(math.sqrt(200 / 3))
-    # b2: f/a +10, f/b -10, f/d min(50, 60) - 40 = +10 -> bias 10 / 3, rmse 10.
-    assert table[("family", "b2")]["bias"] == pytest.approx(10 / 3) and table[("family", "b2")]["rmse"] == 10.0
+    assert (fam["dimension"], fam["n"], fam["bias"]) == ("d1", 2, -5.0)
+    assert fam["rmse"] == pytest.approx(math.sqrt(50))
+    # b2: f/d min(50, 60) - 40 = +10, f/x 40 - 70 = -30 -> bias -10, rmse sqrt(500).
+    assert table[("family", "b2")]["bias"] == -10.0 and table[("family", "b2")]["rmse"] == pytest.approx(math.sqrt(500))
     # b3 is alone in d2: no case.
     assert table[("family", "b3")]["n"] == 0 and table[("family", "b3")]["rmse"] is None
     # Dimension rule for d1: hide d1, impute min(d2, P50 of the other models' min-of-two d1 values
-    # {f/a 30, f/b 40, f/c 30, f/d 35, o/x 55}), compare with d1 as the board has it (f/c's with family match, 40):
+    # {f/a 30, f/b 40, f/c 30, f/d 35, f/x 55}), compare with d1 as the board has it (f/c's with family match, 40):
     # f/a min(20, 35) - 30 = -10; f/b min(40, 30) - 40 = -10; f/c min(60, 35) - 40 = -5; f/d min(50, 30) - 35 = -5;
-    # o/x min(80, 30) - 55 = -25 -> bias -11, rmse sqrt(875 / 5).
+    # f/x min(80, 30) - 55 = -25 -> bias -11, rmse sqrt(875 / 5).
     d1 = table[("dimension", "d1")]
     assert d1["n"] == 5 and d1["bias"] == pytest.approx(-11.0) and d1["rmse"] == pytest.approx(math.sqrt(175))
     # d2: the other dimension is d1 with family match: f/a min(30, 50) - 20 = 10; f/b min(40, 50) - 40 = 0;
-    # f/c min(40, 40) - 60 = -20; f/d min(35, 40) - 50 = -15; o/x min(55, 40) - 80 = -40 -> bias -13, rmse sqrt(465).
+    # f/c min(40, 40) - 60 = -20; f/d min(35, 40) - 50 = -15; f/x min(55, 40) - 80 = -40 -> bias -13, rmse sqrt(465).
     d2 = table[("dimension", "d2")]
     assert d2["bias"] == pytest.approx(-13.0) and d2["rmse"] == pytest.approx(math.sqrt(465))
     # Without family match there is no family rule, and f/c's d1 is its min-of-two value, 30: its d1 case becomes
@@ -434,9 +436,10 @@ def test_family_matched_component_is_widened_by_the_family_rule():
     u.annotate_index(d, board, frame, FAM_PEOPLE, {b: PERCENT for b in ("b1", "b2", "b3")})
     row = next(r for r in board["rows"] if r["model"] == "f/c")
     b2 = next(c for c in row["components"] if c["id"] == "b2")
-    # f/c's b2 is f/a's real 50; the family rule's leave-one-out rmse on b2 is 10 (see the table test).
+    # f/c's b2 is f/a's real 50; the family rule's leave-one-out rmse on b2 is sqrt(500) (see the table test).
     assert (b2["sibling"], b2["value"]) == ("f/a", 50.0)
-    assert b2["interval"] == pytest.approx([50 - 1.959964 * 10, 50 + 1.959964 * 10])
+    half = 1.959964 * math.sqrt(500)
+    assert b2["interval"] == pytest.approx([50 - half, 50 + half])
     assert "family-match rule" in b2["interval_reason"]
     assert row["interval_reason"] != u.MISMATCH and row["interval"][0] < 50.0 < row["interval"][1]
     assert {(r["rule"], r["component"]) for r in board["imputation_error"]} >= {("family", "b2"), ("benchmark", "b2")}

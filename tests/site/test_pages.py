@@ -408,6 +408,34 @@ def test_every_real_definition_is_shown_whole_and_in_words():
             assert methodology.num(n) in shown or methodology.pct(n) in shown, (i, n)
 
 
+def test_ai_iq_definition_names_the_benchmarks_family_match_is_off_on():
+    import copy
+    import dataclasses
+    from pathlib import Path
+
+    import yaml
+
+    from sitegen.site import methodology
+    from sitegen.site.pages import Urls
+    from sitegen.site.views import Lookups
+
+    real = yaml.safe_load((Path(__file__).resolve().parents[2] / "methodology/indices/ai-iq.yaml").read_text("utf-8"))
+    off = copy.deepcopy(real)
+    for dim in off["dimensions"]:
+        for b in dim["benchmarks"]:
+            if b["benchmark"] in ("hle", "aime-2025"):
+                b["family_match"] = False
+    ctx = dataclasses.replace(make_context(5), index_defs={"ai-iq": off})
+    lk = Lookups(ctx, Urls(ctx))
+
+    def fact(d):
+        return dict(methodology.definition_view(d, ctx, lk, lambda b: None)["facts"])["Family match"]
+
+    assert fact(off).endswith(f"never match; off on {lk.bench_name('aime-2025')}, {lk.bench_name('hle')}, where its "
+                              "held-out error is worse than the fallback's")
+    assert fact(real).endswith("never match") and fact(dict(real, family_match=False)) == "off"
+
+
 def _flatten(x):
     if isinstance(x, dict):
         for v in x.values():

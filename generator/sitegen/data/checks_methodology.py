@@ -79,6 +79,21 @@ def benchmark_in_one_dimension(index):
 
 
 @check
+def family_match_switch_acts(index):
+    """A benchmark's `family_match` acts only while its AI IQ definition has family match on: under a definition
+    with it off, the setting would read as a decision that changes nothing."""
+    for doc in index.repo.indices:
+        if doc.data.get("kind") != "ai-iq" or doc.data.get("family_match") is True:
+            continue
+        for i, dim in enumerate(_list(doc.data, "dimensions")):
+            for j, entry in enumerate(_list(dim, "benchmarks") if isinstance(dim, dict) else []):
+                if isinstance(entry, dict) and "family_match" in entry:
+                    where = ("dimensions", i, "benchmarks", j, "family_match")
+                    yield _at(doc, where, _field(where), "family match is off for the whole index, so this "
+                              "setting changes nothing", "remove it, or write family_match: true at the top level")
+
+
+@check
 def anchors_ascending(index):
     for doc in index.repo.indices:
         for path, key, value in _walk(doc.data):

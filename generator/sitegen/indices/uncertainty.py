@@ -477,16 +477,17 @@ def aiiq_arrays(definition: Mapping, raw: Scores,
 def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str],
                      real: Mapping[str, Mapping]) -> dict:
     """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (aiiq's rule:
-    same release, nearest equal-or-lower effort, with a real score), or {} when the definition has no
-    family match."""
-    from .aiiq import family_siblings
+    same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
+    definition runs family match on (aiiq.family_benchmarks; {} when none)."""
+    from .aiiq import family_benchmarks, family_siblings
 
-    if not definition.get("family_match"):
+    benches = family_benchmarks(definition)
+    if not benches:
         return {}
-    siblings = family_siblings(models, real)
+    siblings = family_siblings(models, real, benches)
     col = {mid: j for j, mid in enumerate(model_ids)}
     out: dict[str, dict[int, np.ndarray]] = {}
-    for bench in real:
+    for bench in (b for b in real if b in benches):
         for mid in model_ids:
             found = siblings(mid, bench)
             if found:
@@ -578,10 +579,14 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
     in d and a sibling with a real b, hide b and take the lowest implied IQ of its siblings at the nearest effort.
     Dimension rule (imputable d): for each model scored on d and on at least min_dimensions others, hide d and
     impute min(mean of its other scored dimensions, P80 of d over the other models, min-of-two values only).
-    Error = imputed - observed (IQ points); rmse widens imputed components in the simulation.
+    Error = imputed - observed (IQ points); rmse widens imputed components in the simulation. The family rule has
+    a row for each benchmark family match runs on (aiiq.family_benchmarks).
     """
+    from .aiiq import family_benchmarks
+
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     relatives = relatives or {}
+    family_on = family_benchmarks(definition)
     point = aiiq_arrays(definition, raw, relatives=relatives)
     table = []
     for d in definition["dimensions"]:
@@ -601,7 +606,7 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
             own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
             err = (np.minimum(own, p80) - iq[idx])[ok]
             table.append(_error_row("benchmark", bid, d["id"], err))
-            if definition.get("family_match"):
+            if bid in family_on:
                 cases = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
                 err = np.array([iq[sibs].min() - iq[j] for j, sibs in cases], float)
                 table.append(_error_row("family", bid, d["id"], err))

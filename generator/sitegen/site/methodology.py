@@ -194,9 +194,13 @@ def _ai_iq(v: _View) -> None:
     if (md := v.take("min_dimensions")) is not None:
         v.facts.append(("Composite", f"needs at least {num(md)} scored dimensions; it is the mean of the dimensions used"))
     if (fm := v.take("family_match")) is not None:
+        off = [v.lk.bench_name(b["benchmark"]) for dim in v.d.get("dimensions") or [] for b in dim.get("benchmarks") or []
+               if b.get("family_match") is False]
         v.facts.append(("Family match", "on: inside a scored dimension, a missing benchmark first takes the real score of a "
-                        "configuration of the same release at equal or lower reasoning effort, nearest effort first"
-                        if fm else "off"))
+                        "configuration of the same release in the same stated reasoning mode at a lower reasoning effort, "
+                        "the nearest effort first; configurations of unknown mode, or of equal or unknown effort, never "
+                        "match" + (f"; off on {', '.join(off)}, where its held-out error is worse than the fallback's"
+                                   if off else "") if fm else "off"))
     if (cp := v.take("compression")):
         v.facts.append(("Compression", f"pivot {num(cp.get('pivot'))}: {cp.get('rule', '')}; the anchor tables below are "
                         f"the {cp.get('anchors_are', '')} curves"))
