@@ -11,8 +11,9 @@ from sitegen.build import compute, validate_repo
 REPO = Path(__file__).parent.parent
 
 
-def rule(index, level, match, **values):
-    return metadata.Rule(index, 10 + index, tuple(match), level, values, f"rule {index}", f"https://example.org/{index}")
+def rule(index, level, match, reviewed=None, **values):
+    return metadata.Rule(index, 10 + index, tuple(match), level, values, f"rule {index}", f"https://example.org/{index}",
+                         reviewed)
 
 
 RULES = [
@@ -42,6 +43,25 @@ def test_each_level_of_precedence():
     values, prov = metadata.resolve({"id": "acme/widget-2-high", "weights": "open", "reasoning": True},
                                     [("board", {"weights": "closed"})], RULES)
     assert (values["weights"], values["reasoning"]) == ("open", True) and prov["reasoning"] == {"by": "model"}
+
+
+def test_a_reviewed_rule_beats_every_source_and_the_unreviewed_rules():
+    rules = RULES + [rule(4, "organization", ["acme/widget-2*"], reviewed="the card says closed; the board is wrong",
+                          weights="closed", context_window=4000)]
+    board = [("board", {"weights": "open", "context_window": 32000, "licence": "MIT"})]
+    values, prov = metadata.resolve({"id": "acme/widget-2-high"}, board, rules)
+    # Even at organisation level, the reviewed rule beats the board and the (more specific) unreviewed release rule.
+    assert (values["weights"], values["context_window"]) == ("closed", 4000)
+    assert prov["weights"] == {"by": "rule", "level": "organization", "source": "rule 4", "url": "https://example.org/4",
+                               "origin": "scores/metadata.yaml:14", "reviewed": "the card says closed; the board is wrong"}
+    # Fields the reviewed rule does not set keep the usual order: the source, then the unreviewed rules.
+    assert values["licence"] == "MIT" and prov["licence"] == {"by": "source", "source": "board"}
+    assert values["reasoning"] is False and prov["reasoning"]["level"] == "organization"
+    # The model file still beats a reviewed rule; a model the reviewed rule does not match is untouched.
+    assert metadata.resolve({"id": "acme/widget-2-high", "weights": "open"}, board, rules)[0]["weights"] == "open"
+    assert metadata.resolve({"id": "acme/widget-1"}, board, rules)[0]["weights"] == "open"
+    assert set(metadata.reviewed_values(rules, "acme/widget-2-high")) == {"weights", "context_window"}
+    assert metadata.reviewed_values(rules, "acme/widget-1") == {}
 
 
 def test_unknown_stays_unknown_and_parameters_are_one_block():

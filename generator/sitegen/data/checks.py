@@ -558,56 +558,82 @@ def metadata_rules_agree(index):
                                   "narrow one rule's match, or move the exception to a more specific level")
 
 
+def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
+    """model id -> field -> [(value, source id, doc, entry index)] of every imported file, in source-id order."""
+    from . import metadata
+
+    said: dict[str, dict[str, list[tuple]]] = {}
+    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
+        for i, entry in enumerate(_list(doc.data, "models")):
+            if isinstance(entry, dict) and isinstance(entry.get("model"), str):
+                for key in metadata.FIELDS:
+                    if entry.get(key) is not None:
+                        said.setdefault(entry["model"], {}).setdefault(key, []).append(
+                            (entry[key], doc.data.get("source"), doc, i))
+    return said
+
+
+def _settled(index, rules, model_id: str) -> set[str]:
+    """The fields a reviewer has settled for a model: set in its model file or by a reviewed rule."""
+    from . import metadata
+
+    model = index.models.get(model_id)
+    own = {key for key in metadata.FIELDS if model is not None and model.data.get(key) is not None}
+    return own | set(metadata.reviewed_values(rules, model_id))
+
+
+REVIEW_HINT = ("record the reviewed choice as a rule in scores/metadata.yaml (match: [{model}], level: release, "
+               "{key}: ..., source, url, reviewed: <why, with the evidence>)")
+
+
 @check
 def metadata_rules_agree_with_sources(index):
-    """A rule that a source contradicts for a model it matches (the source's value is used): a warning, since
-    the rule's pattern is probably too wide or its claim out of date."""
+    """A rule that a source contradicts for a model it matches: an error until a reviewer records the choice (a
+    reviewed rule, or the model file's own value), since either the rule's pattern is too wide or the source is
+    wrong, and a scraped value must not silently beat a vendor-stated one."""
     from . import metadata
 
     rules = metadata.rules_of(index.repo.metadata)
     if not rules:
         return
-    said: dict[str, dict] = {}
-    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
-        for entry in _list(doc.data, "models"):
-            if isinstance(entry, dict):
-                for key in metadata.FIELDS:
-                    if entry.get(key) is not None:
-                        said.setdefault(entry.get("model"), {}).setdefault(key, (entry[key], doc.data.get("source")))
+    said = _said_by_sources(index)
     for model_id in sorted(index.models):
+        settled = None
         for key, (value, rule) in metadata.rule_values(rules, model_id).items():
-            if key == "licence":
+            if key == "licence" or rule.reviewed:
                 continue  # names of one licence differ between sources ("MRL", "Mistral Research License")
-            source = said.get(model_id, {}).get(key)
-            if source is not None and source[0] != value:
-                yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
-                          f"{model_id}: this rule says {value!r}, {source[1]} says {source[0]!r}",
-                          f"{source[1]}'s value is used; narrow the rule's match if it should not cover this model",
-                          WARNING)
+            other = next((s for s in said.get(model_id, {}).get(key, []) if s[0] != value), None)
+            if other is None:
+                continue
+            settled = _settled(index, rules, model_id) if settled is None else settled
+            if key in settled:
+                continue
+            yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                      f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
+                      REVIEW_HINT.format(model=model_id, key=key) + ", or narrow this rule's match")
 
 
 @check
 def metadata_sources_agree(index):
-    """Two sources giving one model different weights, reasoning, parameters, context window or licence: a warning
-    (the first source in source-id order is used; a model file value or a correction in the model file settles it)."""
+    """Two sources giving one model different weights, reasoning, parameters, context window or licence: an error
+    until the model file or a reviewed rule in scores/metadata.yaml settles the field (the reader would otherwise
+    see whichever source sorts first)."""
     from . import metadata
 
-    seen: dict[tuple, tuple] = {}
-    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
-        for i, entry in enumerate(_list(doc.data, "models")):
-            if not isinstance(entry, dict):
-                continue
-            model = index.models.get(entry.get("model"))
-            for key in metadata.FIELDS:
-                if entry.get(key) is None:
+    rules = metadata.rules_of(index.repo.metadata)
+    for model_id, fields in sorted(_said_by_sources(index).items()):
+        settled = None
+        for key, rows in fields.items():
+            first = rows[0]
+            for value, source, doc, i in rows[1:]:
+                if value == first[0]:
                     continue
-                if model is not None and model.data.get(key) is not None:
-                    continue  # the model file decides
-                first = seen.setdefault((entry.get("model"), key), (entry[key], doc.data.get("source")))
-                if first[0] != entry[key]:
-                    yield _at(doc, ("models", i, key), f"models[{i}].{key}",
-                              f"{entry.get('model')}: {doc.data.get('source')} says {entry[key]!r}, {first[1]} says {first[0]!r}",
-                              f"{first[1]}'s value is used; set {key} in the model file to settle it", WARNING, key=False)
+                settled = _settled(index, rules, model_id) if settled is None else settled
+                if key in settled:
+                    break
+                yield _at(doc, ("models", i, key), f"models[{i}].{key}",
+                          f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
+                          REVIEW_HINT.format(model=model_id, key=key), key=False)
 
 
 def publisher(index, source_id) -> str:

@@ -83,7 +83,7 @@ def model_records(repo) -> list[dict]:
     """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
-    > a source's per-model value > release > family > organisation rule) and record where each came from.
+    > reviewed rule > a source's per-model value > release > family > organisation rule) and record where each came from.
     Organisation and release date come from the first imported file in source-id order that has them. Among
     imported files, the most recent pricing (by as_of, then source id) wins.
     """

@@ -1,12 +1,19 @@
 """Which metadata value a model gets, and where it came from.
 
-Precedence, most specific first (methodology/sources.md, "Model metadata"):
+Precedence, most specific first (methodology/sources.md, "Model metadata"): a hand-set or vendor-stated fact
+beats a scraped one.
 
 1. the model file's own value (scores/models/<org>/<model>.yaml);
-2. a source's per-model value (scores/imported/<source>.yaml `models:`), the first source in source-id order that
-   has one; sources that disagree are reported as warnings by `checks.metadata_sources_agree`;
-3. a release rule, 4. a family rule, 5. an organisation rule (scores/metadata.yaml), the first matching rule of
+2. a reviewed rule (scores/metadata.yaml, a rule with `reviewed: <reason>`): a reviewer's recorded choice where
+   sources disagree with each other or with a rule; release, then family, then organisation level;
+3. a source's per-model value (scores/imported/<source>.yaml `models:`), the first source in source-id order that
+   has one;
+4. a release rule, 5. a family rule, 6. an organisation rule (scores/metadata.yaml), the first matching rule of
    the level in file order; two rules of one level that disagree about a model are an error.
+
+Any disagreement left open is an error (`checks.metadata_sources_agree`, `checks.metadata_rules_agree_with_sources`)
+until the model file or a reviewed rule settles the field, so the order of 3 and 4-6 never decides a published
+value on its own: an unreviewed rule only fills what every source leaves unsaid.
 
 Unknown stays unknown (None): nothing is guessed. `parameters` is one block (total and active together), so a
 model never mixes one place's total with another's active count.
@@ -45,6 +52,7 @@ class Rule:
     values: dict
     source: str
     url: str
+    reviewed: str | None = None  # why a reviewer chose this value over a disagreeing source
 
     def matches(self, model_id: str) -> bool:
         return _matcher(self.match)(model_id)
@@ -99,7 +107,7 @@ def rules_of(doc) -> RuleSet:
     for i, entry in enumerate(doc.data.get("rules") or []):
         values = {key: entry[key] for key in FIELDS if key in entry}
         out.append(Rule(i, doc.mark("rules", i)[0], tuple(entry["match"]), entry["level"], values,
-                        entry["source"], entry["url"]))
+                        entry["source"], entry["url"], entry.get("reviewed")))
     return RuleSet(out)
 
 
@@ -125,13 +133,28 @@ def values_of(matched: list[Rule]) -> dict[str, tuple[object, Rule]]:
     return out
 
 
+def reviewed_values(rules, model_id: str) -> dict[str, tuple[object, Rule]]:
+    """field -> (value, rule) from the most specific matching reviewed rule that sets the field."""
+    return values_of([rule for rule in matching(rules, model_id) if rule.reviewed])
+
+
+def _rule_provenance(rule: Rule) -> dict:
+    out = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url, "origin": rule.label}
+    if rule.reviewed:
+        out["reviewed"] = rule.reviewed
+    return out
+
+
 def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) -> tuple[dict, dict]:
     """(values, provenance) for one model.
 
     `model` is the model file's data; `imported` its (source id, entry) pairs in source-id order. Provenance per
     field: {"by": "model", "origin": path} | {"by": "source", "source": id} | {"by": "rule", "level", "source",
-    "url", "origin"} — or None when the value is unknown.
+    "url", "origin"[, "reviewed"]} — or None when the value is unknown.
     """
+    matched = matching(rules, model["id"])
+    reviewed = values_of([rule for rule in matched if rule.reviewed])
+    fallback = values_of([rule for rule in matched if not rule.reviewed])
     values: dict = {key: None for key in FIELDS}
     provenance: dict = {key: None for key in FIELDS}
     for key in FIELDS:
@@ -139,16 +162,19 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
             values[key] = model[key]
             provenance[key] = {"by": "model"}
             continue
+        if key in reviewed:
+            values[key], rule = reviewed[key]
+            provenance[key] = _rule_provenance(rule)
+            continue
         for source, entry in imported:
             if entry.get(key) is not None:
                 values[key] = entry[key]
                 provenance[key] = {"by": "source", "source": source}
                 break
-    for key, (value, rule) in rule_values(rules, model["id"]).items():
-        if values[key] is None:
-            values[key] = value
-            provenance[key] = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url,
-                               "origin": rule.label}
+        else:
+            if key in fallback:
+                values[key], rule = fallback[key]
+                provenance[key] = _rule_provenance(rule)
     return values, provenance
 
 
