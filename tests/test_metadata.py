@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from sitegen.data import metadata
 from sitegen.build import compute, validate_repo
 
@@ -125,3 +127,62 @@ def test_coverage_counts_known_values_and_open_models_with_a_size():
               "hle": {"rows": [{"model": "a/z", "rank": 1}]}}
     assert metadata.ranked_models(boards, {"lmarena-text": {"rows": [{"model": "a/z", "rank": 3}]}}) == {"a/x", "a/z"}
     assert metadata.ranked_models(boards, {}) == {"a/x"}  # hle is not one of the coverage boards
+
+
+# ---------------------------------------------------------------- organisations and fine-tunes
+
+def _model_file(root: Path, mid: str, **fields) -> Path:
+    path = root / "scores" / "models" / f"{mid}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"id": mid, "name": fields.pop("name", mid), "release": fields.pop("release", mid), **fields}
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_rename_into_another_organisation_moves_the_release_and_keeps_the_old_id(tmp_path):
+    from sitegen.importers import aliases
+
+    _model_file(tmp_path, "acme/widget-2-tuned", name="Widget 2 Tuned", organization="Acme", aliases=["w2t"])
+    imported = tmp_path / "scores" / "imported" / "board.yaml"
+    imported.parent.mkdir(parents=True)
+    imported.write_text("source: board\nresults:\n- model: acme/widget-2-tuned\n  value: 1\n", encoding="utf-8")
+    changed = aliases.rename(tmp_path, "acme/widget-2-tuned", "beta/widget-2-tuned", "Beta Labs")
+    assert changed == ["scores/models/beta/widget-2-tuned.yaml", "scores/models/acme/widget-2-tuned.yaml",
+                       "scores/imported/board.yaml"]
+    data = yaml.safe_load((tmp_path / "scores/models/beta/widget-2-tuned.yaml").read_text())
+    assert (data["organization"], data["release"], data["former_ids"]) == ("Beta Labs", "beta/widget-2-tuned",
+                                                                           ["acme/widget-2-tuned"])
+    assert data["aliases"] == ["w2t"] and not (tmp_path / "scores/models/acme/widget-2-tuned.yaml").exists()
+    assert "model: beta/widget-2-tuned" in imported.read_text()
+
+
+def test_rename_into_another_organisation_is_refused_without_a_name_or_when_it_splits_a_release(tmp_path):
+    import pytest
+
+    from sitegen.importers import aliases
+
+    _model_file(tmp_path, "acme/gizmo-high", release="acme/gizmo", organization="Acme")
+    _model_file(tmp_path, "acme/gizmo-low", release="acme/gizmo", organization="Acme")
+    with pytest.raises(ValueError, match="another organisation"):
+        aliases.rename(tmp_path, "acme/gizmo-high", "beta/gizmo-high")
+    with pytest.raises(ValueError, match="acme/gizmo-low also belong to release acme/gizmo"):
+        aliases.rename(tmp_path, "acme/gizmo-high", "beta/gizmo-high", "Beta")
+    with pytest.raises(ValueError, match="only for a rename into another organisation"):
+        aliases.rename(tmp_path, "acme/gizmo-high", "acme/gizmo-max", "Beta")
+    # Within one organisation the rename works as before: the release stays.
+    aliases.rename(tmp_path, "acme/gizmo-high", "acme/gizmo-xhigh")
+    data = yaml.safe_load((tmp_path / "scores/models/acme/gizmo-xhigh.yaml").read_text())
+    assert (data["release"], data["organization"], data["former_ids"]) == ("acme/gizmo", "Acme", ["acme/gizmo-high"])
+
+
+def test_a_new_models_organisation_comes_from_the_table():
+    from sitegen.importers import aliases
+
+    table = {"microsoft": {"id": "microsoft", "name": "Microsoft", "aka": ["Azure"]},
+             "openai": {"id": "openai", "name": "OpenAI"}}
+    assert aliases.organization("Phi-5", "azure", table) == ("microsoft", "Microsoft")  # an `aka` spelling
+    assert aliases.organization("Phi-5", "Microsoft", table) == ("microsoft", "Microsoft")  # the name itself
+    assert aliases.organization("GPT-9", None, table) == ("openai", "OpenAI")  # a name prefix
+    assert aliases.organization("Claude 9", None, table) == ("anthropic", "anthropic")  # a prefix the table lacks
+    assert aliases.organization("Widget", "Acme Labs", table) == ("acme-labs", "Acme Labs")  # not in the table yet
+    assert aliases.organization("Widget", None, table) is None

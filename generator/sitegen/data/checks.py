@@ -659,7 +659,10 @@ def run_checks(repo) -> list[Problem]:
 @check
 def organization_named_one_way(index):
     """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
-    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name."""
+    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name.
+    Where scores/metadata.yaml has an organisations table, `organizations_in_table` checks the names instead."""
+    if index.repo.metadata is not None and _list(index.repo.metadata.data, "organizations"):
+        return
     folders = defaultdict(list)
     for doc in index.repo.models:
         org = doc.data.get("organization")
@@ -679,6 +682,63 @@ def organization_named_one_way(index):
                           f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
                           f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
                           f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+
+
+@check
+def organizations_in_table(index):
+    """Organisation names come from one reviewed table (scores/metadata.yaml `organizations:`): every model's
+    folder has an entry and its `organization` is that entry's name; an entry no model uses is stale. Without a
+    table (a tree with no scores/metadata.yaml or no `organizations:`) nothing is checked."""
+    doc = index.repo.metadata
+    entries = _list(doc.data, "organizations") if doc is not None else []
+    if not entries:
+        return
+    table: dict[str, tuple[int, dict]] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            continue
+        if entry["id"] in table:
+            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id",
+                      f"'{entry['id']}' is in the table twice", "keep one entry per organisation", key=False)
+            continue
+        table[entry["id"]] = (i, entry)
+    used = set()
+    for model_doc in index.repo.models:
+        model_id, org = model_doc.data.get("id"), model_doc.data.get("organization")
+        if not isinstance(model_id, str) or not isinstance(org, str):
+            continue
+        folder = model_id.partition("/")[0]
+        used.add(folder)
+        if folder not in table:
+            yield _at(model_doc, ("organization",), "organization",
+                      f"organisation '{folder}' ({org}) is not in the organisations table",
+                      f"add {{id: {folder}, name: {org}}} to organizations: in scores/metadata.yaml, or file the "
+                      "model under an organisation the table has", key=False)
+        elif org != table[folder][1].get("name"):
+            yield _at(model_doc, ("organization",), "organization",
+                      f"'{org}' is not the organisations table's name for {folder}",
+                      f"write organization: {table[folder][1].get('name')}", key=False)
+    for folder, (i, _) in sorted(table.items()):
+        if folder not in used:
+            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id", f"no model is filed under '{folder}'",
+                      "remove the entry, or fix the folder name", key=False)
+
+
+@check
+def base_model_known(index):
+    """A fine-tune's `base_model.model` names a model on the site, and not the fine-tune itself."""
+    for doc in index.repo.models:
+        base = doc.data.get("base_model")
+        target = base.get("model") if isinstance(base, dict) else None
+        if not isinstance(target, str):
+            continue
+        if target == doc.data.get("id"):
+            yield _at(doc, ("base_model", "model"), "base_model.model", "a model is not its own base model",
+                      "name the model it was trained from", key=False)
+        elif target not in index.models:
+            yield _at(doc, ("base_model", "model"), "base_model.model", f"unknown model '{target}'",
+                      _suggest(target, index.models, "leave `model` out when the site has no page for the base"),
+                      key=False)
 
 
 @check

@@ -74,6 +74,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
         "id": data["id"], "name": data["name"], "organization": data["organization"],
         "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
         "release": data.get("release"), "former_ids": list(data.get("former_ids", [])),
+        "base_model": data.get("base_model"),
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
