@@ -186,3 +186,56 @@ def test_a_new_models_organisation_comes_from_the_table():
     assert aliases.organization("Claude 9", None, table) == ("anthropic", "anthropic")  # a prefix the table lacks
     assert aliases.organization("Widget", "Acme Labs", table) == ("acme-labs", "Acme Labs")  # not in the table yet
     assert aliases.organization("Widget", None, table) is None
+
+
+# ---------------------------------------------------------------- release-level facts
+
+def _rec(model, release, **fields):
+    nan = float("nan")
+    out = {"model": model, "release": release, "weights": None, "licence": None, "released": None,
+           "total_b": nan, "active_b": nan, "input_per_mtok": nan, "output_per_mtok": nan, "pricing_as_of": None,
+           "pricing_source": None, "provenance": {}, "released_source": None, "licence_source": None,
+           "weights_source": None, "parameters_source": None}
+    out.update(fields)
+    return out
+
+
+def test_a_release_fact_stated_by_some_configurations_reaches_the_others():
+    high = _rec("acme/w-high", "acme/w", licence="MIT", released="2025-03", total_b=30.0, active_b=3.0,
+                input_per_mtok=5.0, output_per_mtok=25.0, pricing_as_of="2025-06-01", pricing_source="board",
+                provenance={"licence": {"by": "source", "source": "board"}})
+    low = _rec("acme/w-low", "acme/w", released="2025-03-14")
+    xhigh = _rec("acme/w-xhigh", "acme/w", licence="MIT")
+    alone = _rec("acme/solo", "acme/solo")
+    assert metadata.inherit_release([high, low, xhigh, alone]) == []
+    # The unpriced configuration gets the release's list price, with where it came from.
+    assert (xhigh["input_per_mtok"], xhigh["output_per_mtok"], xhigh["pricing_source"]) == (5.0, 25.0, "board")
+    assert xhigh["provenance"]["pricing"] == {"by": "release", "from": "acme/w-high",
+                                              "via": {"by": "source", "source": "board"}}
+    # Parameters travel as one block; the licence keeps its sibling's provenance under `via`.
+    assert (low["total_b"], low["active_b"]) == (30.0, 3.0) and low["licence"] == "MIT"
+    assert low["provenance"]["licence"]["via"] == {"by": "source", "source": "board"}
+    assert low["licence_source"] == "acme/w-high" and metadata.label(low["provenance"]["licence"], "x") == "acme/w-high"
+    # A month and a day in it agree: every configuration shows the day.
+    assert high["released"] == low["released"] == xhigh["released"] == "2025-03-14"
+    assert high["provenance"]["released"]["from"] == "acme/w-low"
+    assert alone["licence"] is None and alone["provenance"] == {}  # a release of one configuration: nothing to share
+
+
+def test_configurations_that_disagree_give_nothing_to_the_others_and_are_reported():
+    a = _rec("acme/q-reasoning", "acme/q", total_b=8.0, released="2025-04-29", input_per_mtok=0.18, output_per_mtok=2.1)
+    b = _rec("acme/q-non-reasoning", "acme/q", total_b=8.2, released="2025-04-28", input_per_mtok=0.18,
+             output_per_mtok=0.7)
+    c = _rec("acme/q-bare", "acme/q")
+    found = metadata.inherit_release([a, b, c])
+    assert found == [
+        ("acme/q", "parameters", {"acme/q-reasoning": (8.0, None), "acme/q-non-reasoning": (8.2, None)}),
+        ("acme/q", "released", {"acme/q-reasoning": "2025-04-29", "acme/q-non-reasoning": "2025-04-28"}),
+        ("acme/q", "pricing", {"acme/q-reasoning": (0.18, 2.1), "acme/q-non-reasoning": (0.18, 0.7)}),
+    ]
+    assert c["total_b"] != c["total_b"] and c["released"] is None and c["input_per_mtok"] != c["input_per_mtok"]
+    assert (a["total_b"], b["total_b"]) == (8.0, 8.2)
+    # Two months are a disagreement too; two different days of one month as well.
+    assert metadata._same_date(["2025-04", "2025-05"]) is None
+    assert metadata._same_date(["2025-04-01", "2025-04-02", "2025-04"]) is None
+    assert metadata._same_date(["2025-04", "2025-04"]) == "2025-04"

@@ -600,8 +600,8 @@ def metadata_rules_agree_with_sources(index):
     for model_id in sorted(index.models):
         settled = None
         for key, (value, rule) in metadata.rule_values(rules, model_id).items():
-            if key == "licence" or rule.reviewed:
-                continue  # names of one licence differ between sources ("MRL", "Mistral Research License")
+            if key in metadata.NOT_COMPARED or rule.reviewed:
+                continue  # licence spellings and release days differ between sources (see metadata.NOT_COMPARED)
             other = next((s for s in said.get(model_id, {}).get(key, []) if s[0] != value), None)
             if other is None:
                 continue
@@ -624,6 +624,8 @@ def metadata_sources_agree(index):
     for model_id, fields in sorted(_said_by_sources(index).items()):
         settled = None
         for key, rows in fields.items():
+            if key == "released":
+                continue  # sources date a release days apart; configurations of a release are compared instead
             first = rows[0]
             for value, source, doc, i in rows[1:]:
                 if value == first[0]:
@@ -682,6 +684,35 @@ def organization_named_one_way(index):
                           f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
                           f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
                           f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+
+
+@check
+def release_facts_agree(index):
+    """The configurations of one release that state its weights, parameters, licence or release date disagree (a
+    month and a day in it agree): a warning at each configuration's file, since the release's value is then not
+    known and is not given to its other configurations. A reviewed rule in scores/metadata.yaml at release level
+    settles it. List prices are not compared: sources price reasoning and non-reasoning configurations apart."""
+    from . import frame
+
+    for release, field, values in frame.release_disagreements(index.repo):
+        if field == "pricing":
+            continue
+        said = ", ".join(f"{mid} {_shown(value)}" for mid, value in sorted(values.items()))
+        for mid in sorted(values):
+            doc = index.models.get(mid)
+            if doc is not None:
+                yield _at(doc, ("release",), "release",
+                          f"configurations of {release} disagree on {field}: {said}",
+                          f"record the release's {field} as a reviewed rule in scores/metadata.yaml "
+                          f"(match: [{release.split('/')[0]}/...], level: release, {field}: ..., reviewed: <why>)",
+                          WARNING, key=False)
+                break
+
+
+def _shown(value) -> str:
+    if isinstance(value, tuple):
+        return "/".join("–" if v is None else f"{v:g}" for v in value)
+    return str(value)
 
 
 @check

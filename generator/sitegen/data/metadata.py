@@ -26,7 +26,13 @@ import fnmatch
 import functools
 import re
 
-FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence")
+FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released")
+# Facts of a release, not of one configuration: every configuration of a release shows one value (inherit_release).
+RELEASE_FIELDS = ("weights", "parameters", "licence", "released", "pricing")
+# Fields whose sources are not compared with each other or with rules: one licence has several spellings, and
+# sources date a release a few days apart (announcement, API availability). Configurations of one release are
+# compared instead (inherit_release), where a disagreement is a warning until a reviewed rule settles it.
+NOT_COMPARED = ("licence", "released")
 LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
@@ -184,6 +190,8 @@ def label(provenance: dict | None, model_path: str) -> str | None:
         return None
     if provenance["by"] == "model":
         return model_path
+    if provenance["by"] == "release":
+        return provenance["from"]
     if provenance["by"] == "source":
         return provenance["source"]
     return provenance["origin"]
@@ -217,3 +225,82 @@ def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str
     known["open_weights"] = len(opened)
     known["open_with_parameters"] = sum(r["total_b"] == r["total_b"] for r in opened)
     return known
+
+
+def _same_date(values: list[str]) -> str | None:
+    """The one date that YYYY-MM and YYYY-MM-DD values all describe (the most precise), None when they differ."""
+    days = {v for v in values if len(v) == 10}
+    months = {v[:7] for v in values}
+    if len(months) != 1 or len(days) > 1:
+        return None
+    return next(iter(days)) if days else next(iter(months))
+
+
+def _release_value(records: list[dict], field: str):
+    """What the configurations of one release say about a field: (value, sibling it is taken from) when every
+    configuration that knows it agrees, else None; ("unknown", None) when none knows it."""
+    known = [(r, _field_value(r, field)) for r in records]
+    known = [(r, v) for r, v in known if v is not None]
+    if not known:
+        return "unknown", None
+    if field == "released":
+        date = _same_date([v for _, v in known])
+        if date is None:
+            return None
+        return date, next(r for r, v in known if v == date)
+    first = known[0][1]
+    return (first, known[0][0]) if all(v == first for _, v in known) else None
+
+
+def _field_value(record: dict, field: str):
+    if field == "parameters":
+        total = record["total_b"]
+        return None if total != total else (total, None if record["active_b"] != record["active_b"] else record["active_b"])
+    if field == "pricing":
+        price = record["input_per_mtok"]
+        return None if price != price else (price, record["output_per_mtok"])
+    return record[field]
+
+
+def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
+    """Give every configuration of a release the release's weights, parameters, licence, release date and list
+    price where it has none, when the configurations that state the field agree (a month and a day in it agree;
+    the day is kept). Changes the records in place; the provenance of a filled field is {"by": "release", "from":
+    the sibling's id, "via": the sibling's provenance}. Returns the disagreements, (release, field, {model id:
+    value}), for `sitegen validate` to report: none of them is filled, since no sibling's value is the release's."""
+    by_release: dict[str, list[dict]] = {}
+    for record in records:
+        by_release.setdefault(record["release"], []).append(record)
+    disagreements = []
+    for release, group in sorted(by_release.items()):
+        if len(group) < 2:
+            continue
+        for field in RELEASE_FIELDS:
+            found = _release_value(group, field)
+            if found is None:
+                disagreements.append((release, field, {r["model"]: _field_value(r, field) for r in group
+                                                       if _field_value(r, field) is not None}))
+                continue
+            value, sibling = found
+            if sibling is None:
+                continue
+            for record in group:
+                if record is sibling or _field_value(record, field) == value:
+                    continue
+                _fill(record, sibling, field)
+    return disagreements
+
+
+def _fill(record: dict, sibling: dict, field: str) -> None:
+    via = (sibling.get("provenance") or {}).get(field)
+    if field == "parameters":
+        record["total_b"], record["active_b"] = sibling["total_b"], sibling["active_b"]
+    elif field == "pricing":
+        for key in ("input_per_mtok", "output_per_mtok", "pricing_as_of", "pricing_source"):
+            record[key] = sibling[key]
+        via = {"by": "source", "source": sibling["pricing_source"]} if sibling["pricing_source"] else None
+    else:
+        record[field] = sibling[field]
+    record.setdefault("provenance", {})[field] = {"by": "release", "from": sibling["model"], "via": via}
+    if field in FIELDS:  # the record's `<field>_source` column (pricing keeps the price's own source)
+        record[f"{field}_source"] = sibling["model"]
