@@ -239,3 +239,65 @@ def test_configurations_that_disagree_give_nothing_to_the_others_and_are_reporte
     assert metadata._same_date(["2025-04", "2025-05"]) is None
     assert metadata._same_date(["2025-04-01", "2025-04-02", "2025-04"]) is None
     assert metadata._same_date(["2025-04", "2025-04"]) == "2025-04"
+
+
+def test_a_rounded_context_window_is_marked_approximate(tmp_path):
+    import shutil
+
+    from sitegen.data import frame, load
+
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "tests" / "validation" / "base", root)
+    (root / "scores" / "imported").mkdir()
+    (root / "scores" / "imported" / "board.yaml").write_text(
+        "source: board\nretrieved: \"2025-06-02\"\nmodels:\n"
+        "  - {model: acme/widget-1, context_window: 131000, context_window_approximate: true}\n"
+        "  - {model: acme/gadget, context_window: 32768}\n"
+        "results: []\n", encoding="utf-8")
+    _model_file(root, "acme/gadget", name="Gadget", organization="Acme")
+    repo, problems = load.load_repo(root)
+    assert not [p for p in problems if p.severity == "error"]
+    records = {r["model"]: r for r in frame.model_records(repo)}
+    assert (records["acme/widget-1"]["context_window"], records["acme/widget-1"]["context_window_approximate"]) == (
+        131000, True)
+    assert (records["acme/gadget"]["context_window"], records["acme/gadget"]["context_window_approximate"]) == (
+        32768, False)
+
+
+def test_real_data_metadata_fixes():
+    """The repository's specific fixes of issue #26 (bullet 'Metadata errors'), each checked on the real data."""
+    from sitegen.data import frame, load
+
+    repo, _ = load.load_repo(REPO)
+    records = {r["model"]: r for r in frame.model_records(repo)}
+    preview = records["alibaba/qwen3-max-preview"]
+    assert (preview["weights"], preview["licence"]) == ("closed", "Proprietary")
+    assert preview["provenance"]["weights"]["reviewed"]  # LMArena's "Apache 2.0" lost to a reviewed rule
+    r1776 = records["perplexity/r1-1776"]
+    assert (r1776["weights"], r1776["licence"]) == ("open", "MIT")
+    moved = {"nomic-ai/gpt4all-13b-snoozy": ("Nomic AI", "openai/gpt4all-13b-snoozy"),
+             "princeton-nlp/gemma-2-9b-it-simpo": ("Princeton NLP", "google/gemma-2-9b-it-simpo"),
+             "nvidia/llama2-70b-steerlm-chat": ("NVIDIA", "meta/llama2-70b-steerlm-chat"),
+             "ai2/llama-3.1-tulu-3-70b-dpo": ("Allen Institute for AI", "meta/llama-3.1-tulu-3-70b-dpo"),
+             "meituan/longcat-2.0": ("Meituan", "longcat/longcat-2.0")}
+    for mid, (org, former) in moved.items():
+        assert (records[mid]["organization"], records[mid]["former_ids"]) == (org, [former]), mid
+    assert not any(m.startswith(("openai/gpt4all", "longcat/", "bespoke/")) for m in records)
+    assert {records[m]["organization"] for m in records if m.startswith("microsoft/")} == {"Microsoft"}
+    assert {records[m]["organization"] for m in records if m.startswith("01-ai/")} == {"01.AI"}
+    assert records["e-pang/grok-4-refine"]["organization"] == "independent (Eric Pang)"
+    # One parameter count per Qwen3 release (the card's, not the Pedagogy list's rounded name).
+    for size, total in (("8b", 8.2), ("14b", 14.8), ("32b", 32.8)):
+        assert {records[f"alibaba/qwen3-{size}-{mode}"]["total_b"] for mode in ("reasoning", "non-reasoning")} == {total}
+    # Claude Opus 4.7 (xhigh) shows its release's list price; Claude Opus 4's configurations one release date.
+    xhigh = records["anthropic/claude-opus-4-7-xhigh"]
+    assert (xhigh["input_per_mtok"], xhigh["output_per_mtok"]) == (5.0, 25.0)
+    assert {r["released"] for r in records.values() if r["release"] == "anthropic/claude-opus-4"} == {"2025-05-22"}
+    # Every configuration of a release with a known licence shows it (15 releases had gaps).
+    by_release: dict[str, set] = {}
+    for r in records.values():
+        by_release.setdefault(r["release"], set()).add(r["licence"])
+    assert [rel for rel, licences in by_release.items() if None in licences and len(licences) > 1] == []
+    # AA's thousand-rounded context windows are marked approximate.
+    assert records["mistral/ministral-3b"]["context_window"] == 131000
+    assert records["mistral/ministral-3b"]["context_window_approximate"] is True

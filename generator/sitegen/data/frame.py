@@ -24,6 +24,8 @@ MODEL_COLUMNS = {
     # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
     "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
     "context_window_source": "string", "licence_source": "string", "released_source": "string",
+    "context_window_approximate": "boolean",  # the figure is a source's rounding (AA's '131k'), shown with '≈'
+
     "provenance": "object",  # field -> metadata.resolve's provenance dict (None when unknown)
 }
 METADATA_FIELDS = ("organization",)
@@ -137,6 +139,9 @@ def model_records(repo) -> list[dict]:
         }
         for key in metadata.FIELDS:
             record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
+        window = provenance["context_window"]
+        record["context_window_approximate"] = bool(window and window["by"] == "source" and any(
+            source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates))
         record["provenance"] = provenance
         records.append(record)
     metadata.inherit_release(records)  # release-level facts, once per release (disagreements: sitegen validate)

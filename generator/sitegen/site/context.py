@@ -94,6 +94,7 @@ def _fill_metadata(view: dict, rec: dict) -> None:
             "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
         "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "context_window_approximate": bool(rec.get("context_window_approximate")),
         "metadata_provenance": rec.get("provenance") or {},
         "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
