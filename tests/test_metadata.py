@@ -111,6 +111,12 @@ def test_real_data_coverage_of_weights_and_reasoning(capsys):
     assert known["models"] == len(ranked) > 600
     assert weights >= 0.95
     assert reasoning >= 0.93
+    # Image generators (a `kind` rule in scores/metadata.yaml) are on no board: the boards rank language models.
+    images = {r["model"] for r in computed.model_records if r["kind"] == "image-generation"}
+    assert {"black-forest-labs/flux1.1-pro", "ideogram/ideogram-2.0", "stability-ai/stable-diffusion-3.5-large",
+            "openai/dall-e-3", "recraft/recraft-v3"} <= images
+    on_boards = {r["model"] for b in [*computed.boards.values(), *computed.benchmark_boards.values()] for r in b["rows"]}
+    assert not images & on_boards
 
 
 def test_coverage_counts_known_values_and_open_models_with_a_size():
@@ -301,3 +307,26 @@ def test_real_data_metadata_fixes():
     # AA's thousand-rounded context windows are marked approximate.
     assert records["mistral/ministral-3b"]["context_window"] == 131000
     assert records["mistral/ministral-3b"]["context_window_approximate"] is True
+
+
+def test_a_board_ranks_only_the_kinds_of_model_its_definition_names():
+    import pandas as pd
+
+    from sitegen.indices.boards import of_kinds
+
+    models = pd.DataFrame({"model": ["a/chat", "a/painter", "a/other"],
+                           "kind": pd.array(["language", "image-generation", None], dtype="string")})
+    results = pd.DataFrame({"model": ["a/chat", "a/painter", "a/other"], "value": [1.0, 2.0, 3.0]})
+    res, mods = of_kinds({}, results, models)  # the default: language models (an unset kind is language)
+    assert list(mods["model"]) == ["a/chat", "a/other"] and list(res["model"]) == ["a/chat", "a/other"]
+    res, mods = of_kinds({"model_kinds": ["image-generation"]}, results, models)
+    assert list(mods["model"]) == list(res["model"]) == ["a/painter"]
+    res, mods = of_kinds({"model_kinds": ["language", "image-generation"]}, results, models)
+    assert res is results and mods is models  # nothing to leave out: the frames themselves
+
+
+def test_a_kind_rule_marks_a_model_and_language_is_the_default():
+    rules = [rule(0, "family", ["acme/painter-*"], kind="image-generation")]
+    assert metadata.resolve({"id": "acme/painter-2"}, [], rules)[0]["kind"] == "image-generation"
+    assert metadata.resolve({"id": "acme/chat"}, [], rules)[0]["kind"] is None  # frame shows None as language
+    assert metadata.KINDS[0] == "language"

@@ -24,7 +24,8 @@ MODEL_COLUMNS = {
     # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
     "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
     "context_window_source": "string", "licence_source": "string", "released_source": "string",
-    "context_window_approximate": "boolean",  # the figure is a source's rounding (AA's '131k'), shown with '≈'
+    "context_window_approximate": "boolean",
+    "kind": "string", "kind_source": "string",  # language (the default) or image-generation; boards filter on it  # the figure is a source's rounding (AA's '131k'), shown with '≈'
 
     "provenance": "object",  # field -> metadata.resolve's provenance dict (None when unknown)
 }
@@ -136,6 +137,7 @@ def model_records(repo) -> list[dict]:
             "release": data["release"], "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
             "former_ids": list(data.get("former_ids") or []),
+            "kind": values["kind"] or metadata.KINDS[0],
         }
         for key in metadata.FIELDS:
             record[f"{key}_source"] = metadata.label(provenance[key], doc.path)

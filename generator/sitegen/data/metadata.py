@@ -26,7 +26,8 @@ import fnmatch
 import functools
 import re
 
-FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released")
+FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released", "kind")
+KINDS = ("language", "image-generation")  # a model's `kind`; language when nothing says otherwise
 # Facts of a release, not of one configuration: every configuration of a release shows one value (inherit_release).
 RELEASE_FIELDS = ("weights", "parameters", "licence", "released", "pricing")
 # Fields whose sources are not compared with each other or with rules: one licence has several spellings, and

@@ -95,6 +95,7 @@ def _fill_metadata(view: dict, rec: dict) -> None:
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
         "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
         "context_window_approximate": bool(rec.get("context_window_approximate")),
+        "kind": rec.get("kind") or "language",
         "metadata_provenance": rec.get("provenance") or {},
         "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
