@@ -234,10 +234,9 @@ def test_configurations_that_disagree_give_nothing_to_the_others_and_are_reporte
              output_per_mtok=0.7)
     c = _rec("acme/q-bare", "acme/q")
     found = metadata.inherit_release([a, b, c])
-    assert found == [
+    assert found == [  # prices are per mode (below), so they are not a disagreement
         ("acme/q", "parameters", {"acme/q-reasoning": (8.0, None), "acme/q-non-reasoning": (8.2, None)}),
         ("acme/q", "released", {"acme/q-reasoning": "2025-04-29", "acme/q-non-reasoning": "2025-04-28"}),
-        ("acme/q", "pricing", {"acme/q-reasoning": (0.18, 2.1), "acme/q-non-reasoning": (0.18, 0.7)}),
     ]
     assert c["total_b"] != c["total_b"] and c["released"] is None and c["input_per_mtok"] != c["input_per_mtok"]
     assert (a["total_b"], b["total_b"]) == (8.0, 8.2)
@@ -330,3 +329,20 @@ def test_a_kind_rule_marks_a_model_and_language_is_the_default():
     assert metadata.resolve({"id": "acme/painter-2"}, [], rules)[0]["kind"] == "image-generation"
     assert metadata.resolve({"id": "acme/chat"}, [], rules)[0]["kind"] is None  # frame shows None as language
     assert metadata.KINDS[0] == "language"
+
+
+def test_a_list_price_passes_only_between_configurations_of_one_reasoning_mode():
+    think = _rec("acme/q-high", "acme/q", reasoning=True, input_per_mtok=0.7, output_per_mtok=8.4,
+                 pricing_source="board", pricing_as_of="2025-06-01")
+    think_low = _rec("acme/q-low", "acme/q", reasoning=True)
+    plain = _rec("acme/q-none", "acme/q", reasoning=False)
+    unknown = _rec("acme/q-bare", "acme/q", reasoning=None)
+    assert metadata.inherit_release([think, think_low, plain, unknown]) == []
+    assert (think_low["input_per_mtok"], think_low["output_per_mtok"]) == (0.7, 8.4)
+    assert plain["input_per_mtok"] != plain["input_per_mtok"]  # a thinking price is not the non-thinking one
+    assert (unknown["input_per_mtok"], unknown["output_per_mtok"]) == (0.7, 8.4)  # mode unknown: every priced one
+    # Two priced modes that differ: the configuration whose mode is unknown gets neither.
+    plain2 = _rec("acme/q-none", "acme/q", reasoning=False, input_per_mtok=0.7, output_per_mtok=2.8)
+    bare = _rec("acme/q-bare", "acme/q", reasoning=None)
+    metadata.inherit_release([dict(think), plain2, bare])
+    assert bare["input_per_mtok"] != bare["input_per_mtok"]

@@ -695,8 +695,6 @@ def release_facts_agree(index):
     from . import frame
 
     for release, field, values in frame.release_disagreements(index.repo):
-        if field == "pricing":
-            continue
         said = ", ".join(f"{mid} {_shown(value)}" for mid, value in sorted(values.items()))
         for mid in sorted(values):
             doc = index.models.get(mid)

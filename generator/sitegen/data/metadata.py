@@ -268,7 +268,8 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
     price where it has none, when the configurations that state the field agree (a month and a day in it agree;
     the day is kept). Changes the records in place; the provenance of a filled field is {"by": "release", "from":
     the sibling's id, "via": the sibling's provenance}. Returns the disagreements, (release, field, {model id:
-    value}), for `sitegen validate` to report: none of them is filled, since no sibling's value is the release's."""
+    value}), for `sitegen validate` to report: none of them is filled, since no sibling's value is the release's.
+    List prices are passed on within one reasoning mode only (_inherit_prices) and never reported."""
     by_release: dict[str, list[dict]] = {}
     for record in records:
         by_release.setdefault(record["release"], []).append(record)
@@ -277,6 +278,9 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
         if len(group) < 2:
             continue
         for field in RELEASE_FIELDS:
+            if field == "pricing":
+                _inherit_prices(group)
+                continue
             found = _release_value(group, field)
             if found is None:
                 disagreements.append((release, field, {r["model"]: _field_value(r, field) for r in group
@@ -290,6 +294,21 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
                     continue
                 _fill(record, sibling, field)
     return disagreements
+
+
+def _inherit_prices(group: list[dict]) -> None:
+    """A configuration without a list price takes the one its release's priced configurations of the same mode
+    agree on (all of them when its own mode is not known): vendors may price thinking apart (Qwen3's thinking
+    output costs three times its non-thinking output), so a reasoning price never reaches a non-reasoning
+    configuration or the other way round."""
+    priced = [r for r in group if _field_value(r, "pricing") is not None]
+    for record in group:
+        if _field_value(record, "pricing") is not None:
+            continue
+        mode = record.get("reasoning")
+        donors = [r for r in priced if mode is None or r.get("reasoning") == mode]
+        if donors and all(_field_value(r, "pricing") == _field_value(donors[0], "pricing") for r in donors):
+            _fill(record, donors[0], "pricing")
 
 
 def _fill(record: dict, sibling: dict, field: str) -> None:
