@@ -186,12 +186,15 @@ def merge_command(old, into, root):
 @aliases_group.command("rename")
 @click.argument("old")
 @click.argument("new")
+@click.option("--organization", default=None,
+              help="For a rename into another organisation folder (e.g. a fine-tune filed under its base model's "
+                   "developer): the new organisation's name, from the organisations table in scores/metadata.yaml.")
 @ROOT
-def rename_command(old, new, root):
+def rename_command(old, new, organization, root):
     """Give model OLD the id NEW; OLD goes under former_ids and its page redirects."""
     from ..importers import aliases as alias_tools
 
-    _changed(alias_tools.rename, root, old, new)
+    _changed(alias_tools.rename, root, old, new, organization)
 
 
 @aliases_group.command("audit")

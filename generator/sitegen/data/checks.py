@@ -572,56 +572,84 @@ def metadata_rules_agree(index):
                                   "narrow one rule's match, or move the exception to a more specific level")
 
 
+def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
+    """model id -> field -> [(value, source id, doc, entry index)] of every imported file, in source-id order."""
+    from . import metadata
+
+    said: dict[str, dict[str, list[tuple]]] = {}
+    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
+        for i, entry in enumerate(_list(doc.data, "models")):
+            if isinstance(entry, dict) and isinstance(entry.get("model"), str):
+                for key in metadata.FIELDS:
+                    if entry.get(key) is not None:
+                        said.setdefault(entry["model"], {}).setdefault(key, []).append(
+                            (entry[key], doc.data.get("source"), doc, i))
+    return said
+
+
+def _settled(index, rules, model_id: str) -> set[str]:
+    """The fields a reviewer has settled for a model: set in its model file or by a reviewed rule."""
+    from . import metadata
+
+    model = index.models.get(model_id)
+    own = {key for key in metadata.FIELDS if model is not None and model.data.get(key) is not None}
+    return own | set(metadata.reviewed_values(rules, model_id))
+
+
+REVIEW_HINT = ("record the reviewed choice as a rule in scores/metadata.yaml (match: [{model}], level: release, "
+               "{key}: ..., source, url, reviewed: <why, with the evidence>)")
+
+
 @check
 def metadata_rules_agree_with_sources(index):
-    """A rule that a source contradicts for a model it matches (the source's value is used): a warning, since
-    the rule's pattern is probably too wide or its claim out of date."""
+    """A rule that a source contradicts for a model it matches: an error until a reviewer records the choice (a
+    reviewed rule, or the model file's own value), since either the rule's pattern is too wide or the source is
+    wrong, and a scraped value must not silently beat a vendor-stated one."""
     from . import metadata
 
     rules = metadata.rules_of(index.repo.metadata)
     if not rules:
         return
-    said: dict[str, dict] = {}
-    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
-        for entry in _list(doc.data, "models"):
-            if isinstance(entry, dict):
-                for key in metadata.FIELDS:
-                    if entry.get(key) is not None:
-                        said.setdefault(entry.get("model"), {}).setdefault(key, (entry[key], doc.data.get("source")))
+    said = _said_by_sources(index)
     for model_id in sorted(index.models):
+        settled = None
         for key, (value, rule) in metadata.rule_values(rules, model_id).items():
-            if key == "licence":
-                continue  # names of one licence differ between sources ("MRL", "Mistral Research License")
-            source = said.get(model_id, {}).get(key)
-            if source is not None and source[0] != value:
-                yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
-                          f"{model_id}: this rule says {value!r}, {source[1]} says {source[0]!r}",
-                          f"{source[1]}'s value is used; narrow the rule's match if it should not cover this model",
-                          WARNING)
+            if key in metadata.NOT_COMPARED or rule.reviewed:
+                continue  # licence spellings and release days differ between sources (see metadata.NOT_COMPARED)
+            other = next((s for s in said.get(model_id, {}).get(key, []) if s[0] != value), None)
+            if other is None:
+                continue
+            settled = _settled(index, rules, model_id) if settled is None else settled
+            if key in settled:
+                continue
+            yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                      f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
+                      REVIEW_HINT.format(model=model_id, key=key) + ", or narrow this rule's match")
 
 
 @check
 def metadata_sources_agree(index):
-    """Two sources giving one model different weights, reasoning, parameters, context window or licence: a warning
-    (the first source in source-id order is used; a model file value or a correction in the model file settles it)."""
+    """Two sources giving one model different weights, reasoning, parameters, context window or licence: an error
+    until the model file or a reviewed rule in scores/metadata.yaml settles the field (the reader would otherwise
+    see whichever source sorts first)."""
     from . import metadata
 
-    seen: dict[tuple, tuple] = {}
-    for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
-        for i, entry in enumerate(_list(doc.data, "models")):
-            if not isinstance(entry, dict):
-                continue
-            model = index.models.get(entry.get("model"))
-            for key in metadata.FIELDS:
-                if entry.get(key) is None:
+    rules = metadata.rules_of(index.repo.metadata)
+    for model_id, fields in sorted(_said_by_sources(index).items()):
+        settled = None
+        for key, rows in fields.items():
+            if key == "released":
+                continue  # sources date a release days apart; configurations of a release are compared instead
+            first = rows[0]
+            for value, source, doc, i in rows[1:]:
+                if value == first[0]:
                     continue
-                if model is not None and model.data.get(key) is not None:
-                    continue  # the model file decides
-                first = seen.setdefault((entry.get("model"), key), (entry[key], doc.data.get("source")))
-                if first[0] != entry[key]:
-                    yield _at(doc, ("models", i, key), f"models[{i}].{key}",
-                              f"{entry.get('model')}: {doc.data.get('source')} says {entry[key]!r}, {first[1]} says {first[0]!r}",
-                              f"{first[1]}'s value is used; set {key} in the model file to settle it", WARNING, key=False)
+                settled = _settled(index, rules, model_id) if settled is None else settled
+                if key in settled:
+                    break
+                yield _at(doc, ("models", i, key), f"models[{i}].{key}",
+                          f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
+                          REVIEW_HINT.format(model=model_id, key=key), key=False)
 
 
 def publisher(index, source_id) -> str:
@@ -647,7 +675,10 @@ def run_checks(repo) -> list[Problem]:
 @check
 def organization_named_one_way(index):
     """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
-    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name."""
+    '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name.
+    Where scores/metadata.yaml has an organisations table, `organizations_in_table` checks the names instead."""
+    if index.repo.metadata is not None and _list(index.repo.metadata.data, "organizations"):
+        return
     folders = defaultdict(list)
     for doc in index.repo.models:
         org = doc.data.get("organization")
@@ -667,6 +698,90 @@ def organization_named_one_way(index):
                           f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
                           f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
                           f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+
+
+@check
+def release_facts_agree(index):
+    """The configurations of one release that state its weights, parameters, licence or release date disagree (a
+    month and a day in it agree): a warning at each configuration's file, since the release's value is then not
+    known and is not given to its other configurations. A reviewed rule in scores/metadata.yaml at release level
+    settles it. List prices are not compared: sources price reasoning and non-reasoning configurations apart."""
+    from . import frame
+
+    for release, field, values in frame.release_disagreements(index.repo):
+        said = ", ".join(f"{mid} {_shown(value)}" for mid, value in sorted(values.items()))
+        for mid in sorted(values):
+            doc = index.models.get(mid)
+            if doc is not None:
+                yield _at(doc, ("release",), "release",
+                          f"configurations of {release} disagree on {field}: {said}",
+                          f"record the release's {field} as a reviewed rule in scores/metadata.yaml "
+                          f"(match: [{release.split('/')[0]}/...], level: release, {field}: ..., reviewed: <why>)",
+                          WARNING, key=False)
+                break
+
+
+def _shown(value) -> str:
+    if isinstance(value, tuple):
+        return "/".join("–" if v is None else f"{v:g}" for v in value)
+    return str(value)
+
+
+@check
+def organizations_in_table(index):
+    """Organisation names come from one reviewed table (scores/metadata.yaml `organizations:`): every model's
+    folder has an entry and its `organization` is that entry's name; an entry no model uses is stale. Without a
+    table (a tree with no scores/metadata.yaml or no `organizations:`) nothing is checked."""
+    doc = index.repo.metadata
+    entries = _list(doc.data, "organizations") if doc is not None else []
+    if not entries:
+        return
+    table: dict[str, tuple[int, dict]] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            continue
+        if entry["id"] in table:
+            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id",
+                      f"'{entry['id']}' is in the table twice", "keep one entry per organisation", key=False)
+            continue
+        table[entry["id"]] = (i, entry)
+    used = set()
+    for model_doc in index.repo.models:
+        model_id, org = model_doc.data.get("id"), model_doc.data.get("organization")
+        if not isinstance(model_id, str) or not isinstance(org, str):
+            continue
+        folder = model_id.partition("/")[0]
+        used.add(folder)
+        if folder not in table:
+            yield _at(model_doc, ("organization",), "organization",
+                      f"organisation '{folder}' ({org}) is not in the organisations table",
+                      f"add {{id: {folder}, name: {org}}} to organizations: in scores/metadata.yaml, or file the "
+                      "model under an organisation the table has", key=False)
+        elif org != table[folder][1].get("name"):
+            yield _at(model_doc, ("organization",), "organization",
+                      f"'{org}' is not the organisations table's name for {folder}",
+                      f"write organization: {table[folder][1].get('name')}", key=False)
+    for folder, (i, _) in sorted(table.items()):
+        if folder not in used:
+            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id", f"no model is filed under '{folder}'",
+                      "remove the entry, or fix the folder name", key=False)
+
+
+@check
+def base_model_known(index):
+    """A fine-tune's `base_model.model` names a model on the site, and not the fine-tune itself."""
+    for doc in index.repo.models:
+        base = doc.data.get("base_model")
+        target = base.get("model") if isinstance(base, dict) else None
+        if not isinstance(target, str):
+            continue
+        if target == doc.data.get("id"):
+            yield _at(doc, ("base_model", "model"), "base_model.model", "a model is not its own base model",
+                      "name the model it was trained from", key=False)
+        elif target not in index.models:
+            yield _at(doc, ("base_model", "model"), "base_model.model", f"unknown model '{target}'",
+                      _suggest(target, index.models, "leave `model` out when the site has no page for the base"),
+                      key=False)
 
 
 @check

@@ -23,10 +23,13 @@ MODEL_COLUMNS = {
     "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
     # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
     "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
-    "context_window_source": "string", "licence_source": "string",
+    "context_window_source": "string", "licence_source": "string", "released_source": "string",
+    "context_window_approximate": "boolean",
+    "kind": "string", "kind_source": "string",  # language (the default) or image-generation; boards filter on it  # the figure is a source's rounding (AA's '131k'), shown with '≈'
+
     "provenance": "object",  # field -> metadata.resolve's provenance dict (None when unknown)
 }
-METADATA_FIELDS = ("organization", "released")
+METADATA_FIELDS = ("organization",)
 
 
 def _num(value) -> float:
@@ -83,9 +86,10 @@ def model_records(repo) -> list[dict]:
     """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
-    > a source's per-model value > release > family > organisation rule) and record where each came from.
-    Organisation and release date come from the first imported file in source-id order that has them. Among
-    imported files, the most recent pricing (by as_of, then source id) wins.
+    > reviewed rule > a source's per-model value > release > family > organisation rule) and record where each came from.
+    Organisation comes from the model file. Among imported files, the most recent pricing (by as_of, then source
+    id) wins. Then each release's weights, parameters, licence, release date and list price are given to its
+    configurations that lack them, where the ones that state them agree (metadata.inherit_release).
     """
     imported_meta: dict[str, list[tuple[str, str, dict]]] = {}
     for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
@@ -121,7 +125,7 @@ def model_records(repo) -> list[dict]:
             provenance["reasoning"] = {"by": "model"}
         record = {
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
-            "released": meta["released"], "weights": values["weights"], "reasoning": reasoning,
+            "released": values["released"], "weights": values["weights"], "reasoning": reasoning,
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
@@ -133,12 +137,23 @@ def model_records(repo) -> list[dict]:
             "release": data["release"], "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
             "former_ids": list(data.get("former_ids") or []),
+            "kind": values["kind"] or metadata.KINDS[0],
         }
         for key in metadata.FIELDS:
             record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
+        window = provenance["context_window"]
+        record["context_window_approximate"] = bool(window and window["by"] == "source" and any(
+            source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates))
         record["provenance"] = provenance
         records.append(record)
+    metadata.inherit_release(records)  # release-level facts, once per release (disagreements: sitegen validate)
     return records
+
+
+def release_disagreements(repo) -> list[tuple[str, str, dict]]:
+    """(release, field, {model id: value}) where a release's configurations disagree (metadata.inherit_release)."""
+    # model_records has inherited already; a disagreement is never filled, so asking again finds the same ones
+    return metadata.inherit_release(model_records(repo))
 
 
 def models(repo, records: list[dict] | None = None) -> pd.DataFrame:

@@ -1,12 +1,19 @@
 """Which metadata value a model gets, and where it came from.
 
-Precedence, most specific first (methodology/sources.md, "Model metadata"):
+Precedence, most specific first (methodology/sources.md, "Model metadata"): a hand-set or vendor-stated fact
+beats a scraped one.
 
 1. the model file's own value (scores/models/<org>/<model>.yaml);
-2. a source's per-model value (scores/imported/<source>.yaml `models:`), the first source in source-id order that
-   has one; sources that disagree are reported as warnings by `checks.metadata_sources_agree`;
-3. a release rule, 4. a family rule, 5. an organisation rule (scores/metadata.yaml), the first matching rule of
+2. a reviewed rule (scores/metadata.yaml, a rule with `reviewed: <reason>`): a reviewer's recorded choice where
+   sources disagree with each other or with a rule; release, then family, then organisation level;
+3. a source's per-model value (scores/imported/<source>.yaml `models:`), the first source in source-id order that
+   has one;
+4. a release rule, 5. a family rule, 6. an organisation rule (scores/metadata.yaml), the first matching rule of
    the level in file order; two rules of one level that disagree about a model are an error.
+
+Any disagreement left open is an error (`checks.metadata_sources_agree`, `checks.metadata_rules_agree_with_sources`)
+until the model file or a reviewed rule settles the field, so the order of 3 and 4-6 never decides a published
+value on its own: an unreviewed rule only fills what every source leaves unsaid.
 
 Unknown stays unknown (None): nothing is guessed. `parameters` is one block (total and active together), so a
 model never mixes one place's total with another's active count.
@@ -19,7 +26,14 @@ import fnmatch
 import functools
 import re
 
-FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence")
+FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released", "kind")
+KINDS = ("language", "image-generation")  # a model's `kind`; language when nothing says otherwise
+# Facts of a release, not of one configuration: every configuration of a release shows one value (inherit_release).
+RELEASE_FIELDS = ("weights", "parameters", "licence", "released", "pricing")
+# Fields whose sources are not compared with each other or with rules: one licence has several spellings, and
+# sources date a release a few days apart (announcement, API availability). Configurations of one release are
+# compared instead (inherit_release), where a disagreement is a warning until a reviewed rule settles it.
+NOT_COMPARED = ("licence", "released")
 LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
@@ -45,6 +59,7 @@ class Rule:
     values: dict
     source: str
     url: str
+    reviewed: str | None = None  # why a reviewer chose this value over a disagreeing source
 
     def matches(self, model_id: str) -> bool:
         return _matcher(self.match)(model_id)
@@ -99,7 +114,7 @@ def rules_of(doc) -> RuleSet:
     for i, entry in enumerate(doc.data.get("rules") or []):
         values = {key: entry[key] for key in FIELDS if key in entry}
         out.append(Rule(i, doc.mark("rules", i)[0], tuple(entry["match"]), entry["level"], values,
-                        entry["source"], entry["url"]))
+                        entry["source"], entry["url"], entry.get("reviewed")))
     return RuleSet(out)
 
 
@@ -125,13 +140,28 @@ def values_of(matched: list[Rule]) -> dict[str, tuple[object, Rule]]:
     return out
 
 
+def reviewed_values(rules, model_id: str) -> dict[str, tuple[object, Rule]]:
+    """field -> (value, rule) from the most specific matching reviewed rule that sets the field."""
+    return values_of([rule for rule in matching(rules, model_id) if rule.reviewed])
+
+
+def _rule_provenance(rule: Rule) -> dict:
+    out = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url, "origin": rule.label}
+    if rule.reviewed:
+        out["reviewed"] = rule.reviewed
+    return out
+
+
 def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) -> tuple[dict, dict]:
     """(values, provenance) for one model.
 
     `model` is the model file's data; `imported` its (source id, entry) pairs in source-id order. Provenance per
     field: {"by": "model", "origin": path} | {"by": "source", "source": id} | {"by": "rule", "level", "source",
-    "url", "origin"} — or None when the value is unknown.
+    "url", "origin"[, "reviewed"]} — or None when the value is unknown.
     """
+    matched = matching(rules, model["id"])
+    reviewed = values_of([rule for rule in matched if rule.reviewed])
+    fallback = values_of([rule for rule in matched if not rule.reviewed])
     values: dict = {key: None for key in FIELDS}
     provenance: dict = {key: None for key in FIELDS}
     for key in FIELDS:
@@ -139,16 +169,19 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
             values[key] = model[key]
             provenance[key] = {"by": "model"}
             continue
+        if key in reviewed:
+            values[key], rule = reviewed[key]
+            provenance[key] = _rule_provenance(rule)
+            continue
         for source, entry in imported:
             if entry.get(key) is not None:
                 values[key] = entry[key]
                 provenance[key] = {"by": "source", "source": source}
                 break
-    for key, (value, rule) in rule_values(rules, model["id"]).items():
-        if values[key] is None:
-            values[key] = value
-            provenance[key] = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url,
-                               "origin": rule.label}
+        else:
+            if key in fallback:
+                values[key], rule = fallback[key]
+                provenance[key] = _rule_provenance(rule)
     return values, provenance
 
 
@@ -158,6 +191,8 @@ def label(provenance: dict | None, model_path: str) -> str | None:
         return None
     if provenance["by"] == "model":
         return model_path
+    if provenance["by"] == "release":
+        return provenance["from"]
     if provenance["by"] == "source":
         return provenance["source"]
     return provenance["origin"]
@@ -191,3 +226,101 @@ def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str
     known["open_weights"] = len(opened)
     known["open_with_parameters"] = sum(r["total_b"] == r["total_b"] for r in opened)
     return known
+
+
+def _same_date(values: list[str]) -> str | None:
+    """The one date that YYYY-MM and YYYY-MM-DD values all describe (the most precise), None when they differ."""
+    days = {v for v in values if len(v) == 10}
+    months = {v[:7] for v in values}
+    if len(months) != 1 or len(days) > 1:
+        return None
+    return next(iter(days)) if days else next(iter(months))
+
+
+def _release_value(records: list[dict], field: str):
+    """What the configurations of one release say about a field: (value, sibling it is taken from) when every
+    configuration that knows it agrees, else None; ("unknown", None) when none knows it."""
+    known = [(r, _field_value(r, field)) for r in records]
+    known = [(r, v) for r, v in known if v is not None]
+    if not known:
+        return "unknown", None
+    if field == "released":
+        date = _same_date([v for _, v in known])
+        if date is None:
+            return None
+        return date, next(r for r, v in known if v == date)
+    first = known[0][1]
+    return (first, known[0][0]) if all(v == first for _, v in known) else None
+
+
+def _field_value(record: dict, field: str):
+    if field == "parameters":
+        total = record["total_b"]
+        return None if total != total else (total, None if record["active_b"] != record["active_b"] else record["active_b"])
+    if field == "pricing":
+        price = record["input_per_mtok"]
+        return None if price != price else (price, record["output_per_mtok"])
+    return record[field]
+
+
+def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
+    """Give every configuration of a release the release's weights, parameters, licence, release date and list
+    price where it has none, when the configurations that state the field agree (a month and a day in it agree;
+    the day is kept). Changes the records in place; the provenance of a filled field is {"by": "release", "from":
+    the sibling's id, "via": the sibling's provenance}. Returns the disagreements, (release, field, {model id:
+    value}), for `sitegen validate` to report: none of them is filled, since no sibling's value is the release's.
+    List prices are passed on within one reasoning mode only (_inherit_prices) and never reported."""
+    by_release: dict[str, list[dict]] = {}
+    for record in records:
+        by_release.setdefault(record["release"], []).append(record)
+    disagreements = []
+    for release, group in sorted(by_release.items()):
+        if len(group) < 2:
+            continue
+        for field in RELEASE_FIELDS:
+            if field == "pricing":
+                _inherit_prices(group)
+                continue
+            found = _release_value(group, field)
+            if found is None:
+                disagreements.append((release, field, {r["model"]: _field_value(r, field) for r in group
+                                                       if _field_value(r, field) is not None}))
+                continue
+            value, sibling = found
+            if sibling is None:
+                continue
+            for record in group:
+                if record is sibling or _field_value(record, field) == value:
+                    continue
+                _fill(record, sibling, field)
+    return disagreements
+
+
+def _inherit_prices(group: list[dict]) -> None:
+    """A configuration without a list price takes the one its release's priced configurations of the same mode
+    agree on (all of them when its own mode is not known): vendors may price thinking apart (Qwen3's thinking
+    output costs three times its non-thinking output), so a reasoning price never reaches a non-reasoning
+    configuration or the other way round."""
+    priced = [r for r in group if _field_value(r, "pricing") is not None]
+    for record in group:
+        if _field_value(record, "pricing") is not None:
+            continue
+        mode = record.get("reasoning")
+        donors = [r for r in priced if mode is None or r.get("reasoning") == mode]
+        if donors and all(_field_value(r, "pricing") == _field_value(donors[0], "pricing") for r in donors):
+            _fill(record, donors[0], "pricing")
+
+
+def _fill(record: dict, sibling: dict, field: str) -> None:
+    via = (sibling.get("provenance") or {}).get(field)
+    if field == "parameters":
+        record["total_b"], record["active_b"] = sibling["total_b"], sibling["active_b"]
+    elif field == "pricing":
+        for key in ("input_per_mtok", "output_per_mtok", "pricing_as_of", "pricing_source"):
+            record[key] = sibling[key]
+        via = {"by": "source", "source": sibling["pricing_source"]} if sibling["pricing_source"] else None
+    else:
+        record[field] = sibling[field]
+    record.setdefault("provenance", {})[field] = {"by": "release", "from": sibling["model"], "via": via}
+    if field in FIELDS:  # the record's `<field>_source` column (pricing keeps the price's own source)
+        record[f"{field}_source"] = sibling["model"]

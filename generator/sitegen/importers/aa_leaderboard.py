@@ -96,6 +96,8 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             fields["pricing"] = pricing(number(endpoint["Input Price USD/1M Tokens"]),
                                         number(endpoint["Output Price USD/1M Tokens"]), retrieved)
             fields["context_window"] = context_window(endpoint.get("Context Window"))
+            # the page rounds to thousands ('131k' for 131,072): the figure is approximate
+            fields["context_window_approximate"] = True if fields["context_window"] is not None else None
             ex.result(name, "aa-response-time", number(endpoint["Total Response (s)"]),
                       notes=f"{endpoint['API Provider'].strip()} endpoint ({endpoint['Model'].strip()})")
         ex.model(name, **fields)

@@ -21,26 +21,8 @@ DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d)(?![0-9])")
 SEPARATORS = re.compile(r"[\s_/:()\[\],'’+]+")
 NOISE = {"instruct", "it", "bf16", "fp8", "fw", "hf", "latest", "api"}
 
-# Organisation names as sources write them -> the registry's organisation slug (AA's creator slugs).
-ORGANIZATIONS = {
-    "openai": ("openai", "OpenAI"), "anthropic": ("anthropic", "Anthropic"),
-    "google": ("google", "Google"), "google deepmind": ("google", "Google"), "google,google deepmind": ("google", "Google"),
-    "meta": ("meta", "Meta"), "meta ai": ("meta", "Meta"), "alibaba": ("alibaba", "Alibaba"),
-    "qwen": ("alibaba", "Alibaba"), "deepseek": ("deepseek", "DeepSeek"), "deepseek-ai": ("deepseek", "DeepSeek"),
-    "xai": ("xai", "xAI"), "mistral": ("mistral", "Mistral"), "mistral ai": ("mistral", "Mistral"),
-    "microsoft": ("microsoft", "Microsoft Azure"), "azure": ("microsoft", "Microsoft Azure"),
-    "amazon": ("amazon", "Amazon"), "aws": ("amazon", "Amazon"), "cohere": ("cohere", "Cohere"),
-    "ai21labs": ("ai21-labs", "AI21 Labs"), "ai21 labs": ("ai21-labs", "AI21 Labs"),
-    "moonshot": ("kimi", "Kimi"), "moonshot ai": ("kimi", "Kimi"), "kimi": ("kimi", "Kimi"),
-    "zhipu": ("zai", "Z AI"), "zhipu ai": ("zai", "Z AI"), "z.ai": ("zai", "Z AI"), "z ai": ("zai", "Z AI"),
-    "nvidia": ("nvidia", "NVIDIA"), "bytedance": ("bytedance", "ByteDance Seed"),
-    "bytedance seed": ("bytedance", "ByteDance Seed"), "tencent": ("tencent", "Tencent"),
-    "liquid ai": ("liquidai", "Liquid AI"), "perplexity": ("perplexity", "Perplexity"), "baidu": ("baidu", "Baidu"),
-    "01.ai": ("01-ai", "01.AI"), "minimax": ("minimax", "MiniMax"), "ibm": ("ibm", "IBM"),
-    "allen institute for ai": ("ai2", "Allen Institute for AI"), "ai2": ("ai2", "Allen Institute for AI"),
-}
-# Organisation slugs of AA creators renamed for readability.
-SLUG_RENAMES = {"aws": "amazon", "azure": "microsoft", "bytedance_seed": "bytedance"}
+# Organisation names come from one reviewed table, scores/metadata.yaml's `organizations:` (Registry.organizations):
+# a source's developer name is looked up among each entry's name and `aka` spellings.
 PREFIXES = (
     (("gpt", "o1", "o3", "o4", "chatgpt", "davinci"), "openai"), (("claude",), "anthropic"),
     (("gemini", "gemma"), "google"), (("llama", "meta-llama"), "meta"), (("qwen", "qwq"), "alibaba"),
@@ -72,13 +54,22 @@ def slug(name: str) -> str:
     return re.sub(r"-{2,}", "-", text)
 
 
-def organization(name: str, hint: str | None) -> tuple[str, str] | None:
-    if hint and hint.strip().casefold() in ORGANIZATIONS:
-        return ORGANIZATIONS[hint.strip().casefold()]
+def organization(name: str, hint: str | None, table: dict[str, dict] | None = None) -> tuple[str, str] | None:
+    """(folder id, display name) of a new model's developer: the organisations table's entry whose id, name or
+    `aka` spelling is the source's hint, else the entry a name prefix points at (gpt -> openai), else the hint
+    itself (a developer the table does not know yet: add it there when you accept the proposal)."""
+    table = table or {}
+    spelled = {}
+    for org_id, entry in table.items():
+        for spelling in [org_id, entry.get("name", ""), *(entry.get("aka") or [])]:
+            spelled.setdefault(key(spelling), org_id)
+    if hint and key(hint) in spelled:
+        org_id = spelled[key(hint)]
+        return org_id, table[org_id]["name"]
     low = key(name)
     for prefixes, org in PREFIXES:
         if low.startswith(prefixes):
-            return next(v for v in ORGANIZATIONS.values() if v[0] == org)
+            return org, table.get(org, {}).get("name", org)
     if hint and hint.strip():
         return slug(hint), hint.strip()
     return None
@@ -116,7 +107,7 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
             if loose:
                 entry["candidates"] = loose
             else:
-                org = organization(name, hint.get("organization"))
+                org = organization(name, hint.get("organization"), registry.organizations)
                 display = hint.get("display") or name
                 if org:
                     entry["new"] = {"id": f"{org[0]}/{slug(display)}", "name": display, "organization": org[1]}
@@ -211,16 +202,33 @@ def _repoint(root: Path, old: str, new: str) -> list[str]:
     return changed
 
 
-def rename(root: Path, old: str, new: str) -> list[str]:
+def rename(root: Path, old: str, new: str, organization: str | None = None) -> list[str]:
     """Give model `old` the id `new`; the old id goes under former_ids (its page redirects). Returns the files
-    changed."""
+    changed.
+
+    A rename into another organisation folder (a fine-tune filed under its base model's developer) needs the new
+    organisation's display name, `organization`, and moves the release with it (`<new org>/<release slug>`); it
+    is refused while another configuration still names the old release, which would split the release.
+    """
     root = Path(root)
     registry = Registry.load(root)
     if old not in registry.models or new in registry.models:
         raise ValueError(f"rename needs an existing model {old!r} and a free id {new!r}")
-    if new.split("/")[0] != old.split("/")[0]:
-        raise ValueError("a rename keeps the organisation")
+    old_org, new_org = old.split("/")[0], new.split("/")[0]
     data = dict(registry.models[old], id=new)
+    if new_org != old_org:
+        if not organization:
+            raise ValueError(f"{new} is in another organisation than {old}: give the new organisation's name "
+                             "(--organization)")
+        release = str(data.get("release") or old)
+        siblings = sorted(mid for mid, other in registry.models.items() if mid != old and other.get("release") == release)
+        if siblings:
+            raise ValueError(f"{', '.join(siblings)} also belong to release {release}: rename every configuration of "
+                             "a release, or none")
+        data["organization"] = organization
+        data["release"] = f"{new_org}/{release.split('/', 1)[1]}" if release.startswith(f"{old_org}/") else release
+    elif organization:
+        raise ValueError("--organization is only for a rename into another organisation")
     data["former_ids"] = sorted(set(data.get("former_ids") or []) | {old})
     changed = [str(write_model(root, data).relative_to(root))]
     model_path(root, old).unlink()

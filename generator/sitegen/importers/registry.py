@@ -9,7 +9,7 @@ import yaml
 
 MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
 # Key order of a model file as people read it; anything else follows alphabetically.
-MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "family", "released", "weights", "parameters",
+MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "base_model", "family", "released", "weights", "parameters",
                    "context_window", "licence", "pricing", "aliases", "source_aliases", "results")
 
 
@@ -23,6 +23,8 @@ class Registry:
     models: dict[str, dict]  # id -> parsed model file
     index: dict[str, set[str]]  # key(name or alias) -> ids
     scoped: dict[tuple[str, str], set[str]] = dataclasses.field(default_factory=dict)  # (source, key) -> ids
+    # scores/metadata.yaml's organisations table: folder id -> {"id", "name", "aka"}, in file order
+    organizations: dict[str, dict] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path) -> "Registry":
@@ -39,10 +41,10 @@ class Registry:
             parsed = yamlstrict.parse(raw, path.name)[0]
             data = parsed.data if parsed is not None else {}
             models[str(data.get("id") or path.relative_to(base).with_suffix("").as_posix())] = data
-        return cls.build(models)
+        return cls.build(models, organizations_table(root))
 
     @classmethod
-    def build(cls, models: dict[str, dict]) -> "Registry":
+    def build(cls, models: dict[str, dict], organizations: dict[str, dict] | None = None) -> "Registry":
         index: dict[str, set[str]] = {}
         for mid, data in models.items():
             for name in [data.get("name", "")] + list(data.get("aliases") or []):
@@ -52,7 +54,7 @@ class Registry:
         for mid, data in models.items():
             for entry in data.get("source_aliases") or []:
                 scoped.setdefault((entry["source"], key(entry["name"])), set()).add(mid)
-        return cls(models, index, scoped)
+        return cls(models, index, scoped, dict(organizations or {}))
 
     def match(self, name: str, source: str | None = None) -> list[str]:
         """The ids whose name or aliases equal `name` (case-insensitively); several means ambiguous.
@@ -66,6 +68,17 @@ class Registry:
 
     def organization_slug(self, mid: str) -> str:
         return mid.split("/", 1)[0]
+
+
+def organizations_table(root: Path) -> dict[str, dict]:
+    """scores/metadata.yaml's `organizations:` as folder id -> entry (empty without the file or the table)."""
+    from ..data import load, yamlstrict
+
+    path = Path(root) / "scores" / "metadata.yaml"
+    raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES) if path.is_file() else None
+    parsed = yamlstrict.parse(raw, path.name)[0] if raw is not None else None
+    entries = (parsed.data or {}).get("organizations") if parsed is not None and isinstance(parsed.data, dict) else None
+    return {e["id"]: e for e in entries or [] if isinstance(e, dict) and isinstance(e.get("id"), str)}
 
 
 def model_text(data: dict) -> str:

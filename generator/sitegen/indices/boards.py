@@ -41,7 +41,8 @@ def compute_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list
                    indices: dict[str, dict], raw: Mapping | None = None) -> dict[str, dict]:
     """Every index board, keyed by board id, in id order.
 
-    `raw` maps (benchmark id, model id) to that model's per-question rows, for the kinds that use them.
+    `raw` maps (benchmark id, model id) to that model's per-question rows, for the kinds that use them. Each board
+    sees only the models of the kinds its definition ranks (`model_kinds`, language models by default).
     """
     raw = raw or {}
     out = {}
@@ -50,14 +51,28 @@ def compute_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list
         kind = definition["kind"]
         if kind in NOT_BOARDS:
             continue
+        res, mods = of_kinds(definition, results, models)
         if kind in MULTI_BOARD:
-            for board_id, board in MULTI_BOARD[kind](definition, results, models, raw).items():
+            for board_id, board in MULTI_BOARD[kind](definition, res, mods, raw).items():
                 out[board_id] = dict(board, definition=index_id)
             continue
         if kind not in COMPUTERS:
             raise ValueError(f"{index_id}: no computation registered for index kind {kind!r}")
-        out[index_id] = dict(COMPUTERS[kind](definition, results, models), definition=index_id)
+        out[index_id] = dict(COMPUTERS[kind](definition, res, mods), definition=index_id)
     return dict(sorted(out.items()))
+
+
+def of_kinds(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The results and models a board ranks: models of the kinds in its `model_kinds` (default: language models;
+    a model's kind is language unless its file or a rule in scores/metadata.yaml says otherwise)."""
+    kinds = definition.get("model_kinds") or ["language"]
+    if "kind" not in models.columns:
+        return results, models
+    keep = models["kind"].fillna("language").isin(kinds)
+    if keep.all():
+        return results, models
+    models = models[keep]
+    return results[results["model"].isin(set(models["model"]))], models
 
 
 def publishable(board: Mapping, definition: Mapping) -> bool:
@@ -76,6 +91,7 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
     config = next((d for d in indices.values() if d["kind"] == "benchmark-boards"), None)
     if config is None:
         raise ValueError("methodology/indices has no benchmark-boards definition (the selection rule)")
+    results, models = of_kinds(config, results, models)
     precision = config.get("precision", 4)
     per = config.get("per_benchmark", {})
     chosen = select_by_benchmark(results, config.get("selection"), {b["id"]: per.get(b["id"]) for b in benchmarks})

@@ -74,6 +74,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
         "id": data["id"], "name": data["name"], "organization": data["organization"],
         "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
         "release": data.get("release"), "former_ids": list(data.get("former_ids", [])),
+        "base_model": data.get("base_model"),
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
@@ -93,6 +94,8 @@ def _fill_metadata(view: dict, rec: dict) -> None:
             "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
         "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "context_window_approximate": bool(rec.get("context_window_approximate")),
+        "kind": rec.get("kind") or "language",
         "metadata_provenance": rec.get("provenance") or {},
         "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},

@@ -441,7 +441,9 @@ def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
     for field, p in (m.get("metadata_provenance") or {}).items():
         if not p:
             continue
-        if p["by"] == "source":
+        if p["by"] == "release":  # a release-level fact another configuration of the release states
+            label, url = f"same release as {p['from']}", None
+        elif p["by"] == "source":
             label, url = lk.source_name(p["source"]), lk.source_url(p["source"])
         elif p["by"] == "rule":
             label, url = f"{p['level']} rule: {p['source']}", safe_url(p.get("url"))
