@@ -105,3 +105,18 @@ def test_coverage_counts_known_values_and_open_models_with_a_size():
               "hle": {"rows": [{"model": "a/z", "rank": 1}]}}
     assert metadata.ranked_models(boards, {"lmarena-text": {"rows": [{"model": "a/z", "rank": 3}]}}) == {"a/x", "a/z"}
     assert metadata.ranked_models(boards, {}) == {"a/x"}  # hle is not one of the coverage boards
+
+
+def test_reasoning_state_of_each_value():
+    assert [metadata.reasoning_state(v) for v in (True, False, "not stated", None)] == [
+        "yes", "no", "not stated", "not known"]
+    assert metadata.REASONING_STATES == ("yes", "no", "not stated", "not known")
+
+
+def test_a_not_stated_rule_fills_only_where_everything_else_is_silent():
+    rules = [rule(0, "release", ["acme/widget-2*"], reasoning="not stated"),
+             rule(1, "organization", ["acme/*"], reasoning=False)]
+    values, prov = metadata.resolve({"id": "acme/widget-2"}, [], rules)
+    assert values["reasoning"] == "not stated" and prov["reasoning"]["level"] == "release"  # the more specific rule
+    values, prov = metadata.resolve({"id": "acme/widget-2"}, [("board", {"reasoning": True})], rules)
+    assert values["reasoning"] is True and prov["reasoning"] == {"by": "source", "source": "board"}

@@ -17,7 +17,7 @@ RESULT_COLUMNS = {
 }
 MODEL_COLUMNS = {
     "model": "string", "name": "string", "organization": "string", "released": "string", "weights": "string",
-    "reasoning": "boolean", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
+    "reasoning": "boolean", "reasoning_state": "string", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
     "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
@@ -115,13 +115,16 @@ def model_records(repo) -> list[dict]:
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
-        # The file's effort decides reasoning; without an effort, reasoning: false places it at none.
-        effort, reasoning = identity.effective(data.get("effort"), values["reasoning"])
+        # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
+        # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.
+        stated = values["reasoning"] if isinstance(values["reasoning"], bool) else None
+        effort, reasoning = identity.effective(data.get("effort"), stated)
         if data.get("effort") is not None:
             provenance["reasoning"] = {"by": "model"}
         record = {
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
             "released": meta["released"], "weights": values["weights"], "reasoning": reasoning,
+            "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,

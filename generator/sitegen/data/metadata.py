@@ -20,6 +20,10 @@ import functools
 import re
 
 FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence")
+#: A reviewed rule's `reasoning: not stated`: the vendor's documentation was searched and does not state the mode.
+NOT_STATED = "not stated"
+#: A configuration's reasoning state, as the frame, the API and the site's filters spell it.
+REASONING_STATES = ("yes", "no", NOT_STATED, "not known")
 LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
@@ -150,6 +154,16 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
             provenance[key] = {"by": "rule", "level": rule.level, "source": rule.source, "url": rule.url,
                                "origin": rule.label}
     return values, provenance
+
+
+def reasoning_state(reasoning) -> str:
+    """'yes' / 'no' for a known mode, 'not stated' where a reviewed rule records that the vendor is silent,
+    'not known' where nobody has entered it (None)."""
+    if reasoning is True:
+        return "yes"
+    if reasoning is False:
+        return "no"
+    return NOT_STATED if reasoning == NOT_STATED else "not known"
 
 
 def label(provenance: dict | None, model_path: str) -> str | None:

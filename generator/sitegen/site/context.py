@@ -87,6 +87,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
 def _fill_metadata(view: dict, rec: dict) -> None:
     view.update({
         "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
+        "reasoning_state": rec.get("reasoning_state") or "not known",
         "effort": rec["effort"], "effort_rank": _nan_none(rec["effort_rank"]),
         "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
         "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {
