@@ -37,6 +37,26 @@ def _override_key(model, benchmark, source, entry) -> tuple:
     return (model, benchmark, source, entry.get("metric", ""), entry.get("subset", ""), entry.get("harness", ""))
 
 
+def excluded_records(repo) -> list[dict]:
+    """The imported results scores/overrides.yaml excludes, each with the override's reason: no board shows them,
+    so the benchmark pages list them (model, benchmark, source, value, url, reason), in the imported files' order."""
+    excluded = {}
+    if repo.overrides is not None:
+        for entry in repo.overrides.data.get("overrides", []):
+            if entry.get("exclude"):
+                excluded[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+    out = []
+    for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
+        for result in doc.data.get("results", []):
+            fix = excluded.get(_override_key(result["model"], result["benchmark"], doc.data["source"], result))
+            if fix is not None:
+                out.append({"model": result["model"], "benchmark": result["benchmark"],
+                            "metric": result.get("metric", ""), "subset": result.get("subset", ""),
+                            "harness": result.get("harness", ""), "source": doc.data["source"],
+                            "value": float(result["value"]), "url": result.get("url", ""), "reason": fix["reason"]})
+    return out
+
+
 def result_records(repo) -> list[dict]:
     """Every result as a flat record, imported values corrected or excluded by scores/overrides.yaml."""
     overrides = {}

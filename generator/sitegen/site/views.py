@@ -435,8 +435,37 @@ def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None)
             values = [(r["benchmark"], r["value"]) for r in e.get("results") or [] if r["benchmark"] in benchmarks]
             if values:
                 out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
+                            "url": lk.source_url(source), "href": None,
                             "shown": ", ".join(f"{lk.bench_name(b)} {_num(v):g}" for b, v in values)})
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
+
+
+def excluded_rows(lk: Lookups, bid: str) -> list[dict[str, Any]]:
+    """A benchmark's imported results that a reviewed override excludes, each with its reason and the link to the
+    number at its source, in left_out's shape (the model's name and page instead of the source's name)."""
+    out = []
+    for e in lk.ctx.excluded:
+        if e["benchmark"] != bid:
+            continue
+        meta = lk.model_meta(e["model"])
+        # the row's own name at the source (its harness, e.g. a SWE-bench system) first, then the model it is tagged
+        where = ", ".join(x for x in (e.get("metric"), e.get("subset")) if x)
+        name = f"{e['harness']} (tagged {meta['name']})" if e.get("harness") else meta["name"]
+        out.append({"name": name + (f" ({where})" if where else ""), "href": meta["href"],
+                    "reasoning": meta["reasoning"], "source": lk.source_name(e["source"]),
+                    "url": lk.source_url(e["source"], e.get("url")), "shown": f"{_num(e['value']):g}",
+                    "reason": f"Excluded by a reviewed correction: {e['reason']}"})
+    return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
+
+
+def other_runs(model: dict[str, Any], bid: str, subset: str, shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """A model's other results on a benchmark's table under another harness (a tool-using run, another agent), best
+    first: the board ranks one run per model, and these are said beside it rather than only on the model page."""
+    runs = [r for r in model.get("results") or [] if r.get("benchmark") == bid and not r.get("metric")
+            and (r.get("subset") or "") == subset and (r.get("harness") or "") != (shown.get("harness") or "")
+            and r.get("harness")]
+    return [{"harness": r["harness"], "value": _num(r.get("value"))}
+            for r in sorted(runs, key=lambda r: (-(_num(r.get("value")) or 0), r["harness"], r.get("source") or ""))]
 
 
 def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -531,7 +560,9 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
     view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
     view["question_set"] = bb.get("question_set")
-    view["left_out"] = left_out(lk, {bid})  # names a source gives for this benchmark, once per page
+    # rows a source gives for this benchmark that are on no board here, once per page: names not attributed to a
+    # model, then results a reviewed override excludes
+    view["left_out"] = left_out(lk, {bid}) + excluded_rows(lk, bid)
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
@@ -564,7 +595,7 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
             "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
             "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
-            "uid": f"b{subset}{i}",
+            "uid": f"b{subset}{i}", "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
         })
     unit = lk.bench_unit(bid)
     return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
