@@ -95,11 +95,13 @@ def test_coverage_counts_known_values_and_open_models_with_a_size():
     nan = float("nan")
     records = [
         {"model": "a/x", "weights": "open", "reasoning": True, "licence": "MIT", "total_b": 7.0, "context_window": nan},
-        {"model": "a/y", "weights": "open", "reasoning": None, "licence": None, "total_b": nan, "context_window": 8000.0},
+        {"model": "a/y", "weights": "open", "reasoning": None, "licence": None, "total_b": nan, "context_window": 8000.0,
+         "reasoning_state": "not stated"},
         {"model": "a/z", "weights": None, "reasoning": False, "licence": None, "total_b": nan, "context_window": nan},
     ]
-    assert metadata.coverage(records) == {"models": 3, "weights": 2, "reasoning": 2, "licence": 1, "parameters": 1,
-                                          "context_window": 1, "open_weights": 2, "open_with_parameters": 1}
+    assert metadata.coverage(records) == {"models": 3, "weights": 2, "reasoning": 2, "reasoning_not_stated": 1,
+                                          "licence": 1, "parameters": 1, "context_window": 1, "open_weights": 2,
+                                          "open_with_parameters": 1}
     assert metadata.coverage(records, {"a/z"})["models"] == 1
     boards = {"ai-iq": {"rows": [{"model": "a/x", "rank": 1}, {"model": "a/y", "rank": None}]},
               "hle": {"rows": [{"model": "a/z", "rank": 1}]}}

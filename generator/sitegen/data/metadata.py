@@ -199,6 +199,8 @@ def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str
     known = {"models": len(rows)}
     for key in ("weights", "reasoning", "licence"):
         known[key] = sum(r[key] is not None for r in rows)
+    # reasoning not known, but a reviewed rule records that the vendor is silent: shown as such, never guessed
+    known["reasoning_not_stated"] = sum(r.get("reasoning_state") == NOT_STATED for r in rows)
     for key, column in (("parameters", "total_b"), ("context_window", "context_window")):
         known[key] = sum(isinstance(r[column], (int, float)) and r[column] == r[column] for r in rows)
     opened = [r for r in rows if r["weights"] == "open"]
