@@ -140,3 +140,32 @@ def test_release_effort_and_effort_rank(tmp_path):
     assert models.loc["acme/widget-1", ["release", "effort", "effort_rank"]].tolist() == ["acme/widget-1", "none", 0.0]
     assert pd.isna(models.loc["acme/gadget", "effort"]) and math.isnan(models.loc["acme/gadget", "effort_rank"])
     assert str(models["effort_rank"].dtype) == "float64"
+
+
+def test_reasoning_state_keeps_not_stated_apart_from_not_known(tmp_path):
+    """A reviewed rule's `reasoning: not stated` (the vendor is silent) is its own state; a model nobody has entered
+    stays 'not known'; a stated mode (the file's effort, a source's value) wins over the rule."""
+    files = {
+        "scores/models/acme/gadget.yaml": GADGET,  # no mode anywhere but the rule: not stated
+        "scores/models/acme/gizmo.yaml": "id: acme/gizmo\nname: Gizmo\nrelease: acme/gizmo\norganization: Acme\n",
+        "scores/models/acme/gadget-high.yaml": ("id: acme/gadget-high\nname: Gadget (high)\nrelease: acme/gadget\n"
+                                                "effort: high\norganization: Acme\n"),
+        "scores/models/acme/doohickey.yaml": ("id: acme/doohickey\nname: Doohickey\nrelease: acme/doohickey\n"
+                                              "organization: Acme\n"),
+        "scores/imported/board.yaml": ('source: board\nretrieved: "2025-06-02"\nmodels:\n'
+                                       "  - model: acme/doohickey\n    reasoning: false\nresults: []\n"),
+        "scores/metadata.yaml": ("rules:\n"
+                                 "  - match: [acme/gadget*, acme/doohickey]\n    level: release\n"
+                                 "    reasoning: not stated\n    source: Acme's docs give no default mode\n"
+                                 "    url: https://example.org/acme-docs\n"),
+    }
+    repo = load(tmp_path, files)
+    models = {r["model"]: r for r in frame.model_records(repo)}
+    state = {m: (r["reasoning"], r["reasoning_state"], r["reasoning_source"]) for m, r in models.items()}
+    assert state["acme/gadget"] == (None, "not stated", "scores/metadata.yaml:2")
+    assert state["acme/gizmo"] == (None, "not known", None)
+    assert state["acme/gadget-high"] == (True, "yes", "scores/models/acme/gadget-high.yaml")  # effort decides
+    assert state["acme/doohickey"] == (False, "no", "board")  # the source states it; the rule only fills silence
+    assert state["acme/widget-1"] == (False, "no", "scores/models/acme/widget-1.yaml")
+    assert math.isnan(models["acme/gadget"]["effort_rank"])  # not stated is no effort either
+    assert str(frame.models(repo)["reasoning_state"].dtype) == "string"

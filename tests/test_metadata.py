@@ -123,11 +123,13 @@ def test_coverage_counts_known_values_and_open_models_with_a_size():
     nan = float("nan")
     records = [
         {"model": "a/x", "weights": "open", "reasoning": True, "licence": "MIT", "total_b": 7.0, "context_window": nan},
-        {"model": "a/y", "weights": "open", "reasoning": None, "licence": None, "total_b": nan, "context_window": 8000.0},
+        {"model": "a/y", "weights": "open", "reasoning": None, "licence": None, "total_b": nan, "context_window": 8000.0,
+         "reasoning_state": "not stated"},
         {"model": "a/z", "weights": None, "reasoning": False, "licence": None, "total_b": nan, "context_window": nan},
     ]
-    assert metadata.coverage(records) == {"models": 3, "weights": 2, "reasoning": 2, "licence": 1, "parameters": 1,
-                                          "context_window": 1, "open_weights": 2, "open_with_parameters": 1}
+    assert metadata.coverage(records) == {"models": 3, "weights": 2, "reasoning": 2, "reasoning_not_stated": 1,
+                                          "licence": 1, "parameters": 1, "context_window": 1, "open_weights": 2,
+                                          "open_with_parameters": 1}
     assert metadata.coverage(records, {"a/z"})["models"] == 1
     boards = {"ai-iq": {"rows": [{"model": "a/x", "rank": 1}, {"model": "a/y", "rank": None}]},
               "hle": {"rows": [{"model": "a/z", "rank": 1}]}}
@@ -346,3 +348,18 @@ def test_a_list_price_passes_only_between_configurations_of_one_reasoning_mode()
     bare = _rec("acme/q-bare", "acme/q", reasoning=None)
     metadata.inherit_release([dict(think), plain2, bare])
     assert bare["input_per_mtok"] != bare["input_per_mtok"]
+
+
+def test_reasoning_state_of_each_value():
+    assert [metadata.reasoning_state(v) for v in (True, False, "not stated", None)] == [
+        "yes", "no", "not stated", "not known"]
+    assert metadata.REASONING_STATES == ("yes", "no", "not stated", "not known")
+
+
+def test_a_not_stated_rule_fills_only_where_everything_else_is_silent():
+    rules = [rule(0, "release", ["acme/widget-2*"], reasoning="not stated"),
+             rule(1, "organization", ["acme/*"], reasoning=False)]
+    values, prov = metadata.resolve({"id": "acme/widget-2"}, [], rules)
+    assert values["reasoning"] == "not stated" and prov["reasoning"]["level"] == "release"  # the more specific rule
+    values, prov = metadata.resolve({"id": "acme/widget-2"}, [("board", {"reasoning": True})], rules)
+    assert values["reasoning"] is True and prov["reasoning"] == {"by": "source", "source": "board"}

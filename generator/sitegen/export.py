@@ -178,6 +178,12 @@ def _metadata_sources(record: Mapping) -> set:
     return {p["source"] for p in (record.get("provenance") or {}).values() if p and p["by"] == "source"}
 
 
+def _with_reasoning(rows, states: Mapping[str, str]) -> list[dict]:
+    """A board's rows, each with its model's `reasoning_state` (yes, no, not stated, not known): the mode a reader
+    filters on is in every row, not only in the model's own file."""
+    return [dict(row, reasoning_state=states.get(row["model"], "not known")) for row in rows]
+
+
 def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
               benchmarks: list, sources: list, frontiers: Mapping | None = None,
               price_history: Mapping | None = None) -> dict[str, str]:
@@ -187,10 +193,12 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
     `price_history` (model id -> dated price steps, indices/asof.price_steps) goes into each model's file."""
     frontiers = frontiers or {}
     by_source = {s["id"]: s for s in sources}
+    states = {r["model"]: r.get("reasoning_state") or "not known" for r in model_records}
     files: dict[str, str] = {}
     listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
-        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
+        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
+                    rows=_with_reasoning(board.get("rows", []), states))
         entry = {"id": bid, "name": board.get("name"), "version": board.get("version"),
                  "json": f"{API}/indices/{bid}.json", "csv": f"{API}/indices/{bid}.csv"}
         if bid in frontiers:
@@ -201,7 +209,8 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         files[f"{API}/indices/{bid}.csv"] = to_csv(board)
         listing["indices"].append(entry)
     for bid, board in sorted(benchmark_boards.items()):
-        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source))
+        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
+                    rows=_with_reasoning(board.get("rows", []), states))
         files[f"{API}/benchmarks/{bid}.json"] = to_json(data)
         files[f"{API}/benchmarks/{bid}.csv"] = to_csv(board)
         listing["benchmarks"].append({"id": bid, "name": board.get("name"),

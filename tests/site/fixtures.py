@@ -63,7 +63,9 @@ def make_models(n: int, rng: random.Random) -> list[dict]:
             "organization": org,
             "released": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
             "weights": "open" if i % 3 == 0 else "closed",
-            "reasoning": bool(i % 2),
+            # every fourth of ten: the vendor does not state the mode; every sixth: nobody has entered it
+            "reasoning": None if i % 10 in (4, 6) else bool(i % 2),
+            "reasoning_state": {4: "not stated", 6: "not known"}.get(i % 10, "yes" if i % 2 else "no"),
             "parameters": {"total_b": total, "active_b": (round(total / 4, 1) if total else None)},
             "pricing": {"input_per_mtok": round(0.1 + (i % 17) * 0.37, 2), "output_per_mtok": round(0.4 + (i % 13) * 1.1, 2),
                         "as_of": "2026-07-01", "source": "aa-api-2026-07"} if i % 7 else

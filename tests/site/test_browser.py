@@ -186,6 +186,36 @@ def test_leaderboard_sort_filter_url(browser, server):
     ctx.close()
 
 
+def test_reasoning_filter_counts_and_says_what_it_hides(browser, server):
+    ctx, page, watch = _open(browser, server, "boards/ai-iq/")
+    table = page.locator("table.lb-table")
+    listed = table.locator("tbody tr[data-ranked='1']")  # the board hides its unranked rows at first
+    states = listed.evaluate_all("rs => rs.map(r => r.dataset.reasoning)")
+    assert set(states) == {"yes", "no", "not stated", "not known"}  # the fixture has each (fixtures.make_models)
+    n = {s: states.count(s) for s in ("yes", "no", "not stated", "not known")}
+    options = page.locator("select[name=reasoning] option").all_inner_texts()
+    assert options == ["all"] + [f"{s} ({n[s]})" for s in n]
+    hides = page.locator(".lb-hides")
+    assert not hides.is_visible()  # no filter, nothing hidden
+    page.select_option("select[name=reasoning]", "not stated")
+    assert "reasoning=not+stated" in _href(page)
+    visible = table.locator("tbody tr:not([hidden])")
+    assert visible.count() == n["not stated"]
+    assert all(r == "not stated" for r in visible.evaluate_all("rs => rs.map(r => r.dataset.reasoning)"))
+    assert all(t.endswith("(mode not stated)") for t in visible.locator("th").all_inner_texts())
+    assert hides.inner_text() == (f"Hidden: the reasoning filter hides {n['no']} no, {n['not known']} not known, "
+                                  f"{n['yes']} yes.")
+    _shot(page, "reasoning-filter-not-stated")
+    # an address from before 'not stated' existed (?reasoning=unknown) still lists the not-known rows
+    page.goto(server + "boards/ai-iq/?reasoning=unknown", wait_until="networkidle")
+    assert page.input_value("select[name=reasoning]") == "not known"
+    assert table.locator("tbody tr:not([hidden])").count() == n["not known"]
+    page.select_option("select[name=reasoning]", "")
+    assert not hides.is_visible()
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()
+
+
 def test_model_page_with_hostile_name(browser, server):
     ctx, page, watch = _open(browser, server, "models/meta/model-00003/")
     assert "</script><script>alert(1)</script>" in page.inner_text("h1")

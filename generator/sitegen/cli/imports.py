@@ -154,11 +154,12 @@ def _metadata_stats(root: Path) -> None:
         click.echo("\nmetadata known: unknown (the repository does not validate)")
         return
     computed = build.compute(repo)
-    click.echo("\nmetadata known              models  weights  reasoning  params  context  licence  open (with params)")
+    click.echo("\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)")
     for label, ids in (("all models", None),
                        ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
         c = metadata.coverage(computed.model_records, ids)
-        click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  {c['parameters']:>6}  "
+        click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  "
+                   f"{c['reasoning_not_stated']:>12}  {c['parameters']:>6}  "
                    f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
 
 

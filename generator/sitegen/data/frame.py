@@ -17,7 +17,7 @@ RESULT_COLUMNS = {
 }
 MODEL_COLUMNS = {
     "model": "string", "name": "string", "organization": "string", "released": "string", "weights": "string",
-    "reasoning": "boolean", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
+    "reasoning": "boolean", "reasoning_state": "string", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
     "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
     "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
     "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
@@ -38,6 +38,26 @@ def _num(value) -> float:
 
 def _override_key(model, benchmark, source, entry) -> tuple:
     return (model, benchmark, source, entry.get("metric", ""), entry.get("subset", ""), entry.get("harness", ""))
+
+
+def excluded_records(repo) -> list[dict]:
+    """The imported results scores/overrides.yaml excludes, each with the override's reason: no board shows them,
+    so the benchmark pages list them (model, benchmark, source, value, url, reason), in the imported files' order."""
+    excluded = {}
+    if repo.overrides is not None:
+        for entry in repo.overrides.data.get("overrides", []):
+            if entry.get("exclude"):
+                excluded[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+    out = []
+    for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
+        for result in doc.data.get("results", []):
+            fix = excluded.get(_override_key(result["model"], result["benchmark"], doc.data["source"], result))
+            if fix is not None:
+                out.append({"model": result["model"], "benchmark": result["benchmark"],
+                            "metric": result.get("metric", ""), "subset": result.get("subset", ""),
+                            "harness": result.get("harness", ""), "source": doc.data["source"],
+                            "value": float(result["value"]), "url": result.get("url", ""), "reason": fix["reason"]})
+    return out
 
 
 def result_records(repo) -> list[dict]:
@@ -119,13 +139,16 @@ def model_records(repo) -> list[dict]:
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
         manual = data.get("manual_iq") or {}
-        # The file's effort decides reasoning; without an effort, reasoning: false places it at none.
-        effort, reasoning = identity.effective(data.get("effort"), values["reasoning"])
+        # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
+        # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.
+        stated = values["reasoning"] if isinstance(values["reasoning"], bool) else None
+        effort, reasoning = identity.effective(data.get("effort"), stated)
         if data.get("effort") is not None:
             provenance["reasoning"] = {"by": "model"}
         record = {
             "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
             "released": values["released"], "weights": values["weights"], "reasoning": reasoning,
+            "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,

@@ -34,6 +34,10 @@ RELEASE_FIELDS = ("weights", "parameters", "licence", "released", "pricing")
 # sources date a release a few days apart (announcement, API availability). Configurations of one release are
 # compared instead (inherit_release), where a disagreement is a warning until a reviewed rule settles it.
 NOT_COMPARED = ("licence", "released")
+#: A reviewed rule's `reasoning: not stated`: the vendor's documentation was searched and does not state the mode.
+NOT_STATED = "not stated"
+#: A configuration's reasoning state, as the frame, the API and the site's filters spell it.
+REASONING_STATES = ("yes", "no", NOT_STATED, "not known")
 LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
@@ -185,6 +189,16 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
     return values, provenance
 
 
+def reasoning_state(reasoning) -> str:
+    """'yes' / 'no' for a known mode, 'not stated' where a reviewed rule records that the vendor is silent,
+    'not known' where nobody has entered it (None)."""
+    if reasoning is True:
+        return "yes"
+    if reasoning is False:
+        return "no"
+    return NOT_STATED if reasoning == NOT_STATED else "not known"
+
+
 def label(provenance: dict | None, model_path: str) -> str | None:
     """A one-word answer to 'where did this come from': the model file's path, a source id, or the rule's line."""
     if provenance is None:
@@ -220,6 +234,8 @@ def coverage(model_records: list[dict], ids: set[str] | None = None) -> dict[str
     known = {"models": len(rows)}
     for key in ("weights", "reasoning", "licence"):
         known[key] = sum(r[key] is not None for r in rows)
+    # reasoning not known, but a reviewed rule records that the vendor is silent: shown as such, never guessed
+    known["reasoning_not_stated"] = sum(r.get("reasoning_state") == NOT_STATED for r in rows)
     for key, column in (("parameters", "total_b"), ("context_window", "context_window")):
         known[key] = sum(isinstance(r[column], (int, float)) and r[column] == r[column] for r in rows)
     opened = [r for r in rows if r["weights"] == "open"]

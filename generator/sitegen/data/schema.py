@@ -196,7 +196,7 @@ def _problems_for(error, doc) -> list[Problem]:
         return [Problem(doc.path, line, col, field, f"{_describe(value)} is not in the expected form",
                         description or f"must match {error.validator_value}")]
     if validator_name == "enum":
-        options = ", ".join(str(o) for o in error.validator_value)
+        options = ", ".join(json.dumps(o) if isinstance(o, bool) else str(o) for o in error.validator_value)
         return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed", f"one of: {options}")]
     if validator_name == "const":
         return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed",

@@ -49,7 +49,7 @@ def _type(node: dict, ref_name: str | None) -> str:
     if "const" in node:
         return f"`{json.dumps(node['const'])}`"
     if "enum" in node:
-        return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
+        return "one of " + ", ".join(f"`{json.dumps(v) if isinstance(v, bool) else v}`" for v in node["enum"])
     kind = node.get("type")
     if isinstance(kind, list):
         kind = " or ".join(kind)

@@ -57,6 +57,16 @@ def _name(row: dict) -> str:
     return (row.get("Model version") or "").strip()
 
 
+def _terminal_bench_name(row: dict) -> str:
+    """A Terminal-Bench row's source name: its model version; an agent run without one (Epoch's Model Org
+    'Multiple') is named by its agent, so ignore.yaml gives its reason and the benchmark page lists it with its
+    value instead of dropping it."""
+    agent = " ".join((row.get("Agent") or "").split())
+    if _name(row) or not agent:
+        return _name(row)
+    return f"{agent} (model: {(row.get('Model Org') or '').strip() or 'not named'})"
+
+
 def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str = SOURCES[0]) -> Extract:
     if not retrieved:
         raise ImportError_("the Epoch dump carries no retrieval date; pass --retrieved (the snapshot's commit date)")
@@ -89,12 +99,14 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         agents = {}
         if path.name == "terminalbench_external.csv":
             for row in rows:
-                k = (_name(row), " ".join((row.get("Agent") or "").split()))
+                k = (_terminal_bench_name(row), " ".join((row.get("Agent") or "").split()))
                 agents[k] = agents.get(k, 0) + 1
         for row in rows:
             name = _name(row)
             if path.name in EXTERNAL and named_by_display(name, row.get("Name"), len(names_of.get(name, ()))):
                 name = " ".join(row["Name"].split())
+            if path.name == "terminalbench_external.csv":
+                name = _terminal_bench_name(row)
             if not name:
                 ex.skipped.append((f"{path.name}:{row.get('id')}", "no model version"))
                 continue

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..data import frame
+
 
 @dataclass(frozen=True)
 class SiteContext:
@@ -34,6 +36,8 @@ class SiteContext:
     citation: dict[str, Any] | None = None
     #: per source id: the names it lists that are not attributed to a model, with reason and values
     not_attributed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: imported results a reviewed override excludes (data.frame.excluded_records), each with its reason
+    excluded: list[dict[str, Any]] = field(default_factory=list)
     #: indices/asof.compute_asof: every board by month and view, price steps per model, frontiers over time
     as_of: dict[str, Any] = field(default_factory=dict)
     #: per board id: uncertainty.annotate's board["ahead"] (each ranked row's simulated rank in every draw)
@@ -62,6 +66,7 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
         api_files=computed.api_files, site_url=site_url, repo_url=repo_url, as_of=computed.as_of,
         ahead=computed.ahead, history=list(history), citation=citation,
         not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
+        excluded=frame.excluded_records(repo),
     )
 
 
@@ -88,6 +93,7 @@ def _model_view(data: dict, results: list[dict]) -> dict:
 def _fill_metadata(view: dict, rec: dict) -> None:
     view.update({
         "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
+        "reasoning_state": rec.get("reasoning_state") or "not known",
         "effort": rec["effort"], "effort_rank": _nan_none(rec["effort_rank"]),
         "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
         "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {

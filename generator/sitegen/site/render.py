@@ -183,7 +183,7 @@ def environment() -> jinja2.Environment:
     env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html,
                        interval_text=interval_html, rank_range_text=rank_range_html,
                        component_row=component_row_html, result_row=result_row_html,
-                       model_link=model_link_html, row_attrs=row_attrs_html)
+                       model_link=model_link_html, row_attrs=row_attrs_html, mode_mark=mode_mark_html)
     return env
 
 
@@ -233,20 +233,31 @@ def cell_html(c: dict[str, Any]) -> Markup:
     return Markup(f'<td data-sort="{sort}" class="lb-cell"{title}>{shown}</td>')
 
 
+#: What a row whose vendor does not state the reasoning mode shows after the name (from the data, never the name).
+NOT_STATED_MARK = Markup('<span class="lb-mode" title="The vendor does not state this configuration\'s reasoning mode">'
+                         '(mode not stated)</span>')
+
+
+def mode_mark_html(r: dict[str, Any]) -> Markup:
+    """' (mode not stated)' after a model's name when its reasoning state says so; nothing otherwise."""
+    return Markup(" ") + NOT_STATED_MARK if r.get("reasoning") == "not stated" else Markup("")
+
+
 def model_link_html(r: dict[str, Any], root: str) -> Markup:
-    """A row's model name, linked to its page when it has one. Python rather than a macro: it runs per row."""
+    """A row's model name, linked to its page when it has one, and its mode when the vendor does not state it.
+    Python rather than a macro: it runs per row."""
     name = escape(r["name"])
-    return Markup(f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>') if r["href"] else name
+    link = Markup(f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>') if r["href"] else name
+    return link + mode_mark_html(r)
 
 
 def row_attrs_html(r: dict[str, Any]) -> Markup:
-    """A board row's filter attributes, only when known (leaderboard.js reads a missing one as "unknown"); the
-    name, organisation and page address the filter also searches are read from the row's cells."""
-    out = []
+    """A board row's filter attributes: the reasoning state always (one of metadata.REASONING_STATES), the others
+    only when known (leaderboard.js reads a missing one as "unknown"); the name, organisation and page address the
+    filter also searches are read from the row's cells."""
+    out = [f' data-reasoning="{escape(r["reasoning"])}"']
     if r["weights"] != "unknown":
         out.append(f' data-weights="{escape(r["weights"])}"')
-    if r["reasoning"] != "unknown":
-        out.append(f' data-reasoning="{escape(r["reasoning"])}"')
     if r["total_b"] is not None:
         out.append(f' data-params="{escape(num_attr(r["total_b"]))}"')
     if r["aka"]:

@@ -7,6 +7,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from ..data.metadata import REASONING_STATES
 from .context import SiteContext
 from .links import safe_url
 from .numbers import HEADER, decimals, header, unit_name, with_unit
@@ -117,18 +118,26 @@ class Lookups:
         params = m.get("parameters") or {}
         pricing = m.get("pricing") or {}
         weights = m.get("weights") or "unknown"
-        reasoning = m.get("reasoning")
         name = m.get("name") or mid
         org = m.get("organization") or ""
         return {
             "id": mid, "name": name, "org": org, "href": self.urls.model_href(mid),
-            "weights": weights, "reasoning": "yes" if reasoning else ("no" if reasoning is False else "unknown"),
+            "weights": weights, "reasoning": reasoning_state(m),
             "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
             "input_price": _num(pricing.get("input_per_mtok")), "output_price": _num(pricing.get("output_per_mtok")),
             "released": m.get("released") or "",
             "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
             "aka": _aka(name, org, mid, (m.get("family") or "", *(m.get("aliases") or []))),
         }
+
+
+def reasoning_state(m: dict[str, Any]) -> str:
+    """A model's reasoning state (metadata.REASONING_STATES): the frame's, else read from `reasoning` alone."""
+    state = m.get("reasoning_state")
+    if state in REASONING_STATES:
+        return state
+    reasoning = m.get("reasoning")
+    return "yes" if reasoning is True else "no" if reasoning is False else "not known"
 
 
 def search_words(text: str) -> str:
@@ -385,6 +394,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             manual_rows.append(vr)
     interval_legend = shared_interval_note(view_rows)
     n_ranked = sum(1 for r in view_rows if r["ranked"])
+    hide_unranked = 0 < n_ranked < len(view_rows)  # when they would bury the ranked ones (a checkbox shows them)
     desc = " ".join(str(board.get("description") or "").split())
     cut = desc.find(". ", 0, 400)
     lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
@@ -396,13 +406,14 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             else None,
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
-            # hide unranked rows by default when they would bury the ranked ones (a checkbox shows them)
-            "hide_unranked": 0 < n_ranked < len(view_rows),
+            "hide_unranked": hide_unranked,
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
             "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
-            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower), "unknown": unknown_counts(view_rows),
+            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower),
+            # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
+            "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
             "per_release": per_release, "n_configurations": n_configurations,
             "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
             if comp_ids else [],
@@ -424,15 +435,51 @@ def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None)
             values = [(r["benchmark"], r["value"]) for r in e.get("results") or [] if r["benchmark"] in benchmarks]
             if values:
                 out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
+                            "url": lk.source_url(source), "href": None,
                             "shown": ", ".join(f"{lk.bench_name(b)} {_num(v):g}" for b, v in values)})
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
-def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
-    """How many of a table's models each filter hides because the value is unknown (not because it differs)."""
-    return {"weights": sum(r["weights"] == "unknown" for r in rows),
-            "reasoning": sum(r["reasoning"] == "unknown" for r in rows),
-            "parameters": sum(r["total_b"] is None for r in rows)}
+def excluded_rows(lk: Lookups, bid: str) -> list[dict[str, Any]]:
+    """A benchmark's imported results that a reviewed override excludes, each with its reason and the link to the
+    number at its source, in left_out's shape (the model's name and page instead of the source's name)."""
+    out = []
+    for e in lk.ctx.excluded:
+        if e["benchmark"] != bid:
+            continue
+        meta = lk.model_meta(e["model"])
+        # the row's own name at the source (its harness, e.g. a SWE-bench system) first, then the model it is tagged
+        where = ", ".join(x for x in (e.get("metric"), e.get("subset")) if x)
+        name = f"{e['harness']} (tagged {meta['name']})" if e.get("harness") else meta["name"]
+        out.append({"name": name + (f" ({where})" if where else ""), "href": meta["href"],
+                    "reasoning": meta["reasoning"], "source": lk.source_name(e["source"]),
+                    "url": lk.source_url(e["source"], e.get("url")), "shown": f"{_num(e['value']):g}",
+                    "reason": f"Excluded by a reviewed correction: {e['reason']}"})
+    return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
+
+
+def other_runs(model: dict[str, Any], bid: str, subset: str, shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """A model's other results on a benchmark's table under another harness (a tool-using run, another agent), best
+    first: the board ranks one run per model, and these are said beside it rather than only on the model page."""
+    runs = [r for r in model.get("results") or [] if r.get("benchmark") == bid and not r.get("metric")
+            and (r.get("subset") or "") == subset and (r.get("harness") or "") != (shown.get("harness") or "")
+            and r.get("harness")]
+    return [{"harness": r["harness"], "value": _num(r.get("value"))}
+            for r in sorted(runs, key=lambda r: (-(_num(r.get("value")) or 0), r["harness"], r.get("source") or ""))]
+
+
+def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many of a table's rows each filter option lists, and how many rows each filter hides because the value
+    is unknown: `reasoning` counts the rows of each state (metadata.REASONING_STATES, in that order), `weights` of
+    open, closed and unknown."""
+    reasoning = {state: 0 for state in REASONING_STATES}
+    weights = {"open": 0, "closed": 0, "unknown": 0}
+    for r in rows:
+        reasoning[r["reasoning"]] += 1
+        weights[r["weights"] if r["weights"] in weights else "unknown"] += 1
+    return {"weights": weights["unknown"], "reasoning": reasoning["not known"],
+            "parameters": sum(r["total_b"] is None for r in rows), "not_stated": reasoning["not stated"],
+            "by_reasoning": reasoning, "by_weights": weights, "rows": len(rows)}
 
 
 def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
@@ -515,7 +562,9 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
     view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
     view["question_set"] = bb.get("question_set")
-    view["left_out"] = left_out(lk, {bid})  # names a source gives for this benchmark, once per page
+    # rows a source gives for this benchmark that are on no board here, once per page: names not attributed to a
+    # model, then results a reviewed override excludes
+    view["left_out"] = left_out(lk, {bid}) + excluded_rows(lk, bid)
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
@@ -548,7 +597,7 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
             "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
             "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
-            "uid": f"b{subset}{i}",
+            "uid": f"b{subset}{i}", "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
         })
     unit = lk.bench_unit(bid)
     return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
@@ -569,7 +618,8 @@ def siblings(mid: str, lk: Lookups) -> list[dict[str, Any]]:
     if len(members) < 2:
         return []
     return [{"id": s["id"], "name": s.get("name") or s["id"], "href": lk.urls.model_href(s["id"]),
-             "effort": s.get("effort") or ("reasoning, effort not stated" if s.get("reasoning") else "not stated"),
+             "effort": s.get("effort") or {"yes": "reasoning, effort not stated", "no": "none",
+                                            "not stated": "mode not stated"}.get(reasoning_state(s), "mode not known"),
              "self": s["id"] == mid} for s in members]
 
 

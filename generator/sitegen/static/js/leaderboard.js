@@ -10,6 +10,7 @@
   function readState() {
     var p = new URLSearchParams(location.search), s = {};
     ["sort", "dir"].concat(FILTERS).forEach(function (k) { var v = p.get(k); if (v !== null && v !== "") s[k] = v; });
+    if (s.reasoning === "unknown") s.reasoning = "not known";  /* the option's value before "not stated" was added */
     return s;
   }
 
@@ -39,6 +40,7 @@
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var state = readState();
     var count = form && form.querySelector(".lb-count");
+    var hides = document.querySelector('.lb-hides[data-table="' + table.id + '"]');
     var long = table.classList.contains("lb-long"), later = 0;
     var keys = {};  /* column index -> sort keys by row order, read from the cells once */
     var empty = document.createElement("p");
@@ -126,15 +128,20 @@
       var pmin = state.pmin !== undefined ? parseFloat(state.pmin) : NaN;
       var pmax = state.pmax !== undefined ? parseFloat(state.pmax) : NaN;
       var hideUnranked = table.hasAttribute("data-hide-unranked") && state.all !== "1";
+      var hidden = { weights: {}, reasoning: {}, params: {} };  /* what each active filter hides, by the row's value */
+      function tally(k, v) { hidden[k][v] = (hidden[k][v] || 0) + 1; }
       rows.forEach(function (r) {
         var ok = true;
         if (hideUnranked && r.getAttribute("data-ranked") === "0") ok = false;
+        var listed = ok;
         if (ok && state.org && (orgIdx < 0 || r.cells[orgIdx].textContent !== state.org)) ok = false;
-        if (ok && state.weights && (r.getAttribute("data-weights") || "unknown") !== state.weights) ok = false;
-        if (ok && state.reasoning && (r.getAttribute("data-reasoning") || "unknown") !== state.reasoning) ok = false;
-        if (ok && (!isNaN(pmin) || !isNaN(pmax))) {
+        var w = r.getAttribute("data-weights") || "unknown", m = r.getAttribute("data-reasoning") || "not known";
+        if (listed && state.weights && w !== state.weights) { ok = false; tally("weights", w === "unknown" ? "not known" : w); }
+        if (listed && state.reasoning && m !== state.reasoning) { ok = false; tally("reasoning", m); }
+        if (listed && (!isNaN(pmin) || !isNaN(pmax))) {
           var p = parseFloat(r.getAttribute("data-params"));
-          if (isNaN(p) || (!isNaN(pmin) && p < pmin) || (!isNaN(pmax) && p > pmax)) ok = false;
+          if (isNaN(p)) { ok = false; tally("params", "not known"); }
+          else if ((!isNaN(pmin) && p < pmin) || (!isNaN(pmax) && p > pmax)) { ok = false; tally("params", "outside the range"); }
         }
         if (ok && terms.length) {
           var h = hay(r);
@@ -145,6 +152,15 @@
       });
       if (long) markLater();
       if (count) count.textContent = shown + " of " + rows.length + " shown";
+      if (hides) {
+        var parts = [];
+        [["reasoning", "reasoning"], ["weights", "weights"], ["params", "parameters"]].forEach(function (f) {
+          var n = hidden[f[0]], keys = Object.keys(n).sort();
+          if (keys.length) parts.push("the " + f[1] + " filter hides " + keys.map(function (k) { return n[k] + " " + k; }).join(", "));
+        });
+        hides.textContent = parts.length ? "Hidden: " + parts.join("; ") + "." : "";
+        hides.hidden = !parts.length;
+      }
       empty.hidden = shown > 0;
       table.classList.toggle("lb-none", shown === 0);
     }

@@ -1,0 +1,77 @@
+"""The repository's real data: the AI IQ board's reasoning counts, the 'not stated' rows' evidence, and the rows a
+benchmark's sources give that no board shows (not attributed, excluded by a reviewed override, other harnesses)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sitegen.build import compute, site_context, validate_repo
+from sitegen.site.pages import Urls
+from sitegen.site.views import Lookups, bench_board_view, board_view
+
+REPO = Path(__file__).parent.parent.parent
+
+
+@pytest.fixture(scope="module")
+def real():
+    repo, problems = validate_repo(REPO)
+    assert repo is not None, [p.format() for p in problems]
+    computed = compute(repo)
+    ctx = site_context(repo, computed)
+    return computed, Lookups(ctx, Urls(ctx))
+
+
+def test_ai_iq_filter_counts_are_the_ranked_rows_states(real, capsys):
+    computed, lk = real
+    view = board_view("ai-iq", lk)
+    records = {r["model"]: r for r in computed.model_records}
+    ranked = [r["model"] for r in computed.boards["ai-iq"]["rows"] if r.get("rank") is not None]
+    expected = Counter(records[m]["reasoning_state"] for m in ranked)
+    counts = view["unknown"]["by_reasoning"]
+    with capsys.disabled():
+        print("\nAI IQ ranked rows: " + " · ".join(f"{k} {v}" for k, v in counts.items()))
+    assert view["hide_unranked"] and counts == {s: expected.get(s, 0) for s in counts}
+    assert sum(counts.values()) == len(ranked) == view["n_ranked"]
+    # the configurations whose vendors were searched and found silent are counted apart from 'not known'
+    assert counts["not stated"] >= 13
+
+
+def test_every_not_stated_model_has_a_reviewed_rule_with_its_evidence(real):
+    computed, _ = real
+    rules = yaml.safe_load((REPO / "scores" / "metadata.yaml").read_text(encoding="utf-8"))["rules"]
+    not_stated = [r for r in computed.model_records if r["reasoning_state"] == "not stated"]
+    assert not_stated
+    for r in not_stated:
+        assert r["reasoning"] is None and r["reasoning_source"].startswith("scores/metadata.yaml:")
+        line = int(r["reasoning_source"].rsplit(":", 1)[1])
+        rule = next(x for x in rules if x.get("reasoning") == "not stated" and r["model"] in x["match"])
+        assert rule["url"].startswith("https://") and rule["source"], (r["model"], line)
+
+
+def test_benchmark_pages_list_rows_no_board_shows(real):
+    _, lk = real
+    overrides = yaml.safe_load((REPO / "scores" / "overrides.yaml").read_text(encoding="utf-8"))["overrides"]
+    swe = bench_board_view("swe-bench-verified", lk)["left_out"]
+    excluded = [e for e in swe if e["href"]]
+    assert len(excluded) == sum(1 for o in overrides if o.get("exclude") and o["benchmark"] == "swe-bench-verified")
+    assert all(e["reason"].startswith("Excluded by a reviewed correction: ") for e in excluded)
+    # downloads/swe-bench: 'Tools + Claude 3.5 Sonnet (2024-10-22)', 49.0, tagged with two models
+    tools = next(e for e in swe if e["name"].startswith("Tools + Claude 3.5 Sonnet (2024-10-22)"))
+    assert tools["shown"] == "SWE-bench Verified 49" and "exactly one model" in tools["reason"]
+    # downloads/epoch-ai-benchmarking-hub/terminalbench_external.csv: Warp, Model Org 'Multiple', 0.612
+    tb = bench_board_view("terminal-bench-2", lk)["left_out"]
+    warp = next(e for e in tb if e["name"] == "Warp (model: Multiple)")
+    assert warp["shown"].endswith(" 61.2") and "several models" in warp["reason"]
+
+
+def test_critpt_board_says_the_tool_using_runs_beside_the_tool_free_one(real):
+    _, lk = real
+    rows = bench_board_view("critpt", lk)["rows"]
+    gpt5 = next(r for r in rows if r["id"] == "openai/gpt-5-high")
+    # downloads/critpt: GPT-5 (high) 5.7 without tools, 10.6 with code, 12.6 with code & web
+    assert gpt5["harness"] == "" and gpt5["value"] == 5.7
+    assert gpt5["also"] == [{"harness": "code & web", "value": 12.6}, {"harness": "code", "value": 10.6}]
