@@ -616,6 +616,8 @@ def metadata_rules_agree_with_sources(index):
         for key, (value, rule) in metadata.rule_values(rules, model_id).items():
             if key in metadata.NOT_COMPARED or rule.reviewed:
                 continue  # licence spellings and release days differ between sources (see metadata.NOT_COMPARED)
+            if value == metadata.NOT_STATED:
+                continue  # 'not stated' says the vendor is silent: a source that states the mode fills it
             other = next((s for s in said.get(model_id, {}).get(key, []) if s[0] != value), None)
             if other is None:
                 continue
