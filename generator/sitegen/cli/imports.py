@@ -196,15 +196,17 @@ def rename_command(old, new, root):
 @aliases_group.command("audit")
 @ROOT
 def audit_command(root):
-    """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
-    unreviewed aliases. Exits 1 when there is any."""
+    """List what still needs review: near-duplicate ids (across organisations too), releases spread over ids,
+    bare configurations, reasoning configurations with no effort, one configuration entered twice, mistyped ids,
+    mode-unknown models ranked beside a known sibling, unreviewed aliases. Exits 1 when there is any."""
     from ..importers import audit
     from ..importers.registry import Registry
 
     path = root / "scores" / "identity.yaml"
     identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
     distinct, unresolved = audit.reviewed_sets(identity)
-    findings = audit.audit(Registry.load(root).models, distinct, unresolved)
+    models = Registry.load(root).models
+    findings = audit.audit(models, distinct, unresolved, audit.ranked_models(root, models))
     for f in findings:
         click.echo(f.format())
     click.echo(f"{len(findings)} findings")
