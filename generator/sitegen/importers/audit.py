@@ -159,25 +159,24 @@ def _result_key(row: dict, model: str, source: str) -> tuple:
 
 def ranked_models(root, models: dict[str, dict]) -> dict[str, set[str]]:
     """The benchmarks each model has results on, as the boards see them: in its model file, or in
-    scores/imported/ and not excluded by scores/overrides.yaml."""
-    import yaml
+    scores/imported/ and not excluded by scores/overrides.yaml (read by the data loader, as validate reads them)."""
+    from ..data import load
 
-    from pathlib import Path
+    repo, _ = load.load_repo(root)
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    root = Path(root)
-    path = root / "scores" / "overrides.yaml"
-    overrides = (yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}) if path.exists() else {}
-    excluded = {_result_key(o, o.get("model"), o.get("source")) for o in overrides.get("overrides") or []
-                if o.get("exclude")}
+    def rows(doc) -> list:
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        return [r for r in data.get("results" if doc is None or doc.kind != "overrides" else "overrides") or []
+                if isinstance(r, dict)]
+
+    excluded = {_result_key(o, o.get("model"), o.get("source")) for o in rows(repo.overrides) if o.get("exclude")}
     out: dict[str, set[str]] = defaultdict(set)
     for mid, data in models.items():
         for row in data.get("results") or []:
             out[mid].add(row.get("benchmark"))
-    for path in sorted((root / "scores" / "imported").glob("*.yaml")):
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
-        source = data.get("source")
-        for row in data.get("results") or []:
+    for doc in repo.imported:
+        source = doc.data.get("source") if isinstance(doc.data, dict) else None
+        for row in rows(doc):
             if _result_key(row, row.get("model"), source) not in excluded:
                 out[row.get("model")].add(row.get("benchmark"))
     return dict(out)
