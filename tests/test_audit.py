@@ -250,10 +250,24 @@ def test_ranked_models_leaves_out_excluded_results(tmp_path):
 
 
 def test_the_audit_is_linear_in_the_registry():
-    # 20,000 ids in distinct buckets: no comparison over all pairs (that would be 200 million)
-    models = {f"org{i % 50}/model-{i}-x{i * 7}": {"name": f"Model {i}", "release": f"org{i % 50}/model-{i}"}
+    # 20,000 ids in distinct buckets: no comparison over all pairs (that would be 200 million); the numbers carry a
+    # letter so that none reads as a date ('model-1103' folds like 'model')
+    models = {f"org{i % 50}/model-{i}x": {"name": f"Model {i}x", "release": f"org{i % 50}/model-{i}x"}
               for i in range(20000)}
     import time
     start = time.perf_counter()
     assert audit.audit(models, set()) == []
     assert time.perf_counter() - start < 10
+
+
+def test_display_names_that_fold_alike():
+    # ids that share nothing, display names that differ only by a first version: one model entered twice
+    models = [("acme/gizmo-pro", {"id": "acme/gizmo-pro", "name": "Gizmo Pro", "release": "acme/gizmo-pro"}),
+              ("acme/gp-1", {"id": "acme/gp-1", "name": "Gizmo Pro v1.0", "release": "acme/gp-1"})]
+    found = audit.audit(dict(models), set())
+    assert [(f.kind, f.models) for f in found] == [("near-duplicate", ("acme/gizmo-pro", "acme/gp-1"))]
+    assert found[0].message.startswith("names fold to 'gizmo-pro'")
+    # ids and names both alike: one finding, not two
+    both = [m("amazon/amazon.nova-premier-v1-0", "amazon/amazon.nova-premier-v1-0"), m("amazon/nova-premier", "amazon/nova-premier")]
+    both[0][1]["name"], both[1][1]["name"] = "Amazon Nova Premier v1.0", "Nova Premier"
+    assert kinds(both) == [("near-duplicate", ("amazon/amazon.nova-premier-v1-0", "amazon/nova-premier"))]

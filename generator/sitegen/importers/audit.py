@@ -2,10 +2,11 @@
 
 Kinds of finding, each naming the files to look at:
 
-- near-duplicate: two models whose ids fold to one key (separators, dates, effort words, token budgets, a first
-  version '-v1-0', '-beta', organisation and provider prefixes such as `qwen-qwen3-…`, `fireworks-…` or
-  `amazon.…` ignored; `lookalike.fold`) but that name different releases, in one organisation or across two:
-  one release spelled two ways, or two releases to confirm as distinct;
+- near-duplicate: two models whose ids (or display names) fold to one key (separators, dates, effort words,
+  token budgets, a first version '-v1-0', '-beta', organisation and provider prefixes such as `qwen-qwen3-…`,
+  `fireworks-…` or `amazon.…` ignored; `lookalike.fold`) but that name different releases, in one organisation
+  or across two: one release spelled two ways, or two releases to confirm as distinct (checkpoints dated
+  differently are not compared: each is its own release);
 - spread: configurations of one release whose ids fold to different keys (`claude-4.7-high` next to
   `claude-opus-4.7-…`): rename one (the old id goes under former_ids) or confirm;
 - bare: a model with neither effort nor reasoning known, in a release that has other configurations: which one
@@ -37,7 +38,8 @@ import dataclasses
 import itertools
 from collections import defaultdict
 
-from ..data.lookalike import EFFORT_WORDS, ORG_PREFIXES, different_checkpoints, fold, typo_pairs  # noqa: F401  (re-exported for callers)
+# EFFORT_WORDS, ORG_PREFIXES and fold are re-exported: callers and tests read them here
+from ..data.lookalike import EFFORT_WORDS, ORG_PREFIXES, different_checkpoints, fold, typo_pairs  # noqa: F401
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,20 +81,25 @@ def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str
         return frozenset((a, b)) in distinct or frozenset((ra, rb)) in distinct
 
     out: list[Finding] = []
-    by_key: dict[str, list[str]] = defaultdict(list)
+    by_key: dict[tuple[str, str], list[str]] = defaultdict(list)  # ('ids' | 'names', folded key) -> model ids
     by_release: dict[str, list[str]] = defaultdict(list)
     for mid, data in sorted(models.items()):
-        by_key[fold(mid.split("/", 1)[1])].append(mid)
+        by_key[("ids", fold(mid.split("/", 1)[1]))].append(mid)
+        if isinstance(data.get("name"), str) and data["name"].strip():
+            by_key[("names", fold(data["name"]))].append(mid)
         by_release[str(data.get("release") or mid)].append(mid)
-    for key, ids in sorted(by_key.items()):
+    seen: set[tuple[str, str]] = set()
+    for (what, key), ids in sorted(by_key.items()):
         for a, b in itertools.combinations(ids, 2):
             ra, rb = models[a].get("release"), models[b].get("release")
-            if ra != rb and not reviewed(a, b) and not different_checkpoints(a, b):
-                where = "" if a.split("/")[0] == b.split("/")[0] else " in two organisations"
-                out.append(Finding("near-duplicate", (a, b), f"ids fold to '{key}' but name releases {ra} and "
-                                   f"{rb}{where}", "merge one into the other with `sitegen aliases merge OLD --into "
-                                   "NEW` if they are one model, else list the pair under distinct: in "
-                                   "scores/identity.yaml with the reason"))
+            if (a, b) in seen or ra == rb or reviewed(a, b) or different_checkpoints(a, b):
+                continue
+            seen.add((a, b))
+            where = "" if a.split("/")[0] == b.split("/")[0] else " in two organisations"
+            out.append(Finding("near-duplicate", (a, b), f"{what} fold to '{key}' but name releases {ra} and "
+                               f"{rb}{where}", "merge one into the other with `sitegen aliases merge OLD --into "
+                               "NEW` if they are one model, else list the pair under distinct: in "
+                               "scores/identity.yaml with the reason"))
     for release, ids in sorted(by_release.items()):
         keys = {mid: fold(mid.split("/", 1)[1]) for mid in ids}
         for a, b in itertools.combinations(ids, 2):
@@ -134,8 +141,8 @@ def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> lis
         if not _mode_known(data) and known:
             out.append(Finding("ranked-bare", (mid, *known), f"{mid}, mode unknown, has results on benchmarks "
                                f"where configurations of {release} whose mode is known have results too: it may "
-                               "be one of them, ranked twice", "merge it where a source identifies its configuration, else exclude its "
-                               "results in scores/overrides.yaml with the reason"))
+                               "be one of them, ranked twice", "merge it where a source identifies its "
+                               "configuration, else exclude its results in scores/overrides.yaml with the reason"))
     unstated: dict[str, list[str]] = defaultdict(list)
     for mid in ids:
         data = models[mid]
