@@ -107,7 +107,7 @@ def test_the_cases_of_issue_26(world):
                                           ("critpt", "Gemini-2.5 Flash")]}
     assert flash == {"google/gemini-2.5-flash-reasoning"}
     # SWE-bench's one gemini-2.5-flash row names its date (2025-04-17): the row's date picks the preview
-    assert got[("swe-bench", "gemini-2.5-flash (2025-04-17)")] == "google/gemini-2.5-flash-preview-04-17"
+    assert got[("swe-bench", "gemini-2.5-flash (2025-04-17)")] == "google/gemini-2.5-flash-preview-04-17-reasoning"
     assert {got[("lmarena", n)] for n in ("grok-4.1", "deepseek-v3.1", "deepseek-v3.1-terminus")} == {
         "xai/grok-4.1-non-reasoning", "deepseek/deepseek-v3.1-non-reasoning",
         "deepseek/deepseek-v3.1-terminus-non-reasoning"}

@@ -191,7 +191,7 @@ MOVED = [
     # SWE-bench Verified 'mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)', tag gemini-2.5-pro (was GA google/gemini-2.5-pro)
     ("swe-bench", "gemini-2.5-pro (2025-05-06)", "swe-bench-verified", 53.6, "google/gemini-2.5-pro-preview-may-25"),
     # 'mini-SWE-agent + Gemini 2.5 Flash (2025-04-17)', tag gemini-2.5-flash (was google/gemini-2.5-flash-non-reasoning)
-    ("swe-bench", "gemini-2.5-flash (2025-04-17)", "swe-bench-verified", 28.73, "google/gemini-2.5-flash-preview-04-17"),
+    ("swe-bench", "gemini-2.5-flash (2025-04-17)", "swe-bench-verified", 28.73, "google/gemini-2.5-flash-preview-04-17-reasoning"),
     # Epoch's 06-05 preview at 1K (was GA google/gemini-2.5-pro-thinking-1k)
     ("epoch", "gemini-2.5-pro-preview-06-05_1K", "arc-agi-1", 31.3, "google/gemini-2.5-pro-preview-06-05-thinking-1k"),
     # (its ARC-AGI-2 row is imported there too, then excluded by scores/overrides.yaml: see the test below)
@@ -270,12 +270,12 @@ def test_every_dated_swe_bench_row_with_an_undated_tag_is_reviewed(real):
     reviewed = {
         # the date is the checkpoint's: it picks the preview
         "mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)": "google/gemini-2.5-pro-preview-may-25",
-        "mini-SWE-agent + Gemini 2.5 Flash (2025-04-17)": "google/gemini-2.5-flash-preview-04-17",
+        "mini-SWE-agent + Gemini 2.5 Flash (2025-04-17)": "google/gemini-2.5-flash-preview-04-17-reasoning",
         # the date is the model's release day or the submission's: the tag stands
         "live-SWE-agent + Gemini 3 Pro Preview (2025-11-18)": "google/gemini-3-pro-preview-high",
         "mini-SWE-agent + Gemini 3 Pro Preview (2025-11-18)": "google/gemini-3-pro-preview-high",
         "mini-SWE-agent + GLM-4.5 (2025-08-22)": "zai/glm-4.5-reasoning",
-        "Amazon Nova Premier 1.0 (2025-04-30)": "amazon/amazon.nova-premier-v1-0",
+        "Amazon Nova Premier 1.0 (2025-04-30)": "amazon/nova-premier",
         "Agentless Lite + O3 Mini (20250214)": "openai/o3-mini-medium",
         "SWE-RL (Llama3-SWE-RL-70B + Agentless Mini) (20250226)": "meta/llama3-swe-rl-70b",
     }

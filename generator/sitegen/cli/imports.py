@@ -201,9 +201,10 @@ def rename_command(old, new, organization, root):
 @aliases_group.command("audit")
 @ROOT
 def audit_command(root):
-    """List what still needs review: near-duplicate ids, releases spread over ids, bare configurations,
-    unreviewed aliases, bare aliases that pin a configuration the vendor default does not. Exits 1 when there
-    is any."""
+    """List what still needs review: near-duplicate ids (across organisations too), releases spread over ids,
+    bare configurations, reasoning configurations with no effort, one configuration entered twice, mistyped ids,
+    mode-unknown models ranked beside a known sibling, unreviewed aliases, bare aliases that pin a configuration
+    the vendor default does not. Exits 1 when there is any."""
     from ..importers import audit
     from ..importers.registry import Registry
 
@@ -211,7 +212,8 @@ def audit_command(root):
     identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
     distinct, unresolved = audit.reviewed_sets(identity)
     models = Registry.load(root).models
-    findings = audit.audit(models, distinct, unresolved) + audit.alias_default_findings(models, identity)
+    findings = (audit.audit(models, distinct, unresolved, audit.ranked_models(root, models))
+                + audit.alias_default_findings(models, identity))
     for f in findings:
         click.echo(f.format())
     click.echo(f"{len(findings)} findings")

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from . import identity
+from . import identity, lookalike
 from ..problems import WARNING, Problem
 from .rules import CHECKS, _at, _field, _list, check
 from .yamlstrict import describe_char
@@ -419,6 +419,20 @@ def configurations_unique(index):
         else:
             seen[key] = doc
 
+
+
+@check
+def ids_not_mistyped(index):
+    """Two model ids within edit distance 2 of each other with one display name are one model entered twice, one
+    id mistyped ('acme/widget-7b-instrcut' beside 'acme/widget-7b-instruct'); `sitegen aliases audit` reports the
+    same pairs (data/lookalike.py). Only files that share a display name are compared."""
+    models = {mid: doc.data for mid, doc in index.models.items() if isinstance(doc.data, dict)}
+    for a, b in lookalike.typo_pairs(models, distinct_pairs(index.repo)):
+        first, second = sorted((index.models[a], index.models[b]), key=lambda d: d.path)
+        yield _at(second, ("id",), "id", f"{second.data['id']} is within two edits of {first.data['id']}, which has "
+                  f"the same name '{second.data.get('name')}'", f"see {first.path}; if one id is mistyped, merge it "
+                  "with `sitegen aliases merge OLD --into NEW`; if they are different models, give them different "
+                  "names or list the pair under distinct: in scores/identity.yaml with the reason", key=False)
 
 _CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
 

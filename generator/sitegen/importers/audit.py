@@ -1,14 +1,25 @@
 """`sitegen aliases audit`: what in the model registry still needs a person's review.
 
-Four kinds of finding, each naming the files to look at:
+Kinds of finding, each naming the files to look at:
 
-- near-duplicate ids: two models whose ids fold to one key (separators, dates, effort words, token budgets
-  and organisation prefixes such as `qwen-qwen3-…` or `openai-gpt-oss-…` ignored) but that name different
-  releases: one release spelled two ways, or two releases to confirm as distinct;
-- release spread over ids: configurations of one release whose ids fold to different keys (`claude-4.7-high`
-  next to `claude-opus-4.7-…`): rename one (the old id goes under former_ids) or confirm;
-- bare configuration: a model with neither effort nor reasoning known, in a release that has other
-  configurations: which one does the bare name mean? (the vendor's default, scores/identity.yaml);
+- near-duplicate: two models whose ids (or display names) fold to one key (separators, dates, effort words,
+  token budgets, a first version '-v1-0', '-beta', organisation and provider prefixes such as `qwen-qwen3-…`,
+  `fireworks-…` or `amazon.…` ignored; `lookalike.fold`) but that name different releases, in one organisation
+  or across two: one release spelled two ways, or two releases to confirm as distinct (checkpoints dated
+  differently are not compared: each is its own release);
+- spread: configurations of one release whose ids fold to different keys (`claude-4.7-high` next to
+  `claude-opus-4.7-…`): rename one (the old id goes under former_ids) or confirm;
+- bare: a model with neither effort nor reasoning known, in a release that has other configurations: which one
+  does the bare name mean? (the vendor's default, scores/identity.yaml);
+- effort-unstated: a reasoning configuration with no effort next to a sibling whose reasoning effort is stated
+  (`grok-3-mini` reasoning beside `grok-3-mini-low`): is it one of them, the vendor's default?
+- twice: two models of one release in the same unstated configuration (both bare, or both reasoning with no
+  effort): one configuration entered twice, each ranked on its own;
+- typo: an id within edit distance 2 of another with the same display name (`widget-7b-instrcut` beside
+  `widget-7b-instruct`); `sitegen validate` reports the same pairs (`lookalike.typo_pairs`);
+- ranked-bare: a model whose mode is unknown, with results on the boards, next to a sibling whose mode is known:
+  the release is ranked twice. Merge it where a source identifies it, else exclude its results in
+  scores/overrides.yaml with the reason (the rows then show as excluded, unranked);
 - unreviewed: a model file `aliases apply` wrote or extended from an unreviewed proposal (`unreviewed: true`);
   a reviewer checks it and removes the mark.
 - alias-default (`alias_default_findings`): a bare alias ('o3', 'gpt-oss-120b') that pins a configuration the
@@ -17,50 +28,26 @@ Four kinds of finding, each naming the files to look at:
 
 Pairs that look alike but are different models (or releases) go under `distinct:` in scores/identity.yaml with
 the reason; a finding about two models listed there together is not reported. A bare configuration no source
-identifies goes under `unresolved:` with the reason.
+identifies goes under `unresolved:` with the reason (that silences `bare` and `effort-unstated`, never
+`ranked-bare` or `twice`).
+
+Every comparison is inside a bucket (one folded key, one release, one display name), never over all pairs of
+ids, so the audit stays fast enough to run on every build.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
 from collections import defaultdict
 
-EFFORT_WORDS = {"none", "minimal", "low", "medium", "high", "xhigh", "max", "reasoning", "non", "thinking", "think",
-                "adaptive", "effort"}
-# Organisation prefixes copied from Hugging Face or provider names ('qwen-qwen3-32b', 'openai-gpt-oss-120b',
-# 'deepseek-ai-deepseek-v4', 'fireworks-kimi-k2p5'): dropped before comparing.
-ORG_PREFIXES = ("qwen", "openai", "deepseek-ai", "fireworks", "meta-llama", "mistralai", "google", "anthropic",
-                "x-ai", "xai", "moonshotai", "zai-org", "nvidia", "microsoft")
-_DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d|[01]\d-20\d\d|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                   r"[a-z]*-\d\d)(?![0-9])")
-_BUDGET = re.compile(r"(?<![a-z0-9.])\d+k(?![a-z0-9])")
-
-
-def fold(slug: str) -> str:
-    """The comparison key of an id's model part, tokens sorted: 'claude-opus-4-7_xhigh' and 'claude-4-7-opus'
-    -> '4.7-claude-opus', 'claude-4.7-high' -> '4.7-claude'; 'qwen-qwen3-32b', 'qwen-3-32b' and
-    'qwen3-32b-reasoning' -> '3-32b-qwen'."""
-    text = slug.casefold().replace("_", "-")
-    for prefix in ORG_PREFIXES:
-        if text.startswith(prefix + "-") and len(text) > len(prefix) + 1:
-            rest = text[len(prefix) + 1:]
-            if not rest.startswith(("1", "2", "3", "4", "5", "6", "7", "8", "9")):
-                text = rest
-                break
-    text = _DATE.sub(" ", text)
-    text = _BUDGET.sub(" ", text)  # thinking budgets and output caps: '-32k', '_64K', '120k'
-    text = re.sub(r"(?<=\d)p(?=\d)", ".", text)  # k2p5 -> k2.5 (Fireworks)
-    text = re.sub(r"(?<=\d)-(?=\d(?![0-9]*b\b))", ".", text)  # 4-7 -> 4.7, but not 3-8b (a size)
-    text = re.sub(r"(?<=[a-z]{2})(?=\d)", "-", text)  # qwen3 -> qwen 3, so 'qwen-3' folds the same
-    tokens = [t for t in re.split(r"[-\s]+", text) if t and t not in EFFORT_WORDS]
-    return "-".join(sorted(tokens))
+# EFFORT_WORDS, ORG_PREFIXES and fold are re-exported: callers and tests read them here
+from ..data.lookalike import EFFORT_WORDS, ORG_PREFIXES, different_checkpoints, fold, typo_pairs  # noqa: F401
 
 
 @dataclasses.dataclass(frozen=True)
 class Finding:
-    kind: str  # near-duplicate | spread | bare | unreviewed
+    kind: str  # near-duplicate | spread | bare | effort-unstated | twice | typo | ranked-bare | unreviewed
     models: tuple[str, ...]
     message: str
     hint: str
@@ -77,28 +64,45 @@ def reviewed_sets(identity: dict | None) -> tuple[set[frozenset], set[str]]:
     return pairs, unresolved
 
 
-def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str] = frozenset()) -> list[Finding]:
+def _mode_known(data: dict) -> bool:
+    return data.get("effort") is not None or data.get("reasoning") is not None
+
+
+def _reasoning_effort_stated(data: dict) -> bool:
+    effort = data.get("effort")
+    return effort is not None and effort != "none"
+
+
+def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str] = frozenset(),
+          ranked: dict[str, set[str]] | None = None) -> list[Finding]:
     """Findings over model files ({id: data}). Pairs in `distinct` (two model ids, or two release ids) are not
     reported together; a model in `unresolved` (reviewed: no source identifies its configuration) is not
-    reported as bare."""
+    reported as bare or effort-unstated. `ranked` maps each model with results on the boards to the benchmarks
+    of those results (None: not known, the ranked-bare check is skipped)."""
     def reviewed(a: str, b: str) -> bool:
         ra, rb = models[a].get("release"), models[b].get("release")
         return frozenset((a, b)) in distinct or frozenset((ra, rb)) in distinct
 
     out: list[Finding] = []
-    by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
+    by_key: dict[tuple[str, str], list[str]] = defaultdict(list)  # ('ids' | 'names', folded key) -> model ids
     by_release: dict[str, list[str]] = defaultdict(list)
     for mid, data in sorted(models.items()):
-        org, slug = mid.split("/", 1)
-        by_key[(org, fold(slug))].append(mid)
+        by_key[("ids", fold(mid.split("/", 1)[1]))].append(mid)
+        if isinstance(data.get("name"), str) and data["name"].strip():
+            by_key[("names", fold(data["name"]))].append(mid)
         by_release[str(data.get("release") or mid)].append(mid)
-    for (_, key), ids in sorted(by_key.items()):
+    seen: set[tuple[str, str]] = set()
+    for (what, key), ids in sorted(by_key.items()):
         for a, b in itertools.combinations(ids, 2):
             ra, rb = models[a].get("release"), models[b].get("release")
-            if ra != rb and not reviewed(a, b):
-                out.append(Finding("near-duplicate", (a, b), f"ids fold to '{key}' but name releases {ra} and {rb}",
-                                   "give both the same release if it is one, else list the pair under distinct: "
-                                   "in scores/identity.yaml with the reason"))
+            if (a, b) in seen or ra == rb or reviewed(a, b) or different_checkpoints(a, b):
+                continue
+            seen.add((a, b))
+            where = "" if a.split("/")[0] == b.split("/")[0] else " in two organisations"
+            out.append(Finding("near-duplicate", (a, b), f"{what} fold to '{key}' but name releases {ra} and "
+                               f"{rb}{where}", "merge one into the other with `sitegen aliases merge OLD --into "
+                               "NEW` if they are one model, else list the pair under distinct: in "
+                               "scores/identity.yaml with the reason"))
     for release, ids in sorted(by_release.items()):
         keys = {mid: fold(mid.split("/", 1)[1]) for mid in ids}
         for a, b in itertools.combinations(ids, 2):
@@ -106,14 +110,11 @@ def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str
                 out.append(Finding("spread", (a, b), f"configurations of {release} spelled differently "
                                    f"('{keys[a]}' vs '{keys[b]}')", "rename one with `sitegen aliases merge` or "
                                    "a rename that keeps the old id under former_ids, or list the pair under distinct:"))
-        for mid in ids:
-            data = models[mid]
-            if len(ids) > 1 and data.get("effort") is None and data.get("reasoning") is None and mid not in unresolved:
-                others = [o for o in ids if o != mid and not reviewed(mid, o)]
-                if others:
-                    out.append(Finding("bare", (mid, *others), f"{mid} states neither effort nor reasoning next to "
-                                       f"other configurations of {release}", "give it the vendor's default "
-                                       "configuration (scores/identity.yaml vendor_defaults) or merge it into that one"))
+        out.extend(_release_findings(release, ids, models, reviewed, unresolved, ranked))
+    for a, b in typo_pairs(models, distinct):
+        out.append(Finding("typo", (a, b), f"ids within edit distance 2 with one display name "
+                           f"'{models[a].get('name')}'", "one model entered twice with a mistyped id: merge it with "
+                           "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with the reason"))
     for mid, data in sorted(models.items()):
         if data.get("unreviewed"):
             out.append(Finding("unreviewed", (mid,), "written by `aliases apply` from an unreviewed proposal",
@@ -160,3 +161,73 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
                                    "move the alias to that configuration, or scope it to the source that "
                                    "identifies this one (source_aliases)"))
     return out
+
+
+def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> list[Finding]:
+    out: list[Finding] = []
+    if len(ids) < 2:
+        return out
+    for mid in ids:
+        data = models[mid]
+        others = [o for o in ids if o != mid and not reviewed(mid, o)]
+        if not _mode_known(data) and mid not in unresolved and others:
+            out.append(Finding("bare", (mid, *others), f"{mid} states neither effort nor reasoning next to "
+                               f"other configurations of {release}", "give it the vendor's default "
+                               "configuration (scores/identity.yaml vendor_defaults) or merge it into that one"))
+        stated = [o for o in others if _reasoning_effort_stated(models[o])]
+        if data.get("reasoning") is True and data.get("effort") is None and mid not in unresolved and stated:
+            out.append(Finding("effort-unstated", (mid, *stated), f"{mid} is a reasoning configuration of "
+                               f"{release} with no effort, next to configurations whose effort is stated",
+                               "if a source or the vendor's default identifies its effort, merge it into that "
+                               "configuration; else list it under unresolved: with the reason"))
+        own = (ranked or {}).get(mid) or set()
+        known = [o for o in others if _mode_known(models[o]) and own & ((ranked or {}).get(o) or set())]
+        if not _mode_known(data) and known:
+            out.append(Finding("ranked-bare", (mid, *known), f"{mid}, mode unknown, has results on benchmarks "
+                               f"where configurations of {release} whose mode is known have results too: it may "
+                               "be one of them, ranked twice", "merge it where a source identifies its "
+                               "configuration, else exclude its results in scores/overrides.yaml with the reason"))
+    unstated: dict[str, list[str]] = defaultdict(list)
+    for mid in ids:
+        data = models[mid]
+        if data.get("effort") is None:
+            unstated["reasoning" if data.get("reasoning") is True else "non-reasoning" if
+                     data.get("reasoning") is False else "not stated"].append(mid)
+    for mode, same in sorted(unstated.items()):
+        for a, b in itertools.combinations(same, 2):
+            if not reviewed(a, b):
+                out.append(Finding("twice", (a, b), f"two configurations of {release} with mode {mode} and no "
+                                   "effort: one configuration entered twice", "merge one into the other with "
+                                   "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with "
+                                   "the reason"))
+    return out
+
+
+def _result_key(row: dict, model: str, source: str) -> tuple:
+    return (model, row.get("benchmark"), source, row.get("metric") or "", row.get("subset") or "",
+            row.get("harness") or "")
+
+
+def ranked_models(root, models: dict[str, dict]) -> dict[str, set[str]]:
+    """The benchmarks each model has results on, as the boards see them: in its model file, or in
+    scores/imported/ and not excluded by scores/overrides.yaml (read by the data loader, as validate reads them)."""
+    from ..data import load
+
+    repo, _ = load.load_repo(root)
+
+    def rows(doc) -> list:
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        return [r for r in data.get("results" if doc is None or doc.kind != "overrides" else "overrides") or []
+                if isinstance(r, dict)]
+
+    excluded = {_result_key(o, o.get("model"), o.get("source")) for o in rows(repo.overrides) if o.get("exclude")}
+    out: dict[str, set[str]] = defaultdict(set)
+    for mid, data in models.items():
+        for row in data.get("results") or []:
+            out[mid].add(row.get("benchmark"))
+    for doc in repo.imported:
+        source = doc.data.get("source") if isinstance(doc.data, dict) else None
+        for row in rows(doc):
+            if _result_key(row, row.get("model"), source) not in excluded:
+                out[row.get("model")].add(row.get("benchmark"))
+    return dict(out)
