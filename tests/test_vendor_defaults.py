@@ -396,3 +396,21 @@ def test_merge_keeps_the_old_models_source_aliases(tmp_path):
     kept = yaml.safe_load((tmp_path / "scores/models/acme/w-medium.yaml").read_text())
     assert kept["source_aliases"] == [{"source": "board", "name": "W", "notes": "the board's default run"}]
     assert Registry.load(tmp_path).match("W", "board") == ["acme/w-medium"]
+
+
+def test_a_later_snapshot_of_a_source_reads_names_as_the_earlier_snapshot_scoped_them():
+    """`sitegen fetch` files a changed AA token scrape as a new source ('aa-tokens-2026-11'): AA's slugs mean
+    there what they meant in 'aa-tokens-2026-07'. An older snapshot, another source and a global lookup do not
+    take that scoping; a scoping of the newer snapshot itself wins."""
+    models = [model("openai/gpt-oss-120b-high", "openai/gpt-oss-120b", effort="high",
+                    source_aliases=[("aa-tokens-2026-07", "GPT-OSS-120B")]),
+              model("openai/gpt-oss-120b-low", "openai/gpt-oss-120b", effort="low",
+                    source_aliases=[("aa-tokens-2027-01", "GPT-OSS-120B")])]
+    registry = Registry.build(dict(models))
+    assert registry.match("GPT-OSS-120B", "aa-tokens-2026-07") == ["openai/gpt-oss-120b-high"]
+    assert registry.match("gpt-oss-120b", "aa-tokens-2026-11") == ["openai/gpt-oss-120b-high"]  # case folded too
+    assert registry.match("GPT-OSS-120B", "aa-tokens-2026-11-30") == ["openai/gpt-oss-120b-high"]
+    assert registry.match("GPT-OSS-120B", "aa-tokens-2027-03") == ["openai/gpt-oss-120b-low"]   # newest earlier
+    assert registry.match("GPT-OSS-120B", "aa-tokens-2026-01") == []   # older than any scoping
+    assert registry.match("GPT-OSS-120B", "aa-api-2026-11") == []      # another family
+    assert registry.match("GPT-OSS-120B", "epoch") == [] and registry.match("GPT-OSS-120B") == []

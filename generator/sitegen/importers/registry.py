@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import yaml
@@ -11,6 +12,10 @@ MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schem
 # Key order of a model file as people read it; anything else follows alphabetically.
 MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "base_model", "family", "released", "weights", "parameters",
                    "context_window", "licence", "pricing", "aliases", "source_aliases", "results")
+
+
+# A snapshot's source id ends in its date ('aa-tokens-2026-07'); without it, the source family ('aa-tokens').
+SNAPSHOT_DATE = re.compile(r"-\d{4}-\d{2}(?:-\d{2})?$")
 
 
 def key(name: str) -> str:
@@ -25,6 +30,8 @@ class Registry:
     scoped: dict[tuple[str, str], set[str]] = dataclasses.field(default_factory=dict)  # (source, key) -> ids
     # scores/metadata.yaml's organisations table: folder id -> {"id", "name", "aka"}, in file order
     organizations: dict[str, dict] = dataclasses.field(default_factory=dict)
+    # (source family, key) -> the dated snapshots that scope that name, oldest first
+    snapshots: dict[tuple[str, str], list[str]] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path) -> "Registry":
@@ -54,16 +61,29 @@ class Registry:
         for mid, data in models.items():
             for entry in data.get("source_aliases") or []:
                 scoped.setdefault((entry["source"], key(entry["name"])), set()).add(mid)
-        return cls(models, index, scoped, dict(organizations or {}))
+        snapshots: dict[tuple[str, str], list[str]] = {}
+        for source, name_key in sorted(scoped):
+            family = SNAPSHOT_DATE.sub("", source)
+            if family != source:
+                snapshots.setdefault((family, name_key), []).append(source)
+        return cls(models, index, scoped, dict(organizations or {}), snapshots)
 
     def match(self, name: str, source: str | None = None) -> list[str]:
         """The ids whose name or aliases equal `name` (case-insensitively); several means ambiguous.
 
         An alias scoped to `source` (a model file's `source_aliases`) wins over the global names: it is how a
-        name that means different models at different sources ('Command-R') is attributed at one of them.
+        name that means different models at different sources ('Command-R') is attributed at one of them. A new
+        snapshot of a source (`sitegen fetch` names it '<family>-<date>') inherits the scoping of the newest
+        earlier snapshot of that family.
         """
         if source is not None and (source, key(name)) in self.scoped:
             return sorted(self.scoped[(source, key(name))])
+        if source is not None and SNAPSHOT_DATE.search(source):
+            # a later snapshot of a source lists its names as the newest earlier snapshot that scoped them does
+            # (a fetched 'aa-tokens-2026-11' reads AA's slugs as 'aa-tokens-2026-07' did); an older one does not
+            earlier = [s for s in self.snapshots.get((SNAPSHOT_DATE.sub("", source), key(name)), ()) if s < source]
+            if earlier:
+                return sorted(self.scoped[(earlier[-1], key(name))])
         return sorted(self.index.get(key(name), ()))
 
     def organization_slug(self, mid: str) -> str:
