@@ -37,6 +37,12 @@ PUBLISHED, DERIVED = "published", "derived"
 MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
             "not model), so no interval is given")
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
+#: Said on every board whose rows are drawn one by one from their own intervals (benchmark boards, HLE, Pedagogy).
+INDEPENDENT = ("Rank ranges and tiers here are conservative: every model is drawn independently from its own interval, "
+               "although all models answer the same questions. No per-question results are used, so the draws cannot "
+               "move together where a question set is harder or easier for all models; differences between models "
+               "are less uncertain than independent draws make them, and the rank ranges are wider than they would "
+               "be.")
 
 
 # --------------------------------------------------------------------------------------------------- streams
@@ -99,20 +105,33 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
                 "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
                 "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
     count = _num(rec.get("n"))
-    entry = question_count(bench, rec.get("source"))
+    entry = None if count else question_count(bench, rec.get("source"))
     n = int(count) if count else (entry or {}).get("count")
+    unit = (entry or {}).get("unit") or "questions"
     if n and scale.get("unit") == "percent" and scale.get("max") == 100 and 0 <= value <= 100:
         p = value / 100
         low, high = wilson(p, n, z)
         sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
-        reps = (entry or {}).get("repeats")
-        note = f" (× {reps} repeats)" if reps and reps > 1 else ""
         return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
-                "interval_reason": f"binomial, n = {n} questions{note}, Wilson interval",
+                "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
                 "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
     if n:
-        return _none(f"{n} questions, but the value is not a percentage, so the binomial model does not apply")
-    return _none(f"{rec.get('source')} publishes no interval or standard error, and no question count is known")
+        return _none(f"{n} {unit}, but the value is not a percentage, so the binomial model does not apply")
+    return _none(f"{rec.get('source')} publishes no interval or standard error, and {unknown_size(bench)}")
+
+
+def repeats_note(entry: Mapping | None) -> str:
+    """What the reason says of repeated runs: they average out run-to-run noise but are not more questions."""
+    reps = (entry or {}).get("repeats")
+    return f" ({reps} repeats of each, which are not more questions: n is not multiplied)" if reps and reps > 1 else ""
+
+
+def unknown_size(bench: Mapping | None) -> str:
+    """Why a value has no binomial interval, and what that leaves out (never a silent zero)."""
+    why = (bench or {}).get("questions_unknown")
+    size = (f"the number of questions is not known ({why.rstrip('.')})" if why
+            else "methodology/benchmarks.yaml declares no question count")
+    return f"{size}: its question-sampling error is left out, so no interval is given"
 
 
 def _none(reason: str) -> dict:
@@ -290,7 +309,8 @@ class Components:
         parts = [f"{n} {how}" for how, n in sorted(self.methods[model].items())]
         text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
         if self.fixed[model]:
-            text += f"; none to be had for {', '.join(self.fixed[model])} (held fixed)"
+            text += (f"; none to be had for {', '.join(self.fixed[model])} (held fixed: its measurement error is left "
+                     "out, so the interval is too narrow)")
         return text + extra
 
 
@@ -876,7 +896,15 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
-    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    return _independent(board, samples)
+
+
+def _independent(board: dict, samples: Mapping) -> dict:
+    """Say on a board drawn row by row that its rank intervals are conservative, and why (when it has any)."""
+    if samples and any(r.get("rank_interval") for r in board["rows"]):
+        board["uncertainty"]["independent"] = INDEPENDENT
+    return board
 
 
 def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
@@ -909,3 +937,4 @@ def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[M
         matrix = transform(specs, normals(bid, [(m,) for m in drawn], sims)) if drawn else None
         samples = {m: matrix[:, j] for j, m in enumerate(drawn)}
         annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True), value_intervals=False)
+        _independent(board, samples)
