@@ -38,11 +38,11 @@ MISMATCH = ("the simulation does not reproduce this value (the index definition 
             "not model), so no interval is given")
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
 #: Said on every board whose rows are drawn one by one from their own intervals (benchmark boards, HLE, Pedagogy).
-INDEPENDENT = ("Rank ranges and tiers here are conservative: every model is drawn independently from its own interval, "
-               "although all models answer the same questions. No per-question results are used, so the draws cannot "
-               "move together where a question set is harder or easier for all models; differences between models "
-               "are less uncertain than independent draws make them, and the rank ranges are wider than they would "
-               "be.")
+INDEPENDENT = ("Rank ranges and tiers on this board are conservative: every model is drawn independently from its "
+               "own interval, although all models answer the same questions. No per-question results are used, so "
+               "the draws cannot move together where a question set is harder or easier for all models; differences "
+               "between models are less uncertain than independent draws make them, and the rank ranges are wider "
+               "than they would be.")
 
 
 # --------------------------------------------------------------------------------------------------- streams
