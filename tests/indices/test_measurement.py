@@ -93,6 +93,9 @@ def test_a_component_held_fixed_says_its_error_is_left_out():
     assert comps.fixed == {"m": ["tbh"]}
     assert comps.reason("m") == ("simulated from component intervals: 1 derived; none to be had for tbh (held fixed: "
                                  "its measurement error is left out, so the interval is too narrow)")
+    comps.matrix("tau2", {"m": {"value": 40.0, "source": "aa"}}, PERCENT)
+    assert comps.reason("m").endswith("none to be had for tbh, tau2 (held fixed: their measurement error is left out, "
+                                      "so the interval is too narrow)")
 
 
 # ------------------------------------------------------------------------------- benchmark boards, drawn row by row

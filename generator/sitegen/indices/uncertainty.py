@@ -309,8 +309,9 @@ class Components:
         parts = [f"{n} {how}" for how, n in sorted(self.methods[model].items())]
         text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
         if self.fixed[model]:
-            text += (f"; none to be had for {', '.join(self.fixed[model])} (held fixed: its measurement error is left "
-                     "out, so the interval is too narrow)")
+            whose = "its" if len(self.fixed[model]) == 1 else "their"
+            text += (f"; none to be had for {', '.join(self.fixed[model])} (held fixed: {whose} measurement error is "
+                     "left out, so the interval is too narrow)")
         return text + extra
 
 
