@@ -195,3 +195,95 @@ def test_boards_drawn_row_by_row_say_their_ranks_are_conservative(real):
             assert board["uncertainty"]["independent"] == u.INDEPENDENT, bid
     for board_id in ("hle", "pedagogy-cdpk", "pedagogy-send"):
         assert real.boards[board_id]["uncertainty"]["independent"] == u.INDEPENDENT, board_id
+
+
+# ------------------------------------------------------------------ per-question results: drawn together
+
+def _answers(right, asked):
+    import pandas as pd
+
+    return pd.DataFrame({"id": list(asked), "correct": [q in right for q in asked]})
+
+
+def test_rows_from_per_question_results_are_drawn_from_one_resample_of_the_questions():
+    qs = ["q1", "q2", "q3", "q4"]
+    answers = {"a": _answers({"q1", "q2", "q3"}, qs), "b": _answers({"q1", "q2"}, qs)}
+    rows = [{"model": "a", "value": 75.0, "coverage": {"have": 4, "of": 4}},
+            {"model": "b", "value": 50.0, "coverage": {"have": 4, "of": 4}}]
+    draws = u.shared_question_draws("hle", rows, answers, 4000)
+    a, b = draws["a"], draws["b"]
+    # a is right wherever b is, so with the same weights a is never below b; they tie when q3 draws weight 0,
+    # which Multinomial(4, 1/4 each) gives with probability (3/4)^4 = 0.3164. Independent draws would put a
+    # below b in part of the draws.
+    assert (a >= b).all()
+    assert (a == b).mean() == pytest.approx(0.3164, abs=0.025)
+    # the bootstrap is centred on the values: E[weights] = 1 per question -> 3/4 and 2/4
+    assert a.mean() == pytest.approx(75.0, abs=1.0) and b.mean() == pytest.approx(50.0, abs=1.0)
+    assert (u.shared_question_draws("hle", rows, answers, 4000)["a"] == a).all()  # seeded by the board
+
+
+def test_the_denominator_is_the_one_that_gives_the_rows_value():
+    qs = ["q1", "q2", "q3", "q4"]
+    answers = {"hle-like": _answers({"q1"}, ["q1", "q2"]), "ped-like": _answers({"q1"}, ["q1", "q2"]),
+               "neither": _answers({"q1"}, ["q1", "q2"]), "full": _answers({"q1", "q2"}, qs)}
+    rows = [{"model": "hle-like", "value": 25.0, "coverage": {"have": 2, "of": 4}},  # 1 right of the set's 4
+            {"model": "ped-like", "value": 50.0, "coverage": {"have": 2, "of": 4}},  # 1 right of 2 answered
+            {"model": "neither", "value": 40.0, "coverage": {"have": 2, "of": 4}},
+            {"model": "full", "value": 50.0, "coverage": {"have": 4, "of": 4}}]
+    draws = u.shared_question_draws("hle", rows, answers, 4000)
+    assert set(draws) == {"hle-like", "ped-like", "full"}
+    assert draws["hle-like"].mean() == pytest.approx(25.0, abs=1.0)
+    # right / answered in the draw: q1's weight over q1's and q2's, 1/2 on average by symmetry; a draw in which
+    # neither has weight ((1/2)^4 = 1/16 of them) keeps the value, 50
+    assert draws["ped-like"].mean() == pytest.approx(50.0, abs=1.5)
+    # hle-like's right answer (q1) is one of full's two: never above it in a draw
+    assert (draws["hle-like"] <= draws["full"]).all()
+
+
+def test_a_board_with_per_question_rows_says_which_are_drawn_together():
+    qs = [f"q{i}" for i in range(10)]
+    answers = {"a": _answers(set(qs[:6]), qs), "b": _answers(set(qs[:5]), qs)}
+    board = {"index": "hle", "rows": [
+        {"model": "a", "value": 60.0, "rank": 1, "interval": [30.0, 90.0], "coverage": {"have": 10, "of": 10}},
+        {"model": "b", "value": 50.0, "rank": 2, "interval": [20.0, 80.0], "coverage": {"have": 10, "of": 10}},
+        {"model": "c", "value": 40.0, "rank": 3, "interval": [38.0, 42.0], "source": "epoch"}]}
+    u.rank_from_row_intervals(board, 500, 0.95, answers=answers)
+    note = board["uncertainty"]
+    assert note["joint"] == ("2 rows computed from per-question results are drawn together: each simulation "
+                             "resamples the questions once, with the same resample for every such model.")
+    assert note["independent"].startswith("Rank ranges and tiers on this board are conservative: the other 1 row "
+                                          "is drawn independently from its own interval")
+    a, b, _ = board["rows"]
+    assert a["rank_interval"][0] == 1 and b["rank_interval"][0] == 1  # a ties b whenever q5 draws no weight
+    all_joint = {"index": "hle", "rows": board["rows"][:2]}
+    u.rank_from_row_intervals(all_joint, 500, 0.95, answers=answers)
+    assert "independent" not in all_joint["uncertainty"] and "joint" in all_joint["uncertainty"]
+
+
+def test_the_real_hle_definition_draws_its_per_question_rows_together():
+    """From compute_hle through annotate_index: two models with per-question rows (the set's 2,500 questions, a
+    right on the first 300 of them, b on the first 250) are drawn together; a published row on its own."""
+    import pandas as pd
+    import yaml
+
+    from sitegen.indices import hle
+
+    root = Path(__file__).resolve().parents[2]
+    definition = yaml.safe_load((root / "methodology/indices/hle.yaml").read_text(encoding="utf-8"))
+    qs = [f"q{i}" for i in range(2500)]
+    answers = {"x/a": _answers(set(qs[:300]), qs), "x/b": _answers(set(qs[:250]), qs)}
+    results = pd.DataFrame([{"model": "x/c", "benchmark": "hle", "metric": "", "subset": "", "harness": "",
+                             "value": 11.0, "source": "epoch", "retrieved": "2026-01-01", "url": "", "n": float("nan"),
+                             "stderr": 0.6, "ci_low": float("nan"), "ci_high": float("nan"),
+                             "self_reported": False, "origin": "x"}])
+    models = pd.DataFrame({"model": ["x/a", "x/b", "x/c"]})
+    board = hle.compute_hle(results, models, answers, definition)["hle"]
+    board["definition"] = "hle"
+    u.annotate_index(definition, board, results, models, {}, {("hle", m): f for m, f in answers.items()})
+    by = {r["model"]: r for r in board["rows"]}
+    assert (by["x/a"]["value"], by["x/b"]["value"]) == (12.0, 10.0)  # 300 / 2,500 and 250 / 2,500
+    assert board["uncertainty"]["joint"].startswith("2 rows computed from per-question results are drawn together")
+    assert board["uncertainty"]["independent"].startswith(
+        "Rank ranges and tiers on this board are conservative: the other 1 row is drawn")
+    # drawn together, a (right on a superset of b's questions) never falls below b: b is never ranked above it
+    assert by["x/a"]["rank_interval"][0] == 1 and by["x/b"]["rank_interval"][0] >= 2
