@@ -150,7 +150,7 @@ def test_every_percent_benchmark_states_its_size_or_why_not(real):
         if (b.get("scale") or {}).get("unit") == "percent":
             assert bool(b.get("questions")) != bool(b.get("questions_unknown")), b["id"]
             for q in b.get("questions") or []:
-                assert q.get("basis") and (q.get("url") or "seed" in q["basis"]), (b["id"], q)
+                assert q.get("basis") and q.get("url", "").startswith("https://"), (b["id"], q)
 
 
 def test_every_value_of_a_benchmark_with_a_declared_size_has_an_interval_or_a_stated_reason(real):

@@ -25,3 +25,23 @@ def test_benchmark_and_row_by_row_index_pages_say_their_rank_ranges_are_conserva
     # a board page shows it beside its tiers (the fixture's AI IQ rows carry tiers)
     assert f'<p class="lb-legend">{INDEPENDENT}</p>' in page["boards/ai-iq/index.html"]
     assert "conservative" not in page["boards/ai-eq/index.html"]
+
+
+def test_a_benchmark_page_states_its_size_and_where_it_is_stated_or_why_it_is_not_known():
+    ctx = make_context(12)
+    bench = {b["id"]: b for b in ctx.benchmarks}
+    bench["gpqa-diamond"]["questions"] = [{"count": 198, "repeats": 5, "basis": "AA methodology",
+                                           "url": "https://example.org/aa"}]
+    bench["hle"]["questions"] = [{"count": 2684, "sources": ["aa-api-2026-07"], "basis": "seed 000"},
+                                 {"count": 2500, "basis": "the paper"}]
+    bench["mmlu-pro"]["questions_unknown"] = "No source states it."
+    files = render_files(ctx)
+    page = {p: html.unescape(b.decode("utf-8")) for p, b in files.items() if p.endswith(".html")}
+    gpqa = page["benchmarks/gpqa-diamond/index.html"]
+    assert ('<th scope="row">Size</th><td>198 questions, each run 5 times (repeats are not more questions): '
+            '<a href="https://example.org/aa"') in gpqa
+    assert ('<th scope="row">Size</th><td>2,684 questions, for aa-api-2026-07: seed 000; 2,500 questions: the paper'
+            '</td>') in page["benchmarks/hle/index.html"]
+    assert ("<td>not known: No source states it. Values without a published interval have none: their "
+            "question-sampling error is left out.</td>") in page["benchmarks/mmlu-pro/index.html"]
+    assert '<th scope="row">Size</th>' not in page["benchmarks/scicode/index.html"]
