@@ -514,11 +514,11 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
     view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
     view["question_set"] = bb.get("question_set")
-    view["ranks_note"] = (bb.get("uncertainty") or {}).get("independent") or ""
     view["left_out"] = left_out(lk, {bid})  # names a source gives for this benchmark, once per page
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
+    view["ranks_note"] = (bb.get("uncertainty") or {}).get("independent") or ""  # why its rank ranges are wide
     return view
 
 
