@@ -51,7 +51,7 @@ def compute(repo) -> Computed:
     raw = raw_frames(repo)
     all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw)
     boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[v["definition"]])}
-    uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks)
+    uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks, raw)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)

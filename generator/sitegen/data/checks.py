@@ -853,6 +853,18 @@ def question_counts_name_known_sources(index):
                 seen.add(source_id)
 
 
+@check
+def question_count_or_unknown(index):
+    """A benchmark either declares its question count (`questions`) or says why it cannot (`questions_unknown`),
+    not both. (That every percent benchmark of the real registry does one of the two is a real-data test: fixture
+    trees need neither, and a value without either says so in its interval's reason.)"""
+    for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
+        if _list(entry, "questions") and entry.get("questions_unknown"):
+            where = path + ("questions_unknown",)
+            yield _at(doc, where, _field(where), f"{bid} declares a question count and says it is unknown",
+                      "keep the count if a source states it, else remove `questions`")
+
+
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)
 
 

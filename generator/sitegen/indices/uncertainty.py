@@ -37,6 +37,12 @@ PUBLISHED, DERIVED = "published", "derived"
 MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
             "not model), so no interval is given")
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
+#: Said on every board whose rows are drawn one by one from their own intervals (benchmark boards, HLE, Pedagogy).
+INDEPENDENT = ("Rank ranges and tiers on this board are conservative: every model is drawn independently from its "
+               "own interval, although all models answer the same questions. No per-question results are used, so "
+               "the draws cannot move together where a question set is harder or easier for all models; differences "
+               "between models are less uncertain than independent draws make them, and the rank ranges are wider "
+               "than they would be.")
 
 
 # --------------------------------------------------------------------------------------------------- streams
@@ -99,20 +105,33 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
                 "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
                 "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
     count = _num(rec.get("n"))
-    entry = question_count(bench, rec.get("source"))
+    entry = None if count else question_count(bench, rec.get("source"))
     n = int(count) if count else (entry or {}).get("count")
+    unit = (entry or {}).get("unit") or "questions"
     if n and scale.get("unit") == "percent" and scale.get("max") == 100 and 0 <= value <= 100:
         p = value / 100
         low, high = wilson(p, n, z)
         sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
-        reps = (entry or {}).get("repeats")
-        note = f" (× {reps} repeats)" if reps and reps > 1 else ""
         return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
-                "interval_reason": f"binomial, n = {n} questions{note}, Wilson interval",
+                "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
                 "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
     if n:
-        return _none(f"{n} questions, but the value is not a percentage, so the binomial model does not apply")
-    return _none(f"{rec.get('source')} publishes no interval or standard error, and no question count is known")
+        return _none(f"{n} {unit}, but the value is not a percentage, so the binomial model does not apply")
+    return _none(f"{rec.get('source')} publishes no interval or standard error, and {unknown_size(bench)}")
+
+
+def repeats_note(entry: Mapping | None) -> str:
+    """What the reason says of repeated runs: they average out run-to-run noise but are not more questions."""
+    reps = (entry or {}).get("repeats")
+    return f" ({reps} repeats of each, which are not more questions: n is not multiplied)" if reps and reps > 1 else ""
+
+
+def unknown_size(bench: Mapping | None) -> str:
+    """Why a value has no binomial interval, and what that leaves out (never a silent zero)."""
+    why = (bench or {}).get("questions_unknown")
+    size = (f"the number of questions is not known ({why.rstrip('.')})" if why
+            else "methodology/benchmarks.yaml declares no question count")
+    return f"{size}: its question-sampling error is left out, so no interval is given"
 
 
 def _none(reason: str) -> dict:
@@ -290,7 +309,9 @@ class Components:
         parts = [f"{n} {how}" for how, n in sorted(self.methods[model].items())]
         text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
         if self.fixed[model]:
-            text += f"; none to be had for {', '.join(self.fixed[model])} (held fixed)"
+            whose = "its" if len(self.fixed[model]) == 1 else "their"
+            text += (f"; none to be had for {', '.join(self.fixed[model])} (held fixed: {whose} measurement error is "
+                     "left out, so the interval is too narrow)")
         return text + extra
 
 
@@ -765,8 +786,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
 
 
 def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, models: pd.DataFrame,
-                   benchmarks: Mapping[str, Mapping]) -> dict:
-    """Intervals, rank intervals, tiers and imputed shares for one composite index board (in place)."""
+                   benchmarks: Mapping[str, Mapping], raw: Mapping | None = None) -> dict:
+    """Intervals, rank intervals, tiers and imputed shares for one composite index board (in place); `raw`
+    ({(benchmark, model): per-question rows}) lets HLE and Pedagogy draw those rows together."""
     kind = definition["kind"]
     if kind == "cost":
         for row in board["rows"]:
@@ -793,7 +815,9 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         board["imputation_error"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
     elif kind in ("hle", "pedagogy"):
-        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True))
+        bench = board.get("benchmark") or definition.get("benchmark")
+        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True),
+                                       {m: f for (b, m), f in (raw or {}).items() if b == bench})
     else:
         return board
     samples = dict(samples)
@@ -862,29 +886,99 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                          interval_reason="the source publishes no interval for its own index value")
 
 
-def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True) -> dict:
+def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True,
+                            answers: Mapping[str, pd.DataFrame] | None = None) -> dict:
     """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
-    Pedagogy bootstrap, a published one): each row is drawn from it, each side a normal half. The rows'
-    intervals are kept as they are."""
+    Pedagogy bootstrap, a published one). The rows' intervals are kept as they are.
+
+    A row whose value is computed from per-question results (`answers`: {model: rows with `id` and `correct`}) is
+    drawn together with every other such row (shared_question_draws: one resample of the questions per draw, the
+    same for all of them); every other row is drawn from its own interval, each side a normal half."""
     z = z_of(level)
+    joint = shared_question_draws(board["index"], board["rows"], answers or {}, sims)
     drawn, specs = [], []
     for row in board["rows"]:
         interval, value = row.get("interval"), row.get("value")
-        if interval and value is not None and interval[0] <= value <= interval[1]:
+        if row["model"] not in joint and interval and value is not None and interval[0] <= value <= interval[1]:
             drawn.append(row["model"])
             specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
-    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    annotate(board, {**samples, **joint}, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    return _independent(board, samples, joint)
+
+
+def shared_question_draws(key: str, rows: Sequence[Mapping], answers: Mapping[str, pd.DataFrame],
+                          sims: int) -> dict[str, np.ndarray]:
+    """{model: draws of its accuracy in percent} for the rows whose value is their per-question accuracy, all
+    from one bootstrap of the question set per draw (so a resample that is harder is harder for every model).
+
+    The question set is every question id any of them answered, plus the questions none answered when a row's
+    denominator is larger (HLE counts an unanswered question as wrong out of the set's size); each draw gives
+    every question a weight, Multinomial(N, 1/N each), the same weights for all models. A model's draw is its
+    weighted share right over its own denominator: all N questions when its value is right / N, the questions it
+    answered when its value is right / answered (Pedagogy); a row whose value is neither is left out (drawn from
+    its own interval instead, as is one whose set size differs from the others'). The stream is seeded by
+    (board, "questions")."""
+    cases, values = {}, {r["model"]: r.get("value") for r in rows}
+    for row in rows:
+        frame, value = answers.get(row["model"]), row.get("value")
+        if frame is None or value is None or not len(frame) or not {"id", "correct"} <= set(frame.columns):
+            continue
+        done = frame[frame["correct"].notna()]
+        right = {str(q) for q, c in zip(done["id"], done["correct"]) if bool(c)}
+        asked = {str(q) for q in done["id"]}
+        of = int((row.get("coverage") or {}).get("of") or 0)
+        if len(asked) and math.isclose(value, 100.0 * len(right) / len(asked), rel_tol=0, abs_tol=1e-9):
+            cases[row["model"]] = (right, asked, None)
+        elif of >= len(asked) and of and math.isclose(value, 100.0 * len(right) / of, rel_tol=0, abs_tol=1e-9):
+            cases[row["model"]] = (right, asked, of)
+    if not cases or not sims:
+        return {}
+    ids = sorted(set().union(*(asked for _, asked, _ in cases.values())))
+    size = max([len(ids)] + [of for _, _, of in cases.values() if of])
+    where = {q: i for i, q in enumerate(ids)}
+    weights = stream(key, "questions").multinomial(size, [1.0 / size] * len(ids) + [1.0 - len(ids) / size],
+                                                   size=sims)[:, :-1].astype(float)
+    out = {}
+    for model, (right, asked, of) in sorted(cases.items()):
+        hit = np.zeros(len(ids))
+        hit[[where[q] for q in right]] = 1.0
+        if of:
+            if of == size:  # the N weights sum to N in every draw: the denominator stays the set's size
+                out[model] = 100.0 * (weights @ hit) / size
+        else:
+            mask = np.zeros(len(ids))
+            mask[[where[q] for q in asked]] = 1.0
+            base = weights @ mask  # 0 when a resample holds none of its questions: its value stays as it is
+            out[model] = np.where(base > 0, 100.0 * (weights @ hit) / np.maximum(base, 1.0), values[model])
+    return out
+
+
+def _independent(board: dict, samples: Mapping, joint: Mapping | None = None) -> dict:
+    """Say on a board drawn row by row that its rank intervals are conservative, and why (when it has any); and
+    that the rows drawn from per-question results were drawn together (`joint`)."""
+    if not any(r.get("rank_interval") for r in board["rows"]):
+        return board
+    if joint:
+        board["uncertainty"]["joint"] = (
+            f"{len(joint)} row{'s' if len(joint) != 1 else ''} computed from per-question results "
+            f"{'are' if len(joint) != 1 else 'is'} drawn together: each simulation resamples the questions once, "
+            "with the same resample for every such model.")
+    if samples:
+        board["uncertainty"]["independent"] = INDEPENDENT if not joint else (
+            INDEPENDENT.replace("every model is drawn", f"the other {len(samples)} row"
+                                f"{'s are' if len(samples) != 1 else ' is'} drawn"))
+    return board
 
 
 def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
-                    models: pd.DataFrame, benchmarks: Sequence[Mapping]) -> None:
+                    models: pd.DataFrame, benchmarks: Sequence[Mapping], raw: Mapping | None = None) -> None:
     """Every composite board whose definition has an `uncertainty` block (in place)."""
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
-        annotate_index(index_defs[board["definition"]], board, results, models, by_id)
+        annotate_index(index_defs[board["definition"]], board, results, models, by_id, raw)
 
 
 def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[Mapping],
@@ -909,3 +1003,4 @@ def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[M
         matrix = transform(specs, normals(bid, [(m,) for m in drawn], sims)) if drawn else None
         samples = {m: matrix[:, j] for j, m in enumerate(drawn)}
         annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True), value_intervals=False)
+        _independent(board, samples)

@@ -402,6 +402,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
             "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
             "has_tier": any(r["tier"] is not None for r in view_rows),
+            "ranks_note": " ".join(filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent")))),
             "uncertainty_href": href(lk.urls.methodology["uncertainty.md"]) if "uncertainty.md" in lk.urls.methodology
             else None,
             "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
@@ -568,6 +569,7 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
                       for qs in bb.get("other_question_sets", [])]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
+    view["ranks_note"] = (bb.get("uncertainty") or {}).get("independent") or ""  # why its rank ranges are wide
     return view
 
 
