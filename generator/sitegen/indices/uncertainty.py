@@ -47,6 +47,22 @@ def stream(*keys: str) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
+def level_text(level: float) -> str:
+    """A central coverage as every label writes it: 0.95 -> "95%", 0.8 -> "80%", 0.975 -> "97.5%"."""
+    return f"{round(100 * float(level), 6):g}%"
+
+
+def interval_level(definition: Mapping) -> float | None:
+    """The level of a board's value intervals. The rows of HLE and the Pedagogy boards carry their source's own
+    interval (HLE's Wald at `accuracy.ci_level`, the paper's question bootstrap at `bootstrap.ci_level`); every
+    other board's intervals are at `uncertainty.level`. None without either."""
+    own = {"hle": "accuracy", "pedagogy": "bootstrap"}.get(definition.get("kind"))
+    if own and (definition.get(own) or {}).get("ci_level") is not None:
+        return float(definition[own]["ci_level"])
+    cfg = definition.get("uncertainty")
+    return float(cfg["level"]) if cfg else None
+
+
 @functools.lru_cache(maxsize=None)
 def z_of(level: float) -> float:
     """The two-sided normal quantile for a central `level` interval (1.959964 for 0.95)."""
@@ -87,7 +103,8 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     if value is None:
         return _none("no value")
     if lo is not None and hi is not None and lo <= hi:
-        # Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
+        # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
+        # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
         # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
         sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
         return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
@@ -113,6 +130,19 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     if n:
         return _none(f"{n} questions, but the value is not a percentage, so the binomial model does not apply")
     return _none(f"{rec.get('source')} publishes no interval or standard error, and no question count is known")
+
+
+def _owned_spread(row: Mapping, row_level: float) -> dict:
+    """spread()'s answer for a value whose interval an index computed: that interval, drawn exactly as
+    rank_from_row_intervals draws it on the index board (a normal half on each side, sd = half-width / z of its
+    level, clipped only where the interval reaches 0 or 100; held fixed when the interval misses the value)."""
+    value, (lo, hi), z = float(row["value"]), row["interval"], z_of(row_level)
+    # Exempt from `level`: a published interval is the source's own (read as 95%, as spread() reads it).
+    reason = row.get("interval_reason") or f"{row.get('source')}'s published 95% interval"
+    draw = (("split-normal", value, (value - lo) / z, (hi - value) / z, lo if lo == 0 else None,
+             hi if hi == 100 else None) if lo <= value <= hi else None)
+    return {"interval": [float(lo), float(hi)], "interval_how": row.get("interval_how"), "interval_reason": reason,
+            "draw": draw}
 
 
 def _none(reason: str) -> dict:
@@ -748,7 +778,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                    if value_intervals else "each row drawn from its own interval (each side a normal half)"),
         "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
-                 f"{level:.0%} of simulations",
+                 f"{level_text(level)} of simulations",
         "held_fixed": len(fixed),
     }
     if ranked and len(fixed) == len(ranked):
@@ -788,7 +818,8 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         board["imputation_error"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
     elif kind in ("hle", "pedagogy"):
-        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True))
+        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True),
+                                       interval_level(definition))
     else:
         return board
     samples = dict(samples)
@@ -857,11 +888,13 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                          interval_reason="the source publishes no interval for its own index value")
 
 
-def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True) -> dict:
+def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True,
+                            rows_level: float | None = None) -> dict:
     """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
-    Pedagogy bootstrap, a published one): each row is drawn from it, each side a normal half. The rows'
-    intervals are kept as they are."""
-    z = z_of(level)
+    Pedagogy bootstrap, a published one): each row is drawn from it, each side a normal half whose sd is the
+    half-width / z of the rows' own level (`rows_level`, default `level`). The rows' intervals are kept as
+    they are; where their level is not `level`, the board's `uncertainty` says so in `interval_level`."""
+    z = z_of(rows_level if rows_level is not None else level)
     drawn, specs = [], []
     for row in board["rows"]:
         interval, value = row.get("interval"), row.get("value")
@@ -871,7 +904,10 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
-    return annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    annotate(board, samples, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    if rows_level is not None and rows_level != level:
+        board["uncertainty"]["interval_level"] = rows_level
+    return board
 
 
 def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
@@ -882,9 +918,43 @@ def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping
         annotate_index(index_defs[board["definition"]], board, results, models, by_id)
 
 
+def owned_intervals(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping]) -> dict[str, dict]:
+    """The value intervals an index computes for a benchmark's own scores, so that a benchmark board shows the
+    same interval for the same value: {benchmark: {"level", "rows": {model: row}}}. HLE's accuracy board (Wald,
+    as upstream) and the Pedagogy boards (the paper's question bootstrap, or its exact binomial limit) own their
+    benchmark's values; a composite index only reuses a benchmark's value, so owns none."""
+    out: dict[str, dict] = {}
+    for board in boards.values():
+        definition = index_defs.get(board.get("definition") or "") or {}
+        if definition.get("kind") == "hle" and board.get("index") == definition["boards"]["accuracy"]["id"]:
+            bench = definition["benchmark"]
+        elif definition.get("kind") == "pedagogy":
+            bench = next((b["benchmark"] for b in definition["boards"] if b["id"] == board.get("index")), None)
+        else:
+            continue
+        if bench is not None and interval_level(definition) is not None:
+            out[bench] = {"level": interval_level(definition), "rows": {r["model"]: r for r in board["rows"]}}
+    return out
+
+
+def _owned(row: Mapping, owner: Mapping | None) -> Mapping | None:
+    """The owning index's row for a benchmark board row: the same model, source, question set and value, with an
+    interval; None otherwise (the board then gives the row its own spread)."""
+    mine = (owner or {}).get("rows", {}).get(row["model"])
+    if not mine or not mine.get("interval") or mine.get("value") is None or _num(row.get("value")) is None:
+        return None
+    same = (mine.get("source") == row.get("source") and (mine.get("subset") or "") == (row.get("subset") or "")
+            and abs(float(mine["value"]) - float(row["value"])) < 1e-9)
+    return mine if same else None
+
+
 def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[Mapping],
-                              config: Mapping) -> None:
-    """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place)."""
+                              config: Mapping, owned: Mapping[str, Mapping] | None = None) -> None:
+    """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place).
+
+    A value an index owns (`owned`, from owned_intervals) keeps that index's interval, method and reason, and is
+    drawn from it at the owner's level: one interval per value, wherever it is shown. A row whose level is not
+    the board's says so in `interval_level`."""
     settings = _settings(config)
     if settings is None:
         return
@@ -892,11 +962,17 @@ def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[M
     by_id = {b["id"]: b for b in benchmarks}
     for bid, board in boards.items():
         bench = by_id.get(bid)
+        owner = (owned or {}).get(bid)
         drawn, specs, reasons = [], [], {}
         for row in board["rows"]:
-            s = spread(row, bench, level)
+            mine = _owned(row, owner)
+            s = spread(row, bench, level) if mine is None else _owned_spread(mine, owner["level"])
             row.update(interval=s["interval"], interval_how=s["interval_how"])
             row["interval_reason"] = s["interval_reason"]
+            if mine is not None and mine.get("interval_method"):
+                row["interval_method"] = mine["interval_method"]
+            if mine is not None and owner["level"] != level:
+                row["interval_level"] = owner["level"]
             if s["draw"] is not None:
                 drawn.append(row["model"])
                 specs.append(s["draw"])
