@@ -140,7 +140,7 @@ def _owned_spread(row: Mapping, row_level: float) -> dict:
     # Exempt from `level`: a published interval is the source's own (read as 95%, as spread() reads it).
     reason = row.get("interval_reason") or f"{row.get('source')}'s published 95% interval"
     draw = (("split-normal", value, (value - lo) / z, (hi - value) / z, lo if lo == 0 else None,
-             hi if hi == 100 else None) if lo <= value <= hi else None)
+             hi if hi == 100 else None) if lo <= value <= hi and z > 0 else None)
     return {"interval": [float(lo), float(hi)], "interval_how": row.get("interval_how"), "interval_reason": reason,
             "draw": draw}
 
@@ -898,7 +898,8 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
     drawn, specs = [], []
     for row in board["rows"]:
         interval, value = row.get("interval"), row.get("value")
-        if interval and value is not None and interval[0] <= value <= interval[1]:
+        # z is 0 only at a level too small for a float (a ci_level of 1e-17): such an interval is held fixed
+        if interval and value is not None and interval[0] <= value <= interval[1] and z > 0:
             drawn.append(row["model"])
             specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
