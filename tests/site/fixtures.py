@@ -150,7 +150,9 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
         boards[iid] = {"index": iid, "name": iname, "version": iid.rsplit("-v", 1)[-1] if "-v" in iid else "1",
                        "kind": kind, "unit": "IQ" if kind == "iq" else "points",
                        "description": f"{iname}: computed from {of} components. <b>not bold</b>",
-                       "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid}
+                       "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid,
+                       # the level annotate() writes with the rows' intervals (tests/site/test_interval_level.py)
+                       **({"uncertainty": {"simulations": 1000, "level": 0.95}} if kind == "iq" else {})}
     iq_ranked = sorted((r for r in boards["ai-iq"]["rows"] if r["rank"] is not None), key=lambda r: r["rank"])
     # what uncertainty.annotate(pairs=True) writes (build.compute moves it to ctx.ahead): each AI IQ row's rank in
     # each of 1,000 draws. The first three rows' values move: in 600 draws they are 99, 98, 97 (in rank order), in
@@ -198,7 +200,7 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                 for i, (b, _n, _c) in enumerate(BENCHMARKS[:4])]}]
     index_defs = {
         "ai-iq": {"id": "ai-iq", "kind": "ai-iq", "name": "AI IQ", "version": "1.0", "dimensions": dims,
-                  "compression": {"pivot": 100}},
+                  "compression": {"pivot": 100}, "uncertainty": {"simulations": 1000, "level": 0.95}},
         "aa-intelligence-v3-0": {"id": "aa-intelligence-v3-0", "name": "AA Intelligence v3.0",
                                  "components": [{"benchmark": b, "weight": 0.125} for b, _n, _c in BENCHMARKS]},
         "cost": {"id": "cost", "kind": "cost", "response_time": {"benchmark": "aa-response-time"}},

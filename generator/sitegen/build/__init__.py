@@ -57,7 +57,8 @@ def compute(repo) -> Computed:
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
-                                          next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}))
+                                          next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}),
+                                          uncertainty.owned_intervals(boards, index_defs))
     # Every board as of every month end, price steps, frontier over time (indices/asof.py).
     as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
     api_files = export.api_files(boards, benchmark_boards, model_records, result_records,

@@ -53,6 +53,22 @@ def stream(*keys: str) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
+def level_text(level: float) -> str:
+    """A central coverage as every label writes it: 0.95 -> "95%", 0.8 -> "80%", 0.975 -> "97.5%"."""
+    return f"{round(100 * float(level), 6):g}%"
+
+
+def interval_level(definition: Mapping) -> float | None:
+    """The level of a board's value intervals. The rows of HLE and the Pedagogy boards carry their source's own
+    interval (HLE's Wald at `accuracy.ci_level`, the paper's question bootstrap at `bootstrap.ci_level`); every
+    other board's intervals are at `uncertainty.level`. None without either."""
+    own = {"hle": "accuracy", "pedagogy": "bootstrap"}.get(definition.get("kind"))
+    if own and (definition.get(own) or {}).get("ci_level") is not None:
+        return float(definition[own]["ci_level"])
+    cfg = definition.get("uncertainty")
+    return float(cfg["level"]) if cfg else None
+
+
 @functools.lru_cache(maxsize=None)
 def z_of(level: float) -> float:
     """The two-sided normal quantile for a central `level` interval (1.959964 for 0.95)."""
@@ -93,7 +109,8 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     if value is None:
         return _none("no value")
     if lo is not None and hi is not None and lo <= hi:
-        # Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
+        # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
+        # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
         # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
         sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
         return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
@@ -132,6 +149,19 @@ def unknown_size(bench: Mapping | None) -> str:
     size = (f"the number of questions is not known ({why.rstrip('.')})" if why
             else "methodology/benchmarks.yaml declares no question count")
     return f"{size}: its question-sampling error is left out, so no interval is given"
+
+
+def _owned_spread(row: Mapping, row_level: float) -> dict:
+    """spread()'s answer for a value whose interval an index computed: that interval, drawn exactly as
+    rank_from_row_intervals draws it on the index board (a normal half on each side, sd = half-width / z of its
+    level, clipped only where the interval reaches 0 or 100; held fixed when the interval misses the value)."""
+    value, (lo, hi), z = float(row["value"]), row["interval"], z_of(row_level)
+    # Exempt from `level`: a published interval is the source's own (read as 95%, as spread() reads it).
+    reason = row.get("interval_reason") or f"{row.get('source')}'s published 95% interval"
+    draw = (("split-normal", value, (value - lo) / z, (hi - value) / z, lo if lo == 0 else None,
+             hi if hi == 100 else None) if lo <= value <= hi and z > 0 else None)
+    return {"interval": [float(lo), float(hi)], "interval_how": row.get("interval_how"), "interval_reason": reason,
+            "draw": draw}
 
 
 def _none(reason: str) -> dict:
@@ -774,7 +804,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                    if value_intervals else "each row drawn from its own interval (each side a normal half)"),
         "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
-                 f"{level:.0%} of simulations",
+                 f"{level_text(level)} of simulations",
         "held_fixed": len(fixed),
     }
     if ranked and len(fixed) == len(ranked):
@@ -817,7 +847,8 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     elif kind in ("hle", "pedagogy"):
         bench = board.get("benchmark") or definition.get("benchmark")
         return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True),
-                                       {m: f for (b, m), f in (raw or {}).items() if b == bench})
+                                       {m: f for (b, m), f in (raw or {}).items() if b == bench},
+                                       interval_level(definition))
     else:
         return board
     samples = dict(samples)
@@ -887,25 +918,32 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
 
 
 def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True,
-                            answers: Mapping[str, pd.DataFrame] | None = None) -> dict:
+                            answers: Mapping[str, pd.DataFrame] | None = None,
+                            rows_level: float | None = None) -> dict:
     """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
     Pedagogy bootstrap, a published one). The rows' intervals are kept as they are.
 
     A row whose value is computed from per-question results (`answers`: {model: rows with `id` and `correct`}) is
     drawn together with every other such row (shared_question_draws: one resample of the questions per draw, the
-    same for all of them); every other row is drawn from its own interval, each side a normal half."""
-    z = z_of(level)
+    same for all of them); every other row is drawn from its own interval, each side a normal half whose sd is the
+    half-width / z of the rows' own level (`rows_level`, default `level`). Where their level is not `level`, the
+    board's `uncertainty` says so in `interval_level`."""
+    z = z_of(rows_level if rows_level is not None else level)
     joint = shared_question_draws(board["index"], board["rows"], answers or {}, sims)
     drawn, specs = [], []
     for row in board["rows"]:
         interval, value = row.get("interval"), row.get("value")
-        if row["model"] not in joint and interval and value is not None and interval[0] <= value <= interval[1]:
+        # z is 0 only at a level too small for a float (a ci_level of 1e-17): such an interval is held fixed
+        if (row["model"] not in joint and interval and value is not None and interval[0] <= value <= interval[1]
+                and z > 0):
             drawn.append(row["model"])
             specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
     samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
                                                                      sims)).T)} if drawn else {})
     annotate(board, {**samples, **joint}, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
+    if rows_level is not None and rows_level != level:
+        board["uncertainty"]["interval_level"] = rows_level
     return _independent(board, samples, joint)
 
 
@@ -981,9 +1019,43 @@ def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping
         annotate_index(index_defs[board["definition"]], board, results, models, by_id, raw)
 
 
+def owned_intervals(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping]) -> dict[str, dict]:
+    """The value intervals an index computes for a benchmark's own scores, so that a benchmark board shows the
+    same interval for the same value: {benchmark: {"level", "rows": {model: row}}}. HLE's accuracy board (Wald,
+    as upstream) and the Pedagogy boards (the paper's question bootstrap, or its exact binomial limit) own their
+    benchmark's values; a composite index only reuses a benchmark's value, so owns none."""
+    out: dict[str, dict] = {}
+    for board in boards.values():
+        definition = index_defs.get(board.get("definition") or "") or {}
+        if definition.get("kind") == "hle" and board.get("index") == definition["boards"]["accuracy"]["id"]:
+            bench = definition["benchmark"]
+        elif definition.get("kind") == "pedagogy":
+            bench = next((b["benchmark"] for b in definition["boards"] if b["id"] == board.get("index")), None)
+        else:
+            continue
+        if bench is not None and interval_level(definition) is not None:
+            out[bench] = {"level": interval_level(definition), "rows": {r["model"]: r for r in board["rows"]}}
+    return out
+
+
+def _owned(row: Mapping, owner: Mapping | None) -> Mapping | None:
+    """The owning index's row for a benchmark board row: the same model, source, question set and value, with an
+    interval; None otherwise (the board then gives the row its own spread)."""
+    mine = (owner or {}).get("rows", {}).get(row["model"])
+    if not mine or not mine.get("interval") or mine.get("value") is None or _num(row.get("value")) is None:
+        return None
+    same = (mine.get("source") == row.get("source") and (mine.get("subset") or "") == (row.get("subset") or "")
+            and abs(float(mine["value"]) - float(row["value"])) < 1e-9)
+    return mine if same else None
+
+
 def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[Mapping],
-                              config: Mapping) -> None:
-    """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place)."""
+                              config: Mapping, owned: Mapping[str, Mapping] | None = None) -> None:
+    """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place).
+
+    A value an index owns (`owned`, from owned_intervals) keeps that index's interval, method and reason, and is
+    drawn from it at the owner's level: one interval per value, wherever it is shown. A row whose level is not
+    the board's says so in `interval_level`."""
     settings = _settings(config)
     if settings is None:
         return
@@ -991,11 +1063,17 @@ def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[M
     by_id = {b["id"]: b for b in benchmarks}
     for bid, board in boards.items():
         bench = by_id.get(bid)
+        owner = (owned or {}).get(bid)
         drawn, specs, reasons = [], [], {}
         for row in board["rows"]:
-            s = spread(row, bench, level)
+            mine = _owned(row, owner)
+            s = spread(row, bench, level) if mine is None else _owned_spread(mine, owner["level"])
             row.update(interval=s["interval"], interval_how=s["interval_how"])
             row["interval_reason"] = s["interval_reason"]
+            if mine is not None and mine.get("interval_method"):
+                row["interval_method"] = mine["interval_method"]
+            if mine is not None and owner["level"] != level:
+                row["interval_level"] = owner["level"]
             if s["draw"] is not None:
                 drawn.append(row["model"])
                 specs.append(s["draw"])

@@ -22,7 +22,7 @@ from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, 
                     slug)
 from .render import environment, script_json
 from .search import search_index
-from .views import (Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, model_view,
+from .views import (Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, levels, model_view,
                     release_path, unknown_counts)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
@@ -214,13 +214,16 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
         "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
                     lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
                     lk.model_meta(m["id"])["total_b"], 1 if m["id"] in simulated else 0] for m in models],
-        # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null]
+        # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null,
+        #  the level of the values' intervals ("95%", views.levels)]
         "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
                     fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
                     [board_status[b].get(m["id"], "") for m in models],
                     " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
-                    href(urls.board[b]), simulations(ctx.ahead, b)] for b in boards],
+                    href(urls.board[b]), simulations(ctx.ahead, b),
+                    levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
+                   for b in boards],
         # [id, name, values, format, higher is better, provenance per model (see provenance())]
         "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
                         fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),

@@ -13,7 +13,7 @@ from typing import Any
 from .context import SiteContext
 from .numbers import d3_format, decimals, number
 from .pages import board_title
-from .views import Lookups, _num, iq_anchors
+from .views import Lookups, _num, iq_anchors, levels
 
 DATA = "points"
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
@@ -25,13 +25,19 @@ def _board_values(ctx: SiteContext, bid: str) -> dict[str, float]:
 
 
 def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
-    """Each row's 95% interval as the chart's error bar fields {model: {"lo", "hi"}} (rows without one: none)."""
+    """Each row's interval (at the board's level, _bar_level) as the chart's error bar fields {model: {"lo", "hi"}} (rows without one: none)."""
     out = {}
     for r in (ctx.boards.get(bid) or {}).get("rows", []):
         iv = r.get("interval")
         if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := _num(iv[0]), hi := _num(iv[1])):
             out[r["model"]] = {"lo": round(lo, 2), "hi": round(hi, 2)}
     return out
+
+
+def _bar_level(ctx: SiteContext, bid: str, bars: dict) -> str:
+    """The level of a board's error bars as the chart labels it ("95%"); "" when it has none (no bars drawn)."""
+    board = ctx.boards.get(bid) or {}
+    return (levels(board, (ctx.index_defs or {}).get(board.get("definition") or bid))["level"] or "interval") if bars else ""
 
 
 def _with_ci(rows: list[dict], unit: str) -> list[dict]:
@@ -69,10 +75,11 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
              description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True,
-             error_bars: bool = False):
+             error_bars: str = ""):
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
-    With error_bars, a vertical rule from `lo` to `hi` (the y value's 95% interval) behind each point that has one."""
+    With error_bars (the bars' level, "95%"), a vertical rule from `lo` to `hi` (the y value's interval at that
+    level) behind each point that has one."""
     hl = alt.param(name="hl", value="")
     is_hl = "datum.model === hl"
     base = alt.Chart(alt.NamedData(DATA))
@@ -81,7 +88,7 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
     # take the tooltip and the link from the points
     hover = alt.selection_point(name="hover", on="pointerover", clear="pointerout", fields=["model"], empty=False)
     weights = alt.Scale(domain=["open", "closed", "unknown"], range=["#2e7d32", "#3f51b5", "#9e9e9e"])
-    interval_tips = [alt.Tooltip("ci:N", title="95% interval")] if error_bars else []
+    interval_tips = [alt.Tooltip("ci:N", title=f"{error_bars} interval")] if error_bars else []
     points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer").encode(
         x=alt.X(f"{x}:Q", title=xtitle, scale=xscale),
         y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False)),
@@ -152,7 +159,8 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     # effective cost is the cost board's own value (the engine's row value), never a guessed component
     eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
     iq_err = _board_intervals(ctx, "ai-iq")
-    bars = " Vertical bars: the 95% interval of the AI IQ (see the uncertainty methodology)."
+    iq_level = _bar_level(ctx, "ai-iq", iq_err)
+    bars = f" Vertical bars: the {iq_level} interval of the AI IQ (see the uncertainty methodology)." if iq_level else ""
     rows = _with_ci([_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq)
                      if m in eff and eff[m] > 0], "IQ")
     desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
@@ -160,7 +168,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             + bars)
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
         _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=bool(iq_err)),
+                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
                         units={"iq": "IQ", "cost": "USD-per-task"}))
 
@@ -187,7 +195,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
     add("iq-vs-speed", "AI IQ vs response time", desc,
         _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=bool(iq_err)),
+                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
                         units={"iq": "IQ", "seconds": "seconds"}))
 
@@ -219,11 +227,12 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
                          if (p := _blended(lk, m)) and p > 0], "points")
         name = board_title(ctx, aa_board)
         desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
-            " Vertical bars: the index's 95% interval, where it can be had (see the uncertainty methodology)."
+            f" Vertical bars: the index's {_bar_level(ctx, aa_board, aa_err)} interval, where it can be had (see the "
+            "uncertainty methodology)."
             if aa_err else "")
         add(kind, f"{name} vs price", desc,
             _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
-                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points")), error_bars=bool(aa_err)),
+                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points")), error_bars=_bar_level(ctx, aa_board, aa_err)),
             rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
                             units={"index": "points", "price": "USD"}))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..indices.uncertainty import interval_level, level_text
 from .context import SiteContext
 from .pages import contribute_links, methodology_title
 from .views import Lookups
@@ -56,7 +57,7 @@ def num(x: Any) -> str:
 
 
 def pct(x: float) -> str:
-    return f"{x * 100:g}%"
+    return level_text(x)
 
 
 def _code(text: Any) -> dict:
@@ -147,11 +148,16 @@ def _common(v: _View) -> None:
     if (p := v.take("precision")) is not None:
         v.facts.append(("Precision", f"values are computed and stored to {num(p)} decimals"))
     if (u := v.take("uncertainty")):
-        level, n = f"{pct(u.get('level', 0.95))} (level {num(u.get('level'))})", num(u.get("simulations"))
-        # a composite's interval is simulated from its components; other values bring their own interval
+        level, n = f"{level_text(u['level'])} (level {num(u.get('level'))})", num(u.get("simulations"))
+        # a composite's interval is simulated from its components; other values bring their own interval, at
+        # their own level where the definition sets one (HLE's and the Pedagogy paper's ci_level)
+        own = interval_level(d)
         text = (f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
                 "from the same draws" if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq") else
-                f"rank ranges and tiers from {n} draws of each value from its own {level} interval")
+                f"rank ranges and tiers from {n} draws of each value from its own {level} interval"
+                if own == float(u["level"]) else
+                f"{level} rank ranges and tiers from {n} draws of each value from its own "
+                f"{level_text(own)} interval (level {num(own)})")
         # the link only where the repository has that page (a tree may leave it out)
         page = v.md_base + "uncertainty/" if "uncertainty.md" in v.lk.urls.methodology else None
         v.facts.append(("Uncertainty", _link(text, page)))

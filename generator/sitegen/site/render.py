@@ -188,7 +188,7 @@ def environment() -> jinja2.Environment:
 
 
 def interval_html(x: dict[str, Any], digits: int) -> Markup:
-    """'117.6–135.0 derived': a value's 95% interval and its method, with the method's reason on hover
+    """'117.6–135.0 derived': a value's interval and its method, with the method's reason on hover
     (views.interval_view prepares the fields). Python rather than a macro: a model page shows one per component."""
     lo, hi = x["interval"][0], x["interval"][1]
     how = x["interval_how"]
@@ -197,12 +197,14 @@ def interval_html(x: dict[str, Any], digits: int) -> Markup:
 
 
 def rank_range_html(x: dict[str, Any]) -> Markup:
-    """', ranked 2–5 in 95% of simulations, tier 1' after a rank (views._rank_range); empty without a range."""
+    """', ranked 2–5 in 95% of simulations, tier 1' after a rank (views._rank_range), at the board's rank level
+    (x["rank_level"], views.levels); empty without a range."""
     if not x["rank_range"]:
         return Markup("")
     tier = f", tier {escape(x['tier'])}" if x["tier"] is not None else ""
-    return Markup(', <span title="the central 95% of its ranks over the simulations; the rows of one tier cannot be told apart at 95%">'
-                  f'ranked {escape(x["rank_range"])} in 95% of simulations{tier}</span>')
+    level = escape(x["rank_level"])
+    return Markup(f', <span title="the central {level} of its ranks over the simulations; the rows of one tier cannot '
+                  f'be told apart at {level}">ranked {escape(x["rank_range"])} in {level} of simulations{tier}</span>')
 
 
 _MARK = {"imputed": "i", "derived": "d", "published": "p"}

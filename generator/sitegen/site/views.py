@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..data.metadata import REASONING_STATES
+from ..indices.uncertainty import interval_level, level_text
 from .context import SiteContext
 from .links import safe_url
 from .numbers import HEADER, decimals, header, unit_name, with_unit
@@ -263,17 +264,32 @@ def _interval_note(row: dict[str, Any]) -> str:
     return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
 
 
-def interval_view(item: dict[str, Any]) -> dict[str, Any]:
-    """A value's interval as a model page shows it: the bounds, the method's label and, on hover, its reason
-    (a component's method is its benchmark's; the reason is kept only where there is no interval)."""
+def levels(board: dict[str, Any], definition: dict[str, Any] | None = None) -> dict[str, str]:
+    """A board's interval levels as every label writes them ("95%", "80%"): `level`, its value intervals' (an
+    index's from its definition, uncertainty.interval_level: HLE's and the Pedagogy boards' own ci_level, else
+    `uncertainty.level`; a benchmark board's from its `uncertainty` block) and `rank_level`, its rank intervals'
+    and tiers' (`uncertainty.level`). "" where the board has none."""
+    u = board.get("uncertainty") or {}
+    value = interval_level(definition) if definition else u.get("interval_level", u.get("level"))
+    return {"level": level_text(value) if value is not None else "",
+            "rank_level": level_text(u["level"]) if u.get("level") is not None else ""}
+
+
+def interval_view(item: dict[str, Any], level: str = "") -> dict[str, Any]:
+    """A value's interval as a model page shows it: the bounds, the method's label and, on hover, its level
+    (the board's, or the row's own `interval_level`) and reason (a component's method is its benchmark's; the
+    reason is kept only where there is no interval)."""
     bounds = _interval(item.get("interval"))
     how = item.get("interval_how") or ""
     label = {"published": "as published", "derived": "derived"}.get(how, how)
     reason = item.get("interval_reason") or ""
+    if item.get("interval_level") is not None:
+        level = level_text(item["interval_level"])
     if bounds is None:
-        return {"interval": None, "interval_how": "", "interval_title": f"no interval: {reason}" if reason else ""}
-    title = f"95% interval, {label}" + (f": {reason}" if reason else "")
-    return {"interval": bounds, "interval_how": label, "interval_title": title}
+        return {"interval": None, "interval_how": "", "interval_title": f"no interval: {reason}" if reason else "",
+                "level": level}
+    title = f"{level} interval, {label}" + (f": {reason}" if reason else "")
+    return {"interval": bounds, "interval_how": label, "interval_title": title, "level": level}
 
 
 def _rank_range(interval: Any) -> str:
@@ -395,12 +411,14 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     interval_legend = shared_interval_note(view_rows)
     n_ranked = sum(1 for r in view_rows if r["ranked"])
     hide_unranked = 0 < n_ranked < len(view_rows)  # when they would bury the ranked ones (a checkbox shows them)
+    lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
     desc = " ".join(str(board.get("description") or "").split())
     cut = desc.find(". ", 0, 400)
     lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
     return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "unit": form["unit"],
             "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
             "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
+            **lv,
             "has_tier": any(r["tier"] is not None for r in view_rows),
             "ranks_note": " ".join(filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent")))),
             "uncertainty_href": href(lk.urls.methodology["uncertainty.md"]) if "uncertainty.md" in lk.urls.methodology
@@ -646,6 +664,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     breakdowns = []
     for bid, row in lk.board_rows.get(mid, []):
         board = lk.ctx.boards[bid]
+        lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
         cov = row.get("coverage") or {}
         comps = []
         form = lk.board_format(bid)
@@ -657,24 +676,27 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
                        "raw": _num(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
                        "retrieved": c.get("retrieved") or ""})
-            cv.update(interval_view(c))
+            cv.update(interval_view(c, lv["level"]))
             comps.append(cv)
         breakdowns.append({
             "id": bid, "name": lk.board_title(bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
             "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
-            "components": comps, "notes": row_notes(row), **interval_view(row), "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
+            "components": comps, "notes": row_notes(row), **interval_view(row, lv["level"]), "rank_level": lv["rank_level"],
+            "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
             "imputed_share": _num(row.get("imputed_share")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": form["digits"],
         })
     ranks = []
     for bid, r in lk.bench_rows.get(mid, []):
+        lv = levels(lk.ctx.benchmark_boards[bid])
         ranks.append({"id": bid, "name": lk.bench_name(bid), "rank": r.get("rank"),
                       "unit": lk.bench_unit(bid), "digits": lk.bench_digits(bid),
                       "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": _num(r.get("value")),
                       "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
-                      **interval_view(r), "tier": r.get("tier"), "rank_range": _rank_range(r.get("rank_interval"))})
+                      **interval_view(r, lv["level"]), "rank_level": lv["rank_level"],
+                      "tier": r.get("tier"), "rank_range": _rank_range(r.get("rank_interval"))})
     params = m.get("parameters") or {}
     return {
         "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,

@@ -153,7 +153,7 @@
         sh.scope = "row";
         var how = el("a", "In the simulations");
         how.href = "../methodology/uncertainty/";
-        how.title = "every value drawn from its 95% interval and the index recomputed, " + b[8] + " times";
+        how.title = "every value drawn from its " + b[9] + " interval and the index recomputed, " + b[8] + " times";
         sh.appendChild(how);
         sc.colSpan = idx.length;
         said.forEach(function (t) { sc.appendChild(el("div", t)); });
