@@ -975,8 +975,10 @@ def published_in_order(index):
             continue
         published, _ = frame.published_of(result, retrieved, None if imported else versions.get(source_id))
         where = path + ("published",) if result.get("published") else path
+        said = "" if result.get("published") or imported or source_id not in versions else (
+            f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
         if published > retrieved:
-            yield _at(doc, where, _field(where), f"published {published} is after retrieved {retrieved}",
+            yield _at(doc, where, _field(where), f"published {published}{said} is after retrieved {retrieved}",
                       "a number cannot be read from a source before it is public: check both dates", key=False)
         release = released.get(model_id)
         if not isinstance(release, str) or not release:
@@ -994,5 +996,5 @@ def published_in_order(index):
             if result.get("pre_release") and result.get("published_url"):
                 continue
             hint = "write pre_release: true with published_url (the page that shows it) if it was, else correct the date"
-        yield _at(doc, where, _field(where), f"published {published} is before {model_id}'s release ({release})",
+        yield _at(doc, where, _field(where), f"published {published}{said} is before {model_id}'s release ({release})",
                   hint, key=False)
