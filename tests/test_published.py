@@ -5,7 +5,6 @@ Small hand-written inputs; the real data is tested in tests/test_published_reald
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from sitegen.build import validate_repo
@@ -13,18 +12,10 @@ from sitegen.data import frame
 from sitegen.importers import epoch, swe_bench
 from sitegen.importers.common import Context, Extract, published_day
 from sitegen.site.render import published_text
+from test_frame import tree  # the validation base tree with files laid over it
 
 BASE = Path(__file__).parent / "validation" / "base"
 ANY = Context(lambda name: None)
-
-
-def tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "repo"
-    shutil.copytree(BASE, root)
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return root
 
 
 def errors(tmp_path, files) -> list[str]:
