@@ -983,7 +983,7 @@ def published_in_order(index):
         release = released.get(model_id)
         if not isinstance(release, str) or not release:
             continue
-        first_day = release if len(release) == 10 else release[:7] + "-01" if len(release) >= 7 else release[:4] + "-01-01"
+        first_day = {4: release + "-01-01", 7: release + "-01"}.get(len(release), release[:10])
         if published >= first_day:
             continue
         if imported:
@@ -995,6 +995,7 @@ def published_in_order(index):
         else:
             if result.get("pre_release") and result.get("published_url"):
                 continue
-            hint = "write pre_release: true with published_url (the page that shows it) if it was, else correct the date"
+            hint = ("write pre_release: true with published_url (the page that shows it) if it was, "
+                    "else correct the date")
         yield _at(doc, where, _field(where), f"published {published}{said} is before {model_id}'s release ({release})",
                   hint, key=False)
