@@ -10,19 +10,23 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "url",
-                  "n", "stderr", "ci_low", "ci_high", "self_reported", "origin"]
+RESULT_COLUMNS = ["model", "benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "published",
+                  "public_by", "url", "n", "stderr", "ci_low", "ci_high", "self_reported", "origin"]
 MODEL_COLUMNS = ["model", "name", "organization", "released", "weights", "reasoning", "total_b", "active_b",
                  "input_per_mtok", "output_per_mtok", "pricing_as_of", "pricing_source", "manual_iq",
                  "manual_iq_source", "family", "context_window", "licence"]
 
 
 def results(*rows: dict) -> pd.DataFrame:
-    """A results frame; unspecified cells take neutral defaults."""
+    """A results frame; unspecified cells take neutral defaults (`published`: the retrieval, as "public by")."""
     base = {"metric": "", "subset": "", "harness": "", "source": "src", "retrieved": "2025-10-01", "url": "",
             "n": math.nan, "stderr": math.nan, "ci_low": math.nan, "ci_high": math.nan,
             "self_reported": False, "origin": "scores/imported/src.yaml"}
-    return pd.DataFrame([{**base, **r} for r in rows], columns=RESULT_COLUMNS)
+    full = [{**base, **r} for r in rows]
+    for row, given in zip(full, rows):
+        row.setdefault("published", row["retrieved"])
+        row.setdefault("public_by", "published" not in given)
+    return pd.DataFrame(full, columns=RESULT_COLUMNS)
 
 
 def scores(source: str = "src", **by_model: dict[str, float]) -> pd.DataFrame:

@@ -84,6 +84,22 @@ def test_known_view_uses_the_methodology_version_in_force():
     assert asof.in_force(TOY, "1999-01-31") is True                 # no dated version: always
 
 
+def test_known_view_counts_a_result_from_its_publication_not_its_retrieval():
+    # Retrieved on 10 April, but the source dates the number 20 March: the known view has it from March's board.
+    frame = results({"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},
+                    {"model": "o/b", "benchmark": "b1", "value": 70, "source": "snap", "retrieved": "2025-04-10",
+                     "published": "2025-03-20"})
+    out = asof.compute_asof(frame, PEOPLE.iloc[:2], RECORDS[:2], [], {"toy": TOY})
+    assert _rows(out, "toy", "2025-02", "known") == [("o/a", 50.0, 1)]
+    assert _rows(out, "toy", "2025-03", "known") == [("o/a", 50.0, 2), ("o/b", 70.0, 1)]
+    # published on the last day of a month counts in that month (on or before the day)
+    late = results({"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-04-10",
+                    "published": "2025-02-28"})
+    out = asof.compute_asof(late, PEOPLE.iloc[:1], RECORDS[:1], [], {"toy": TOY})
+    assert _rows(out, "toy", "2025-01", "known") is None
+    assert _rows(out, "toy", "2025-02", "known") == [("o/a", 50.0, 1)]
+
+
 def test_known_view_selection_takes_the_newest_snapshot_retrieved_by_then():
     # Two snapshots of one source id are told apart by retrieval: in March only the January value was known.
     frame = results({"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},

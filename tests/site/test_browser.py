@@ -730,7 +730,7 @@ def test_board_best_value_over_time_chart(browser, pages_server):
 def test_board_as_of_a_month_before_anything_was_retrieved_offers_the_release_view(browser, pages_server):
     ctx, page, watch = _open(browser, pages_server + SUB, "boards/ai-iq/?asof=2024-03")
     page.wait_for_selector("#asof[data-shown='2024-03 known']")
-    assert "no results retrieved by then" in page.inner_text(".lb-asof-none")
+    assert "no results public by then" in page.inner_text(".lb-asof-none")
     assert page.locator(".lb-asof-table").count() == 0
     page.click(".lb-asof-none button")
     page.wait_for_selector("#asof[data-shown='2024-03 released']")

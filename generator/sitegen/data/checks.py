@@ -958,3 +958,56 @@ def names_follow_style(index):
         for doc in docs[1:]:
             yield _at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
                       "two models need names a reader can tell apart (add who built it or what differs)", key=False)
+
+
+@check
+def published_in_order(index):
+    """A result's publication date (`published`, or the one it takes from its source's recorded version or its
+    capture: frame.published_of) is on or before its retrieval, and not before its model's release (a month-only
+    release counts from its first day) unless the result says `pre_release: true` with a `published_url`; an
+    imported result says so through a reviewed entry in scores/overrides.yaml (`pre_release`, `published_url`)."""
+    from . import frame
+
+    released = {r["model"]: r.get("released") for r in frame.model_records(index.repo)}
+    versions = frame.source_versions(index.repo)
+    flagged, excluded = set(), set()  # reviewed pre-release results; results no board shows
+    if index.repo.overrides is not None:
+        for entry in _list(index.repo.overrides.data, "overrides"):
+            if not isinstance(entry, dict):
+                continue
+            key = frame._override_key(entry.get("model"), entry.get("benchmark"), entry.get("source"), entry)
+            if entry.get("pre_release") and entry.get("published_url"):
+                flagged.add(key)
+            if entry.get("exclude"):
+                excluded.add(key)
+    for doc, path, result, model_id, source_id, retrieved in index.results():
+        imported = doc.kind == "imported"
+        if not isinstance(retrieved, str) or (
+                imported and frame._override_key(model_id, result.get("benchmark"), source_id, result) in excluded):
+            continue
+        published, _ = frame.published_of(result, retrieved, None if imported else versions.get(source_id))
+        where = path + ("published",) if result.get("published") else path
+        said = "" if result.get("published") or imported or source_id not in versions else (
+            f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
+        if published > retrieved:
+            yield _at(doc, where, _field(where), f"published {published}{said} is after retrieved {retrieved}",
+                      "a number cannot be read from a source before it is public: check both dates", key=False)
+        release = released.get(model_id)
+        if not isinstance(release, str) or not release:
+            continue
+        first_day = {4: release + "-01-01", 7: release + "-01"}.get(len(release), release[:10])
+        if published >= first_day:
+            continue
+        if imported:
+            if frame._override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
+                continue
+            hint = ("if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
+                    "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
+                    "release date or which model the source's name means")
+        else:
+            if result.get("pre_release") and result.get("published_url"):
+                continue
+            hint = ("write pre_release: true with published_url (the page that shows it) if it was, "
+                    "else correct the date")
+        yield _at(doc, where, _field(where), f"published {published}{said} is before {model_id}'s release ({release})",
+                  hint, key=False)

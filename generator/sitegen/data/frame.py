@@ -10,7 +10,8 @@ from . import identity, metadata
 
 RESULT_COLUMNS = {
     "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
-    "value": "float64", "source": "string", "retrieved": "string", "url": "string",
+    "value": "float64", "source": "string", "retrieved": "string", "published": "string", "public_by": "bool",
+    "url": "string",
     "n": "float64", "stderr": "float64", "ci_low": "float64", "ci_high": "float64",
     "cost_per_task_usd": "float64", "self_reported": "bool", "notes": "string", "origin": "string",
     "override": "string",
@@ -60,12 +61,36 @@ def excluded_records(repo) -> list[dict]:
     return out
 
 
+def source_versions(repo) -> dict[str, str]:
+    """Source id -> the date of the recorded version its hand-entered results were transcribed from
+    (`published.date` in scores/sources.yaml; a paper's arXiv version)."""
+    out = {}
+    if repo.sources is not None:
+        for entry in repo.sources.data.get("sources", []):
+            date = (entry.get("published") or {}).get("date")
+            if date:
+                out[entry["id"]] = str(date)
+    return out
+
+
+def published_of(result: dict, retrieved: str, version_date: str | None) -> tuple[str, bool]:
+    """(published, public_by) of one result: the date it states; else its source's recorded version's date; else
+    the capture it was retrieved in, as "public by" (methodology/sources.md, "When a number became public")."""
+    if result.get("published"):
+        return str(result["published"]), bool(result.get("public_by", False))
+    if version_date:
+        return version_date, False
+    return retrieved, True
+
+
 def result_records(repo) -> list[dict]:
     """Every result as a flat record, imported values corrected or excluded by scores/overrides.yaml."""
+    versions = source_versions(repo)
     overrides = {}
     if repo.overrides is not None:
         for entry in repo.overrides.data.get("overrides", []):
-            overrides[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+            if "value" in entry or entry.get("exclude"):  # a pre_release entry only dates the result (checks.py)
+                overrides[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
     records = []
     for doc in list(repo.models) + list(repo.imported):
         imported = doc.kind == "imported"
@@ -81,10 +106,12 @@ def result_records(repo) -> list[dict]:
                 if fix is not None:
                     value, note = float(fix["value"]), fix["reason"]
             ci = result.get("ci95") or [None, None]
+            retrieved = result.get("retrieved", doc.data.get("retrieved", ""))
+            published, public_by = published_of(result, retrieved, None if imported else versions.get(source))
             records.append({
                 "model": model, "benchmark": result["benchmark"], "metric": result.get("metric", ""),
                 "subset": result.get("subset", ""), "harness": result.get("harness", ""), "value": value,
-                "source": source, "retrieved": result.get("retrieved", doc.data.get("retrieved", "")),
+                "source": source, "retrieved": retrieved, "published": published, "public_by": public_by,
                 "url": result.get("url", ""), "n": _num(result.get("n")), "stderr": _num(result.get("stderr")),
                 "ci_low": _num(ci[0]), "ci_high": _num(ci[1]),
                 "cost_per_task_usd": _num(result.get("cost_per_task_usd")),

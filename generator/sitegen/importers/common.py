@@ -79,6 +79,16 @@ def row_date(text: str | None) -> str | None:
     return None
 
 
+def published_day(text: str | None) -> str | None:
+    """A source's date for a number as an ISO day: '2026-04-17T11:24:50.000Z' or '2026-04-17' -> '2026-04-17';
+    blank or not a real date -> None (the capture date applies)."""
+    text = (text or "").strip()[:10]
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if len(text) == 10 else None
+    except ValueError:
+        return None
+
+
 def dated_name(name: str, date: str) -> str:
     """A source name qualified by the date its row states: 'gemini-2.5-pro (2025-05-06)'.
 
@@ -121,11 +131,18 @@ class Extract:
         if display and display.strip():
             h.setdefault("display", display.strip())
 
-    def result(self, name: str, benchmark: str, value, **extra) -> None:
+    def result(self, name: str, benchmark: str, value, published: str | None = None, **extra) -> None:
+        """A result; `published` is the date the source states for the number (ISO, a longer timestamp is cut to
+        the day). Without one the number is public by this capture: `published` is the retrieval date and
+        `public_by` says so (methodology/sources.md, "When a number became public")."""
         if value is None:
             return
         row = {"benchmark": benchmark, "value": value}
         row.update({k: v for k, v in extra.items() if v not in (None, "", [])})
+        day = published_day(published)
+        row["published"] = day or self.retrieved
+        if day is None:
+            row["public_by"] = True
         self.results.append((name.strip(), row))
 
     def model(self, name: str, **fields) -> None:

@@ -6,6 +6,9 @@ Metadata: `epoch_capabilities_index.csv` (optional; its ECI scores are not impor
 it. A model version's suffix names its configuration: an effort (`_minimal` ... `_max`), a thinking budget (`_16K`)
 or `_thinking` means a reasoning configuration, `_none` means reasoning off; `_unknown` and bare names say nothing.
 
+Publication dates (`published`): an own run's `Started at` (Epoch shows a run on the Hub when it finishes); a
+Terminal-Bench row's `Run date` (the leaderboard row's date), else `Created` (when Epoch recorded the public row);
+the ARC-AGI and HLE compilations carry no date, so their numbers are public by the dump's capture.
 Files are recognised by name; pass any subset. Fractions become percent (stderr too). Terminal-Bench rows count
 as `terminal-bench-2` only when their Source is the v2.0 leaderboard; the agent is the harness. Epoch lists
 some models twice (e.g. GPT-5 `_high` and `_unknown` in HLE); `_unknown` effort stays out via ignore.yaml.
@@ -27,7 +30,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, read_csv
+from .common import Context, Extract, ImportError_, files_entry, number, published_day, read_csv
 
 SOURCES = ("epoch",)
 URL = "https://epoch.ai/benchmarks"
@@ -121,6 +124,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                     continue
                 ex.result(name, OWN_RUNS[path.name], number(row["mean_score"], 100),
                           stderr=number(row.get("stderr"), 100), url=(row.get("Log viewer") or "").strip() or None,
+                          published=row.get("Started at"),
                           notes=f"Epoch run {row.get('id')}, started {(row.get('Started at') or '')[:10]}" if row.get("id") else None)
             elif path.name in EXTERNAL:
                 ex.result(name, EXTERNAL[path.name], number(row["Score"], 100),
@@ -138,6 +142,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
                 harness = agent if agents[(name, agent)] == 1 else f"{agent} (run of {(row.get('Run date') or '').strip()})"
                 ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
                           stderr=number(row.get("Accuracy SE"), 100), harness=harness,
+                          published=published_day(row.get("Run date")) or published_day(row.get("Created")),
                           url=(row.get("Source Link") or "").strip() or None, notes=_notes(None, row.get("Notes")))
     for path in paths:  # versions only the capabilities index lists: metadata, for models the registry knows
         if path.name != ECI:

@@ -3,7 +3,8 @@
 Only Verified rows are read. A result belongs to the model named by the row's single `Model:` tag and the
 system (the row's name) is its harness. Rows naming several models, or none, cannot be attributed to one
 model: their system name is reported as the source name, for ignore.yaml. Unchecked submissions are
-self-reported. A row whose own name states a date ('mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)') is read
+self-reported. A row's `date` (the submission date the leaderboard shows) is when its number became public.
+A row whose own name states a date ('mini-SWE-agent + Gemini 2.5 Pro (2025-05-06)') is read
 under the tag qualified by that date ('gemini-2.5-pro (2025-05-06)') when a model file lists that spelling for
 swe-bench: the date picks the checkpoint (here the 05-06 preview, not the later GA model the tag names).
 """
@@ -50,6 +51,6 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             harness = f"{harness} ({row['folder'].strip()})"
         ex.result(name, "swe-bench-verified", number(row["resolved"]), harness=harness,
                   url=site if site.startswith("https://") and " " not in site else None,
-                  notes=f"submitted {row['date']}" if row.get("date") else None,
+                  notes=f"submitted {row['date']}" if row.get("date") else None, published=row.get("date"),
                   self_reported=None if checked else True)
     return ex

@@ -2,12 +2,13 @@
 
 Two views of a board at the end of a month D:
 
-- "known": what could have been known on D — results retrieved on or before D, models available by D, the
+- "known": what could have been known on D — results published on or before D (`published`: the date the
+  number became public, or the capture that shows it was public by then), models available by D, the
   index only when its methodology version was in force (its own `versions` entry's `from` <= D). Selection
-  rules run on those results, so a rule that prefers the newest snapshot takes the newest one retrieved by D.
+  rules run on those results, so a rule that prefers the newest snapshot takes the newest one public by D.
 - "released": the frontier-over-time view — every result we have now, for models released by D.
 
-A model is available from its release date; without one, from its first retrieval. Prices in force at D are
+A model is available from its release date; without one, from its first published result. Prices in force at D are
 the newest dated price (any source, by as_of then source id) on or before D.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
@@ -52,8 +53,8 @@ def _day(value) -> str | None:
 
 
 def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
-    """Model id -> the day it counts from: its release date, else its first retrieval."""
-    first = results.groupby("model")["retrieved"].min().to_dict() if len(results) else {}
+    """Model id -> the day it counts from: its release date, else its first published result."""
+    first = results.groupby("model")["published"].min().to_dict() if len(results) else {}
     out = {}
     for model in sorted(set(models["model"]) | set(first)):
         out[model] = None
@@ -154,7 +155,7 @@ def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[st
     present = {m for m, d in available.items() if d <= day}
     kept = results["model"].isin(present)
     if view == "known":
-        kept &= results["retrieved"] <= day
+        kept &= results["published"] <= day
     elif view != "released":
         raise ValueError(f"unknown as-of view {view!r}")
     return (results[kept], models[models["model"].isin(present)],
@@ -179,7 +180,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     available = availability(results, models)
     steps = price_steps(model_records)
     months = months_covered(results, available) if months is None else months
-    results = results.sort_values("retrieved", kind="stable")
+    results = results.sort_values("published", kind="stable")
     out: dict = {"months": months, "boards": {}, "price_steps": steps}
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
@@ -323,11 +324,11 @@ def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame) -> 
     """Known view: what changed on the board from the end of one month to the end of the next, with why.
 
     Reasons come from compare.diff_board; a model counts as having changed results when one of its results was
-    retrieved during the month."""
+    published during the month."""
     out = {}
     months = sorted(per_month)
-    # (retrieved, model) in date order, so a month's retrievals are one slice (a frame filter per month cost more)
-    dated = sorted((day, model) for day, model in zip(results["retrieved"].tolist(), results["model"].tolist())
+    # (published, model) in date order, so a month's publications are one slice (a frame filter per month cost more)
+    dated = sorted((day, model) for day, model in zip(results["published"].tolist(), results["model"].tolist())
                    if isinstance(day, str))
     days = [day for day, _ in dated]
     for before, after in zip(months, months[1:]):
@@ -364,7 +365,7 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
             listing.append({"month": month, "date": month_end(month), "json": path,
                             "known": views["known"] is not None, "released": views["released"] is not None})
         files[f"{api}/indices/{board_id}/dates.json"] = {
-            "index": board_id, "views": {"known": "as known on that date: results retrieved by then",
+            "index": board_id, "views": {"known": "as known on that date: results public by then",
                                          "released": "models released by that date, with every result we have"},
             "dates": listing, "frontier": asof["frontier"].get(board_id)}
     return files

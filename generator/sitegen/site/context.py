@@ -83,7 +83,8 @@ def _model_view(data: dict, results: list[dict]) -> dict:
         "results": [{
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
-            "retrieved": r["retrieved"], "url": r["url"] or None, "stderr": _nan_none(r["stderr"]),
+            "retrieved": r["retrieved"], "published": r["published"], "public_by": bool(r["public_by"]),
+            "url": r["url"] or None, "stderr": _nan_none(r["stderr"]),
             "ci95": [r["ci_low"], r["ci_high"]] if _nan_none(r["ci_low"]) is not None else None,
             "notes": r["notes"] or None, "self_reported": r["self_reported"], "override": r["override"] or None,
         } for r in results],

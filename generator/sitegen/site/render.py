@@ -286,6 +286,14 @@ def component_row_html(c: dict[str, Any]) -> Markup:
     )
 
 
+def published_text(r: dict[str, Any]) -> str:
+    """When a result became public: its date, or "public by <date>" when the date is a capture's (the number was
+    public then at the latest; methodology/sources.md)."""
+    if not r.get("published"):
+        return "–"
+    return f'public by {r["published"]}' if r.get("public_by") else r["published"]
+
+
 def result_row_html(r: dict[str, Any], root: str) -> Markup:
     """One row of a model page's results table (views.model_view prepares the fields); the lines end as the
     template's did. Python rather than template: it runs once per result of every model."""
@@ -302,7 +310,8 @@ def result_row_html(r: dict[str, Any], root: str) -> Markup:
         f'<tr><th scope="row">{head}</th><td>{escape(r["metric"] or "primary")}</td><td>{escape(r["subset"] or "full")}</td>\n'
         f'<td class="lb-num">{value}</td>\n'
         f'<td class="lb-num">{escape(fmt(r["stderr"], r["digits"]))}</td><td>{escape(r["harness"] or "–")}</td>'
-        f'<td>{external_link(r["source"], r["url"])}</td><td>{escape(r["retrieved"] or "–")}</td>\n'
+        f'<td>{external_link(r["source"], r["url"])}</td><td>{escape(r["retrieved"] or "–")}</td>'
+        f'<td>{escape(published_text(r))}</td>\n'
         f'<td>{who}</td>\n'
         f'<td class="lb-notes">{override}{escape(r["notes"])}</td></tr>'
     )

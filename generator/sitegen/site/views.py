@@ -658,6 +658,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             "value": _num(r.get("value")), "metric": r.get("metric") or "", "subset": r.get("subset") or "",
             "harness": r.get("harness") or "", "source": lk.source_name(r.get("source")),
             "url": lk.source_url(r.get("source"), r.get("url")), "retrieved": r.get("retrieved") or "",
+            "published": r.get("published") or "", "public_by": bool(r.get("public_by")),
             "stderr": _num(r.get("stderr")), "self_reported": bool(r.get("self_reported")), "notes": r.get("notes") or "",
             "override": r.get("override") or "",
         })

@@ -9,7 +9,7 @@
   var box = document.getElementById("asof");
   if (!box || !window.fetch || !window.URLSearchParams || !history.pushState) return;
   var VIEWS = {
-    known: "as known on that date: results retrieved on or before it, models released by then, the methodology in force then",
+    known: "as known on that date: results public on or before it, models released by then, the methodology in force then",
     released: "models released by that date, with every result we have now (the frontier-over-time view)"
   };
   var api = box.getAttribute("data-api");
@@ -105,7 +105,7 @@
     if (!board) {
       var other = s.view === "known" ? "released" : "known";
       var p = el("p", s.view === "known"
-        ? "This board had no results retrieved by then, or its methodology version was not yet in force. "
+        ? "This board had no results public by then, or its methodology version was not yet in force. "
         : "No model released by then has a value on this board. ", "lb-asof-none");
       if (data.views && data.views[other]) {
         var b = el("button", "Show " + (other === "released" ? "the models released by then" : "it as known on that date"), "md-button");
