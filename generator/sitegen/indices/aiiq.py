@@ -6,12 +6,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (board, clean, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
+from .common import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
                      nearest_rank, nearest_rank_rows, round_half_up, select_by_benchmark)
 
 
@@ -19,10 +20,23 @@ def _fmt(x: float) -> str:
     return f"{x:.2f}"
 
 
+def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str], dict]:
+    """{(model, benchmark): result} for the definition's benchmarks, each with its own selection."""
+    overrides = {b["benchmark"]: b.get("selection") for d in definition["dimensions"] for b in d["benchmarks"]}
+    return select_by_benchmark(results, definition.get("selection"), overrides)
+
+
+def models_with_scores(definition: Mapping, chosen: Mapping) -> dict[str, set[str]]:
+    """{benchmark: the models with a selected (real) score}, in the definition's order."""
+    have: dict[str, set[str]] = {b["benchmark"]: set() for d in definition["dimensions"] for b in d["benchmarks"]}
+    for model, bench in chosen:
+        have[bench].add(model)
+    return have
+
+
 def benchmark_iqs(definition: Mapping, results: pd.DataFrame) -> tuple[dict, dict]:
     """Selected results and real implied IQs: ({(model, bench): result}, {bench: {model: iq}})."""
-    overrides = {b["benchmark"]: b.get("selection") for d in definition["dimensions"] for b in d["benchmarks"]}
-    chosen = select_by_benchmark(results, definition.get("selection"), overrides)
+    chosen = selected(definition, results)
     anchors = {b["benchmark"]: b["anchors"] for d in definition["dimensions"] for b in d["benchmarks"]}
     real: dict[str, dict[str, float]] = {b: {} for b in anchors}
     for (model, bench), rec in chosen.items():
@@ -57,14 +71,26 @@ def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping], benchmark
     (None: all). Needs the frame's release, reasoning and effort_rank columns; `real` is only asked who has a
     real score.
     """
+    return _siblings_among(_placed(models), real, benchmarks)
+
+
+def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
+    """{model: (release, reasoning mode, effort rank)} of the configurations family match can place: a release,
+    a stated mode and a known effort (needs the frame's release, reasoning and effort_rank columns)."""
     if models is None or models.empty or not {"release", "reasoning", "effort_rank"} <= set(models.columns):
-        return lambda model, bench: []
-    allowed = None if benchmarks is None else frozenset(benchmarks)
+        return {}
     info = {}
     for model, r in model_lookup(models).items():
         release, mode, rank = r["release"], reasoning_mode(r["reasoning"]), r["effort_rank"]
         if isinstance(release, str) and release and mode is not None and _finite(rank):
             info[model] = (release, mode, float(rank))
+    return info
+
+
+def _siblings_among(info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping],
+                    benchmarks: Iterable[str] | None = None):
+    """family_siblings over the configurations `_placed` gives."""
+    allowed = None if benchmarks is None else frozenset(benchmarks)
     by_group: dict[tuple[str, bool], list[tuple[float, str]]] = {}
     for model, (release, mode, rank) in info.items():
         by_group.setdefault((release, mode), []).append((rank, model))
@@ -91,9 +117,10 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     level = definition["percentile"]["level"]
     min_dims = definition["min_dimensions"]
     dims = definition["dimensions"]
-    chosen, real = benchmark_iqs(definition, results)  # `real` says who has a score (family match reads it)
-    model_ids = sorted({m for iqs in real.values() for m in iqs})
-    relatives = family_relatives(definition, models, model_ids, real)
+    chosen = selected(definition, results)
+    have = models_with_scores(definition, chosen)
+    model_ids = sorted({m for m, _ in chosen})
+    relatives = family_relatives(definition, models, model_ids, have)
     out = index_values(definition, point_scores(definition, chosen, model_ids), relatives=relatives, detail=True)
     parts = out["detail"]
     active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims}
@@ -282,9 +309,9 @@ def point_scores(definition: Mapping, chosen: Mapping, model_ids: Sequence[str])
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
-            point = [(j, clean(chosen[(m, bid)]["value"])) for j, m in enumerate(model_ids) if (m, bid) in chosen]
-            point = [(j, float(v)) for j, v in point if v is not None]
-            by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
+            cols = [j for j, m in enumerate(model_ids) if (m, bid) in chosen]  # a selected result has a value
+            by[bid] = (np.array(cols, dtype=np.intp), np.array([[chosen[(model_ids[j], bid)]["value"] for j in cols]],
+                                                               float))
     return Scores(len(model_ids), 1, by)
 
 
@@ -296,11 +323,14 @@ def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids
     benches = family_benchmarks(definition)
     if not benches:
         return {}
-    siblings = family_siblings(models, real, benches)
+    placed = _placed(models)
+    siblings = _siblings_among(placed, real, benches)
     col = {mid: j for j, mid in enumerate(model_ids)}
+    groups = Counter((release, mode) for release, mode, _ in placed.values())
+    asked = [mid for mid in model_ids if mid in placed and groups[placed[mid][:2]] > 1]  # others have none
     out: dict[str, dict[int, np.ndarray]] = {}
     for bench in (b for b in real if b in benches):
-        for mid in model_ids:
+        for mid in asked:
             found = siblings(mid, bench)
             if found:
                 out.setdefault(bench, {})[col[mid]] = np.array([col[s] for s in found])

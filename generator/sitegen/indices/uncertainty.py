@@ -448,9 +448,9 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
                  level: float, noise: bool = True, models: pd.DataFrame | None = None):
     """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table. `models` (with
     release and effort_rank) is what family match reads; without it no model has a sibling."""
-    chosen, real = aiiq.benchmark_iqs(definition, results)
-    model_ids = sorted({m for iqs in real.values() for m in iqs})
-    relatives = family_relatives(definition, models, model_ids, real)
+    chosen = aiiq.selected(definition, results)
+    model_ids = sorted({m for m, _ in chosen})
+    relatives = family_relatives(definition, models, model_ids, aiiq.models_with_scores(definition, chosen))
     table = imputation_error(definition, aiiq.point_scores(definition, chosen, model_ids), relatives)
     sd = {(row["rule"], row["component"]): row["rmse"] for row in table}
     comps = Components(definition["id"], model_ids, sims, level)
