@@ -403,7 +403,7 @@ def test_family_relatives_are_the_nearest_lower_effort_with_a_real_score():
 
 
 def _column(pair: tuple, j: int) -> list[float]:
-    """Model column j's draws from an aiiq_arrays result, kept as (columns, draws x those columns)."""
+    """Model column j's draws from an aiiq.index_values result, kept as (columns, draws x those columns)."""
     cols, values = pair
     return values[:, cols.tolist().index(j)].tolist()
 
@@ -411,7 +411,7 @@ def _column(pair: tuple, j: int) -> list[float]:
 def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_two():
     # Two draws; in the second f/a and f/b swap order on b2 (f/c's siblings for its missing b2).
     raw = _raw(FAM, {"f/a": (10, 65, 20), "f/b": (20, 55, 40)})
-    out = u.aiiq_arrays(FAM_DEF, raw, relatives=_relatives(FAM))
+    out = aiiq.index_values(FAM_DEF, raw, relatives=_relatives(FAM))
     c, y = 2, 5
     # f/c: d1 = (b1 30 + the lower sibling's b2) / 2 = (30 + min(50, 60)) / 2 = 40, then (30 + min(65, 55)) / 2
     # = 42.5; composite with d2 = 60: 50 and 51.25.

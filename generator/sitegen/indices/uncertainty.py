@@ -33,7 +33,6 @@ import pandas as pd
 
 from . import aa, aiiq, eq
 from .aiiq import Scores, family_relatives, first_row
-from .aiiq import index_values as aiiq_arrays  # the name the simulation's tests know it by
 from .common import clean, interpolate
 
 PUBLISHED, DERIVED = "published", "derived"
