@@ -320,11 +320,11 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
     model_ids = sorted({m for m, _ in chosen})
     comps = Components(definition["id"], model_ids, sims, level)
     comps.chosen = chosen
-    for c in definition["components"]:  # what the component intervals map their ends with
+    for c in definition["components"]:  # the Elo points the component intervals are moved by before mapping
         bid = c["benchmark"]
-        shift = sum((np.where(mask, float(a["elo_delta"]), 0.0) for a, mask in eq.applied(definition, bid, model_ids,
-                                                                                             people)),
-                    np.zeros(len(model_ids)))
+        shift = np.zeros(len(model_ids))
+        for a, mask in eq.applied(definition, bid, model_ids, people):
+            shift += np.where(mask, float(a["elo_delta"]), 0.0)
         comps.shift.update({(m, bid): float(shift[j]) for j, m in enumerate(model_ids)})
     elos = (comps.matrix(c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in model_ids
                                           if (m, c["benchmark"]) in chosen}, benchmarks.get(c["benchmark"]), noise)
