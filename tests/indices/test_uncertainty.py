@@ -298,20 +298,66 @@ def test_components_carry_their_own_interval():
     assert row["imputed_share"] == pytest.approx(0.25) and row["tier"] is not None
 
 
-def test_no_interval_around_a_value_the_simulation_does_not_reproduce():
+# The board's value and every draw come from one function per index (aa/eq/aiiq.index_values): a simulation that
+# perturbs nothing gets the board's value exactly, by the path without noise and by the noise path with spreads of
+# zero (a published standard error of 0).
+
+def test_weighted_mean_perturbed_by_nothing_is_the_board_value():
     from sitegen.indices import aa
 
     definition = {"id": "t", "name": "T", "version": "1", "kind": "weighted-mean", "unit": "points",
-                  "description": "t", "source_snapshot": "snap", "uncertainty": {"simulations": 50, "level": 0.95},
-                  "constituents": [{"benchmark": "a", "weight": 1}]}
-    frame = results({"model": "o/m", "benchmark": "a", "value": 50.0, "stderr": 2.0, "source": "snap"},
-                    {"model": "o/n", "benchmark": "a", "value": 40.0, "stderr": 2.0, "source": "snap"})
+                  "description": "t", "source_snapshot": "snap",
+                  "constituents": [{"benchmark": "a", "weight": 1}, {"benchmark": "b", "weight": 1},
+                                   {"benchmark": "c", "weight": 2}]}
+    frame = results(*({"model": m, "benchmark": b, "value": v, "source": "snap"}
+                      for m, values in {"o/m": (50.0, 60.0, 70.0), "o/n": (40.0, 41.0, 42.5)}.items()
+                      for b, v in zip("abc", values)),
+                    {"model": "o/x", "benchmark": "a", "value": 90.0, "source": "snap"})  # incomplete: no value
     board = aa.compute(definition, frame, None)
-    board["rows"][0]["value"] = 51.0  # as if the index had a rule the simulation does not model
-    u.annotate_index(definition, board, frame, None, {"a": POINTS})
-    first, second = board["rows"]
-    assert first["interval"] is None and first["interval_reason"] == u.MISMATCH
-    assert second["interval"] == pytest.approx([40 - 3.92, 40 + 3.92], abs=1.0)  # 50 draws: loose
+    values = {r["model"]: r["value"] for r in board["rows"]}
+    # (50 + 60 + 2 x 70) / 4 = 62.5; (40 + 41 + 2 x 42.5) / 4 = 41.5; o/x lacks b and c.
+    assert values == {"o/m": 62.5, "o/n": 41.5, "o/x": None}
+    for fed, noise, sims in ((frame, False, 1), (frame.assign(stderr=0.0), True, 7)):
+        samples, _ = u.weighted_mean_samples(definition, fed, {b: POINTS for b in "abc"}, sims, 0.95, noise)
+        assert sorted(samples) == ["o/m", "o/n"]
+        assert all(samples[m].tolist() == [values[m]] * sims for m in samples)
+
+
+def test_eq_perturbed_by_nothing_is_the_board_value():
+    from sitegen.indices import eq
+
+    from indexkit import definition, models
+
+    frame = results({"model": "anthropic/claude", "benchmark": "eq-bench-3", "value": 1500.0, "source": "eq-bench"},
+                    {"model": "anthropic/claude", "benchmark": "lmarena-text", "value": 1400.0, "source": "lmarena"},
+                    {"model": "openai/gpt", "benchmark": "lmarena-text", "value": 1425.0, "source": "lmarena"})
+    people = models({"model": "anthropic/claude", "organization": "Anthropic"},
+                    {"model": "openai/gpt", "organization": "OpenAI"})
+    d = definition("ai-eq")
+    values = {r["model"]: r["value"] for r in eq.compute(d, frame, people)["rows"]}
+    # claude: eq-bench 1500 - 200 = 1300 -> 105, lmarena 1400 -> 113, mean 109; gpt: 1425 -> 117.5 alone.
+    assert values == {"anthropic/claude": 109.0, "openai/gpt": 117.5}
+    for fed, noise, sims in ((frame, False, 1), (frame.assign(stderr=0.0), True, 7)):
+        samples, comps = u.eq_samples(d, fed, people, {}, sims, 0.95, noise)
+        assert {m: s.tolist() for m, s in samples.items()} == {m: [v] * sims for m, v in values.items()}
+        assert comps.shift[("anthropic/claude", "eq-bench-3")] == -200.0  # what its interval is mapped with
+
+
+def test_aiiq_perturbed_by_nothing_is_the_board_value():
+    # x/gappy: b2 imputed at benchmark level; x/nod2: d2 imputed at dimension level.
+    frame = _frame({"x/gappy": (50, None, 50), "x/nod2": (70, 80, None)})
+    values = {r["model"]: r["value"] for r in aiiq.compute(DEF, frame, None)["rows"]}
+    # x/gappy: b2 = min(own 50, P50 of b2 {60, 80, 40, 90, 30, 80} = 60) = 50 -> d1 50; d2 50 -> composite 50.
+    # x/nod2: d1 = 75; d2 = min(75, P50 of d2 {30, 45, 55, 65, 35, 50} = 45) -> composite (75 + 45) / 2 = 60.
+    assert values["x/gappy"] == 50.0 and values["x/nod2"] == 60.0
+    samples, *_ = u.aiiq_samples(DEF, frame, {b: PERCENT for b in ("b1", "b2", "b3")}, 1, 0.95, noise=False)
+    assert {m: s.tolist() for m, s in samples.items()} == {m: [v] for m, v in values.items()}
+    # Nothing imputed and every spread zero: the noise path leaves every draw at the board value.
+    frame = _frame({}).assign(stderr=0.0)
+    values = {r["model"]: r["value"] for r in aiiq.compute(DEF, frame, None)["rows"]}
+    assert values["o/m3"] == (70 + 90) / 4 + 65 / 2  # 72.5
+    samples, *_ = u.aiiq_samples(DEF, frame, {b: PERCENT for b in ("b1", "b2", "b3")}, 7, 0.95)
+    assert {m: s.tolist() for m, s in samples.items()} == {m: [v] * 7 for m, v in values.items()}
 
 
 # ------------------------------------------------------------------------------------ AI IQ: family match
@@ -357,7 +403,7 @@ def test_family_relatives_are_the_nearest_lower_effort_with_a_real_score():
 
 
 def _column(pair: tuple, j: int) -> list[float]:
-    """Model column j's draws from an aiiq_arrays result, kept as (columns, draws x those columns)."""
+    """Model column j's draws from an aiiq.index_values result, kept as (columns, draws x those columns)."""
     cols, values = pair
     return values[:, cols.tolist().index(j)].tolist()
 
@@ -365,7 +411,7 @@ def _column(pair: tuple, j: int) -> list[float]:
 def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_two():
     # Two draws; in the second f/a and f/b swap order on b2 (f/c's siblings for its missing b2).
     raw = _raw(FAM, {"f/a": (10, 65, 20), "f/b": (20, 55, 40)})
-    out = u.aiiq_arrays(FAM_DEF, raw, relatives=_relatives(FAM))
+    out = aiiq.index_values(FAM_DEF, raw, relatives=_relatives(FAM))
     c, y = 2, 5
     # f/c: d1 = (b1 30 + the lower sibling's b2) / 2 = (30 + min(50, 60)) / 2 = 40, then (30 + min(65, 55)) / 2
     # = 42.5; composite with d2 = 60: 50 and 51.25.
@@ -441,12 +487,13 @@ def test_family_matched_component_is_widened_by_the_family_rule():
     half = 1.959964 * math.sqrt(500)
     assert b2["interval"] == pytest.approx([50 - half, 50 + half])
     assert "family-match rule" in b2["interval_reason"]
-    assert row["interval_reason"] != u.MISMATCH and row["interval"][0] < 50.0 < row["interval"][1]
+    assert row["interval"][0] < 50.0 < row["interval"][1]
     assert {(r["rule"], r["component"]) for r in board["imputation_error"]} >= {("family", "b2"), ("benchmark", "b2")}
 
 
 def test_the_simulation_reproduces_every_board_of_the_repository():
-    """Guards the merge of index rules: a rule added to aiiq/aa/eq but not to the simulation shows up here."""
+    """Every row an index computes from components gets an interval on the repository's data (the draws run the
+    board's own function, so none can be refused for not reproducing its value)."""
     from pathlib import Path
 
     from sitegen import build
@@ -456,7 +503,10 @@ def test_the_simulation_reproduces_every_board_of_the_repository():
     computed = build.compute(repo)
     for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0", "ai-iq", "ai-eq"):
         rows = computed.boards[board_id]["rows"]
-        assert not [r["model"] for r in rows if r.get("interval_reason") == u.MISMATCH], board_id
+        computed_rows = [r for r in rows if r["value"] is not None and r["status"] != "published"
+                         and "manual" not in r]
+        assert computed_rows and all(r["interval"] or r["interval_reason"] == u.NO_SPREAD for r in computed_rows), \
+            board_id
         assert any(r.get("interval") for r in rows) and any(r.get("tier") for r in rows), board_id
     # AA's HLE constituent is AA's own question set (subset aa-2684): its binomial interval has n = 2,684.
     z = u.z_of(0.95)

@@ -2,11 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from .common import board, component, from_result, round_half_up, rows_of_source, select_by_benchmark
+
+
+def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str], dict]:
+    """{(model, benchmark): result} of the definition's source snapshot only: its constituents and, when the
+    definition has one, the source's own published index."""
+    snapshot = definition["source_snapshot"]
+    overrides: dict[str, dict] = {}
+    for c in definition["constituents"]:
+        overrides[c["benchmark"]] = {"metric": c.get("metric", ""), "subset": c.get("subset", "")}
+    published = definition.get("published") or {}
+    if published:
+        overrides.setdefault(published["benchmark"], {"metric": "", "subset": ""})
+    return select_by_benchmark(rows_of_source(results, snapshot), {"sources": [snapshot], "only_listed": True},
+                               overrides)
+
+
+def complete_models(definition: Mapping, chosen: Mapping) -> list[str]:
+    """The models with every constituent in the snapshot, sorted: the rows the index computes."""
+    constituents = definition["constituents"]
+    return sorted(m for m in {m for m, _ in chosen} if all((m, c["benchmark"]) in chosen for c in constituents))
+
+
+def index_values(definition: Mapping, values: Iterable[np.ndarray]) -> np.ndarray:
+    """The index on draws x models arrays, one per constituent in the definition's order (read one at a time):
+    their weighted mean. The board's values are this on the selected values (one draw), the simulation's this on
+    their draws."""
+    constituents = definition["constituents"]
+    acc = None
+    for c, x in zip(constituents, values):
+        if acc is None:
+            acc = np.zeros(np.shape(x))  # 0.0 + the first term, as a sum from zero (-0.0 becomes 0.0)
+        acc += float(c["weight"]) * x
+    acc /= sum(float(c["weight"]) for c in constituents)
+    return acc
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
@@ -15,23 +50,16 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     precision = definition.get("precision", 4)
     constituents = definition["constituents"]
     published = definition.get("published") or {}
-    fed = rows_of_source(results, snapshot)
-    only_snapshot = {"sources": [snapshot], "only_listed": True}
-
-    overrides: dict[str, dict] = {}
-    for c in constituents:
-        overrides[c["benchmark"]] = {"metric": c.get("metric", ""), "subset": c.get("subset", "")}
-    if published:
-        overrides.setdefault(published["benchmark"], {"metric": "", "subset": ""})
-    chosen = select_by_benchmark(fed, only_snapshot, overrides)
+    chosen = selected(definition, results)
+    complete_ids = complete_models(definition, chosen)
+    values = (np.array([[chosen[(m, c["benchmark"])]["value"] for m in complete_ids]], float) for c in constituents)
+    point = dict(zip(complete_ids, index_values(definition, values)[0].tolist()))
 
     n = len(constituents)
-    total_weight = sum(float(c["weight"]) for c in constituents)
     model_ids = sorted({m for m, _ in chosen})
     rows = []
     for model in model_ids:
         comps = []
-        weighted = 0.0
         have = 0
         for c in constituents:
             rec = chosen.get((model, c["benchmark"]))
@@ -41,10 +69,9 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                     precision=precision))
                 continue
             have += 1
-            weighted += float(c["weight"]) * rec["value"]
             comps.append(from_result(c["benchmark"], rec, rec["value"], precision=precision))
         complete = have == n
-        value = round_half_up(weighted / total_weight, precision) if complete else None
+        value = round_half_up(point[model], precision) if complete else None
         status = "complete" if complete else "incomplete"
         ranked = complete
         if published:

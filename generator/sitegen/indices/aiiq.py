@@ -3,25 +3,40 @@ composite."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (board, component, from_result, interpolate, mean, model_lookup, nearest_rank,
-                     round_half_up, select_by_benchmark)
+from .common import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
+                     nearest_rank, nearest_rank_rows, round_half_up, select_by_benchmark)
 
 
 def _fmt(x: float) -> str:
     return f"{x:.2f}"
 
 
+def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str], dict]:
+    """{(model, benchmark): result} for the definition's benchmarks, each with its own selection."""
+    overrides = {b["benchmark"]: b.get("selection") for d in definition["dimensions"] for b in d["benchmarks"]}
+    return select_by_benchmark(results, definition.get("selection"), overrides)
+
+
+def models_with_scores(definition: Mapping, chosen: Mapping) -> dict[str, set[str]]:
+    """{benchmark: the models with a selected (real) score}, in the definition's order."""
+    have: dict[str, set[str]] = {b["benchmark"]: set() for d in definition["dimensions"] for b in d["benchmarks"]}
+    for model, bench in chosen:
+        have[bench].add(model)
+    return have
+
+
 def benchmark_iqs(definition: Mapping, results: pd.DataFrame) -> tuple[dict, dict]:
     """Selected results and real implied IQs: ({(model, bench): result}, {bench: {model: iq}})."""
-    overrides = {b["benchmark"]: b.get("selection") for d in definition["dimensions"] for b in d["benchmarks"]}
-    chosen = select_by_benchmark(results, definition.get("selection"), overrides)
+    chosen = selected(definition, results)
     anchors = {b["benchmark"]: b["anchors"] for d in definition["dimensions"] for b in d["benchmarks"]}
     real: dict[str, dict[str, float]] = {b: {} for b in anchors}
     for (model, bench), rec in chosen.items():
@@ -56,14 +71,26 @@ def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping], benchmark
     (None: all). Needs the frame's release, reasoning and effort_rank columns; `real` is only asked who has a
     real score.
     """
+    return _siblings_among(_placed(models), real, benchmarks)
+
+
+def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
+    """{model: (release, reasoning mode, effort rank)} of the configurations family match can place: a release,
+    a stated mode and a known effort (needs the frame's release, reasoning and effort_rank columns)."""
     if models is None or models.empty or not {"release", "reasoning", "effort_rank"} <= set(models.columns):
-        return lambda model, bench: []
-    allowed = None if benchmarks is None else frozenset(benchmarks)
+        return {}
     info = {}
     for model, r in model_lookup(models).items():
         release, mode, rank = r["release"], reasoning_mode(r["reasoning"]), r["effort_rank"]
         if isinstance(release, str) and release and mode is not None and _finite(rank):
             info[model] = (release, mode, float(rank))
+    return info
+
+
+def _siblings_among(info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping],
+                    benchmarks: Iterable[str] | None = None):
+    """family_siblings over the configurations `_placed` gives."""
+    allowed = None if benchmarks is None else frozenset(benchmarks)
     by_group: dict[tuple[str, bool], list[tuple[float, str]]] = {}
     for model, (release, mode, rank) in info.items():
         by_group.setdefault((release, mode), []).append((rank, model))
@@ -83,64 +110,56 @@ def _finite(x) -> bool:
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def family_matcher(models: pd.DataFrame, real: Mapping[str, Mapping[str, float]],
-                   benchmarks: Iterable[str] | None = None):
-    """match(model, benchmark) -> the sibling whose real score a configuration may take, or None: of the
-    siblings at the nearest lower effort (`family_siblings`), the one with the lower IQ, then the lower id."""
-    siblings = family_siblings(models, real, benchmarks)
-
-    def match(model: str, bench: str) -> str | None:
-        return min(siblings(model, bench), key=lambda sib: (real[bench][sib], sib), default=None)
-
-    return match
-
-
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
-    """The AI IQ board: one row per model with a real benchmark score or a sourced manual IQ."""
+    """The AI IQ board: one row per model with a real benchmark score or a sourced manual IQ. Every value comes
+    from index_values on the selected scores (one draw); this builds the rows, components and reasons."""
     precision = definition.get("precision", 4)
     level = definition["percentile"]["level"]
     min_dims = definition["min_dimensions"]
     dims = definition["dimensions"]
-    chosen, real = benchmark_iqs(definition, results)
-    p80_bench = {b: nearest_rank(iqs.values(), level) for b, iqs in real.items()}
-    active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if real[b["benchmark"]]] for d in dims}
+    chosen = selected(definition, results)
+    have = models_with_scores(definition, chosen)
+    model_ids = sorted({m for m, _ in chosen})
+    relatives = family_relatives(definition, models, model_ids, have)
+    out = index_values(definition, point_scores(definition, chosen, model_ids), relatives=relatives, detail=True)
+    parts = out["detail"]
+    active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims}
     pct = f"P{round(level * 100):d}"
+    iq = {b: _point(pair) for b, pair in parts["iq"].items()}
+    own = {d: _point(pair) for d, pair in parts["own"].items()}
+    dim_value = {d: _point(pair) for d, pair in out["dims"].items()}
+    p80_bench = {b: float(v[0, 0]) for b, v in parts["p80"].items()}
+    p80_dim = {d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()}
+    gaps = {b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
+            for b, (cols, values, sibling) in parts["gaps"].items()}
 
-    # Pass 1: benchmark level, per model and dimension. Family match (when the definition switches it on) comes
-    # before min-of-two; sibling scores never enter a P80 population: the dimension P80 is taken over the
-    # dimension values computed without them.
-    family = family_matcher(models, real, family_benchmarks(definition))
-    model_ids = sorted({m for iqs in real.values() for m in iqs})
+    # Per model and dimension, the benchmark values the dimension takes: real, min-of-two or a family match.
     per_model: dict[str, dict] = {}
-    dim_iq: dict[str, dict[str, float]] = {d["id"]: {} for d in dims}
-    for model in model_ids:
+    for j, model in enumerate(model_ids):
         entry: dict[str, dict] = {}
         for d in dims:
-            reals = {b: real[b][model] for b in active[d["id"]] if model in real[b]}
-            if not reals:
-                entry[d["id"]] = {"scored": False, "benchmarks": {}}
+            did = d["id"]
+            if j not in dim_value[did]:
+                entry[did] = {"scored": False, "benchmarks": {}}
                 continue
-            own = mean(list(reals.values()))
-            bench_values, plain = {}, []
-            for b in active[d["id"]]:
-                if b in reals:
-                    bench_values[b] = ("observed", reals[b], None, None)
-                    plain.append(reals[b])
+            bench_values = {}
+            for b in active[did]:
+                if j in iq[b]:
+                    bench_values[b] = ("observed", iq[b][j], None, None)
                     continue
-                imputed = min(own, p80_bench[b])
-                why = (f"min(own mean IQ over real {d['id']} benchmarks {_fmt(own)}, "
-                       f"{pct} of {b} {_fmt(p80_bench[b])})")
-                plain.append(imputed)
-                sibling = family(model, b)
-                if sibling is None:
-                    bench_values[b] = ("imputed", imputed, why, p80_bench[b])
+                value, sibling = gaps[b][j]
+                if sibling >= 0:
+                    bench_values[b] = ("family", value, model_ids[sibling], None)
                 else:
-                    bench_values[b] = ("family", real[b][sibling], sibling, None)
-            value = mean([v for _, v, _, _ in bench_values.values()])
-            entry[d["id"]] = {"scored": True, "benchmarks": bench_values, "value": value}
-            dim_iq[d["id"]][model] = mean(plain)
+                    why = (f"min(own mean IQ over real {did} benchmarks {_fmt(own[did][j])}, "
+                           f"{pct} of {b} {_fmt(p80_bench[b])})")
+                    bench_values[b] = ("imputed", value, why, p80_bench[b])
+            entry[did] = {"scored": True, "benchmarks": bench_values, "value": dim_value[did][j]}
         per_model[model] = entry
-    p80_dim = {d: nearest_rank(v.values(), level) for d, v in dim_iq.items()}
+    imputed_dim = {d: _point(pair) for d, pair in out["imputed"].items()}
+    scored_mean = _point(parts["scored_mean"])
+    composite = _point(out["composite"])
+    column = {m: j for j, m in enumerate(model_ids)}
 
     # Pass 2: dimension level, composite, status, components.
     people = model_lookup(models)
@@ -150,15 +169,13 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     for model in sorted(set(model_ids) | _manual_models(people, manual_cfg)):
         entry = per_model[model] if model in per_model else {d["id"]: {"scored": False, "benchmarks": {}}
                                                              for d in dims}
+        j = column.get(model, -1)
         scored = [d["id"] for d in dims if entry[d["id"]]["scored"]]
-        scored_mean = mean([entry[d]["value"] for d in scored])
-        used: list[float] = []
         comps: list[dict] = []
         for d in dims:
             did = d["id"]
             e = entry[did]
             if e["scored"]:
-                used.append(e["value"])
                 comps.append(component(did, "dimension", "observed", e["value"], precision=precision))
             elif len(scored) < min_dims:
                 comps.append(component(did, "dimension", "missing", precision=precision, reason=(
@@ -170,29 +187,33 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                 comps.append(component(did, "dimension", "missing", precision=precision, reason=(
                     f"no model has real data in this dimension, so it has no {pct}")))
             else:
-                imputed = min(scored_mean, p80_dim[did])
-                used.append(imputed)
-                comps.append(component(did, "dimension", "imputed", imputed, precision=precision, reason=(
-                    f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean)}, "
+                comps.append(component(did, "dimension", "imputed", imputed_dim[did][j], precision=precision, reason=(
+                    f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean[j])}, "
                     f"{pct} of {did} {_fmt(p80_dim[did])})")))
                 comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
             comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct, people))
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
-        composite = mean(used) if len(scored) >= min_dims else None
+        value = composite.get(j)
         row = {
-            "model": model, "value": round_half_up(composite, precision), "rank": None,
+            "model": model, "value": round_half_up(value, precision), "rank": None,
             "status": status["status"], "coverage": {"have": len(scored), "of": len(dims)},
-            "components": comps, "_ranked": status["ranked"] and composite is not None,
+            "components": comps, "_ranked": status["ranked"] and value is not None,
         }
-        if composite is None and manual_cfg:
+        if value is None and manual_cfg:
             info = people.get(model, {})
             manual, source = info.get(manual_cfg["field"]), info.get(manual_cfg["source_field"])
             if manual is not None and source:
                 row["manual"] = {"value": round_half_up(manual, precision), "source": source}
-        if composite is None and not scored and "manual" not in row:
+        if value is None and not scored and "manual" not in row:
             continue
         rows.append(row)
     return board(definition, rows)
+
+
+def _point(pair: tuple[np.ndarray, np.ndarray]) -> dict[int, float]:
+    """{column: value} of a (columns, draws x columns) result's first draw."""
+    cols, values = pair
+    return dict(zip(cols.tolist(), values[0].tolist()))
 
 
 def _manual_models(people: Mapping[str, dict], manual_cfg: Mapping | None) -> set[str]:
@@ -245,6 +266,210 @@ def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Map
 def percentile(name: str, of: str, value: float, precision: int) -> dict:
     """The percentile an imputed value was capped by, as data (the reason says it in words)."""
     return {"name": name, "of": of, "value": round_half_up(value, precision)}
+
+
+# ------------------------------------------------------------------------------ the index on draws x models
+
+@dataclasses.dataclass
+class Scores:
+    """Raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
+    results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
+    ascending; draws x those columns). The board's are one draw of the selected values (`point_scores`); the
+    simulation's are drawn from each value's interval (uncertainty.aiiq_raw)."""
+    models: int
+    sims: int
+    by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
+
+    @classmethod
+    def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
+        """From draws x models arrays with NaN where a model has no score (in its first draw)."""
+        sims, m = next(iter(arrays.values())).shape
+        by = {}
+        for bid, values in arrays.items():
+            cols = np.flatnonzero(~np.isnan(values[0]))
+            by[bid] = (cols, values[:, cols])
+        return cls(m, sims, by)
+
+    def first_draw(self, bid: str) -> np.ndarray:
+        """The first draw of benchmark `bid` for all models, NaN where a model has no score."""
+        return first_row(self.by_benchmark[bid], self.models)
+
+
+def first_row(pair: tuple[np.ndarray, np.ndarray], models: int) -> np.ndarray:
+    """The first draw of a (columns, draws x columns) result for all `models` columns, NaN elsewhere."""
+    cols, values = pair
+    out = np.full(models, np.nan)
+    out[cols] = values[0]
+    return out
+
+
+def point_scores(definition: Mapping, chosen: Mapping, model_ids: Sequence[str]) -> Scores:
+    """The selected values as one draw (the undisturbed inputs index_values computes the board from)."""
+    by = {}
+    for d in definition["dimensions"]:
+        for b in d["benchmarks"]:
+            bid = b["benchmark"]
+            cols = [j for j, m in enumerate(model_ids) if (m, bid) in chosen]  # a selected result has a value
+            by[bid] = (np.array(cols, dtype=np.intp), np.array([[chosen[(model_ids[j], bid)]["value"] for j in cols]],
+                                                               float))
+    return Scores(len(model_ids), 1, by)
+
+
+def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str],
+                     real: Mapping[str, Mapping]) -> dict:
+    """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (`family_siblings`:
+    same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
+    definition runs family match on (`family_benchmarks`; {} when none)."""
+    benches = family_benchmarks(definition)
+    if not benches:
+        return {}
+    placed = _placed(models)
+    siblings = _siblings_among(placed, real, benches)
+    col = {mid: j for j, mid in enumerate(model_ids)}
+    groups = Counter((release, mode) for release, mode, _ in placed.values())
+    asked = [mid for mid in model_ids if mid in placed and groups[placed[mid][:2]] > 1]  # others have none
+    out: dict[str, dict[int, np.ndarray]] = {}
+    for bench in (b for b in real if b in benches):
+        for mid in asked:
+            found = siblings(mid, bench)
+            if found:
+                out.setdefault(bench, {})[col[mid]] = np.array([col[s] for s in found])
+    return out
+
+
+def _no_noise(rule: str, component: str, cols: np.ndarray) -> float:
+    return 0.0
+
+
+def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: Mapping | None = None,
+                 detail: bool = False) -> dict:
+    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
+    in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
+    `point_scores`, with `detail`); the simulation is this on their draws, so the two cannot differ.
+
+    Every draws x models result is kept as (columns, draws x those columns) of the models it concerns only
+    (memory grows with the results, not with models x dimensions): `dims` each dimension's IQ of the models
+    scored on it, `plain` the same with min-of-two alone (see below), `imputed` each dimension's imputed value of
+    the models it is imputed for (what the composite takes), `composite` of the models with enough scored
+    dimensions (NaN in a draw where a family match has no sibling score). `scored` (per dimension) and
+    `imputed_share` are per model. With `detail`, `detail` holds what the board's components and reasons show:
+    per benchmark `iq` (the implied IQs of the models with a score), `p80` (draws x 1) and `gaps` ((columns,
+    the values those models take, the sibling column each takes or -1 for min-of-two)); per dimension `own` (the
+    mean real IQ of its models, as `dims`) and `p80_dim` (draws x 1, or None); and `scored_mean` (as `composite`).
+    `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
+    len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
+    family match on: a gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the
+    lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
+    min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
+    """
+    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
+    sims, m = raw.sims, raw.models
+    relatives = relatives or {}
+    dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
+    info: dict = {"iq": {}, "p80": {}, "gaps": {}, "own": {}}
+    for d in definition["dimensions"]:
+        iqs = {}
+        for b in d["benchmarks"]:
+            cols, values = raw.by_benchmark[b["benchmark"]]
+            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
+                mask = np.zeros(m, bool)
+                mask[cols] = True
+                iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
+                if detail:
+                    info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
+        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
+        has = count > 0
+        here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
+        local = np.full(m, -1)
+        local[here] = np.arange(here.size)
+        own = np.zeros((sims, here.size))
+        for iq, mk in iqs.values():
+            own[:, mk[here]] += iq
+        own /= np.maximum(count[here], 1)
+        if detail:
+            info["own"][d["id"]] = (here, own)
+        gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
+        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})]
+                  for bid in iqs}
+        acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
+        plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
+        for bid, (iq, mk) in iqs.items():
+            p80 = nearest_rank_rows(iq, level)[:, None]
+            if detail:
+                info["p80"][bid] = p80
+            acc[:, mk[here]] += iq
+            cols = gap_of[bid]
+            if plain is not acc:
+                plain[:, mk[here]] += iq
+            if not cols.size:
+                continue
+            at = local[cols]
+            gaps[cols] += 1
+            imputed = np.minimum(own[:, at], p80)
+            sibling = np.full((sims, cols.size), -1) if detail else None
+            if not family[bid]:
+                imputed += noise("benchmark", bid, cols)
+                acc[:, at] += imputed
+                if plain is not acc:
+                    plain[:, at] += imputed
+            else:
+                # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
+                # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
+                matched = np.isin(cols, [j for j, _ in family[bid]])
+                imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
+                plain[:, at] += imputed
+                place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
+                imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
+                                                       else np.full(sims, np.nan) for _, sibs in family[bid]]) \
+                    + noise("family", bid, cols[matched])
+                if detail:  # the lowest of the siblings' IQs, the first (lower id) of equals
+                    sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)]
+                                                           for _, sibs in family[bid]])
+                acc[:, at] += imputed
+            if detail:
+                info["gaps"][bid] = (cols, imputed, sibling)
+        n_bench = max(len(iqs), 1)
+        own = iqs = imputed = None  # freed before the next dimension's arrays are made
+        acc /= n_bench
+        if plain is not acc:
+            plain /= n_bench
+        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
+        imputed_frac[d["id"]] = gaps / n_bench
+        p80_dim[d["id"]] = nearest_rank_rows(plain, level)[:, None] if here.size else None
+    n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
+    eligible = n_scored >= min_dims
+    rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
+    scored_mean = np.zeros((sims, rows.size))
+    for k, (here, v) in dims.items():
+        take = scored[k][rows]
+        scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
+    scored_mean /= np.maximum(n_scored[rows], 1)
+    total, used, share = np.zeros((sims, rows.size)), np.zeros(m), np.zeros(m)
+    imputed_dims = {}
+    for d in definition["dimensions"]:
+        did, sc = d["id"], scored[d["id"]]
+        here, v = dims[did]
+        take = sc[rows]
+        total[:, take] += v[:, np.searchsorted(here, rows[take])]
+        used += sc
+        share += np.where(sc, imputed_frac[did], 0.0)
+        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
+        if len(cols):
+            at = np.searchsorted(rows, cols)
+            imputed = np.minimum(scored_mean[:, at], p80_dim[did]) + noise("dimension", did, cols)
+            total[:, at] += imputed
+            imputed_dims[did] = (cols, imputed)
+            used[cols] += 1
+            share[cols] += 1
+    if detail:
+        info.update(p80_dim=p80_dim, scored_mean=(rows, scored_mean))
+    del scored_mean
+    total /= np.maximum(used[rows], 1)
+    out = {"dims": dims, "plain": plains, "imputed": imputed_dims, "scored": scored, "composite": (rows, total),
+           "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
+    if detail:
+        out["detail"] = info
+    return out
 
 
 # ------------------------------------------------------------------------ family match against its fallback

@@ -45,6 +45,21 @@ def interpolate(anchors: Sequence[Sequence[float]], x: float) -> float:
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
+def interpolate_rows(anchors: Sequence[Sequence[float]], x: np.ndarray) -> np.ndarray:
+    """`interpolate` on every element of an array at once: np.interp, clamped at both ends. It multiplies by the
+    segment's slope where `interpolate` divides last, so the two can differ in the last bit (16.9 on the segment
+    from (10, 100) to (25, 115): 106.9 here, 106.89999999999999 there). The indices' values and draws use this one."""
+    xs, ys = zip(*anchors)
+    return np.interp(x, np.array(xs, float), np.array(ys, float))
+
+
+def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
+    """`nearest_rank` of each row of a draws x models array with no NaN: ascending value at ceil(level * n)."""
+    n = values.shape[1]
+    position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
+    return np.partition(values, position, axis=1)[:, position].copy()  # not a view: it would keep the whole copy
+
+
 def compress(iq: float, pivot: float, ceiling: float, ceiling_original: float) -> float:
     """Rescale an IQ above the pivot from the original ceiling down to the compressed one."""
     if iq <= pivot:

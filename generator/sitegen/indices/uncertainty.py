@@ -7,10 +7,11 @@ Three stages, each a pure function of the boards, the selected results and the m
    `derived`   - the binomial model with the benchmark's question count from methodology/benchmarks.yaml
                  (n = questions; repeats average out the model's sampling noise, not the question set's);
    none        - neither exists: `interval` is null and `interval_reason` says why. Nothing is invented.
-2. Composite indices (weighted-mean, ai-iq, ai-eq) draw every component from its spread and rerun the index
-   definition on the whole draws x models array at once (interpolation with clamping, P80s, min(...) rules,
-   means, AI IQ's family match). Imputed components are widened by their rule's leave-one-out error
-   (`imputation_error`: min-of-two per benchmark and dimension, family match per benchmark).
+2. Composite indices (weighted-mean, ai-iq, ai-eq) draw every component from its spread and run the index's own
+   function on the whole draws x models array at once (`index_values` in aa.py, eq.py, aiiq.py: the board's
+   values are the same function on the undisturbed values, one draw, so the two cannot drift). Imputed
+   components are widened by their rule's leave-one-out error (`imputation_error`: min-of-two per benchmark and
+   dimension, family match per benchmark).
 3. Ranks are recomputed in every draw: a rank interval is the central `level` range of a model's rank, and tiers
    are formed greedily from the top (a tier ends at the worst rank its leader takes).
 
@@ -20,7 +21,6 @@ machines agree and adding a model never moves another model's draws.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import math
@@ -31,11 +31,11 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .common import clean, interpolate, round_half_up, rows_of_source, select_by_benchmark
+from . import aa, aiiq, eq
+from .aiiq import Scores, family_relatives, first_row
+from .common import clean, interpolate
 
 PUBLISHED, DERIVED = "published", "derived"
-MISMATCH = ("the simulation does not reproduce this value (the index definition has a rule uncertainty.py does "
-            "not model), so no interval is given")
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
 #: Said on every board whose rows are drawn one by one from their own intervals (benchmark boards, HLE, Pedagogy).
 INDEPENDENT = ("Rank ranges and tiers on this board are conservative: every model is drawn independently from its "
@@ -269,13 +269,6 @@ def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
     return part[below] + (part[above] - part[below]) * frac
 
 
-def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
-    """Nearest-rank percentile of each row (draws x models with no NaN): ascending value at ceil(level * n)."""
-    n = values.shape[1]
-    position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
-    return np.partition(values, position, axis=1)[:, position].copy()  # not a view: it would keep the whole copy
-
-
 # ------------------------------------------------------------------------------------------ component draws
 
 class Components:
@@ -288,7 +281,6 @@ class Components:
         self.chosen: Mapping = {}  # (model, benchmark) -> the selected result each component was drawn from
         self.shift: dict[tuple[str, str], float] = {}  # (model, benchmark) -> points added before mapping
         self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
-        self.point: dict[str, float] = {}  # model -> the index rerun without noise (must equal the board's value)
 
     def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
                noise: bool = True) -> np.ndarray:
@@ -354,221 +346,45 @@ def _settings(definition: Mapping) -> tuple[int, float] | None:
 
 def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping],
                           sims: int, level: float, noise: bool = True) -> tuple[dict, Components]:
-    """{model: draws} for every model with all constituents in the snapshot (the rows the index computes)."""
-    snapshot = definition["source_snapshot"]
-    constituents = definition["constituents"]
-    fed = rows_of_source(results, snapshot)
-    overrides = {c["benchmark"]: {"metric": c.get("metric", ""), "subset": c.get("subset", "")} for c in constituents}
-    chosen = select_by_benchmark(fed, {"sources": [snapshot], "only_listed": True}, overrides)
-    complete = sorted(m for m in {m for m, _ in chosen}
-                      if all((m, c["benchmark"]) in chosen for c in constituents))
+    """{model: draws} for every model with all constituents in the snapshot (the rows the index computes): the
+    board's own function (aa.index_values) on the constituents' draws."""
+    chosen = aa.selected(definition, results)
+    complete = aa.complete_models(definition, chosen)
     comps = Components(definition["id"], complete, sims, level)
-    comps.chosen = chosen
-    total = sum(float(c["weight"]) for c in constituents)
-    acc = np.zeros((sims, len(complete)))
-    for c in constituents:
-        values = {m: chosen[(m, c["benchmark"])] for m in complete}
-        acc += float(c["weight"]) * comps.matrix(c["benchmark"], values, benchmarks.get(c["benchmark"]), noise)
-    acc /= total
-    # The index without noise, in aa.compute's order of operations (so equal to the last bit).
-    comps.point = {m: sum(float(c["weight"]) * chosen[(m, c["benchmark"])]["value"] for c in constituents) / total
-                   for m in complete}
-    return {m: acc[:, j] for j, m in enumerate(complete)}, comps
+    constituents = {c["benchmark"] for c in definition["constituents"]}
+    comps.chosen = {k: rec for k, rec in chosen.items() if k[1] in constituents}  # not the published index
+    draws = (comps.matrix(c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in complete},
+                          benchmarks.get(c["benchmark"]), noise) for c in definition["constituents"])
+    values = aa.index_values(definition, draws)  # one constituent's draws alive at a time
+    return {m: values[:, j] for j, m in enumerate(complete)}, comps
 
 
 # ------------------------------------------------------------------------------------------------- AI EQ
 
 def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
                benchmarks: Mapping[str, Mapping], sims: int, level: float, noise: bool = True):
-    """{model: draws} of the EQ: Elo draws, organisation adjustments, anchor mapping (clamped), mean."""
+    """{model: draws} of the EQ: the board's own function (eq.index_values) on the Elo draws."""
     from .common import model_lookup
-    from .eq import _matches
 
-    comps_def = definition["components"]
-    chosen = select_by_benchmark(results, definition.get("selection"),
-                                 {c["benchmark"]: c.get("selection") for c in comps_def})
+    chosen = eq.selected(definition, results)
     people = model_lookup(models)
     model_ids = sorted({m for m, _ in chosen})
     comps = Components(definition["id"], model_ids, sims, level)
     comps.chosen = chosen
-    total = np.zeros((sims, len(model_ids)))
-    count = np.zeros(len(model_ids))
-    for c in comps_def:
+    for c in definition["components"]:  # the Elo points the component intervals are moved by before mapping
         bid = c["benchmark"]
-        elo = comps.matrix(bid, {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen},
-                           benchmarks.get(bid), noise)
-        delta = np.array([sum(a["elo_delta"] for a in definition.get("adjustments", [])
-                              if a["benchmark"] == bid and _matches(a["organization"], m, people.get(m, {})))
-                          for m in model_ids], dtype=float)
-        xs, ys = zip(*c["anchors"])
-        comps.shift.update({(m, bid): float(delta[j]) for j, m in enumerate(model_ids)})
-        mapped = np.interp(elo + delta, xs, ys)  # clamps at both ends, as common.interpolate does
-        have = ~np.isnan(elo[0]) if sims else np.zeros(len(model_ids), bool)
-        total += np.where(have, mapped, 0.0)
-        count += have
-    eq = total / np.maximum(count, 1)
-    if noise:
-        comps.point = {m: float(s[0]) for m, s in eq_samples(definition, results, models, benchmarks, 1, level,
-                                                             noise=False)[0].items()}
-    return {m: eq[:, j] for j, m in enumerate(model_ids) if count[j]}, comps
+        shift = np.zeros(len(model_ids))
+        for a, mask in eq.applied(definition, bid, model_ids, people):
+            shift += np.where(mask, float(a["elo_delta"]), 0.0)
+        comps.shift.update({(m, bid): float(shift[j]) for j, m in enumerate(model_ids)})
+    elos = (comps.matrix(c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in model_ids
+                                          if (m, c["benchmark"]) in chosen}, benchmarks.get(c["benchmark"]), noise)
+            for c in definition["components"])
+    values, _ = eq.index_values(definition, elos, model_ids, people)
+    return {m: values[:, j] for j, m in enumerate(model_ids)}, comps
 
 
 # ------------------------------------------------------------------------------------------------- AI IQ
-
-def aiiq_arrays(definition: Mapping, raw: Scores,
-                noise=lambda rule, component, cols: 0.0, relatives: Mapping | None = None) -> dict:
-    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
-    in, dimension IQs, composite and imputed share out. Every draws x models result is kept, like the scores,
-    as (columns, draws x those columns) of the models it concerns only (memory grows with the results, not with
-    models x dimensions): `dims` each dimension's IQ of the models scored on it, `plain` the same with min-of-two
-    alone (see below), `imputed` each dimension's imputed value of the models it is imputed for (what the
-    composite takes), `composite` of the models with enough scored dimensions (NaN in a draw where a family match
-    has no sibling score). `scored` (per dimension) and `imputed_share` are per model.
-    `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
-    len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
-    family match on: a gap with siblings takes, in each draw, the lowest of their implied IQs
-    (aiiq.family_matcher's choice: nearest effort, then the lower IQ); the dimension P80 is taken over the values
-    min-of-two alone gives (`plain`), as in aiiq.compute.
-    Sums run in aiiq.compute's order, so a run without noise gives its values to the last bit; arrays are updated
-    in place on the columns concerned (this runs on every build).
-    """
-    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    sims, m = raw.sims, raw.models
-    relatives = relatives or {}
-    dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
-    for d in definition["dimensions"]:
-        iqs = {}
-        for b in d["benchmarks"]:
-            cols, values = raw.by_benchmark[b["benchmark"]]
-            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
-                xs, ys = zip(*b["anchors"])
-                mask = np.zeros(m, bool)
-                mask[cols] = True
-                iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)  # clamped at both ends
-        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
-        has = count > 0
-        here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
-        local = np.full(m, -1)
-        local[here] = np.arange(here.size)
-        own = np.zeros((sims, here.size))
-        for iq, mk in iqs.values():
-            own[:, mk[here]] += iq
-        own /= np.maximum(count[here], 1)
-        gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
-        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})]
-                  for bid in iqs}
-        acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
-        plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
-        for bid, (iq, mk) in iqs.items():
-            p80 = nearest_rank_rows(iq, level)[:, None]
-            acc[:, mk[here]] += iq
-            cols = gap_of[bid]
-            if plain is not acc:
-                plain[:, mk[here]] += iq
-            if not cols.size:
-                continue
-            at = local[cols]
-            gaps[cols] += 1
-            imputed = np.minimum(own[:, at], p80)
-            if not family[bid]:
-                imputed += noise("benchmark", bid, cols)
-                acc[:, at] += imputed
-                if plain is not acc:
-                    plain[:, at] += imputed
-                continue
-            # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
-            # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
-            matched = np.isin(cols, [j for j, _ in family[bid]])
-            imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
-            plain[:, at] += imputed
-            place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-            imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
-                                                   else np.full(sims, np.nan) for _, sibs in family[bid]]) \
-                + noise("family", bid, cols[matched])
-            acc[:, at] += imputed
-        n_bench = max(len(iqs), 1)
-        own = iqs = imputed = None  # freed before the next dimension's arrays are made
-        acc /= n_bench
-        if plain is not acc:
-            plain /= n_bench
-        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
-        imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = nearest_rank_rows(plain, level)[:, None] if here.size else None
-    n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
-    eligible = n_scored >= min_dims
-    rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
-    scored_mean = np.zeros((sims, rows.size))
-    for k, (here, v) in dims.items():
-        take = scored[k][rows]
-        scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
-    scored_mean /= np.maximum(n_scored[rows], 1)
-    total, used, share = np.zeros((sims, rows.size)), np.zeros(m), np.zeros(m)
-    imputed_dims = {}
-    for d in definition["dimensions"]:
-        did, sc = d["id"], scored[d["id"]]
-        here, v = dims[did]
-        take = sc[rows]
-        total[:, take] += v[:, np.searchsorted(here, rows[take])]
-        used += sc
-        share += np.where(sc, imputed_frac[did], 0.0)
-        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
-        if len(cols):
-            at = np.searchsorted(rows, cols)
-            imputed = np.minimum(scored_mean[:, at], p80_dim[did]) + noise("dimension", did, cols)
-            total[:, at] += imputed
-            imputed_dims[did] = (cols, imputed)
-            used[cols] += 1
-            share[cols] += 1
-    del scored_mean
-    total /= np.maximum(used[rows], 1)
-    return {"dims": dims, "plain": plains, "imputed": imputed_dims, "scored": scored, "composite": (rows, total),
-            "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
-
-
-def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str],
-                     real: Mapping[str, Mapping]) -> dict:
-    """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (aiiq's rule:
-    same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
-    definition runs family match on (aiiq.family_benchmarks; {} when none)."""
-    from .aiiq import family_benchmarks, family_siblings
-
-    benches = family_benchmarks(definition)
-    if not benches:
-        return {}
-    siblings = family_siblings(models, real, benches)
-    col = {mid: j for j, mid in enumerate(model_ids)}
-    out: dict[str, dict[int, np.ndarray]] = {}
-    for bench in (b for b in real if b in benches):
-        for mid in model_ids:
-            found = siblings(mid, bench)
-            if found:
-                out.setdefault(bench, {})[col[mid]] = np.array([col[s] for s in found])
-    return out
-
-
-@dataclasses.dataclass
-class Scores:
-    """AI IQ's raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
-    results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
-    ascending; draws x those columns)."""
-    models: int
-    sims: int
-    by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
-
-    @classmethod
-    def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
-        """From draws x models arrays with NaN where a model has no score (in its first draw)."""
-        sims, m = next(iter(arrays.values())).shape
-        by = {}
-        for bid, values in arrays.items():
-            cols = np.flatnonzero(~np.isnan(values[0]))
-            by[bid] = (cols, values[:, cols])
-        return cls(m, sims, by)
-
-    def first_draw(self, bid: str) -> np.ndarray:
-        """The first draw of benchmark `bid` for all models, NaN where a model has no score."""
-        return _first_row(self.by_benchmark[bid], self.models)
-
 
 class DrawnOnRead(Mapping):
     """{benchmark: (columns, draws)} whose draws are made when a benchmark is read, and not kept: AI IQ's arrays
@@ -588,23 +404,16 @@ class DrawnOnRead(Mapping):
         return len(self._ids)
 
 
-def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components | None,
+def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components,
              benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
-    """Raw scores per benchmark, of the models that have it: one draw of the point values without `comps`, else
-    comps' draws, made when aiiq_arrays reads each benchmark (DrawnOnRead), in the order of this loop."""
+    """Raw scores per benchmark, of the models that have it: comps' draws, made when aiiq.index_values reads each
+    benchmark (DrawnOnRead), in the order of this loop."""
     by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
-            if comps is None:
-                point = [(j, _num(values[m]["value"])) for j, m in enumerate(model_ids) if m in values]
-                point = [(j, v) for j, v in point if v is not None]
-                by[bid] = (np.array([j for j, _ in point], dtype=np.intp), np.array([[v for _, v in point]], float))
-            else:
-                by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
-    if comps is None:
-        return Scores(len(model_ids), 1, by)
+            by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
     return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
 
 
@@ -633,23 +442,19 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
     Error = imputed - observed (IQ points); rmse widens imputed components in the simulation. The family rule has
     a row for each benchmark family match runs on (aiiq.family_benchmarks).
     """
-    from .aiiq import family_benchmarks
-
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     relatives = relatives or {}
-    family_on = family_benchmarks(definition)
-    point = aiiq_arrays(definition, raw, relatives=relatives)
+    family_on = aiiq.family_benchmarks(definition)
+    point = aiiq.index_values(definition, raw, relatives=relatives, detail=True)  # the board's values
     table = []
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
-            values = raw.first_draw(b["benchmark"])
-            mask = ~np.isnan(values)
-            if mask.any():
-                xs, ys = zip(*b["anchors"])
-                iqs[b["benchmark"]] = (np.interp(values, xs, ys), mask)
-        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(len(values), int))
-        total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(len(values)))
+            if b["benchmark"] in point["detail"]["iq"]:  # the models with a real score, their implied IQ
+                iq = first_row(point["detail"]["iq"][b["benchmark"]], raw.models)
+                iqs[b["benchmark"]] = (iq, ~np.isnan(iq))
+        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(raw.models, int))
+        total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
         for bid, (iq, mk) in iqs.items():
             idx = np.flatnonzero(mk)
             p80 = _loo_drop(iq[idx], level)
@@ -661,7 +466,7 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
                 cases = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
                 err = np.array([iq[sibs].min() - iq[j] for j, sibs in cases], float)
                 table.append(_error_row("family", bid, d["id"], err))
-    dims, plains = ({k: _first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
+    dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
     scored = point["scored"]
     n_scored = sum((s.astype(int) for s in scored.values()), 0)
     for d in definition["dimensions"]:
@@ -679,14 +484,6 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
     return table
 
 
-def _first_row(pair: tuple[np.ndarray, np.ndarray], models: int) -> np.ndarray:
-    """The first draw of a (columns, draws x columns) result for all `models` columns, NaN elsewhere."""
-    cols, values = pair
-    out = np.full(models, np.nan)
-    out[cols] = values[0]
-    return out
-
-
 def _error_row(rule: str, component: str, dimension: str, err: np.ndarray) -> dict:
     n = int(err.size)
     row = {"rule": rule, "component": component, "dimension": dimension, "n": n,
@@ -701,13 +498,10 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
                  level: float, noise: bool = True, models: pd.DataFrame | None = None):
     """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table. `models` (with
     release and effort_rank) is what family match reads; without it no model has a sibling."""
-    from .aiiq import benchmark_iqs
-
-    chosen, real = benchmark_iqs(definition, results)
-    model_ids = sorted({m for iqs in real.values() for m in iqs})
-    relatives = family_relatives(definition, models, model_ids, real)
-    point_raw = aiiq_raw(definition, chosen, model_ids, None, benchmarks)
-    table = imputation_error(definition, point_raw, relatives)
+    chosen = aiiq.selected(definition, results)
+    model_ids = sorted({m for m, _ in chosen})
+    relatives = family_relatives(definition, models, model_ids, aiiq.models_with_scores(definition, chosen))
+    table = imputation_error(definition, aiiq.point_scores(definition, chosen, model_ids), relatives)
     sd = {(row["rule"], row["component"]): row["rmse"] for row in table}
     comps = Components(definition["id"], model_ids, sims, level)
     raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise)
@@ -722,9 +516,10 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
         return comps.imputation_noise(component, cols, sd.get((rule, component)),
                                       "family-match" if rule == "family" else "imputation")
 
-    out = aiiq_arrays(definition, raw, widen, relatives)
-    del raw  # the scores are no longer needed: free them before the point run
+    out = aiiq.index_values(definition, raw, widen, relatives)  # the board's own function, on the draws
+    del raw  # the scores are no longer needed
     comps.chosen = chosen
+    share = out["imputed_share"]
     for did in out["dims"]:
         for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
             keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
@@ -734,9 +529,6 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
                 comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
     rows, composite = out["composite"]
     del out  # the dimensions' draws: only their intervals are kept
-    point = aiiq_arrays(definition, point_raw, relatives=relatives)
-    share = point["imputed_share"]
-    comps.point = {model_ids[j]: float(v) for j, v in zip(point["composite"][0], point["composite"][1][0])}
     samples = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
     extras = {}
     for j, m in enumerate(model_ids):
@@ -851,19 +643,10 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
                                        interval_level(definition))
     else:
         return board
-    samples = dict(samples)
-    precision = definition.get("precision", 4)
-    for row in board["rows"]:
-        point = comps.point.get(row["model"])
-        if row["model"] in samples and row.get("value") is not None and (
-                point is None or round_half_up(point, precision) != row["value"]):
-            del samples[row["model"]]  # never an interval around a value the simulation does not reproduce
-            row["_mismatch"] = True
+    # The draws come from the function the board's values come from (aa/eq/aiiq.index_values), so there is no
+    # value here they could fail to reproduce.
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
     annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none, pairs=True)
-    for row in board["rows"]:
-        if row.pop("_mismatch", False):
-            row["interval_reason"] = MISMATCH
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
