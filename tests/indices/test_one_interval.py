@@ -27,8 +27,9 @@ from sitegen.indices import uncertainty as u  # noqa: E402
 
 def _model(mid: str, results: list[dict]) -> dict:
     return {"id": mid, "name": mid.split("/")[1].title(), "release": mid, "organization": mid.split("/")[0].title(),
+            # retrieved after the pedagogy paper's recorded version (2025-06-23): published must not follow it
             "released": "2025-03", "weights": "open", "reasoning": False,
-            "results": [dict(r, retrieved="2025-06-01") for r in results]}
+            "results": [dict(r, retrieved="2025-07-01") for r in results]}
 
 
 # Pedagogy: 5 of 10 right. Resampling 10 answers at 1/2 is Binomial(10, 1/2): P(X <= 1) = 11/1024 < 0.025 <=
