@@ -73,6 +73,7 @@ def test_modes_found_for_formerly_unknown_rows_cite_their_evidence(real):
     # a name that states the mode, a vendor page, or AA's reasoning flag (scores/sources.yaml aa-models-scrape-2026-07)
     expected = {"deepseek/deepseek-reasoner": True, "google/gemini-3-deep-think-preview": True,
                 "openai/gpt-5.1-codex-max": True, "meta/muse-spark": True, "upstage/solar-pro-3": True,
+                "deepseek/deepseek-ai-deepseek-v4-flash": True,
                 "google/learnlm-1.5-pro": False, "anthropic/claude-instant": False, "xai/grok-1": False}
     for model, reasoning in expected.items():
         r = records[model]
