@@ -9,7 +9,7 @@ from pathlib import Path
 from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
                pedagogy_models, swe_bench)
 from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, resolve
-from .registry import Registry
+from .registry import Registry, key
 
 MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench,
            pedagogy_models)
@@ -42,7 +42,11 @@ def extract(source: str, paths: list[Path], retrieved: str | None, registry: Reg
         hits = registry.match(name, source)
         return hits[0] if len(hits) == 1 and name not in ignored else None
 
-    return module.extract([Path(p) for p in paths], retrieved, Context(lookup), source=source)
+    def scoped(name: str) -> str | None:
+        hits = sorted(registry.scoped.get((source, key(name)), ()))
+        return hits[0] if len(hits) == 1 and name not in ignored else None
+
+    return module.extract([Path(p) for p in paths], retrieved, Context(lookup, scoped), source=source)
 
 
 def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tuple[Extract, Outcome]:

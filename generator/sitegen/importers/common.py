@@ -152,9 +152,11 @@ class Extract:
 
 @dataclasses.dataclass(frozen=True)
 class Context:
-    """What an extractor may ask while reading: the model a name resolves to (None when unmatched)."""
+    """What an extractor may ask while reading: the model a name resolves to (None when unmatched), and the model
+    a reviewed `source_aliases` entry of this source gives a name (None unless a model file scopes it here)."""
 
     resolve: Callable[[str], str | None]
+    scoped: Callable[[str], str | None] = lambda name: None
 
 
 def one_dated_file(paths: list[Path], retrieved: str | None, source: str, what: str) -> tuple[Path, str]:
