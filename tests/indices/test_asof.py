@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import math
 
-from indexkit import models, results
+from indexkit import ROOT, definition, models, results
 from sitegen.indices import asof, common
 
 TOY = {"id": "toy", "kind": "weighted-mean", "name": "Toy", "version": "1", "unit": "", "precision": 4,
        "higher_is_better": True, "publish": "when-data", "description": "toy", "source_snapshot": "snap",
        "constituents": [{"benchmark": "b1", "weight": 1}]}
 # The same index in a version in force only from March 2025.
-LATE = dict(TOY, id="late", version="2", versions=[{"version": "2", "from": "2025-03", "change": "x"},
-                                                   {"version": "1", "from": "2024-01", "to": "2025-03", "change": "y"}])
+LATE = dict(TOY, id="late", version="2", history=[{"version": "2", "from": "2025-03", "change": "x"},
+                                                  {"version": "1", "from": "2024-01", "to": "2025-03", "change": "y"}])
 DEFS = {"toy": TOY, "late": LATE}
 FRAME = results(
     {"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},
@@ -82,6 +82,66 @@ def test_known_view_uses_the_methodology_version_in_force():
     assert _rows(out, "late", "2025-02", "released") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
     assert asof.in_force(LATE, "2025-02-28") is False and asof.in_force(LATE, "2025-03-31") is True
     assert asof.in_force(TOY, "1999-01-31") is True                 # no dated version: always
+
+
+# Version 1 of the same index ("Toy", as LATE), in force from January 2025 to March 2025 (exclusive): superseded by LATE.
+EARLY = dict(TOY, id="early", version="1", history=[{"version": "1", "from": "2025-01-15", "to": "2025-03",
+                                                      "change": "y"}])
+
+
+def test_a_version_runs_from_its_from_inclusive_to_its_to_exclusive():
+    assert asof.in_force(EARLY, "2025-01-14") is False
+    assert asof.in_force(EARLY, "2025-01-15") is True               # `from` inclusive
+    assert asof.in_force(EARLY, "2025-02-28") is True
+    assert asof.in_force(EARLY, "2025-03-01") is False              # `to` exclusive; "2025-03" is its first day
+    only_to = dict(TOY, history=[{"version": "1", "to": "2025-02-10", "change": "z"}])
+    assert asof.in_force(only_to, "2025-02-09") is True and asof.in_force(only_to, "2025-02-10") is False
+    other = dict(TOY, history=[{"version": "0", "from": "2030-01", "change": "not this version"}])
+    assert asof.in_force(other, "2025-01-01") is True               # only its own version's entry counts
+
+
+def test_a_superseded_version_says_what_replaced_it():
+    defs = {"early": EARLY, "late": LATE}
+    assert asof.superseded(EARLY, defs, "2025-02-28") is None
+    assert asof.superseded(EARLY, defs, "2025-03-31") == {"from": "2025-03-01", "by": "late", "version": "2"}
+    assert asof.superseded(EARLY, {"early": EARLY}, "2025-03-31") == {"from": "2025-03-01", "by": None,
+                                                                     "version": None}
+    out = asof.compute_asof(FRAME, PEOPLE, RECORDS, [], defs)
+    assert _rows(out, "early", "2025-02", "known") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    assert _rows(out, "early", "2025-03", "known") is None
+    assert _rows(out, "early", "2025-03", "released") is not None   # the released view: today's definition
+    assert out["superseded"] == {"early": {m: {"from": "2025-03-01", "by": "late", "version": "2"}
+                                           for m in ("2025-03", "2025-04")}}  # late, not yet begun: not superseded
+    files = asof.api_files(out)
+    assert files["api/v1/indices/early/2025-03.json"]["superseded"] == {"from": "2025-03-01", "by": "late",
+                                                                        "version": "2"}
+    assert "superseded" not in files["api/v1/indices/early/2025-02.json"]
+
+
+def _real_definitions() -> dict:
+    import yaml
+    return {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
+            for p in sorted((ROOT / "methodology/indices").glob("*.yaml"))}
+
+
+def test_in_force_on_every_real_definition():
+    defs = _real_definitions()
+    assert len(defs) == 12
+    v3_from = "2025-09-01"  # aa-intelligence-v3-0's history: 3.0 from 2025-09
+    for aa in ("aa-intelligence", "aa-coding"):
+        old, new = defs[f"{aa}-v2-2"], defs[f"{aa}-v3-0"]
+        assert asof.in_force(old, "2025-08-05") is False            # 2.2 from 2025-08-06
+        assert asof.in_force(old, "2025-08-06") is True
+        assert asof.in_force(old, "2025-08-31") is True             # before v3.0's from
+        assert asof.in_force(new, "2025-08-31") is False
+        assert asof.in_force(old, v3_from) is False                 # superseded from it
+        assert asof.in_force(new, v3_from) is True and asof.in_force(new, "2026-11-22") is True
+        assert asof.superseded(old, defs, "2025-10-31") == {"from": v3_from, "by": f"{aa}-v3-0", "version": "3.0"}
+    for single in ("aa-math-v2-2", "aa-multilingual-v2-2"):         # no successor recorded: in force since 2.2
+        assert asof.in_force(defs[single], "2025-08-05") is False
+        assert asof.in_force(defs[single], "2026-11-22") is True
+    for undated in ("ai-iq", "ai-eq", "cost", "hle", "pedagogy", "benchmark-boards"):
+        assert asof.in_force(defs[undated], "1990-01-01") is True, undated  # no dated entry of their own version
 
 
 def test_known_view_selection_takes_the_newest_snapshot_retrieved_by_then():
@@ -218,3 +278,66 @@ def test_no_data_no_months():
     assert asof.months_covered(empty, {}) == []
     out = asof.compute_asof(empty, models(), [], [], DEFS)
     assert out["months"] == [] and out["boards"] == {} and out["frontier"] == {}
+
+
+def test_nothing_is_dated_after_the_data_date():
+    # The newest retrieval is 2025-04-10: April's board speaks for that day, not 30 April; earlier months end.
+    out = _run()
+    assert out["data_date"] == "2025-04-10"
+    assert out["dates"] == {"2025-01": "2025-01-31", "2025-02": "2025-02-28", "2025-03": "2025-03-31",
+                            "2025-04": "2025-04-10"}
+    files = asof.api_files(out)
+    assert files["api/v1/indices/toy/2025-04.json"]["date"] == "2025-04-10"
+    assert [d["date"] for d in files["api/v1/indices/toy/dates.json"]["dates"]][-1] == "2025-04-10"
+    assert out["changes"]["toy"]["2025-04"]["to"] == "2025-04-10"
+    # a `published` date counts too (the newest of both columns), and months after the data's are left as they end
+    frame = FRAME.assign(published=["2025-01-15", "2025-04-20", "2025-02-20"])
+    assert asof.data_date(frame) == "2025-04-20"
+    assert asof.month_day("2025-04", "2025-04-20") == "2025-04-20" and asof.month_day("2025-05", "2025-04-20") == \
+        "2025-05-31"
+
+
+def _board(higher, **values):
+    rows = sorted(({"model": m, "value": v} for m, v in values.items()), key=lambda r: -r["value"] if higher
+                  else r["value"])
+    return {"definition": "toy", "higher_is_better": higher,
+            "rows": [dict(r, rank=i + 1) for i, r in enumerate(rows)]}
+
+
+AVAILABLE = {"o/a": "2025-01-10", "o/c": "2025-02-20", "o/b": "2025-03-05"}
+
+
+def test_frontier_over_release_date_is_the_running_best_of_todays_values():
+    # Each month's board has its own population, so o/a's value falls from 90 (Jan) to 80 (Feb) to 70 (today);
+    # the frontier reads today's values only: Jan o/a 70, Feb o/c 75, March o/b 72 is not better than 75.
+    per_month = {"2025-01": {"released": _board(True, **{"o/a": 90}), "known": _board(True, **{"o/a": 90})},
+                 "2025-02": {"released": _board(True, **{"o/a": 80, "o/c": 85}),
+                             "known": _board(True, **{"o/a": 80, "o/c": 85})},
+                 "2025-03": {"released": _board(True, **{"o/a": 70, "o/c": 75, "o/b": 72}),
+                             "known": _board(True, **{"o/a": 70, "o/c": 75, "o/b": 72})}}
+    assert asof.best_over_time(per_month, AVAILABLE, {}) == [
+        {"date": "2025-01-31", "value": 70, "model": "o/a", "released": "2025-01-10"},
+        {"date": "2025-02-28", "value": 75, "model": "o/c", "released": "2025-02-20"}]
+    # "as known then": each month's own top, which falls with the population
+    assert [(p["date"], p["value"], p["model"]) for p in asof.best_as_known(per_month, AVAILABLE, {})] == [
+        ("2025-01-31", 90, "o/a"), ("2025-02-28", 85, "o/c"), ("2025-03-31", 75, "o/c")]
+    # lower is better: o/a's 70 stays the best; the later, higher values never replace it
+    low = {m: {v: _board(False, **{r["model"]: r["value"] for r in b["rows"]}) for v, b in views.items()}
+           for m, views in per_month.items()}
+    assert asof.best_over_time(low, AVAILABLE, {}) == [
+        {"date": "2025-01-31", "value": 70, "model": "o/a", "released": "2025-01-10"}]
+    # an unranked row does not lead, and a month's point carries that month's day (the data date in its month)
+    per_month["2025-03"]["released"]["rows"].append({"model": "o/z", "value": 99, "rank": None})
+    assert asof.best_over_time(per_month, {**AVAILABLE, "o/z": "2025-01-01"}, {},
+                               {"2025-01": "2025-01-31", "2025-02": "2025-02-28", "2025-03": "2025-03-12"})[-1][
+        "model"] == "o/c"
+
+
+def test_a_frontier_on_a_pinned_snapshot_states_its_coverage():
+    board = dict(_board(True, **{"o/a": 70, "o/c": 75}), source_snapshot="snap")
+    board["rows"].append({"model": "o/b", "value": 60, "rank": None})   # unranked: not counted
+    people = models({"model": "o/a", "organization": "Org A"}, {"model": "o/b", "organization": "Org B"},
+                    {"model": "o/c", "organization": "Org A"})
+    assert asof.coverage({"2025-01": {"released": board}}, people) == {"snapshot": "snap", "models": 2,
+                                                                      "organisations": ["Org A"]}
+    assert asof.coverage({"2025-01": {"released": _board(True, **{"o/a": 1})}}, people) is None  # not pinned

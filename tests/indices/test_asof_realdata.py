@@ -1,0 +1,60 @@
+"""The as-of engine on the repository's own data: the methodology version in force, the data date, and the
+frontier over release date (indices/asof.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import compute
+from sitegen.data import validate_repo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def computed():
+    repo, problems = validate_repo(ROOT)
+    assert repo is not None and not [p for p in problems if p.severity == "error"]
+    return compute(repo)
+
+
+def test_the_frontier_over_release_date_never_gets_worse_for_every_index(computed):
+    frontier = computed.as_of["frontier"]
+    assert frontier, "no board has a frontier over time"
+    for board_id, series in frontier.items():
+        values = [p["value"] for p in series["best"]]
+        assert values, board_id
+        higher = computed.index_defs[computed.as_of["boards"][board_id][
+            max(computed.as_of["boards"][board_id])]["released"]["definition"]].get("higher_is_better", True)
+        steps = list(zip(values, values[1:]))
+        assert all((b > a) if higher else (b < a) for a, b in steps), (board_id, values)
+        dates = [p["date"] for p in series["best"]]
+        assert dates == sorted(dates) and all(p["released"] <= p["date"] for p in series["best"]), board_id
+
+
+def test_aa_v2_2_is_in_force_before_v3_0_and_superseded_from_it(computed):
+    boards = computed.as_of["boards"]
+    for aa in ("aa-intelligence", "aa-coding"):
+        old = boards[f"{aa}-v2-2"]
+        assert [m for m, views in sorted(old.items()) if views["known"]] == ["2025-08"], aa
+        assert all(views["released"] for m, views in old.items() if m >= "2025-08")  # today's definition, every month
+        gone = computed.as_of["superseded"][f"{aa}-v2-2"]
+        assert gone["2025-09"] == {"from": "2025-09-01", "by": f"{aa}-v3-0", "version": "3.0"}
+        assert min(gone) == "2025-09" and max(gone) == max(old)
+        month_file = computed.api_files[f"api/v1/indices/{aa}-v2-2/2025-10.json"]
+        assert '"superseded":{"by":"' + aa + '-v3-0","from":"2025-09-01","version":"3.0"}' in month_file.replace(
+            " ", "").replace("\n", "")
+
+
+def test_nothing_is_dated_after_the_data_date(computed):
+    as_of = computed.as_of
+    last = as_of["data_date"]
+    assert last == max(d for col in ("published", "retrieved") if col in computed.results
+                       for d in computed.results[col].dropna().astype(str))
+    assert max(as_of["dates"].values()) == last and as_of["dates"][last[:7]] == last
+    for board_id, series in as_of["frontier"].items():
+        assert all(p["date"] <= last for p in series["best"] + series["as_known"]), board_id
+    for change in (c for per in as_of["changes"].values() for c in per.values()):
+        assert change["to"] <= last
