@@ -225,8 +225,9 @@ def test_api_files_list_the_dates_and_carry_both_views():
 
 def test_unchanged_months_reuse_the_engine():
     # One run per definition whenever the results it reads changed: toy known Jan, Feb, Apr (March has no new
-    # b1 result); late known Mar (in force), Apr; toy and late released Jan, Feb, Mar (April reuses March).
-    assert _run()["engine_runs"] == 3 + 2 + 3 + 3
+    # b1 result); late known Mar (in force), Apr; toy released Mar only (Jan and Feb take the known view's boards
+    # of the month, whose inputs are the same; April reuses March); late released Jan, Feb, Mar.
+    assert _run()["engine_runs"] == 3 + 2 + 1 + 3
 
 
 def test_ai_iq_as_known_takes_the_newest_snapshot_it_could_have_had():
@@ -341,3 +342,24 @@ def test_a_frontier_on_a_pinned_snapshot_states_its_coverage():
     assert asof.coverage({"2025-01": {"released": board}}, people) == {"snapshot": "snap", "models": 2,
                                                                       "organisations": ["Org A"]}
     assert asof.coverage({"2025-01": {"released": _board(True, **{"o/a": 1})}}, people) is None  # not pinned
+
+
+def test_entered_that_month_leads_with_the_highest_ranked_entrants():
+    old = _board(True, **{"o/a": 50})
+    new = _board(True, **{"o/a": 50, "o/b": 40, "o/c": 70})
+    new["rows"].append({"model": "o/0", "value": 10, "rank": None})  # unranked: last, though its id sorts first
+    change = asof.monthly_changes({"2025-01": {"known": old}, "2025-02": {"known": new}}, FRAME)["2025-02"]
+    assert [(r["model"], r["rank"]) for r in change["entered"]] == [("o/c", 1), ("o/b", 3), ("o/0", None)]
+
+
+def test_month_files_keep_interval_rank_range_and_tier():
+    board = {"definition": "toy", "rows": [
+        {"model": "o/a", "value": 50.0, "rank": 1, "status": "full", "interval": [48.0, 52.0],
+         "rank_interval": [1, 2], "tier": 1, "components": ["not in the file"]},
+        {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]}
+    out = {"boards": {"toy": {"2025-01": {"known": board, "released": None}}}, "changes": {}, "frontier": {},
+           "dates": {"2025-01": "2025-01-20"}}
+    rows = asof.api_files(out)["api/v1/indices/toy/2025-01.json"]["views"]["known"]["rows"]
+    assert rows == [{"model": "o/a", "value": 50.0, "rank": 1, "status": "full", "interval": [48.0, 52.0],
+                     "rank_interval": [1, 2], "tier": 1},
+                    {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]

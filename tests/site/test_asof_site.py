@@ -40,8 +40,23 @@ def _ctx():
 def test_control_lists_each_views_months_and_the_boards_decimals():
     ctx, _ = _ctx()
     assert asof.control(ctx, "ai-iq", 1) == {"id": "ai-iq", "known": "2025-12/2026-01 2026-03/2026-03",
-                                              "released": "2025-11/2026-01", "digits": 1}
+                                              "released": "2025-11/2026-01", "superseded": "", "digits": 1}
     assert asof.control(ctx, "hle", 1) is None  # no as-of months: no control
+
+
+def test_control_offers_the_months_a_version_was_superseded_in_the_known_view():
+    # the board's definition ("ai-iq" here) was replaced from 2026-02: 2026-03's known view is empty for that
+    # reason and offered (to say so); 2025-11's known view is empty for want of data and is not
+    ctx, _ = _ctx()
+    for views in ctx.as_of["boards"]["ai-iq"].values():
+        for board in views.values():
+            if board:
+                board["definition"] = "ai-iq"
+    ctx.as_of["boards"]["ai-iq"]["2026-03"]["known"] = None
+    ctx = dataclasses.replace(ctx, as_of={**ctx.as_of, "superseded": {"ai-iq": {
+        m: {"from": "2026-02-01", "by": "ai-iq-v3", "version": "3"} for m in ("2026-03",)}}})
+    control = asof.control(ctx, "ai-iq", 1)
+    assert (control["known"], control["superseded"]) == ("2025-12/2026-01", "2026-03/2026-03")
 
 
 def test_names_cover_every_model_with_a_value_in_any_month_and_view():
@@ -49,7 +64,7 @@ def test_names_cover_every_model_with_a_value_in_any_month_and_view():
     names = asof.names(ctx, Urls(ctx), "ai-iq")
     assert sorted(names) == sorted([ids[0], ids[1]])  # ids[2] has no value in any month
     by_id = {m["id"]: m for m in ctx.models}
-    assert names[ids[0]] == [by_id[ids[0]]["name"], Urls(ctx).model_href(ids[0])]
+    assert names[ids[0]] == [by_id[ids[0]]["name"], Urls(ctx).model_href(ids[0]), by_id[ids[0]]["organization"]]
 
 
 def test_board_page_carries_the_control_and_the_names_file_is_escaped_json():

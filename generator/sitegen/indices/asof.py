@@ -28,6 +28,7 @@ from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
 from .compare import diff_board
+from .uncertainty import annotate_boards
 
 VIEWS = ("known", "released")
 #: Board kinds whose best value over time and value frontier are published (capability boards).
@@ -201,8 +202,14 @@ def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[st
 
 
 def _slim(row: Mapping) -> dict:
-    return {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
-            "status": row.get("status", row.get("how"))}
+    """What the as-of table shows of a row: value, rank, status, and its interval, rank range and tier where the
+    board has them (the organisation comes with the names file)."""
+    out = {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
+           "status": row.get("status", row.get("how"))}
+    for key in ("interval", "rank_interval", "tier"):
+        if row.get(key) is not None:
+            out[key] = row[key]
+    return out
 
 
 def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: list[Mapping], benchmarks: list,
@@ -226,6 +233,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
+    known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (input key, boards)
     for view in VIEWS:
         cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
         for month in months:
@@ -255,7 +263,10 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 key = (tuple(counts.get(b, 0) for b in reads[index_id]),
                        tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
                        priced if definition["kind"] == "cost" else None)
-                if index_id not in cache or cache[index_id][0] != key:
+                same = known_at.get((month, index_id))
+                if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
+                    cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
+                elif index_id not in cache or cache[index_id][0] != key:
                     boards = {}
                     if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
                         if priced_models is None:
@@ -263,8 +274,12 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                             remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
                         boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
                         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+                        # intervals, rank intervals and tiers, as today's boards carry them
+                        annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
                     cache[index_id] = (key, boards)
                     computed_runs += 1
+                if view == "known":
+                    known_at[(month, index_id)] = cache[index_id]
                 for board_id, board in cache[index_id][1].items():
                     out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
     for per_month in out["boards"].values():
@@ -422,6 +437,9 @@ def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame,
         start, end = (dates or {}).get(before, month_end(before)), (dates or {}).get(after, month_end(after))
         changed = {model for _, model in dated[bisect_right(days, start):bisect_right(days, end)]}
         change = diff_board(old, new, changed, [])
+        # the highest-ranked entrants first (unranked ones after, by id), so a reader sees the notable ones
+        change["entered"] = sorted(change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
+                                                                     r["model"]))
         if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
             out[after] = {"from": start, "to": end, **change}
     return out

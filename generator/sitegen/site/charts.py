@@ -8,7 +8,7 @@ strings live only in the datasets, never in expressions.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping
 
 from .context import SiteContext
 from .numbers import d3_format, decimals, number
@@ -467,6 +467,16 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                         "models": sorted(newest), "highlight": "model"}
 
 
+def _coverage_note(cov: Mapping | None) -> str:
+    """What a board pinned to one source snapshot covers (indices/asof.coverage): its frontier is that snapshot's."""
+    if not cov:
+        return ""
+    orgs = cov.get("organisations") or []
+    return (f" Drawn on one source snapshot ({cov['snapshot']}), which covers {cov['models']} ranked models from "
+            f"{len(orgs)} organisation{'s' if len(orgs) != 1 else ''} ({', '.join(orgs)}); labs it does not "
+            f"cover may have led.")
+
+
 def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Per board: its best ranked value at each month end, by release date (indices/asof.best_over_time), as
     steps, each point named with the model that set it where that model takes the lead."""
@@ -483,8 +493,11 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
             row["new"] = before is None or before["model"] != row["model"]
         name = board_title(ctx, bid)
         higher = (ctx.boards[bid].get("higher_is_better", True) is not False)
-        desc = (f"The best {name} value at each month end among the models released by then (with every result we "
-                f"have now), as steps; each point is a month the best value changed, named where a new model took the lead. A model's value can move between months: the index is computed afresh from what existed at each date.")
+        desc = (f"The frontier over release date: the best of today's {name} values (today's definition, results "
+                f"and population) among the models released by each month's end, as steps; each point is a month "
+                f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
+                f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
+                f"the board page's date control.)") + _coverage_note(fr.get("coverage"))
         fmt = d3_format(decimals(fmt_info["unit"], [r["value"] for r in rows]))
         base = alt.Chart(alt.NamedData(DATA))
         x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"))
@@ -500,7 +513,7 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
         chart = alt.layer(line, points, labels).add_params(alt.param(name="hl", value="")).properties(
             width="container", height=320, description=desc)
         out[BEST_PREFIX + bid] = {
-            "title": f"{name}: the best value over time", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
+            "title": f"{name}: the frontier over release date", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
             "fallback": {"columns": ["Best at the end of", "Model", "Value", "Released"],
                          "fields": ["asof", "name", "value", "released"],
                          "rows": rows[::-1][:10], "total": len(rows),
