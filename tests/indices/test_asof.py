@@ -363,3 +363,55 @@ def test_month_files_keep_interval_rank_range_and_tier():
     assert rows == [{"model": "o/a", "value": 50.0, "rank": 1, "status": "full", "interval": [48.0, 52.0],
                      "rank_interval": [1, 2], "tier": 1},
                     {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]
+
+
+def _priced(**prices):
+    """A model record from {source: (as_of, input, output)} and vendor list prices under the key "vendor"."""
+    vendor = prices.pop("vendor", [])
+    return {"model": "o/x",
+            "prices": {s: {"as_of": d, "input_per_mtok": i, "output_per_mtok": o} for s, (d, i, o) in prices.items()},
+            "list_prices": [{"as_of": d, "input_per_mtok": i, "output_per_mtok": o, "url": "https://v.example/" + d,
+                             "capture": c} for d, i, o, c in vendor]}
+
+
+def test_a_lower_source_disagreeing_is_not_a_step():
+    # o3's case: $2/$8 from the AA snapshots, LMArena's $10/$40 in between: a disagreement, no step back and forth
+    record = _priced(**{"aa-leaderboard-2025-08": ("2025-08-14", 2, 8), "lmarena": ("2025-12-17", 10, 40),
+                        "aa-api-2026-07": ("2026-07-31", 2, 8)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["source"]) for s in steps] == [("2025-08-14", 2.0, "aa-leaderboard-2025-08")]
+    assert disagreements == [{"date": "2025-12-17", "input": 10.0, "output": 40.0, "source": "lmarena",
+                              "in_force": {"date": "2025-08-14", "input": 2.0, "output": 8.0,
+                                           "source": "aa-leaderboard-2025-08"}}]
+
+
+def test_the_vendor_list_price_sets_the_steps_and_says_whether_it_was_captured():
+    record = _priced(vendor=[("2025-04-16", 10, 40, None), ("2025-06-10", 2, 8, "downloads/v/page.html")],
+                     **{"pedagogy-models": ("2025-06-30", 2, 8), "lmarena": ("2025-12-17", 10, 40),
+                        "aa-api-2026-07": ("2026-07-31", 2, 8)})
+    steps, disagreements = asof.price_history(record)
+    assert steps == [
+        {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/2025-04-16",
+         "captured": False},
+        {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor", "url": "https://v.example/2025-06-10",
+         "captured": True}]
+    # the paper and AA agree with the vendor's price in force: no disagreement; LMArena does not
+    assert [(d["source"], d["in_force"]["date"]) for d in disagreements] == [("lmarena", "2025-06-10")]
+    assert asof.price_at(steps, "2025-06-09")["input"] == 10.0 and asof.price_at(steps, "2026-08-01")["input"] == 2.0
+
+
+def test_a_lower_source_sets_the_price_until_a_higher_one_has_one_and_aa_snapshots_go_newest_first():
+    record = _priced(**{"lmarena": ("2025-01-10", 3, 15), "aa-leaderboard-2025-08": ("2025-08-14", 3, 12),
+                        "aa-api-2025-10": ("2025-10-14", 2.5, 10), "other-paper": ("2025-09-01", 1, 1)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["output"], s["source"]) for s in steps] == [
+        ("2025-01-10", 3.0, 15.0, "lmarena"),               # the only price then
+        ("2025-08-14", 3.0, 12.0, "aa-leaderboard-2025-08"),  # AA outranks LMArena from its date
+        ("2025-10-14", 2.5, 10.0, "aa-api-2025-10")]          # the newer AA snapshot outranks the older
+    assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [
+        ("other-paper", "aa-leaderboard-2025-08")]
+    # a source agreeing with the price in force adds nothing; undated prices are not steps
+    same = _priced(**{"aa-api-2025-10": ("2025-10-14", 2, 8), "lmarena": ("2025-12-17", 2, 8)})
+    same["prices"]["undated"] = {"input_per_mtok": 9}
+    assert asof.price_history(same) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
+                                          "source": "aa-api-2025-10"}], [])

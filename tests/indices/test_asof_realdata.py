@@ -58,3 +58,22 @@ def test_nothing_is_dated_after_the_data_date(computed):
         assert all(p["date"] <= last for p in series["best"] + series["as_known"]), board_id
     for change in (c for per in as_of["changes"].values() for c in per.values()):
         assert change["to"] <= last
+
+
+def test_o3_shows_the_vendors_steps_and_no_step_back(computed):
+    steps = computed.as_of["price_steps"]["openai/o3-medium"]
+    assert [(s["date"], s["input"], s["output"], s["source"], s["captured"]) for s in steps] == [
+        ("2025-04-16", 10.0, 40.0, "vendor", False), ("2025-06-10", 2.0, 8.0, "vendor", False)]
+    lmarena = [d for d in computed.as_of["price_disagreements"]["openai/o3-medium"] if d["source"] == "lmarena"]
+    assert [(d["date"], d["input"], d["output"], d["in_force"]["date"]) for d in lmarena] == [
+        ("2025-12-17", 10.0, 40.0, "2025-06-10")]
+
+
+def test_no_step_comes_from_a_source_outranked_on_its_date(computed):
+    from sitegen.indices.asof import price_tier
+
+    for model, steps in computed.as_of["price_steps"].items():
+        for before, step in zip(steps, steps[1:]):
+            assert (before["input"], before["output"]) != (step["input"], step["output"]), model
+            # a later step by a lower-precedence source would mean it overrode a higher one still in force
+            assert price_tier(step["source"]) <= price_tier(before["source"]), (model, before, step)

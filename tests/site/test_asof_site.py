@@ -128,3 +128,20 @@ def test_best_over_time_chart_is_on_its_board_page_and_names_each_new_leader_onc
     assert {"filter": "datum.new"} in spec["layer"][2]["transform"]
     assert 'id="chart-best-over-time-ai-iq"' in files["boards/ai-iq/index.html"].decode()
     assert "best-over-time" not in files["charts/index.html"].decode()
+
+
+def test_model_page_names_each_price_steps_source_and_lists_disagreements():
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {ids[0]: [
+        {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/a",
+         "captured": False},
+        {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor", "url": "https://v.example/b",
+         "captured": True}]},
+        "price_disagreements": {ids[0]: [
+            {"date": "2025-12-17", "input": 10.0, "output": 40.0, "source": "aa-api-2026-07",
+             "in_force": {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor"}}]}}
+    files = render_files(dataclasses.replace(ctx, as_of=as_of, data_date="2026-07-02"))
+    page = files[f"models/{ids[0]}/index.html"].decode()
+    assert 'href="https://v.example/a"' in page and "vendor list price (not captured)" in page
+    assert 'href="https://v.example/b"' in page
+    assert 'id="price-disagreements"' in page and "<td>2025-12-17</td>" in page

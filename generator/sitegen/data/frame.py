@@ -157,6 +157,7 @@ def model_records(repo) -> list[dict]:
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(values["context_window"]),
             "licence": values["licence"], "origin": doc.path, "prices": prices,
+            "list_prices": [dict(e) for e in data.get("list_prices") or []],
             "release": data["release"], "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
             "former_ids": list(data.get("former_ids") or []),

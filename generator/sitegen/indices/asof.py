@@ -8,8 +8,10 @@ Two views of a board at the end of a month D:
   rules run on those results, so a rule that prefers the newest snapshot takes the newest one retrieved by D.
 - "released": the frontier-over-time view — every result we have now, for models released by D.
 
-A model is available from its release date; without one, from its first retrieval. Prices in force at D are
-the newest dated price (any source, by as_of then source id) on or before D.
+A model is available from its release date; without one, from its first retrieval. The price in force at D is
+set by the highest-precedence source with a price dated on or before D (methodology/cost.md: the vendor's list
+price entered by hand, then AA snapshots newest first, then LMArena, then others); a lower source's differing
+price is a disagreement, never a step.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
 (`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before.
@@ -91,21 +93,83 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
-def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
-    """Every dated price of every model, as steps in date order: [{date, input, output, source}, ...].
+#: The source id of a vendor's list price entered by hand (a model file's `list_prices`).
+VENDOR = "vendor"
 
-    One step per (source, as_of) the model file and the imported files give; undated prices are not steps.
-    """
+
+def price_tier(source: str) -> int:
+    """Precedence of a price's source (methodology/cost.md): the vendor's list price, then Artificial Analysis
+    snapshots (newest first), then LMArena, then any other source's own price."""
+    if source == VENDOR:
+        return 0
+    if source.startswith("aa-"):
+        return 1
+    return 2 if source == "lmarena" else 3
+
+
+def price_observations(record: Mapping) -> list[dict]:
+    """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
+    out = []
+    for source, price in sorted((record.get("prices") or {}).items()):
+        if price.get("as_of"):
+            out.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
+                        "output": _price(price.get("output_per_mtok")), "source": source})
+    for entry in record.get("list_prices") or []:
+        out.append({"date": str(entry["as_of"]), "input": _price(entry.get("input_per_mtok")),
+                    "output": _price(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
+                    "captured": bool(entry.get("capture"))})
+    return out
+
+
+def _deciding(observations: list[dict], day: str) -> dict | None:
+    """The observation that sets the price on `day`: of those dated on or before it, the highest-precedence
+    source's, and within one precedence the newest (then by source id)."""
+    known = [o for o in observations if o["date"] <= day]
+    return min(known, key=lambda o: (price_tier(o["source"]), _neg(o["date"]), o["source"])) if known else None
+
+
+def _neg(day: str) -> tuple:
+    return tuple(-ord(c) for c in day)
+
+
+def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
+    """(steps, disagreements) of one model's prices.
+
+    A step is a dated change of the price in force, set by the highest-precedence source for that period; a
+    price from a lower-precedence source that differs from the one in force on its date is a disagreement,
+    kept with the price it disagrees with, never a step."""
+    observations = price_observations(record)
+    steps: list[dict] = []
+    disagreements = []
+    for day in sorted({o["date"] for o in observations}):
+        decider = _deciding(observations, day)
+        if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
+            steps.append(dict(decider))
+        for other in (o for o in observations if o["date"] == day and o is not decider):
+            if (other["input"], other["output"]) != (decider["input"], decider["output"]):
+                disagreements.append({**other, "in_force": {k: decider.get(k) for k in
+                                                            ("date", "input", "output", "source")}})
+    return steps, disagreements
+
+
+def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
+    """Every model's price steps in date order: [{date, input, output, source (, url, captured)}, ...], by source
+    precedence (price_history); undated prices are not steps."""
     out = {}
     for record in model_records:
-        steps = []
-        for source, price in sorted((record.get("prices") or {}).items()):
-            if not price.get("as_of"):
-                continue
-            steps.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
-                          "output": _price(price.get("output_per_mtok")), "source": source})
+        steps, _ = price_history(record)
         if steps:
-            out[record["model"]] = sorted(steps, key=lambda s: (s["date"], s["source"]))
+            out[record["model"]] = steps
+    return out
+
+
+def price_disagreements(model_records: list[Mapping]) -> dict[str, list[dict]]:
+    """Per model, the dated prices that disagree with the price in force on their date (price_history)."""
+    out = {}
+    for record in model_records:
+        _, disagreements = price_history(record)
+        if disagreements:
+            out[record["model"]] = disagreements
     return out
 
 
@@ -229,7 +293,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     results = results.sort_values("retrieved", kind="stable")
     dates = {month: month_day(month, last) for month in months}
     out: dict = {"months": months, "dates": dates, "data_date": last, "boards": {}, "price_steps": steps,
-                 "superseded": {}}
+                 "price_disagreements": price_disagreements(model_records), "superseded": {}}
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)

@@ -418,11 +418,27 @@ PRICE_CHART = "price-history"
 BEST_PREFIX = "best-over-time-"
 
 
+def _price_source(lk: Lookups, step: Mapping) -> str:
+    """A price's source as the model page names it: a vendor list price says whether this repository has a copy."""
+    if step["source"] == "vendor":
+        return "vendor list price" + ("" if step.get("captured") else " (not captured)")
+    return lk.source_name(step["source"])
+
+
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
-    """A model's dated prices in date order (indices/asof.price_steps), with each source's name and link."""
+    """A model's price steps in date order (indices/asof.price_steps), each with its source's name and link."""
     return [{"date": s["date"], "input": _num(s.get("input")), "output": _num(s.get("output")),
-             "source": lk.source_name(s["source"]), "url": lk.source_url(s["source"])}
+             "source": _price_source(lk, s), "url": lk.source_url(s["source"], s.get("url"))}
             for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])]
+
+
+def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
+    """The dated prices a lower-precedence source gives that differ from the price in force on their date
+    (indices/asof.price_disagreements): shown beside the steps, never as one."""
+    return [{"date": d["date"], "input": _num(d.get("input")), "output": _num(d.get("output")),
+             "source": _price_source(lk, d), "url": lk.source_url(d["source"], d.get("url")),
+             "in_force": _price_source(lk, d["in_force"])}
+            for d in ((ctx.as_of or {}).get("price_disagreements") or {}).get(mid, [])]
 
 
 def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -438,14 +454,16 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
             continue
         rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": _num(s.get("input")),
                   "output": _num(s.get("output")), "source": s["source"]} for s in steps]
-        newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": lk.source_name(steps[-1]["source"])}
+        newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": _price_source(lk, steps[-1])}
         if ctx.data_date > steps[-1]["date"]:  # the newest price holds until the data's date (a row without source)
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
     if not rows:
         return
     fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
     desc = ("Input and output price (USD per million tokens) over time: each step holds from the date its source "
-            "gives until the next dated price, the newest until the data's date. Point at a step for its source.")
+            "gives until the next change, the newest until the data's date. Where sources differ, the vendor's list "
+            "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
+            "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
     x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"))  # dates are days: never shifted by a time zone
     y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
