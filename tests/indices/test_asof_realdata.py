@@ -77,3 +77,22 @@ def test_no_step_comes_from_a_source_outranked_on_its_date(computed):
             assert (before["input"], before["output"]) != (step["input"], step["output"]), model
             # a later step by a lower-precedence source would mean it overrode a higher one still in force
             assert price_tier(step["source"]) <= price_tier(before["source"]), (model, before, step)
+
+
+def test_no_benchmark_board_ranks_two_snapshots_of_one_source(computed):
+    import re
+
+    snapshot = re.compile(r"^([a-z0-9]+)-.*-(\d{4}-\d{2})$")
+    boards = list(computed.benchmark_boards.items()) + [
+        (f"{bid}/{qs['subset']}", qs) for bid, b in computed.benchmark_boards.items()
+        for qs in b.get("other_question_sets") or []]
+    excluded = 0
+    for bid, board in boards:
+        ranked = {r["source"] for r in board["rows"] if r.get("rank") is not None}
+        by_publisher: dict[str, set] = {}
+        for source in ranked:
+            if snapshot.match(source):
+                by_publisher.setdefault(snapshot.match(source).group(1), set()).add(source)
+        assert all(len(s) == 1 for s in by_publisher.values()), (bid, by_publisher)
+        excluded += sum(1 for r in board["rows"] if str(r.get("reason", "")).startswith("from the older snapshot"))
+    assert excluded > 0  # the older AA rows (e.g. GPQA Diamond's 13 from 2025-08) are listed, unranked
