@@ -708,9 +708,14 @@ def test_model_price_history_chart_draws_its_own_steps(browser, pages_server):
     spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
     mine = [r for r in spec["datasets"]["points"] if r["model"] == "openai/o3-medium" and r.get("source")]
     sides = sum((r["input"] is not None) + (r["output"] is not None) for r in mine)
-    assert len(mine) >= 3 and fig.locator(".mark-symbol.role-mark path").count() == sides
+    # OpenAI's list price: $10/$40 at launch, $2/$8 from the announced cut; LMArena's $10/$40 is no step back
+    assert [(r["date"], r["input"], r["source"]) for r in mine] == [("2025-04-16", 10, "vendor"),
+                                                                    ("2025-06-10", 2, "vendor")]
+    assert fig.locator(".mark-symbol.role-mark path").count() == sides
     assert fig.locator(".mark-line path").count() == 2  # input and output
     assert fig.locator("tbody tr").count() == len(mine)
+    assert "vendor list price (not captured)" in fig.locator("tbody").inner_text()
+    assert "LMArena" in page.inner_text("#price-disagreements + table")
     fig.scroll_into_view_if_needed()
     point = fig.locator(".mark-symbol.role-mark path").first
     box = point.bounding_box()
