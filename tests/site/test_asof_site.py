@@ -40,7 +40,8 @@ def _ctx():
 def test_control_lists_each_views_months_and_the_boards_decimals():
     ctx, _ = _ctx()
     assert asof.control(ctx, "ai-iq", 1) == {"id": "ai-iq", "known": "2025-12/2026-01 2026-03/2026-03",
-                                              "released": "2025-11/2026-01", "superseded": "", "digits": 1}
+                                              "released": "2025-11/2026-01", "superseded": "",
+                                              "data_date": ctx.data_date, "digits": 1}
     assert asof.control(ctx, "hle", 1) is None  # no as-of months: no control
 
 
@@ -145,3 +146,12 @@ def test_model_page_names_each_price_steps_source_and_lists_disagreements():
     assert 'href="https://v.example/a"' in page and "vendor list price (not captured)" in page
     assert 'href="https://v.example/b"' in page
     assert 'id="price-disagreements"' in page and "<td>2025-12-17</td>" in page
+
+
+def test_board_meta_line_is_dated_by_the_data_not_later():
+    # the newest retrieval or publication (the engine's data date) dates today's board, not the build's date
+    ctx, _ = _ctx()
+    files = render_files(dataclasses.replace(ctx, as_of={**ctx.as_of, "data_date": "2026-01-20"},
+                                             data_date="2026-02-03"))
+    page = files["boards/ai-iq/index.html"].decode()
+    assert "models · data as of 2026-01-20</span>" in page and "data as of 2026-02-03</span>" not in page

@@ -43,6 +43,8 @@ def control(ctx: SiteContext, bid: str, digits: int) -> dict[str, Any] | None:
             "released": month_ranges([m for m, v in per_month.items() if v.get("released")]),
             # months whose known view is empty because a later version had replaced this one: offered, to say so
             "superseded": month_ranges([m for m, v in per_month.items() if not v.get("known") and m in gone]),
+            # the newest date in the data: today's board speaks for it, never for a later day
+            "data_date": (ctx.as_of or {}).get("data_date") or ctx.data_date,
             "digits": digits}
 
 
