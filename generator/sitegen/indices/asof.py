@@ -26,6 +26,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ..data.frame import VENDOR, newest_first, price_tier
 from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
@@ -93,20 +94,6 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
-#: The source id of a vendor's list price entered by hand (a model file's `list_prices`).
-VENDOR = "vendor"
-
-
-def price_tier(source: str) -> int:
-    """Precedence of a price's source (methodology/cost.md): the vendor's list price, then Artificial Analysis
-    snapshots (newest first), then LMArena, then any other source's own price."""
-    if source == VENDOR:
-        return 0
-    if source.startswith("aa-"):
-        return 1
-    return 2 if source == "lmarena" else 3
-
-
 def price_observations(record: Mapping) -> list[dict]:
     """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
     out = []
@@ -125,11 +112,9 @@ def _deciding(observations: list[dict], day: str) -> dict | None:
     """The observation that sets the price on `day`: of those dated on or before it, the highest-precedence
     source's, and within one precedence the newest (then by source id)."""
     known = [o for o in observations if o["date"] <= day]
-    return min(known, key=lambda o: (price_tier(o["source"]), _neg(o["date"]), o["source"])) if known else None
-
-
-def _neg(day: str) -> tuple:
-    return tuple(-ord(c) for c in day)
+    if not known:
+        return None
+    return min(known, key=lambda o: (price_tier(o["source"]), newest_first(o["date"]), o["source"]))
 
 
 def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
