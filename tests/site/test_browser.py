@@ -662,6 +662,7 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     page.wait_for_selector(f"#asof[data-shown='{month} released']")
     assert _href(page).endswith(f"?asof={month}&view=released")
     assert "Models released by 2025-09-30" in page.inner_text(".lb-asof-head")
+    assert "Today's definition applies to every month" in page.inner_text(".lb-asof-head")
     assert page.locator(".lb-asof-table tbody tr").count() != shot_rows
     # an earlier month: fewer rows
     page.select_option("#asof select[name=asof]", "2024-03")

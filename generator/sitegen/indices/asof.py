@@ -520,6 +520,7 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                             "known": views["known"] is not None, "released": views["released"] is not None})
         files[f"{api}/indices/{board_id}/dates.json"] = {
             "index": board_id, "views": {"known": "as known on that date: results retrieved by then",
-                                         "released": "models released by that date, with every result we have"},
+                                         "released": "models released by that date, with every result we have, "
+                                                     "under today's definition"},
             "dates": listing, "frontier": asof["frontier"].get(board_id)}
     return files

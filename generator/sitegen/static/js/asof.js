@@ -126,6 +126,10 @@
         (data.snapshot_retrieved ? ", retrieved " + data.snapshot_retrieved : "") + "."));
     }
     if (data.version) head.appendChild(document.createTextNode(" Methodology version " + data.version + "."));
+    if (s.view === "released") {
+      head.appendChild(document.createTextNode(" Today's definition applies to every month, whatever version " +
+        "was in force then."));
+    }
     if (s.view === "known") {  /* "as known then": each month ranks the population it had */
       head.appendChild(document.createTextNode(" Computed as it would have been then: on the models and results of " +
         "that date, so populations (and values that depend on them) differ from today's board."));
