@@ -147,3 +147,45 @@ def test_a_benchmark_in_two_dimensions(tmp_path):
         f"methodology/indices/ai-iq.yaml:{line}:20: dimensions[1].benchmarks[0].benchmark: benchmark 'arc-agi-1' is "
         "already in dimension 'abstract' (an index counts each benchmark once: keep it in one dimension)",
         "1 error, 0 warnings"]
+
+
+def test_a_version_ends_where_its_successor_begins(tmp_path):
+    # `to` is exclusive: 2.0 must end on the day 2.1 begins (2025-08-05), not the day before it.
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/aa-intelligence-v2-2.yaml"
+    edit(path, 'to: "2025-08-05"', 'to: "2025-08-04"')
+    line = line_of(path, '  - {version: "2.0"')
+    assert validate(root) == [
+        f"methodology/indices/aa-intelligence-v2-2.yaml:{line}:46: history[2].to: version 2.0 ends on 2025-08-04 "
+        "but version 2.1 starts on 2025-08-05 (write to: \"2025-08-05\" (`to` is exclusive: the first day of the "
+        "next version))",
+        "1 error, 0 warnings"]
+
+
+def test_a_superseded_version_carries_the_to_its_successor_gives_it(tmp_path):
+    # v3.0's history says v2.2 ran to 2025-09; v2.2's own file must say so too (a missing `to` keeps it in force).
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/aa-coding-v2-2.yaml"
+    edit(path, '{version: "2.2", from: "2025-08-06", to: "2025-09",', '{version: "2.2", from: "2025-08-06",')
+    line = line_of(path, '  - {version: "2.2"')
+    assert validate(root) == [
+        f"methodology/indices/aa-coding-v2-2.yaml:{line}:5: history[0].to: Artificial Analysis Coding Index version "
+        "2.2: to (none) here but 2025-09 in methodology/indices/aa-coding-v3-0.yaml (every definition's history "
+        "must give a version the same dates)",
+        "1 error, 0 warnings"]
+
+
+def test_a_version_after_another_needs_a_to(tmp_path):
+    # v3.0's own history drops v2.2's `to`: 3.0 follows it there, and v2.2's file still says 2025-09.
+    root = make_tree(tmp_path / "repo")
+    path = root / "methodology/indices/aa-coding-v3-0.yaml"
+    edit(path, '{version: "2.2", from: "2025-08-06", to: "2025-09",', '{version: "2.2", from: "2025-08-06",')
+    line = line_of(path, '  - {version: "2.2"')
+    assert validate(root) == [
+        f"methodology/indices/aa-coding-v3-0.yaml:{line}:5: history[1]: version 2.2 has no `to` although version "
+        "3.0 follows it from 2025-09 (write to: \"2025-09\" (a version runs up to, not including, its successor's "
+        "from))",
+        f"methodology/indices/aa-coding-v3-0.yaml:{line}:5: history[1].to: Artificial Analysis Coding Index version "
+        "2.2: to (none) here but 2025-09 in methodology/indices/aa-coding-v2-2.yaml (every definition's history "
+        "must give a version the same dates)",
+        "2 errors, 0 warnings"]

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import math
 
-from indexkit import models, results
+from indexkit import ROOT, definition, models, results
 from sitegen.indices import asof, common
 
 TOY = {"id": "toy", "kind": "weighted-mean", "name": "Toy", "version": "1", "unit": "", "precision": 4,
        "higher_is_better": True, "publish": "when-data", "description": "toy", "source_snapshot": "snap",
        "constituents": [{"benchmark": "b1", "weight": 1}]}
 # The same index in a version in force only from March 2025.
-LATE = dict(TOY, id="late", version="2", versions=[{"version": "2", "from": "2025-03", "change": "x"},
-                                                   {"version": "1", "from": "2024-01", "to": "2025-03", "change": "y"}])
+LATE = dict(TOY, id="late", version="2", history=[{"version": "2", "from": "2025-03", "change": "x"},
+                                                  {"version": "1", "from": "2024-01", "to": "2025-03", "change": "y"}])
 DEFS = {"toy": TOY, "late": LATE}
 FRAME = results(
     {"model": "o/a", "benchmark": "b1", "value": 50, "source": "snap", "retrieved": "2025-01-15"},
@@ -98,6 +98,66 @@ def test_known_view_counts_a_result_from_its_publication_not_its_retrieval():
     out = asof.compute_asof(late, PEOPLE.iloc[:1], RECORDS[:1], [], {"toy": TOY})
     assert _rows(out, "toy", "2025-01", "known") is None
     assert _rows(out, "toy", "2025-02", "known") == [("o/a", 50.0, 1)]
+
+
+# Version 1 of the same index ("Toy", as LATE), in force from January 2025 to March 2025 (exclusive): superseded by LATE.
+EARLY = dict(TOY, id="early", version="1", history=[{"version": "1", "from": "2025-01-15", "to": "2025-03",
+                                                      "change": "y"}])
+
+
+def test_a_version_runs_from_its_from_inclusive_to_its_to_exclusive():
+    assert asof.in_force(EARLY, "2025-01-14") is False
+    assert asof.in_force(EARLY, "2025-01-15") is True               # `from` inclusive
+    assert asof.in_force(EARLY, "2025-02-28") is True
+    assert asof.in_force(EARLY, "2025-03-01") is False              # `to` exclusive; "2025-03" is its first day
+    only_to = dict(TOY, history=[{"version": "1", "to": "2025-02-10", "change": "z"}])
+    assert asof.in_force(only_to, "2025-02-09") is True and asof.in_force(only_to, "2025-02-10") is False
+    other = dict(TOY, history=[{"version": "0", "from": "2030-01", "change": "not this version"}])
+    assert asof.in_force(other, "2025-01-01") is True               # only its own version's entry counts
+
+
+def test_a_superseded_version_says_what_replaced_it():
+    defs = {"early": EARLY, "late": LATE}
+    assert asof.superseded(EARLY, defs, "2025-02-28") is None
+    assert asof.superseded(EARLY, defs, "2025-03-31") == {"from": "2025-03-01", "by": "late", "version": "2"}
+    assert asof.superseded(EARLY, {"early": EARLY}, "2025-03-31") == {"from": "2025-03-01", "by": None,
+                                                                     "version": None}
+    out = asof.compute_asof(FRAME, PEOPLE, RECORDS, [], defs)
+    assert _rows(out, "early", "2025-02", "known") == [("o/a", 50.0, 2), ("o/c", 60.0, 1)]
+    assert _rows(out, "early", "2025-03", "known") is None
+    assert _rows(out, "early", "2025-03", "released") is not None   # the released view: today's definition
+    assert out["superseded"] == {"early": {m: {"from": "2025-03-01", "by": "late", "version": "2"}
+                                           for m in ("2025-03", "2025-04")}}  # late, not yet begun: not superseded
+    files = asof.api_files(out)
+    assert files["api/v1/indices/early/2025-03.json"]["superseded"] == {"from": "2025-03-01", "by": "late",
+                                                                        "version": "2"}
+    assert "superseded" not in files["api/v1/indices/early/2025-02.json"]
+
+
+def _real_definitions() -> dict:
+    import yaml
+    return {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
+            for p in sorted((ROOT / "methodology/indices").glob("*.yaml"))}
+
+
+def test_in_force_on_every_real_definition():
+    defs = _real_definitions()
+    assert len(defs) == 12
+    v3_from = "2025-09-01"  # aa-intelligence-v3-0's history: 3.0 from 2025-09
+    for aa in ("aa-intelligence", "aa-coding"):
+        old, new = defs[f"{aa}-v2-2"], defs[f"{aa}-v3-0"]
+        assert asof.in_force(old, "2025-08-05") is False            # 2.2 from 2025-08-06
+        assert asof.in_force(old, "2025-08-06") is True
+        assert asof.in_force(old, "2025-08-31") is True             # before v3.0's from
+        assert asof.in_force(new, "2025-08-31") is False
+        assert asof.in_force(old, v3_from) is False                 # superseded from it
+        assert asof.in_force(new, v3_from) is True and asof.in_force(new, "2026-11-22") is True
+        assert asof.superseded(old, defs, "2025-10-31") == {"from": v3_from, "by": f"{aa}-v3-0", "version": "3.0"}
+    for single in ("aa-math-v2-2", "aa-multilingual-v2-2"):         # no successor recorded: in force since 2.2
+        assert asof.in_force(defs[single], "2025-08-05") is False
+        assert asof.in_force(defs[single], "2026-11-22") is True
+    for undated in ("ai-iq", "ai-eq", "cost", "hle", "pedagogy", "benchmark-boards"):
+        assert asof.in_force(defs[undated], "1990-01-01") is True, undated  # no dated entry of their own version
 
 
 def test_known_view_selection_takes_the_newest_snapshot_retrieved_by_then():
@@ -181,8 +241,9 @@ def test_api_files_list_the_dates_and_carry_both_views():
 
 def test_unchanged_months_reuse_the_engine():
     # One run per definition whenever the results it reads changed: toy known Jan, Feb, Apr (March has no new
-    # b1 result); late known Mar (in force), Apr; toy and late released Jan, Feb, Mar (April reuses March).
-    assert _run()["engine_runs"] == 3 + 2 + 3 + 3
+    # b1 result); late known Mar (in force), Apr; toy released Mar only (Jan and Feb take the known view's boards
+    # of the month, whose inputs are the same; April reuses March); late released Jan, Feb, Mar.
+    assert _run()["engine_runs"] == 3 + 2 + 1 + 3
 
 
 def test_ai_iq_as_known_takes_the_newest_snapshot_it_could_have_had():
@@ -234,3 +295,139 @@ def test_no_data_no_months():
     assert asof.months_covered(empty, {}) == []
     out = asof.compute_asof(empty, models(), [], [], DEFS)
     assert out["months"] == [] and out["boards"] == {} and out["frontier"] == {}
+
+
+def test_nothing_is_dated_after_the_data_date():
+    # The newest retrieval is 2025-04-10: April's board speaks for that day, not 30 April; earlier months end.
+    out = _run()
+    assert out["data_date"] == "2025-04-10"
+    assert out["dates"] == {"2025-01": "2025-01-31", "2025-02": "2025-02-28", "2025-03": "2025-03-31",
+                            "2025-04": "2025-04-10"}
+    files = asof.api_files(out)
+    assert files["api/v1/indices/toy/2025-04.json"]["date"] == "2025-04-10"
+    assert [d["date"] for d in files["api/v1/indices/toy/dates.json"]["dates"]][-1] == "2025-04-10"
+    assert out["changes"]["toy"]["2025-04"]["to"] == "2025-04-10"
+    # a `published` date counts too (the newest of both columns), and months after the data's are left as they end
+    frame = FRAME.assign(published=["2025-01-15", "2025-04-20", "2025-02-20"])
+    assert asof.data_date(frame) == "2025-04-20"
+    assert asof.month_day("2025-04", "2025-04-20") == "2025-04-20" and asof.month_day("2025-05", "2025-04-20") == \
+        "2025-05-31"
+
+
+def _board(higher, **values):
+    rows = sorted(({"model": m, "value": v} for m, v in values.items()), key=lambda r: -r["value"] if higher
+                  else r["value"])
+    return {"definition": "toy", "higher_is_better": higher,
+            "rows": [dict(r, rank=i + 1) for i, r in enumerate(rows)]}
+
+
+AVAILABLE = {"o/a": "2025-01-10", "o/c": "2025-02-20", "o/b": "2025-03-05"}
+
+
+def test_frontier_over_release_date_is_the_running_best_of_todays_values():
+    # Each month's board has its own population, so o/a's value falls from 90 (Jan) to 80 (Feb) to 70 (today);
+    # the frontier reads today's values only: Jan o/a 70, Feb o/c 75, March o/b 72 is not better than 75.
+    per_month = {"2025-01": {"released": _board(True, **{"o/a": 90}), "known": _board(True, **{"o/a": 90})},
+                 "2025-02": {"released": _board(True, **{"o/a": 80, "o/c": 85}),
+                             "known": _board(True, **{"o/a": 80, "o/c": 85})},
+                 "2025-03": {"released": _board(True, **{"o/a": 70, "o/c": 75, "o/b": 72}),
+                             "known": _board(True, **{"o/a": 70, "o/c": 75, "o/b": 72})}}
+    assert asof.best_over_time(per_month, AVAILABLE, {}) == [
+        {"date": "2025-01-31", "value": 70, "model": "o/a", "released": "2025-01-10"},
+        {"date": "2025-02-28", "value": 75, "model": "o/c", "released": "2025-02-20"}]
+    # "as known then": each month's own top, which falls with the population
+    assert [(p["date"], p["value"], p["model"]) for p in asof.best_as_known(per_month, AVAILABLE, {})] == [
+        ("2025-01-31", 90, "o/a"), ("2025-02-28", 85, "o/c"), ("2025-03-31", 75, "o/c")]
+    # lower is better: o/a's 70 stays the best; the later, higher values never replace it
+    low = {m: {v: _board(False, **{r["model"]: r["value"] for r in b["rows"]}) for v, b in views.items()}
+           for m, views in per_month.items()}
+    assert asof.best_over_time(low, AVAILABLE, {}) == [
+        {"date": "2025-01-31", "value": 70, "model": "o/a", "released": "2025-01-10"}]
+    # an unranked row does not lead, and a month's point carries that month's day (the data date in its month)
+    per_month["2025-03"]["released"]["rows"].append({"model": "o/z", "value": 99, "rank": None})
+    assert asof.best_over_time(per_month, {**AVAILABLE, "o/z": "2025-01-01"}, {},
+                               {"2025-01": "2025-01-31", "2025-02": "2025-02-28", "2025-03": "2025-03-12"})[-1][
+        "model"] == "o/c"
+
+
+def test_a_frontier_on_a_pinned_snapshot_states_its_coverage():
+    board = dict(_board(True, **{"o/a": 70, "o/c": 75}), source_snapshot="snap")
+    board["rows"].append({"model": "o/b", "value": 60, "rank": None})   # unranked: not counted
+    people = models({"model": "o/a", "organization": "Org A"}, {"model": "o/b", "organization": "Org B"},
+                    {"model": "o/c", "organization": "Org A"})
+    assert asof.coverage({"2025-01": {"released": board}}, people) == {"snapshot": "snap", "models": 2,
+                                                                      "organisations": ["Org A"]}
+    assert asof.coverage({"2025-01": {"released": _board(True, **{"o/a": 1})}}, people) is None  # not pinned
+
+
+def test_entered_that_month_leads_with_the_highest_ranked_entrants():
+    old = _board(True, **{"o/a": 50})
+    new = _board(True, **{"o/a": 50, "o/b": 40, "o/c": 70})
+    new["rows"].append({"model": "o/0", "value": 10, "rank": None})  # unranked: last, though its id sorts first
+    change = asof.monthly_changes({"2025-01": {"known": old}, "2025-02": {"known": new}}, FRAME)["2025-02"]
+    assert [(r["model"], r["rank"]) for r in change["entered"]] == [("o/c", 1), ("o/b", 3), ("o/0", None)]
+
+
+def test_month_files_keep_interval_rank_range_and_tier():
+    board = {"definition": "toy", "rows": [
+        {"model": "o/a", "value": 50.0, "rank": 1, "status": "full", "interval": [48.0, 52.0],
+         "rank_interval": [1, 2], "tier": 1, "components": ["not in the file"]},
+        {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]}
+    out = {"boards": {"toy": {"2025-01": {"known": board, "released": None}}}, "changes": {}, "frontier": {},
+           "dates": {"2025-01": "2025-01-20"}}
+    rows = asof.api_files(out)["api/v1/indices/toy/2025-01.json"]["views"]["known"]["rows"]
+    assert rows == [{"model": "o/a", "value": 50.0, "rank": 1, "status": "full", "interval": [48.0, 52.0],
+                     "rank_interval": [1, 2], "tier": 1},
+                    {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]
+
+
+def _priced(**prices):
+    """A model record from {source: (as_of, input, output)} and vendor list prices under the key "vendor"."""
+    vendor = prices.pop("vendor", [])
+    return {"model": "o/x",
+            "prices": {s: {"as_of": d, "input_per_mtok": i, "output_per_mtok": o} for s, (d, i, o) in prices.items()},
+            "list_prices": [{"as_of": d, "input_per_mtok": i, "output_per_mtok": o, "url": "https://v.example/" + d,
+                             "capture": c} for d, i, o, c in vendor]}
+
+
+def test_a_lower_source_disagreeing_is_not_a_step():
+    # o3's case: $2/$8 from the AA snapshots, LMArena's $10/$40 in between: a disagreement, no step back and forth
+    record = _priced(**{"aa-leaderboard-2025-08": ("2025-08-14", 2, 8), "lmarena": ("2025-12-17", 10, 40),
+                        "aa-api-2026-07": ("2026-07-31", 2, 8)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["source"]) for s in steps] == [("2025-08-14", 2.0, "aa-leaderboard-2025-08")]
+    assert disagreements == [{"date": "2025-12-17", "input": 10.0, "output": 40.0, "source": "lmarena",
+                              "in_force": {"date": "2025-08-14", "input": 2.0, "output": 8.0,
+                                           "source": "aa-leaderboard-2025-08"}}]
+
+
+def test_the_vendor_list_price_sets_the_steps_and_says_whether_it_was_captured():
+    record = _priced(vendor=[("2025-04-16", 10, 40, None), ("2025-06-10", 2, 8, "downloads/v/page.html")],
+                     **{"pedagogy-models": ("2025-06-30", 2, 8), "lmarena": ("2025-12-17", 10, 40),
+                        "aa-api-2026-07": ("2026-07-31", 2, 8)})
+    steps, disagreements = asof.price_history(record)
+    assert steps == [
+        {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/2025-04-16",
+         "captured": False},
+        {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor", "url": "https://v.example/2025-06-10",
+         "captured": True}]
+    # the paper and AA agree with the vendor's price in force: no disagreement; LMArena does not
+    assert [(d["source"], d["in_force"]["date"]) for d in disagreements] == [("lmarena", "2025-06-10")]
+    assert asof.price_at(steps, "2025-06-09")["input"] == 10.0 and asof.price_at(steps, "2026-08-01")["input"] == 2.0
+
+
+def test_a_lower_source_sets_the_price_until_a_higher_one_has_one_and_aa_snapshots_go_newest_first():
+    record = _priced(**{"lmarena": ("2025-01-10", 3, 15), "aa-leaderboard-2025-08": ("2025-08-14", 3, 12),
+                        "aa-api-2025-10": ("2025-10-14", 2.5, 10), "other-paper": ("2025-09-01", 1, 1)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["output"], s["source"]) for s in steps] == [
+        ("2025-01-10", 3.0, 15.0, "lmarena"),               # the only price then
+        ("2025-08-14", 3.0, 12.0, "aa-leaderboard-2025-08"),  # AA outranks LMArena from its date
+        ("2025-10-14", 2.5, 10.0, "aa-api-2025-10")]          # the newer AA snapshot outranks the older
+    assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [
+        ("other-paper", "aa-leaderboard-2025-08")]
+    # a source agreeing with the price in force adds nothing; undated prices are not steps
+    same = _priced(**{"aa-api-2025-10": ("2025-10-14", 2, 8), "lmarena": ("2025-12-17", 2, 8)})
+    same["prices"]["undated"] = {"input_per_mtok": 9}
+    assert asof.price_history(same) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
+                                          "source": "aa-api-2025-10"}], [])

@@ -77,3 +77,23 @@ def test_output_is_deterministic():
     shuffled = FRAME.sample(frac=1, random_state=7)
     second = {k: to_json(v) for k, v in compute_boards(shuffled, PEOPLE, benchmarks(), INDICES).items()}
     assert first == second
+
+
+def test_no_board_ranks_two_snapshots_of_one_source_together():
+    from sitegen.indices.boards import one_snapshot
+    from sitegen.indices.common import rank_rows
+
+    rows = [{"model": "o/a", "value": 80.0, "source": "aa-leaderboard-2025-08", "how": "observed", "_ranked": True},
+            {"model": "o/b", "value": 60.0, "source": "aa-api-2026-07", "how": "observed", "_ranked": True},
+            {"model": "o/c", "value": 70.0, "source": "aa-api-2026-07", "how": "observed", "_ranked": True},
+            {"model": "o/d", "value": 90.0, "source": "epoch", "how": "observed", "_ranked": True},
+            {"model": "o/e", "value": 50.0, "source": "xy-api-2024-01", "how": "observed", "_ranked": True}]
+    ranked = rank_rows(one_snapshot(rows), True)
+    assert [(r["model"], r["rank"]) for r in ranked] == [("o/d", 1), ("o/c", 2), ("o/b", 3), ("o/e", 4), ("o/a", None)]
+    older = ranked[-1]
+    assert older["how"] == "excluded" and older["reason"].startswith(
+        "from the older snapshot aa-leaderboard-2025-08") and "ranks aa-api-2026-07" in older["reason"]
+    # one snapshot of a publisher, or undated source ids: nothing changes
+    alone = [{"model": "o/a", "value": 1.0, "source": "aa-api-2025-10", "_ranked": True},
+             {"model": "o/b", "value": 2.0, "source": "lmarena", "_ranked": True}]
+    assert all(r["_ranked"] for r in one_snapshot(alone))

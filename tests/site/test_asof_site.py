@@ -40,8 +40,24 @@ def _ctx():
 def test_control_lists_each_views_months_and_the_boards_decimals():
     ctx, _ = _ctx()
     assert asof.control(ctx, "ai-iq", 1) == {"id": "ai-iq", "known": "2025-12/2026-01 2026-03/2026-03",
-                                              "released": "2025-11/2026-01", "digits": 1}
+                                              "released": "2025-11/2026-01", "superseded": "",
+                                              "data_date": ctx.data_date, "digits": 1}
     assert asof.control(ctx, "hle", 1) is None  # no as-of months: no control
+
+
+def test_control_offers_the_months_a_version_was_superseded_in_the_known_view():
+    # the board's definition ("ai-iq" here) was replaced from 2026-02: 2026-03's known view is empty for that
+    # reason and offered (to say so); 2025-11's known view is empty for want of data and is not
+    ctx, _ = _ctx()
+    for views in ctx.as_of["boards"]["ai-iq"].values():
+        for board in views.values():
+            if board:
+                board["definition"] = "ai-iq"
+    ctx.as_of["boards"]["ai-iq"]["2026-03"]["known"] = None
+    ctx = dataclasses.replace(ctx, as_of={**ctx.as_of, "superseded": {"ai-iq": {
+        m: {"from": "2026-02-01", "by": "ai-iq-v3", "version": "3"} for m in ("2026-03",)}}})
+    control = asof.control(ctx, "ai-iq", 1)
+    assert (control["known"], control["superseded"]) == ("2025-12/2026-01", "2026-03/2026-03")
 
 
 def test_names_cover_every_model_with_a_value_in_any_month_and_view():
@@ -49,7 +65,7 @@ def test_names_cover_every_model_with_a_value_in_any_month_and_view():
     names = asof.names(ctx, Urls(ctx), "ai-iq")
     assert sorted(names) == sorted([ids[0], ids[1]])  # ids[2] has no value in any month
     by_id = {m["id"]: m for m in ctx.models}
-    assert names[ids[0]] == [by_id[ids[0]]["name"], Urls(ctx).model_href(ids[0])]
+    assert names[ids[0]] == [by_id[ids[0]]["name"], Urls(ctx).model_href(ids[0]), by_id[ids[0]]["organization"]]
 
 
 def test_board_page_carries_the_control_and_the_names_file_is_escaped_json():
@@ -113,3 +129,29 @@ def test_best_over_time_chart_is_on_its_board_page_and_names_each_new_leader_onc
     assert {"filter": "datum.new"} in spec["layer"][2]["transform"]
     assert 'id="chart-best-over-time-ai-iq"' in files["boards/ai-iq/index.html"].decode()
     assert "best-over-time" not in files["charts/index.html"].decode()
+
+
+def test_model_page_names_each_price_steps_source_and_lists_disagreements():
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {ids[0]: [
+        {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/a",
+         "captured": False},
+        {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor", "url": "https://v.example/b",
+         "captured": True}]},
+        "price_disagreements": {ids[0]: [
+            {"date": "2025-12-17", "input": 10.0, "output": 40.0, "source": "aa-api-2026-07",
+             "in_force": {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor"}}]}}
+    files = render_files(dataclasses.replace(ctx, as_of=as_of, data_date="2026-07-02"))
+    page = files[f"models/{ids[0]}/index.html"].decode()
+    assert 'href="https://v.example/a"' in page and "vendor list price (not captured)" in page
+    assert 'href="https://v.example/b"' in page
+    assert 'id="price-disagreements"' in page and "<td>2025-12-17</td>" in page
+
+
+def test_board_meta_line_is_dated_by_the_data_not_later():
+    # the newest retrieval or publication (the engine's data date) dates today's board, not the build's date
+    ctx, _ = _ctx()
+    files = render_files(dataclasses.replace(ctx, as_of={**ctx.as_of, "data_date": "2026-01-20"},
+                                             data_date="2026-02-03"))
+    page = files["boards/ai-iq/index.html"].decode()
+    assert "models · data as of 2026-01-20</span>" in page and "data as of 2026-02-03</span>" not in page

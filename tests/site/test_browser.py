@@ -649,6 +649,11 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     assert page.locator("#board-ai-iq").is_hidden()
     head = page.inner_text(".lb-asof-head")
     assert "As known on 2025-09-30" in head and "retrieved on or before" in head
+    assert "populations (and values that depend on them) differ from today's board" in head
+    # the table keeps tier, organisation and interval; the meta line counts that month's board, not today's
+    heads = page.locator(".lb-asof-table thead th").all_inner_texts()
+    assert heads[:4] == ["#", "Tier", "Model", "Organisation"] and "Interval" in heads
+    assert re.fullmatch(r"as of 2025-09-30: \d+ ranked of \d+ models", page.inner_text(".lb-meta-counts"))
     rows = page.locator(".lb-asof-table tbody tr")
     shot_rows = rows.count()
     assert shot_rows > 10
@@ -660,6 +665,7 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     page.wait_for_selector(f"#asof[data-shown='{month} released']")
     assert _href(page).endswith(f"?asof={month}&view=released")
     assert "Models released by 2025-09-30" in page.inner_text(".lb-asof-head")
+    assert "Today's definition applies to every month" in page.inner_text(".lb-asof-head")
     assert page.locator(".lb-asof-table tbody tr").count() != shot_rows
     # an earlier month: fewer rows
     page.select_option("#asof select[name=asof]", "2024-03")
@@ -680,6 +686,14 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     page.goto(pages_server + SUB + "boards/ai-iq/?asof=2025-10", wait_until="load")
     page.wait_for_selector("#asof[data-shown='2025-10 known']")
     assert "Entered that month: " in page.inner_text(".lb-asof-out")
+    # the highest-ranked entrant leads the list
+    entered = page.inner_text(".lb-asof-changes").removeprefix("Entered that month: ").rstrip(".")
+    cells = page.locator(".lb-asof-table tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.cells[0].textContent, r.querySelector('th').textContent])")
+    ranks = {name: int(rank) for rank, name in cells if rank.isdigit()}
+    names = [n for n in entered.split(" and ")[0].split(", ")]
+    listed = [ranks.get(n, 10**6) for n in names]
+    assert names[0] in ranks and listed == sorted(listed), (names, listed)
     name = page.locator(".lb-asof-table tbody tr th a").first.inner_text()
     page.locator(".lb-asof-table tbody tr th a").first.click()
     page.wait_for_url("**/models/**")
@@ -699,9 +713,14 @@ def test_model_price_history_chart_draws_its_own_steps(browser, pages_server):
     spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
     mine = [r for r in spec["datasets"]["points"] if r["model"] == "openai/o3-medium" and r.get("source")]
     sides = sum((r["input"] is not None) + (r["output"] is not None) for r in mine)
-    assert len(mine) >= 3 and fig.locator(".mark-symbol.role-mark path").count() == sides
+    # OpenAI's list price: $10/$40 at launch, $2/$8 from the announced cut; LMArena's $10/$40 is no step back
+    assert [(r["date"], r["input"], r["source"]) for r in mine] == [("2025-04-16", 10, "vendor"),
+                                                                    ("2025-06-10", 2, "vendor")]
+    assert fig.locator(".mark-symbol.role-mark path").count() == sides
     assert fig.locator(".mark-line path").count() == 2  # input and output
     assert fig.locator("tbody tr").count() == len(mine)
+    assert "vendor list price (not captured)" in fig.locator("tbody").inner_text()
+    assert "LMArena" in page.inner_text("#price-disagreements + table")
     fig.scroll_into_view_if_needed()
     point = fig.locator(".mark-symbol.role-mark path").first
     box = point.bounding_box()
@@ -727,13 +746,47 @@ def test_board_best_value_over_time_chart(browser, pages_server):
     ctx.close()
 
 
-def test_board_as_of_a_month_before_anything_was_retrieved_offers_the_release_view(browser, pages_server):
+def test_board_as_of_offers_only_the_months_the_chosen_view_has(browser, pages_server, real_site):
+    """AI IQ has results as known from some months only: the known view lists those, the released view its own;
+    a link to a month the view has nothing for opens the nearest month it has, and the URL says which."""
+    import json
+
+    dates = json.loads((real_site / "api/v1/indices/ai-iq/dates.json").read_text(encoding="utf-8"))["dates"]
+    known = sorted((d["month"] for d in dates if d["known"]), reverse=True)
+    released = sorted((d["month"] for d in dates if d["released"]), reverse=True)
+    assert "2024-03" in released and "2024-03" not in known and len(known) < len(released)
     ctx, page, watch = _open(browser, pages_server + SUB, "boards/ai-iq/?asof=2024-03")
-    page.wait_for_selector("#asof[data-shown='2024-03 known']")
-    assert "no results public by then" in page.inner_text(".lb-asof-none")
-    assert page.locator(".lb-asof-table").count() == 0
-    page.click(".lb-asof-none button")
+    first = known[-1]  # nothing was known by March 2024: the first month something was
+    page.wait_for_selector(f"#asof[data-shown='{first} known']")
+    assert _href(page).endswith(f"?asof={first}") and page.locator(".lb-asof-none").count() == 0
+    options = "#asof select[name=asof] option"
+    assert page.eval_on_selector_all(options, "os => os.map(o => o.value)") == [""] + known
+    page.select_option("#asof select[name=view]", "released")
+    page.wait_for_selector(f"#asof[data-shown='{first} released']")
+    assert page.eval_on_selector_all(options, "os => os.map(o => o.value)") == [""] + released
+    page.select_option("#asof select[name=asof]", "2024-03")
     page.wait_for_selector("#asof[data-shown='2024-03 released']")
-    assert _href(page).endswith("?asof=2024-03&view=released") and page.locator(".lb-asof-table tbody tr").count() > 0
+    assert page.locator(".lb-asof-table tbody tr").count() > 0
+    # back in the known view, a month it lacks gives way to the latest known month before it (else the first)
+    page.select_option("#asof select[name=view]", "known")
+    page.wait_for_selector(f"#asof[data-shown='{first} known']")
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_a_superseded_version_says_what_replaced_it(browser, pages_server):
+    """AA Intelligence v2.2 ran to 2025-09 (v3.0's history): as known on 2025-10 its board says it was superseded
+    and links to v3.0's board of that month."""
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/aa-intelligence-v2-2/?asof=2025-10")
+    page.wait_for_selector("#asof[data-shown='2025-10 known']")
+    note = page.inner_text(".lb-asof-superseded")
+    assert "Version 2.2 of this index was superseded on 2025-09-01 by version 3.0" in note
+    assert page.locator(".lb-asof-table").count() == 0 and page.locator("#board-aa-intelligence-v2-2").is_hidden()
+    assert page.inner_text(".lb-meta-counts") == "as of 2025-10-31: no board"
+    _shot(page, "board-asof-superseded")
+    page.locator(".lb-asof-superseded a").click()
+    page.wait_for_selector("#asof[data-shown='2025-10 known']")
+    assert "/boards/aa-intelligence-v3-0/?asof=2025-10" in _href(page)
+    assert page.locator(".lb-asof-table tbody tr").count() > 10
     assert watch.problems == [], watch.problems
     ctx.close()

@@ -179,3 +179,51 @@ def pages_do_not_collide(index):
             yield Problem(f"methodology/{name}", 0, 0, "", f"has the same page as methodology/{pages[url]}",
                           "rename one of them: both would be published at one address")
         pages.setdefault(url, name)
+
+
+def _first_day(value) -> str:
+    """A history date (YYYY, YYYY-MM or YYYY-MM-DD) -> the first day it can mean, as text."""
+    text = str(value).strip()
+    return {4: f"{text}-01-01", 7: f"{text}-01"}.get(len(text), text[:10])
+
+
+@check
+def history_versions_meet(index):
+    """Methodology versions run from `from` (inclusive) to `to` (exclusive): within one history an entry's `to` is
+    the `from` of the version after it, and every definition of one index (same `name`) records a version with
+    the same dates (the superseded version's own file carries the `to` its successor's history gives it)."""
+    records: dict[tuple[str, str], list] = {}
+    for doc in index.repo.indices:
+        history = doc.data.get("history")
+        if not isinstance(history, list):
+            continue
+        dated = sorted((_first_day(e["from"]), i) for i, e in enumerate(history)
+                       if isinstance(e, dict) and isinstance(e.get("from"), str))
+        for (start, i), after in zip(dated, dated[1:] + [None]):
+            entry = history[i]
+            records.setdefault((str(doc.data.get("name")), str(entry.get("version"))), []).append((doc, i, entry))
+            end = entry.get("to")
+            if after is None:
+                continue
+            nxt = history[after[1]]
+            if end is None:
+                yield _at(doc, ("history", i), f"history[{i}]", f"version {entry.get('version')} has no `to` although "
+                          f"version {nxt.get('version')} follows it from {nxt['from']}",
+                          f"write to: \"{nxt['from']}\" (a version runs up to, not including, its successor's from)")
+            elif _first_day(end) != after[0]:
+                yield _at(doc, ("history", i, "to"), f"history[{i}].to", f"version {entry.get('version')} ends on "
+                          f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
+                          f"write to: \"{nxt['from']}\" (`to` is exclusive: the first day of the next version)",
+                          key=False)
+    for (name, version), found in sorted(records.items()):
+        for field in ("from", "to"):
+            values = {_first_day(e[field]) if e.get(field) else None for _, _, e in found}
+            if len(values) < 2:
+                continue
+            told = next(e[field] for _, _, e in found if e.get(field))
+            for doc, i, entry in found:
+                if entry.get(field) is None or _first_day(entry[field]) != _first_day(told):
+                    others = ", ".join(sorted({d.path for d, _, e in found if e.get(field) == told}))
+                    yield _at(doc, ("history", i), f"history[{i}].{field}", f"{name} version {version}: {field} "
+                              f"{entry.get(field) or '(none)'} here but {told} in {others}",
+                              "every definition's history must give a version the same dates")

@@ -129,13 +129,32 @@ def results(repo, records: list[dict] | None = None) -> pd.DataFrame:
     return frame.astype(RESULT_COLUMNS)
 
 
+#: The source id of a vendor's list price entered by hand (a model file's `list_prices`).
+VENDOR = "vendor"
+
+
+def price_tier(source: str) -> int:
+    """Precedence of a price's source (methodology/cost.md): the vendor's list price, then Artificial Analysis
+    snapshots (newest first among them), then LMArena, then any other source's own price. Lower wins."""
+    if source == VENDOR:
+        return 0
+    if source.startswith("aa-"):
+        return 1
+    return 2 if source == "lmarena" else 3
+
+
+def newest_first(day: str) -> tuple:
+    """A sort key that puts later ISO dates first."""
+    return tuple(-ord(c) for c in str(day))
+
+
 def model_records(repo) -> list[dict]:
     """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
     > reviewed rule > a source's per-model value > release > family > organisation rule) and record where each came from.
-    Organisation comes from the model file. Among imported files, the most recent pricing (by as_of, then source
-    id) wins. Then each release's weights, parameters, licence, release date and list price are given to its
+    Organisation comes from the model file. Among imported files, the price of the highest-precedence source
+    wins (price_tier: AA before LMArena before others), the newest within one precedence, then by source id. Then each release's weights, parameters, licence, release date and list price are given to its
     configurations that lack them, where the ones that state them agree (metadata.inherit_release).
     """
     imported_meta: dict[str, list[tuple[str, str, dict]]] = {}
@@ -158,8 +177,8 @@ def model_records(repo) -> list[dict]:
         params = values["parameters"] or {}
         if pricing is None:
             priced = [(e["pricing"]["as_of"], source, e["pricing"]) for source, _, e in candidates if e.get("pricing")]
-            if priced:
-                as_of, source, best = max(priced, key=lambda t: (t[0], t[1]))
+            if priced:  # the source precedence of the price history (indices/asof.py), newest within one rank
+                as_of, source, best = min(priced, key=lambda t: (price_tier(t[1]), newest_first(t[0]), t[1]))
                 pricing = dict(best, source=source)
         # Every source's own price, for boards that must use one source's prices (e.g. a paper's).
         prices = {source: dict(e["pricing"]) for source, _, e in candidates if e.get("pricing")}
@@ -184,6 +203,7 @@ def model_records(repo) -> list[dict]:
             "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
             "family": data.get("family"), "context_window": _num(values["context_window"]),
             "licence": values["licence"], "origin": doc.path, "prices": prices,
+            "list_prices": [dict(e) for e in data.get("list_prices") or []],
             "release": data["release"], "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
             "former_ids": list(data.get("former_ids") or []),

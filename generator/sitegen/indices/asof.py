@@ -3,13 +3,16 @@
 Two views of a board at the end of a month D:
 
 - "known": what could have been known on D — results published on or before D (`published`: the date the
-  number became public, or the capture that shows it was public by then), models available by D, the
-  index only when its methodology version was in force (its own `versions` entry's `from` <= D). Selection
-  rules run on those results, so a rule that prefers the newest snapshot takes the newest one public by D.
+  number became public, or the capture that shows it was public by then), models available by D, the index only
+  when its methodology version was in force (its own `history` entry runs from `from`, inclusive, to `to`,
+  exclusive; a superseded version's month files say what replaced it). Selection rules run on those results, so
+  a rule that prefers the newest snapshot takes the newest one public by D.
 - "released": the frontier-over-time view — every result we have now, for models released by D.
 
-A model is available from its release date; without one, from its first published result. Prices in force at D are
-the newest dated price (any source, by as_of then source id) on or before D.
+A model is available from its release date; without one, from its first published result. The price in force at
+D is set by the highest-precedence source with a price dated on or before D (methodology/cost.md: the vendor's
+list price entered by hand, then AA snapshots newest first, then LMArena, then others); a lower source's
+differing price is a disagreement, never a step.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
 (`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before.
@@ -24,10 +27,12 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ..data.frame import VENDOR, newest_first, price_tier
 from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
 from .compare import diff_board
+from .uncertainty import annotate_boards
 
 VIEWS = ("known", "released")
 #: Board kinds whose best value over time and value frontier are published (capability boards).
@@ -50,6 +55,20 @@ def _day(value) -> str | None:
     if len(text) == 7:
         return f"{text}-01"
     return text[:10] or None
+
+
+def data_date(results: pd.DataFrame) -> str | None:
+    """The newest `published` or `retrieved` date in the results: the last day any board can speak for (the build
+    reads no clock)."""
+    days = [str(d)[:10] for col in ("published", "retrieved") if col in results
+            for d in results[col].tolist() if isinstance(d, str) and d]
+    return max(days) if days else None
+
+
+def month_day(month: str, last: str | None) -> str:
+    """The day a month's board speaks for: its last day, or in the month of the data date, that date (the current
+    month's board is dated by its data, never after it)."""
+    return last if last is not None and last[:7] == month[:7] else month_end(month)
 
 
 def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
@@ -76,21 +95,67 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
-def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
-    """Every dated price of every model, as steps in date order: [{date, input, output, source}, ...].
+def price_observations(record: Mapping) -> list[dict]:
+    """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
+    out = []
+    for source, price in sorted((record.get("prices") or {}).items()):
+        if price.get("as_of"):
+            out.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
+                        "output": _price(price.get("output_per_mtok")), "source": source})
+    for entry in record.get("list_prices") or []:
+        out.append({"date": str(entry["as_of"]), "input": _price(entry.get("input_per_mtok")),
+                    "output": _price(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
+                    "captured": bool(entry.get("capture"))})
+    return out
 
-    One step per (source, as_of) the model file and the imported files give; undated prices are not steps.
-    """
+
+def _deciding(observations: list[dict], day: str) -> dict | None:
+    """The observation that sets the price on `day`: of those dated on or before it, the highest-precedence
+    source's, and within one precedence the newest (then by source id)."""
+    known = [o for o in observations if o["date"] <= day]
+    if not known:
+        return None
+    return min(known, key=lambda o: (price_tier(o["source"]), newest_first(o["date"]), o["source"]))
+
+
+def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
+    """(steps, disagreements) of one model's prices.
+
+    A step is a dated change of the price in force, set by the highest-precedence source for that period; a
+    price from a lower-precedence source that differs from the one in force on its date is a disagreement,
+    kept with the price it disagrees with, never a step."""
+    observations = price_observations(record)
+    steps: list[dict] = []
+    disagreements = []
+    for day in sorted({o["date"] for o in observations}):
+        decider = _deciding(observations, day)
+        if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
+            steps.append(dict(decider))
+        for other in (o for o in observations if o["date"] == day and o is not decider):
+            if (other["input"], other["output"]) != (decider["input"], decider["output"]):
+                disagreements.append({**other, "in_force": {k: decider.get(k) for k in
+                                                            ("date", "input", "output", "source")}})
+    return steps, disagreements
+
+
+def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
+    """Every model's price steps in date order: [{date, input, output, source (, url, captured)}, ...], by source
+    precedence (price_history); undated prices are not steps."""
     out = {}
     for record in model_records:
-        steps = []
-        for source, price in sorted((record.get("prices") or {}).items()):
-            if not price.get("as_of"):
-                continue
-            steps.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
-                          "output": _price(price.get("output_per_mtok")), "source": source})
+        steps, _ = price_history(record)
         if steps:
-            out[record["model"]] = sorted(steps, key=lambda s: (s["date"], s["source"]))
+            out[record["model"]] = steps
+    return out
+
+
+def price_disagreements(model_records: list[Mapping]) -> dict[str, list[dict]]:
+    """Per model, the dated prices that disagree with the price in force on their date (price_history)."""
+    out = {}
+    for record in model_records:
+        _, disagreements = price_history(record)
+        if disagreements:
+            out[record["model"]] = disagreements
     return out
 
 
@@ -141,12 +206,36 @@ def priced_lookup(lookup: Mapping[str, Mapping], steps: Mapping[str, list[dict]]
     return out
 
 
+def _own_entry(definition: Mapping) -> Mapping | None:
+    """The definition's own version in its `history` (the entry whose version is the definition's), if any."""
+    for entry in definition.get("history") or []:
+        if str(entry.get("version")) == str(definition.get("version")):
+            return entry
+    return None
+
+
 def in_force(definition: Mapping, day: str) -> bool:
-    """Whether the definition's own methodology version was in force on `day` (no dated entry: always)."""
-    for entry in definition.get("versions") or []:
-        if str(entry.get("version")) == str(definition.get("version")) and entry.get("from"):
-            return str(entry["from"]) <= day
-    return True
+    """Whether the definition's own methodology version was in force on `day`: from its `from` (inclusive) to its
+    `to` (exclusive), a month-only date meaning its first day. No dated entry of its own version: always."""
+    entry = _own_entry(definition)
+    if entry is None:
+        return True
+    start, end = _day(entry.get("from")), _day(entry.get("to"))
+    return (start is None or start <= day) and (end is None or day < end)
+
+
+def superseded(definition: Mapping, index_defs: Mapping[str, Mapping], day: str) -> dict | None:
+    """When the definition's version had ended by `day`: {"from", "by", "version"}, the definition of the same
+    index (same `name`) in force on `day` that replaced it (by and version None when none of ours is)."""
+    entry = _own_entry(definition)
+    end = _day((entry or {}).get("to"))
+    if end is None or day < end:
+        return None
+    for other_id, other in sorted(index_defs.items()):
+        if other.get("name") == definition.get("name") and other is not definition and _own_entry(other) \
+                and _day(_own_entry(other).get("from")) == end and in_force(other, day):
+            return {"from": end, "by": other_id, "version": str(other.get("version"))}
+    return {"from": end, "by": None, "version": None}
 
 
 def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[str, str], raw: Mapping,
@@ -163,8 +252,14 @@ def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[st
 
 
 def _slim(row: Mapping) -> dict:
-    return {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
-            "status": row.get("status", row.get("how"))}
+    """What the as-of table shows of a row: value, rank, status, and its interval, rank range and tier where the
+    board has them (the organisation comes with the names file)."""
+    out = {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
+           "status": row.get("status", row.get("how"))}
+    for key in ("interval", "rank_interval", "tier"):
+        if row.get(key) is not None:
+            out[key] = row[key]
+    return out
 
 
 def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: list[Mapping], benchmarks: list,
@@ -178,17 +273,21 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     """
     raw = raw or {}
     available = availability(results, models)
+    last = data_date(results)
     steps = price_steps(model_records)
     months = months_covered(results, available) if months is None else months
     results = results.sort_values("published", kind="stable")
-    out: dict = {"months": months, "boards": {}, "price_steps": steps}
+    dates = {month: month_day(month, last) for month in months}
+    out: dict = {"months": months, "dates": dates, "data_date": last, "boards": {}, "price_steps": steps,
+                 "price_disagreements": price_disagreements(model_records), "superseded": {}}
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
+    known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (input key, boards)
     for view in VIEWS:
         cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
         for month in months:
-            day = month_end(month)
+            day = dates[month]
             res, mods, raw_at = frames_at(results, models, available, raw, day, view)
             # prices in force for the models present (a step counts once it is dated on or before the day)
             priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
@@ -202,6 +301,9 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 if definition["kind"] == "benchmark-boards":
                     continue
                 if view == "known" and not in_force(definition, day):
+                    gone = superseded(definition, index_defs, day)
+                    if gone:
+                        out["superseded"].setdefault(index_id, {})[month] = gone
                     cache.pop(index_id, None)
                     continue
                 # What this definition's boards can depend on: its benchmarks' results and per-question rows,
@@ -211,7 +313,10 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 key = (tuple(counts.get(b, 0) for b in reads[index_id]),
                        tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
                        priced if definition["kind"] == "cost" else None)
-                if index_id not in cache or cache[index_id][0] != key:
+                same = known_at.get((month, index_id))
+                if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
+                    cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
+                elif index_id not in cache or cache[index_id][0] != key:
                     boards = {}
                     if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
                         if priced_models is None:
@@ -219,8 +324,12 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                             remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
                         boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
                         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+                        # intervals, rank intervals and tiers, as today's boards carry them
+                        annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
                     cache[index_id] = (key, boards)
                     computed_runs += 1
+                if view == "known":
+                    known_at[(month, index_id)] = cache[index_id]
                 for board_id, board in cache[index_id][1].items():
                     out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
     for per_month in out["boards"].values():
@@ -232,14 +341,16 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
     out["snapshots"] = {s: str(results.loc[results["source"] == s, "retrieved"].max())
                         for s in sorted(pinned) if (results["source"] == s).any()}
-    out["changes"] = {b: monthly_changes(per_month, results) for b, per_month in sorted(out["boards"].items())}
+    out["changes"] = {b: monthly_changes(per_month, results, dates) for b, per_month in sorted(out["boards"].items())}
     out["frontier"] = {}
     priced_at: dict = {}
     for board_id, per_month in sorted(out["boards"].items()):
         kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
         if kind in FRONTIER_KINDS:
             out["frontier"][board_id] = {
-                "best": best_over_time(per_month, available, index_defs),
+                "best": best_over_time(per_month, available, index_defs, dates),
+                "as_known": best_as_known(per_month, available, index_defs, dates),
+                "coverage": coverage(per_month, models),
                 "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at)}
     return out
 
@@ -270,26 +381,63 @@ def _higher(board: Mapping, index_defs: Mapping) -> bool:
     return bool(index_defs.get(board.get("definition"), {}).get("higher_is_better", True))
 
 
+def _top(rows: list[Mapping], higher: bool, available: Mapping[str, str]) -> Mapping | None:
+    """The best ranked row ("best" is lower where lower is better); ties go to the model released first, then id."""
+    ranked = [r for r in rows if r.get("rank") is not None and r.get("value") is not None]
+    if not ranked:
+        return None
+    sign = -1 if higher else 1
+    return min(ranked, key=lambda r: (sign * r["value"], available.get(r["model"], ""), r["model"]))
+
+
 def best_over_time(per_month: Mapping[str, Mapping], available: Mapping[str, str],
-                   index_defs: Mapping[str, Mapping]) -> list[dict]:
-    """By release date: each month end where the board's best ranked value changed, with the model that set it.
+                   index_defs: Mapping[str, Mapping], dates: Mapping[str, str] | None = None) -> list[dict]:
+    """The frontier over release date: at each month's day, the best of today's values (the newest month's
+    released board: today's definition, results and population) among the models released by then. A point
+    wherever that best changes, with the model that set it; a running best, so it never gets worse.
 
     Ties at the top go to the model released first, then by id."""
+    months = sorted(per_month)
+    today = next((per_month[m].get("released") for m in reversed(months) if per_month[m].get("released")), None)
+    if not today:
+        return []
+    higher = _higher(today, index_defs)
     points = []
-    for month in sorted(per_month):
-        board = per_month[month].get("released")
-        if not board:
+    for month in months:
+        day = (dates or {}).get(month, month_end(month))
+        top = _top([r for r in today["rows"] if available.get(r["model"], "9999") <= day], higher, available)
+        if top is None or (points and points[-1]["value"] == top["value"]):
             continue
-        ranked = [r for r in board["rows"] if r.get("rank") is not None and r.get("value") is not None]
-        if not ranked:
-            continue
-        sign = -1 if _higher(board, index_defs) else 1
-        top = min(ranked, key=lambda r: (sign * r["value"], available.get(r["model"], ""), r["model"]))
-        if points and points[-1]["value"] == top["value"]:
-            continue
-        points.append({"date": month_end(month), "value": top["value"], "model": top["model"],
+        points.append({"date": day, "value": top["value"], "model": top["model"],
                        "released": available.get(top["model"])})
     return points
+
+
+def best_as_known(per_month: Mapping[str, Mapping], available: Mapping[str, str],
+                  index_defs: Mapping[str, Mapping], dates: Mapping[str, str] | None = None) -> list[dict]:
+    """"As known then": the top of each month's known board as it was computed on that day (the results, models
+    and methodology of the day, so each month ranks its own population; the series can fall). One point a month."""
+    points = []
+    for month in sorted(per_month):
+        board = per_month[month].get("known")
+        top = _top(board["rows"], _higher(board, index_defs), available) if board else None
+        if top is not None:
+            points.append({"date": (dates or {}).get(month, month_end(month)), "value": top["value"],
+                           "model": top["model"], "released": available.get(top["model"])})
+    return points
+
+
+def coverage(per_month: Mapping[str, Mapping], models: pd.DataFrame) -> dict | None:
+    """For a board pinned to one source snapshot: how many models and which organisations today's board has,
+    so a frontier drawn on it can say what the snapshot covers. None for boards not pinned to a snapshot."""
+    months = sorted(per_month)
+    today = next((per_month[m].get("released") for m in reversed(months) if per_month[m].get("released")), None)
+    if not today or not today.get("source_snapshot"):
+        return None
+    org = dict(zip(models["model"], models["organization"])) if "organization" in models else {}
+    ranked = sorted({r["model"] for r in today["rows"] if r.get("rank") is not None})
+    orgs = sorted({str(org[m]) for m in ranked if isinstance(org.get(m), str) and org.get(m)})
+    return {"snapshot": today["source_snapshot"], "models": len(ranked), "organisations": orgs}
 
 
 def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataFrame,
@@ -320,7 +468,8 @@ def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataF
     return out
 
 
-def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame) -> dict[str, dict]:
+def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame,
+                    dates: Mapping[str, str] | None = None) -> dict[str, dict]:
     """Known view: what changed on the board from the end of one month to the end of the next, with why.
 
     Reasons come from compare.diff_board; a model counts as having changed results when one of its results was
@@ -335,9 +484,12 @@ def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame) -> 
         old, new = per_month[before].get("known"), per_month[after].get("known")
         if old is None and new is None:
             continue
-        start, end = month_end(before), month_end(after)
+        start, end = (dates or {}).get(before, month_end(before)), (dates or {}).get(after, month_end(after))
         changed = {model for _, model in dated[bisect_right(days, start):bisect_right(days, end)]}
         change = diff_board(old, new, changed, [])
+        # the highest-ranked entrants first (unranked ones after, by id), so a reader sees the notable ones
+        change["entered"] = sorted(change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
+                                                                     r["model"]))
         if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
             out[after] = {"from": start, "to": end, **change}
     return out
@@ -353,8 +505,11 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
         for month, views in sorted(per_month.items()):
             path = f"{api}/indices/{board_id}/{month}.json"
             any_board = views["known"] or views["released"]
+            day = (asof.get("dates") or {}).get(month, month_end(month))
+            gone = (asof.get("superseded") or {}).get(any_board.get("definition"), {}).get(month)
             files[path] = {
-                "index": board_id, "month": month, "date": month_end(month),
+                "index": board_id, "month": month, "date": day,
+                **({"superseded": gone} if gone and views["known"] is None else {}),
                 "version": any_board.get("version"), "source_snapshot": any_board.get("source_snapshot"),
                 "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
                 "views": {view: None if views[view] is None else
@@ -362,10 +517,11 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                           for view in VIEWS},
                 "changes": changes.get(month),
             }
-            listing.append({"month": month, "date": month_end(month), "json": path,
+            listing.append({"month": month, "date": day, "json": path,
                             "known": views["known"] is not None, "released": views["released"] is not None})
         files[f"{api}/indices/{board_id}/dates.json"] = {
             "index": board_id, "views": {"known": "as known on that date: results public by then",
-                                         "released": "models released by that date, with every result we have"},
+                                         "released": "models released by that date, with every result we have, "
+                                                     "under today's definition"},
             "dates": listing, "frontier": asof["frontier"].get(board_id)}
     return files

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 import pandas as pd
@@ -106,7 +107,7 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
             "benchmark": b["id"], "name": b["name"], "unit": scale.get("unit", ""),
             "higher_is_better": higher[b["id"]],
             "description": " ".join(str(b.get("description", "")).split()),
-            "rows": rank_rows(by_bench[b["id"]], higher[b["id"]]),
+            "rows": rank_rows(one_snapshot(by_bench[b["id"]]), higher[b["id"]]),
         }
     for bid, sets in sorted((config.get("question_sets") or {}).items()):
         if bid not in out:
@@ -139,6 +140,31 @@ def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | 
                      for m in sorted(cells)]}
 
 
+_SNAPSHOT = re.compile(r"^([a-z0-9]+)-.*-(\d{4}-\d{2})$")  # aa-api-2026-07: publisher "aa", month 2026-07
+
+
+def one_snapshot(rows: list[dict]) -> list[dict]:
+    """No board ranks values from two snapshots of one source: where rows come from several dated snapshots of one
+    publisher (source ids <publisher>-<kind>-<yyyy-mm>), only the newest snapshot's rows keep their place in the
+    ranking; the others stay on the board, unranked, saying why (in place; returns the rows)."""
+    families: dict[str, set[str]] = {}
+    for row in rows:
+        found = _SNAPSHOT.match(str(row.get("source") or ""))
+        if found and row.get("_ranked"):
+            families.setdefault(found.group(1), set()).add(row["source"])
+    for sources in families.values():
+        if len(sources) < 2:
+            continue
+        newest = max(sources, key=lambda s: (_SNAPSHOT.match(s).group(2), s))
+        for row in rows:
+            if row.get("_ranked") and row.get("source") in sources and row["source"] != newest:
+                row["_ranked"] = False
+                row["how"] = "excluded"
+                row["reason"] = (f"from the older snapshot {row['source']}: values of one source are comparable only "
+                                 f"within one snapshot, and this board ranks {newest}")
+    return rows
+
+
 def _bench_row(model: str, rec: Mapping, precision: int) -> dict:
     return {
         "model": model, "value": round_half_up(rec["value"], precision), "rank": None, "how": "observed",
@@ -154,4 +180,5 @@ def _subset_rows(results: pd.DataFrame, config: Mapping, override: Mapping | Non
     """One question set's rows, ranked only among themselves: the benchmark's selection with the subset named."""
     rule = {**(override or {}), **(qs.get("selection") or {}), "subset": qs["subset"]}
     chosen = select_by_benchmark(results, config.get("selection"), {bid: rule})
-    return rank_rows([_bench_row(model, rec, precision) for (model, _), rec in sorted(chosen.items())], higher)
+    return rank_rows(one_snapshot([_bench_row(model, rec, precision) for (model, _), rec in sorted(chosen.items())]),
+                     higher)

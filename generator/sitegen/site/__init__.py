@@ -15,7 +15,8 @@ from markupsafe import Markup
 from .. import reuse
 from . import asof, changes, methodology
 from .ahead import ahead_files, simulations
-from .charts import BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts, price_rows
+from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
+                     price_disagreement_rows, price_rows)
 from .context import SiteContext
 from .numbers import decimals, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
@@ -50,7 +51,9 @@ def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
     name = lk.model_meta(mid)["name"]
     prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
+    disagreements = price_disagreement_rows(lk.ctx, lk, mid) if prices else []
     return {"v": model_view(mid, lk), "chart_kinds": kinds, "price_steps": prices,
+            "price_disagreements": disagreements,
             "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
             "contrib_links": contribute_links(
         lk.ctx, f"scores/models/{mid}.yaml",

@@ -8,7 +8,7 @@ strings live only in the datasets, never in expressions.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping
 
 from .context import SiteContext
 from .numbers import d3_format, decimals, number
@@ -427,11 +427,27 @@ PRICE_CHART = "price-history"
 BEST_PREFIX = "best-over-time-"
 
 
+def _price_source(lk: Lookups, step: Mapping) -> str:
+    """A price's source as the model page names it: a vendor list price says whether this repository has a copy."""
+    if step["source"] == "vendor":
+        return "vendor list price" + ("" if step.get("captured") else " (not captured)")
+    return lk.source_name(step["source"])
+
+
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
-    """A model's dated prices in date order (indices/asof.price_steps), with each source's name and link."""
+    """A model's price steps in date order (indices/asof.price_steps), each with its source's name and link."""
     return [{"date": s["date"], "input": _num(s.get("input")), "output": _num(s.get("output")),
-             "source": lk.source_name(s["source"]), "url": lk.source_url(s["source"])}
+             "source": _price_source(lk, s), "url": lk.source_url(s["source"], s.get("url"))}
             for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])]
+
+
+def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
+    """The dated prices a lower-precedence source gives that differ from the price in force on their date
+    (indices/asof.price_disagreements): shown beside the steps, never as one."""
+    return [{"date": d["date"], "input": _num(d.get("input")), "output": _num(d.get("output")),
+             "source": _price_source(lk, d), "url": lk.source_url(d["source"], d.get("url")),
+             "in_force": _price_source(lk, d["in_force"])}
+            for d in ((ctx.as_of or {}).get("price_disagreements") or {}).get(mid, [])]
 
 
 def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -447,14 +463,16 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
             continue
         rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": _num(s.get("input")),
                   "output": _num(s.get("output")), "source": s["source"]} for s in steps]
-        newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": lk.source_name(steps[-1]["source"])}
+        newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": _price_source(lk, steps[-1])}
         if ctx.data_date > steps[-1]["date"]:  # the newest price holds until the data's date (a row without source)
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
     if not rows:
         return
     fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
     desc = ("Input and output price (USD per million tokens) over time: each step holds from the date its source "
-            "gives until the next dated price, the newest until the data's date. Point at a step for its source.")
+            "gives until the next change, the newest until the data's date. Where sources differ, the vendor's list "
+            "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
+            "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
     x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"))  # dates are days: never shifted by a time zone
     y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
@@ -476,6 +494,16 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                         "models": sorted(newest), "highlight": "model"}
 
 
+def _coverage_note(cov: Mapping | None) -> str:
+    """What a board pinned to one source snapshot covers (indices/asof.coverage): its frontier is that snapshot's."""
+    if not cov:
+        return ""
+    orgs = cov.get("organisations") or []
+    return (f" Drawn on one source snapshot ({cov['snapshot']}), which covers {cov['models']} ranked models from "
+            f"{len(orgs)} organisation{'s' if len(orgs) != 1 else ''} ({', '.join(orgs)}); labs it does not "
+            f"cover may have led.")
+
+
 def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Per board: its best ranked value at each month end, by release date (indices/asof.best_over_time), as
     steps, each point named with the model that set it where that model takes the lead."""
@@ -492,8 +520,11 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
             row["new"] = before is None or before["model"] != row["model"]
         name = board_title(ctx, bid)
         higher = (ctx.boards[bid].get("higher_is_better", True) is not False)
-        desc = (f"The best {name} value at each month end among the models released by then (with every result we "
-                f"have now), as steps; each point is a month the best value changed, named where a new model took the lead. A model's value can move between months: the index is computed afresh from what existed at each date.")
+        desc = (f"The frontier over release date: the best of today's {name} values (today's definition, results "
+                f"and population) among the models released by each month's end, as steps; each point is a month "
+                f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
+                f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
+                f"the board page's date control.)") + _coverage_note(fr.get("coverage"))
         fmt = d3_format(decimals(fmt_info["unit"], [r["value"] for r in rows]))
         base = alt.Chart(alt.NamedData(DATA))
         x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"))
@@ -509,7 +540,7 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
         chart = alt.layer(line, points, labels).add_params(alt.param(name="hl", value="")).properties(
             width="container", height=320, description=desc)
         out[BEST_PREFIX + bid] = {
-            "title": f"{name}: the best value over time", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
+            "title": f"{name}: the frontier over release date", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
             "fallback": {"columns": ["Best at the end of", "Model", "Value", "Released"],
                          "fields": ["asof", "name", "value", "released"],
                          "rows": rows[::-1][:10], "total": len(rows),

@@ -613,7 +613,7 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
         ci = (_num(r.get("ci_low")), _num(r.get("ci_high")))
         out.append({
             **meta, "rank": r.get("rank"), "value": _num(r.get("value")), "how": r.get("how") or "observed",
-            "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
+            "reason": r.get("reason") or "", "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
             "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
             "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),

@@ -36,16 +36,33 @@
     return set;
   }
   var known = expand(box.getAttribute("data-known")), released = expand(box.getAttribute("data-released"));
-  var months = Object.keys(Object.assign({}, known, released)).sort().reverse();
-  months.forEach(function (m) {
-    var o = document.createElement("option");
-    o.value = m; o.textContent = m;
-    monthSel.appendChild(o);
-  });
+  /* months whose version had been replaced by then: offered in the known view, which says by what */
+  var superseded = expand(box.getAttribute("data-superseded"));
+  var offered = { known: Object.assign({}, superseded, known), released: released };
+  var listed = "";
+
+  function fillMonths(view) {  /* only the months the chosen view has something for */
+    if (listed === view) return;
+    listed = view;
+    while (monthSel.options.length > 1) monthSel.remove(1);
+    Object.keys(offered[view]).sort().reverse().forEach(function (m) {
+      var o = document.createElement("option");
+      o.value = m; o.textContent = m;
+      monthSel.appendChild(o);
+    });
+  }
+
+  function nearest(m, view) {  /* the view's latest month on or before m, else its first */
+    var all = Object.keys(offered[view]).sort(), best = "";
+    all.forEach(function (x) { if (x <= m) best = x; });
+    return best || all[0] || "";
+  }
+  var meta = document.querySelector(".lb-meta-counts"), metaToday = meta ? meta.textContent : "";
 
   /* what today's board shows besides the table; hidden while a past board is shown */
   var today = [table && table.closest(".md-typeset__scrollwrap"), document.querySelector('form.lb-filters[data-table="' + (table && table.id) + '"]'),
-               document.querySelector(".lb-filter-unknown"), document.getElementById("left-out")]
+               document.querySelector(".lb-filter-unknown"), document.getElementById("left-out"),
+               document.getElementById("not-attributed")]
     .concat(Array.prototype.slice.call(document.querySelectorAll(".lb-legend")));
 
   function json(url) {
@@ -70,21 +87,30 @@
   function readState() {
     var p = new URLSearchParams(location.search);
     var m = p.get("asof") || "", v = p.get("view") === "released" ? "released" : "known";
-    return { month: /^\d{4}-\d{2}$/.test(m) && (known[m] || released[m]) ? m : "", view: v };
+    return { month: /^\d{4}-\d{2}$/.test(m) ? (offered[v][m] ? m : nearest(m, v)) : "", view: v };
   }
 
-  function writeState(s) {
+  function writeState(s, replace) {
     var p = new URLSearchParams(location.search);
     if (s.month) p.set("asof", s.month); else p.delete("asof");
     if (s.month && s.view === "released") p.set("view", "released"); else p.delete("view");
     var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
-    if (url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
+    if (url !== location.pathname + location.search + location.hash) {
+      if (replace) history.replaceState(null, "", url); else history.pushState(null, "", url);
+    }
+  }
+
+  function opened() {  /* a link to a month the view has nothing for opens the nearest month it has (URL corrected) */
+    var s = readState();
+    writeState(s, true);
+    show(s);
   }
 
   function showToday() {
     shown += 1;
     out.textContent = "";
     today.forEach(function (e) { if (e) e.hidden = false; });
+    if (meta) meta.textContent = metaToday;
     box.removeAttribute("data-shown");
   }
 
@@ -100,8 +126,29 @@
         (data.snapshot_retrieved ? ", retrieved " + data.snapshot_retrieved : "") + "."));
     }
     if (data.version) head.appendChild(document.createTextNode(" Methodology version " + data.version + "."));
+    if (s.view === "released") {
+      head.appendChild(document.createTextNode(" Today's definition applies to every month, whatever version " +
+        "was in force then."));
+    }
+    if (s.view === "known") {  /* "as known then": each month ranks the population it had */
+      head.appendChild(document.createTextNode(" Computed as it would have been then: on the models and results of " +
+        "that date, so populations (and values that depend on them) differ from today's board."));
+    }
     out.appendChild(head);
     var board = data.views && data.views[s.view];
+    if (meta) meta.textContent = "as of " + data.date + ": " + (board ? counts(board) : "no board");
+    if (!board && s.view === "known" && data.superseded) {
+      var gone = el("p", "Version " + data.version + " of this index was superseded on " + data.superseded.from +
+        (data.superseded.by ? " by version " + data.superseded.version + ": " : "."), "lb-asof-none lb-asof-superseded");
+      if (data.superseded.by) {
+        var link = el("a", "its board as known on " + data.date);
+        link.href = new URL("boards/" + data.superseded.by + "/?asof=" + s.month, root).href;
+        gone.appendChild(link);
+        gone.appendChild(document.createTextNode("."));
+      }
+      out.appendChild(gone);
+      return;
+    }
     if (!board) {
       var other = s.view === "known" ? "released" : "known";
       var p = el("p", s.view === "known"
@@ -117,9 +164,8 @@
       return;
     }
     var rows = board.rows || [];
-    var ranked = rows.filter(function (r) { return r.rank !== null && r.rank !== undefined; }).length;
     var ch = data.changes;
-    var summary = ranked + " ranked of " + rows.length + " models with a value.";
+    var summary = counts(board) + " with a value.";
     if (s.view === "known" && ch) {
       summary += " Since the end of the month before: " + (ch.entered || []).length + " entered, " +
         (ch.left || []).length + " left, " + (ch.moved || []).length + " moved.";
@@ -137,12 +183,20 @@
     var t = el("table", undefined, "lb-table lb-asof-table");
     t.appendChild(el("caption", "Board as of " + data.date + ", " + (s.view === "known" ? "as known then" : "models released by then"), "lb-sr"));
     var tr = el("tr");
-    ["#", "Model", unit, "Status"].forEach(function (h) { var th = el("th", h); th.scope = "col"; tr.appendChild(th); });
+    var tiers = rows.some(function (r) { return r.tier !== undefined; });
+    var intervals = rows.some(function (r) { return r.interval !== undefined; });
+    ["#"].concat(tiers ? ["Tier"] : [], ["Model", "Organisation", unit], intervals ? ["Interval"] : [], ["Status"])
+      .forEach(function (h) { var th = el("th", h); th.scope = "col"; tr.appendChild(th); });
     t.appendChild(el("thead")).appendChild(tr);
     var body = el("tbody");
     rows.forEach(function (r) {
       var row = el("tr"), name = names[r.model] || [r.model, ""];
       row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
+      if (tiers) {
+        var tier = el("td", r.tier === undefined || r.tier === null ? "–" : String(r.tier));
+        if (r.rank_interval) tier.title = "rank " + r.rank_interval[0] + "–" + r.rank_interval[1] + " at 95%";
+        row.appendChild(tier);
+      }
       var th = el("th");
       th.scope = "row";
       if (name[1]) {
@@ -151,7 +205,11 @@
         th.appendChild(a);
       } else th.textContent = name[0];
       row.appendChild(th);
+      row.appendChild(el("td", name[2] || ""));
       row.appendChild(el("td", number(r.value), "v"));
+      if (intervals) {
+        row.appendChild(el("td", r.interval ? number(r.interval[0]) + "–" + number(r.interval[1]) : "–", "v"));
+      }
       row.appendChild(el("td", r.status || "", "st"));
       body.appendChild(row);
     });
@@ -159,10 +217,16 @@
     inner.appendChild(t); wrap.appendChild(inner); out.appendChild(wrap);
   }
 
+  function counts(board) {
+    var rows = board.rows || [];
+    var ranked = rows.filter(function (r) { return r.rank !== null && r.rank !== undefined; }).length;
+    return ranked + " ranked of " + rows.length + " models";
+  }
+
   function show(s) {
+    fillMonths(s.view);
     monthSel.value = s.month;
     viewSel.value = s.view;
-    viewSel.disabled = !s.month;  /* today's board has one view */
     if (!s.month) { showToday(); return; }
     var mine = ++shown;
     out.textContent = "Loading the board as of " + s.month + "…";
@@ -175,14 +239,16 @@
   }
 
   function choose() {
-    var s = { month: monthSel.value, view: viewSel.value === "released" ? "released" : "known" };
+    var v = viewSel.value === "released" ? "released" : "known";
+    var s = { month: monthSel.value && !offered[v][monthSel.value] ? nearest(monthSel.value, v) : monthSel.value,
+              view: v };
     writeState(s);
     show(s);
   }
 
   monthSel.addEventListener("change", choose);
   viewSel.addEventListener("change", choose);
-  window.addEventListener("popstate", function () { show(readState()); });
+  window.addEventListener("popstate", opened);
   box.hidden = false;
-  show(readState());
+  opened();
 })();
