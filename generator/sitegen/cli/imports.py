@@ -274,7 +274,7 @@ def stats_command(data, root):
 @click.option("--base-url", help="Send every request to URL/<host>/<path> instead (a local test server).")
 @click.option("--allow-shrink", is_flag=True,
               help="Keep a download that loses more than a fifth of the source's results (after checking why).")
-@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds per request.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds a whole download may take (redirects and every chunk).")
 @ROOT
 def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
     """Download SOURCE's files again into downloads/, check them and record them in scores/sources.yaml.
