@@ -447,3 +447,13 @@ def test_unchanged_only_when_the_file_on_disk_matches_its_recorded_hash(root, up
     assert "eq-bench: restored (downloads/eq-bench/eqbench3_leaderboard.csv differed from its recorded sha256" \
         in done.output, done.output
     assert capture.read_bytes() == good
+
+
+def test_a_json_file_that_loses_its_entries_is_refused_even_when_the_results_hold(root, upstream):
+    """arc-prize/models.json describes the models; 10 of its 184 entries must not pass because the scores
+    (evaluations.json) are intact."""
+    url = url_of(root, "arc-prize/models.json")
+    path = local_path(upstream, url)
+    path.write_text(json.dumps(json.loads(path.read_bytes())[:10], indent=2), encoding="utf-8")
+    output = refused(root, upstream, "arc-prize")
+    assert "arc-prize/models.json: 10 entries where the capture has 184" in output, output

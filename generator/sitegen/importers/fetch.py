@@ -582,19 +582,37 @@ def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
 
 
 def _check_rows(plan: Plan, got: dict[str, bytes], data_dir: Path, allow_shrink: bool) -> None:
-    """Every CSV of the source keeps at least 1 - MAX_SHRINK of the capture's rows: the check for every kind of
-    source, including those that give models and no results (pedagogy-models)."""
+    """Every file of the source keeps at least 1 - MAX_SHRINK of the capture's rows (CSV) or entries (JSON): the
+    check for every kind of source and file, including those that give models and no results (pedagogy-models)."""
     if allow_shrink:
         return
     for f in plan.files:
         old = data_dir / f["name"]
-        if Path(f["name"]).suffix != ".csv" or not old.is_file():
+        if not old.is_file() or old.is_symlink():
             continue
-        before, after = len(_csv_rows(f["name"], old.read_bytes())) - 1, len(_csv_rows(f["name"], got[f["name"]])) - 1
-        if before > 0 and after < before * (1 - MAX_SHRINK):
-            raise FetchError(f"{plan.id}: the download would shrink the source from {before} to {after} rows "
-                             f"({f['name']}: {after} rows where the capture has {before}; more than "
-                             f"{MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+        before, after = _entries(f["name"], old.read_bytes()), _entries(f["name"], got[f["name"]])
+        if before and before[0] > 0 and after is not None and after[0] < before[0] * (1 - MAX_SHRINK):
+            raise FetchError(f"{plan.id}: the download would shrink the source from {before[0]} to {after[0]} "
+                             f"{before[1]} ({f['name']}: {after[0]} {before[1]} where the capture has {before[0]}; "
+                             f"more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+
+
+def _entries(name: str, data: bytes) -> tuple[int, str] | None:
+    """How many records a file holds: a CSV's rows below its header; a JSON list's items, or the items of the lists
+    and objects a JSON object holds (AA's `data`, LMArena's categories). None for other files."""
+    suffix = Path(name).suffix
+    try:
+        if suffix == ".csv":
+            return len(_csv_rows(name, data)) - 1, "rows"
+        if suffix == ".json":
+            doc = json.loads(data)
+            if isinstance(doc, list):
+                return len(doc), "entries"
+            if isinstance(doc, dict):
+                return sum(len(v) for v in doc.values() if isinstance(v, (list, dict))), "entries"
+    except (ValueError, RecursionError, FetchError):
+        return None
+    return None
 
 
 def _sha(data: bytes) -> str:
