@@ -457,3 +457,16 @@ def test_a_json_file_that_loses_its_entries_is_refused_even_when_the_results_hol
     path.write_text(json.dumps(json.loads(path.read_bytes())[:10], indent=2), encoding="utf-8")
     output = refused(root, upstream, "arc-prize")
     assert "arc-prize/models.json: 10 entries where the capture has 184" in output, output
+
+
+def test_a_redirect_on_the_same_host_is_followed_by_hand_and_keeps_the_key(root, upstream):
+    """The API moved its file to another path on its own host: followed, and the key still goes with it."""
+    moved = local_path(upstream, AA_API_FILE).with_name("models-v3")
+    moved.write_bytes(local_path(upstream, AA_API_FILE).read_bytes())
+    target = server_path(upstream, AA_API_FILE).rsplit("/", 1)[0] + "/models-v3"
+    with serve(upstream, {server_path(upstream, AA_API_FILE): f"redirect {target}"}) as base:
+        done = fetch(root, "aa-api", "--base-url", base)
+        seen = requests_of(base)
+    assert done.exit_code == 0, done.output
+    assert "aa-api-2026-07: unchanged" in done.output
+    assert [p for p, h in seen if p == target and h.get("x-api-key") == "test-key"] == [target]
