@@ -119,6 +119,8 @@ CASES = [
      "model_name,elo_norm,ci_low_norm,ci_high_norm\nM1,1e999,1480,1520\n", "eq.csv:2:4: elo_norm:", "1e999"),
     ("import-csv-huge", "import-eq", "eq.csv",
      "model_name,elo_norm,ci_low_norm,ci_high_norm\nM1,1500,1e300,1520\n", "eq.csv:2:9: ci_low_norm:", "1e300"),
+    ("suggest-csv-overflow", "suggest-eq", "eq.csv",
+     "model_name,elo_norm,ci_low_norm,ci_high_norm\nM1,1e999,1480,1520\n", "eq.csv:2:4: elo_norm:", "1e999"),
     ("import-json-wrong-types", "import-arc", "evaluations.json", '{"rows": "not a list"}',
      "evaluations.json:1:1: (file):", "not the shape the arc-prize importer reads"),
     ("import-json-items-are-text", "import-arc", "evaluations.json", '["a", "b"]',
@@ -161,6 +163,8 @@ def command(kind: str, path: str, repo: Path) -> list[str]:
         return ["interchange", "eee", "paper", path, "--print", *common]
     if kind == "import-eq":
         return ["import", "eq-bench", path, "--retrieved", "2026-01-01", *common]
+    if kind == "suggest-eq":
+        return ["aliases", "suggest", "eq-bench", path, *common]
     if kind == "import-arc":
         models = Path(path).with_name("models.json")
         models.write_text("[]", encoding="utf-8")

@@ -119,13 +119,14 @@ def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
     from ..importers import aliases as alias_tools
-    from ..importers.common import ImportError_, load_ignores
+    from ..importers.common import ImportError_, load_ignores, reading
     from ..importers.registry import Registry
 
     registry = Registry.load(root)
     ignores = load_ignores(root)
     try:
-        ex = importers.extract(source, list(paths), retrieved, registry, ignores)
+        with reading(list(paths), source):  # what the files hold is a placed message, never an internal error
+            ex = importers.extract(source, list(paths), retrieved, registry, ignores)
     except ImportError_ as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(alias_tools.dump(alias_tools.suggest(ex, registry, ignores)), nl=False)
