@@ -10,7 +10,7 @@ import hashlib
 import io
 import json
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, DecimalException, InvalidOperation
 from pathlib import Path
 from typing import Callable
 
@@ -64,6 +64,8 @@ def number(text, scale: str | int = 1, digits: int = 6):
         value = Decimal(raw) * Decimal(str(scale))
     except InvalidOperation as exc:
         raise ImportError_(f"not a number: {text!r}", str(text)) from exc
+    except DecimalException as exc:  # an exponent past the decimal context's range (1e9999999)
+        raise ImportError_(f"{str(text).strip()!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text)) from exc
     if not value.is_finite() or abs(value) > MAX_NUMBER:
         raise ImportError_(f"{str(text).strip()!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text))
     value = round(value, digits)
@@ -237,6 +239,9 @@ def read_json(path: Path, **options):
                            "(download the file again)") from exc
     except RecursionError as exc:
         raise ImportError_(f"{Path(path).name}:1:1: (file): is nested too deeply (download the file again)") from exc
+    except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
+        raise ImportError_(f"{Path(path).name}:1:1: (file): is not valid JSON: {str(exc)[:120]} "
+                           "(download the file again)") from exc
 
 
 SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, InvalidOperation, OverflowError,

@@ -452,6 +452,9 @@ def parse_json(raw: bytes, path: str):
         raise Refused([problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}", "download the file again")]) from None
     except RecursionError:
         raise Refused([problem(path, (1, 1), (), "is nested too deeply", "this is not an evaluation log")]) from None
+    except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
+        raise Refused([problem(path, (1, 1), (), f"is not valid JSON: {str(exc)[:120]}",
+                               "download the file again")]) from None
 
 
 def _kind(value) -> str:
@@ -497,7 +500,9 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
                 if spec == NUMBER:
                     out.append(problem(path, mark(json_path), json_path, f"{value} is not a finite number"))
             elif abs(value) > MAX_NUMBER:
-                out.append(problem(path, mark(json_path), json_path, f"{value:g} is out of range",
+                digits = str(abs(value)) if isinstance(value, int) else ""
+                shown = f"{value:g}" if not digits or len(digits) <= 20 else f"a {len(digits)}-digit number"
+                out.append(problem(path, mark(json_path), json_path, f"{shown} is out of range",
                                    f"numbers from other formats are at most {MAX_NUMBER:g} in size"))
         else:
             message = spec(value)
