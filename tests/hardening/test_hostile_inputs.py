@@ -55,7 +55,7 @@ def eee(**changes) -> str:
         *parents, last = dotted.split("__")
         for key in parents:
             target = target[int(key)] if isinstance(target, list) else target[key]
-        target[last] = value
+        target[int(last) if isinstance(target, list) else last] = value
     return json.dumps(doc, indent=2)
 
 
@@ -90,6 +90,8 @@ CASES = [
      "README.md:", "YAML syntax error"),
     ("card-too-big", "card", "README.md", "---\nlicense: mit\n---\n" + "x" * (17 << 20),
      "README.md:0:0: (file):", "is over the 16,777,216-byte limit"),
+    ("card-result-is-null", "card", "README.md", card("  - name: alpha\n    results: [null]"),
+     "README.md:5:15: model-index[0].results[0]:", "must be a mapping, not null"),
     ("eval-results-is-a-number", "eval-results", "gpqa.yaml", "42\n",
      "gpqa.yaml:1:1: (file):", "must be a list"),
     ("eval-results-dataset-is-text", "eval-results", "gpqa.yaml", "- dataset: Idavidrein/gpqa\n  value: 50\n",
@@ -98,6 +100,8 @@ CASES = [
     ("eee-top-level-list", "eee", "log.json", "[1, 2]", "log.json:0:0: (file):", "must be a mapping"),
     ("eee-results-is-a-mapping", "eee", "log.json", eee(evaluation_results={"a": 1}),
      "log.json:", "evaluation_results: must be a list"),
+    ("eee-result-is-null", "eee", "log.json", eee(evaluation_results__0=None),
+     "log.json:", "evaluation_results[0]: must be a mapping, not null"),
     ("eee-model-info-is-text", "eee", "log.json", eee(model_info="acme/alpha"),
      "log.json:", "model_info: must be a mapping"),
     ("eee-timestamp-overflows", "eee", "log.json", eee(retrieved_timestamp="1e999"),

@@ -488,6 +488,10 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
                 out.append(problem(path, mark(json_path), json_path, f"must be a list, not {_kind(value)}"))
                 return
             for i, item in enumerate(value):
+                if item is None and isinstance(spec[0], (dict, list)):  # an empty list item is not an absent field
+                    out.append(problem(path, mark(json_path + (i,)), json_path + (i,),
+                                       f"must be {'a mapping' if isinstance(spec[0], dict) else 'a list'}, not null"))
+                    continue
                 walk(item, spec[0], json_path + (i,))
         elif spec == TEXT:
             if isinstance(value, (dict, list)):
