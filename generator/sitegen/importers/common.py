@@ -65,7 +65,8 @@ def number(text, scale: str | int = 1, digits: int = 6):
     except InvalidOperation as exc:
         raise ImportError_(f"not a number: {text!r}", str(text)) from exc
     except DecimalException as exc:  # an exponent past the decimal context's range (1e9999999)
-        raise ImportError_(f"{str(text).strip()!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text)) from exc
+        shown = str(text).strip()
+        raise ImportError_(f"{shown!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text)) from exc
     if not value.is_finite() or abs(value) > MAX_NUMBER:
         raise ImportError_(f"{str(text).strip()!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text))
     value = round(value, digits)

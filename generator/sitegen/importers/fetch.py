@@ -6,12 +6,12 @@ Only `sitegen fetch` calls this module: nothing at build, validate or import tim
 A download is kept only if every check passes: HTTP 200 and the full length within one deadline, no redirect to a
 host the source does not list, a sane size (zip members within a ratio and a cap), complete by its format (a CSV's
 last row has the header's fields), the format the importer reads (the importer itself runs on it), no more than
-`MAX_SHRINK` of the source's results or of any CSV's rows lost, and an unchanged licence note (the whole note, years
-aside). "Unchanged" means the download and the file on disk both have the recorded hash; a file on disk that
-differs is rewritten from a download that matches the record ("restored"). Otherwise the error names the file and the existing capture stays as it was. Files are
-written through a temporary file and a rename. A source whose id ends in a month (`aa-api-2026-07`) is a
-snapshot that a methodology version may pin: a changed download becomes a new source (`aa-api-2026-11`) beside it,
-and the published one never changes.
+`MAX_SHRINK` of the source's results or of any file's rows or entries lost, and an unchanged licence note (the
+whole note, years aside). "Unchanged" means the download and the file on disk both have the recorded hash; a file
+on disk that differs is rewritten from a download that matches the record ("restored"). Otherwise the error names
+the file and the existing capture stays as it was. Files are written through a temporary file and a rename. A
+source whose id ends in a month (`aa-api-2026-07`) is a snapshot that a methodology version may pin: a changed
+download becomes a new source (`aa-api-2026-11`) beside it, and the published one never changes.
 """
 
 from __future__ import annotations

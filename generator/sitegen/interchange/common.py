@@ -449,7 +449,8 @@ def parse_json(raw: bytes, path: str):
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated")
         what = "ends early (a truncated download?)" if cut else "is not valid JSON"
-        raise Refused([problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}", "download the file again")]) from None
+        raise Refused([problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}",
+                               "download the file again")]) from None
     except RecursionError:
         raise Refused([problem(path, (1, 1), (), "is nested too deeply", "this is not an evaluation log")]) from None
     except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
