@@ -151,14 +151,15 @@ def test_interchange_import_reads_strictly_and_writes_atomically(tmp_path, monke
     cut.write_text('{"schema_version": "0.3.0", "evaluation_results": [{"x": 1', encoding="utf-8")
     result = CliRunner().invoke(interchange_import, ["eee", "board", str(cut), "--root", str(tmp_path)])
     assert result.exit_code == 1
-    assert result.output.splitlines() == [
-        "Error: board: run.json:1:59: (file): ends early (a truncated download?): Expecting ',' delimiter "
-        "(download the file again)"]
+    assert result.output.splitlines() == [  # placed in the path as given, as every problem is
+        f"{cut}:1:59: (file): ends early (a truncated download?): Expecting ',' delimiter (download the file again)",
+        "1 error; nothing written"]
     card = tmp_path / "README.md"
     card.write_bytes("---\nmodel-index: []\n---\n".encode("utf-16"))
     args = ["hf-model-index", "board", str(card), "--retrieved", "2025-06-01", "--force", "--root", str(tmp_path)]
     result = CliRunner().invoke(interchange_import, args)
-    assert result.output.splitlines() == ["Error: board: README.md:1:1: (file): file is UTF-16, not UTF-8 (save it as UTF-8)"]
+    assert result.output.splitlines() == [f"{card}:1:1: (file): file is UTF-16, not UTF-8 (save it as UTF-8)",
+                                          "1 error; nothing written"]
     card.write_text("---\nmodel-index: []\n---\n", encoding="utf-8")
     imported = tmp_path / "scores/imported/board.yaml"
     imported.parent.mkdir()

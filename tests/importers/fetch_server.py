@@ -14,6 +14,7 @@ import functools
 import io
 import json
 import threading
+import time
 import urllib.parse
 import zipfile
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -97,7 +98,17 @@ def upstream_tree(root: Path, folder: Path, downloads: Path | None = None) -> Pa
 
 
 class Handler(SimpleHTTPRequestHandler):
-    """Serves the folder; `faults` maps a URL path to 'truncate' (half the bytes, full Content-Length)."""
+    """Serves the folder; `faults` maps a URL path to a misbehaviour:
+
+    - 'truncate': half the bytes under the full Content-Length;
+    - 'no-length': the file without a Content-Length (the body ends when the connection closes);
+    - 'trickle': a full Content-Length, then one byte every TRICKLE seconds (at most TRICKLE_BYTES, so a client
+      that never gives up still ends);
+    - 'redirect <location>': a 302 to <location> (absolute, or a path on this server).
+    """
+
+    TRICKLE = 0.2
+    TRICKLE_BYTES = 300
 
     faults: dict[str, str] = {}
     requests: list[tuple[str, dict]] = []
@@ -111,7 +122,35 @@ class Handler(SimpleHTTPRequestHandler):
         if path.startswith("/artificialanalysis.ai/api/") and not self.headers.get("x-api-key"):
             self.send_error(401, "API key required")
             return
-        if self.faults.get(path) == "truncate":
+        fault = self.faults.get(path, "")
+        if fault.startswith("redirect "):
+            self.send_response(302)
+            self.send_header("Location", fault.split(" ", 1)[1])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if fault == "no-length":
+            body = (Path(self.directory) / path.lstrip("/")).read_bytes()
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+            self.close_connection = True
+            return
+        if fault == "trickle":
+            body = (Path(self.directory) / path.lstrip("/")).read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for i in range(min(len(body), self.TRICKLE_BYTES)):
+                try:
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                except OSError:  # the client gave up
+                    break
+                time.sleep(self.TRICKLE)
+            self.close_connection = True
+            return
+        if fault == "truncate":
             body = (Path(self.directory) / path.lstrip("/")).read_bytes()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -123,6 +162,14 @@ class Handler(SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+_RECEIVED: dict[str, list] = {}
+
+
+def received(base: str) -> list[tuple[str, dict]]:
+    """The requests (path, headers) the server started at `base` has answered so far."""
+    return list(_RECEIVED[base])
+
+
 @contextlib.contextmanager
 def serve(folder: Path, faults: dict[str, str] | None = None):
     """Serves `folder` on 127.0.0.1 (a free port) in a thread; yields the base URL."""
@@ -130,8 +177,10 @@ def serve(folder: Path, faults: dict[str, str] | None = None):
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    _RECEIVED[base] = handler.requests
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield base
     finally:
         server.shutdown()
         server.server_close()

@@ -277,3 +277,196 @@ def test_nothing_but_sitegen_fetch_loads_the_fetchers():
     code = ("import sys, sitegen.cli, sitegen.build, sitegen.importers; "
             "sys.exit('sitegen.importers.fetch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 0
+
+
+# --------------------------------------------------------------------------- a client that trusts no server (#31)
+
+
+def server_path(upstream: Path, url: str) -> str:
+    return "/" + local_path(upstream, url).relative_to(upstream).as_posix()
+
+
+AA_API_FILE = "https://artificialanalysis.ai/api/v2/data/llms/models"
+
+
+def test_a_cross_host_redirect_is_refused_and_the_key_never_leaves_its_host(root, upstream, tmp_path):
+    """The API answers with a redirect to another host: nothing is fetched from it, and it never sees the key."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "mirror").mkdir(parents=True)
+    (elsewhere / "mirror/models.json").write_bytes(local_path(upstream, AA_API_FILE).read_bytes())
+    with serve(elsewhere) as other:
+        before = snapshot(root)
+        with serve(upstream, {server_path(upstream, AA_API_FILE): f"redirect {other}/mirror/models.json"}) as base:
+            done = fetch(root, "aa-api", "--base-url", base)
+        assert done.exit_code == 1, done.output
+        host = other.split("//", 1)[1]
+        assert f"{AA_API_FILE}: redirected to another host ({host}); refused" in done.output, done.output
+        assert snapshot(root) == before
+        assert requests_of(other) == []
+
+
+def test_a_redirect_to_a_host_the_source_lists_is_followed_without_the_key(root, upstream, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "mirror").mkdir(parents=True)
+    (elsewhere / "mirror/models.json").write_bytes(local_path(upstream, AA_API_FILE).read_bytes())
+    with serve(elsewhere) as other:
+        host = other.split("//", 1)[1]
+        sources = root / "scores/sources.yaml"
+        _rewrite(sources, "  - id: aa-api-2026-07\n", f"  - id: aa-api-2026-07\n    redirect_hosts: [\"{host}\"]\n")
+        with serve(upstream, {server_path(upstream, AA_API_FILE): f"redirect {other}/mirror/models.json"}) as base:
+            done = fetch(root, "aa-api", "--base-url", base)
+        assert done.exit_code == 0, done.output
+        assert "aa-api-2026-07: unchanged" in done.output
+        seen = requests_of(other)
+        assert [path for path, _ in seen] == ["/mirror/models.json"]
+        assert not any(k.lower() == "x-api-key" for _, headers in seen for k in headers)
+
+
+def requests_of(base: str) -> list:
+    """The requests the server at `base` received (fetch_server records them per server)."""
+    from fetch_server import received
+    return received(base)
+
+
+def test_a_slow_server_cannot_hold_a_download_past_its_deadline(root, upstream):
+    """A byte every 0.2 s never trips a per-read timeout; the download's total deadline (--timeout 1) does."""
+    import time
+
+    url = url_of(root, "arc-prize/models.json")
+    assert len(local_path(upstream, url).read_bytes()) > 300
+    before = snapshot(root)
+    with serve(upstream, {server_path(upstream, url): "trickle"}) as base:
+        start = time.monotonic()
+        done = CliRunner().invoke(main, ["fetch", "arc-prize", "--root", str(root), "--timeout", "1",
+                                         "--base-url", base])
+        elapsed = time.monotonic() - start
+    assert done.exit_code == 1, done.output
+    assert f"{url}: took longer than 1 s; gave up" in done.output, done.output
+    assert elapsed < 8, elapsed  # the server would take 60 s
+    assert snapshot(root) == before
+
+
+def _lying_zip(path: Path, member: str, size: int, claimed: int | None) -> None:
+    """A zip whose `member` unpacks to `size` zero bytes while its headers claim `claimed` (None: the truth)."""
+    import struct
+
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, data in members.items():
+            if n != member:
+                z.writestr(n, data)
+        with z.open(member, "w", force_zip64=False) as out:
+            chunk = bytes(1 << 20)
+            for _ in range(size >> 20):
+                out.write(chunk)
+    if claimed is None:
+        return
+    blob = bytearray(path.read_bytes())
+    name = member.encode()
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        start = 0
+        while True:
+            at = blob.find(signature, start)
+            if at < 0:
+                break
+            start = at + 4
+            name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+            if blob[name_at:name_at + len(name)] == name:
+                struct.pack_into("<I", blob, at + offset, claimed)
+    path.write_bytes(bytes(blob))
+
+
+@pytest.mark.parametrize("size, claimed, expected", [
+    # the header says 4000 bytes: the member is read in chunks and stops at the lie
+    (96 << 20, 4000, "benchmark_data/gpqa_diamond.csv does not unpack to the 4000 bytes its header says"),
+    # the header tells the truth: 48 MiB from about 50 KB is more than MAX_RATIO times its packed size
+    (48 << 20, None, "benchmark_data/gpqa_diamond.csv would unpack to 50331648 bytes, more than 100 times"),
+])
+def test_a_zip_bomb_is_refused_before_it_fills_memory(root, upstream, size, claimed, expected):
+    """A 2.1 MB zip whose header lied pushed memory to 2 GB: members are read in chunks, within a ratio and a cap."""
+    import tracemalloc
+
+    archive = local_path(upstream, "https://epoch.ai/data/benchmark_data.zip")
+    _lying_zip(archive, "benchmark_data/gpqa_diamond.csv", size, claimed)
+    assert archive.stat().st_size < 1 << 20
+    before = snapshot(root)
+    with serve(upstream) as base:
+        tracemalloc.start()
+        try:
+            done = fetch(root, "epoch", "--base-url", base)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 24 << 20, (peak, done.output)
+    assert done.exit_code == 1, done.output
+    assert expected in done.output, done.output
+    assert snapshot(root) == before
+
+
+def test_a_csv_cut_mid_row_without_a_content_length_is_refused(root, upstream):
+    url = url_of(root, "pedagogy-benchmark/models.csv")
+    path = local_path(upstream, url)
+    data = path.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n")
+    path.write_bytes(data[: last + (len(data) - last) // 2])  # the last row cut in its middle
+    output = refused(root, upstream, "pedagogy-models", {server_path(upstream, url): "no-length"})
+    assert "pedagogy-benchmark/models.csv: truncated: the last row has" in output, output
+
+
+def test_a_source_without_result_rows_cannot_collapse(root, upstream):
+    """pedagogy-models gives models, not results: 12 of its 127 lines must not pass as a new capture."""
+    url = url_of(root, "pedagogy-benchmark/models.csv")
+    path = local_path(upstream, url)
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:12]))
+    output = refused(root, upstream, "pedagogy-models")
+    assert "pedagogy-models: the download would shrink the source from" in output, output
+    assert "pedagogy-benchmark/models.csv: 11 rows where the capture has 126" in output, output
+
+
+def test_a_second_licence_section_appended_to_the_note_is_refused(root, upstream):
+    archive = local_path(upstream, "https://epoch.ai/data/benchmark_data.zip")
+    with zipfile.ZipFile(archive) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    members["benchmark_data/README.md"] += b"\n## Additional terms\n\nLicense: non-commercial use only.\n"
+    with zipfile.ZipFile(archive, "w") as z:
+        for n, data in members.items():
+            z.writestr(n, data)
+    output = refused(root, upstream, "epoch")
+    assert "epoch-ai-benchmarking-hub/README.md: the publisher's licence note changed" in output, output
+
+
+def test_unchanged_only_when_the_file_on_disk_matches_its_recorded_hash(root, upstream):
+    capture = root / "downloads/eq-bench/eqbench3_leaderboard.csv"
+    good = capture.read_bytes()
+    capture.write_bytes(good.replace(b"o3,1500.0,", b"o3,1999.0,", 1))
+    with serve(upstream) as base:
+        done = fetch(root, "eq-bench", "--base-url", base)
+    assert done.exit_code == 0, done.output
+    assert "unchanged" not in done.output, done.output
+    assert "eq-bench: restored (downloads/eq-bench/eqbench3_leaderboard.csv differed from its recorded sha256" \
+        in done.output, done.output
+    assert capture.read_bytes() == good
+
+
+def test_a_json_file_that_loses_its_entries_is_refused_even_when_the_results_hold(root, upstream):
+    """arc-prize/models.json describes the models; 10 of its 184 entries must not pass because the scores
+    (evaluations.json) are intact."""
+    url = url_of(root, "arc-prize/models.json")
+    path = local_path(upstream, url)
+    path.write_text(json.dumps(json.loads(path.read_bytes())[:10], indent=2), encoding="utf-8")
+    output = refused(root, upstream, "arc-prize")
+    assert "arc-prize/models.json: 10 entries where the capture has 184" in output, output
+
+
+def test_a_redirect_on_the_same_host_is_followed_by_hand_and_keeps_the_key(root, upstream):
+    """The API moved its file to another path on its own host: followed, and the key still goes with it."""
+    moved = local_path(upstream, AA_API_FILE).with_name("models-v3")
+    moved.write_bytes(local_path(upstream, AA_API_FILE).read_bytes())
+    target = server_path(upstream, AA_API_FILE).rsplit("/", 1)[0] + "/models-v3"
+    with serve(upstream, {server_path(upstream, AA_API_FILE): f"redirect {target}"}) as base:
+        done = fetch(root, "aa-api", "--base-url", base)
+        seen = requests_of(base)
+    assert done.exit_code == 0, done.output
+    assert "aa-api-2026-07: unchanged" in done.output
+    assert [p for p, h in seen if p == target and h.get("x-api-key") == "test-key"] == [target]

@@ -104,6 +104,35 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
 FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 
 
+def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve):
+    """The files of one `interchange` call as one imported document (interchange.common.Refused when any cannot be
+    read: not a regular file, too big, not UTF-8, not strict YAML/JSON, or of another shape)."""
+    from ..interchange import eee, hf
+    from ..interchange.common import decode, read_input
+
+    raws = [(str(p), read_input(p)) for p in paths]
+    if fmt == "eee":
+        return eee.import_eee([raw for _, raw in raws], source=source, benchmarks=benchmarks, resolve=resolve,
+                              retrieved=retrieved, paths=[name for name, _ in raws])
+    docs = []
+    for name, raw in raws:
+        text = decode(raw, name)
+        if fmt == "hf-model-index":
+            docs.append(hf.import_model_index(text, source=source, retrieved=retrieved, benchmarks=benchmarks,
+                                              resolve=resolve, path=name))
+        else:
+            docs.append(hf.import_eval_results(text, model=model_name, source=source, retrieved=retrieved,
+                                               benchmarks=benchmarks, resolve=resolve, path=name))
+    outcome = docs[0]
+    for more in docs[1:]:
+        outcome.doc["results"].extend(more.doc["results"])
+        outcome.unmatched.extend(more.unmatched)
+        outcome.skipped.extend(more.skipped)
+    outcome.doc["results"].sort(key=lambda r: tuple(str(r.get(k, "")) for k in
+                                                    ("model", "benchmark", "metric", "subset", "harness")))
+    return outcome
+
+
 @click.command("interchange")
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS))
 @click.argument("source")
@@ -119,7 +148,6 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as
     `sitegen validate` would check it, and an existing one only with --force; otherwise nothing is written and
     the command exits 1."""
-    from ..interchange import eee, hf
     from ..interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
 
     if not to_stdout:
@@ -134,34 +162,10 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     if fmt == "hf-eval-results" and not model_name:
         raise click.UsageError("--model is required for hf-eval-results")
     benchmarks, resolve = Benchmarks.load(root), resolver(root)
-    from ..importers.common import ImportError_, read_json, read_text
-
-    try:  # a BOM, UTF-16, Latin-1 or truncated JSON is a clear error with the file's line and column
-        texts = [(p, read_json(p) if fmt == "eee" else read_text(p)) for p in paths]
-    except ImportError_ as exc:
-        raise click.ClickException(f"{source}: {exc}") from None
-    if fmt == "eee":
-        try:
-            outcome = eee.import_eee([t for _, t in texts], source=source, benchmarks=benchmarks, resolve=resolve,
-                                     retrieved=retrieved)
-        except ValueError as exc:
-            raise click.ClickException(str(exc)) from exc
-    else:
-        docs = []
-        for _, text in texts:
-            if fmt == "hf-model-index":
-                docs.append(hf.import_model_index(text, source=source, retrieved=retrieved, benchmarks=benchmarks,
-                                                  resolve=resolve))
-            else:
-                docs.append(hf.import_eval_results(text, model=model_name, source=source, retrieved=retrieved,
-                                                   benchmarks=benchmarks, resolve=resolve))
-        outcome = docs[0]
-        for more in docs[1:]:
-            outcome.doc["results"].extend(more.doc["results"])
-            outcome.unmatched.extend(more.unmatched)
-            outcome.skipped.extend(more.skipped)
-        outcome.doc["results"].sort(key=lambda r: tuple(str(r.get(k, "")) for k in
-                                                        ("model", "benchmark", "metric", "subset", "harness")))
+    try:  # every input is read bounded and strictly; whatever it holds, a placed message and exit 1
+        outcome = _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve)
+    except Refused as exc:
+        _refused(exc)
     for name, why in outcome.unmatched:
         click.echo(f"{source}: unmatched {name!r}: {why}", err=True)
     for what, why in outcome.skipped:

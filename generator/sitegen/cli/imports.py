@@ -119,13 +119,14 @@ def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
     from ..importers import aliases as alias_tools
-    from ..importers.common import ImportError_, load_ignores
+    from ..importers.common import ImportError_, load_ignores, reading
     from ..importers.registry import Registry
 
     registry = Registry.load(root)
     ignores = load_ignores(root)
     try:
-        ex = importers.extract(source, list(paths), retrieved, registry, ignores)
+        with reading(list(paths), source):  # what the files hold is a placed message, never an internal error
+            ex = importers.extract(source, list(paths), retrieved, registry, ignores)
     except ImportError_ as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(alias_tools.dump(alias_tools.suggest(ex, registry, ignores)), nl=False)
@@ -274,7 +275,7 @@ def stats_command(data, root):
 @click.option("--base-url", help="Send every request to URL/<host>/<path> instead (a local test server).")
 @click.option("--allow-shrink", is_flag=True,
               help="Keep a download that loses more than a fifth of the source's results (after checking why).")
-@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds per request.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds a whole download may take (redirects and every chunk).")
 @ROOT
 def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
     """Download SOURCE's files again into downloads/, check them and record them in scores/sources.yaml.

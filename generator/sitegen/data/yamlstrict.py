@@ -174,8 +174,11 @@ def _field(path: Path) -> str:
     return out if len(out) <= 60 else out[:57] + "..."
 
 
-def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:
-    """Parse one YAML file strictly; return (None, problems) when it cannot be read at all."""
+def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed | None, list[Problem]]:
+    """Parse one YAML file strictly; return (None, problems) when it cannot be read at all.
+
+    `expect` is the type the document must be (a mapping for every data file); None accepts any, for the readers of
+    other formats (interchange), which check the shape themselves."""
     problems: list[Problem] = []
     if len(raw) > MAX_BYTES:
         problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
@@ -350,7 +353,7 @@ def parse(raw: bytes, path: str) -> tuple[Parsed | None, list[Problem]]:
 
     if problems and any(p.message.startswith("more than one") for p in problems):
         return None, problems
-    if not isinstance(root, dict):
+    if expect is not None and not isinstance(root, expect):
         kind = "empty" if root is None else type(root).__name__
         problems.append(Problem(path, *marks.get((), (1, 1)), "", f"top level is {kind}, not a mapping",
                                 "a data file is a mapping of field names to values"))

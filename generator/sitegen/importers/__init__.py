@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
                pedagogy_models, swe_bench)
-from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, resolve
+from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
 from .registry import Registry, key
 
 MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench,
@@ -53,7 +53,8 @@ def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tu
     """Extract and resolve one source against the registry in `root`; writes nothing."""
     registry = Registry.load(root)
     ignores = load_ignores(root)
-    ex = extract(source, paths, retrieved, registry, ignores)
+    with reading(paths, source):  # whatever the files hold, a placed ImportError_, never an internal error
+        ex = extract(source, paths, retrieved, registry, ignores)
     prefer = getattr(importer_for(source), "prefer", None)
     return ex, resolve(ex, registry, ignores, prefer)
 

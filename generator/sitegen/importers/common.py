@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import datetime
@@ -9,7 +10,7 @@ import hashlib
 import io
 import json
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, DecimalException, InvalidOperation
 from pathlib import Path
 from typing import Callable
 
@@ -28,7 +29,21 @@ ROW_DATE = re.compile(r"\((\d{4})-?(\d{2})-?(\d{2})\)")
 
 
 class ImportError_(Exception):
-    """A file cannot be imported (wrong format, missing column, no retrieval date)."""
+    """A file cannot be imported (wrong format, missing column, no retrieval date).
+
+    `text` is the offending value when the message does not yet say where it is (`number`); `reading` then
+    places it in the files being read."""
+
+    def __init__(self, message: str, text: str | None = None):
+        super().__init__(message)
+        self.text = text
+
+
+#: No capture is near this (the largest is about 1.3 MB); a bigger input is not a source's file.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+#: The largest magnitude a source number may have: past 15 digits a float does not hold it exactly, and no score,
+#: price or count comes near (as data/yamlstrict.py's MAX_INT_DIGITS).
+MAX_NUMBER = Decimal("1e15")
 
 
 # --------------------------------------------------------------------------- numbers
@@ -48,7 +63,12 @@ def number(text, scale: str | int = 1, digits: int = 6):
     try:
         value = Decimal(raw) * Decimal(str(scale))
     except InvalidOperation as exc:
-        raise ImportError_(f"not a number: {text!r}") from exc
+        raise ImportError_(f"not a number: {text!r}", str(text)) from exc
+    except DecimalException as exc:  # an exponent past the decimal context's range (1e9999999)
+        shown = str(text).strip()
+        raise ImportError_(f"{shown!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text)) from exc
+    if not value.is_finite() or abs(value) > MAX_NUMBER:
+        raise ImportError_(f"{str(text).strip()!r} is not a finite number within ±{MAX_NUMBER:.0e}", str(text))
     value = round(value, digits)
     if value == value.to_integral_value():
         return int(value)
@@ -56,7 +76,7 @@ def number(text, scale: str | int = 1, digits: int = 6):
 
 
 def sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def date_from_name(path: Path) -> str | None:
@@ -176,12 +196,43 @@ def read_dated_csv(paths: list[Path], retrieved: str | None, source: str, what: 
     return path, retrieved, read_csv(path)
 
 
+def regular_bytes(path: Path, limit: int) -> tuple[bytes | None, str]:
+    """(a file's bytes, '') when it is a regular file of at most `limit` bytes, else (None, why). The file is
+    opened without blocking (a FIFO is not waited on) and checked before it is read; no more than `limit` + 1
+    bytes are ever read (/dev/zero is refused, not read to the end)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror}"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "is not a regular file"
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            raw = handle.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > limit:
+        return None, f"is over the {limit:,}-byte limit for an input file"
+    return raw, ""
+
+
+def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """A downloaded file's bytes, or ImportError_ placed at the file: not a regular file, unreadable or too big."""
+    raw, why = regular_bytes(Path(path), limit)
+    if raw is None:
+        raise ImportError_(f"{path}:0:0: (file): {why} (give the downloaded file itself)")
+    return raw
+
+
 def read_text(path: Path) -> str:
     """A downloaded file as UTF-8 text, or ImportError_ naming the place: a BOM, UTF-16, Latin-1 or a NUL byte."""
     from ..data.yamlstrict import _decode
 
     problems: list = []
-    text = _decode(Path(path).read_bytes(), Path(path).name, problems)
+    text = _decode(read_bytes(path), Path(path).name, problems)
     if text is None:
         raise ImportError_(problems[0].format())
     return text
@@ -208,6 +259,65 @@ def read_json(path: Path, **options):
                            "(download the file again)") from exc
     except RecursionError as exc:
         raise ImportError_(f"{Path(path).name}:1:1: (file): is nested too deeply (download the file again)") from exc
+    except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
+        raise ImportError_(f"{Path(path).name}:1:1: (file): is not valid JSON: {str(exc)[:120]} "
+                           "(download the file again)") from exc
+
+
+SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, InvalidOperation, OverflowError,
+                RecursionError)
+
+
+@contextlib.contextmanager
+def reading(paths: list[Path], source: str):
+    """Turn what an extractor trips over into a placed ImportError_: a value `number` refused is placed at its row
+    and column; a file of another shape (a list where the importer reads a mapping, text where it reads a number)
+    is placed at the first file. Nothing an input holds becomes an internal error."""
+    first = Path(paths[0]).name if paths else source
+    try:
+        yield
+    except ImportError_ as exc:
+        if exc.text is None:
+            raise
+        raise ImportError_(_place(paths, exc.text, str(exc))) from None
+    except KeyError as exc:
+        raise ImportError_(f"{first}:1:1: (file): {exc} is missing: not the shape the {source} importer reads "
+                           "(compare the file with the capture in downloads/)") from None
+    except SHAPE_ERRORS as exc:
+        raise ImportError_(f"{first}:1:1: (file): not the shape the {source} importer reads "
+                           f"({type(exc).__name__}: {str(exc)[:200]}) (compare the file with the capture in "
+                           "downloads/)") from None
+
+
+def _place(paths: list[Path], text: str, message: str) -> str:
+    """`path:line:col: column: message` for the first cell (CSV) or spot (other files) that holds `text`."""
+    wanted = text.strip()
+    for path in paths:
+        raw, _ = regular_bytes(Path(path), MAX_INPUT_BYTES)
+        if raw is None:
+            continue
+        content = raw.decode("utf-8", errors="replace")
+        name = Path(path).name
+        if name.endswith(".csv"):
+            reader = csv.reader(io.StringIO(content, newline=""))
+            header = None
+            for row in reader:
+                if header is None:
+                    header = row
+                    continue
+                for i, cell in enumerate(row):
+                    if cell.strip() == wanted:
+                        line = reader.line_num
+                        at = content.splitlines()[line - 1].find(cell) + 1 if line <= len(content.splitlines()) else 1
+                        column = header[i] if i < len(header) else f"column {i + 1}"
+                        return f"{name}:{line}:{max(at, 1)}: {column}: {message} (check the download)"
+        at = content.find(wanted)
+        if at >= 0:
+            line = content.count("\n", 0, at) + 1
+            col = at - (content.rfind("\n", 0, at) + 1) + 1
+            return f"{name}:{line}:{col}: (file): {message} (check the download)"
+    first = Path(paths[0]).name if paths else "(input)"
+    return f"{first}:0:0: (file): {message} (check the download)"
 
 
 def files_entry(paths: list[Path]) -> list[dict]:

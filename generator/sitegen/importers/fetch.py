@@ -3,12 +3,15 @@
 One fetcher per source family (`FETCHERS`); the URLs are data, the `url` of each file in scores/sources.yaml.
 Only `sitegen fetch` calls this module: nothing at build, validate or import time touches the network.
 
-A download is kept only if every check passes: HTTP 200 and the full length, a sane size, the format the
-importer reads (the importer itself runs on it), no more than `MAX_SHRINK` of the source's results lost, and an
-unchanged licence note. Otherwise the error names the file and the existing capture stays as it was. Files are
-written through a temporary file and a rename. A source whose id ends in a month (`aa-api-2026-07`) is a
-snapshot that a methodology version may pin: a changed download becomes a new source (`aa-api-2026-11`) beside it,
-and the published one never changes.
+A download is kept only if every check passes: HTTP 200 and the full length within one deadline, no redirect to a
+host the source does not list, a sane size (zip members within a ratio and a cap), complete by its format (a CSV's
+last row has the header's fields), the format the importer reads (the importer itself runs on it), no more than
+`MAX_SHRINK` of the source's results or of any file's rows or entries lost, and an unchanged licence note (the
+whole note, years aside). "Unchanged" means the download and the file on disk both have the recorded hash; a file
+on disk that differs is rewritten from a download that matches the record ("restored"). Otherwise the error names
+the file and the existing capture stays as it was. Files are written through a temporary file and a rename. A
+source whose id ends in a month (`aa-api-2026-07`) is a snapshot that a methodology version may pin: a changed
+download becomes a new source (`aa-api-2026-11`) beside it, and the published one never changes.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ import io
 import json
 import os
 import re
+import socket
 import tempfile
-import urllib.error
+import time
 import urllib.parse
-import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Callable
@@ -36,8 +39,12 @@ from ..write import replace_file
 from . import DEFAULT_DATA, MAX_SHRINK, imported_count, importer_for, run
 from .common import ImportError_
 
-TIMEOUT = 60                    # seconds per request
-MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer is not what we asked for
+TIMEOUT = 60                    # seconds a whole download may take: every redirect, every chunk
+MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer (or unpacked member) is not what we asked for
+MAX_RATIO = 100                 # a zip member unpacks to at most this many times its packed size (CSV: about 5-10)
+MAX_REDIRECTS = 5
+CHUNK = 64 * 1024
+SECRET_HEADERS = frozenset({"x-api-key", "authorization", "cookie"})  # sent only to the host the URL names
 MIN_BYTES = 64                  # an empty or near-empty answer is an error page, not data
 USER_AGENT = "sitegen-fetch (+https://github.com/; refreshes a leaderboard's source captures)"
 SNAPSHOT_ID = re.compile(r"^(?P<family>.+)-(?P<date>\d{4}-\d{2}(?:-\d{2})?)$")
@@ -59,7 +66,13 @@ class Skipped(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Remote:
-    """Where requests go: the real URLs, or every URL under `base_url` (a test server) as /<host>/<path>."""
+    """Where requests go: the real URLs, or every URL under `base_url` (a test server) as /<host>/<path>.
+
+    A careful client: redirects are followed by hand, and one to another host only when the caller lists that
+    host (a source's `redirect_hosts`); secret headers (the API key) go only to the host the URL names; the whole
+    download, redirects included, has `timeout` seconds, checked between chunks; the body is read in chunks and
+    refused past MAX_BYTES before it is held; only plain (not content-encoded) bodies are read.
+    """
 
     base_url: str | None = None
     timeout: float = TIMEOUT
@@ -71,28 +84,96 @@ class Remote:
         tail = parts.netloc + parts.path + (f"?{parts.query}" if parts.query else "")
         return self.base_url.rstrip("/") + "/" + tail
 
-    def get(self, url: str, headers: dict | None = None) -> bytes:
-        target = self.url(url)
-        if urllib.parse.urlsplit(target).scheme not in ("http", "https"):
+    def _published(self, actual: str) -> str:
+        """The publisher's URL an actual request URL stands for (under base_url: https://<host>/<path>)."""
+        if self.base_url:
+            prefix = self.base_url.rstrip("/") + "/"
+            if actual.startswith(prefix):
+                return "https://" + actual[len(prefix):]
+        return actual
+
+    def get(self, url: str, headers: dict | None = None, hosts=()) -> bytes:
+        deadline = time.monotonic() + self.timeout
+        home = urllib.parse.urlsplit(url).netloc.lower()
+        allowed = {home, *(str(h).lower() for h in hosts)}
+        actual, here = self.url(url), home
+        for _ in range(MAX_REDIRECTS + 1):
+            sent = {k: v for k, v in (headers or {}).items() if here == home or k.lower() not in SECRET_HEADERS}
+            location, data = self._get_once(url, actual, sent, deadline)
+            if location is None:
+                return data
+            actual = urllib.parse.urljoin(actual, location)
+            published = urllib.parse.urlsplit(self._published(actual))
+            here = published.netloc.lower()
+            if published.scheme not in ("http", "https"):
+                raise FetchError(f"{url}: redirected to a {published.scheme or 'relative'} URL; refused")
+            if published.scheme == "http" and urllib.parse.urlsplit(url).scheme == "https" and not self.base_url:
+                raise FetchError(f"{url}: redirected from https to plain http ({here}); refused")
+            if here not in allowed:
+                raise FetchError(f"{url}: redirected to another host ({here}); refused (if the publisher moved "
+                                 "its files there, list the host under the source's redirect_hosts)")
+        raise FetchError(f"{url}: more than {MAX_REDIRECTS} redirects; refused")
+
+    def _late(self, url: str) -> FetchError:
+        return FetchError(f"{url}: took longer than {self.timeout:g} s; gave up")
+
+    def _get_once(self, url: str, actual: str, headers: dict, deadline: float) -> tuple[str | None, bytes]:
+        """One request: (the redirect's Location, b"") or (None, the whole body)."""
+        parts = urllib.parse.urlsplit(actual)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchError(f"{url}: only http(s) URLs are fetched")
-        request = urllib.request.Request(target, headers={"User-Agent": USER_AGENT, **(headers or {})})
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise self._late(url)
+        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        conn = kind(parts.hostname, parts.port, timeout=remaining)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        chunks: list[bytes] = []
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                expected = response.headers.get("Content-Length")
-                data = response.read(MAX_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+            conn.request("GET", target, headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity", **headers})
+            sock = conn.sock  # the response reads from it even after the connection hands it over
+            response = conn.getresponse()
+            if response.status in (301, 302, 303, 307, 308):
+                location = response.getheader("Location")
+                if not location:
+                    raise FetchError(f"{url}: HTTP {response.status} without a Location")
+                return location, b""
+            if response.status != 200:
+                raise FetchError(f"{url}: HTTP {response.status} {response.reason}")
+            encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
+            if encoding != "identity":
+                raise FetchError(f"{url}: the server sent {encoding}-encoded data; only plain data is read")
+            expected = response.getheader("Content-Length")
+            if expected is not None and expected.isdigit() and int(expected) > MAX_BYTES:
+                raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
+            size = 0
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise self._late(url)
+                sock.settimeout(remaining)
+                chunk = response.read1(CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > MAX_BYTES:
+                    raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
+                chunks.append(chunk)
+        except (TimeoutError, socket.timeout):
+            if time.monotonic() >= deadline - 0.05:
+                raise self._late(url) from None
+            raise FetchError(f"{url}: cannot download: timed out") from None
         except http.client.IncompleteRead as exc:
-            raise FetchError(f"{url}: truncated download: got {len(exc.partial)} bytes, "
+            raise FetchError(f"{url}: truncated download: got {sum(map(len, chunks)) + len(exc.partial)} bytes, "
                              f"{exc.expected} more were announced") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise FetchError(f"{url}: cannot download: {reason}") from None
-        if len(data) > MAX_BYTES:
-            raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
+        except (http.client.HTTPException, OSError) as exc:
+            raise FetchError(f"{url}: cannot download: {exc}") from None
+        finally:
+            conn.close()
+        data = b"".join(chunks)
         if expected is not None and expected.isdigit() and int(expected) != len(data):
             raise FetchError(f"{url}: truncated download: got {len(data)} of {expected} bytes")
-        return data
+        return None, data
 
 
 def github_raw(url: str) -> tuple[str, str, str, str] | None:
@@ -133,13 +214,18 @@ class Plan:
     def id(self) -> str:
         return self.source["id"]
 
+    @property
+    def hosts(self) -> tuple[str, ...]:
+        """Other hosts the source's URLs may redirect to (its reviewed `redirect_hosts`)."""
+        return tuple(str(h) for h in self.source.get("redirect_hosts") or ())
+
 
 Fetcher = Callable[[Plan, Remote], dict[str, bytes]]
 
 
 def fetch_files(plan: Plan, remote: Remote, headers: dict | None = None) -> dict[str, bytes]:
     """Each file is its URL's bytes, unchanged."""
-    return {f["name"]: remote.get(f["url"], headers) for f in plan.files}
+    return {f["name"]: remote.get(f["url"], headers, plan.hosts) for f in plan.files}
 
 
 def fetch_aa_api(plan: Plan, remote: Remote) -> dict[str, bytes]:
@@ -156,7 +242,7 @@ def fetch_zip_members(plan: Plan, remote: Remote) -> dict[str, bytes]:
     out = {}
     for f in plan.files:
         if f["url"] not in archives:
-            blob = remote.get(f["url"])
+            blob = remote.get(f["url"], None, plan.hosts)
             try:
                 archives[f["url"]] = zipfile.ZipFile(io.BytesIO(blob))
             except zipfile.BadZipFile:
@@ -166,20 +252,41 @@ def fetch_zip_members(plan: Plan, remote: Remote) -> dict[str, bytes]:
         members = [m for m in archive.infolist() if Path(m.filename).name == base and not m.is_dir()]
         if len(members) != 1:
             raise FetchError(f"{f['url']}: the archive has {len(members)} members named {base}, expected one")
-        if members[0].file_size > MAX_BYTES:
-            raise FetchError(f"{f['url']}: {members[0].filename} unpacks to {members[0].file_size} bytes; too big")
-        try:
-            out[f["name"]] = archive.read(members[0])
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise FetchError(f"{f['url']}: {members[0]}: {exc}") from None
+        out[f["name"]] = _unpack(f["url"], archive, members[0])
     return out
+
+
+def _unpack(url: str, archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, read in chunks and refused as soon as it passes what its header says, MAX_RATIO times its
+    packed size or MAX_BYTES: a header that lies cannot make us unpack more than a chunk past it."""
+    limit = min(MAX_BYTES, max(MAX_RATIO * member.compress_size, CHUNK))
+    if member.file_size > limit:
+        raise FetchError(f"{url}: {member.filename} would unpack to {member.file_size} bytes, more than "
+                         f"{MAX_RATIO} times its {member.compress_size} packed bytes or {MAX_BYTES} bytes; refused")
+    chunks, size = [], 0
+    try:
+        with archive.open(member) as stream:
+            while chunk := stream.read(CHUNK):
+                size += len(chunk)
+                if size > member.file_size:
+                    break
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+        if "CRC" in str(exc) or size >= member.file_size:
+            raise FetchError(f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header "
+                             f"says ({exc}); refused") from None
+        raise FetchError(f"{url}: {member.filename}: {exc}") from None
+    if size != member.file_size:
+        raise FetchError(f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header "
+                         f"says; refused")
+    return b"".join(chunks)
 
 
 def fetch_js_string(plan: Plan, remote: Remote) -> dict[str, bytes]:
     """EQ-Bench keeps its leaderboard as a CSV template string in the site's script: `select = \\`...\\``."""
     out = {}
     for f in plan.files:
-        text = _text(remote.get(f["url"]), f["url"])
+        text = _text(remote.get(f["url"], None, plan.hosts), f["url"])
         m = re.search(r"\b" + re.escape(f["select"]) + r"\s*=\s*`([^`]*)`", text)
         if not m:
             raise FetchError(f"{f['url']}: format changed: no {f['select']} = `...` string in the script")
@@ -204,7 +311,7 @@ def fetch_markdown_table(plan: Plan, remote: Remote) -> dict[str, bytes]:
     """
     out = {}
     for f in plan.files:
-        lines = _text(remote.get(f["url"]), f["url"]).splitlines()
+        lines = _text(remote.get(f["url"], None, plan.hosts), f["url"]).splitlines()
         start = next((i for i, line in enumerate(lines)
                       if line.lstrip().startswith("|") and _cells(line)[:1] == ["Model"]), None)
         if start is None or start + 1 >= len(lines):
@@ -246,7 +353,7 @@ def fetch_json_to_csv(plan: Plan, remote: Remote) -> dict[str, bytes]:
     out = {}
     for f in plan.files:
         try:
-            doc = json.loads(remote.get(f["url"]))
+            doc = json.loads(remote.get(f["url"], None, plan.hosts))
             boards = doc["leaderboards"]
             rows = [[board["name"], *(_cell(result.get(col)) for col in SWE_COLUMNS[1:])]
                     for board in boards for result in board["results"]]
@@ -336,7 +443,10 @@ def resolve_name(root: Path, name: str) -> Plan:
 
 
 def check_format(name: str, data: bytes, old: Path) -> None:
-    """The download parses as its kind of file and keeps the columns the current capture has."""
+    """The download parses as its kind of file, is complete by its format and keeps the columns the capture has.
+
+    A CSV is complete when its last row has the header's number of fields and, when the current capture ends
+    with a line break, it ends with one too: a body cut mid-row is caught without a Content-Length."""
     if len(data) < MIN_BYTES:
         raise FetchError(f"{name}: only {len(data)} bytes; not a data file")
     suffix = Path(name).suffix
@@ -345,24 +455,47 @@ def check_format(name: str, data: bytes, old: Path) -> None:
             json.loads(data)
         except ValueError as exc:
             raise FetchError(f"{name}: format changed or truncated: not JSON ({exc})") from None
+        except RecursionError:
+            raise FetchError(f"{name}: format changed: JSON nested too deeply") from None
     elif suffix == ".csv":
-        text = _text(data, name)
-        header = next(csv.reader(io.StringIO(text)), [])
-        if old.is_file():
-            before = next(csv.reader(io.StringIO(old.read_text(encoding="utf-8"))), [])
-            missing = [c for c in before if c not in header]
+        rows = _csv_rows(name, data)
+        header = rows[0] if rows else []
+        before = _csv_rows(name, old.read_bytes())[:1] if old.is_file() else []
+        if before:
+            missing = [c for c in before[0] if c not in header]
             if missing:
                 raise FetchError(f"{name}: format changed: columns {missing} are gone (now: {header})")
+        if len(rows) > 1 and len(rows[-1]) != len(header):
+            raise FetchError(f"{name}: truncated: the last row has {len(rows[-1])} fields where the header has "
+                             f"{len(header)} (line {len(data.splitlines())})")
+        if old.is_file() and old.read_bytes().endswith(b"\n") and not data.endswith(b"\n"):
+            raise FetchError(f"{name}: truncated: the download does not end with a line break, as the capture does")
+
+
+def _csv_rows(name: str, data: bytes) -> list[list[str]]:
+    """A CSV's non-empty rows, read strictly (an open quote at the end is a cut, not a value)."""
+    try:
+        return [row for row in csv.reader(io.StringIO(_text(data, name), newline=""), strict=True) if row]
+    except csv.Error as exc:
+        raise FetchError(f"{name}: truncated or format changed: not a CSV ({exc})") from None
 
 
 def _licence_terms(note: bytes) -> str:
-    """A notice's licence section (the text under a heading that says licence/license), else the whole note.
-
-    The rest (a citation block whose year moves with each dump) may change without a review of the terms.
-    """
+    """The whole notice, with years and runs of spaces ignored: a citation whose year moves with each dump may
+    change without a review, but any other word, anywhere in the note (a second licence section), may not."""
     text = note.decode("utf-8", errors="replace")
-    m = re.search(r"^#+ *Licen[cs]\w*[^\n]*\n(.*?)(?=^#|\Z)", text, re.M | re.S | re.I)
-    return " ".join((m.group(1) if m else text).split())
+    return " ".join(re.sub(r"\b(?:19|20)\d\d\b", "<year>", text).split())
+
+
+def _on_disk(path: Path, sha: str | None) -> bool:
+    """The capture on disk is a regular file whose bytes have the recorded hash."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest() == sha
 
 
 @dataclasses.dataclass
@@ -398,7 +531,14 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
             raise FetchError(f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
                              f"downloads/{f['name']} and its sha256 by hand")
     if all(f.get("sha256") == _sha(got[f["name"]]) for f in plan.files):
-        return Result(fam, plan.id, "unchanged", "the download equals the capture")
+        stale = [f["name"] for f in plan.files if not _on_disk(data_dir / f["name"], f.get("sha256"))]
+        if not stale:
+            return Result(fam, plan.id, "unchanged", "the download equals the capture")
+        for name in stale:  # the download is the recorded capture; the copy on disk is not
+            replace_file(data_dir / name, got[name])
+        shown = ", ".join(f"{DEFAULT_DATA}/{n}" for n in stale)
+        return Result(fam, plan.id, "restored", f"{shown} differed from its recorded sha256; rewritten from the "
+                      "download, which matches it", None, sorted(stale))
 
     snapshot = is_snapshot(plan.id)
     new_id = _new_snapshot_id(root, fam, today) if snapshot else plan.id
@@ -406,6 +546,7 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     commits = {f["name"]: latest_commit(remote, f["url"]) for f in plan.files}
 
     _check_import(root, plan, new_id, got, names, today, allow_shrink)
+    _check_rows(plan, got, data_dir, allow_shrink)
 
     for old_name, new_name in names.items():
         replace_file(data_dir / new_name, got[old_name])
@@ -438,6 +579,40 @@ def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
     if before and after < before * (1 - MAX_SHRINK) and not allow_shrink:
         raise FetchError(f"{plan.id}: the download would shrink the source from {before} to {after} results "
                          f"(more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+
+
+def _check_rows(plan: Plan, got: dict[str, bytes], data_dir: Path, allow_shrink: bool) -> None:
+    """Every file of the source keeps at least 1 - MAX_SHRINK of the capture's rows (CSV) or entries (JSON): the
+    check for every kind of source and file, including those that give models and no results (pedagogy-models)."""
+    if allow_shrink:
+        return
+    for f in plan.files:
+        old = data_dir / f["name"]
+        if not old.is_file() or old.is_symlink():
+            continue
+        before, after = _entries(f["name"], old.read_bytes()), _entries(f["name"], got[f["name"]])
+        if before and before[0] > 0 and after is not None and after[0] < before[0] * (1 - MAX_SHRINK):
+            raise FetchError(f"{plan.id}: the download would shrink the source from {before[0]} to {after[0]} "
+                             f"{before[1]} ({f['name']}: {after[0]} {before[1]} where the capture has {before[0]}; "
+                             f"more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+
+
+def _entries(name: str, data: bytes) -> tuple[int, str] | None:
+    """How many records a file holds: a CSV's rows below its header; a JSON list's items, or the items of the lists
+    and objects a JSON object holds (AA's `data`, LMArena's categories). None for other files."""
+    suffix = Path(name).suffix
+    try:
+        if suffix == ".csv":
+            return len(_csv_rows(name, data)) - 1, "rows"
+        if suffix == ".json":
+            doc = json.loads(data)
+            if isinstance(doc, list):
+                return len(doc), "entries"
+            if isinstance(doc, dict):
+                return sum(len(v) for v in doc.values() if isinstance(v, (list, dict))), "entries"
+    except (ValueError, RecursionError, FetchError):
+        return None
+    return None
 
 
 def _sha(data: bytes) -> str:

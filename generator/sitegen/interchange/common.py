@@ -383,3 +383,147 @@ def write_imported(root: Path, source: str, text: str, force: bool = False) -> P
     target = Path(root) / imported_rel(source)
     replace_file(target, text.encode("utf-8"))  # a reader sees the old file or the new one, never half of it
     return target
+
+
+# --------------------------------------------------------------------------- reading other formats' files, bounded
+
+#: No model card, .eval_results file or EEE log is near this; a bigger input is not one of them.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+#: The largest magnitude a number from another format may have (as yamlstrict's 15 digits): beyond it, a score,
+#: an error or a count is not what the format means, and exact decimal scaling would not hold it.
+MAX_NUMBER = 1e15
+
+TEXT, NUMBER, SCORE = "text", "number", "score"
+
+
+def problem(path: str, where: tuple[int, int], json_path: tuple, message: str, hint: str = ""):
+    from ..problems import Problem
+
+    return Problem(path, where[0], where[1], dotted(json_path), message, hint)
+
+
+def dotted(json_path: tuple) -> str:
+    """A JSON path as a field name: model-index[0].results[2].dataset ('' for the document itself)."""
+    out = ""
+    for part in json_path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out if len(out) <= 200 else out[:197] + "..."
+
+
+def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """A file's bytes, or Refused: only a regular file (never a device, FIFO or folder; a FIFO is not even waited
+    on), and at most `limit` bytes, checked before more than that is read (importers.common.regular_bytes)."""
+    from ..importers.common import regular_bytes
+
+    raw, why = regular_bytes(Path(path), limit)
+    if raw is None:
+        hint = ("give a file saved on disk, not a device, FIFO or folder" if "regular" in why else
+                "this is not a model card, .eval_results file or EEE log" if "limit" in why else "check the path")
+        raise Refused([problem(str(path), (0, 0), (), why, hint)])
+    return raw
+
+
+def parse_yaml(raw: bytes, path: str):
+    """YAML by the repository's strict reader (data/yamlstrict.py: no anchors or aliases, bounded size and depth,
+    no YAML 1.1 surprises) with any top level; Refused with every problem it finds."""
+    from ..data import yamlstrict
+
+    parsed, found = yamlstrict.parse(raw, path, expect=None)
+    if parsed is None or found:
+        raise Refused(found)
+    return parsed
+
+
+def parse_json(raw: bytes, path: str):
+    """JSON read strictly as UTF-8; Refused at its line and column when it is not JSON or is nested too deeply."""
+    import json
+
+    from ..data.yamlstrict import _decode
+
+    found: list = []
+    text = _decode(raw, path, found)
+    if text is None:
+        raise Refused(found)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated")
+        what = "ends early (a truncated download?)" if cut else "is not valid JSON"
+        raise Refused([problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}",
+                               "download the file again")]) from None
+    except RecursionError:
+        raise Refused([problem(path, (1, 1), (), "is nested too deeply", "this is not an evaluation log")]) from None
+    except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
+        raise Refused([problem(path, (1, 1), (), f"is not valid JSON: {str(exc)[:120]}",
+                               "download the file again")]) from None
+
+
+def _kind(value) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list:
+    """Where `data` does not have the shape `spec` describes, as placed problems (every one, not the first).
+
+    spec: a dict (a mapping; the keys listed are checked when present, others are ignored), a one-item list (a
+    list of that), TEXT (a scalar, read as text), NUMBER (a finite number within MAX_NUMBER), SCORE (a number
+    within MAX_NUMBER when it is a finite number; anything else the importers skip with a reason), a function
+    (value -> message or None), or None (anything). A null value is an absent one."""
+    import math
+
+    out: list = []
+
+    def walk(value, spec, json_path: tuple) -> None:
+        if value is None or spec is None:
+            return
+        if isinstance(spec, dict):
+            if not isinstance(value, dict):
+                out.append(problem(path, mark(json_path), json_path, f"must be a mapping, not {_kind(value)}"))
+                return
+            for key, sub in spec.items():
+                if key in value:
+                    walk(value[key], sub, json_path + (key,))
+        elif isinstance(spec, list):
+            if not isinstance(value, list):
+                out.append(problem(path, mark(json_path), json_path, f"must be a list, not {_kind(value)}"))
+                return
+            for i, item in enumerate(value):
+                if item is None and isinstance(spec[0], (dict, list)):  # an empty list item is not an absent field
+                    out.append(problem(path, mark(json_path + (i,)), json_path + (i,),
+                                       f"must be {'a mapping' if isinstance(spec[0], dict) else 'a list'}, not null"))
+                    continue
+                walk(item, spec[0], json_path + (i,))
+        elif spec == TEXT:
+            if isinstance(value, (dict, list)):
+                out.append(problem(path, mark(json_path), json_path, f"must be text, not {_kind(value)}"))
+        elif spec in (NUMBER, SCORE):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                if spec == NUMBER:
+                    out.append(problem(path, mark(json_path), json_path, f"must be a number, not {_kind(value)}"))
+            elif isinstance(value, float) and not math.isfinite(value):
+                if spec == NUMBER:
+                    out.append(problem(path, mark(json_path), json_path, f"{value} is not a finite number"))
+            elif abs(value) > MAX_NUMBER:
+                digits = str(abs(value)) if isinstance(value, int) else ""
+                shown = f"{value:g}" if not digits or len(digits) <= 20 else f"a {len(digits)}-digit number"
+                out.append(problem(path, mark(json_path), json_path, f"{shown} is out of range",
+                                   f"numbers from other formats are at most {MAX_NUMBER:g} in size"))
+        else:
+            message = spec(value)
+            if message:
+                out.append(problem(path, mark(json_path), json_path, message))
+
+    walk(data, spec, ())
+    return out
+
+
+def decode(raw: bytes, path: str) -> str:
+    """UTF-8 text, or Refused placing a byte-order mark, UTF-16, a byte that is not UTF-8 or a NUL byte."""
+    from ..data.yamlstrict import _decode
+
+    found: list = []
+    text = _decode(raw, path, found)
+    if text is None:
+        raise Refused(found)
+    return text

@@ -31,8 +31,8 @@ import json
 import math
 import uuid
 
-from .common import (PRIMARY_METRICS, Benchmarks, Imported, Resolve, at_k, build_doc, clean_number, norm,
-                     percent_factor, record, resolve_one)
+from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k, build_doc,
+                     clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
@@ -46,15 +46,56 @@ def file_id(key: str) -> uuid.UUID:
 
 
 def date_of(timestamp) -> str | None:
-    """An EEE timestamp (Unix seconds as text, or ISO 8601) as an ISO date in UTC."""
-    if timestamp in (None, ""):
+    """An EEE timestamp (Unix seconds as text, or ISO 8601) as an ISO date in UTC; None when it is not one."""
+    if timestamp in (None, "") or isinstance(timestamp, (bool, dict, list)):
         return None
     text = str(timestamp).strip()
     try:
         seconds = float(text)
     except ValueError:
-        return text[:10] if len(text) >= 10 and text[4] == "-" else None
-    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).date().isoformat()
+        try:
+            return datetime.date.fromisoformat(text[:10]).isoformat() if len(text) >= 10 else None
+        except ValueError:
+            return None
+    try:
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).date().isoformat()
+    except (ValueError, OverflowError, OSError):  # NaN, infinity, or past the platform's years
+        return None
+
+
+def _timestamp(value) -> str | None:
+    if date_of(value) is None:
+        shown = str(value)[:40]
+        return f"{shown!r} is not a date (Unix seconds, or an ISO 8601 date)"
+    return None
+
+
+#: The fields the importer reads, and their shapes (interchange.common.shape_problems).
+LOG_SHAPE = {
+    "source_metadata": {"evaluator_relationship": TEXT},
+    "model_info": {"id": TEXT, "name": TEXT},
+    "retrieved_timestamp": _timestamp,
+    "eval_library": {"name": TEXT},
+    "evaluation_results": [{
+        "evaluation_name": TEXT, "evaluation_result_id": TEXT,
+        "source_data": {"hf_repo": TEXT, "hf_config": TEXT, "dataset_name": TEXT, "samples_number": SCORE,
+                        "additional_details": {"subset": TEXT, "benchmark_hf_repo": TEXT}},
+        "metric_config": {"metric_id": TEXT, "metric_name": TEXT, "max_score": NUMBER, "score_type": TEXT},
+        "score_details": {"score": SCORE, "details": {"url": TEXT, "notes": TEXT},
+                          "uncertainty": {"standard_error": {"value": NUMBER}, "num_samples": SCORE,
+                                          "confidence_interval": {"lower": NUMBER, "upper": NUMBER,
+                                                                  "confidence_level": NUMBER}}},
+    }],
+}
+
+
+def log_problems(data, path: str) -> list:
+    """Where an EEE log does not have the shape the importer reads (placed at the file, by JSON path)."""
+    if not isinstance(data, dict):
+        kind = {list: "a list", str: "text"}.get(type(data), type(data).__name__)
+        return [problem(path, (0, 0), (), f"must be a mapping (one evaluation log), not {kind}",
+                        "an Every Eval Ever file is one JSON object")]
+    return shape_problems(data, LOG_SHAPE, path)
 
 
 def timestamp_of(date: str) -> str:
@@ -63,15 +104,24 @@ def timestamp_of(date: str) -> str:
 
 
 def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
-               retrieved: str | None = None) -> Imported:
+               retrieved: str | None = None, paths: list[str] | None = None) -> Imported:
     """EEE evaluation logs (dicts or JSON texts) -> records for scores/imported/<source>.yaml.
 
     The document's retrieval date is `retrieved`, else the newest `retrieved_timestamp` of the logs; each record
-    keeps its own log's date when it differs."""
+    keeps its own log's date when it differs. Logs that are not JSON or not of the shape the importer reads are
+    Refused with every problem, placed in `paths` (the logs' file names)."""
+    paths = list(paths or [f"log {i + 1}" for i in range(len(logs))])
+    datas, found = [], []
+    for log, path in zip(logs, paths):
+        data = parse_json(log.encode("utf-8") if isinstance(log, str) else log, path) \
+            if isinstance(log, (str, bytes)) else log
+        found += log_problems(data, path)
+        datas.append(data)
+    if found:
+        raise Refused(found)
     records, unmatched, skipped = [], [], []
     dates = []
-    for log in logs:
-        data = json.loads(log) if isinstance(log, (str, bytes)) else log
+    for data in datas:
         meta = data.get("source_metadata") or {}
         info = data.get("model_info") or {}
         date = date_of(data.get("retrieved_timestamp"))
@@ -79,6 +129,7 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
             dates.append(date)
         model = resolve_one(resolve, [info.get("id"), info.get("name")], unmatched)
         library = (data.get("eval_library") or {}).get("name")
+        library = str(library) if library not in (None, "") else None
         harness = library if library and library.casefold() != "unknown" else None
         self_reported = SELF_REPORTED.get(meta.get("evaluator_relationship"), False)
         for result in data.get("evaluation_results") or []:
@@ -89,7 +140,8 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
                                   **records_for))
     doc_date = retrieved or (max(dates) if dates else None)
     if doc_date is None:
-        raise ValueError("no retrieval date: the logs have no retrieved_timestamp; give one")
+        raise Refused([problem(paths[0] if paths else "(logs)", (0, 0), ("retrieved_timestamp",),
+                               "no retrieval date: the logs have no retrieved_timestamp", "give --retrieved")])
     return build_doc(source, doc_date, records, unmatched, skipped)
 
 

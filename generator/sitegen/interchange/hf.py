@@ -39,20 +39,38 @@ from __future__ import annotations
 
 import yaml
 
-from .common import Benchmarks, Imported, Resolve, build_doc, clean_number, percent_factor, record, resolve_one
+from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, build_doc, clean_number, parse_yaml,
+                     percent_factor, problem, record, resolve_one, shape_problems)
 
 FORMAT_MODEL_INDEX = "hf-model-index"
 FORMAT_EVAL_RESULTS = "hf-eval-results"
 
+#: The fields the model-index reader uses, and their shapes (interchange.common.shape_problems).
+_DATASET = {"name": TEXT, "type": TEXT, "config": TEXT, "revision": TEXT}
+MODEL_INDEX_SHAPE = {"model-index": [{
+    "name": TEXT,
+    "results": [{"dataset": _DATASET, "source": {"name": TEXT, "url": TEXT},
+                 "metrics": [{"type": TEXT, "name": TEXT, "value": SCORE}]}],
+}]}
+_EVAL_RESULT = {"dataset": {"id": TEXT, "task_id": TEXT, "revision": TEXT}, "value": SCORE, "notes": TEXT,
+                "source": {"url": TEXT, "name": TEXT, "user": TEXT}}
 
-def _front_matter(text: str):
-    """The YAML of a model card (the block between the first two '---' lines) or of a plain YAML file."""
+
+def _front_matter(text: str, path: str = "model card"):
+    """The YAML of a model card (the block between the first two '---' lines) or of a plain YAML file, read by
+    the strict reader (no aliases, bounded size and depth; line numbers are the card's); Refused otherwise."""
     stripped = text.lstrip("\ufeff")
-    if stripped.startswith("---"):
-        parts = stripped.split("\n---", 1)
-        head = parts[0][3:]
-        return yaml.safe_load(head) or {}
-    return yaml.safe_load(stripped) or {}
+    head = stripped.split("\n---", 1)[0][3:] if stripped.startswith("---") else stripped
+    if not head.strip():
+        return None, {}
+    parsed = parse_yaml(head.encode("utf-8"), path)
+    return parsed, parsed.data
+
+
+def _checked(parsed, data, shape, path: str) -> None:
+    found = shape_problems(data, shape, path, parsed.mark if parsed is not None else (lambda json_path: (1, 1)))
+    if found:
+        raise Refused(found)
 
 
 def _https(url) -> str | None:
@@ -82,14 +100,18 @@ def _shots(dataset: dict, args: dict) -> int | None:
 
 
 def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Benchmarks,
-                       resolve: Resolve) -> Imported:
+                       resolve: Resolve, path: str = "model card") -> Imported:
     """A model card's model-index -> records for scores/imported/<source>.yaml.
 
     Refused (listed in `skipped` with the reason): datasets the names table does not map or says are another set;
     metrics the benchmark does not declare, pass@k with k > 1 unless the benchmark declares that metric; and
     scores a leaderboard normalised (Open LLM Leaderboard v2), which are not the benchmark's raw score. The card's
-    few-shot setting, when it gives one, is kept in `notes`."""
-    data = _front_matter(text)
+    few-shot setting, when it gives one, is kept in `notes`. A card that is not strict YAML or whose model-index
+    has another shape is Refused with placed problems (`path`: the card's name in them)."""
+    parsed, data = _front_matter(text, path)
+    if not isinstance(data, dict):
+        raise Refused([problem(path, (1, 1), (), "the front matter must be a mapping", "a model card's metadata")])
+    _checked(parsed, data, MODEL_INDEX_SHAPE, path)
     records, unmatched, skipped = [], [], []
     for entry in data.get("model-index") or []:
         name = str(entry.get("name", ""))
@@ -135,9 +157,15 @@ def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Be
 
 
 def import_eval_results(text: str, *, model: str, source: str, retrieved: str, benchmarks: Benchmarks,
-                        resolve: Resolve) -> Imported:
-    """One `.eval_results/*.yaml` file of the Hub repository `model` -> records."""
-    entries = yaml.safe_load(text) or []
+                        resolve: Resolve, path: str = ".eval_results file") -> Imported:
+    """One `.eval_results/*.yaml` file of the Hub repository `model` -> records (Refused: not strict YAML, or
+    not a list of results of the documented shape)."""
+    parsed = parse_yaml(text.encode("utf-8"), path) if text.strip() else None
+    entries = parsed.data if parsed is not None else []
+    if not isinstance(entries, (list, dict)):
+        raise Refused([problem(path, (1, 1), (), "must be a list of results (or one result mapping)",
+                               "an .eval_results file lists {dataset, value, ...} entries")])
+    _checked(parsed, entries, [_EVAL_RESULT] if isinstance(entries, list) else _EVAL_RESULT, path)
     records, unmatched, skipped = [], [], []
     model_id = resolve_one(resolve, [model], unmatched)
     for entry in entries if isinstance(entries, list) else [entries]:
