@@ -51,6 +51,27 @@ def md_escape(text, limit: int | None = None) -> str:
     return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
 
 
+def code_span(text, limit: int | None = MAX_STRING) -> str:
+    """Contributor or upstream text as one inert inline code span: GitHub renders nothing inside it (no links,
+    images, HTML, emphasis or @mentions); the fence is longer than any run of backticks the text holds."""
+    text = _INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def code_block(text: str, info: str = "") -> list[str]:
+    """Lines of a fenced code block holding `text` verbatim (invisible characters shown as U+FFFD): the fence is
+    longer than any run of backticks in it, so nothing inside closes it."""
+    lines = [_INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    "))
+             for line in str(text).splitlines()]
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{re.sub(r'[^A-Za-z0-9_-]', '', info)}", *lines, fence]
+
+
 # ---------------------------------------------------------------- defensive readers of untrusted data
 
 def _d(x) -> dict:
