@@ -210,8 +210,15 @@ def test_markdown_whole_range(history):
     md = result.stdout
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
-    assert {"### Methodology", "### Results", "### AI IQ (index:ai-iq)"} <= set(headings)
-    assert md.index("| boards affected |") < md.index("### Methodology")  # summary first
+    assert {"### Methodology", "### AI IQ (index:ai-iq)"} <= set(headings)
+    # the six result changes lead, each with what kind of change it is; then the counts, then the detail
+    assert md.splitlines()[2:5] == ["**What changed**", "", "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
+    assert "- corrected value: acme/alpha hle/aa-2684 20 → 15 (epoch)" in md
+    assert "- removed result: acme/delta gpqa-diamond 35 (epoch)" in md
+    assert "- methodology change: methodology/indices/ai-iq.yaml" in md
+    assert md.index("**What changed**") < md.index("**What it moves**") < md.index("Counts: ") \
+        < md.index("### Methodology")
+    assert "### Results" not in md  # all six are in the lead already
     assert "imputed 120 replaced by observed 123" in md
     assert "P80 of hle 130 → 120" in md
     assert "entered initech/eta" in md
@@ -347,7 +354,11 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
     lines = md.splitlines()
     assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
-    first = lines[2: 2 + len(d["boards"])]
+    assert lines[2:4] == ["**What changed**", ""]
+    assert lines[4:9] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
+        ("aime-2025", 95), ("gpqa-diamond", 95), ("hle/aa-2684", 30), ("mmlu-pro", 85), ("swe-bench-verified", 70))]
+    assert lines[9:12] == ["", "**What it moves**", ""]
+    first = lines[12: 12 + len(d["boards"])]
     assert all(line.startswith("- **") for line in first)
     # Index boards first, then each benchmark board, each naming the new model with its value and rank.
     assert "(index:ai-iq)" in first[0]
@@ -410,12 +421,15 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
     lines = body.splitlines()
     assert lines[0] == "<!-- sitegen-diff -->" and lines[1].startswith("## Leaderboard diff:")
-    assert lines[3].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
+    assert lines[3:5] == ["**What changed**", ""]
+    assert "- corrected value: acme/beta aime-2025 60 → 61 (epoch)" in lines
+    moves = lines.index("**What it moves**")
+    assert lines[moves + 2].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
     assert "### Warnings in the changed files (1)" in body
     assert "scores/models/initech/eta.yaml:6:" in body and "0.85 looks like a fraction" in body
     # The same template renders `sitegen diff`'s own Markdown.
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
-    assert md.splitlines()[2] == lines[3]
+    assert md.splitlines()[moves + 1] == lines[moves + 2]
 
 
 def test_pull_request_that_does_not_validate_gets_its_errors(tmp_path):

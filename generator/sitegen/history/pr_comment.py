@@ -123,15 +123,27 @@ OWN_KINDS = ("new-observed", "imputed-to-observed", "observed-removed", "observe
              "status-changed")
 
 
+def _paren(text: str) -> str:
+    """` (text)`, or nothing for empty text: a reason never prints "()"."""
+    return f" ({text})" if text.strip() else ""
+
+
 def describe_reason(r) -> str:
     """One reason as a short escaped phrase."""
     r = _d(r)
     c = _s(r.get("component"))
     kind = r.get("kind")
+    src = _paren(_s(r.get("source")))
+    if kind == "new-observed" and r.get("result") is True:
+        return f"{c}: new result {_num(r.get('new'))}{src}"
+    if kind == "observed-changed" and r.get("result") is True:
+        return f"{c}: corrected value {_arrow(r.get('old'), r.get('new'))}{src}"
+    if kind == "observed-removed" and r.get("result") is True:
+        return f"{c}: result {_num(r.get('old'))} removed{src}"
     if kind == "new-observed":
-        return f"new observed {c} {_num(r.get('new'))} ({_s(r.get('source'))})"
+        return f"new observed {c} {_num(r.get('new'))}{src}"
     if kind == "imputed-to-observed":
-        return f"{c}: imputed {_num(r.get('old'))} replaced by observed {_num(r.get('new'))} ({_s(r.get('source'))})"
+        return f"{c}: imputed {_num(r.get('old'))} replaced by observed {_num(r.get('new'))}{src}"
     if kind == "observed-removed":
         return f"{c}: observed {_num(r.get('old'))} removed, now {_s(r.get('new_how'))} {_num(r.get('new'))}"
     if kind == "observed-changed":
@@ -141,11 +153,13 @@ def describe_reason(r) -> str:
         return "methodology: " + ", ".join(_s(f) for f in _l(r["files"], 10))
     if kind == "methodology":
         return f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r.get('old'), r.get('new'))} (methodology)"
+    if kind == "scale-changed":
+        return f"{c}: {_arrow(r.get('old'), r.get('new'))}, own result unchanged (other models' results moved the scale)"
     if kind in ("p80-shift", "imputed-changed"):
         p = _d(r.get("percentile"))
         extra = f", {_s(p.get('name'))} of {_s(p.get('of'))} {_arrow(p.get('old'), p.get('new'))}" if p else ""
         why = "other models changed" if kind == "p80-shift" else "imputation inputs changed"
-        return f"{c}: imputed {_arrow(r.get('old'), r.get('new'))} ({why}{extra})"
+        return f"{c}: imputed {_arrow(r.get('old'), r.get('new'))} (imputation reach: {why}{extra})"
     if kind == "source-changed":
         return f"same value from {_s(r.get('old_source'))} → {_s(r.get('source'))}"
     if kind == "others-moved":
@@ -154,7 +168,7 @@ def describe_reason(r) -> str:
 
 
 def _why(row) -> str:
-    return "; ".join(describe_reason(r) for r in _l(_d(row).get("reasons"), 6)) or "—"
+    return "; ".join(filter(None, (describe_reason(r) for r in _l(_d(row).get("reasons"), 6))))
 
 
 def _own_first(rows: list) -> list:
@@ -217,16 +231,59 @@ def headline(boards: dict) -> list[str]:
                               f" ({_why(m)})" for m in changed[:HEADLINE_NAMES])
             more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
             parts.append(f"changed value: {shown}{more}")
-        followers = [m for m in moved if _value_moved(m) and _cause(m) == 2]
+        followers = [m for m in moved if _value_moved(m) and _cause(m) == 2 and _why(m)]
         if followers:
-            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results (imputation; below)")
-        other = len(moved) - len(changed) - len(followers)
+            kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
+            how = [w for k, w in (("imputation", "imputation reach"), ("scale", "scale")) if
+                   (k == "imputation" and kinds & {"p80-shift", "imputed-changed"}) or
+                   (k == "scale" and "scale-changed" in kinds)]
+            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results"
+                         f"{_paren(', '.join(how))}")
+        other = len([m for m in moved if _why(m)]) - len(changed) - len(followers)
         if other > 0:
             parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
         shifts = _int(b.get("rank_shifts"))
         if shifts:
             parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
         lines.append(f"- {_title(board_id, b)}: " + ("; ".join(parts) if parts else "no row changed"))
+    return lines
+
+
+#: Result changes named in the lead (the rest are counted there and listed under "Results").
+LEAD_RESULTS = 10
+RESULT_CHANGES = (("added", "new result"), ("changed", "corrected value"), ("removed", "removed result"))
+
+
+def _bench(r: dict) -> str:
+    return "/".join(_s(r.get(x)) for x in ("benchmark", "metric", "subset", "harness") if r.get(x))
+
+
+def _result_line(change: str, label: str, r: dict) -> str:
+    if change == "changed":
+        value = _arrow(_d(r.get("old")).get("value"), _d(r.get("new")).get("value"))
+        if _d(r.get("old")).get("value") == _d(r.get("new")).get("value"):
+            label = "changed " + ", ".join(_s(f) for f in _l(r.get("fields"), 5) if f != "retrieved")
+    else:
+        value = _num(r.get("value"))
+    own = ", self-reported" if r.get("self_reported") is True else ""
+    return f"- {label}: {_s(r.get('model'))} {_bench(r)} {value} ({_s(r.get('source'))}{own})"
+
+
+def lead(d: dict) -> list[str]:
+    """The first lines: every changed value (up to LEAD_RESULTS) with what kind of change it is, the results whose
+    retrieval date alone changed (one count), and the methodology files changed."""
+    results, s = _d(d.get("results")), _d(d.get("summary"))
+    rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
+    lines = [_result_line(*row) for row in rows[:LEAD_RESULTS]]
+    if len(rows) > LEAD_RESULTS:
+        lines.append(f"- and {len(rows) - LEAD_RESULTS} more result changes (under Results)")
+    files = _l(s.get("methodology_files"))
+    if files:
+        lines.append(f"- methodology change: {', '.join(_s(f) for f in files[:10])}")
+    same = _int(s.get("results_retrieval_only"))
+    if same:
+        lines.append(f"- {_plural(same, 'result')} fetched again with the same value (retrieval date only): "
+                     "not a change of results")
     return lines
 
 
@@ -248,18 +305,17 @@ def _problems(title: str, problems: list) -> list[str]:
 
 
 def details(d: dict) -> list[str]:
-    """The sections under the headline: summary, methodology, results, then each board's rows with why."""
+    """The sections under the headline: counts, methodology, the results the lead did not name, then each
+    board's rows the headline did not name, with why (unranked rows without values never print)."""
     s = _d(d.get("summary"))
     boards = _d(d.get("boards"))
     results = _d(d.get("results"))
-    lines = ["| | count |", "|---|---|",
-             f"| boards affected | {len(_l(s.get('boards_affected')))} |",
-             f"| models moved (own value, rank or status) | {len(_l(s.get('models_moved')))} |",
-             f"| rank shifts caused only by other rows | {_int(s.get('rank_shifts'))} |",
-             f"| results added / changed / removed | {_int(s.get('results_added'))} / "
-             f"{_int(s.get('results_changed'))} / {_int(s.get('results_removed'))} |",
-             f"| models added / removed | {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))} |",
-             f"| methodology files changed | {len(_l(s.get('methodology_files')))} |", ""]
+    lines = [f"Counts: {_plural(len(_l(s.get('boards_affected'))), 'board')} affected; "
+             f"{_plural(len(_l(s.get('models_moved'))), 'model')} moved (own value, rank or status); "
+             f"{_int(s.get('rank_shifts'))} rank shifts caused only by other rows; results added / changed / removed "
+             f"{_int(s.get('results_added'))} / {_int(s.get('results_changed'))} / {_int(s.get('results_removed'))}; "
+             f"models added / removed {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))}; "
+             f"{_plural(len(_l(s.get('methodology_files'))), 'methodology file')} changed.", ""]
     methodology = _l(d.get("methodology"))
     if methodology:
         lines += ["### Methodology", ""]
@@ -269,21 +325,24 @@ def details(d: dict) -> list[str]:
             shown = f": {', '.join(_s(k) for k in keys)}" if keys else ""
             lines.append(f"- {_s(m.get('file'))} {_s(m.get('status'))}{shown}")
         lines.append("")
-    if any(_l(results.get(k)) for k in ("added", "changed", "removed")):
+    rows = [(change, _d(r)) for change, _ in RESULT_CHANGES for r in _l(results.get(change))]
+    if len(rows) > LEAD_RESULTS:
         lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
-        for change in ("added", "changed", "removed"):
-            for r in _l(results.get(change)):
-                r = _d(r)
-                bench = "/".join(_s(r.get(x)) for x in ("benchmark", "metric", "subset", "harness") if r.get(x))
-                side = _d(r.get("new")) if change == "changed" else r
-                value = (_arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed"
-                         else _num(r.get("value")))
-                lines.append(f"| {change} | {_s(r.get('model'))} | {bench} | {value} | "
-                             f"{_s(r.get('source'))} ({_s(side.get('retrieved'))}) |")
+        for change, r in rows:
+            side = _d(r.get("new")) if change == "changed" else r
+            value = (_arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed"
+                     else _num(r.get("value")))
+            lines.append(f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
+                         f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |")
         lines.append("")
     for board_id, b in _board_order(boards):
-        moved = _own_first(_l(b.get("moved")))
-        if not moved and not _int(b.get("rank_shifts")):
+        changed = [m for m in _own_first(_l(b.get("moved"))) if _value_moved(m) and _cause(m) < 2]
+        shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
+        moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _why(m)
+                 and (_is_num(_d(m.get("old")).get("value")) or _is_num(_d(m.get("new")).get("value"))
+                      or _is_num(_d(m.get("old")).get("rank")) or _is_num(_d(m.get("new")).get("rank")))]
+        shifts = _int(b.get("rank_shifts"))
+        if not moved and not (shifts and changed):
             continue
         lines += [f"### {_title(board_id, b, bold=False)}", ""]
         if moved:
@@ -292,7 +351,6 @@ def details(d: dict) -> list[str]:
                 lines.append(f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
                              f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |")
             lines.append("")
-        shifts = _int(b.get("rank_shifts"))
         if shifts:
             lines += [f"{_plural(shifts, 'other row')} only shifted rank, because rows above entered, left or moved.",
                       ""]
@@ -331,9 +389,13 @@ def _render(report: dict, max_lines: int) -> str:
         _l(_d(d.get("results")).get(k)) for k in ("added", "changed", "removed"))
     if nothing:
         lines += ["No change to the data, the methodology or any published board.", ""]
+        lines += lead(d)[-1:] + [""] if _int(_d(d.get("summary")).get("results_retrieval_only")) else []
         return _cap(lines + _problems("Warnings in the changed files", warnings), max_lines)
+    first = lead(d)
+    if first:
+        lines += ["**What changed**", "", *first, ""]
     if boards:
-        lines += headline(boards) + [""]
+        lines += ["**What it moves**", "", *headline(boards), ""]
     lines += _problems("Warnings in the changed files", warnings)
     lines += details(d)
     return _cap(lines, max_lines)
