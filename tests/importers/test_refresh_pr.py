@@ -124,8 +124,14 @@ def test_a_changed_download_becomes_one_pull_request_naming_the_changed_models(r
         assert ci["args"] == ["workflow", "run", "ci.yml", "--ref", "data/refresh-eq-bench"]
         body = created["body"]
         # the changed models, with their old and new values, from the `sitegen diff` report
-        assert "| changed | openai/o3-medium | eq-bench-3 | 1500 → 1590 |" in body
-        assert "| changed | anthropic/claude-opus-4.6-non-reasoning-high-effort | eq-bench-3 | 1717.4 → 1617.4 |" in body
+        # the report leads with the two changed values; the 59 results fetched again unchanged are one count
+        report = body[body.index("**What changed**"):].splitlines()
+        assert report[2:5] == [
+            "- corrected value: anthropic/claude-opus-4.6-non-reasoning-high-effort eq-bench-3 1717.4 → 1617.4 "
+            "(eq-bench)",
+            "- corrected value: openai/o3-medium eq-bench-3 1500 → 1590 (eq-bench)",
+            "- 59 results fetched again with the same value (retrieval date only): not a change of results"]
+        assert "rank 17 → 4 (eq-bench-3: corrected value 1500 → 1590)" in body
         # the new name is listed with the proposals, not imported and not dropped silently
         assert "- `acme-widget-9000-preview`: matches no model" in body
         assert "```yaml\nproposals:\n- source: eq-bench\n  name: acme-widget-9000-preview" in body
@@ -236,7 +242,7 @@ def test_a_reviewers_commit_on_the_branch_is_kept_by_the_next_refresh(repo, gh, 
     edited = calls(log)[-2]
     assert edited["args"][:3] == ["pr", "edit", "7"]
     assert f"The branch holds 1 commit this job did not make (`{reviewer_commit[:12]}`)" in edited["body"]
-    assert "| changed | openai/o3-medium | eq-bench-3 | 1500 → 1601 |" in edited["body"]
+    assert "- corrected value: openai/o3-medium eq-bench-3 1500 → 1601 (eq-bench)" in edited["body"]
 
     # a third run with nothing new upstream changes nothing on the branch
     with serve(upstream) as base:
@@ -337,6 +343,6 @@ def test_dry_run_leaves_the_checkout_exactly_as_it_was(repo, gh, tmp_path):
         done = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base, "--dry-run",
                    env=git_env(GH=str(gh), GH_LOG=str(log)))
     assert done.returncode == 0, done.stderr
-    assert "| changed | openai/o3-medium | eq-bench-3 | 1500 → 1590 |" in done.stdout   # the body it would post
+    assert "- corrected value: openai/o3-medium eq-bench-3 1500 → 1590 (eq-bench)" in done.stdout  # the body
     assert state() == before
     assert calls(log) == []

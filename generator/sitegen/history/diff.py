@@ -142,6 +142,8 @@ def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: l
     for r in entry["reasons"]:
         kind = r.get("kind")
         same_how = kind == "status-changed" and r.get("old_how") == r.get("new_how")
+        if (same_how or kind == "methodology" and "files" not in r) and r.get("old") == r.get("new"):
+            continue  # the component's value did not change (only, say, its retrieval date): no reason
         if (same_how or kind == "methodology" and "files" not in r) and r.get("component") in own_components:
             continue  # said by the own-result reason below
         if kind == "methodology" and "files" not in r and not methodology_files:
@@ -153,13 +155,17 @@ def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: l
             out.append({**r, "kind": "scale-changed"})
         else:
             out.append(r)
+    corrected = {r["component"] for r in own if r["kind"] == "observed-changed"}
+    out = [{**r, "correction": True} if r.get("kind") == "observed-changed" and r.get("component") in corrected
+           else r for r in out]
     covered = {r.get("component") for r in out if r.get("kind") in OWN_RESULT_KINDS}  # the engine said it already
     out = [r for r in own if r["component"] not in covered] + out
-    if not out and methodology_files:
+    if not out and methodology_files and set(entry["changed"]) - {"rank"}:
         out = [{"kind": "methodology", "files": methodology_files}]
-    if not out:
-        out = [{"kind": "others-moved"}] if entry["changed"] == ["rank"] else [{"kind": "scale-changed"}]
-    return out
+    if not out and set(entry["changed"]) - {"rank", "source"}:
+        out = [{"kind": "scale-changed"}]
+    out.sort(key=lambda r: r.get("kind") not in OWN_RESULT_KINDS)  # the row's own results first
+    return out  # empty: only its rank moved (others did), or nothing a reader sees did
 
 
 def changed_keys(old, new, path: str = "") -> list[str]:
@@ -228,9 +234,15 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
                      or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")]
             d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
             key = f"{group}:{board_id}"
+            kept = []
             for entry in d["moved"]:
                 entry["reasons"] = true_reasons(key, entry, results, files,
                                                 [old_boards.get(board_id), new_boards.get(board_id)])
+                if entry["reasons"]:
+                    kept.append(entry)
+                elif "rank" in entry["changed"]:
+                    d["rank_shifts"] += 1  # only its rank moved, because other rows did: counted, not listed
+            d["moved"] = kept
             if d["entered"] or d["left"] or d["moved"] or d["rank_shifts"] or d["status"] != "changed":
                 d["group"] = group
                 d["methodology_files"] = files

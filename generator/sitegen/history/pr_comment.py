@@ -148,7 +148,8 @@ def describe_reason(r) -> str:
         return f"{c}: observed {_num(r.get('old'))} removed, now {_s(r.get('new_how'))} {_num(r.get('new'))}"
     if kind == "observed-changed":
         raw = f" (score {_arrow(r.get('old_raw'), r.get('new_raw'))})" if _is_num(r.get("old_raw")) else ""
-        return f"{c}: own result {_arrow(r.get('old'), r.get('new'))}{raw}"
+        label = "corrected value" if r.get("correction") is True else "own result"
+        return f"{c}: {label} {_arrow(r.get('old'), r.get('new'))}{raw}"
     if kind == "methodology" and "files" in r:
         return "methodology: " + ", ".join(_s(f) for f in _l(r["files"], 10))
     if kind == "methodology":
@@ -158,8 +159,8 @@ def describe_reason(r) -> str:
     if kind in ("p80-shift", "imputed-changed"):
         p = _d(r.get("percentile"))
         extra = f", {_s(p.get('name'))} of {_s(p.get('of'))} {_arrow(p.get('old'), p.get('new'))}" if p else ""
-        why = "other models changed" if kind == "p80-shift" else "imputation inputs changed"
-        return f"{c}: imputed {_arrow(r.get('old'), r.get('new'))} (imputation reach: {why}{extra})"
+        why = "imputation reach: other models changed" if kind == "p80-shift" else "imputation inputs changed"
+        return f"{c}: imputed {_arrow(r.get('old'), r.get('new'))} ({why}{extra})"
     if kind == "source-changed":
         return f"same value from {_s(r.get('old_source'))} → {_s(r.get('source'))}"
     if kind == "others-moved":
@@ -206,6 +207,19 @@ def _entry(row) -> str:
     return f"{_s(row.get('model'))} {_num(row.get('value'))} ({rank}){cause}"
 
 
+def _rank_move(row) -> str:
+    """", rank 2 → 3" when the row's rank moved (nothing otherwise)."""
+    old, new = _d(_d(row).get("old")).get("rank"), _d(_d(row).get("new")).get("rank")
+    return f", rank {_arrow(old, new)}" if old != new and (_is_num(old) or _is_num(new)) else ""
+
+
+def _printable(row) -> bool:
+    """A moved row worth a line: it has a reason, and a value or a rank on one side (never "— | —")."""
+    old, new = _d(_d(row).get("old")), _d(_d(row).get("new"))
+    return bool(_why(row)) and any(_is_num(x) for x in (old.get("value"), new.get("value"), old.get("rank"),
+                                                         new.get("rank")))
+
+
 def _value_moved(row) -> bool:
     return bool({"value", "status"} & set(_l(_d(row).get("changed"))))
 
@@ -224,14 +238,14 @@ def headline(boards: dict) -> list[str]:
                 shown = ", ".join(_entry(r) for r in rows[:HEADLINE_NAMES])
                 more = f" and {len(rows) - HEADLINE_NAMES} more" if len(rows) > HEADLINE_NAMES else ""
                 parts.append(f"{label} {shown}{more}")
-        moved = [m for m in _l(b.get("moved")) if isinstance(m, dict)]
+        moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
         changed = [m for m in _own_first(moved) if _value_moved(m) and _cause(m) < 2]
         if changed:
             shown = "; ".join(f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
-                              f" ({_why(m)})" for m in changed[:HEADLINE_NAMES])
+                              f"{_rank_move(m)} ({_why(m)})" for m in changed[:HEADLINE_NAMES])
             more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
             parts.append(f"changed value: {shown}{more}")
-        followers = [m for m in moved if _value_moved(m) and _cause(m) == 2 and _why(m)]
+        followers = [m for m in moved if _value_moved(m) and _cause(m) == 2]
         if followers:
             kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
             how = [w for k, w in (("imputation", "imputation reach"), ("scale", "scale")) if
@@ -239,7 +253,7 @@ def headline(boards: dict) -> list[str]:
                    (k == "scale" and "scale-changed" in kinds)]
             parts.append(f"{_plural(len(followers), 'value')} moved with other models' results"
                          f"{_paren(', '.join(how))}")
-        other = len([m for m in moved if _why(m)]) - len(changed) - len(followers)
+        other = len(moved) - len(changed) - len(followers)
         if other > 0:
             parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
         shifts = _int(b.get("rank_shifts"))
@@ -336,14 +350,11 @@ def details(d: dict) -> list[str]:
                          f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |")
         lines.append("")
     for board_id, b in _board_order(boards):
-        changed = [m for m in _own_first(_l(b.get("moved"))) if _value_moved(m) and _cause(m) < 2]
+        changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and _cause(m) < 2]
         shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
-        moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _why(m)
-                 and (_is_num(_d(m.get("old")).get("value")) or _is_num(_d(m.get("new")).get("value"))
-                      or _is_num(_d(m.get("old")).get("rank")) or _is_num(_d(m.get("new")).get("rank")))]
-        shifts = _int(b.get("rank_shifts"))
-        if not moved and not (shifts and changed):
-            continue
+        moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
+        if not moved:
+            continue  # its headline line said all there is
         lines += [f"### {_title(board_id, b, bold=False)}", ""]
         if moved:
             lines += ["| model | value | rank | why |", "|---|---|---|---|"]
@@ -351,9 +362,6 @@ def details(d: dict) -> list[str]:
                 lines.append(f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
                              f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |")
             lines.append("")
-        if shifts:
-            lines += [f"{_plural(shifts, 'other row')} only shifted rank, because rows above entered, left or moved.",
-                      ""]
     return lines
 
 
