@@ -523,7 +523,8 @@ def test_codeowners_cover_code_templates_workflows_and_config():
             pattern, *owners = line.split()
             owned[pattern] = owners
     for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/tools/", "/methodology/",
-                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml"]:
+                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml", "/constraints.txt", "/.ci/",
+                    "/scores/metadata.yaml", "/scores/identity.yaml", "/scores/imported/ignore.yaml", "/downloads/"]:
         assert owned.get(pattern), f"CODEOWNERS has no owner for {pattern}"
         assert all(owner.startswith("@") for owner in owned[pattern])
 
