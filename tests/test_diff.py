@@ -717,3 +717,12 @@ def test_the_cut_drops_the_long_tail_never_the_lead():
     assert "- and 290 more result changes (under Results)" in lines
     assert "- 295 results fetched again with the same value (retrieval date only): not a change of results" in lines
     assert lines[-1].startswith("… ") and "more lines cut" in lines[-1]
+
+
+def test_a_self_reported_result_is_said_so_in_the_lead():
+    base = {"model": "a/x", "benchmark": "hle", "metric": None, "subset": None, "harness": None, "source": "card",
+            "value": 5.0, "retrieved": "2026-01-01", "url": "https://example.org/card", "self_reported": True}
+    results, same = diff.diff_results([], [base])
+    assert same == 0 and results["added"][0]["self_reported"] is True
+    d = {"boards": {}, "methodology": [], "results": results, "summary": {}}
+    assert "- new result: a/x hle 5 (card, self-reported)" in pr_comment.render(d).splitlines()

@@ -72,6 +72,8 @@ def _result_view(rec: Mapping) -> dict:
     out = {k: rec[k] for k in RESULT_KEY}
     out.update({k: _clean(rec.get(k)) for k in ("value", "retrieved", "url")})
     out["origin"] = rec.get("origin")
+    if rec.get("self_reported") is True:
+        out["self_reported"] = True  # the developer's own number: the report says so
     return out
 
 
@@ -88,7 +90,8 @@ def diff_results(old: list, new: list) -> tuple[dict, int]:
         elif fields:
             changed.append({**{k: b[key][k] for k in RESULT_KEY}, "fields": fields,
                             "old": {f: _clean(a[key].get(f)) for f in ("value", "retrieved", "url")},
-                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")}})
+                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")},
+                            **({"self_reported": True} if b[key].get("self_reported") is True else {})})
     return {"added": [_result_view(b[k]) for k in sorted(b.keys() - a.keys())],
             "changed": changed,
             "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())]}, retrieval_only
