@@ -210,8 +210,15 @@ def test_markdown_whole_range(history):
     md = result.stdout
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
-    assert {"### Methodology", "### Results", "### AI IQ (index:ai-iq)"} <= set(headings)
-    assert md.index("| boards affected |") < md.index("### Methodology")  # summary first
+    assert {"### Methodology", "### AI IQ (index:ai-iq)"} <= set(headings)
+    # the six result changes lead, each with what kind of change it is; then the counts, then the detail
+    assert md.splitlines()[2:5] == ["**What changed**", "", "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
+    assert "- corrected value: acme/alpha hle/aa-2684 20 → 15 (epoch)" in md
+    assert "- removed result: acme/delta gpqa-diamond 35 (epoch)" in md
+    assert "- methodology change: methodology/indices/ai-iq.yaml" in md
+    assert md.index("**What changed**") < md.index("**What it moves**") < md.index("Counts: ") \
+        < md.index("### Methodology")
+    assert "### Results" not in md  # all six are in the lead already
     assert "imputed 120 replaced by observed 123" in md
     assert "P80 of hle 130 → 120" in md
     assert "entered initech/eta" in md
@@ -347,7 +354,11 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
     lines = md.splitlines()
     assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
-    first = lines[2: 2 + len(d["boards"])]
+    assert lines[2:4] == ["**What changed**", ""]
+    assert lines[4:9] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
+        ("aime-2025", 95), ("gpqa-diamond", 95), ("hle/aa-2684", 30), ("mmlu-pro", 85), ("swe-bench-verified", 70))]
+    assert lines[9:12] == ["", "**What it moves**", ""]
+    first = lines[12: 12 + len(d["boards"])]
     assert all(line.startswith("- **") for line in first)
     # Index boards first, then each benchmark board, each naming the new model with its value and rank.
     assert "(index:ai-iq)" in first[0]
@@ -410,12 +421,15 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     body = render_as_trusted_job(tmp_path, out.read_text(encoding="utf-8"))
     lines = body.splitlines()
     assert lines[0] == "<!-- sitegen-diff -->" and lines[1].startswith("## Leaderboard diff:")
-    assert lines[3].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
+    assert lines[3:5] == ["**What changed**", ""]
+    assert "- corrected value: acme/beta aime-2025 60 → 61 (epoch)" in lines
+    moves = lines.index("**What it moves**")
+    assert lines[moves + 2].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
     assert "### Warnings in the changed files (1)" in body
     assert "scores/models/initech/eta.yaml:6:" in body and "0.85 looks like a fraction" in body
     # The same template renders `sitegen diff`'s own Markdown.
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
-    assert md.splitlines()[2] == lines[3]
+    assert md.splitlines()[moves + 1] == lines[moves + 2]
 
 
 def test_pull_request_that_does_not_validate_gets_its_errors(tmp_path):
@@ -558,3 +572,157 @@ def test_rows_entering_for_another_reason_say_so():
                          {"model": "a/y", "value": 4.0, "rank": 3, "cause": "own-results"}]}
     (line,) = diff.pr_comment.headline({"index:b": board})
     assert line == ("- **B** (index:b): entered a/x 5 (rank 2) through the methodology change, a/y 4 (rank 3)")
+
+
+# ---------------------------------------------------------------- reports that lead with the change (#30)
+
+@pytest.fixture(scope="module")
+def changes(tmp_path_factory):
+    """Four commits on the base tree: a new model, a one-value correction that moves no rank, a correction that
+    moves a composite's ranks, and a re-fetch that changes retrieval dates only."""
+    root = tmp_path_factory.mktemp("changes") / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    shas = {"base": commit(root, "Base")}
+    write_model(root, "initech/eta", {"hle": 12, "gpqa-diamond": 70, "aime-2025": 70})
+    shas["new-model"] = commit(root, "Add initech/eta")
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "aime-2025": 61})
+    shas["correction"] = commit(root, "beta: AIME 60 -> 61")
+    write_model(root, "acme/gamma", {**MODELS["acme/gamma"], "gpqa-diamond": 60})
+    shas["composite"] = commit(root, "gamma: GPQA 90 -> 60")
+    path = root / "scores/models/globex/zeta.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('"2025-06-01"', '"2025-07-15"'), encoding="utf-8")
+    shas["refetch"] = commit(root, "zeta fetched again")
+    return root, shas
+
+
+def markdown(root: Path, base: str, head: str) -> list[str]:
+    result = CliRunner().invoke(diff_command, [base, head, "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+def test_report_of_a_new_model_leads_with_its_results_and_the_boards_it_enters(changes):
+    root, shas = changes
+    lines = markdown(root, shas["base"], shas["new-model"])
+    assert lines[2:12] == [
+        "**What changed**", "",
+        "- new result: initech/eta aime-2025 70 (epoch)",
+        "- new result: initech/eta gpqa-diamond 70 (epoch)",
+        "- new result: initech/eta hle/aa-2684 12 (epoch)",
+        "", "**What it moves**", "",
+        # IQ 114.417 = mean of hle 112.333 (IQ from HLE 12 on the anchors), gpqa 119, aime 112 (ai-iq.yaml)
+        "- **AI IQ** (index:ai-iq): entered initech/eta 114.417 (rank 5); 2 other rows only shifted rank",
+        "- **AIME 2025** (benchmark:aime-2025): entered initech/eta 70 (rank 5); 2 other rows only shifted rank"]
+    assert lines[12] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): entered initech/eta 70 (rank 3); "
+                         "3 other rows only shifted rank")
+    assert len(lines) <= 25
+
+
+def test_report_of_a_one_value_correction_says_corrected_value_in_at_most_25_lines(changes):
+    root, shas = changes
+    lines = markdown(root, shas["new-model"], shas["correction"])
+    assert lines[2:10] == [
+        "**What changed**", "",
+        "- corrected value: acme/beta aime-2025 60 → 61 (epoch)",
+        "", "**What it moves**", "",
+        "- **AI IQ** (index:ai-iq): changed value: acme/beta 110.75 → 110.95 "
+        "(aime-2025: corrected value 109 → 109.4 (score 60 → 61))",
+        "- **AIME 2025** (benchmark:aime-2025): changed value: acme/beta 60 → 61 (aime-2025: corrected value 60 → 61)"]
+    assert len(lines) <= 25
+    text = "\n".join(lines)
+    assert "imputation" not in text and "()" not in text and "| — | — |" not in text
+
+
+def test_report_of_a_correction_that_moves_a_composites_ranks_gives_each_move_its_reason(changes):
+    root, shas = changes
+    lines = markdown(root, shas["correction"], shas["composite"])
+    assert lines[2:7] == ["**What changed**", "", "- corrected value: acme/gamma gpqa-diamond 90 → 60 (epoch)", "",
+                          "**What it moves**"]
+    # gamma's own correction first, then its HLE, imputed from its own results (capped by the P80 of HLE)
+    assert lines[8] == (
+        "- **AI IQ** (index:ai-iq): changed value: acme/gamma 127.25 → 118.167, rank 2 → 3 "
+        "(gpqa-diamond: corrected value 131 → 112.333 (score 90 → 60); hle: imputed 130 → 112.333 "
+        "(imputation inputs changed, P80 of hle 130)); 1 value moved with other models' results (imputation reach); "
+        "1 other row only shifted rank")
+    assert lines[9] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): changed value: acme/gamma 90 → 60, rank 1 → 4 "
+                        "(gpqa-diamond: corrected value 90 → 60); 3 other rows only shifted rank")
+    # epsilon's imputed GPQA follows the P80 of GPQA, which gamma's correction lowered: imputation reach
+    assert ("| acme/epsilon | 118.5 → 117.917 | 4 | gpqa-diamond: imputed 120 → 117.667 (imputation reach: other "
+            "models changed, P80 of gpqa-diamond 123 → 117.667) |") in lines
+    assert len(lines) <= 25
+
+
+def test_a_retrieval_date_alone_is_not_a_change_of_results(changes):
+    root, shas = changes
+    d = run_json(root, shas["composite"], shas["refetch"])
+    assert d["results"] == {"added": [], "changed": [], "removed": []}
+    assert d["summary"]["results_retrieval_only"] == 3 and d["boards"] == {}
+    assert markdown(root, shas["composite"], shas["refetch"])[2:5] == [
+        "No change to the data, the methodology or any published board.", "",
+        "- 3 results fetched again with the same value (retrieval date only): not a change of results"]
+
+
+def _state(rows, results):
+    return diff.State(boards={"hle": {"name": "HLE accuracy", "kind": "hle", "benchmark": "hle", "rows": rows}},
+                      benchmark_boards={}, results=results, models=("xai/grok-2",), methodology={})
+
+
+def _hle_result(value):
+    return {"model": "xai/grok-2", "benchmark": "hle", "metric": None, "subset": None, "harness": None,
+            "source": "hle-paper", "value": value, "retrieved": "2026-11-22", "url": "https://arxiv.org/abs/2501.14249"}
+
+
+def test_a_correction_on_a_board_without_components_is_a_corrected_value_not_imputation():
+    # Grok 2's HLE 3.0 -> 3.9: the HLE index's rows carry no components, so the engine gives no reason; the
+    # report computes it from the results (it used to fall back to "moved with other models' results").
+    old = _state([{"model": "xai/grok-2", "value": 3.0, "rank": 29, "status": "published", "components": []}],
+                 [_hle_result(3.0)])
+    new = _state([{"model": "xai/grok-2", "value": 3.9, "rank": 29, "status": "published", "components": []}],
+                 [_hle_result(3.9)])
+    d = diff.diff(old, new)
+    (entry,) = d["boards"]["index:hle"]["moved"]
+    assert [(r["kind"], r["component"], r["old"], r["new"]) for r in entry["reasons"]] == \
+        [("observed-changed", "hle", 3.0, 3.9)]
+    (line,) = pr_comment.headline(d["boards"])
+    assert line == ("- **HLE accuracy** (index:hle): changed value: xai/grok-2 3 → 3.9 "
+                    "(hle: corrected value 3 → 3.9 (hle-paper))")
+
+
+def test_unranked_rows_and_empty_reasons_never_print_and_no_empty_parentheses():
+    moved = [{"model": "a/unranked", "changed": ["status"], "old": {"value": None, "rank": None},
+              "new": {"value": None, "rank": None}, "reasons": [{"kind": "status-changed", "component": "x",
+                                                                  "old_how": "absent", "new_how": "excluded"}]},
+             {"model": "a/silent", "changed": ["value"], "old": {"value": 1.0, "rank": 3},
+              "new": {"value": 2.0, "rank": 3}, "reasons": []}]
+    d = {"boards": {"index:x": {"name": "X", "group": "index", "status": "changed", "entered": [], "left": [],
+                                "moved": moved, "rank_shifts": 0}},
+         "results": {"added": [], "changed": [], "removed": []}, "methodology": [], "summary": {}}
+    text = pr_comment.render(d)
+    assert "a/unranked" not in text and "a/silent" not in text and "| — | — |" not in text
+    assert pr_comment.describe_reason({"kind": "new-observed", "component": "hle", "new": 5, "result": True}) == \
+        "hle: new result 5"   # no source: no "()"
+
+
+def test_the_cut_drops_the_long_tail_never_the_lead():
+    changed = [{"model": f"m/{i:03}", "benchmark": "hle", "metric": "", "subset": "", "harness": "", "source": "s",
+                "fields": ["value"], "old": {"value": i, "retrieved": "2026-01-01"},
+                "new": {"value": i + 1, "retrieved": "2026-01-01"}} for i in range(300)]
+    d = {"boards": {}, "methodology": [], "results": {"added": [], "changed": changed, "removed": []},
+         "summary": {"results_changed": 300, "results_retrieval_only": 295}}
+    lines = pr_comment.render(d, max_lines=40).splitlines()
+    assert len(lines) <= 40
+    assert lines[2:4] == ["**What changed**", ""] and lines[4] == "- corrected value: m/000 hle 0 → 1 (s)"
+    assert "- and 290 more result changes (under Results)" in lines
+    assert "- 295 results fetched again with the same value (retrieval date only): not a change of results" in lines
+    assert lines[-1].startswith("… ") and "more lines cut" in lines[-1]
+
+
+def test_a_self_reported_result_is_said_so_in_the_lead():
+    base = {"model": "a/x", "benchmark": "hle", "metric": None, "subset": None, "harness": None, "source": "card",
+            "value": 5.0, "retrieved": "2026-01-01", "url": "https://example.org/card", "self_reported": True}
+    results, same = diff.diff_results([], [base])
+    assert same == 0 and results["added"][0]["self_reported"] is True
+    d = {"boards": {}, "methodology": [], "results": results, "summary": {}}
+    assert "- new result: a/x hle 5 (card, self-reported)" in pr_comment.render(d).splitlines()

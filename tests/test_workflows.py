@@ -35,8 +35,11 @@ VERSION_COMMENT = re.compile(r"^\s+#\s*v\d+\.\d+\.\d+\s*$")
 WRITE_SCOPES = {
     ("pages.yml", "deploy"): {"pages", "id-token"},
     ("pr-diff-comment.yml", "comment"): {"pull-requests"},
-    ("refresh-data.yml", "refresh"): {"contents", "pull-requests"},
+    ("refresh-data.yml", "refresh"): {"contents", "pull-requests", "actions"},
+    ("refresh-data.yml", "refresh-aa-api"): {"contents", "pull-requests", "actions"},
 }
+#: The only jobs that may name a secret (besides github.token) or a GitHub environment: (workflow, job) -> secrets.
+SECRET_JOBS = {("refresh-data.yml", "refresh-aa-api"): {"AA_API_KEY"}}
 
 
 def load(path: Path) -> dict:
@@ -415,19 +418,54 @@ def test_refresh_data_opens_one_pull_request_per_source_weekly_and_never_in_a_fo
     minute, hour, day, month, weekday = cron.split()
     assert (day, month) == ("*", "*") and weekday.isdigit() and minute.isdigit() and hour.isdigit()  # weekly
     assert wf["permissions"] == {"contents": "read"}
-    (job_id, job), = wf["jobs"].items()
-    assert job["permissions"] == {"contents": "write", "pull-requests": "write"}   # and nothing else
-    assert job["if"] == "github.event.repository.fork == false"
+    assert set(wf["jobs"]) == {"refresh", "refresh-aa-api"}
+    job, aa = wf["jobs"]["refresh"], wf["jobs"]["refresh-aa-api"]
+    for j in (job, aa):
+        # push the branch, open the pull request, start CI on it (workflow_dispatch): and nothing else
+        assert j["permissions"] == {"contents": "write", "pull-requests": "write", "actions": "write"}
+        assert j["if"] == "github.event.repository.fork == false"
     # one job, and so one branch (data/refresh-<source>) and one pull request, per fetchable source
     sources = job["strategy"]["matrix"]["source"]
-    assert sources == sorted(set(sources)) == sorted(plans(ROOT))
+    assert sources == sorted(set(sources)) and sorted([*sources, "aa-api"]) == sorted(plans(ROOT))
     assert job["strategy"]["fail-fast"] is False
     assert job["concurrency"]["group"] == "refresh-data-${{ matrix.source }}"
-    (run,) = [step["run"] for _, step in steps(wf) if "run" in step and "refresh_pr.py" in step["run"]]
-    assert 'tools/refresh_pr.py "$SOURCE"' in run
-    assert 'branch = f"data/refresh-{result.family}"' in (ROOT / "tools" / "refresh_pr.py").read_text(encoding="utf-8")
-    (checkout,) = [step for _, step in steps(wf) if is_checkout(step)]
-    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert aa["concurrency"]["group"] == "refresh-data-aa-api"
+    for job_id in ("refresh", "refresh-aa-api"):
+        (step,) = [step for jid, step in steps(wf) if jid == job_id and "refresh_pr.py" in step.get("run", "")]
+        assert 'tools/refresh_pr.py "$SOURCE"' in step["run"]
+        assert step["env"]["SOURCE"] == ("${{ matrix.source }}" if job_id == "refresh" else "aa-api")
+        (checkout,) = [s for jid, s in steps(wf) if jid == job_id and is_checkout(s)]
+        assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert 'branch = f"data/refresh-{fam}"' in (ROOT / "tools" / "refresh_pr.py").read_text(encoding="utf-8")
+    # CI can be started on the refresh branch (a push with GITHUB_TOKEN starts no workflow)
+    assert "workflow_dispatch" in triggers(workflow("ci.yml"))
+    assert 'CI_WORKFLOW = "ci.yml"' in (ROOT / "tools" / "refresh_pr.py").read_text(encoding="utf-8")
+
+
+def test_the_aa_api_key_lives_in_an_environment_and_only_its_job_gets_it():
+    wf = workflow("refresh-data.yml")
+    aa = wf["jobs"]["refresh-aa-api"]
+    assert aa["environment"] == "refresh-aa-api"
+    (step,) = [step for jid, step in steps(wf) if jid == "refresh-aa-api" and "env" in step
+               and "AA_API_KEY" in step["env"]]
+    assert step["env"]["AA_API_KEY"] == "${{ secrets.AA_API_KEY }}"
+    assert "refresh-aa-api" in (ROOT / "SECURITY.md").read_text(encoding="utf-8")   # maintainers are told to create it
+
+
+def test_secrets_and_environments_only_in_the_jobs_that_need_them(workflow_path):
+    wf = load(workflow_path)
+    for job_id, job in wf["jobs"].items():
+        text = yaml.safe_dump(job)
+        named = set(re.findall(r"secrets\.([A-Za-z_][A-Za-z0-9_]*)", text)) - {"GITHUB_TOKEN"}
+        allowed = SECRET_JOBS.get((workflow_path.name, job_id), set())
+        assert named <= allowed, (workflow_path.name, job_id, named)
+        env = job.get("environment")
+        env_name = env.get("name") if isinstance(env, dict) else env
+        if env_name is not None:
+            assert (workflow_path.name, job_id) in SECRET_JOBS or (workflow_path.name, job_id, env_name) == (
+                "pages.yml", "deploy", "github-pages"), (workflow_path.name, job_id, env_name)
+    # the secrets the workflow-level env could hand to every job: none
+    assert "secrets." not in yaml.safe_dump(wf.get("env") or {})
 
 
 # --- actionlint --------------------------------------------------------------------------------
@@ -485,7 +523,8 @@ def test_codeowners_cover_code_templates_workflows_and_config():
             pattern, *owners = line.split()
             owned[pattern] = owners
     for pattern in ["/generator/", "/generator/sitegen/templates/", "/.github/", "/tools/", "/methodology/",
-                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml"]:
+                    "/scores/overrides.yaml", "/scores/sources.yaml", "/pyproject.toml", "/constraints.txt", "/.ci/",
+                    "/scores/metadata.yaml", "/scores/identity.yaml", "/scores/imported/ignore.yaml", "/downloads/"]:
         assert owned.get(pattern), f"CODEOWNERS has no owner for {pattern}"
         assert all(owner.startswith("@") for owner in owned[pattern])
 

@@ -264,3 +264,16 @@ def test_aa_importers_file_hle_under_aa_question_set(tmp_path):
     out = resolve(ex, reg, [])
     assert {(r["benchmark"], r.get("subset", ""), r["value"]) for r in out.doc["results"]} == {
         ("hle", "aa-2684", 25.32), ("gpqa-diamond", "", 85)}
+
+
+def test_import_all_check_ends_with_a_one_line_verdict():
+    # `import --all --check` lists every ignored name above; its last line says whether the imports are current.
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", "from sitegen.cli import main; main()", "import", "--all",
+                           "--check", "--root", str(repo)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    count = len(list((repo / "scores" / "imported").glob("*.yaml"))) - 1   # all but ignore.yaml
+    assert done.stdout.splitlines()[-1] == f"import --all --check: all {count} imported files are what their downloads give"

@@ -18,6 +18,8 @@ from sitegen.importers import fetch as fetchers
 
 REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "tools" / "refresh_pr.py"
+#: The stand-in `gh`: records every call (and the body file's text) in $GH_LOG and answers `pr list` from the JSON
+#: fixture $GH_FIXTURE ({"pr list": [...]}, what GitHub would answer), an empty list without one.
 FAKE_GH = """#!{python}
 import json, os, sys
 args = sys.argv[1:]
@@ -26,9 +28,19 @@ if "--body-file" in args:
     entry["body"] = open(args[args.index("--body-file") + 1], encoding="utf-8").read()
 with open(os.environ["GH_LOG"], "a", encoding="utf-8") as fh:
     fh.write(json.dumps(entry) + "\\n")
+fixture = json.load(open(os.environ["GH_FIXTURE"], encoding="utf-8")) if os.environ.get("GH_FIXTURE") else {{}}
 if args[:2] == ["pr", "list"]:
-    print(os.environ.get("GH_EXISTING", ""))
+    print(json.dumps(fixture.get("pr list", [])))
 """
+#: What `gh pr list --json number,headRefName,isCrossRepository,headRepositoryOwner` answers for the refresh PR.
+OWN_PR = {"number": 7, "headRefName": "data/refresh-eq-bench", "isCrossRepository": False,
+          "headRepositoryOwner": {"login": "sitegen"}}
+
+
+def fixture(tmp_path: Path, prs: list) -> str:
+    path = tmp_path / f"gh-fixture-{len(list(tmp_path.glob('gh-fixture-*')))}.json"
+    path.write_text(json.dumps({"pr list": prs}), encoding="utf-8")
+    return str(path)
 
 
 def run(*args, cwd=None, env=None):
@@ -71,6 +83,22 @@ def calls(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
+def tip(repo: Path, branch: str) -> str:
+    """The commit `branch` points at on the origin (the bare repository)."""
+    out = run("git", "-C", str(repo), "ls-remote", "origin", f"refs/heads/{branch}", env=git_env()).stdout
+    return out.split()[0] if out else ""
+
+
+def main_commit(repo: Path) -> str:
+    return run("git", "-C", str(repo), "rev-parse", "main", env=git_env()).stdout.strip()
+
+
+def log_of(repo: Path, branch: str) -> list[str]:
+    """The commits of the origin's `branch`, newest first, down to main's commit."""
+    run("git", "-C", str(repo), "fetch", "-q", "origin", env=git_env())
+    return run("git", "-C", str(repo), "rev-list", "--first-parent", f"origin/{branch}", env=git_env()).stdout.split()
+
+
 def change_eq_bench(repo: Path, upstream: Path) -> None:
     script = local_path(upstream, next(f["url"] for f in fetchers.plans(repo)["eq-bench"].files))
     text = script.read_text(encoding="utf-8")
@@ -89,13 +117,21 @@ def test_a_changed_download_becomes_one_pull_request_naming_the_changed_models(r
         assert done.returncode == 0, done.stderr
         assert "pushed data/refresh-eq-bench; opened a pull request" in done.stdout
 
-        (listed, created) = calls(log)
+        (listed, created, ci) = calls(log)
         assert listed["args"][:4] == ["pr", "list", "--head", "data/refresh-eq-bench"]
         assert created["args"][:6] == ["pr", "create", "--base", "main", "--head", "data/refresh-eq-bench"]
+        # a push with GITHUB_TOKEN starts no workflow: the job starts CI on its branch itself
+        assert ci["args"] == ["workflow", "run", "ci.yml", "--ref", "data/refresh-eq-bench"]
         body = created["body"]
         # the changed models, with their old and new values, from the `sitegen diff` report
-        assert "| changed | openai/o3-medium | eq-bench-3 | 1500 → 1590 |" in body
-        assert "| changed | anthropic/claude-opus-4.6-non-reasoning-high-effort | eq-bench-3 | 1717.4 → 1617.4 |" in body
+        # the report leads with the two changed values; the 59 results fetched again unchanged are one count
+        report = body[body.index("**What changed**"):].splitlines()
+        assert report[2:5] == [
+            "- corrected value: anthropic/claude-opus-4.6-non-reasoning-high-effort eq-bench-3 1717.4 → 1617.4 "
+            "(eq-bench)",
+            "- corrected value: openai/o3-medium eq-bench-3 1500 → 1590 (eq-bench)",
+            "- 59 results fetched again with the same value (retrieval date only): not a change of results"]
+        assert "rank 17 → 4 (eq-bench-3: corrected value 1500 → 1590)" in body
         # the new name is listed with the proposals, not imported and not dropped silently
         assert "- `acme-widget-9000-preview`: matches no model" in body
         assert "```yaml\nproposals:\n- source: eq-bench\n  name: acme-widget-9000-preview" in body
@@ -108,13 +144,20 @@ def test_a_changed_download_becomes_one_pull_request_naming_the_changed_models(r
         assert changed == ["downloads/eq-bench/eqbench3_leaderboard.csv", "scores/imported/eq-bench.yaml",
                            "scores/sources.yaml"]
 
-        # next week, the same change again: the existing pull request is edited, not a second one opened
-        run("git", "-C", str(repo), "checkout", "-q", "main", env=git_env())
+        # the checkout itself stays on main, untouched
+        assert run("git", "-C", str(repo), "symbolic-ref", "HEAD", env=git_env()).stdout == "refs/heads/main\n"
+        first = tip(repo, "data/refresh-eq-bench")
+
+        # next week, the same change again: the bot's own commit is replaced (its branch holds nothing else) and
+        # the existing pull request is edited, not a second one opened
         again = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
-                    env=git_env(GH=str(gh), GH_LOG=str(log), GH_EXISTING="7"))
+                    env=git_env(GH=str(gh), GH_LOG=str(log), GH_FIXTURE=fixture(tmp_path, [OWN_PR])))
     assert again.returncode == 0, again.stderr
     assert "updated pull request #7" in again.stdout
-    assert [c["args"][:3] for c in calls(log)[2:]] == [["pr", "list", "--head"], ["pr", "edit", "7"]]
+    assert [c["args"][:3] for c in calls(log)[3:]] == [["pr", "list", "--head"], ["pr", "edit", "7"],
+                                                       ["workflow", "run", "ci.yml"]]
+    second = tip(repo, "data/refresh-eq-bench")
+    assert second != first and log_of(repo, "data/refresh-eq-bench") == [second, main_commit(repo)]
 
 
 def test_a_new_snapshot_source_gets_its_readme_row_beside_the_old_one():
@@ -151,3 +194,155 @@ def test_a_failed_fetch_exits_1_with_the_message_and_opens_nothing(repo, gh, tmp
     assert done.stderr.startswith("Error: https://raw.githubusercontent.com/EQ-bench/EQ-bench-site/HEAD/eqbench3.js: "
                                   "HTTP 404")
     assert "Traceback" not in done.stderr and calls(log) == []
+
+
+def change_eq_bench_again(repo: Path, upstream: Path) -> None:
+    """A second upstream change, a week later: Gemma's score moves."""
+    script = local_path(upstream, next(f["url"] for f in fetchers.plans(repo)["eq-bench"].files))
+    text = script.read_text(encoding="utf-8")
+    assert "\no3,1590.0," in text
+    script.write_text(text.replace("\no3,1590.0,", "\no3,1601.0,"), encoding="utf-8")
+
+
+def test_a_reviewers_commit_on_the_branch_is_kept_by_the_next_refresh(repo, gh, tmp_path):
+    upstream = upstream_tree(repo, tmp_path / "upstream")
+    change_eq_bench(repo, upstream)
+    log = tmp_path / "gh.log"
+    with serve(upstream) as base:
+        first = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
+                    env=git_env(GH=str(gh), GH_LOG=str(log)))
+        assert first.returncode == 0, first.stderr
+        bot_commit = tip(repo, "data/refresh-eq-bench")
+
+        # a reviewer adds a commit on the branch, as CONTRIBUTING asks, from their own clone
+        clone = tmp_path / "reviewer"
+        assert run("git", "clone", "-q", "-b", "data/refresh-eq-bench", str(tmp_path / "origin.git"), str(clone),
+                   env=git_env()).returncode == 0
+        page = sorted((clone / "methodology").glob("*.md"))[0]
+        page.write_text(page.read_text(encoding="utf-8") + "\nReviewed by a maintainer.\n", encoding="utf-8")
+        reviewer = git_env(GIT_AUTHOR_NAME="rev", GIT_AUTHOR_EMAIL="rev@example.org",
+                           GIT_COMMITTER_NAME="rev", GIT_COMMITTER_EMAIL="rev@example.org")
+        for cmd in (["commit", "-q", "-am", "Review: a note"], ["push", "-q", "origin", "HEAD"]):
+            assert run("git", "-C", str(clone), *cmd, env=reviewer).returncode == 0, cmd
+        reviewer_commit = tip(repo, "data/refresh-eq-bench")
+        assert reviewer_commit != bot_commit
+
+        # next week upstream changes again: the refresh goes on top of the reviewer's commit, never over it
+        change_eq_bench_again(repo, upstream)
+        second = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
+                     env=git_env(GH=str(gh), GH_LOG=str(log), GH_FIXTURE=fixture(tmp_path, [OWN_PR])))
+    assert second.returncode == 0, second.stderr
+    assert "updated pull request #7" in second.stdout
+    newest = tip(repo, "data/refresh-eq-bench")
+    assert log_of(repo, "data/refresh-eq-bench") == [newest, reviewer_commit, bot_commit, main_commit(repo)]
+    shown = run("git", "-C", str(repo), "show", f"{newest}:{page.relative_to(clone).as_posix()}", env=git_env())
+    assert shown.stdout.endswith("\nReviewed by a maintainer.\n")
+    capture = run("git", "-C", str(repo), "show", f"{newest}:scores/imported/eq-bench.yaml", env=git_env()).stdout
+    assert "1601" in capture
+    edited = calls(log)[-2]
+    assert edited["args"][:3] == ["pr", "edit", "7"]
+    assert f"The branch holds 1 commit this job did not make (`{reviewer_commit[:12]}`)" in edited["body"]
+    assert "- corrected value: openai/o3-medium eq-bench-3 1500 → 1601 (eq-bench)" in edited["body"]
+
+    # a third run with nothing new upstream changes nothing on the branch
+    with serve(upstream) as base:
+        third = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
+                    env=git_env(GH=str(gh), GH_LOG=str(log), GH_FIXTURE=fixture(tmp_path, [OWN_PR])))
+    assert third.returncode == 0, third.stderr
+    assert "unchanged" in third.stdout and "nothing to do" in third.stdout
+    assert tip(repo, "data/refresh-eq-bench") == newest
+
+
+def test_a_forks_branch_of_the_same_name_is_never_taken_for_the_refresh_pull_request(repo, gh, tmp_path):
+    upstream = upstream_tree(repo, tmp_path / "upstream")
+    change_eq_bench(repo, upstream)
+    log = tmp_path / "gh.log"
+    # `gh pr list --head data/refresh-eq-bench` lists a fork's pull request from its branch of the same name
+    forks = [{"number": 99, "headRefName": "data/refresh-eq-bench", "isCrossRepository": True,
+              "headRepositoryOwner": {"login": "mallory"}},
+             {"number": 98, "headRefName": "data/refresh-eq-bench", "isCrossRepository": False,
+              "headRepositoryOwner": {"login": "mallory"}}]
+    with serve(upstream) as base:
+        done = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
+                   env=git_env(GH=str(gh), GH_LOG=str(log), GH_FIXTURE=fixture(tmp_path, forks),
+                               GITHUB_REPOSITORY_OWNER="sitegen"))
+    assert done.returncode == 0, done.stderr
+    assert "opened a pull request" in done.stdout
+    listed, created, ci = calls(log)
+    assert "isCrossRepository" in listed["args"][listed["args"].index("--json") + 1]
+    assert created["args"][:6] == ["pr", "create", "--base", "main", "--head", "data/refresh-eq-bench"]
+    assert not any(c["args"][:2] == ["pr", "edit"] for c in calls(log))
+
+
+HOSTILE = ["[click me](https://evil.example/x)", "![pic](https://evil.example/p.png)",
+           "<img src=x onerror=alert(1)>", "@maintainers <b>x</b> **bold**"]
+
+
+def test_hostile_upstream_names_are_inert_in_the_pull_request_body(repo, gh, tmp_path):
+    from markdown_it import MarkdownIt
+
+    upstream = upstream_tree(repo, tmp_path / "upstream")
+    change_eq_bench(repo, upstream)
+    script = local_path(upstream, next(f["url"] for f in fetchers.plans(repo)["eq-bench"].files))
+    rows = "".join(f"{name},900.0,40.0,5,5,5,5,5,5,5,5,5,5,5,850.0,950.0\n" for name in HOSTILE)
+    text = script.read_text(encoding="utf-8")
+    script.write_text(text.replace("\ngpt-4-0314,", "\n" + rows + "gpt-4-0314,"), encoding="utf-8")
+    log = tmp_path / "gh.log"
+    with serve(upstream) as base:
+        done = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base,
+                   env=git_env(GH=str(gh), GH_LOG=str(log)))
+    assert done.returncode == 0, done.stderr
+    body = calls(log)[1]["body"]
+    for name in HOSTILE:  # each listed, inside a code span
+        assert f"- `{name}`: matches no model" in body, name
+    # rendered as GitHub would (raw HTML allowed): no link, image, tag or emphasis from upstream
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(body)
+    assert "<a " not in html and "<img" not in html and "<b>" not in html and "<strong>bold</strong>" not in html
+    assert "<code>&lt;img src=x onerror=alert(1)&gt;</code>" in html
+    assert "<code>[click me](https://evil.example/x)</code>" in html
+
+
+@pytest.mark.parametrize("text, span", [
+    ("plain", "`plain`"),
+    ("a `tick` inside", "``a `tick` inside``"),
+    ("```fence", "```` ```fence ````"),
+    ("two\nlines", "`two lines`"),
+    ("bidi\u202eevil", "`bidi\ufffdevil`"),
+])
+def test_code_span_holds_any_text_inertly(text, span):
+    from markdown_it import MarkdownIt
+    from sitegen.history.pr_comment import code_span
+
+    assert code_span(text) == span
+    html = MarkdownIt("commonmark", {"html": True}).render(f"- {code_span(text)} after")
+    assert html.count("<code>") == 1 and html.rstrip().endswith("</code> after</li>\n</ul>")
+
+
+def test_code_block_is_never_closed_by_its_text():
+    from sitegen.history.pr_comment import code_block
+
+    assert code_block("name: '```'\n`x`", "yaml") == ["````yaml", "name: '```'", "`x`", "````"]
+    assert code_block("a: 1", "yaml; rm") == ["```yamlrm", "a: 1", "```"]
+
+
+def test_dry_run_leaves_the_checkout_exactly_as_it_was(repo, gh, tmp_path):
+    upstream = upstream_tree(repo, tmp_path / "upstream")
+    change_eq_bench(repo, upstream)
+    log = tmp_path / "gh.log"
+
+    def state():
+        files = {p.relative_to(repo).as_posix(): p.read_bytes() for p in repo.rglob("*")
+                 if p.is_file() and ".git" not in p.relative_to(repo).parts}
+        gitq = [run("git", "-C", str(repo), *cmd, env=git_env()).stdout for cmd in
+                (["symbolic-ref", "HEAD"], ["rev-parse", "HEAD"], ["for-each-ref"], ["status", "--porcelain",
+                 "--ignored"], ["worktree", "list", "--porcelain"], ["stash", "list"], ["ls-remote", "origin"])]
+        return files, gitq
+
+    before = state()
+    with serve(upstream) as base:
+        done = run(sys.executable, str(TOOL), "eq-bench", "--root", str(repo), "--base-url", base, "--dry-run",
+                   env=git_env(GH=str(gh), GH_LOG=str(log)))
+    assert done.returncode == 0, done.stderr
+    assert "- corrected value: openai/o3-medium eq-bench-3 1500 → 1590 (eq-bench)" in done.stdout  # the body
+    assert state() == before
+    assert calls(log) == []

@@ -102,6 +102,8 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
     if problems and not allow_unmatched:
         raise click.ClickException(f"{problems} source names or rows did not import cleanly (see above); "
                                    "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")
+    if check:  # the verdict, last, in one line (what came above is per-source detail)
+        click.echo(f"import --all --check: all {len(plans)} imported files are what their downloads give")
 
 
 @click.group("aliases")

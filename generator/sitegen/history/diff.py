@@ -72,23 +72,103 @@ def _result_view(rec: Mapping) -> dict:
     out = {k: rec[k] for k in RESULT_KEY}
     out.update({k: _clean(rec.get(k)) for k in ("value", "retrieved", "url")})
     out["origin"] = rec.get("origin")
+    if rec.get("self_reported") is True:
+        out["self_reported"] = True  # the developer's own number: the report says so
     return out
 
 
-def diff_results(old: list, new: list) -> dict:
-    """Results added, changed (any field besides the key) and removed, in key order."""
+def diff_results(old: list, new: list) -> tuple[dict, int]:
+    """Results added, changed (any field besides the key and the retrieval date) and removed, in key order; and
+    how many results differ in their retrieval date alone (fetched again, same result: not a change)."""
     a = {_result_key(r): r for r in old}
     b = {_result_key(r): r for r in new}
-    changed = []
+    changed, retrieval_only = [], 0
     for key in sorted(a.keys() & b.keys()):
         fields = [f for f in RESULT_FIELDS if _clean(a[key].get(f)) != _clean(b[key].get(f))]
-        if fields:
+        if fields == ["retrieved"]:
+            retrieval_only += 1  # fetched again, same result: counted, not a change of results
+        elif fields:
             changed.append({**{k: b[key][k] for k in RESULT_KEY}, "fields": fields,
                             "old": {f: _clean(a[key].get(f)) for f in ("value", "retrieved", "url")},
-                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")}})
+                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")},
+                            **({"self_reported": True} if b[key].get("self_reported") is True else {})})
     return {"added": [_result_view(b[k]) for k in sorted(b.keys() - a.keys())],
             "changed": changed,
-            "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())]}
+            "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())]}, retrieval_only
+
+
+#: Reason kinds that say a row's own results changed.
+OWN_RESULT_KINDS = {"new-observed", "imputed-to-observed", "observed-removed", "observed-changed"}
+#: Reason kinds caused by other models' results through imputation.
+IMPUTATION_KINDS = {"p80-shift", "imputed-changed"}
+
+
+def _board_benchmarks(board_id: str, boards: list) -> set[str] | None:
+    """The benchmarks a board is computed from (None: not known, any of the model's results may explain it)."""
+    group, _, ident = board_id.partition(":")
+    if group == "benchmark":
+        return {ident}
+    found = set()
+    for board in boards:
+        if not board:
+            continue
+        if isinstance(board.get("benchmark"), str):
+            found.add(board["benchmark"])
+        for row in board.get("rows") or []:
+            found.update(c["id"] for c in row.get("components") or [] if c.get("kind") == "benchmark")
+    return found or None
+
+
+def _own_result_reasons(model: str, benches: set[str] | None, results: dict) -> list[dict]:
+    """The model's own result changes on the board's benchmarks, as reasons: new result, corrected value, removed."""
+    out = []
+    for group, kind in (("added", "new-observed"), ("changed", "observed-changed"), ("removed", "observed-removed")):
+        for r in results[group]:
+            if r["model"] != model or (benches is not None and r["benchmark"] not in benches):
+                continue
+            old = r["old"]["value"] if group == "changed" else r["value"] if group == "removed" else None
+            new = r["new"]["value"] if group == "changed" else r["value"] if group == "added" else None
+            out.append({"kind": kind, "component": r["benchmark"], "component_kind": "benchmark", "old": old,
+                        "new": new, "old_raw": old, "new_raw": new, "source": r["source"],
+                        "new_how": "absent" if group == "removed" else "observed", "result": True})
+    return out
+
+
+def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: list, boards: list) -> list[dict]:
+    """A moved row's reasons, each computed from what changed (never a default): the row's own results (a new
+    result, a corrected value, a removed one), the methodology files that define the board, other models' results
+    reaching it through imputation, or other models' results changing the scale its score maps to."""
+    benches = _board_benchmarks(board_id, boards)
+    own = _own_result_reasons(entry["model"], benches, results)
+    own_components = {r["component"] for r in own}
+    out = []
+    for r in entry["reasons"]:
+        kind = r.get("kind")
+        same_how = kind == "status-changed" and r.get("old_how") == r.get("new_how")
+        if (same_how or kind == "methodology" and "files" not in r) and r.get("old") == r.get("new"):
+            continue  # the component's value did not change (only, say, its retrieval date): no reason
+        if (same_how or kind == "methodology" and "files" not in r) and r.get("component") in own_components:
+            continue  # said by the own-result reason below
+        if kind == "methodology" and "files" not in r and not methodology_files:
+            # same score, new value, no methodology file changed: other rows' results moved the scale
+            out.append({**r, "kind": "scale-changed"})
+        elif same_how and methodology_files:
+            out.append({**r, "kind": "methodology", "files": methodology_files})
+        elif same_how:
+            out.append({**r, "kind": "scale-changed"})
+        else:
+            out.append(r)
+    corrected = {r["component"] for r in own if r["kind"] == "observed-changed"}
+    out = [{**r, "correction": True} if r.get("kind") == "observed-changed" and r.get("component") in corrected
+           else r for r in out]
+    covered = {r.get("component") for r in out if r.get("kind") in OWN_RESULT_KINDS}  # the engine said it already
+    out = [r for r in own if r["component"] not in covered] + out
+    if not out and methodology_files and set(entry["changed"]) - {"rank"}:
+        out = [{"kind": "methodology", "files": methodology_files}]
+    if not out and set(entry["changed"]) - {"rank", "source"}:
+        out = [{"kind": "scale-changed"}]
+    out.sort(key=lambda r: r.get("kind") not in OWN_RESULT_KINDS)  # the row's own results first
+    return out  # empty: only its rank moved (others did), or nothing a reader sees did
 
 
 def changed_keys(old, new, path: str = "") -> list[str]:
@@ -144,7 +224,7 @@ def diff_methodology(old: Mapping, new: Mapping) -> list[dict]:
 
 def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     """The structured diff of two states (JSON-ready: plain dicts, lists, strings and numbers)."""
-    results = diff_results(old.results, new.results)
+    results, retrieval_only = diff_results(old.results, new.results)
     methodology = diff_methodology(old.methodology, new.methodology)
     changed_models = {r["model"] for group in results.values() for r in group}
     boards: dict[str, dict] = {}
@@ -156,6 +236,16 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
                      or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
                      or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")]
             d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
+            key = f"{group}:{board_id}"
+            kept = []
+            for entry in d["moved"]:
+                entry["reasons"] = true_reasons(key, entry, results, files,
+                                                [old_boards.get(board_id), new_boards.get(board_id)])
+                if entry["reasons"]:
+                    kept.append(entry)
+                elif "rank" in entry["changed"]:
+                    d["rank_shifts"] += 1  # only its rank moved, because other rows did: counted, not listed
+            d["moved"] = kept
             if d["entered"] or d["left"] or d["moved"] or d["rank_shifts"] or d["status"] != "changed":
                 d["group"] = group
                 d["methodology_files"] = files
@@ -171,7 +261,8 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
             "boards_affected": sorted(boards), "models_moved": moved_models,
             "rank_shifts": sum(d["rank_shifts"] for d in boards.values()),
             "results_added": len(results["added"]), "results_changed": len(results["changed"]),
-            "results_removed": len(results["removed"]), "methodology_files": [m["file"] for m in methodology],
+            "results_removed": len(results["removed"]), "results_retrieval_only": retrieval_only,
+            "methodology_files": [m["file"] for m in methodology],
             "models_added": models["added"], "models_removed": models["removed"],
         },
         "models": models, "results": results, "methodology": methodology, "boards": boards,

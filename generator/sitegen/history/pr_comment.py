@@ -51,6 +51,27 @@ def md_escape(text, limit: int | None = None) -> str:
     return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
 
 
+def code_span(text, limit: int | None = MAX_STRING) -> str:
+    """Contributor or upstream text as one inert inline code span: GitHub renders nothing inside it (no links,
+    images, HTML, emphasis or @mentions); the fence is longer than any run of backticks the text holds."""
+    text = _INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def code_block(text: str, info: str = "") -> list[str]:
+    """Lines of a fenced code block holding `text` verbatim (invisible characters shown as U+FFFD): the fence is
+    longer than any run of backticks in it, so nothing inside closes it."""
+    lines = [_INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    "))
+             for line in str(text).splitlines()]
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{re.sub(r'[^A-Za-z0-9_-]', '', info)}", *lines, fence]
+
+
 # ---------------------------------------------------------------- defensive readers of untrusted data
 
 def _d(x) -> dict:
@@ -102,28 +123,43 @@ OWN_KINDS = ("new-observed", "imputed-to-observed", "observed-removed", "observe
              "status-changed")
 
 
+def _paren(text: str) -> str:
+    """` (text)`, or nothing for empty text: a reason never prints "()"."""
+    return f" ({text})" if text.strip() else ""
+
+
 def describe_reason(r) -> str:
     """One reason as a short escaped phrase."""
     r = _d(r)
     c = _s(r.get("component"))
     kind = r.get("kind")
+    src = _paren(_s(r.get("source")))
+    if kind == "new-observed" and r.get("result") is True:
+        return f"{c}: new result {_num(r.get('new'))}{src}"
+    if kind == "observed-changed" and r.get("result") is True:
+        return f"{c}: corrected value {_arrow(r.get('old'), r.get('new'))}{src}"
+    if kind == "observed-removed" and r.get("result") is True:
+        return f"{c}: result {_num(r.get('old'))} removed{src}"
     if kind == "new-observed":
-        return f"new observed {c} {_num(r.get('new'))} ({_s(r.get('source'))})"
+        return f"new observed {c} {_num(r.get('new'))}{src}"
     if kind == "imputed-to-observed":
-        return f"{c}: imputed {_num(r.get('old'))} replaced by observed {_num(r.get('new'))} ({_s(r.get('source'))})"
+        return f"{c}: imputed {_num(r.get('old'))} replaced by observed {_num(r.get('new'))}{src}"
     if kind == "observed-removed":
         return f"{c}: observed {_num(r.get('old'))} removed, now {_s(r.get('new_how'))} {_num(r.get('new'))}"
     if kind == "observed-changed":
         raw = f" (score {_arrow(r.get('old_raw'), r.get('new_raw'))})" if _is_num(r.get("old_raw")) else ""
-        return f"{c}: own result {_arrow(r.get('old'), r.get('new'))}{raw}"
+        label = "corrected value" if r.get("correction") is True else "own result"
+        return f"{c}: {label} {_arrow(r.get('old'), r.get('new'))}{raw}"
     if kind == "methodology" and "files" in r:
         return "methodology: " + ", ".join(_s(f) for f in _l(r["files"], 10))
     if kind == "methodology":
         return f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r.get('old'), r.get('new'))} (methodology)"
+    if kind == "scale-changed":
+        return f"{c}: {_arrow(r.get('old'), r.get('new'))}, own result unchanged (other models' results moved the scale)"
     if kind in ("p80-shift", "imputed-changed"):
         p = _d(r.get("percentile"))
         extra = f", {_s(p.get('name'))} of {_s(p.get('of'))} {_arrow(p.get('old'), p.get('new'))}" if p else ""
-        why = "other models changed" if kind == "p80-shift" else "imputation inputs changed"
+        why = "imputation reach: other models changed" if kind == "p80-shift" else "imputation inputs changed"
         return f"{c}: imputed {_arrow(r.get('old'), r.get('new'))} ({why}{extra})"
     if kind == "source-changed":
         return f"same value from {_s(r.get('old_source'))} → {_s(r.get('source'))}"
@@ -133,7 +169,7 @@ def describe_reason(r) -> str:
 
 
 def _why(row) -> str:
-    return "; ".join(describe_reason(r) for r in _l(_d(row).get("reasons"), 6)) or "—"
+    return "; ".join(filter(None, (describe_reason(r) for r in _l(_d(row).get("reasons"), 6))))
 
 
 def _own_first(rows: list) -> list:
@@ -171,6 +207,19 @@ def _entry(row) -> str:
     return f"{_s(row.get('model'))} {_num(row.get('value'))} ({rank}){cause}"
 
 
+def _rank_move(row) -> str:
+    """", rank 2 → 3" when the row's rank moved (nothing otherwise)."""
+    old, new = _d(_d(row).get("old")).get("rank"), _d(_d(row).get("new")).get("rank")
+    return f", rank {_arrow(old, new)}" if old != new and (_is_num(old) or _is_num(new)) else ""
+
+
+def _printable(row) -> bool:
+    """A moved row worth a line: it has a reason, and a value or a rank on one side (never "— | —")."""
+    old, new = _d(_d(row).get("old")), _d(_d(row).get("new"))
+    return bool(_why(row)) and any(_is_num(x) for x in (old.get("value"), new.get("value"), old.get("rank"),
+                                                         new.get("rank")))
+
+
 def _value_moved(row) -> bool:
     return bool({"value", "status"} & set(_l(_d(row).get("changed"))))
 
@@ -189,16 +238,21 @@ def headline(boards: dict) -> list[str]:
                 shown = ", ".join(_entry(r) for r in rows[:HEADLINE_NAMES])
                 more = f" and {len(rows) - HEADLINE_NAMES} more" if len(rows) > HEADLINE_NAMES else ""
                 parts.append(f"{label} {shown}{more}")
-        moved = [m for m in _l(b.get("moved")) if isinstance(m, dict)]
+        moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
         changed = [m for m in _own_first(moved) if _value_moved(m) and _cause(m) < 2]
         if changed:
             shown = "; ".join(f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
-                              f" ({_why(m)})" for m in changed[:HEADLINE_NAMES])
+                              f"{_rank_move(m)} ({_why(m)})" for m in changed[:HEADLINE_NAMES])
             more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
             parts.append(f"changed value: {shown}{more}")
         followers = [m for m in moved if _value_moved(m) and _cause(m) == 2]
         if followers:
-            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results (imputation; below)")
+            kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
+            how = [w for k, w in (("imputation", "imputation reach"), ("scale", "scale")) if
+                   (k == "imputation" and kinds & {"p80-shift", "imputed-changed"}) or
+                   (k == "scale" and "scale-changed" in kinds)]
+            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results"
+                         f"{_paren(', '.join(how))}")
         other = len(moved) - len(changed) - len(followers)
         if other > 0:
             parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
@@ -206,6 +260,44 @@ def headline(boards: dict) -> list[str]:
         if shifts:
             parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
         lines.append(f"- {_title(board_id, b)}: " + ("; ".join(parts) if parts else "no row changed"))
+    return lines
+
+
+#: Result changes named in the lead (the rest are counted there and listed under "Results").
+LEAD_RESULTS = 10
+RESULT_CHANGES = (("added", "new result"), ("changed", "corrected value"), ("removed", "removed result"))
+
+
+def _bench(r: dict) -> str:
+    return "/".join(_s(r.get(x)) for x in ("benchmark", "metric", "subset", "harness") if r.get(x))
+
+
+def _result_line(change: str, label: str, r: dict) -> str:
+    if change == "changed":
+        value = _arrow(_d(r.get("old")).get("value"), _d(r.get("new")).get("value"))
+        if _d(r.get("old")).get("value") == _d(r.get("new")).get("value"):
+            label = "changed " + ", ".join(_s(f) for f in _l(r.get("fields"), 5) if f != "retrieved")
+    else:
+        value = _num(r.get("value"))
+    own = ", self-reported" if r.get("self_reported") is True else ""
+    return f"- {label}: {_s(r.get('model'))} {_bench(r)} {value} ({_s(r.get('source'))}{own})"
+
+
+def lead(d: dict) -> list[str]:
+    """The first lines: every changed value (up to LEAD_RESULTS) with what kind of change it is, the results whose
+    retrieval date alone changed (one count), and the methodology files changed."""
+    results, s = _d(d.get("results")), _d(d.get("summary"))
+    rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
+    lines = [_result_line(*row) for row in rows[:LEAD_RESULTS]]
+    if len(rows) > LEAD_RESULTS:
+        lines.append(f"- and {len(rows) - LEAD_RESULTS} more result changes (under Results)")
+    files = _l(s.get("methodology_files"))
+    if files:
+        lines.append(f"- methodology change: {', '.join(_s(f) for f in files[:10])}")
+    same = _int(s.get("results_retrieval_only"))
+    if same:
+        lines.append(f"- {_plural(same, 'result')} fetched again with the same value (retrieval date only): "
+                     "not a change of results")
     return lines
 
 
@@ -227,18 +319,17 @@ def _problems(title: str, problems: list) -> list[str]:
 
 
 def details(d: dict) -> list[str]:
-    """The sections under the headline: summary, methodology, results, then each board's rows with why."""
+    """The sections under the headline: counts, methodology, the results the lead did not name, then each
+    board's rows the headline did not name, with why (unranked rows without values never print)."""
     s = _d(d.get("summary"))
     boards = _d(d.get("boards"))
     results = _d(d.get("results"))
-    lines = ["| | count |", "|---|---|",
-             f"| boards affected | {len(_l(s.get('boards_affected')))} |",
-             f"| models moved (own value, rank or status) | {len(_l(s.get('models_moved')))} |",
-             f"| rank shifts caused only by other rows | {_int(s.get('rank_shifts'))} |",
-             f"| results added / changed / removed | {_int(s.get('results_added'))} / "
-             f"{_int(s.get('results_changed'))} / {_int(s.get('results_removed'))} |",
-             f"| models added / removed | {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))} |",
-             f"| methodology files changed | {len(_l(s.get('methodology_files')))} |", ""]
+    lines = [f"Counts: {_plural(len(_l(s.get('boards_affected'))), 'board')} affected; "
+             f"{_plural(len(_l(s.get('models_moved'))), 'model')} moved (own value, rank or status); "
+             f"{_int(s.get('rank_shifts'))} rank shifts caused only by other rows; results added / changed / removed "
+             f"{_int(s.get('results_added'))} / {_int(s.get('results_changed'))} / {_int(s.get('results_removed'))}; "
+             f"models added / removed {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))}; "
+             f"{_plural(len(_l(s.get('methodology_files'))), 'methodology file')} changed.", ""]
     methodology = _l(d.get("methodology"))
     if methodology:
         lines += ["### Methodology", ""]
@@ -248,22 +339,22 @@ def details(d: dict) -> list[str]:
             shown = f": {', '.join(_s(k) for k in keys)}" if keys else ""
             lines.append(f"- {_s(m.get('file'))} {_s(m.get('status'))}{shown}")
         lines.append("")
-    if any(_l(results.get(k)) for k in ("added", "changed", "removed")):
+    rows = [(change, _d(r)) for change, _ in RESULT_CHANGES for r in _l(results.get(change))]
+    if len(rows) > LEAD_RESULTS:
         lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
-        for change in ("added", "changed", "removed"):
-            for r in _l(results.get(change)):
-                r = _d(r)
-                bench = "/".join(_s(r.get(x)) for x in ("benchmark", "metric", "subset", "harness") if r.get(x))
-                side = _d(r.get("new")) if change == "changed" else r
-                value = (_arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed"
-                         else _num(r.get("value")))
-                lines.append(f"| {change} | {_s(r.get('model'))} | {bench} | {value} | "
-                             f"{_s(r.get('source'))} ({_s(side.get('retrieved'))}) |")
+        for change, r in rows:
+            side = _d(r.get("new")) if change == "changed" else r
+            value = (_arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed"
+                     else _num(r.get("value")))
+            lines.append(f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
+                         f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |")
         lines.append("")
     for board_id, b in _board_order(boards):
-        moved = _own_first(_l(b.get("moved")))
-        if not moved and not _int(b.get("rank_shifts")):
-            continue
+        changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and _cause(m) < 2]
+        shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
+        moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
+        if not moved:
+            continue  # its headline line said all there is
         lines += [f"### {_title(board_id, b, bold=False)}", ""]
         if moved:
             lines += ["| model | value | rank | why |", "|---|---|---|---|"]
@@ -271,10 +362,6 @@ def details(d: dict) -> list[str]:
                 lines.append(f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
                              f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |")
             lines.append("")
-        shifts = _int(b.get("rank_shifts"))
-        if shifts:
-            lines += [f"{_plural(shifts, 'other row')} only shifted rank, because rows above entered, left or moved.",
-                      ""]
     return lines
 
 
@@ -310,9 +397,13 @@ def _render(report: dict, max_lines: int) -> str:
         _l(_d(d.get("results")).get(k)) for k in ("added", "changed", "removed"))
     if nothing:
         lines += ["No change to the data, the methodology or any published board.", ""]
+        lines += lead(d)[-1:] + [""] if _int(_d(d.get("summary")).get("results_retrieval_only")) else []
         return _cap(lines + _problems("Warnings in the changed files", warnings), max_lines)
+    first = lead(d)
+    if first:
+        lines += ["**What changed**", "", *first, ""]
     if boards:
-        lines += headline(boards) + [""]
+        lines += ["**What it moves**", "", *headline(boards), ""]
     lines += _problems("Warnings in the changed files", warnings)
     lines += details(d)
     return _cap(lines, max_lines)
