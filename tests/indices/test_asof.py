@@ -431,3 +431,57 @@ def test_a_lower_source_sets_the_price_until_a_higher_one_has_one_and_aa_snapsho
     same["prices"]["undated"] = {"input_per_mtok": 9}
     assert asof.price_history(same) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
                                           "source": "aa-api-2025-10"}], [])
+
+
+# The toy index with a simulation, over results with a published standard error, so every month's board carries
+# intervals, rank intervals and tiers drawn from the (board, model, component) streams.
+SIMULATED = dict(TOY, uncertainty={"simulations": 200, "level": 0.95})
+SE_FRAME = results(
+    {"model": "o/a", "benchmark": "b1", "value": 50, "stderr": 2, "source": "snap", "retrieved": "2025-01-15"},
+    {"model": "o/b", "benchmark": "b1", "value": 53, "stderr": 3, "source": "snap", "retrieved": "2025-04-10"},
+    {"model": "o/c", "benchmark": "b1", "value": 51, "stderr": 1, "source": "snap", "retrieved": "2025-02-20"},
+)
+
+
+def _plain(x):
+    """Boards as plain data (the compare page's rank draws are arrays), so two runs compare with ==."""
+    import numpy as np
+
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x.tolist() if isinstance(x, np.ndarray) else x
+
+
+def test_kept_normals_give_the_as_of_output_of_drawing_every_month_afresh(monkeypatch):
+    import contextlib
+
+    kept = asof.compute_asof(SE_FRAME, PEOPLE, RECORDS, [], {"toy": SIMULATED})
+    # o/a's interval is the same draws in every month it is on the board; the months differ in who else is there
+    board = kept["boards"]["toy"]
+    assert [board[m]["known"]["rows"][0]["model"] for m in ("2025-01", "2025-04")] == ["o/a", "o/b"]
+    assert all(r.get("rank_interval") for m in kept["months"] for r in board[m]["known"]["rows"])
+    monkeypatch.setattr(asof, "kept_normals", contextlib.nullcontext)  # every stream drawn again, every month
+    fresh = asof.compute_asof(SE_FRAME, PEOPLE, RECORDS, [], {"toy": SIMULATED})
+    assert _plain(kept) == _plain(fresh)
+    assert asof.api_files(kept) == asof.api_files(fresh)
+
+
+def test_a_kept_stream_is_the_stream_and_only_its_own_ids_and_size_reuse_it():
+    import numpy as np
+
+    from sitegen.indices import uncertainty
+
+    first = uncertainty.normals("toy", [("o/a", "b1"), ("o/b", "b1")], 50)
+    with uncertainty.kept_normals():
+        once = uncertainty.normals("toy", [("o/a", "b1"), ("o/b", "b1")], 50)
+        once[:] = 0.0  # a caller changing its array does not change what is kept
+        again = uncertainty.normals("toy", [("o/b", "b1"), ("o/a", "b1")], 50)
+        other_board = uncertainty.normals("late", [("o/a", "b1")], 50)
+        longer = uncertainty.normals("toy", [("o/a", "b1")], 80)
+        assert len(uncertainty._KEPT) == 4
+    assert uncertainty._KEPT is None  # nothing is kept outside the block
+    assert np.array_equal(again, first[:, ::-1])
+    assert not np.array_equal(other_board[:, 0], first[:, 0])
+    assert np.array_equal(longer[:, 0], uncertainty.stream("toy", "o/a", "b1").standard_normal(80, dtype=np.float32))

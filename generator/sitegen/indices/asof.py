@@ -15,7 +15,9 @@ list price entered by hand, then AA snapshots newest first, then LMArena, then o
 differing price is a disagreement, never a step.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
-(`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before.
+(`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before. The
+simulation's standard normals are drawn once per (board, model, component) stream for all months
+(uncertainty.kept_normals): the seeds carry no date, so a copy is the same numbers.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
 from .compare import diff_board
-from .uncertainty import annotate_boards
+from .uncertainty import annotate_boards, kept_normals
 
 VIEWS = ("known", "released")
 #: Board kinds whose best value over time and value frontier are published (capability boards).
@@ -284,54 +286,57 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
     known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (input key, boards)
-    for view in VIEWS:
-        cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
-        for month in months:
-            day = dates[month]
-            res, mods, raw_at = frames_at(results, models, available, raw, day, view)
-            # prices in force for the models present (a step counts once it is dated on or before the day)
-            priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
-            manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
-            counts = res["benchmark"].value_counts().to_dict()
-            raw_counts: dict[str, int] = {}
-            for bench, _ in raw_at:
-                raw_counts[bench] = raw_counts.get(bench, 0) + 1
-            priced_models = None
-            for index_id, definition in sorted(index_defs.items()):
-                if definition["kind"] == "benchmark-boards":
-                    continue
-                if view == "known" and not in_force(definition, day):
-                    gone = superseded(definition, index_defs, day)
-                    if gone:
-                        out["superseded"].setdefault(index_id, {})[month] = gone
-                    cache.pop(index_id, None)
-                    continue
-                # What this definition's boards can depend on: its benchmarks' results and per-question rows,
-                # the models with a manual value, and (for cost) the prices in force. Each filtered set only
-                # grows with the date, so equal counts mean equal inputs. A computation that starts reading
-                # something else from the frames (e.g. other models' metadata) must add it here.
-                key = (tuple(counts.get(b, 0) for b in reads[index_id]),
-                       tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
-                       priced if definition["kind"] == "cost" else None)
-                same = known_at.get((month, index_id))
-                if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
-                    cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
-                elif index_id not in cache or cache[index_id][0] != key:
-                    boards = {}
-                    if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
-                        if priced_models is None:
-                            priced_models = models_priced_at(mods, steps, day)
-                            remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
-                        boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
-                        boards = {b: v for b, v in boards.items() if publishable(v, definition)}
-                        # intervals, rank intervals and tiers, as today's boards carry them
-                        annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
-                    cache[index_id] = (key, boards)
-                    computed_runs += 1
-                if view == "known":
-                    known_at[(month, index_id)] = cache[index_id]
-                for board_id, board in cache[index_id][1].items():
-                    out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+    # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each is
+    # drawn once (uncertainty.kept_normals), the same numbers.
+    with kept_normals():
+        for view in VIEWS:
+            cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
+            for month in months:
+                day = dates[month]
+                res, mods, raw_at = frames_at(results, models, available, raw, day, view)
+                # prices in force for the models present (a step counts once it is dated on or before the day)
+                priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
+                manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
+                counts = res["benchmark"].value_counts().to_dict()
+                raw_counts: dict[str, int] = {}
+                for bench, _ in raw_at:
+                    raw_counts[bench] = raw_counts.get(bench, 0) + 1
+                priced_models = None
+                for index_id, definition in sorted(index_defs.items()):
+                    if definition["kind"] == "benchmark-boards":
+                        continue
+                    if view == "known" and not in_force(definition, day):
+                        gone = superseded(definition, index_defs, day)
+                        if gone:
+                            out["superseded"].setdefault(index_id, {})[month] = gone
+                        cache.pop(index_id, None)
+                        continue
+                    # What this definition's boards can depend on: its benchmarks' results and per-question rows,
+                    # the models with a manual value, and (for cost) the prices in force. Each filtered set only
+                    # grows with the date, so equal counts mean equal inputs. A computation that starts reading
+                    # something else from the frames (e.g. other models' metadata) must add it here.
+                    key = (tuple(counts.get(b, 0) for b in reads[index_id]),
+                           tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
+                           priced if definition["kind"] == "cost" else None)
+                    same = known_at.get((month, index_id))
+                    if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
+                        cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
+                    elif index_id not in cache or cache[index_id][0] != key:
+                        boards = {}
+                        if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
+                            if priced_models is None:
+                                priced_models = models_priced_at(mods, steps, day)
+                                remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
+                            boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
+                            boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+                            # intervals, rank intervals and tiers, as today's boards carry them
+                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
+                        cache[index_id] = (key, boards)
+                        computed_runs += 1
+                    if view == "known":
+                        known_at[(month, index_id)] = cache[index_id]
+                    for board_id, board in cache[index_id][1].items():
+                        out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
     for per_month in out["boards"].values():
         for views in per_month.values():
             for view in VIEWS:

@@ -21,6 +21,7 @@ machines agree and adding a model never moves another model's draws.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import math
@@ -198,11 +199,38 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
     return np.clip(out, lo, hi, out=out)
 
 
+#: While a `kept_normals()` block runs: (board_id, *key, sims) -> that stream's standard normals, made once.
+_KEPT: dict | None = None
+
+
+@contextlib.contextmanager
+def kept_normals():
+    """Within the block, each stream's standard normals are drawn once and copied from then on. A stream's draws
+    depend only on its ids and the number of simulations (never on a date or on the other rows), so the as-of
+    engine, which simulates the same (board, model, component) streams month after month, gets the same numbers
+    from a copy. Outside any block nothing is kept."""
+    global _KEPT
+    outer = _KEPT
+    _KEPT = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _KEPT = outer
+
+
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
     """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j])."""
     out = np.empty((len(keys), sims), dtype=np.float32)  # one contiguous row per stream, returned transposed
+    kept = _KEPT
     for j, key in enumerate(keys):
-        out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
+        if kept is None:
+            out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
+            continue
+        name = (board_id, *key, sims)
+        row = kept.get(name)
+        if row is None:
+            row = kept[name] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
+        out[j] = row  # a copy: callers may change `out`, never the kept draws
     return out.T
 
 
