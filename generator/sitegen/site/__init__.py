@@ -22,8 +22,8 @@ from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, 
                     slug)
 from .render import environment, script_json
 from .search import search_index
-from .views import (Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, levels, model_view,
-                    release_path, unknown_counts)
+from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
+                    iq_anchors, levels, model_view, release_path, unknown_counts)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -80,10 +80,13 @@ def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
     pages: list[Page] = []
-    headline = [b for b in ctx.headline_boards if b in ctx.boards] or board_ids(ctx)[:3]
-    pages.append(Page("index.html", "home.html", "Home", "home", {
-        "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
-        "all_boards": [(b, ctx.boards[b], board_title(ctx, b)) for b in board_ids(ctx)],
+    # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
+    headline = headline_boards(ctx) or [{"id": b, "coverage": board_coverage(ctx, b), "others": []}
+                                        for b in board_ids(ctx)[:3]]
+    pages.append(Page("index.html", "home.html", ctx.site_name, "home", {
+        "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
+        "chart_kinds": [k for k in HOME_CHARTS if k in charts],
+        "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
         "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
         "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
         "n_charts": len(charts),
