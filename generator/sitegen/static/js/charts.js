@@ -36,6 +36,9 @@
         });
       });
       spec.config = Object.assign({}, spec.config || {}, theme());
+      /* no ARIA roles on the marks: each would need alternative text of its own. The chart is one image, named by
+         its container (role="img" and aria-label: its title and description; the data summary follows it). */
+      spec.config.aria = false;
       return vegaEmbed(el, spec, {
         renderer: "svg",
         logLevel: vega.Error,
