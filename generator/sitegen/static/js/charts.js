@@ -49,6 +49,10 @@
         tooltip: { theme: dark() ? "dark" : "light", disableDefaultStyle: true }
       });
     }).then(function (result) {
+      /* the drawing itself is hidden from assistive technology: its container is the image (role="img", named by
+         the chart's title and description) and the data summary beside it gives the points as text */
+      var svg = el.querySelector("svg");
+      if (svg) svg.setAttribute("aria-hidden", "true");
       var hl = el.getAttribute("data-highlight");
       if (el._view) el._view.finalize();
       el._view = result.view;
