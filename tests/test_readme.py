@@ -48,6 +48,8 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert (".venv/bin/python -m pip install --disable-pip-version-check -q "
             "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'") in lines
     assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
+    # axe-core for the browser tests' accessibility check, from the lock file's pinned version and integrity
+    assert "npm ci --prefix tests/site/axe --no-audit --no-fund --silent" in lines
     assert lines[-1] == '.venv/bin/python -m pytest "$@"'
     # .ci/run is the test command followed by the other gates, in the environment the test command made.
     run = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()

@@ -194,8 +194,14 @@ def test_pages_deploys_main_from_a_separate_privileged_job():
     assert wf["permissions"] == {"contents": "read"}
     assert wf["concurrency"]["group"]
     build, deploy = wf["jobs"]["build"], wf["jobs"]["deploy"]
-    assert "permissions" not in build
-    assert any("sitegen build" in step.get("run", "") for step in build["steps"])
+    # the build job reads the Pages site's address (configure-pages' base_url, a custom domain included) and
+    # builds with it: canonical links, og:url and og:image are absolute from the address Pages serves
+    assert build["permissions"] == {"contents": "read", "pages": "read"}
+    pages = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/configure-pages@"))
+    run = next(step for step in build["steps"] if "sitegen build" in step.get("run", ""))
+    assert run["env"]["SITE_URL"] == "${{ steps.%s.outputs.base_url }}" % pages["id"]
+    assert run["run"] == 'sitegen build --site-url "$SITE_URL/"'
+    assert build["steps"].index(pages) < build["steps"].index(run)
     assert any(step.get("uses", "").startswith("actions/upload-pages-artifact@") for step in build["steps"])
     assert deploy["needs"] == "build"
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}

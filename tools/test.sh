@@ -25,5 +25,10 @@ fi
 .venv/bin/python -m pip install --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" -e '.[test]'
 
 command -v chromium >/dev/null 2>&1 || apt_install chromium
+# axe-core for the browser tests' accessibility check, at the version and integrity tests/site/axe/package-lock.json
+# pins, installed here (npm ci) into tests/site/axe/node_modules: test-only, never part of the site; the tests use no
+# network.
+command -v npm >/dev/null 2>&1 || apt_install npm
+npm ci --prefix tests/site/axe --no-audit --no-fund --silent
 
 .venv/bin/python -m pytest "$@"

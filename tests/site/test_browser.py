@@ -790,3 +790,46 @@ def test_a_superseded_version_says_what_replaced_it(browser, pages_server):
     assert page.locator(".lb-asof-table tbody tr").count() > 10
     assert watch.problems == [], watch.problems
     ctx.close()
+
+
+# axe-core, at the version tests/site/axe/package-lock.json pins; tools/test.sh installs it there (npm ci), so the
+# test reads a local file and uses no network. It is evaluated in the page through the DevTools protocol, which the
+# page's Content-Security-Policy does not govern, so the site needs no exception for it.
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_FAILS = ("serious", "critical")
+
+
+def _axe(page) -> list[dict]:
+    """axe-core's violations on the page as shown (WCAG 2.x A and AA rules and best practices), each with its
+    impact and up to three of its elements."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+      .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+                  targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")
+
+
+def test_no_serious_or_critical_accessibility_violations(browser, pages_server, capsys):
+    """Every page kind of the real site at 1440 px and 390 px, light and dark: axe-core finds no serious or
+    critical violation; the lesser ones are printed."""
+    if not AXE.is_file():
+        _skip_or_fail(f"axe-core is not installed at {AXE} (bash tools/test.sh installs it)")
+    base = pages_server + SUB
+    failing, minor = [], set()
+    for width, height in ((1440, 900), (390, 844)):
+        for scheme in ("light", "dark"):
+            ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+            page = ctx.new_page()
+            for kind, path in PAGE_KINDS.items():
+                page.goto(base + path, wait_until="load")
+                _settle(page, timeout=15000)
+                for v in _axe(page):
+                    where = f"{kind} {width}px {scheme}: {v['id']} ({v['impact']}, {v['nodes']}×) {v['help']}"
+                    if v["impact"] in AXE_FAILS:
+                        failing.append(f"{where}: {v['targets']}")
+                    else:
+                        minor.add(f"{kind}: {v['id']} ({v['impact']}) {v['help']}")
+            ctx.close()
+    with capsys.disabled():
+        print("\naxe-core, not failing (moderate or minor):\n" + ("\n".join(sorted(minor)) or "none"))
+    assert failing == [], "\n".join(failing)

@@ -13,7 +13,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import reuse
-from . import asof, changes, methodology
+from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
 from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
                      price_disagreement_rows, price_rows)
@@ -23,8 +23,8 @@ from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, 
                     slug)
 from .render import environment, script_json
 from .search import search_index
-from .views import (Lookups, bench_board_view, board_data, board_view, higher_is_better, iq_anchors, levels, model_view,
-                    release_path, unknown_counts)
+from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
+                    iq_anchors, levels, model_view, release_path, unknown_counts)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -83,10 +83,13 @@ def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
     pages: list[Page] = []
-    headline = [b for b in ctx.headline_boards if b in ctx.boards] or board_ids(ctx)[:3]
-    pages.append(Page("index.html", "home.html", "Home", "home", {
-        "boards": [board_view(b, lk) for b in headline], "chart_kinds": [k for k in HOME_CHARTS if k in charts],
-        "all_boards": [(b, ctx.boards[b], board_title(ctx, b)) for b in board_ids(ctx)],
+    # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
+    headline = headline_boards(ctx) or [{"id": b, "coverage": board_coverage(ctx, b), "others": []}
+                                        for b in board_ids(ctx)[:3]]
+    pages.append(Page("index.html", "home.html", ctx.site_name, "home", {
+        "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
+        "chart_kinds": [k for k in HOME_CHARTS if k in charts],
+        "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
         "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
         "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
         "n_charts": len(charts),
@@ -95,7 +98,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         view = board_view(bid, lk)
         definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
-            "view": view, "chart_kinds": [k for k in (*BOARD_CHARTS.get(bid, ()), BEST_PREFIX + bid) if k in charts],
+            "view": view, "og_image": ogimage.board_image(bid), "chart_kinds": [k for k in (*BOARD_CHARTS.get(bid, ()), BEST_PREFIX + bid) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
             "asof": asof.control(ctx, bid, view["digits"]),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
@@ -104,7 +107,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         per_release = board_view(bid, lk, per_release=True)
         pages.append(Page(release_path(urls.board[bid]), "board.html", board_title(ctx, bid) + " (one row per release)",
                           f"board:{bid}", {
-            "view": per_release, "chart_kinds": [], "methodology": _methodology_for(ctx, urls, bid),
+            "view": per_release, "og_image": ogimage.board_image(bid), "chart_kinds": [], "methodology": _methodology_for(ctx, urls, bid),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
                                            {"title": f"Wrong score: {board_title(ctx, bid)}",
                                             "page": _public(ctx, release_path(urls.board[bid]))}),
@@ -369,6 +372,11 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
                 str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
+    # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
+    views = {p.data["view"]["id"]: p.data["view"] for p in pages
+             if p.template == "board.html" and not p.data["view"]["per_release"]}
+    home = next((p.data for p in pages if p.path == "index.html"), {"boards": []})
+    files.update(ogimage.images(ctx, views, [v["id"] for v in home["boards"]]))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
         files.update(rendered)

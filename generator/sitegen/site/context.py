@@ -29,7 +29,6 @@ class SiteContext:
     )
     repo_url: str = ""
     site_url: str = ""
-    headline_boards: tuple[str, ...] = ("ai-iq", "aa-intelligence-v3-0", "pedagogy-cdpk", "hle")
     #: history.changelog.summary_entries: data commits newest first; empty when the build ran without git history
     history: list[dict[str, Any]] = field(default_factory=list)
     #: CITATION.cff's data (yaml.safe_load), or None when there is none

@@ -139,6 +139,19 @@ class _View:
                    row_headers=True, caption=title)
 
 
+def _front_page_words(fp: dict, v: _View) -> str:
+    """A definition's front_page entry in words (views.headline_boards applies it)."""
+    where = f"headline place {num(fp['order'])}, for the family {fp['family']}" + (
+        f" (its board {fp['board']})" if fp.get("board") else "")
+    cur = fp.get("current")
+    if not cur:
+        return where + ": the family's newest version leads"
+    share = level_text(fp.get("min_share", 0.8))
+    return (f"{where}: the newest version that ranks at least {share} of the models on the source's current board "
+            f"({v.lk.bench_name(cur['benchmark'])} in {cur['source']}) leads; below that a board is labelled a partial "
+            "snapshot")
+
+
 def _common(v: _View) -> None:
     d = v.d
     unit, hib = v.take("unit"), v.take("higher_is_better")
@@ -175,10 +188,15 @@ def _common(v: _View) -> None:
     if (pb := v.take("published")):
         r = pb.get("rows_without_components") or {}
         text = f"the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) is shown beside each row as a check"
+        if d.get("kind") == "published":
+            text = (f"each row is the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) as published, "
+                    "not recomputed: its components are not public")
         if r:
             text += ("; a row with that figure but not every constituent " + ("shows it, marked published" if r.get("show_value")
                      else "shows no value") + (", and is ranked" if r.get("ranked") else ", and is not ranked"))
         v.facts.append(("Published figure", text))
+    if (fp := v.take("front_page")):
+        v.facts.append(("Front page", _front_page_words(fp, v)))
     if (tol := v.take("reproduction_tolerance")) is not None:
         v.facts.append(("Reproduces the published figure", f"within ±{num(tol)} {unit or ''}".strip()))
 

@@ -436,7 +436,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "per_release": per_release, "n_configurations": n_configurations,
             "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
             if comp_ids else [],
-            "per_release_href": href(release_path(lk.urls.board[bid])), "all_href": href(lk.urls.board[bid])}
+            "per_release_href": href(release_path(lk.urls.board[bid])), "all_href": href(lk.urls.board[bid]),
+            "coverage": board_coverage(lk.ctx, bid)}
 
 
 def release_path(board_path: str) -> str:
@@ -707,3 +708,64 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         "params": {"total": _num(params.get("total_b")), "active": _num(params.get("active_b"))},
         "metadata_sources": metadata_sources(m, lk),
     }
+
+
+def version_key(version: Any) -> tuple:
+    """A methodology version as a sortable key, newest largest: "4.x" > "3.0" > "2.2" (a non-number part is 0)."""
+    return tuple(int(p) if p.isdigit() else 0 for p in str(version or "").split("."))
+
+
+def snapshot_size(ctx: SiteContext, source: str) -> int:
+    """How many models a source snapshot lists: those with a result from it, and the names it lists that are not
+    attributed to a model."""
+    attributed = {m["id"] for m in ctx.models for r in m.get("results") or [] if r.get("source") == source}
+    return len(attributed) + len(ctx.not_attributed.get(source) or [])
+
+
+def board_coverage(ctx: SiteContext, bid: str) -> dict[str, Any]:
+    """What a board covers, said on its face: the snapshot it is computed from with how many of that snapshot's
+    models it ranks (`snapshot`, `ranked`, `of_snapshot`), and, where its definition names the source's current
+    board (front_page.current), how many of that board's models it ranks (`of_current`; `partial` when below the
+    definition's min_share, default 0.8). Absent parts are None."""
+    board = ctx.boards[bid]
+    definition = (ctx.index_defs or {}).get(board.get("definition") or bid) or {}
+    ranked = sum(1 for r in board.get("rows", []) if r.get("rank") is not None)
+    snapshot = board.get("source_snapshot")
+    front = definition.get("front_page") or {}
+    current = front.get("current")
+    of_current = None
+    if current:
+        rows = (ctx.benchmark_boards.get(current["benchmark"]) or {}).get("rows", [])
+        of_current = sum(1 for r in rows if r.get("source") == current["source"]) or None
+    share = front.get("min_share", 0.8)
+    return {"snapshot": snapshot, "retrieved": _snapshot_date(ctx, snapshot), "ranked": ranked,
+            "of_snapshot": snapshot_size(ctx, snapshot) if snapshot else None, "of_current": of_current,
+            "partial": of_current is not None and ranked < share * of_current,
+            "current_source": current["source"] if current else None}
+
+
+def _snapshot_date(ctx: SiteContext, source: str | None) -> str:
+    return str(next((s.get("retrieved") or "" for s in ctx.sources if s["id"] == source), "")) if source else ""
+
+
+def headline_boards(ctx: SiteContext) -> list[dict[str, Any]]:
+    """The front page's headline boards, one per index family, in the families' `front_page.order`: the newest
+    version whose board ranks at least min_share of the source's current board, else the newest version (marked
+    partial). Each: {"id", "family", "coverage", "others": [the family's other boards, newest first]}. Only
+    definitions with a `front_page` entry and a published board take part."""
+    families: dict[str, list[tuple[tuple, str, int]]] = defaultdict(list)
+    for bid, board in ctx.boards.items():
+        definition = (ctx.index_defs or {}).get(board.get("definition") or bid) or {}
+        front = definition.get("front_page")
+        if not front or front.get("board", definition.get("id")) != bid:
+            continue
+        families[front["family"]].append((version_key(definition.get("version")), bid, int(front["order"])))
+    out = []
+    for family, members in families.items():
+        members.sort(key=lambda m: (m[0], m[1]), reverse=True)
+        cover = {bid: board_coverage(ctx, bid) for _, bid, _ in members}
+        lead = next((bid for _, bid, _ in members if not cover[bid]["partial"]), members[0][1])
+        out.append({"id": lead, "family": family, "order": min(m[2] for m in members), "coverage": cover[lead],
+                    "others": [{"id": bid, "title": board_title(ctx, bid), "version": ctx.boards[bid].get("version"),
+                                "coverage": cover[bid]} for _, bid, _ in members if bid != lead]})
+    return sorted(out, key=lambda h: (h["order"], h["family"]))

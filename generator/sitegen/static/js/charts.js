@@ -36,6 +36,9 @@
         });
       });
       spec.config = Object.assign({}, spec.config || {}, theme());
+      /* no ARIA roles on the marks: each would need alternative text of its own. The chart is one image, named by
+         its container (role="img" and aria-label: its title and description; the data summary follows it). */
+      spec.config.aria = false;
       return vegaEmbed(el, spec, {
         renderer: "svg",
         logLevel: vega.Error,
@@ -46,6 +49,10 @@
         tooltip: { theme: dark() ? "dark" : "light", disableDefaultStyle: true }
       });
     }).then(function (result) {
+      /* the drawing itself is hidden from assistive technology: its container is the image (role="img", named by
+         the chart's title and description) and the data summary beside it gives the points as text */
+      var svg = el.querySelector("svg");
+      if (svg) svg.setAttribute("aria-hidden", "true");
       var hl = el.getAttribute("data-highlight");
       if (el._view) el._view.finalize();
       el._view = result.view;
