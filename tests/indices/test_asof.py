@@ -142,7 +142,7 @@ def _real_definitions() -> dict:
 
 def test_in_force_on_every_real_definition():
     defs = _real_definitions()
-    assert len(defs) == 12
+    assert len(defs) == 13  # twelve recomputed definitions and AA v4.x as AA publishes it
     v3_from = "2025-09-01"  # aa-intelligence-v3-0's history: 3.0 from 2025-09
     for aa in ("aa-intelligence", "aa-coding"):
         old, new = defs[f"{aa}-v2-2"], defs[f"{aa}-v3-0"]
@@ -156,7 +156,7 @@ def test_in_force_on_every_real_definition():
     for single in ("aa-math-v2-2", "aa-multilingual-v2-2"):         # no successor recorded: in force since 2.2
         assert asof.in_force(defs[single], "2025-08-05") is False
         assert asof.in_force(defs[single], "2026-11-22") is True
-    for undated in ("ai-iq", "ai-eq", "cost", "hle", "pedagogy", "benchmark-boards"):
+    for undated in ("ai-iq", "ai-eq", "cost", "hle", "pedagogy", "benchmark-boards", "aa-intelligence-v4-x"):
         assert asof.in_force(defs[undated], "1990-01-01") is True, undated  # no dated entry of their own version
 
 

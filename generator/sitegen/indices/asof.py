@@ -34,7 +34,7 @@ from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
 from .compare import diff_board
-from .uncertainty import annotate_boards, kept_normals
+from .uncertainty import annotate_boards, kept_normals, level_text
 
 VIEWS = ("known", "released")
 #: Board kinds whose best value over time and value frontier are published (capability boards).
@@ -500,6 +500,16 @@ def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame,
     return out
 
 
+def _view_file(board: Mapping) -> dict:
+    """One view of a month file: its rows with a value and, where the board has rank intervals, the level they are
+    at as labels write it (the definition's `uncertainty.level`: the page says "rank 3-7 at 95%" from it)."""
+    out: dict = {"rows": [_slim(r) for r in board["rows"] if r.get("value") is not None]}
+    level = (board.get("uncertainty") or {}).get("level")
+    if level is not None:
+        out["rank_level"] = level_text(level)
+    return out
+
+
 def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
     """Per board: <id>/<yyyy-mm>.json (both views' rows, the change from the month before) and <id>/dates.json
     (the months, the frontier over time). Values are plain data; the caller serialises them."""
@@ -517,9 +527,7 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                 **({"superseded": gone} if gone and views["known"] is None else {}),
                 "version": any_board.get("version"), "source_snapshot": any_board.get("source_snapshot"),
                 "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
-                "views": {view: None if views[view] is None else
-                          {"rows": [_slim(r) for r in views[view]["rows"] if r.get("value") is not None]}
-                          for view in VIEWS},
+                "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
                 "changes": changes.get(month),
             }
             listing.append({"month": month, "date": day, "json": path,

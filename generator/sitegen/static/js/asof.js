@@ -194,7 +194,8 @@
       row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
       if (tiers) {
         var tier = el("td", r.tier === undefined || r.tier === null ? "–" : String(r.tier));
-        if (r.rank_interval) tier.title = "rank " + r.rank_interval[0] + "–" + r.rank_interval[1] + " at 95%";
+        if (r.rank_interval) tier.title = "rank " + r.rank_interval[0] + "–" + r.rank_interval[1] +
+          (board.rank_level ? " at " + board.rank_level : "");
         row.appendChild(tier);
       }
       var th = el("th");
