@@ -648,7 +648,7 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     assert _href(page).endswith(f"/boards/ai-iq/?asof={month}")
     assert page.locator("#board-ai-iq").is_hidden()
     head = page.inner_text(".lb-asof-head")
-    assert "As known on 2025-09-30" in head and "retrieved on or before" in head
+    assert "As known on 2025-09-30" in head and "public on or before" in head
     assert "populations (and values that depend on them) differ from today's board" in head
     # the table keeps tier, organisation and interval; the meta line counts that month's board, not today's
     heads = page.locator(".lb-asof-table thead th").all_inner_texts()
