@@ -702,18 +702,11 @@ def organization_named_one_way(index):
         if isinstance(org, str) and len(parts) == 4:
             folders[parts[2]].append((org, doc))
     for folder, entries in sorted(folders.items()):
-        counts = defaultdict(int)
-        for org, _ in entries:
-            counts[org] += 1
-        if len(counts) < 2:
-            continue
-        usual = min(counts, key=lambda name: (-counts[name], name))
-        for org, doc in entries:
-            if org != usual:
-                yield _at(doc, ("organization",), "organization",
-                          f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
-                          f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
-                          f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+        for org, doc, usual, counts in _odd_ones(entries):
+            yield _at(doc, ("organization",), "organization",
+                      f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
+                      f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
+                      f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
 
 
 @check
@@ -926,6 +919,20 @@ def product_name(name: str) -> str:
     return _PRODUCT_TAIL.sub("", name.split(" (", 1)[0]).strip()
 
 
+def _odd_ones(entries):
+    """(value, item, usual, counts) for each entry whose value differs from the group's most common one (ties: the
+    first in sort order), for a group of (value, item) entries with at least two different values."""
+    counts = defaultdict(int)
+    for value, _ in entries:
+        counts[value] += 1
+    if len(counts) < 2:
+        return
+    usual = min(counts, key=lambda v: (-counts[v], v))
+    for value, item in entries:
+        if value != usual:
+            yield value, item, usual, counts
+
+
 @check
 def names_follow_style(index):
     """One naming style (CONTRIBUTING.md, "Name a model"): lower-case efforts, Mon 'YY dates, no footnote marks,
@@ -942,18 +949,11 @@ def names_follow_style(index):
             by_release[doc.data["release"]].append((product_name(name), doc))
         by_name[fold_alias(name)].append(doc)
     for release, entries in sorted(by_release.items()):
-        counts = defaultdict(int)
-        for product, _ in entries:
-            counts[product] += 1
-        if len(counts) < 2:
-            continue
-        usual = min(counts, key=lambda p: (-counts[p], p))
-        for product, doc in entries:
-            if product != usual:
-                yield _at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
-                          f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
-                          "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
-                          key=False)
+        for product, doc, usual, counts in _odd_ones(entries):
+            yield _at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
+                      f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
+                      "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
+                      key=False)
     for folded, docs in sorted(by_name.items()):
         for doc in docs[1:]:
             yield _at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
