@@ -79,6 +79,44 @@ def test_no_step_comes_from_a_source_outranked_on_its_date(computed):
             assert price_tier(step["source"]) <= price_tier(before["source"]), (model, before, step)
 
 
+def test_lmarena_disagreeing_with_aa_is_a_disagreement_never_a_step(computed):
+    # The models whose LMArena price (2025-12-17) differs from every AA snapshot's: LMArena's table and AA's
+    # captures speak about one period, so AA's price holds and LMArena's is listed as a disagreement (issue 28:
+    # these were price steps, LMArena's then AA's, before). Hand-entered list prices would outrank both.
+    price = ("input_per_mtok", "output_per_mtok")
+    found = []
+    for record in computed.model_records:
+        prices = record.get("prices") or {}
+        arena = prices.get("lmarena")
+        aa = [p for s, p in prices.items() if s.startswith("aa-")]
+        if not arena or not aa or record.get("list_prices"):
+            continue
+        if all(tuple(p.get(k) for k in price) != tuple(arena.get(k) for k in price) for p in aa):
+            model = record["model"]
+            found.append(model)
+            steps = computed.as_of["price_steps"][model]
+            assert [s for s in steps if s["source"] == "lmarena"] == [], (model, steps)
+            assert [d for d in computed.as_of["price_disagreements"][model] if d["source"] == "lmarena"], model
+            # today's price (the boards') is AA's newest, as the history's last step
+            newest = min((s for s in prices if s.startswith("aa-")),
+                         key=lambda s: tuple(-ord(c) for c in prices[s]["as_of"]))
+            assert (record["input_per_mtok"], record["pricing_source"]) == (
+                float(prices[newest]["input_per_mtok"]), steps[-1]["source"]), model
+    assert len(found) >= 10, found  # 11 on the data of November 2026 (deepseek-v3.1, glm-4.5-air, kimi-k2, ...)
+    assert {"zai/glm-4.5-air", "kimi/kimi-k2", "deepseek/deepseek-v3.1-reasoning"} <= set(found)
+
+
+def test_every_step_after_the_first_is_the_same_source_ranks_change_or_the_vendors(computed):
+    # A step is a change made by the source that sets the price for that period: a switch from one source's
+    # price to a higher-ranked source's different price is a disagreement, not a step.
+    from sitegen.data.frame import price_tier
+
+    for model, steps in computed.as_of["price_steps"].items():
+        for before, step in zip(steps, steps[1:]):
+            assert step["source"] == "vendor" or price_tier(step["source"]) == price_tier(before["source"]), (
+                model, before, step)
+
+
 def test_no_benchmark_board_ranks_two_snapshots_of_one_source(computed):
     import re
 

@@ -148,6 +148,19 @@ def test_model_page_names_each_price_steps_source_and_lists_disagreements():
     assert 'id="price-disagreements"' in page and "<td>2025-12-17</td>" in page
 
 
+def test_a_captured_price_holding_from_before_its_own_date_says_its_date():
+    # AA's price of 2026-07-31 holds from LMArena's 2025-12-17 (LMArena disagrees): the step names AA and its date
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {ids[0]: [
+        {"date": "2025-12-17", "input": 0.7, "output": 2.8, "source": "aa-api-2026-07", "source_date": "2026-07-31"}]},
+        "price_disagreements": {ids[0]: [
+            {"date": "2025-12-17", "input": 0.22, "output": 0.88, "source": "lmarena",
+             "in_force": {"date": "2026-07-31", "input": 0.7, "output": 2.8, "source": "aa-api-2026-07"}}]}}
+    files = render_files(dataclasses.replace(ctx, as_of=as_of, data_date="2026-08-02"))
+    page = files[f"models/{ids[0]}/index.html"].decode()
+    assert "(its price of 2026-07-31)" in page and "<td>2025-12-17</td>" in page
+
+
 def test_board_meta_line_is_dated_by_the_data_not_later():
     # the newest retrieval or publication (the engine's data date) dates today's board, not the build's date
     ctx, _ = _ctx()

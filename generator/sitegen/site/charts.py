@@ -428,10 +428,12 @@ BEST_PREFIX = "best-over-time-"
 
 
 def _price_source(lk: Lookups, step: Mapping) -> str:
-    """A price's source as the model page names it: a vendor list price says whether this repository has a copy."""
+    """A price's source as the model page names it: a vendor list price says whether this repository has a copy;
+    a captured price that holds from before its own date (indices/asof.price_history) says its date."""
     if step["source"] == "vendor":
         return "vendor list price" + ("" if step.get("captured") else " (not captured)")
-    return lk.source_name(step["source"])
+    return lk.source_name(step["source"]) + (f" (its price of {step['source_date']})" if step.get("source_date")
+                                             else "")
 
 
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
