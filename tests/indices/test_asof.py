@@ -525,3 +525,34 @@ def test_a_kept_stream_is_the_stream_and_only_its_own_ids_and_size_reuse_it():
     assert np.array_equal(again, first[:, ::-1])
     assert not np.array_equal(other_board[:, 0], first[:, 0])
     assert np.array_equal(longer[:, 0], uncertainty.stream("toy", "o/a", "b1").standard_normal(80, dtype=np.float32))
+
+
+def test_as_of_boards_draw_shared_questions_together_as_todays_boards_do():
+    # Three HLE rows computed from per-question files: b is a with 4 more questions wrong, so in every draw of the
+    # question set (one resample for all models) a stays ahead of b; drawn independently their ranges overlap. The
+    # as-of board is annotated with the month's per-question rows, like today's, so both say a is 1st, b 2nd.
+    import numpy as np
+    import pandas as pd
+
+    from indexkit import benchmarks
+    from sitegen.indices import boards as engine, uncertainty
+
+    hle = definition("hle")
+    a = np.array([i % 10 < 6 for i in range(200)])
+    b = a.copy()
+    b[:4] = False
+    c = np.array([i % 10 < 3 for i in range(200)])
+    answers = {m: x for m, x in (("o/a", a), ("o/b", b), ("o/c", c))}
+    raw = {("hle", m): pd.DataFrame({"id": [f"q{i}" for i in range(200)], "correct": x}) for m, x in answers.items()}
+    frame = results(*[{"model": m, "benchmark": "hle", "value": 100 * float(x.mean()), "n": 200,
+                       "source": "hle-paper", "retrieved": "2025-07-01"} for m, x in answers.items()])
+    people = models(*[{"model": m, "released": "2025-06-01"} for m in answers])
+    people["kind"] = "language"
+    today = {k: v for k, v in engine.compute_boards(frame, people, benchmarks(), {"hle": hle}, raw).items()
+             if engine.publishable(v, hle)}
+    uncertainty.annotate_boards(today, {"hle": hle}, frame, people, benchmarks(), raw)
+    ranges = [(r["model"], r["rank_interval"]) for r in today["hle"]["rows"]]
+    assert ranges == [("o/a", [1, 1]), ("o/b", [2, 2]), ("o/c", [3, 3])]
+    out = asof.compute_asof(frame, people, [{"model": m} for m in answers], benchmarks(), {"hle": hle}, raw)
+    known = out["boards"]["hle"]["2025-07"]["known"]
+    assert [(r["model"], r["rank_interval"]) for r in known["rows"]] == ranges

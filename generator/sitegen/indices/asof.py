@@ -283,8 +283,9 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                                 remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
                             boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
                             boards = {b: v for b, v in boards.items() if publishable(v, definition)}
-                            # intervals, rank intervals and tiers, as today's boards carry them
-                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
+                            # intervals, rank intervals and tiers, as today's boards carry them (per-question
+                            # rows too: HLE and Pedagogy draw the questions their models share together)
+                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks, raw_at)
                         cache[index_id] = (key, boards)
                         computed_runs += 1
                     if view == "known":
