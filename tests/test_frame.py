@@ -187,3 +187,27 @@ def test_todays_price_follows_source_precedence_not_the_newest_date(tmp_path):
     gadget = next(r for r in frame.model_records(repo) if r["model"] == "acme/gadget")
     assert (gadget["input_per_mtok"], gadget["pricing_source"]) == (0.15, "aa-api-2025-10")
     assert sorted(gadget["prices"]) == ["aa-api-2025-10", "lmarena"]  # both kept for the price history
+
+
+def test_a_hand_entered_vendor_list_price_sets_todays_price(tmp_path):
+    # The vendor's list price (the model file's list_prices) outranks every imported price, AA's newer snapshot
+    # included; its newest entry is today's price, and the record says it is the vendor's (methodology/cost.md).
+    aa = ('source: aa-api-2025-10\nretrieved: "2025-10-14"\nmodels:\n  - model: acme/gadget\n'
+          '    pricing: {input_per_mtok: 0.15, output_per_mtok: 0.15, as_of: "2025-10-14"}\nresults: []\n')
+    sources = (BASE / "scores/sources.yaml").read_text(encoding="utf-8") + (
+        "  - {id: aa-api-2025-10, name: aa, url: https://example.org/aa, licence: MIT, attribution: x, "
+        "provenance: secondary}\n")
+    listed = GADGET + (
+        "list_prices:\n"
+        "- {as_of: '2025-04-16', input_per_mtok: 1, output_per_mtok: 4, url: 'https://acme.example/launch', "
+        "note: launch price}\n"
+        "- {as_of: '2025-06-10', input_per_mtok: 0.2, output_per_mtok: 0.8, url: 'https://acme.example/cut', "
+        "note: the announced cut}\n")
+    root = tree(tmp_path, {"scores/sources.yaml": sources, "scores/imported/aa-api-2025-10.yaml": aa,
+                           "scores/models/acme/gadget.yaml": listed})
+    repo, problems = validate_repo(root)
+    assert not [p.format() for p in problems if p.severity == "error"]
+    gadget = next(r for r in frame.model_records(repo) if r["model"] == "acme/gadget")
+    assert (gadget["input_per_mtok"], gadget["output_per_mtok"], gadget["pricing_as_of"],
+            gadget["pricing_source"]) == (0.2, 0.8, "2025-06-10", "vendor")
+    assert sorted(gadget["prices"]) == ["aa-api-2025-10"]  # AA's differing price stays for the price history

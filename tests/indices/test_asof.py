@@ -416,21 +416,61 @@ def test_the_vendor_list_price_sets_the_steps_and_says_whether_it_was_captured()
     assert asof.price_at(steps, "2025-06-09")["input"] == 10.0 and asof.price_at(steps, "2026-08-01")["input"] == 2.0
 
 
-def test_a_lower_source_sets_the_price_until_a_higher_one_has_one_and_aa_snapshots_go_newest_first():
+def test_a_higher_source_arriving_later_with_another_price_is_a_disagreement_not_a_step():
+    # LMArena's December price, then AA's first capture with another price: the two speak about one period (a
+    # capture says what the price was when read, not since when), so AA (higher precedence) holds from LMArena's
+    # date, marked with its own date, and LMArena's price is a disagreement. A newer AA snapshot is a step.
     record = _priced(**{"lmarena": ("2025-01-10", 3, 15), "aa-leaderboard-2025-08": ("2025-08-14", 3, 12),
                         "aa-api-2025-10": ("2025-10-14", 2.5, 10), "other-paper": ("2025-09-01", 1, 1)})
     steps, disagreements = asof.price_history(record)
-    assert [(s["date"], s["input"], s["output"], s["source"]) for s in steps] == [
-        ("2025-01-10", 3.0, 15.0, "lmarena"),               # the only price then
-        ("2025-08-14", 3.0, 12.0, "aa-leaderboard-2025-08"),  # AA outranks LMArena from its date
-        ("2025-10-14", 2.5, 10.0, "aa-api-2025-10")]          # the newer AA snapshot outranks the older
-    assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [
-        ("other-paper", "aa-leaderboard-2025-08")]
+    assert steps == [
+        {"date": "2025-01-10", "input": 3.0, "output": 12.0, "source": "aa-leaderboard-2025-08",
+         "source_date": "2025-08-14"},                                                   # AA for the whole period
+        {"date": "2025-10-14", "input": 2.5, "output": 10.0, "source": "aa-api-2025-10"}]  # newer AA snapshot
+    assert [(d["date"], d["source"], d["in_force"]["date"], d["in_force"]["source"]) for d in disagreements] == [
+        ("2025-01-10", "lmarena", "2025-08-14", "aa-leaderboard-2025-08"),
+        ("2025-09-01", "other-paper", "2025-08-14", "aa-leaderboard-2025-08")]
+    # priced from the first capture's day; unpriced before it
+    assert asof.price_at(steps, "2025-01-09") is None and asof.price_at(steps, "2025-02-01")["output"] == 12.0
     # a source agreeing with the price in force adds nothing; undated prices are not steps
     same = _priced(**{"aa-api-2025-10": ("2025-10-14", 2, 8), "lmarena": ("2025-12-17", 2, 8)})
     same["prices"]["undated"] = {"input_per_mtok": 9}
     assert asof.price_history(same) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
                                           "source": "aa-api-2025-10"}], [])
+    # a lower source alone sets the price (the paper's, then LMArena's: LMArena outranks it for the whole period)
+    lower = _priced(**{"pedagogy-models": ("2025-06-30", 0.3, 2.5), "lmarena": ("2025-12-17", 0.15, 0.6)})
+    steps, disagreements = asof.price_history(lower)
+    assert [(s["date"], s["input"], s["source"], s.get("source_date")) for s in steps] == [
+        ("2025-06-30", 0.15, "lmarena", "2025-12-17")]
+    assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [("pedagogy-models", "lmarena")]
+
+
+def test_captures_before_the_vendors_first_list_price_decide_only_until_it():
+    # AA's price read before the vendor's announced change holds until the change; an AA capture after the change
+    # is not carried back before it, and one that differs from the vendor's is a disagreement.
+    record = _priced(vendor=[("2025-09-01", 1, 4, None)],
+                     **{"lmarena": ("2025-07-01", 5, 5), "aa-leaderboard-2025-08": ("2025-08-14", 2, 8),
+                        "aa-api-2026-07": ("2026-07-31", 1.5, 4)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["output"], s["source"], s.get("source_date")) for s in steps] == [
+        ("2025-07-01", 2.0, 8.0, "aa-leaderboard-2025-08", "2025-08-14"),
+        ("2025-09-01", 1.0, 4.0, "vendor", None)]
+    assert [(d["date"], d["source"], d["in_force"]["source"]) for d in disagreements] == [
+        ("2025-07-01", "lmarena", "aa-leaderboard-2025-08"), ("2026-07-31", "aa-api-2026-07", "vendor")]
+
+
+def test_todays_price_follows_the_same_precedence_a_hand_entered_list_price_first():
+    from sitegen.data import frame
+
+    # The price the boards use today (model_records) is the one in force at the end of the price history.
+    o3 = {"aa-api-2026-07": {"as_of": "2026-07-31", "input_per_mtok": 2.5, "output_per_mtok": 9},
+          "lmarena": {"as_of": "2025-12-17", "input_per_mtok": 10, "output_per_mtok": 40}}
+    vendor = [{"as_of": "2025-04-16", "input_per_mtok": 10, "output_per_mtok": 40, "url": "https://v.example/a"},
+              {"as_of": "2025-06-10", "input_per_mtok": 2, "output_per_mtok": 8, "url": "https://v.example/b"}]
+    steps, _ = frame.price_history({"prices": o3, "list_prices": vendor})
+    assert (steps[-1]["input"], steps[-1]["output"], steps[-1]["source"]) == (2.0, 8.0, "vendor")
+    steps, _ = frame.price_history({"prices": o3})  # without it, AA's newest snapshot, not LMArena
+    assert (steps[-1]["input"], steps[-1]["source"], steps[-1]["source_date"]) == (2.5, "aa-api-2026-07", "2026-07-31")
 
 
 # The toy index with a simulation, over results with a published standard error, so every month's board carries
@@ -485,3 +525,34 @@ def test_a_kept_stream_is_the_stream_and_only_its_own_ids_and_size_reuse_it():
     assert np.array_equal(again, first[:, ::-1])
     assert not np.array_equal(other_board[:, 0], first[:, 0])
     assert np.array_equal(longer[:, 0], uncertainty.stream("toy", "o/a", "b1").standard_normal(80, dtype=np.float32))
+
+
+def test_as_of_boards_draw_shared_questions_together_as_todays_boards_do():
+    # Three HLE rows computed from per-question files: b is a with 4 more questions wrong, so in every draw of the
+    # question set (one resample for all models) a stays ahead of b; drawn independently their ranges overlap. The
+    # as-of board is annotated with the month's per-question rows, like today's, so both say a is 1st, b 2nd.
+    import numpy as np
+    import pandas as pd
+
+    from indexkit import benchmarks
+    from sitegen.indices import boards as engine, uncertainty
+
+    hle = definition("hle")
+    a = np.array([i % 10 < 6 for i in range(200)])
+    b = a.copy()
+    b[:4] = False
+    c = np.array([i % 10 < 3 for i in range(200)])
+    answers = {m: x for m, x in (("o/a", a), ("o/b", b), ("o/c", c))}
+    raw = {("hle", m): pd.DataFrame({"id": [f"q{i}" for i in range(200)], "correct": x}) for m, x in answers.items()}
+    frame = results(*[{"model": m, "benchmark": "hle", "value": 100 * float(x.mean()), "n": 200,
+                       "source": "hle-paper", "retrieved": "2025-07-01"} for m, x in answers.items()])
+    people = models(*[{"model": m, "released": "2025-06-01"} for m in answers])
+    people["kind"] = "language"
+    today = {k: v for k, v in engine.compute_boards(frame, people, benchmarks(), {"hle": hle}, raw).items()
+             if engine.publishable(v, hle)}
+    uncertainty.annotate_boards(today, {"hle": hle}, frame, people, benchmarks(), raw)
+    ranges = [(r["model"], r["rank_interval"]) for r in today["hle"]["rows"]]
+    assert ranges == [("o/a", [1, 1]), ("o/b", [2, 2]), ("o/c", [3, 3])]
+    out = asof.compute_asof(frame, people, [{"model": m} for m in answers], benchmarks(), {"hle": hle}, raw)
+    known = out["boards"]["hle"]["2025-07"]["known"]
+    assert [(r["model"], r["rank_interval"]) for r in known["rows"]] == ranges

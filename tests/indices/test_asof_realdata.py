@@ -14,9 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def computed():
+def repo():
     repo, problems = validate_repo(ROOT)
     assert repo is not None and not [p for p in problems if p.severity == "error"]
+    return repo
+
+
+@pytest.fixture(scope="module")
+def computed(repo):
     return compute(repo)
 
 
@@ -79,6 +84,44 @@ def test_no_step_comes_from_a_source_outranked_on_its_date(computed):
             assert price_tier(step["source"]) <= price_tier(before["source"]), (model, before, step)
 
 
+def test_lmarena_disagreeing_with_aa_is_a_disagreement_never_a_step(computed):
+    # The models whose LMArena price (2025-12-17) differs from every AA snapshot's: LMArena's table and AA's
+    # captures speak about one period, so AA's price holds and LMArena's is listed as a disagreement (issue 28:
+    # these were price steps, LMArena's then AA's, before). Hand-entered list prices would outrank both.
+    price = ("input_per_mtok", "output_per_mtok")
+    found = []
+    for record in computed.model_records:
+        prices = record.get("prices") or {}
+        arena = prices.get("lmarena")
+        aa = [p for s, p in prices.items() if s.startswith("aa-")]
+        if not arena or not aa or record.get("list_prices"):
+            continue
+        if all(tuple(p.get(k) for k in price) != tuple(arena.get(k) for k in price) for p in aa):
+            model = record["model"]
+            found.append(model)
+            steps = computed.as_of["price_steps"][model]
+            assert [s for s in steps if s["source"] == "lmarena"] == [], (model, steps)
+            assert [d for d in computed.as_of["price_disagreements"][model] if d["source"] == "lmarena"], model
+            # today's price (the boards') is AA's newest, as the history's last step
+            newest = min((s for s in prices if s.startswith("aa-")),
+                         key=lambda s: tuple(-ord(c) for c in prices[s]["as_of"]))
+            assert (record["input_per_mtok"], record["pricing_source"]) == (
+                float(prices[newest]["input_per_mtok"]), steps[-1]["source"]), model
+    assert len(found) >= 10, found  # 11 on the data of November 2026 (deepseek-v3.1, glm-4.5-air, kimi-k2, ...)
+    assert {"zai/glm-4.5-air", "kimi/kimi-k2", "deepseek/deepseek-v3.1-reasoning"} <= set(found)
+
+
+def test_every_step_after_the_first_is_the_same_source_ranks_change_or_the_vendors(computed):
+    # A step is a change made by the source that sets the price for that period: a switch from one source's
+    # price to a higher-ranked source's different price is a disagreement, not a step.
+    from sitegen.data.frame import price_tier
+
+    for model, steps in computed.as_of["price_steps"].items():
+        for before, step in zip(steps, steps[1:]):
+            assert step["source"] == "vendor" or price_tier(step["source"]) == price_tier(before["source"]), (
+                model, before, step)
+
+
 def test_no_benchmark_board_ranks_two_snapshots_of_one_source(computed):
     import re
 
@@ -96,3 +139,76 @@ def test_no_benchmark_board_ranks_two_snapshots_of_one_source(computed):
         assert all(len(s) == 1 for s in by_publisher.values()), (bid, by_publisher)
         excluded += sum(1 for r in board["rows"] if str(r.get("reason", "")).startswith("from the older snapshot"))
     assert excluded > 0  # the older AA rows (e.g. GPQA Diamond's 13 from 2025-08) are listed, unranked
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The as-of boards recomputed from the data filtered by `published`, as a fresh build of that data would compute
+# them, for the months on each side of every source's first publication and a month where AA v2.2 was superseded.
+
+RECOMPUTED = ("ai-iq", "aa-intelligence-v2-2", "aa-coding-v2-2", "aa-math-v2-2", "aa-intelligence-v3-0",
+              "aa-coding-v3-0", "pedagogy")
+
+
+def _straddling_months(computed, index_ids) -> list[str]:
+    """The month before and the month of each source's first `published` date, for every source whose results
+    one of these indices reads, among the months the as-of engine covers; plus 2025-10 (AA v2.2 superseded)."""
+    from sitegen.indices.asof import benchmarks_read
+
+    read = {b for i in index_ids for b in benchmarks_read(computed.index_defs[i])}
+    res = computed.results[computed.results["benchmark"].isin(read)]
+    months = set(computed.as_of["months"])
+    chosen = {"2025-10"}
+    for _, first in sorted(res.groupby("source")["published"].min().items()):
+        y, m = int(first[:4]), int(first[5:7])
+        before = f"{y - (m == 1)}-{12 if m == 1 else m - 1:02d}"
+        chosen |= {before, first[:7]}
+    return sorted(chosen & months)
+
+
+def _plain(board):
+    """What a board says: per model its value, rank, status, interval, rank range and tier."""
+    return {r["model"]: (r.get("value"), r.get("rank"), r.get("status"), r.get("interval"), r.get("rank_interval"),
+                         r.get("tier")) for r in board["rows"]}
+
+
+def test_as_known_boards_equal_a_fresh_computation_on_the_data_published_by_then(repo, computed):
+    from sitegen.build import raw_frames
+    from sitegen.indices import boards as engine
+    from sitegen.indices.asof import availability, in_force, models_priced_at
+    from sitegen.indices.uncertainty import annotate_boards
+
+    results, models, as_of = computed.results, computed.models, computed.as_of
+    raw = raw_frames(repo)
+    available = availability(results, models)
+    months = _straddling_months(computed, RECOMPUTED)
+    assert {"2025-01", "2025-05", "2025-06", "2025-07", "2025-08", "2025-10"} <= set(months), months
+    compared = 0
+    for month in months:
+        day = as_of["dates"][month]
+        # the data a build on the tree filtered by `published` reads: every result public by the day, the models
+        # out by then (a model without a release date counts from its first published result), prices then
+        public = results[(results["published"] <= day)]
+        present = {m for m, d in available.items() if d <= day}
+        assert set(public["model"]) <= present, month  # no result public before its model (validate's rule)
+        mods = models_priced_at(models[models["model"].isin(present)], as_of["price_steps"], day)
+        for index_id in RECOMPUTED:
+            definition = computed.index_defs[index_id]
+            if not in_force(definition, day):
+                built = [b for b, per in as_of["boards"].items()
+                         if per.get(month, {}).get("known") and per[month]["known"]["definition"] == index_id]
+                assert built == [], (month, index_id)
+                continue
+            fresh = engine.compute_boards(public, mods, computed.benchmarks, {index_id: definition}, raw)
+            fresh = {b: v for b, v in fresh.items() if engine.publishable(v, definition)}
+            annotate_boards(fresh, {index_id: definition}, public, mods, computed.benchmarks, raw)
+            built = {b: per[month]["known"] for b, per in as_of["boards"].items()
+                     if per.get(month, {}).get("known") and per[month]["known"]["definition"] == index_id}
+            assert set(built) == set(fresh), (month, index_id, sorted(built), sorted(fresh))
+            for board_id, board in fresh.items():
+                assert _plain(built[board_id]) == _plain(board), (month, board_id)
+                compared += 1
+    assert compared >= 30, compared
+    # and in a month AA v2.2 was superseded its boards are not offered, v3.0's are
+    assert as_of["boards"]["aa-intelligence-v2-2"]["2025-10"]["known"] is None
+    assert as_of["superseded"]["aa-intelligence-v2-2"]["2025-10"]["by"] == "aa-intelligence-v3-0"
+    assert as_of["boards"]["aa-intelligence-v3-0"]["2025-10"]["known"] is not None

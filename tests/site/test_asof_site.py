@@ -148,6 +148,19 @@ def test_model_page_names_each_price_steps_source_and_lists_disagreements():
     assert 'id="price-disagreements"' in page and "<td>2025-12-17</td>" in page
 
 
+def test_a_captured_price_holding_from_before_its_own_date_says_its_date():
+    # AA's price of 2026-07-31 holds from LMArena's 2025-12-17 (LMArena disagrees): the step names AA and its date
+    ctx, ids = _ctx()
+    as_of = {**ctx.as_of, "price_steps": {ids[0]: [
+        {"date": "2025-12-17", "input": 0.7, "output": 2.8, "source": "aa-api-2026-07", "source_date": "2026-07-31"}]},
+        "price_disagreements": {ids[0]: [
+            {"date": "2025-12-17", "input": 0.22, "output": 0.88, "source": "lmarena",
+             "in_force": {"date": "2026-07-31", "input": 0.7, "output": 2.8, "source": "aa-api-2026-07"}}]}}
+    files = render_files(dataclasses.replace(ctx, as_of=as_of, data_date="2026-08-02"))
+    page = files[f"models/{ids[0]}/index.html"].decode()
+    assert "(its price of 2026-07-31)" in page and "<td>2025-12-17</td>" in page
+
+
 def test_board_meta_line_is_dated_by_the_data_not_later():
     # the newest retrieval or publication (the engine's data date) dates today's board, not the build's date
     ctx, _ = _ctx()
@@ -155,3 +168,21 @@ def test_board_meta_line_is_dated_by_the_data_not_later():
                                              data_date="2026-02-03"))
     page = files["boards/ai-iq/index.html"].decode()
     assert "models · data as of 2026-01-20</span>" in page and "data as of 2026-02-03</span>" not in page
+
+
+def test_todays_price_from_a_vendor_list_price_is_named_and_linked_as_one():
+    # The model record's price came from the vendor's list price (its source "vendor"): the Prices block names it
+    # as the price steps do, with the vendor's link, not a bare "vendor".
+    ctx, ids = _ctx()
+    models = [dict(m, pricing={"input_per_mtok": 2.0, "output_per_mtok": 8.0, "as_of": "2025-06-10",
+                               "source": "vendor"}) if m["id"] == ids[1] else m for m in ctx.models]
+    as_of = {**ctx.as_of, "price_steps": {ids[1]: [
+        {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/a",
+         "captured": False},
+        {"date": "2025-06-10", "input": 2.0, "output": 8.0, "source": "vendor", "url": "https://v.example/cut",
+         "captured": False}]}}
+    files = render_files(dataclasses.replace(ctx, models=models, as_of=as_of, data_date="2026-07-02"))
+    page = files[f"models/{ids[1]}/index.html"].decode()
+    prices = page[page.index("Prices (USD per million tokens)"):page.index("</table>", page.index("Prices (USD"))]
+    assert 'href="https://v.example/cut"' in prices and "vendor list price (not captured)" in prices
+    assert "2025-06-10" in prices

@@ -148,13 +148,82 @@ def newest_first(day: str) -> tuple:
     return tuple(-ord(c) for c in str(day))
 
 
+def _price_value(x):
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
+
+
+def price_observations(record) -> list[dict]:
+    """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
+    out = []
+    for source, price in sorted((record.get("prices") or {}).items()):
+        if price.get("as_of"):
+            out.append({"date": str(price["as_of"]), "input": _price_value(price.get("input_per_mtok")),
+                        "output": _price_value(price.get("output_per_mtok")), "source": source})
+    for entry in record.get("list_prices") or []:
+        out.append({"date": str(entry["as_of"]), "input": _price_value(entry.get("input_per_mtok")),
+                    "output": _price_value(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
+                    "captured": bool(entry.get("capture"))})
+    return out
+
+
+def _deciding(observations: list[dict], day: str) -> dict | None:
+    """The observation that sets the price on `day` (methodology/cost.md).
+
+    From the vendor's first list price on, the vendor's newest list price dated on or before `day`: a list price
+    has the day it took effect. Before it, the other sources' prices are captures, each saying what the price was
+    on the day it was read, not since when: the highest-precedence source among them (price_tier; AA snapshots
+    newest first) speaks for the whole period, its newest price dated on or before `day`, else its first one (a
+    lower source's earlier price is about the same period, so it disagrees, it does not set a price that the
+    higher source then changes). None before the first price."""
+    vendor = [o for o in observations if o["source"] == VENDOR]
+    known = [o for o in vendor if o["date"] <= day]
+    if known:
+        return max(known, key=lambda o: o["date"])
+    start = min((o["date"] for o in vendor), default=None)
+    captures = [o for o in observations if o["source"] != VENDOR and (start is None or o["date"] < start)]
+    if not any(o["date"] <= day for o in captures):
+        return None
+    tier = min(price_tier(o["source"]) for o in captures)
+    top = [o for o in captures if price_tier(o["source"]) == tier]
+    known = [o for o in top if o["date"] <= day]
+    if not known:
+        return min(top, key=lambda o: (o["date"], o["source"]))
+    return min(known, key=lambda o: (newest_first(o["date"]), o["source"]))
+
+
+def price_history(record) -> tuple[list[dict], list[dict]]:
+    """(steps, disagreements) of one model's prices.
+
+    A step is a dated change of the price in force (_deciding), made by the source that sets it for that period:
+    {date (from when it holds), input, output, source (, url, captured for a list price; source_date where the
+    source dates its price later than the step, a capture speaking for the period before it)}. A price that
+    differs from the one in force on its own date is a disagreement, kept with the price it disagrees with
+    ("in_force": date, input, output, source), never a step."""
+    observations = price_observations(record)
+    steps: list[dict] = []
+    disagreements = []
+    for day in sorted({o["date"] for o in observations}):
+        decider = _deciding(observations, day)
+        if decider is None:
+            continue
+        if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
+            steps.append({**decider, "date": day, **({"source_date": decider["date"]}
+                                                      if decider["date"] != day else {})})
+        for other in (o for o in observations if o["date"] == day and o is not decider):
+            if (other["input"], other["output"]) != (decider["input"], decider["output"]):
+                disagreements.append({**other, "in_force": {k: decider.get(k) for k in
+                                                            ("date", "input", "output", "source")}})
+    return steps, disagreements
+
+
 def model_records(repo) -> list[dict]:
     """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
     > reviewed rule > a source's per-model value > release > family > organisation rule) and record where each came from.
-    Organisation comes from the model file. Among imported files, the price of the highest-precedence source
-    wins (price_tier: AA before LMArena before others), the newest within one precedence, then by source id. Then each release's weights, parameters, licence, release date and list price are given to its
+    Organisation comes from the model file. Today's price is the one in force at the end of the model's price
+    history (price_history: the vendor's list price, then AA snapshots newest first, then LMArena, then others).
+    Then each release's weights, parameters, licence, release date and list price are given to its
     configurations that lack them, where the ones that state them agree (metadata.inherit_release).
     """
     imported_meta: dict[str, list[tuple[str, str, dict]]] = {}
@@ -175,15 +244,17 @@ def model_records(repo) -> list[dict]:
                     meta[key] = entry[key]
         values, provenance = metadata.resolve(data, [(source, e) for source, _, e in candidates], rules)
         params = values["parameters"] or {}
-        if pricing is None:
-            priced = [(e["pricing"]["as_of"], source, e["pricing"]) for source, _, e in candidates if e.get("pricing")]
-            if priced:  # the source precedence of the price history (indices/asof.py), newest within one rank
-                as_of, source, best = min(priced, key=lambda t: (price_tier(t[1]), newest_first(t[0]), t[1]))
-                pricing = dict(best, source=source)
         # Every source's own price, for boards that must use one source's prices (e.g. a paper's).
         prices = {source: dict(e["pricing"]) for source, _, e in candidates if e.get("pricing")}
         if data.get("pricing"):
             prices[data["pricing"]["source"]] = dict(data["pricing"])
+        # Today's price is the one in force at the end of the price history: the same precedence as every past
+        # date's (price_history: the vendor's list price, then AA snapshots newest first, then LMArena, then others).
+        steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")})
+        if steps:
+            now = steps[-1]
+            pricing = {"input_per_mtok": now["input"], "output_per_mtok": now["output"],
+                       "as_of": now.get("source_date", now["date"]), "source": now["source"]}
         manual = data.get("manual_iq") or {}
         # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
         # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.

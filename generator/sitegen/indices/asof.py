@@ -10,9 +10,10 @@ Two views of a board at the end of a month D:
 - "released": the frontier-over-time view — every result we have now, for models released by D.
 
 A model is available from its release date; without one, from its first published result. The price in force at
-D is set by the highest-precedence source with a price dated on or before D (methodology/cost.md: the vendor's
-list price entered by hand, then AA snapshots newest first, then LMArena, then others); a lower source's
-differing price is a disagreement, never a step.
+D follows methodology/cost.md (data/frame.price_history): the vendor's list price entered by hand from the day it
+took effect; before it, the highest-precedence source among the captured prices (AA snapshots newest first, then
+LMArena, then others) for the whole period; a price that differs from the one in force is a disagreement, never
+a step.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
 (`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before. The
@@ -29,7 +30,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from ..data.frame import VENDOR, newest_first, price_tier
+from ..data.frame import price_history, price_observations, price_tier  # noqa: F401 (asof.price_* names)
 from . import pedagogy
 from .boards import compute_boards, publishable
 from .common import model_lookup, remember_lookup
@@ -97,52 +98,9 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
-def price_observations(record: Mapping) -> list[dict]:
-    """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
-    out = []
-    for source, price in sorted((record.get("prices") or {}).items()):
-        if price.get("as_of"):
-            out.append({"date": str(price["as_of"]), "input": _price(price.get("input_per_mtok")),
-                        "output": _price(price.get("output_per_mtok")), "source": source})
-    for entry in record.get("list_prices") or []:
-        out.append({"date": str(entry["as_of"]), "input": _price(entry.get("input_per_mtok")),
-                    "output": _price(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
-                    "captured": bool(entry.get("capture"))})
-    return out
-
-
-def _deciding(observations: list[dict], day: str) -> dict | None:
-    """The observation that sets the price on `day`: of those dated on or before it, the highest-precedence
-    source's, and within one precedence the newest (then by source id)."""
-    known = [o for o in observations if o["date"] <= day]
-    if not known:
-        return None
-    return min(known, key=lambda o: (price_tier(o["source"]), newest_first(o["date"]), o["source"]))
-
-
-def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
-    """(steps, disagreements) of one model's prices.
-
-    A step is a dated change of the price in force, set by the highest-precedence source for that period; a
-    price from a lower-precedence source that differs from the one in force on its date is a disagreement,
-    kept with the price it disagrees with, never a step."""
-    observations = price_observations(record)
-    steps: list[dict] = []
-    disagreements = []
-    for day in sorted({o["date"] for o in observations}):
-        decider = _deciding(observations, day)
-        if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
-            steps.append(dict(decider))
-        for other in (o for o in observations if o["date"] == day and o is not decider):
-            if (other["input"], other["output"]) != (decider["input"], decider["output"]):
-                disagreements.append({**other, "in_force": {k: decider.get(k) for k in
-                                                            ("date", "input", "output", "source")}})
-    return steps, disagreements
-
-
 def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
-    """Every model's price steps in date order: [{date, input, output, source (, url, captured)}, ...], by source
-    precedence (price_history); undated prices are not steps."""
+    """Every model's price steps in date order: [{date, input, output, source (, url, captured, source_date)}, ...],
+    by source precedence (price_history); undated prices are not steps."""
     out = {}
     for record in model_records:
         steps, _ = price_history(record)
@@ -159,10 +117,6 @@ def price_disagreements(model_records: list[Mapping]) -> dict[str, list[dict]]:
         if disagreements:
             out[record["model"]] = disagreements
     return out
-
-
-def _price(x):
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
 
 
 def price_at(steps: list[dict], day: str) -> dict | None:
@@ -329,8 +283,9 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                                 remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
                             boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
                             boards = {b: v for b, v in boards.items() if publishable(v, definition)}
-                            # intervals, rank intervals and tiers, as today's boards carry them
-                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks)
+                            # intervals, rank intervals and tiers, as today's boards carry them (per-question
+                            # rows too: HLE and Pedagogy draw the questions their models share together)
+                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks, raw_at)
                         cache[index_id] = (key, boards)
                         computed_runs += 1
                     if view == "known":

@@ -428,10 +428,12 @@ BEST_PREFIX = "best-over-time-"
 
 
 def _price_source(lk: Lookups, step: Mapping) -> str:
-    """A price's source as the model page names it: a vendor list price says whether this repository has a copy."""
+    """A price's source as the model page names it: a vendor list price says whether this repository has a copy;
+    a captured price that holds from before its own date (indices/asof.price_history) says its date."""
     if step["source"] == "vendor":
         return "vendor list price" + ("" if step.get("captured") else " (not captured)")
-    return lk.source_name(step["source"])
+    return lk.source_name(step["source"]) + (f" (its price of {step['source_date']})" if step.get("source_date")
+                                             else "")
 
 
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
@@ -451,7 +453,7 @@ def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dic
 
 
 def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
-    """Each model's input and output price as steps over time: a price holds from the date its source gives
+    """Each model's input and output price as steps over time: a price holds from its step's date
     until the next one, and the newest until the data's date. One spec for every model, kept small (source ids,
     not names: the page's table beneath names and links them); the page picks its own model."""
     rows = []
@@ -469,8 +471,8 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     if not rows:
         return
     fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
-    desc = ("Input and output price (USD per million tokens) over time: each step holds from the date its source "
-            "gives until the next change, the newest until the data's date. Where sources differ, the vendor's list "
+    desc = ("Input and output price (USD per million tokens) over time: each step holds from its date until the "
+            "next change, the newest until the data's date. Where sources differ, the vendor's list "
             "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
             "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from ..data.metadata import REASONING_STATES
@@ -644,6 +645,16 @@ def siblings(mid: str, lk: Lookups) -> list[dict[str, Any]]:
              "self": s["id"] == mid} for s in members]
 
 
+def _price_source(mid: str, pricing: Mapping, lk: Lookups) -> dict[str, Any]:
+    """Today's price's source and link: a vendor list price (the price history's last step, indices/asof.py) is
+    named as the price steps name it, with the vendor's link."""
+    steps = ((lk.ctx.as_of or {}).get("price_steps") or {}).get(mid) or []
+    if pricing.get("source") == "vendor" and steps and steps[-1]["source"] == "vendor":
+        return {"source": "vendor list price" + ("" if steps[-1].get("captured") else " (not captured)"),
+                "url": lk.source_url(None, steps[-1].get("url"))}
+    return {"source": lk.source_name(pricing.get("source")), "url": lk.source_url(pricing.get("source"))}
+
+
 def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     """A model page: metadata, prices, results and every index breakdown it appears in."""
     m = lk.models[mid]
@@ -703,8 +714,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     return {
         "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
         "pricing": {"input": _num(pricing.get("input_per_mtok")), "output": _num(pricing.get("output_per_mtok")),
-                    "as_of": pricing.get("as_of") or "", "source": lk.source_name(pricing.get("source")),
-                    "url": lk.source_url(pricing.get("source"))},
+                    "as_of": pricing.get("as_of") or "", **_price_source(mid, pricing, lk)},
         "params": {"total": _num(params.get("total_b")), "active": _num(params.get("active_b"))},
         "metadata_sources": metadata_sources(m, lk),
     }
