@@ -204,9 +204,19 @@ def values_within_scale(index):
             if scale.get("unit") == "percent" and high == 100 and 100 < value <= 10000 and value / 100 <= 1:
                 hint += "; is it on another scale?"
             yield _at(doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False)
-        elif scale.get("unit") == "percent" and 0 < value < 1:
+        elif scale.get("unit") == "percent" and 0 < value < min(1, plausible_min(entry)):
             yield _at(doc, path + ("value",), field, f"{value} looks like a fraction",
-                      f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?", WARNING, key=False)
+                      f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?; if scores below 1% are "
+                      f"real on {entry['id']}, declare plausible: {{min: 0, reason: ...}} in methodology/benchmarks.yaml",
+                      WARNING, key=False)
+
+
+def plausible_min(entry: dict) -> float:
+    """The lowest value a real result plausibly takes on a percent benchmark: its reviewed `plausible.min`, else 1
+    (below that a value looks like a fraction written on a 0–100 scale)."""
+    plausible = entry.get("plausible")
+    low = plausible.get("min") if isinstance(plausible, dict) else None
+    return low if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
 
 
 @check
@@ -486,6 +496,11 @@ def overrides_match_something(index):
         if key not in keys:
             yield _at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
                       "check model, benchmark, source, metric, subset and harness against scores/imported/")
+        other = entry.get("disagrees_with")
+        if isinstance(other, str) and other not in index.sources:
+            yield _at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
+                      f"unknown source '{other}'", _suggest(other, index.sources, "add it to scores/sources.yaml"),
+                      key=False)
 
 
 @check
@@ -502,6 +517,7 @@ def sources_disagree(index):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             groups[(model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
                     result.get("harness", ""))].append((value, source_id, doc, path))
+    reviewed = reviewed_disagreements(index)
     for key, rows in sorted(groups.items(), key=lambda kv: tuple(str(k) for k in kv[0])):
         entry = index.benchmarks.get(key[1], (None,))[0]
         if entry is None or len({r[1] for r in rows}) < 2:
@@ -524,7 +540,7 @@ def sources_disagree(index):
                 if other != name and (best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])):
                     best = (high[0] - low[0], high, low)
         gap, high, low = best
-        if gap > limit:
+        if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
             yield _at(doc, path + ("value",), _field(path + ("value",)),
                       f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
@@ -666,6 +682,20 @@ def metadata_sources_agree(index):
                 yield _at(doc, ("models", i, key), f"models[{i}].{key}",
                           f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
                           REVIEW_HINT.format(model=model_id, key=key), key=False)
+
+
+def reviewed_disagreements(index) -> set[tuple]:
+    """The disagreements a reviewer has checked (scores/overrides.yaml entries with `disagrees_with`): both sources'
+    values are kept. Keyed by (model, benchmark, metric, subset, harness) and the pair of publishers, since the
+    check compares publishers."""
+    doc = index.repo.overrides
+    out = set()
+    for entry in _list(doc.data, "overrides") if doc is not None else []:
+        if isinstance(entry, dict) and isinstance(entry.get("disagrees_with"), str):
+            key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
+                   entry.get("harness", ""))
+            out.add((key, frozenset((publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"])))))
+    return out
 
 
 def publisher(index, source_id) -> str:
