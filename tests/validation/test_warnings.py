@@ -70,3 +70,69 @@ def test_real_registry_declares_sub_one_scores_only_with_a_reason():
     assert all(len(entries[bid]["plausible"]["reason"]) > 40 for bid in declared)
     assert _fraction_warnings(entries["mmlu-pro"], 0.62) == ["0.62 looks like a fraction"]
     assert _fraction_warnings(entries["arc-agi-2"], 0.4) == []
+
+
+# ---------------------------------------------------------------- the commands' summaries and CI's strict gate
+
+def _base_with_fraction(tmp_path: Path) -> Path:
+    import shutil
+
+    root = tmp_path / "repo"
+    shutil.copytree(Path(__file__).parent / "base", root)
+    shutil.copytree(Path(__file__).parent / "cases" / "fraction-warning" / "files", root, dirs_exist_ok=True)
+    return root
+
+
+def _run(*args: str):
+    from click.testing import CliRunner
+
+    from sitegen.cli import main
+
+    return CliRunner().invoke(main, list(args), env={"GITHUB_ACTIONS": "false"})
+
+
+def test_max_warnings_fails_on_more_warnings_and_lists_them(tmp_path):
+    root = _base_with_fraction(tmp_path)
+    line = ("scores/models/acme/widget-1.yaml:6:12: warning: results[0].value: 0.634 looks like a fraction (percent "
+            "benchmarks are on 0–100: write 63.4?; if scores below 1% are real on quiz, declare plausible: {min: 0, "
+            "reason: ...} in methodology/benchmarks.yaml)")
+    strict = _run("validate", "--root", str(root), "--max-warnings", "0")
+    assert strict.exit_code == 1
+    assert strict.output.splitlines() == [
+        line, "0 errors, 1 warning (more than --max-warnings 0 allows: review each, or fix the data)"]
+    assert _run("validate", "--root", str(root), "--max-warnings", "1").exit_code == 0
+    plain = _run("validate", "--root", str(root))
+    assert plain.exit_code == 0 and plain.output == "0 errors, 1 warning (list them with --warnings)\n"
+    assert _run("validate", "--root", str(root), "--max-warnings", "-1").exit_code == 2  # click refuses it
+
+
+def test_ci_validates_with_max_warnings_zero():
+    text = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert "sitegen validate --max-warnings 0 --root ." in text.splitlines()
+
+
+def test_an_unchanged_rebuild_counts_the_warnings_its_inputs_have(tmp_path, monkeypatch):
+    """The up-to-date shortcut (site/.sitegen-inputs) reports the warnings the build that wrote the stamp found, so
+    a no-change rebuild does not say '0 warnings' while validate says 1."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "hardening"))
+    from hardkit import dump, make_tree, model_doc
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    for name in ("GITHUB_REPOSITORY", "SITEGEN_SITE_URL", "GITHUB_SERVER_URL"):
+        monkeypatch.delenv(name, raising=False)
+    root = make_tree(tmp_path / "repo")
+    dump(root / "scores/models/acme/slip.yaml", model_doc("acme/slip", {"gpqa-diamond": 0.62}))
+    validated = _run("validate", "--root", str(root))
+    first = _run("build", "--root", str(root), "--quiet")
+    second = _run("build", "--root", str(root), "--quiet")
+    assert validated.output.splitlines()[-1] == "0 errors, 1 warning (list them with --warnings)"
+    assert first.exit_code == second.exit_code == 0, first.output + second.output
+    assert "0 errors, 1 warning (list them with --warnings)" in first.output.splitlines()
+    assert second.output.splitlines()[:2] == [
+        "0 errors, 1 warning (list them with --warnings)",
+        f"wrote {root / 'site'}: up to date (nothing changed since the last build of {root / 'site'})"]
+    listed = _run("build", "--root", str(root), "--quiet", "--warnings")
+    assert listed.output.splitlines()[0].startswith(
+        "scores/models/acme/slip.yaml:") and "0.62 looks like a fraction" in listed.output
