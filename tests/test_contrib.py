@@ -170,7 +170,8 @@ def test_new_result_prints_its_warnings(root):
     lines = result.output.splitlines()
     assert lines[0] == "added quiz to scores/models/acme/widget-1.yaml"
     assert lines[1] == ("scores/models/acme/widget-1.yaml:17:12: warning: results[1].value: 0.85 looks like a "
-                        "fraction (percent benchmarks are on 0–100: write 85?)")
+                        "fraction (percent benchmarks are on 0–100: write 85?; if scores below 1% are real on quiz, declare "
+                        "plausible: {min: 0, reason: ...} in methodology/benchmarks.yaml)")
     assert lines[2].startswith("scores/models/acme/widget-1.yaml:19:16: warning: results[1].retrieved: a second quiz "
                                "result from paper for acme/widget-1: 0.85 on 2025-06-20, 63.4 on 2025-06-01")
     assert lines[3].startswith("2 warnings: likely mistakes, written anyway")
