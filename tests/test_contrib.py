@@ -77,12 +77,12 @@ def test_new_model_defaults_name_and_organization(root):
 
 
 @pytest.mark.parametrize("model_id,message", [
-    ("acme/Widget", "scores/models/acme/Widget.yaml:0:0: (file): path segment 'Widget' is not a valid id (use lower-case "
+    ("acme/Widget", "scores/models/acme/Widget.yaml: (file): path segment 'Widget' is not a valid id (use lower-case "
                     "letters, digits, '.', '_' and '-', starting with a letter or digit)"),
-    ("acme/index", "scores/models/acme/index.yaml:0:0: (file): 'index' is a reserved name on the site (choose another file "
+    ("acme/index", "scores/models/acme/index.yaml: (file): 'index' is a reserved name on the site (choose another file "
                    "name; it would clash with a generated page)"),
-    ("widget", "scores/models/widget.yaml:0:0: (file): model files live at scores/models/<org>/<model>.yaml"),
-    ("acme/widget-1", "scores/models/acme/widget-1.yaml:0:0: (file): file already exists"),
+    ("widget", "scores/models/widget.yaml: (file): model files live at scores/models/<org>/<model>.yaml"),
+    ("acme/widget-1", "scores/models/acme/widget-1.yaml: (file): file already exists"),
 ])
 def test_new_model_refuses(root, model_id, message):
     before = sorted(p.relative_to(root) for p in root.rglob("*"))

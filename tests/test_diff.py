@@ -748,3 +748,15 @@ def test_the_report_lists_only_the_warnings_the_change_brings():
     assert diff.new_warnings([old, elsewhere], base) == [elsewhere]  # a changed value: a new disagreement
     assert diff.new_warnings([Problem("x.yaml", 1, 1, "f", "an error", "", ERROR)], []) == []
     assert diff.new_warnings([old], []) == [old]
+
+
+def test_a_whole_file_problem_names_the_path_alone_in_the_comment():
+    from sitegen.problems import Problem
+
+    whole = {"path": "scores/models/acme/x.yml", "line": 0, "col": 0, "field": "", "message": "does not end in .yaml",
+             "hint": "rename it", "severity": "error"}
+    placed = {**whole, "line": 3, "col": 5, "field": "name"}
+    assert pr_comment._problem(whole) == "- scores/models/acme/x.yml: (file): does not end in .yaml (rename it)"
+    assert pr_comment._problem(placed) == "- scores/models/acme/x.yml:3:5: name: does not end in .yaml (rename it)"
+    assert Problem("a.yaml", 0, 0, "", "m", "h").format() == "a.yaml: (file): m (h)"
+    assert Problem("", 0, 0, "value", "'x' is not a number", "").format() == "value: 'x' is not a number"

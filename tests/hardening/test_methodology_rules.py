@@ -109,7 +109,7 @@ def test_benchmark_ids_and_pages_that_share_an_address(tmp_path):
     assert validate(root) == [
         f"methodology/benchmarks.yaml:{line}:9: benchmarks[2].id: 'hle' has the same page as 'hle.' (benchmark pages are "
         "named by id; choose an id that differs in letters or digits)",
-        "methodology/hle.md:0:0: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
+        "methodology/hle.md: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
         "published at one address)",
         "2 errors, 0 warnings"]
 

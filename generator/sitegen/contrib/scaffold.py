@@ -138,7 +138,7 @@ def _new_warnings(before: list[Problem], after: list[Problem], rel: str) -> list
 
 def _place(old_text: str, new_text: str, problems: list[Problem], index: int) -> list[Problem]:
     """Registry problems of a result about to be appended, placed at the line and column its field would have in
-    the file (`results[index].source`), instead of path:0:0."""
+    the file (`results[index].source`), instead of the file alone."""
     old, new = old_text.splitlines(), new_text.splitlines()
     start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(old))
     block = range(start, start + len(new) - len(old))

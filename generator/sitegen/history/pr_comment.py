@@ -303,7 +303,8 @@ def lead(d: dict) -> list[str]:
 
 def _problem(p) -> str:
     p = _d(p)
-    where = f"{_s(p.get('path'))}:{_int(p.get('line'))}:{_int(p.get('col'))}"
+    line = _int(p.get("line"))  # 0: the whole file, named by its path alone (as Problem.format does)
+    where = f"{_s(p.get('path'))}:{line}:{_int(p.get('col'))}" if line else _s(p.get("path"))
     hint = f" ({_s(p.get('hint'))})" if p.get("hint") else ""
     return f"- {where}: {_s(p.get('field')) or '(file)'}: {_s(p.get('message'))}{hint}"
 
