@@ -181,6 +181,12 @@ def test_new_result_unknown_model(root):
     result = run("new", "result", "acme/nope", "--benchmark", "quiz", "--value", "1", "--source", "board",
                  "--root", root)
     assert result.exit_code == 1 and "unknown model 'acme/nope'" in result.output
+    assert "create it first with `sitegen new model`" in result.output  # nothing close to suggest
+    typo = run("new", "result", "acme/widgte-1", "--benchmark", "quiz", "--value", "1", "--source", "board",
+               "--root", root)
+    assert typo.exit_code == 1
+    assert "scores/models/acme/widgte-1.yaml: (file): unknown model 'acme/widgte-1' (did you mean 'acme/widget-1'?)" \
+        in typo.output
 
 
 def test_append_text_variants():

@@ -42,10 +42,10 @@ def test_unknown_constituent_and_snapshot(tmp_path):
     edit(path, "source_snapshot: aa-api-2025-10", "source_snapshot: aa-api-2025-1O")
     edit(path, "{benchmark: scicode, weight: 1}", "{benchmark: scicod, weight: 1}")
     assert validate(root) == [
-        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, 'source_snapshot:')}:18: source_snapshot: unknown source 'aa-api-2025-1O' (add it to "
-        "scores/sources.yaml)",
+        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, 'source_snapshot:')}:18: source_snapshot: unknown source 'aa-api-2025-1O' (did you "
+        "mean 'aa-api-2025-10'?)",
         f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, '{benchmark: scicod,')}:17: constituents[1].benchmark: unknown benchmark 'scicod' "
-        "(benchmark ids are listed in methodology/benchmarks.yaml)",
+        "(did you mean 'scicode'?)",
         "2 errors, 0 warnings"]
 
 

@@ -322,7 +322,10 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
     problems = model_id_problems(model_id)
     path = model_path(root, model_id)
     if not problems and not path.is_file():
-        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'", "create it first with `sitegen new model`")]
+        known = [p.relative_to(root / "scores/models").with_suffix("").as_posix()
+                 for p in (root / "scores/models").glob("*/*.yaml")]
+        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'",
+                            checks._suggest(model_id, known, "create it first with `sitegen new model`"))]
     if problems:
         raise RefusedError(problems)
     result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from . import identity, lookalike
 from ..problems import WARNING, Problem
-from .rules import CHECKS, _at, _field, _list, check
+from .rules import CHECKS, _at, _field, _list, _suggest, check
 from .yamlstrict import describe_char
 
 def today() -> datetime.date:
@@ -129,6 +129,27 @@ def known_references(index):
                           suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
+@check
+def named_files_and_lists_known(index):
+    """The ids a file's path or a reviewed list names: a per-question file's benchmark and model
+    (scores/raw/<benchmark>/<org>/<model>.jsonl; unknown, it would be read by nothing) and the sources of
+    scores/imported/ignore.yaml."""
+    for raw in index.repo.raw:
+        if raw.benchmark not in index.benchmarks:
+            yield Problem(raw.path, 0, 0, "", f"unknown benchmark '{raw.benchmark}' in the path",
+                          _suggest(raw.benchmark, index.benchmarks, "per-question files live at "
+                                   "scores/raw/<benchmark>/<org>/<model>.jsonl, benchmark ids as in methodology/benchmarks.yaml"))
+        if raw.model not in index.models:
+            yield Problem(raw.path, 0, 0, "", f"unknown model '{raw.model}' in the path",
+                          _suggest(raw.model, index.models, "name the file after a model file under scores/models/"))
+    doc = index.repo.ignore
+    for i, entry in enumerate(_list(doc.data, "ignore") if doc is not None else []):
+        source = entry.get("source") if isinstance(entry, dict) else None
+        if isinstance(source, str) and source not in index.sources:
+            yield _at(doc, ("ignore", i, "source"), f"ignore[{i}].source", f"unknown source '{source}'",
+                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+
+
 MAX_SUGGESTIONS = 50
 
 
@@ -144,13 +165,6 @@ def _suggester(limit: int = MAX_SUGGESTIONS):
         return memo[key]
 
     return suggest
-
-
-def _suggest(name: str, known, fallback: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else fallback
 
 
 @check
@@ -478,29 +492,52 @@ def names_not_mixed_script(index):
 
 @check
 def overrides_match_something(index):
+    """Each entry of scores/overrides.yaml names a known model, benchmark and source ('did you mean' for a typo) and
+    matches an imported result; when it does not, the hint says what the imported files have for that model and
+    benchmark."""
     doc = index.repo.overrides
     if doc is None:
         return
-    keys = set()
+    keys, near = set(), defaultdict(set)
     for idoc in index.repo.imported:
         source_id = idoc.data.get("source")
         for result in _list(idoc.data, "results"):
             if isinstance(result, dict):
-                keys.add((result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
-                          result.get("subset", ""), result.get("harness", "")))
+                key = (result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
+                       result.get("subset", ""), result.get("harness", ""))
+                keys.add(key)
+                near[key[:2]].add(key[2:])
+    known = {"model": (index.models, "add a model file under scores/models/"),
+             "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+             "source": (index.sources, "add it to scores/sources.yaml"),
+             "disagrees_with": (index.sources, "add it to scores/sources.yaml")}
     for i, entry in enumerate(_list(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
+        unknown = False
+        for name, (ids, fallback) in known.items():
+            value = entry.get(name)
+            if isinstance(value, str) and value not in ids:
+                unknown = True
+                yield _at(doc, ("overrides", i, name), f"overrides[{i}].{name}",
+                          f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
+                          _suggest(value, ids, fallback), key=False)
         key = (entry.get("model"), entry.get("benchmark"), entry.get("source"), entry.get("metric", ""),
                entry.get("subset", ""), entry.get("harness", ""))
-        if key not in keys:
+        if not unknown and key not in keys:
             yield _at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
-                      "check model, benchmark, source, metric, subset and harness against scores/imported/")
-        other = entry.get("disagrees_with")
-        if isinstance(other, str) and other not in index.sources:
-            yield _at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
-                      f"unknown source '{other}'", _suggest(other, index.sources, "add it to scores/sources.yaml"),
-                      key=False)
+                      _near_hint(key, near.get(key[:2], set())))
+
+
+def _near_hint(key, found: set) -> str:
+    """What scores/imported/ has for an override's model and benchmark, so a wrong source, metric, subset or
+    harness shows."""
+    if not found:
+        return f"scores/imported/ has no {key[1]} result for {key[0]}"
+    shown = sorted(" ".join(f"{k}: {v}" for k, v in zip(("source", "metric", "subset", "harness"), f) if v)
+                   for f in found)
+    more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return f"scores/imported/ has {key[0]} {key[1]} from: {'; '.join(shown[:3])}{more}"
 
 
 @check
@@ -572,8 +609,10 @@ def metadata_rules_match_models(index):
             org = metadata._literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
             ids = every if org is None else by_org.get(org, [])
             if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
+                fallback = "the model was renamed or merged, or the pattern has a typo; update or remove it"
+                literal = not any(ch in pattern for ch in "*?[")  # an id: the closest model id may be the one meant
                 yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
-                          "the model was renamed or merged, or the pattern has a typo; update or remove it", key=False)
+                          _suggest(pattern, every, fallback) if literal else fallback, key=False)
 
 
 @check
