@@ -581,7 +581,7 @@ def sources_disagree(index):
             doc, path = high[2], high[3]
             yield _at(doc, path + ("value",), _field(path + ("value",)),
                       f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
-                      f"sources differ by more than {limit:g}; check both", WARNING, key=False)
+                      _disagreement_hint(limit, high, low), WARNING, key=False)
 
 
 @check
@@ -721,6 +721,18 @@ def metadata_sources_agree(index):
                 yield _at(doc, ("models", i, key), f"models[{i}].{key}",
                           f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
                           REVIEW_HINT.format(model=model_id, key=key), key=False)
+
+
+def _disagreement_hint(limit, high, low) -> str:
+    """What to do about two sources far apart; rows are (value, source, doc, path). A reviewed entry is keyed by an
+    imported result, so it is offered only when one of the two is imported."""
+    hint = f"sources differ by more than {limit:g}; check both"
+    imported = next(((row, other) for row, other in ((high, low), (low, high)) if row[2].kind == "imported"), None)
+    if imported is None:
+        return hint
+    (_, source, _, _), (_, other, _, _) = imported
+    return (f"{hint}; if both stand, add a reviewed entry to scores/overrides.yaml (model, benchmark, source: {source}, "
+            f"disagrees_with: {other}, reason)")
 
 
 def reviewed_disagreements(index) -> set[tuple]:
