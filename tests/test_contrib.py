@@ -77,12 +77,12 @@ def test_new_model_defaults_name_and_organization(root):
 
 
 @pytest.mark.parametrize("model_id,message", [
-    ("acme/Widget", "scores/models/acme/Widget.yaml:0:0: (file): path segment 'Widget' is not a valid id (use lower-case "
+    ("acme/Widget", "scores/models/acme/Widget.yaml: (file): path segment 'Widget' is not a valid id (use lower-case "
                     "letters, digits, '.', '_' and '-', starting with a letter or digit)"),
-    ("acme/index", "scores/models/acme/index.yaml:0:0: (file): 'index' is a reserved name on the site (choose another file "
+    ("acme/index", "scores/models/acme/index.yaml: (file): 'index' is a reserved name on the site (choose another file "
                    "name; it would clash with a generated page)"),
-    ("widget", "scores/models/widget.yaml:0:0: (file): model files live at scores/models/<org>/<model>.yaml"),
-    ("acme/widget-1", "scores/models/acme/widget-1.yaml:0:0: (file): file already exists"),
+    ("widget", "scores/models/widget.yaml: (file): model files live at scores/models/<org>/<model>.yaml"),
+    ("acme/widget-1", "scores/models/acme/widget-1.yaml: (file): file already exists"),
 ])
 def test_new_model_refuses(root, model_id, message):
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
@@ -170,7 +170,8 @@ def test_new_result_prints_its_warnings(root):
     lines = result.output.splitlines()
     assert lines[0] == "added quiz to scores/models/acme/widget-1.yaml"
     assert lines[1] == ("scores/models/acme/widget-1.yaml:17:12: warning: results[1].value: 0.85 looks like a "
-                        "fraction (percent benchmarks are on 0–100: write 85?)")
+                        "fraction (percent benchmarks are on 0–100: write 85?; if scores below 1% are real on quiz, declare "
+                        "plausible: {min: 0, reason: ...} in methodology/benchmarks.yaml)")
     assert lines[2].startswith("scores/models/acme/widget-1.yaml:19:16: warning: results[1].retrieved: a second quiz "
                                "result from paper for acme/widget-1: 0.85 on 2025-06-20, 63.4 on 2025-06-01")
     assert lines[3].startswith("2 warnings: likely mistakes, written anyway")
@@ -180,6 +181,12 @@ def test_new_result_unknown_model(root):
     result = run("new", "result", "acme/nope", "--benchmark", "quiz", "--value", "1", "--source", "board",
                  "--root", root)
     assert result.exit_code == 1 and "unknown model 'acme/nope'" in result.output
+    assert "create it first with `sitegen new model`" in result.output  # nothing close to suggest
+    typo = run("new", "result", "acme/widgte-1", "--benchmark", "quiz", "--value", "1", "--source", "board",
+               "--root", root)
+    assert typo.exit_code == 1
+    assert "scores/models/acme/widgte-1.yaml: (file): unknown model 'acme/widgte-1' (did you mean 'acme/widget-1'?)" \
+        in typo.output
 
 
 def test_append_text_variants():

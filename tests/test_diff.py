@@ -403,8 +403,8 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     git(root, "init", "-q", "-b", "main")
     base_tree(root)
     base = commit(root, "Base")
-    # The contributor's PR: a new model whose HLE is written as a fraction, and an edit of beta.
-    write_model(root, "initech/eta", {"hle": 0.85, "gpqa-diamond": 70, "aime-2025": 70})
+    # The contributor's PR: a new model whose GPQA Diamond is written as a fraction, and an edit of beta.
+    write_model(root, "initech/eta", {"gpqa-diamond": 0.85, "hle": 20, "aime-2025": 70})
     write_model(root, "acme/beta", {**MODELS["acme/beta"], "aime-2025": 61})
     head = commit(root, "Add initech/eta")
     out = tmp_path / "report.json"
@@ -425,7 +425,7 @@ def test_pull_request_flow_changed_files_warnings_report_comment(tmp_path):
     assert "- corrected value: acme/beta aime-2025 60 → 61 (epoch)" in lines
     moves = lines.index("**What it moves**")
     assert lines[moves + 2].startswith("- **AI IQ** (index:ai-iq): entered initech/eta ")
-    assert "### Warnings in the changed files (1)" in body
+    assert "### New warnings (1)" in body
     assert "scores/models/initech/eta.yaml:6:" in body and "0.85 looks like a fraction" in body
     # The same template renders `sitegen diff`'s own Markdown.
     md = CliRunner().invoke(diff_command, [base, head, "--root", str(root)]).stdout
@@ -726,3 +726,37 @@ def test_a_self_reported_result_is_said_so_in_the_lead():
     assert same == 0 and results["added"][0]["self_reported"] is True
     d = {"boards": {}, "methodology": [], "results": results, "summary": {}}
     assert "- new result: a/x hle 5 (card, self-reported)" in pr_comment.render(d).splitlines()
+
+
+def test_the_report_lists_only_the_warnings_the_change_brings():
+    """A warning main already has is not the change's, even in a file it touches or after a result added above it
+    shifted its index; a second copy of the same warning in that file is new, and is the one at the new field."""
+    from sitegen.problems import ERROR, WARNING, Problem
+
+    def warn(path, line, field, message, hint="h"):
+        return Problem(path, line, 12, field, message, hint, WARNING)
+
+    old = warn("scores/imported/epoch.yaml", 10, "results[3].value", "0.4 looks like a fraction")
+    base = [old, warn("scores/models/a/b.yaml", 6, "results[0].value", "a/b quiz: x gives 80, y gives 60"),
+            Problem("scores/models/a/c.yaml", 1, 1, "id", "an error on the base", "", ERROR)]
+    shifted = warn("scores/imported/epoch.yaml", 16, "results[4].value", "0.4 looks like a fraction")
+    again = warn("scores/imported/epoch.yaml", 30, "results[9].value", "0.4 looks like a fraction")
+    elsewhere = warn("scores/models/a/b.yaml", 6, "results[0].value", "a/b quiz: x gives 80, y gives 50")
+    assert diff.new_warnings([shifted], base) == []
+    assert diff.new_warnings([shifted, again], base) == [again]  # neither field is the base's: the first is the old one
+    assert diff.new_warnings([old, again], base) == [again]  # the base's own field is the old one
+    assert diff.new_warnings([old, elsewhere], base) == [elsewhere]  # a changed value: a new disagreement
+    assert diff.new_warnings([Problem("x.yaml", 1, 1, "f", "an error", "", ERROR)], []) == []
+    assert diff.new_warnings([old], []) == [old]
+
+
+def test_a_whole_file_problem_names_the_path_alone_in_the_comment():
+    from sitegen.problems import Problem
+
+    whole = {"path": "scores/models/acme/x.yml", "line": 0, "col": 0, "field": "", "message": "does not end in .yaml",
+             "hint": "rename it", "severity": "error"}
+    placed = {**whole, "line": 3, "col": 5, "field": "name"}
+    assert pr_comment._problem(whole) == "- scores/models/acme/x.yml: (file): does not end in .yaml (rename it)"
+    assert pr_comment._problem(placed) == "- scores/models/acme/x.yml:3:5: name: does not end in .yaml (rename it)"
+    assert Problem("a.yaml", 0, 0, "", "m", "h").format() == "a.yaml: (file): m (h)"
+    assert Problem("", 0, 0, "value", "'x' is not a number", "").format() == "value: 'x' is not a number"

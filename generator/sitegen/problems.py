@@ -31,11 +31,12 @@ class Problem:
     severity: str = ERROR
 
     def format(self) -> str:
-        where = f"{self.path}:{self.line}:{self.col}"
+        """`path:line:col: field: message (hint)`; a problem with the whole file (line 0) names the path alone."""
+        where = f"{self.path}:{self.line}:{self.col}: " if self.line else (f"{self.path}: " if self.path else "")
         field = self.field or "(file)"
         hint = f" ({self.hint})" if self.hint else ""
         tag = "" if self.severity == ERROR else "warning: "
-        return printable(f"{where}: {tag}{field}: {self.message}{hint}")
+        return printable(f"{where}{tag}{field}: {self.message}{hint}")
 
     def annotation(self) -> str:
         """The GitHub Actions workflow command for this problem."""

@@ -135,7 +135,7 @@ def test_a_failed_swap_puts_the_previous_site_back(tmp_path, monkeypatch):
     problems = write.atomic_build(out, lambda folder: write.write_files(folder, {"index.html": "new\n"}) or [])
     monkeypatch.undo()
     assert [p.format() for p in problems] == [
-        "site:0:0: --out: cannot write the output: No space left on device (free disk space or choose a writable "
+        "site: --out: cannot write the output: No space left on device (free disk space or choose a writable "
         "folder; the previous output is unchanged)"]
     assert snapshot(out) == {"index.html": b"old\n", ".sitegen-output": MARKER_TEXT}
     assert listing(tmp_path) == ["site"]

@@ -42,10 +42,10 @@ def test_unknown_constituent_and_snapshot(tmp_path):
     edit(path, "source_snapshot: aa-api-2025-10", "source_snapshot: aa-api-2025-1O")
     edit(path, "{benchmark: scicode, weight: 1}", "{benchmark: scicod, weight: 1}")
     assert validate(root) == [
-        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, 'source_snapshot:')}:18: source_snapshot: unknown source 'aa-api-2025-1O' (add it to "
-        "scores/sources.yaml)",
+        f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, 'source_snapshot:')}:18: source_snapshot: unknown source 'aa-api-2025-1O' (did you "
+        "mean 'aa-api-2025-10'?)",
         f"methodology/indices/aa-coding-v3-0.yaml:{line_of(path, '{benchmark: scicod,')}:17: constituents[1].benchmark: unknown benchmark 'scicod' "
-        "(benchmark ids are listed in methodology/benchmarks.yaml)",
+        "(did you mean 'scicode'?)",
         "2 errors, 0 warnings"]
 
 
@@ -109,7 +109,7 @@ def test_benchmark_ids_and_pages_that_share_an_address(tmp_path):
     assert validate(root) == [
         f"methodology/benchmarks.yaml:{line}:9: benchmarks[2].id: 'hle' has the same page as 'hle.' (benchmark pages are "
         "named by id; choose an id that differs in letters or digits)",
-        "methodology/hle.md:0:0: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
+        "methodology/hle.md: (file): has the same page as methodology/hle-.md (rename one of them: both would be "
         "published at one address)",
         "2 errors, 0 warnings"]
 

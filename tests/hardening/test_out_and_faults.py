@@ -35,7 +35,7 @@ def test_out_that_would_delete_data_is_refused(root, command, out, message):
     before = snapshot(root.parent)
     result = sitegen(command, "--root", ".", "--out", out, cwd=root)
     assert result.returncode == 1, result.stderr
-    assert result.stderr.splitlines() == [f"{out}:0:0: {message}", SUMMARY]
+    assert result.stderr.splitlines() == [f"{out}: {message}", SUMMARY]
     assert snapshot(root.parent) == before
 
 
@@ -46,7 +46,7 @@ def test_non_empty_folder_not_written_by_sitegen_is_refused(root, tmp_path):
     result = sitegen("build", "--root", str(root), "--out", str(mine), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"{mine}:0:0: --out: is a non-empty folder that sitegen did not write (no .sitegen-output in it) "
+        f"{mine}: --out: is a non-empty folder that sitegen did not write (no .sitegen-output in it) "
         "(choose a new or empty folder, or empty this one yourself)", SUMMARY]
     assert snapshot(mine) == {"thesis.tex": b"years of work\n"}
 
@@ -94,7 +94,7 @@ def test_failed_write_is_a_problem_and_keeps_the_site(built, tmp_path, action, r
                      prelude=failing_writes(5, action))
     assert result.returncode == 1, result.stderr
     assert result.stderr.splitlines() == [
-        f"site:0:0: --out: cannot write the output: {reason} (free disk space or choose a writable folder; the "
+        f"site: --out: cannot write the output: {reason} (free disk space or choose a writable folder; the "
         "previous output is unchanged)", SUMMARY]
     assert snapshot(root / "site") == site
     assert listing(root) == entries

@@ -21,11 +21,11 @@ def plant_specials(root):
 
 
 EXPECTED = [
-    "scores/models/acme/gone.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
-    "scores/models/acme/pipe.yaml:0:0: (file): is not a regular file (data files must be regular files in the "
+    "scores/models/acme/gone.yaml: (file): is a symbolic link (data files must be regular files in the repository)",
+    "scores/models/acme/pipe.yaml: (file): is not a regular file (data files must be regular files in the "
     "repository)",
-    "scores/models/acme/zero.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
-    "scores/models/linked:0:0: (file): is a symbolic link (data folders must be real folders in the repository)",
+    "scores/models/acme/zero.yaml: (file): is a symbolic link (data files must be regular files in the repository)",
+    "scores/models/linked: (file): is a symbolic link (data folders must be real folders in the repository)",
     "4 errors, 0 warnings",
 ]
 

@@ -59,7 +59,7 @@ def test_refuses_to_overwrite_without_force(root):
     before = _tree(root)
     result = run("interchange", "eee", "old-import", TIGER, "--root", root)
     assert result.exit_code == 1
-    assert ("scores/imported/old-import.yaml:0:0: (file): file already exists (pass --force to replace it"
+    assert ("scores/imported/old-import.yaml: (file): file already exists (pass --force to replace it"
             in result.output)
     assert "nothing written" in result.output
     assert _tree(root) == before

@@ -84,7 +84,7 @@ def test_newline_in_file_name(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        "scores/models/acme/bad\\nname.yaml:0:0: (file): file name 'bad\\nname.yaml' contains white space or control "
+        "scores/models/acme/bad\\nname.yaml: (file): file name 'bad\\nname.yaml' contains white space or control "
         "characters (use lower-case letters, digits, '.', '_' and '-')"]
 
 
@@ -95,7 +95,7 @@ def test_ids_differing_only_by_case(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        "scores/models/ACME/widget-1.yaml:0:0: (file): path segment 'ACME' is not a valid id "
+        "scores/models/ACME/widget-1.yaml: (file): path segment 'ACME' is not a valid id "
         "(use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit)"]
 
 
@@ -111,7 +111,7 @@ def test_case_collision_rule_itself(tmp_path):
     repo = repo.__class__(**{**repo.__dict__, "models": (repo.models[0], fake)})
     problems = list(checks.ids_unique_ignoring_case(checks.Index(repo)))
     assert [p.format() for p in problems] == [
-        "scores/models/acme/WIDGET-1.yaml:0:0: id: collides with scores/models/acme/widget-1.yaml when case is ignored "
+        "scores/models/acme/WIDGET-1.yaml: id: collides with scores/models/acme/widget-1.yaml when case is ignored "
         "(ids must differ by more than letter case (case-insensitive file systems merge them))"]
 
 
@@ -139,7 +139,7 @@ def test_every_reserved_output_name_is_refused(tmp_path, name, where):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        f"scores/models/{org}/{model}.yaml:0:0: (file): '{name}' is a reserved name on the site "
+        f"scores/models/{org}/{model}.yaml: (file): '{name}' is a reserved name on the site "
         "(choose another file name; it would clash with a generated page)"]
 
 
@@ -162,8 +162,8 @@ def test_symlinked_data_file_is_refused_not_followed(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        "methodology/leak.md:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
-        "scores/models/acme/leak.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)"]
+        "methodology/leak.md: (file): is a symbolic link (data files must be regular files in the repository)",
+        "scores/models/acme/leak.yaml: (file): is a symbolic link (data files must be regular files in the repository)"]
 
 
 def test_link_to_a_device_is_refused_without_reading_it(tmp_path):
@@ -174,8 +174,8 @@ def test_link_to_a_device_is_refused_without_reading_it(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        "scores/models/acme/zero.yaml:0:0: (file): is a symbolic link (data files must be regular files in the repository)",
-        "scores/raw/quiz/acme/widget-1.jsonl:0:0: (file): is a symbolic link (data files must be regular files in the "
+        "scores/models/acme/zero.yaml: (file): is a symbolic link (data files must be regular files in the repository)",
+        "scores/raw/quiz/acme/widget-1.jsonl: (file): is a symbolic link (data files must be regular files in the "
         "repository)"]
 
 
@@ -189,8 +189,8 @@ def test_linked_folder_and_folder_named_like_a_file(tmp_path):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        "methodology/evil.md:0:0: (file): is not a regular file (data files must be regular files in the repository)",
-        "scores/models/other:0:0: (file): is a symbolic link (data folders must be real folders in the repository)"]
+        "methodology/evil.md: (file): is not a regular file (data files must be regular files in the repository)",
+        "scores/models/other: (file): is a symbolic link (data folders must be real folders in the repository)"]
 
 
 def test_citation_file_is_read_as_strictly_as_data(tmp_path):
@@ -204,8 +204,7 @@ def test_citation_file_is_read_as_strictly_as_data(tmp_path):
     assert _problem_lines(result) == [
         "CITATION.cff:3:8: title: anchor '&t' is not allowed (write the value out in full; anchors and aliases are refused)",
         "CITATION.cff:5:11: authors[0].name: alias '*t' is not allowed (write the value out in full; anchors and aliases "
-        "are refused)",
-        "CITATION.cff:5:11: authors[0].name: expected string, got nothing (null)",
+        "are refused)",  # one error per value: the schema's "expected string, got nothing" would repeat it
         "CITATION.cff:6:16: date-released: 2024-02-30 is not a real date (check the day and month)",
     ]
 
@@ -234,4 +233,4 @@ def test_names_windows_cannot_check_out(tmp_path, rel, segment, why):
     result = validate(root)
     assert result.exit_code == 1
     assert _problem_lines(result) == [
-        f"{rel}:0:0: (file): '{segment}' {why} (rename it; Windows cannot check such a name out)"]
+        f"{rel}: (file): '{segment}' {why} (rename it; Windows cannot check such a name out)"]

@@ -139,7 +139,8 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None)
                                         "site_url": public_url(),
                                         "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
     if not check and stamp.up_to_date(out, digest):
-        return Outcome([], f"up to date (nothing changed since the last build of {out})")
+        # The inputs are those of the last build: so are their warnings, which the stamp recorded.
+        return Outcome(stamp.recorded_warnings(out), f"up to date (nothing changed since the last build of {out})")
     progress(BUILD_STAGES[0])
     repo, problems = validate_repo(root)
     if repo is None:
@@ -160,7 +161,8 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None)
         from ..site.pages import site_path
 
         found = write.check_links(folder, site_path(ctx.site_url)) if check else []
-        write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest)})
+        warnings = [p for p in problems if p.severity != ERROR]
+        write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest, warnings)})
         return found
 
     if check:

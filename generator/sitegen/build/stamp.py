@@ -32,13 +32,39 @@ def inputs_digest(root: Path, environment: dict[str, str]) -> str:
     return digest.hexdigest()
 
 
-def up_to_date(out: Path, digest: str) -> bool:
-    stamp = Path(out) / STAMP
+def _read(out: Path) -> list[str]:
     try:
-        return stamp.read_text(encoding="ascii").strip() == digest
+        return (Path(out) / STAMP).read_text(encoding="ascii").splitlines()
     except (OSError, UnicodeDecodeError):
-        return False
+        return []
 
 
-def stamp_text(digest: str) -> str:
-    return digest + "\n"
+def up_to_date(out: Path, digest: str) -> bool:
+    lines = _read(out)
+    return bool(lines) and lines[0].strip() == digest
+
+
+def stamp_text(digest: str, warnings=()) -> str:
+    """The digest, then one JSON line per warning the build's inputs gave: an unchanged rebuild reports the same
+    warnings (and count) as the build that wrote the stamp, without validating again."""
+    import dataclasses
+    import json
+
+    return digest + "\n" + "".join(json.dumps(dataclasses.asdict(p), ensure_ascii=True, sort_keys=True) + "\n"
+                                   for p in warnings)
+
+
+def recorded_warnings(out: Path) -> list:
+    """The warnings stamp_text recorded in out's stamp (none from a stamp that cannot be read)."""
+    import json
+
+    from ..problems import WARNING, Problem
+
+    found = []
+    for line in _read(out)[1:]:
+        try:
+            data = json.loads(line)
+            found.append(Problem(**{**data, "severity": WARNING}))
+        except (ValueError, TypeError):
+            continue
+    return found

@@ -14,12 +14,15 @@ from .progress import quiet_option
 @click.command()
 @root_option
 @click.option("--warnings", "show_warnings", is_flag=True, help="List warnings too (likely mistakes that can be legitimate).")
-def validate(root: Path, show_warnings: bool):
+@click.option("--max-warnings", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Fail (exit 1, listing them) when there are more than N warnings. CI passes 0: main carries none, "
+                   "so a change that brings one is reviewed (a reviewed entry, or the data fixed) before it lands.")
+def validate(root: Path, show_warnings: bool, max_warnings: int | None):
     """Check every data file: YAML, JSON Schema and cross-file rules. Writes nothing."""
     from ..data import validate_repo
 
     _, problems = validate_repo(root)
-    sys.exit(report(problems, show_warnings))
+    sys.exit(report(problems, show_warnings, max_warnings))
 
 
 @click.command()

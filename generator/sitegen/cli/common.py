@@ -15,13 +15,15 @@ def root_option(fn):
                         show_default=True, help=ROOT_HELP)(fn)
 
 
-def report(problems, show_warnings: bool) -> int:
-    """Print problems (and GitHub annotations under Actions); return the exit code they call for."""
+def report(problems, show_warnings: bool, max_warnings: int | None = None) -> int:
+    """Print problems (and GitHub annotations under Actions); return the exit code they call for: 1 on any error,
+    or on more warnings than `max_warnings` allows (they are then listed, as the reason for the failure)."""
     from ..problems import ERROR
 
     errors = [p for p in problems if p.severity == ERROR]
     warnings = [p for p in problems if p.severity != ERROR]
-    shown = errors + (warnings if show_warnings else [])
+    too_many = max_warnings is not None and len(warnings) > max_warnings
+    shown = errors + (warnings if show_warnings or too_many else [])
     shown.sort(key=lambda p: (p.path, p.line, p.col, p.field, p.message))
     for problem in shown:
         click.echo(problem.format(), err=True)
@@ -29,7 +31,9 @@ def report(problems, show_warnings: bool) -> int:
         for problem in shown:
             click.echo(problem.annotation())
     summary = f"{len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
-    if warnings and not show_warnings:
+    if too_many:
+        summary += f" (more than --max-warnings {max_warnings} allows: review each, or fix the data)"
+    elif warnings and not show_warnings:
         summary += " (list them with --warnings)"
     click.echo(summary, err=True)
-    return 1 if errors else 0
+    return 1 if errors or too_many else 0

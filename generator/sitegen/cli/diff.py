@@ -16,7 +16,7 @@ from .progress import Progress, quiet_option
 @root_option
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "report"]), default="md", show_default=True,
               help="md: the review comment; json: the diff as data (sorted keys); report: the pull-request report "
-                   "(JSON: the diff, the warnings in the changed files, or the errors), written even when the "
+                   "(JSON: the diff, the warnings the change brings, or the errors), written even when the "
                    "change does not validate.")
 @click.option("--max-lines", type=click.IntRange(min=10), default=200, show_default=True,
               help="Cut the Markdown after this many lines, with a note.")

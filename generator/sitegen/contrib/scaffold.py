@@ -138,7 +138,7 @@ def _new_warnings(before: list[Problem], after: list[Problem], rel: str) -> list
 
 def _place(old_text: str, new_text: str, problems: list[Problem], index: int) -> list[Problem]:
     """Registry problems of a result about to be appended, placed at the line and column its field would have in
-    the file (`results[index].source`), instead of path:0:0."""
+    the file (`results[index].source`), instead of the file alone."""
     old, new = old_text.splitlines(), new_text.splitlines()
     start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(old))
     block = range(start, start + len(new) - len(old))
@@ -322,7 +322,10 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
     problems = model_id_problems(model_id)
     path = model_path(root, model_id)
     if not problems and not path.is_file():
-        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'", "create it first with `sitegen new model`")]
+        known = [p.relative_to(root / "scores/models").with_suffix("").as_posix()
+                 for p in (root / "scores/models").glob("*/*.yaml")]
+        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'",
+                            checks._suggest(model_id, known, "create it first with `sitegen new model`"))]
     if problems:
         raise RefusedError(problems)
     result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,

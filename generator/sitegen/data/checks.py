@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from . import identity, lookalike
 from ..problems import WARNING, Problem
-from .rules import CHECKS, _at, _field, _list, check
+from .rules import CHECKS, _at, _field, _list, _suggest, check
 from .yamlstrict import describe_char
 
 def today() -> datetime.date:
@@ -129,6 +129,27 @@ def known_references(index):
                           suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
+@check
+def named_files_and_lists_known(index):
+    """The ids a file's path or a reviewed list names: a per-question file's benchmark and model
+    (scores/raw/<benchmark>/<org>/<model>.jsonl; unknown, it would be read by nothing) and the sources of
+    scores/imported/ignore.yaml."""
+    for raw in index.repo.raw:
+        if raw.benchmark not in index.benchmarks:
+            yield Problem(raw.path, 0, 0, "", f"unknown benchmark '{raw.benchmark}' in the path",
+                          _suggest(raw.benchmark, index.benchmarks, "per-question files live at "
+                                   "scores/raw/<benchmark>/<org>/<model>.jsonl, benchmark ids as in methodology/benchmarks.yaml"))
+        if raw.model not in index.models:
+            yield Problem(raw.path, 0, 0, "", f"unknown model '{raw.model}' in the path",
+                          _suggest(raw.model, index.models, "name the file after a model file under scores/models/"))
+    doc = index.repo.ignore
+    for i, entry in enumerate(_list(doc.data, "ignore") if doc is not None else []):
+        source = entry.get("source") if isinstance(entry, dict) else None
+        if isinstance(source, str) and source not in index.sources:
+            yield _at(doc, ("ignore", i, "source"), f"ignore[{i}].source", f"unknown source '{source}'",
+                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+
+
 MAX_SUGGESTIONS = 50
 
 
@@ -144,13 +165,6 @@ def _suggester(limit: int = MAX_SUGGESTIONS):
         return memo[key]
 
     return suggest
-
-
-def _suggest(name: str, known, fallback: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else fallback
 
 
 @check
@@ -204,9 +218,19 @@ def values_within_scale(index):
             if scale.get("unit") == "percent" and high == 100 and 100 < value <= 10000 and value / 100 <= 1:
                 hint += "; is it on another scale?"
             yield _at(doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False)
-        elif scale.get("unit") == "percent" and 0 < value < 1:
+        elif scale.get("unit") == "percent" and 0 < value < min(1, plausible_min(entry)):
             yield _at(doc, path + ("value",), field, f"{value} looks like a fraction",
-                      f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?", WARNING, key=False)
+                      f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?; if scores below 1% are "
+                      f"real on {entry['id']}, declare plausible: {{min: 0, reason: ...}} in methodology/benchmarks.yaml",
+                      WARNING, key=False)
+
+
+def plausible_min(entry: dict) -> float:
+    """The lowest value a real result plausibly takes on a percent benchmark: its reviewed `plausible.min`, else 1
+    (below that a value looks like a fraction written on a 0–100 scale)."""
+    plausible = entry.get("plausible")
+    low = plausible.get("min") if isinstance(plausible, dict) else None
+    return low if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
 
 
 @check
@@ -468,24 +492,52 @@ def names_not_mixed_script(index):
 
 @check
 def overrides_match_something(index):
+    """Each entry of scores/overrides.yaml names a known model, benchmark and source ('did you mean' for a typo) and
+    matches an imported result; when it does not, the hint says what the imported files have for that model and
+    benchmark."""
     doc = index.repo.overrides
     if doc is None:
         return
-    keys = set()
+    keys, near = set(), defaultdict(set)
     for idoc in index.repo.imported:
         source_id = idoc.data.get("source")
         for result in _list(idoc.data, "results"):
             if isinstance(result, dict):
-                keys.add((result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
-                          result.get("subset", ""), result.get("harness", "")))
+                key = (result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
+                       result.get("subset", ""), result.get("harness", ""))
+                keys.add(key)
+                near[key[:2]].add(key[2:])
+    known = {"model": (index.models, "add a model file under scores/models/"),
+             "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+             "source": (index.sources, "add it to scores/sources.yaml"),
+             "disagrees_with": (index.sources, "add it to scores/sources.yaml")}
     for i, entry in enumerate(_list(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
+        unknown = False
+        for name, (ids, fallback) in known.items():
+            value = entry.get(name)
+            if isinstance(value, str) and value not in ids:
+                unknown = True
+                yield _at(doc, ("overrides", i, name), f"overrides[{i}].{name}",
+                          f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
+                          _suggest(value, ids, fallback), key=False)
         key = (entry.get("model"), entry.get("benchmark"), entry.get("source"), entry.get("metric", ""),
                entry.get("subset", ""), entry.get("harness", ""))
-        if key not in keys:
+        if not unknown and key not in keys:
             yield _at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
-                      "check model, benchmark, source, metric, subset and harness against scores/imported/")
+                      _near_hint(key, near.get(key[:2], set())))
+
+
+def _near_hint(key, found: set) -> str:
+    """What scores/imported/ has for an override's model and benchmark, so a wrong source, metric, subset or
+    harness shows."""
+    if not found:
+        return f"scores/imported/ has no {key[1]} result for {key[0]}"
+    shown = sorted(" ".join(f"{k}: {v}" for k, v in zip(("source", "metric", "subset", "harness"), f) if v)
+                   for f in found)
+    more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return f"scores/imported/ has {key[0]} {key[1]} from: {'; '.join(shown[:3])}{more}"
 
 
 @check
@@ -502,6 +554,7 @@ def sources_disagree(index):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             groups[(model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
                     result.get("harness", ""))].append((value, source_id, doc, path))
+    reviewed = reviewed_disagreements(index)
     for key, rows in sorted(groups.items(), key=lambda kv: tuple(str(k) for k in kv[0])):
         entry = index.benchmarks.get(key[1], (None,))[0]
         if entry is None or len({r[1] for r in rows}) < 2:
@@ -524,11 +577,11 @@ def sources_disagree(index):
                 if other != name and (best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])):
                     best = (high[0] - low[0], high, low)
         gap, high, low = best
-        if gap > limit:
+        if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
             yield _at(doc, path + ("value",), _field(path + ("value",)),
                       f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
-                      f"sources differ by more than {limit:g}; check both", WARNING, key=False)
+                      _disagreement_hint(limit, high, low), WARNING, key=False)
 
 
 @check
@@ -556,8 +609,10 @@ def metadata_rules_match_models(index):
             org = metadata._literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
             ids = every if org is None else by_org.get(org, [])
             if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
+                fallback = "the model was renamed or merged, or the pattern has a typo; update or remove it"
+                literal = not any(ch in pattern for ch in "*?[")  # an id: the closest model id may be the one meant
                 yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
-                          "the model was renamed or merged, or the pattern has a typo; update or remove it", key=False)
+                          _suggest(pattern, every, fallback) if literal else fallback, key=False)
 
 
 @check
@@ -666,6 +721,32 @@ def metadata_sources_agree(index):
                 yield _at(doc, ("models", i, key), f"models[{i}].{key}",
                           f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
                           REVIEW_HINT.format(model=model_id, key=key), key=False)
+
+
+def _disagreement_hint(limit, high, low) -> str:
+    """What to do about two sources far apart; rows are (value, source, doc, path). A reviewed entry is keyed by an
+    imported result, so it is offered only when one of the two is imported."""
+    hint = f"sources differ by more than {limit:g}; check both"
+    imported = next(((row, other) for row, other in ((high, low), (low, high)) if row[2].kind == "imported"), None)
+    if imported is None:
+        return hint
+    (_, source, _, _), (_, other, _, _) = imported
+    return (f"{hint}; if both stand, add a reviewed entry to scores/overrides.yaml (model, benchmark, source: {source}, "
+            f"disagrees_with: {other}, reason)")
+
+
+def reviewed_disagreements(index) -> set[tuple]:
+    """The disagreements a reviewer has checked (scores/overrides.yaml entries with `disagrees_with`): both sources'
+    values are kept. Keyed by (model, benchmark, metric, subset, harness) and the pair of publishers, since the
+    check compares publishers."""
+    doc = index.repo.overrides
+    out = set()
+    for entry in _list(doc.data, "overrides") if doc is not None else []:
+        if isinstance(entry, dict) and isinstance(entry.get("disagrees_with"), str):
+            key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
+                   entry.get("harness", ""))
+            out.add((key, frozenset((publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"])))))
+    return out
 
 
 def publisher(index, source_id) -> str:

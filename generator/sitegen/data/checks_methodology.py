@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import _at, _field, _list, check
+from .rules import _at, _field, _list, _suggest, check
 from ..problems import Problem
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
@@ -45,15 +45,16 @@ def index_references_known(index):
             where = path + (key,)
             if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
                 yield _at(doc, where, _field(where), f"unknown benchmark '{value}'",
-                          "benchmark ids are listed in methodology/benchmarks.yaml", key=False)
+                          _suggest(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                          key=False)
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
                         yield _at(doc, where + (name,), _field(where + (name,)), f"unknown benchmark '{name}'",
-                                  "benchmark ids are listed in methodology/benchmarks.yaml")
+                                  _suggest(name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"))
             elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield _at(doc, where, _field(where), f"unknown source '{value}'", "add it to scores/sources.yaml",
-                          key=False)
+                yield _at(doc, where, _field(where), f"unknown source '{value}'",
+                          _suggest(value, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
 @check

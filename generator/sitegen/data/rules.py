@@ -30,3 +30,12 @@ def _field(path) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
+
+
+def _suggest(name: str, known, fallback: str) -> str:
+    """'did you mean X?' for the known id closest to an unknown one (difflib over the ids in sorted order, so the
+    same input always gets the same hint), else the fallback hint."""
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else fallback

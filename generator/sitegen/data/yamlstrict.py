@@ -132,8 +132,9 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tup
         return False
     lowered = value.lower()
     if lowered in _YAML11_BOOL:
+        meant = "true" if lowered in ("yes", "on") else "false"
         problems.append(Problem(path, *where, _field(json_path), f"unquoted '{value}' is a boolean in YAML 1.1",
-                                f"write true/false for a flag, or quote it: \"{value}\""))
+                                f"write {meant} for a flag, or quote it (\"{value}\") for text"))
         return value
     if value[0] not in _NUMBER_START:  # every number form below starts with a sign, a dot or a digit
         return value

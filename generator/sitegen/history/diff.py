@@ -366,20 +366,34 @@ def _problem_data(p) -> dict:
             "severity": p.severity}
 
 
-def relevant_warnings(head_problems: list, base_problems: list, changed: set[str]) -> list:
-    """The head's warnings that concern this change: those in the files it touches, and those it introduces
-    elsewhere (e.g. a new value that disagrees with another source's, reported at the other file)."""
+def new_warnings(head_problems: list, base_problems: list) -> list:
+    """The head's warnings the base does not have: what the change brings, wherever it is reported (a new value
+    that disagrees with another source's is reported at the other file). A warning is the same one when its file,
+    message and hint are, whatever its field's list index (a result added above it shifts `results[i]`); where a
+    file has more of one warning than the base, the extra ones are those whose fields the base does not name."""
+    from collections import Counter
+
     from ..problems import ERROR
 
     def key(p):
-        return (p.path, p.field, p.message, p.hint)
+        return (p.path, p.message, p.hint)
 
-    before = {key(p) for p in base_problems if p.severity != ERROR}
-    return [p for p in head_problems if p.severity != ERROR and (p.path in changed or key(p) not in before)]
+    base = [p for p in base_problems if p.severity != ERROR]
+    spare = Counter(key(p) for p in base)
+    fields = {(key(p), p.field) for p in base}
+    head = sorted((p for p in head_problems if p.severity != ERROR),
+                  key=lambda p: ((key(p), p.field) not in fields, p.path, p.line, p.col, p.field, p.message))
+    out = []
+    for p in head:  # the ones the base names exactly come first, and use up the base's count
+        if spare[key(p)] > 0:
+            spare[key(p)] -= 1
+        else:
+            out.append(p)
+    return sorted(out, key=lambda p: (p.path, p.line, p.col, p.field, p.message))
 
 
 def report(root: Path, base: str, head: str | None, progress=None):
-    """The pull-request report: the diff, the warnings that concern the change, or the errors that stop it.
+    """The pull-request report: the diff, the warnings the change brings, or the errors that stop it.
 
     Returns (report dict, the problems to annotate). Plain JSON-ready data only: the trusted job renders it
     with its own template (pr_comment.py), so nothing here is Markdown.
@@ -394,11 +408,11 @@ def report(root: Path, base: str, head: str | None, progress=None):
     if result is None:
         side = "head" if any(p.severity == ERROR for p in problems["head"]) else "base"
         errors = [p for p in problems[side] if p.severity == ERROR]
-        warnings = [p for p in problems["head"] if p.severity != ERROR and p.path in changed]
+        warnings = new_warnings(problems["head"], problems["base"])
         out.update(status="invalid", invalid_side=side, errors=[_problem_data(p) for p in errors],
                    warnings=[_problem_data(p) for p in warnings], diff=None)
         return cap_report(out), errors + warnings
-    warnings = relevant_warnings(problems["head"], problems["base"], changed)
+    warnings = new_warnings(problems["head"], problems["base"])
     out.update(status="ok", errors=[], warnings=[_problem_data(p) for p in warnings], diff=result)
     return cap_report(out), warnings
 

@@ -303,7 +303,8 @@ def lead(d: dict) -> list[str]:
 
 def _problem(p) -> str:
     p = _d(p)
-    where = f"{_s(p.get('path'))}:{_int(p.get('line'))}:{_int(p.get('col'))}"
+    line = _int(p.get("line"))  # 0: the whole file, named by its path alone (as Problem.format does)
+    where = f"{_s(p.get('path'))}:{line}:{_int(p.get('col'))}" if line else _s(p.get("path"))
     hint = f" ({_s(p.get('hint'))})" if p.get("hint") else ""
     return f"- {where}: {_s(p.get('field')) or '(file)'}: {_s(p.get('message'))}{hint}"
 
@@ -385,11 +386,11 @@ def _render(report: dict, max_lines: int) -> str:
         else:
             lines += [f"**This change does not validate: {_plural(len(errors), 'error')}.** The boards are "
                       "compared again once it does; `sitegen validate --warnings` shows the same list.", ""]
-        lines += _problems("Errors", errors) + _problems("Warnings in the changed files", warnings)
+        lines += _problems("Errors", errors) + _problems("New warnings", warnings)
         return _cap(lines, max_lines)
     if "diff" in report and not isinstance(report.get("diff"), dict):
         lines += ["The board report was too large to include; run `sitegen diff` locally.", ""]
-        return _cap(lines + _problems("Warnings in the changed files", warnings), max_lines)
+        return _cap(lines + _problems("New warnings", warnings), max_lines)
     if report.get("truncated") is True:
         lines += ["_Long lists in this report were shortened; `sitegen diff --format json` has everything._", ""]
     boards = _d(d.get("boards"))
@@ -398,13 +399,13 @@ def _render(report: dict, max_lines: int) -> str:
     if nothing:
         lines += ["No change to the data, the methodology or any published board.", ""]
         lines += lead(d)[-1:] + [""] if _int(_d(d.get("summary")).get("results_retrieval_only")) else []
-        return _cap(lines + _problems("Warnings in the changed files", warnings), max_lines)
+        return _cap(lines + _problems("New warnings", warnings), max_lines)
     first = lead(d)
     if first:
         lines += ["**What changed**", "", *first, ""]
     if boards:
         lines += ["**What it moves**", "", *headline(boards), ""]
-    lines += _problems("Warnings in the changed files", warnings)
+    lines += _problems("New warnings", warnings)
     lines += details(d)
     return _cap(lines, max_lines)
 

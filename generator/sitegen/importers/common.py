@@ -223,7 +223,7 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """A downloaded file's bytes, or ImportError_ placed at the file: not a regular file, unreadable or too big."""
     raw, why = regular_bytes(Path(path), limit)
     if raw is None:
-        raise ImportError_(f"{path}:0:0: (file): {why} (give the downloaded file itself)")
+        raise ImportError_(f"{path}: (file): {why} (give the downloaded file itself)")
     return raw
 
 
@@ -317,7 +317,7 @@ def _place(paths: list[Path], text: str, message: str) -> str:
             col = at - (content.rfind("\n", 0, at) + 1) + 1
             return f"{name}:{line}:{col}: (file): {message} (check the download)"
     first = Path(paths[0]).name if paths else "(input)"
-    return f"{first}:0:0: (file): {message} (check the download)"
+    return f"{first}: (file): {message} (check the download)"
 
 
 def files_entry(paths: list[Path]) -> list[dict]:
