@@ -247,3 +247,22 @@ def test_what_a_killed_build_or_write_leaves_is_git_ignored(leftover):
 
     done = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "--no-index", "-q", leftover], timeout=60)
     assert done.returncode == 0, f"{leftover} is not git-ignored"
+
+
+def test_fetch_itself_refuses_a_linked_downloads_folder_before_any_request(repo):
+    """fetch.py's own check, without the command line's: every capture path below the root goes through no link."""
+    from sitegen.importers import fetch
+
+    outside = link_away(repo, "downloads")
+    name = sorted(fetch.plans(repo))[0]
+    asked = []
+
+    class Offline(fetch.Remote):
+        def get(self, *args, **kwargs):  # pragma: no cover - reached only if the rule failed
+            asked.append(args)
+            raise AssertionError("a request was made")
+
+    before = tree_state(repo.parent)
+    with pytest.raises(fetch.FetchError, match=r"^downloads:0:0: \(file\): is a symbolic link .*; nothing written$"):
+        fetch.fetch(repo, name, Offline("http://127.0.0.1:9", 1))
+    assert asked == [] and tree_state(repo.parent) == before and outside.is_dir()
