@@ -11,6 +11,7 @@ compared with a clean build into another folder.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import sys
@@ -204,3 +205,49 @@ def test_the_package_digest_follows_template_and_static_edits_within_a_process(t
         assert reuse.package_digest() != third
     finally:
         reuse._code_digest.cache_clear()
+
+
+def test_an_environment_only_change_of_the_server_url_rebuilds_what_it_reaches(tree, tmp_path, monkeypatch):
+    """GITHUB_SERVER_URL (with GITHUB_REPOSITORY) makes the repository's address on every page that links to it; changing only it
+    must not stop as "up to date": the build's Settings, resolved once, are in the stamp."""
+    monkeypatch.setenv("GITHUB_REPOSITORY", "owner/board")
+    monkeypatch.setenv("SITEGEN_SITE_URL", "https://owner.github.io/board/")
+    check_against_clean(tree, tmp_path)
+    page = tree / "site/methodology/index.html"
+    assert b"https://github.com/owner/board" in page.read_bytes()
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://git.example.org/")
+    again = build.run(tree, tree / "site")
+    assert "up to date" not in again.summary, again
+    assert b"https://git.example.org/owner/board" in page.read_bytes()
+    assert b"https://github.com/owner/board" not in page.read_bytes()
+    check_against_clean(tree, tmp_path)
+    assert "up to date" in build.run(tree, tree / "site").summary  # and with nothing changed, it stops at once
+
+
+def test_every_build_setting_changes_the_stamp(tree, monkeypatch):
+    from sitegen.build import stamp
+
+    def digest(config):
+        return stamp.inputs_digest(tree, {f"settings.{k}": v for k, v in dataclasses.asdict(config).items()})
+
+    base = build.settings()
+    assert base == build.Settings("1767225600", "", "")  # SOURCE_DATE_EPOCH set, the rest unset (fixture)
+    seen = {digest(base)}
+    for field in dataclasses.fields(build.Settings):
+        seen.add(digest(dataclasses.replace(base, **{field.name: "changed"})))
+    assert len(seen) == 1 + len(dataclasses.fields(build.Settings))
+
+
+def test_settings_are_resolved_from_the_environment_once(monkeypatch):
+    for name in ("SOURCE_DATE_EPOCH", "SITEGEN_SITE_URL", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert build.settings() == build.Settings("", "", "")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "Owner/Board")
+    assert build.settings() == build.Settings("", "https://owner.github.io/board/", "https://github.com/Owner/Board")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "owner/owner.github.io")  # a user site is served from the host's root
+    assert build.settings().site_url == "https://owner.github.io/"
+    monkeypatch.setenv("GITHUB_SERVER_URL", " https://ghe.example.com/ ")
+    monkeypatch.setenv("SITEGEN_SITE_URL", "https://board.example/")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")
+    assert build.settings() == build.Settings("", "https://board.example/", "https://ghe.example.com/owner/owner.github.io")
+    assert build.settings("https://given.example/").site_url == "https://given.example/"  # --site-url comes first

@@ -364,6 +364,8 @@ def test_apply_scopes_a_bare_name_the_vendor_default_does_not_fix(tmp_path):
                                  ("openai/gpt-oss-120b-low", "openai/gpt-oss-120b", "low"),
                                  ("openai/o3-medium", "openai/o3", "medium"), ("openai/o3-high", "openai/o3", "high")]:
         write_model(tmp_path, {"id": mid, "name": mid.split("/")[1], "release": release, "effort": effort})
+    # the real registry: `apply` validates the outcome, and an alias of an unknown source would be refused
+    (tmp_path / "scores/sources.yaml").write_bytes((ROOT / "scores/sources.yaml").read_bytes())
     (tmp_path / "scores" / "identity.yaml").write_text(
         "vendor_defaults:\n- vendor: OpenAI\n  means: o-series default medium.\n  url: https://platform.openai.com/docs\n"
         "  rules:\n  - releases: [openai/o3]\n    bare: {effort: medium}\n", encoding="utf-8")

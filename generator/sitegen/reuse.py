@@ -23,7 +23,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from . import write
+from . import paths, write
 
 RECORD = ".sitegen-pages"
 _PACKAGE = Path(__file__).resolve().parent
@@ -100,6 +100,8 @@ def load_record(site: Path | None) -> dict[str, list]:
     """The previous build's record in `site`, or {} (no site, no record, a damaged record)."""
     if site is None:
         return {}
+    if paths.link_problem(site, Path(site) / RECORD) is not None:
+        return {}
     try:
         record = json.loads((Path(site) / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -137,8 +139,9 @@ class Output:
             return None
         source = self.previous / rel
         try:
-            if source.is_symlink() or not source.is_file() or _sha256(source.read_bytes()) != entry[1]:
-                return None
+            if paths.link_problem(self.previous, source) is not None or not source.is_file() \
+                    or _sha256(source.read_bytes()) != entry[1]:
+                return None  # a link at any depth of the previous site is never followed (paths.py)
             target = self._path(rel)
             self._make_parent(target)
             os.link(source, target)

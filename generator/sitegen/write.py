@@ -11,6 +11,7 @@ import tempfile
 import urllib.parse
 from pathlib import Path
 
+from . import paths
 from .problems import Problem
 
 
@@ -20,13 +21,14 @@ def put_file(path: Path, data: bytes) -> None:
     Path(path).write_bytes(data)
 
 
-def replace_file(path: Path, data: bytes) -> None:
+def replace_file(path: Path, data: bytes, root: Path | None = None) -> None:
     """Replace one data file atomically: a temporary file beside it (.<name>.new-*), then one rename.
 
     A full disk or a kill part way leaves the previous file whole; a temporary file a killed run left is
-    removed by the next write of that file.
+    removed by the next write of that file. With `root` (the repository), the path rule holds first: nothing is
+    written through a link below the root, or outside it (paths.PathRefused).
     """
-    path = Path(path)
+    path = Path(path) if root is None else paths.inside(root, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     for leftover in path.parent.glob(f".{path.name}.new-*"):
         leftover.unlink(missing_ok=True)
@@ -39,6 +41,26 @@ def replace_file(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def replace_files(root: Path, changes: dict[str, bytes | None], under: tuple[str, ...] = ("scores/",)) -> list[str]:
+    """Make `changes` (a path relative to root -> new bytes; None: remove the file) in the repository, each file
+    replaced atomically (replace_file). Every path is checked first, before anything is written: it must lie
+    below one of `under` (a command that edits data writes only below scores/) and reach no link (paths.py).
+    Returns the paths changed, in the order given."""
+    root = Path(root)
+    for rel in changes:
+        clean = posixpath.normpath(rel)
+        if clean != rel or not any(rel.startswith(u) if u.endswith("/") else rel == u for u in under):
+            raise paths.PathRefused(Problem(rel, 0, 0, "", f"may not be written by this command (only {', '.join(under)})",
+                                            "a command writes only where its help says"))
+        paths.inside(root, root / rel)
+    for rel, data in sorted(changes.items()):
+        if data is None:
+            (root / rel).unlink(missing_ok=True)
+        else:
+            replace_file(root / rel, data, root=root)
+    return list(changes)
 
 
 def write_files(folder: Path, files: dict[str, str]) -> None:
@@ -58,13 +80,23 @@ def out_problem(out: Path, root: Path) -> Problem | None:
     """Why out must not be replaced by a build or export, or None.
 
     The output folder is deleted and rewritten as a whole, so it may not be the data root, hold it, lie in
-    scores/ or methodology/, or be a non-empty folder that sitegen did not write.
+    scores/ or methodology/, or be a non-empty folder that sitegen did not write; below the root, no folder on
+    the way to it may be a link (paths.py).
     """
-    shown, out, root = str(out), Path(out).resolve(), Path(root).resolve()
+    root_given = Path(root)
+    shown, given, out, root = str(out), Path(out), Path(out).resolve(), Path(root).resolve()
     data = [root / "scores", root / "methodology"]
 
     def refuse(message: str, hint: str) -> Problem:
         return Problem(shown, 0, 0, "--out", message, hint)
+
+    if os.path.islink(given):
+        return refuse("is a symbolic link", "write the site to a real folder, e.g. site/")
+    if Path(os.path.abspath(given.parent)).is_relative_to(Path(os.path.abspath(root_given))):
+        linked = paths.link_problem(root_given, given.parent)  # below the root, no link on the way to out
+        if linked is not None:
+            return refuse(f"lies below {linked.path}, which is a symbolic link",
+                          "write the site to a real folder, e.g. site/")
 
     if out == root:
         return refuse("is the data root; replacing it would delete scores/, methodology/ and .git",
@@ -126,6 +158,7 @@ def atomic_build(out: Path, render) -> list[Problem]:
     out = Path(out).absolute()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        out = out.parent.resolve() / out.name  # the output's parent is resolved once (a linked temp folder works)
         for leftover in _leftovers(out):
             shutil.rmtree(leftover, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))

@@ -262,6 +262,17 @@ def test_compare_and_search(browser, server):
     ctx.close()
 
 
+def test_compare_names_no_model_for_object_property_names(browser, server):
+    """?m=__proto__ (or constructor, toString) is no model id: the page compares the real ones and does not break."""
+    ctx, page, watch = _open(browser, server, "compare/?m=__proto__,openai/model-00000,constructor,toString,"
+                                              "meta/model-00003")
+    page.wait_for_selector("table.lb-compare")
+    heads = page.locator("table.lb-compare thead th").all_inner_texts()
+    assert len(heads) == 3 and not any(w in " ".join(heads) for w in ("__proto__", "constructor", "toString"))
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()
+
+
 def test_compare_says_how_often_one_model_is_ahead_in_the_simulations(browser, server, site_ctx):
     """Counted by the page from the fixture's ranks (fixtures.py: the 2nd AI IQ row ahead of the 3rd in 700 of
     1,000 draws; the 1st ahead of the 3rd in 600, behind in 350, tied in 50; every pair with a row from the 4th on

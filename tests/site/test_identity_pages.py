@@ -55,6 +55,13 @@ def test_former_id_redirects_to_the_surviving_model():
     assert "models/acme/old-name/" not in text("sitemap.xml")
 
 
+def test_a_former_id_redirect_carries_the_csp_of_every_page():
+    csp = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]+">')
+    (page,) = csp.findall(text(URLS.model[A["id"]]))
+    assert "default-src &#39;none&#39;" in page
+    assert csp.findall(text("models/acme/old-name/index.html")) == [page]
+
+
 def test_one_row_per_release_keeps_the_best_configuration():
     for bid, board in CTX.boards.items():
         models = [r["model"] for r in board.get("rows", [])]

@@ -75,10 +75,39 @@ def raw_frames(repo) -> dict:
     return {(raw.benchmark, raw.model): pd.DataFrame([row for _, row in raw.rows]) for raw in repo.raw}
 
 
-def data_date(repo, committed: str | None = None) -> str:
-    """The date the site says its data is from: SOURCE_DATE_EPOCH, else the last commit's date (`committed`,
-    history/git.py), else the newest retrieval."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Every setting a build takes from outside its input files, resolved once (`settings()`): the pages and the
+    up-to-date stamp read this object, never the environment, so a change to any of them rebuilds what it reaches.
+
+    `SITEGEN_JOBS` is not here: it sets how many processes render, never what they write."""
+
+    source_date_epoch: str = ""  # SOURCE_DATE_EPOCH: the shown date, when set
+    site_url: str = ""  # the site's public URL (sitemap.xml, feed, Pages base_url of 404.html)
+    repo_url: str = ""  # the repository's web address (commit links, CONTRIBUTING.md)
+
+
+def settings(site_url: str | None = None) -> Settings:
+    """The build's settings from the environment, once. `site_url` (`sitegen build --site-url`) comes before
+    SITEGEN_SITE_URL; without either, GitHub Pages' address for GITHUB_REPOSITORY (set in GitHub Actions), else
+    empty (the site is then assumed to be served from the root of its host). The repository's address is
+    GITHUB_SERVER_URL (default https://github.com) and GITHUB_REPOSITORY."""
+    env = os.environ
+    epoch = env.get("SOURCE_DATE_EPOCH", "").strip()
+    site_url = (site_url if site_url is not None else env.get("SITEGEN_SITE_URL", "")).strip()
+    gh_repo = env.get("GITHUB_REPOSITORY", "").strip()
+    if not site_url and gh_repo.count("/") == 1:
+        owner, name = gh_repo.lower().split("/")
+        site_url = f"https://{owner}.github.io/" + ("" if name == f"{owner}.github.io" else f"{name}/")
+    server = env.get("GITHUB_SERVER_URL", "").strip().rstrip("/") or "https://github.com"
+    repo_url = f"{server}/{gh_repo}" if gh_repo.count("/") == 1 else ""
+    return Settings(epoch if epoch.isdigit() else "", site_url, repo_url)
+
+
+def data_date(repo, committed: str | None = None, epoch: str | None = None) -> str:
+    """The date the site says its data is from: SOURCE_DATE_EPOCH (`epoch`; None: read from the environment),
+    else the last commit's date (`committed`, history/git.py), else the newest retrieval."""
+    epoch = settings().source_date_epoch if epoch is None else epoch
     if epoch and epoch.isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
     if committed:
@@ -89,40 +118,35 @@ def data_date(repo, committed: str | None = None) -> str:
 
 
 def public_url() -> str:
-    """The site's public URL (sitemap.xml, feed, and the path 404.html links from): SITEGEN_SITE_URL (set by
-    `sitegen build --site-url`), else GitHub Pages' address for GITHUB_REPOSITORY (set in GitHub Actions),
-    else empty (the site is then assumed to be served from the root of its host)."""
-    site_url = os.environ.get("SITEGEN_SITE_URL", "").strip()
-    gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
-    if not site_url and gh_repo.count("/") == 1:
-        owner, name = gh_repo.lower().split("/")
-        site_url = f"https://{owner}.github.io/" + ("" if name == f"{owner}.github.io" else f"{name}/")
-    return site_url
+    """The site's public URL by the environment (`settings().site_url`)."""
+    return settings().site_url
 
 
-def site_context(repo, computed: Computed, history=None):
-    """The site's context: the computed boards with this build's settings (the shown date, the site's and the
-    repository's addresses) and what it takes from git (`history`, a history.changelog.Record; None: no git)."""
+def site_context(repo, computed: Computed, history=None, config: Settings | None = None):
+    """The site's context: the computed boards with this build's settings (`config`, default `settings()`: the
+    shown date, the site's and the repository's addresses) and what it takes from git (`history`, a
+    history.changelog.Record; None: no git)."""
     from ..site.context import site_context as context
 
-    gh_repo = os.environ.get("GITHUB_REPOSITORY", "").strip()
-    # the repository's web address (commit links, CONTRIBUTING.md): GitHub's, when building in GitHub Actions
-    server = os.environ.get("GITHUB_SERVER_URL", "").strip().rstrip("/") or "https://github.com"
-    repo_url = f"{server}/{gh_repo}" if gh_repo.count("/") == 1 else ""
-    return context(repo, computed, data_date=data_date(repo, history.committed if history else None),
-                   site_url=public_url(), repo_url=repo_url, history=history.summary() if history else [])
+    config = config if config is not None else settings()
+    committed = history.committed if history else None
+    return context(repo, computed, data_date=data_date(repo, committed, config.source_date_epoch),
+                   site_url=config.site_url, repo_url=config.repo_url,
+                   history=history.summary() if history else [])
 
 
 #: The stages `run` reports to its `progress` callback, in order.
 BUILD_STAGES = ("validating", "computing boards", "rendering pages", "writing")
 
 
-def run(root: Path, out: Path, check: bool = False, progress=None, history=None) -> Outcome:
+def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
+        config: Settings | None = None) -> Outcome:
     """Build the site into out (atomically), or with check=True into a temporary folder that is then removed.
 
     `progress(stage)` is called as each of BUILD_STAGES starts (the command line shows it on stderr). `history`
     (history.changelog.Record) is what the site takes from git: the last commit's date and the changelog; without
-    it the site has no changelog entries and shows the newest retrieval's date."""
+    it the site has no changelog entries and shows the newest retrieval's date. `config` is the build's
+    Settings (default: `settings()`, from the environment), every one of which the up-to-date stamp covers."""
     progress = progress or (lambda stage: None)
     from .. import write
     from . import stamp
@@ -131,13 +155,12 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None)
     refused = None if check else write.out_problem(out, root)
     if refused:
         return Outcome([refused])
-    # Every setting the output depends on: the shown date, the git history the changelog is read from, and
-    # the site URL that sitemap.xml is written from.
+    # Every setting the output depends on: the git history the changelog and the shown date are read from, and
+    # each of the Settings (the shown date, the site's and the repository's addresses), resolved once here.
+    config = config if config is not None else settings()
     committed, history_key = (history.committed, history.key) if history else (None, "")
-    digest = stamp.inputs_digest(root, {"date": os.environ.get("SOURCE_DATE_EPOCH") or committed or "",
-                                        "history": history_key,
-                                        "site_url": public_url(),
-                                        "github_repository": os.environ.get("GITHUB_REPOSITORY", "").strip()})
+    digest = stamp.inputs_digest(root, {"committed": committed or "", "history": history_key,
+                                        **{f"settings.{k}": v for k, v in dataclasses.asdict(config).items()}})
     if not check and stamp.up_to_date(out, digest):
         # The inputs are those of the last build: so are their warnings, which the stamp recorded.
         return Outcome(stamp.recorded_warnings(out), f"up to date (nothing changed since the last build of {out})")
@@ -147,7 +170,7 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None)
         return Outcome(problems)
     progress(BUILD_STAGES[1])
     computed = compute(repo)
-    ctx = site_context(repo, computed, history)
+    ctx = site_context(repo, computed, history, config)
     from ..site import render_site
 
     def render(folder: Path) -> list[Problem]:

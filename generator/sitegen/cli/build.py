@@ -40,9 +40,7 @@ def validate(root: Path, show_warnings: bool, max_warnings: int | None):
 @quiet_option
 def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_url: str, quiet: bool):
     """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
-    import os
-
-    from ..build import BUILD_STAGES, run
+    from ..build import BUILD_STAGES, run, settings
     from ..history.changelog import Record
     from .progress import Progress
 
@@ -52,11 +50,10 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_u
         if safe_url(site_url) is None:
             raise click.BadParameter(f"{site_url!r} is not an http(s) address (hint: https://owner.github.io/repo/)",
                                      param_hint="--site-url")
-        os.environ["SITEGEN_SITE_URL"] = site_url
 
     out = out if out is not None else root / "site"
     with Progress("check" if check else "build", len(BUILD_STAGES), quiet) as progress:
-        outcome = run(root, out, check=check, progress=progress, history=Record(root))
+        outcome = run(root, out, check=check, progress=progress, history=Record(root), config=settings(site_url or None))
     code = report(outcome.problems, show_warnings)
     if code == 0:
         verb = "checked" if check else f"wrote {out}"

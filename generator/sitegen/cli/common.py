@@ -10,9 +10,24 @@ import click
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
 
-def root_option(fn):
-    return click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                        show_default=True, help=ROOT_HELP)(fn)
+def _checked_root(ctx, param, root: Path) -> Path:
+    """The --root every command takes, refused (placed problems, exit 1, nothing read or written) when its
+    scores/, methodology/ or downloads/ is a symbolic link (paths.py: no link is followed below the root)."""
+    from ..paths import top_level_problems
+
+    problems = top_level_problems(root)
+    if problems:
+        report(problems, False)
+        click.echo("nothing read or written", err=True)
+        ctx.exit(1)
+    return root
+
+
+def root_option(fn=None, *, help: str = ROOT_HELP):
+    """The --root option, checked by the path rule before the command runs."""
+    option = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                          show_default=True, help=help, callback=_checked_root)
+    return option(fn) if fn is not None else option
 
 
 def report(problems, show_warnings: bool, max_warnings: int | None = None) -> int:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
-ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                    show_default=True, help="Folder that holds scores/ and methodology/.")
+from .common import root_option
+
+ROOT = root_option(help="Folder that holds scores/ and methodology/.")
 
 
 def _refused(exc) -> None:
@@ -155,6 +156,8 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
             problems = target_problems(root, source, force)
         except FileNotFoundError as exc:
             raise click.ClickException(f"{exc.filename}: not found (run from the repository root, or pass --root)")
+        except Refused as exc:
+            _refused(exc)
         if problems:
             _refused(Refused(problems))
     if fmt != "eee" and not retrieved:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
 import click
 import yaml
 
+from .common import root_option
 from .progress import Progress, quiet_option
 
-ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                    show_default=True, help="Repository root.")
+ROOT = root_option(help="Repository root.")
 
 
 def _data_dir(root: Path, data: Path | None) -> Path:
@@ -49,7 +50,9 @@ def _report(source, ex, outcome) -> int:
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     from .. import importers
+    from ..data import load
     from ..importers.common import ImportError_, imported_path
+    from ..paths import PathRefused
 
     if all_:
         if source or paths:
@@ -76,8 +79,8 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
             problems += _report(plan.source, ex, outcome)
             target = imported_path(root, plan.source)
             if check:
-                current = target.read_text(encoding="utf-8") if target.exists() else None
-                if current != outcome.text:
+                current = load.read_data(target, root) if os.path.lexists(target) else None
+                if current is None or current.decode("utf-8", errors="replace") != outcome.text:
                     stale.append(str(target.relative_to(root)))
                 continue
             if outcome.unmatched and not allow_unmatched:
@@ -89,6 +92,8 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                 continue
             try:
                 importers.write(root, outcome)
+            except PathRefused as exc:
+                raise click.ClickException(f"{plan.source}: {exc}; nothing written") from None
             except OSError as exc:
                 raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
                                            "(the previous file is unchanged)") from exc
@@ -142,9 +147,16 @@ def apply_command(review, root):
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
-    proposals = (yaml.safe_load(review.read_text(encoding="utf-8")) or {}).get("proposals") or []
-    for line in alias_tools.apply(root, proposals):
-        click.echo(line)
+    from ..importers.common import ImportError_, read_text
+
+    try:  # the review file is an input like any other: bounded, a regular file, UTF-8
+        doc = yaml.safe_load(read_text(review))
+    except (ImportError_, yaml.YAMLError) as exc:
+        raise click.ClickException(f"{review}: {exc}") from None
+    proposals = (doc.get("proposals") if isinstance(doc, dict) else None) or []
+    if not isinstance(proposals, list):
+        raise click.ClickException(f"{review}: `proposals` is not a list")
+    _changed(lambda: alias_tools.apply(root, proposals), echo=click.echo)
 
 
 def _metadata_stats(root: Path) -> None:
@@ -166,14 +178,15 @@ def _metadata_stats(root: Path) -> None:
                    f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
 
 
-def _changed(fn, *args) -> None:
-    """Run a registry edit and list the files it changed; a refusal is a usage error, not a traceback."""
+def _changed(fn, *args, echo=None) -> None:
+    """Run a registry edit and list the files it changed (or, with `echo`, print its lines); a refusal is a
+    placed message and exit 1, not a traceback."""
     try:
         changed = fn(*args)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    for path in changed:
-        click.echo(f"changed {path}")
+    for line in changed:
+        (echo or (lambda path: click.echo(f"changed {path}")))(line)
 
 
 @aliases_group.command("merge")
@@ -211,8 +224,9 @@ def audit_command(root):
     from ..importers import audit
     from ..importers.registry import Registry
 
-    path = root / "scores" / "identity.yaml"
-    identity = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    from ..data import load
+
+    identity = load.read_yaml(root, "scores/identity.yaml")
     distinct, unresolved = audit.reviewed_sets(identity)
     models = Registry.load(root).models
     findings = (audit.audit(models, distinct, unresolved, audit.ranked_models(root, models))

@@ -1,7 +1,8 @@
 """Authoring helpers behind `sitegen new`: scaffold a model file, append a result to one without rewriting it.
 
-Both refuse bad input with the validator's own messages, write the file, validate the tree, and put the file
-back as it was when the validator finds an error in it: a contributor never ends up with a file that fails.
+Both refuse bad input with the validator's own messages and validate the repository as it would be (on a copy,
+data.validate_change) before they replace the file atomically (write.replace_file): a contributor never ends up
+with a file that fails, and a refused request writes nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Callable
 
-from ..data import checks, identity, load, yamlstrict
+from ..data import checks, identity, load, new_errors, yamlstrict
 from ..problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
@@ -39,23 +40,7 @@ def _rel(model_id: str) -> str:
     return f"scores/models/{model_id}.yaml"
 
 
-def model_id_problems(model_id: str) -> list[Problem]:
-    """What the loader would say about scores/models/<model_id>.yaml, before the file exists."""
-    rel = _rel(model_id)
-    parts = model_id.split("/")
-    if len(parts) != 2 or not all(parts):
-        return [Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
-                        "give the id as ORG/NAME, e.g. acme/widget-7b")]
-    for segment in parts:
-        if not load._SEGMENT.match(segment):
-            shown = segment.encode("unicode_escape").decode("ascii")
-            return [Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
-                            "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")]
-    for segment in parts:
-        if segment.lower() in load.RESERVED_NAMES:
-            return [Problem(rel, 0, 0, "", f"'{segment}' is a reserved name on the site",
-                            "choose another file name; it would clash with a generated page")]
-    return []
+model_id_problems = load.model_id_problems  # what the loader would say about the file, before it exists
 
 
 def _existing_problems(root: Path, model_id: str) -> list[Problem]:
@@ -116,19 +101,6 @@ def model_text(model_id: str, name: str, organization: str) -> str:
     )
 
 
-def _validate_file(root: Path, rel: str) -> list[Problem]:
-    from ..data import validate_repo
-
-    _, problems = validate_repo(Path(root))
-    return [p for p in problems if p.path == rel and p.severity == ERROR]
-
-
-def _warnings(root: Path) -> list[Problem]:
-    from ..data import validate_repo
-
-    return [p for p in validate_repo(Path(root))[1] if p.severity != ERROR]
-
-
 def _new_warnings(before: list[Problem], after: list[Problem], rel: str) -> list[Problem]:
     """Warnings in the file just written, and those the write caused elsewhere (e.g. another source's value now
     disagrees): what the contributor should look at."""
@@ -154,12 +126,13 @@ def _place(old_text: str, new_text: str, problems: list[Problem], index: int) ->
     return out
 
 
-def usual_organization(folder: Path) -> str | None:
+def usual_organization(root: Path, folder: Path) -> str | None:
     """The organisation name most models in an org folder give (ties: alphabetical), so a new model spells it
-    the same way; None for a new folder."""
+    the same way; None for a new folder. Read by the loader's rules (no link followed)."""
     counts: dict[str, int] = {}
     for path in sorted(Path(folder).glob("*.yaml")) if Path(folder).is_dir() else []:
-        parsed, _ = yamlstrict.parse(path.read_bytes(), path.name)
+        raw = load.read_data(path, Path(root), yamlstrict.MAX_BYTES)
+        parsed = yamlstrict.parse(raw, path.name)[0] if raw is not None else None
         org = parsed.data.get("organization") if parsed is not None and isinstance(parsed.data, dict) else None
         if isinstance(org, str):
             counts[org] = counts.get(org, 0) + 1
@@ -174,17 +147,24 @@ def new_model(root: Path, model_id: str, name: str | None = None, organization: 
         raise RefusedError(problems)
     org, slug = model_id.split("/")
     path = model_path(root, model_id)
-    organization = organization or usual_organization(path.parent) or org
-    path.parent.mkdir(parents=True, exist_ok=True)
-    created_folder = not any(path.parent.iterdir())
-    path.write_text(model_text(model_id, name or slug, organization), encoding="utf-8")
-    problems = _validate_file(root, _rel(model_id))
+    organization = organization or usual_organization(root, path.parent) or org
+    data = model_text(model_id, name or slug, organization).encode("utf-8")
+    problems = new_errors(root, {_rel(model_id): data})  # the repository as it would be, on a copy
     if problems:
-        path.unlink()
-        if created_folder:
-            path.parent.rmdir()
         raise RefusedError(problems)
+    _write(root, path, data)
     return path
+
+
+def _write(root: Path, path: Path, data: bytes) -> None:
+    """Replace one model file atomically, by the path rule (no link below the root is written through)."""
+    from ..paths import PathRefused
+    from ..write import replace_file
+
+    try:
+        replace_file(path, data, root=root)
+    except PathRefused as exc:
+        raise RefusedError([exc.problem]) from None
 
 
 # --------------------------------------------------------------------------- results
@@ -332,7 +312,11 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
               "value": number_text(value), "source": source,
               "retrieved": retrieved or authoring_date(), "url": url,
               "self_reported": True if self_reported else None}
-    before = path.read_bytes()
+    before = load.read_data(path, root, yamlstrict.MAX_BYTES)
+    if before is None:
+        problems = []
+        load.read_regular(path, root, yamlstrict.MAX_BYTES, problems)
+        raise RefusedError(problems or [Problem(rel, 0, 0, "", "cannot read the file", "check that it is a regular file")])
     old_text = before.decode("utf-8")
     new_text = append_text(old_text, result, rel)
     problems = result_problems(result, registries(root), rel)
@@ -340,14 +324,19 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
         parsed, _ = yamlstrict.parse(before, rel)
         existing = parsed.data.get("results") if parsed is not None and isinstance(parsed.data, dict) else None
         raise RefusedError(_place(old_text, new_text, problems, len(existing) if isinstance(existing, list) else 0))
-    warnings_before = _warnings(root) if on_warning is not None else []
-    path.write_text(new_text, encoding="utf-8")
-    problems = _validate_file(root, rel)
+    from ..data import validate_change, validate_repo
+
+    after = validate_change(root, {rel: new_text.encode("utf-8")})  # the repository as it would be, on a copy
+    errors = [p for p in after if p.severity == ERROR]
+    before = validate_repo(root)[1] if errors or on_warning is not None else []
+    known = {(p.path, p.field, p.message) for p in before if p.severity == ERROR}
+    problems = [p for p in errors if (p.path, p.field, p.message) not in known]
     if problems:
-        path.write_bytes(before)
         raise RefusedError(problems)
+    _write(root, path, new_text.encode("utf-8"))
     if on_warning is not None:
-        for problem in _new_warnings(warnings_before, _warnings(root), rel):
+        warnings_after = [p for p in after if p.severity != ERROR]
+        for problem in _new_warnings([p for p in before if p.severity != ERROR], warnings_after, rel):
             on_warning(problem)
     return path
 

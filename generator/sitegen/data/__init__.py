@@ -27,3 +27,50 @@ def not_yet_reported(found, reported) -> list:
     complaint about the same value (expected boolean, got text 'no') would only repeat it."""
     places = {(p.path, p.line, p.col) for p in reported if p.line}
     return [p for p in found if (p.path, p.line, p.col) not in places]
+
+
+def validate_change(root: Path, changes: dict[str, bytes | None]) -> list:
+    """Every problem `validate_repo` would report once `changes` (a path relative to the root -> its new bytes;
+    None: removed) were made, found on a copy of the data tree: nothing in the repository is touched. A command
+    that edits several files validates the outcome with this before it writes any of them."""
+    import shutil
+    import tempfile
+
+    from .. import paths
+
+    root = Path(root).resolve()
+    with tempfile.TemporaryDirectory(prefix="sitegen-change-") as tmp:
+        copy = Path(tmp) / "repo"
+        copy.mkdir()
+        for name in ("scores", "methodology"):
+            if (root / name).is_dir():
+                shutil.copytree(root / name, copy / name, symlinks=True)  # a link stays a link, and is reported
+        if (root / "CITATION.cff").is_file() and not (root / "CITATION.cff").is_symlink():
+            shutil.copy2(root / "CITATION.cff", copy / "CITATION.cff")
+        for rel, data in sorted(changes.items()):
+            target = paths.inside(copy, copy / rel)
+            if data is None:
+                target.unlink(missing_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        return validate_repo(copy)[1]
+
+
+def new_errors(root: Path, changes: dict[str, bytes | None]) -> list:
+    """The errors `changes` would bring (validate_change) that the repository does not have now: a command may
+    write into a repository that already has errors, but never add one. Errors are compared by what they say,
+    not where: a rename or merge moves a file's errors with its lines, and only more of one kind is new."""
+    from collections import Counter
+
+    after = [p for p in validate_change(root, changes) if p.severity == ERROR]
+    if not after:
+        return []
+    known = Counter((p.message, p.hint) for p in validate_repo(root)[1] if p.severity == ERROR)
+    new = []
+    for p in sorted(after):
+        if known[(p.message, p.hint)] > 0:
+            known[(p.message, p.hint)] -= 1
+        else:
+            new.append(p)
+    return new

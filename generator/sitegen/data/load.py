@@ -10,6 +10,7 @@ import stat
 from pathlib import Path
 
 from . import yamlstrict
+from .. import paths
 from ..problems import Problem
 
 RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
@@ -98,6 +99,34 @@ def _name_problem(rel: str, name: str) -> Problem | None:
     return None
 
 
+def model_id_problems(model_id: str) -> list[Problem]:
+    """Why a model id may not become a path (scores/models/<model_id>.yaml), before anything is written: what
+    the loader would say about that file. It must match the schema's model id pattern and length (so no '..',
+    no third segment, no leading dot) and not be a name the site reserves. Every command that turns an id into
+    a path asks this first."""
+    from .schema import model_id_pattern
+
+    model_id = str(model_id)
+    rel = f"scores/models/{model_id.encode('unicode_escape').decode('ascii')}.yaml"
+    pattern, longest = model_id_pattern()
+    parts = model_id.split("/")
+    if len(parts) != 2 or not all(parts):
+        return [Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
+                        "give the id as ORG/NAME, e.g. acme/widget-7b")]
+    for segment in parts:
+        if not _SEGMENT.match(segment):
+            shown = segment.encode("unicode_escape").decode("ascii")
+            return [Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
+                            "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")]
+    if not pattern.fullmatch(model_id) or len(model_id) > longest:
+        return [Problem(rel, 0, 0, "", f"the id is longer than {longest} characters", "choose a shorter id")]
+    for segment in parts:
+        if segment.lower() in RESERVED_NAMES:
+            return [Problem(rel, 0, 0, "", f"'{segment}' is a reserved name on the site",
+                            "choose another file name; it would clash with a generated page")]
+    return []
+
+
 MAX_PAGE_BYTES = 1024 * 1024
 
 
@@ -108,6 +137,10 @@ def read_regular(path: Path, root: Path, limit: int, problems: list[Problem]) ->
     (or read /dev/zero forever). The file is opened without following links and read up to the limit.
     """
     rel = _rel(path, root)
+    linked = paths.link_problem(root, path)  # the file, or a folder on the way to it, top-level ones included
+    if linked is not None:
+        problems.append(linked)
+        return None
     try:
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
@@ -145,8 +178,9 @@ def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Do
 def _walk(folder: Path, root: Path, problems: list[Problem]):
     """Every file below a folder, in a stable order, without following links (a linked folder is a problem)."""
     out = []
-    if folder.is_symlink():
-        problems.append(Problem(_rel(folder, root), 0, 0, "", "is a symbolic link", "data folders must be real folders"))
+    linked = paths.link_problem(root, folder)
+    if linked is not None:
+        problems.append(linked)
         return out
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         dirnames.sort()
@@ -185,11 +219,19 @@ def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | Non
     return read_regular(Path(path), Path(root), limit, [])
 
 
-def read_yaml(root: Path, rel: str):
-    """One data file's parsed data by the loader's rules (regular file, strict YAML), or None when it is missing,
-    not a regular file or unreadable; for tools that need one file (importers, interchange), not a report."""
-    raw = read_data(Path(root) / rel, Path(root), yamlstrict.MAX_BYTES) if os.path.lexists(Path(root) / rel) else None
-    parsed = yamlstrict.parse(raw, rel)[0] if raw is not None else None
+def read_yaml(root: Path, rel: str, problems: list[Problem] | None = None):
+    """One data file's parsed data by the loader's rules (regular file, no link on the way, strict YAML), or None
+    when it is missing, not a regular file or unreadable; for tools that need one file (importers, interchange),
+    not a report. Why it is None (other than missing) goes to `problems` when given."""
+    problems = [] if problems is None else problems
+    path = Path(root) / rel
+    linked = paths.link_problem(root, path)
+    if linked is not None:
+        problems.append(linked)
+        return None
+    raw = read_regular(path, Path(root), yamlstrict.MAX_BYTES, problems) if os.path.lexists(path) else None
+    parsed, found = yamlstrict.parse(raw, rel) if raw is not None else (None, [])
+    problems.extend(found)
     return parsed.data if parsed is not None else None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import re
 from importlib import resources
 
 import jsonschema
@@ -30,6 +31,13 @@ MAX_PER_FILE = 50
 
 def schema_text(name: str) -> str:
     return resources.files("sitegen").joinpath("schemas", name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def model_id_pattern() -> tuple[re.Pattern, int]:
+    """The schema's model id rule (model.schema.json#/$defs/model_id): its pattern and maxLength."""
+    rule = json.loads(schema_text("model.schema.json"))["$defs"]["model_id"]
+    return re.compile(rule["pattern"]), int(rule["maxLength"])
 
 
 @functools.cache

@@ -50,13 +50,27 @@ def extract(source: str, paths: list[Path], retrieved: str | None, registry: Reg
 
 
 def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tuple[Extract, Outcome]:
-    """Extract and resolve one source against the registry in `root`; writes nothing."""
+    """Extract and resolve one source against the registry in `root`; writes nothing. An input below the root
+    is read only when no link lies on the way to it (paths.py; downloads/ itself included)."""
+    from .. import paths as path_rule
+
+    for path in paths:
+        linked = path_rule.link_problem(root, path) if _below(root, path) else None
+        if linked is not None:
+            raise ImportError_(linked.format())
     registry = Registry.load(root)
     ignores = load_ignores(root)
     with reading(paths, source):  # whatever the files hold, a placed ImportError_, never an internal error
         ex = extract(source, paths, retrieved, registry, ignores)
     prefer = getattr(importer_for(source), "prefer", None)
     return ex, resolve(ex, registry, ignores, prefer)
+
+
+def _below(root: Path, path: Path) -> bool:
+    import os
+
+    return Path(os.path.abspath(path)).is_relative_to(Path(os.path.abspath(root))) or \
+        Path(path).absolute().is_relative_to(Path(root).resolve())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,9 +146,10 @@ def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
 
 
 def write(root: Path, outcome: Outcome) -> Path:
-    """Write scores/imported/<source>.yaml atomically (write.replace_file)."""
-    from ..write import replace_file
+    """Write scores/imported/<source>.yaml atomically (write.replace_files: below scores/imported/ only, through
+    no link; paths.PathRefused otherwise)."""
+    from ..write import replace_files
 
     path = imported_path(root, outcome.doc["source"])
-    replace_file(path, outcome.text.encode("utf-8"))
+    replace_files(root, {f"scores/imported/{path.name}": outcome.text.encode("utf-8")}, under=("scores/imported/",))
     return path

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from ..data import identity
+from ..data import identity, load
 from .common import Extract
-from .registry import Registry, key, model_path, write_model
+from .registry import Registry, key, model_path, model_text
 
 DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d)(?![0-9])")
 SEPARATORS = re.compile(r"[\s_/:()\[\],'’+]+")
@@ -116,9 +116,38 @@ def suggest(ex: Extract, registry: Registry, ignores: list[dict]) -> list[dict]:
 
 
 def _identity(root: Path) -> dict:
-    path = Path(root) / "scores" / "identity.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+    data = load.read_yaml(root, "scores/identity.yaml")
     return data if isinstance(data, dict) else {}
+
+
+def _id_refused(mid) -> None:
+    """An id that is to become a path must be a model id by the schema's pattern (data/load.model_id_problems)."""
+    problems = load.model_id_problems(mid) if isinstance(mid, str) else load.model_id_problems(repr(mid))
+    if problems:
+        raise ValueError(problems[0].format())
+
+
+def _rel(mid: str) -> str:
+    return model_path(Path("."), mid).as_posix()
+
+
+def _commit(root: Path, changes: dict[str, bytes | None]) -> list[str]:
+    """Write `changes` (path below the root -> new bytes, None: removed), all or nothing: each path must lie below
+    scores/ and reach no link, and the repository as it would be must bring no new validation error (checked on
+    a copy before any file is replaced). Returns the files changed; a refusal is a ValueError, nothing written."""
+    from ..data import new_errors
+    from ..paths import PathRefused
+    from ..write import replace_files
+
+    problems = new_errors(root, changes)
+    if problems:
+        shown = "\n".join(p.format() for p in sorted(problems)[:20])
+        more = f"\n(and {len(problems) - 20} more)" if len(problems) > 20 else ""
+        raise ValueError(f"the change would leave the repository invalid; nothing written:\n{shown}{more}")
+    try:
+        return replace_files(root, changes, under=("scores/",))
+    except PathRefused as exc:
+        raise ValueError(f"{exc}; nothing written") from None
 
 
 def scoped_here(name: str, mid: str, models: dict[str, dict], rules: list) -> bool:
@@ -143,19 +172,27 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
     entry of the proposal's source, not a global alias."""
     from . import defaults
 
+    root = Path(root)
     registry = Registry.load(root)
     rules = defaults.rules(_identity(root))
     done = []
+    changes: dict[str, bytes | None] = {}
     for p in proposals:
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            raise ValueError(f"a proposal needs a name: {p!r}")
         name = p["name"]
         if p.get("match"):
             mid = p["match"]
+            _id_refused(mid)
             if mid not in registry.models:
                 raise ValueError(f"{name!r}: no model {mid}")
             data = registry.models[mid]
         elif p.get("new"):
             new = p["new"]
+            if not isinstance(new, dict) or not all(isinstance(new.get(k), str) for k in ("id", "name", "organization")):
+                raise ValueError(f"{name!r}: `new` needs an id, a name and an organization")
             mid = new["id"]
+            _id_refused(mid)
             data = registry.models.get(mid) or {**{k: new[k] for k in ("id", "name", "organization")},
                                                 **identity.propose(mid, new["name"])}
             registry.models[mid] = data
@@ -168,9 +205,10 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
         local = [n for n in extra if p.get("source") and scoped_here(n, mid, registry.models, rules)
                  and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}]
         extra = [n for n in extra if not (p.get("source") and scoped_here(n, mid, registry.models, rules))]
-        if p.get("unreviewed") and (extra or local or not model_path(root, mid).exists()):
+        exists = model_path(root, mid).exists() or _rel(mid) in changes
+        if p.get("unreviewed") and (extra or local or not exists):
             data["unreviewed"] = True
-        if extra or local or not model_path(root, mid).exists():
+        if extra or local or not exists:
             data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
             if data.get("aliases") is None:
                 data.pop("aliases")
@@ -178,9 +216,11 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
                 data["source_aliases"] = scoped + [
                     {"source": p["source"], "name": n, "notes": "A bare name that pins this configuration at this "
                      "source only (no vendor_defaults rule gives it); the evidence goes here."} for n in local]
-            write_model(root, data)
+            changes[_rel(mid)] = model_text(data).encode("utf-8")
             added = extra + [f"{n} (at {p['source']})" for n in local]
             done.append(f"{mid}: {', '.join(added) or '(new)'}")
+    if changes:
+        _commit(root, changes)
     return done
 
 
@@ -188,18 +228,27 @@ def dump(proposals: list[dict]) -> str:
     return yaml.safe_dump({"proposals": proposals}, sort_keys=False, allow_unicode=True, width=1000)
 
 
-def _repoint(root: Path, old: str, new: str) -> list[str]:
-    """Point imported and override rows naming `old` at `new`; returns the files changed."""
-    changed = []
-    pattern = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
-    for path in sorted((root / "scores").glob("imported/*.yaml")) + [root / "scores" / "overrides.yaml"]:
-        if path.exists():
-            text = path.read_text(encoding="utf-8")
-            new_text = pattern.sub(lambda m: m.group(1) + new, text)
-            if new_text != text:
-                path.write_text(new_text, encoding="utf-8")
-                changed.append(str(path.relative_to(root)))
-    return changed
+def _repoint(root: Path, old: str, new: str, changes: dict[str, bytes | None]) -> None:
+    """Point the rows and references naming `old` at `new`, in `changes`: imported and override rows
+    (`model: old`), and in scores/metadata.yaml and scores/identity.yaml every value that is exactly `old` (a
+    `match` list entry, a `distinct` pair, an `unresolved` model; a glob pattern is left as it is, and prose
+    that mentions the id is not a reference)."""
+    rows = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
+    values = re.compile(rf"((?:^|[\[,])[ \t]*|(?:^[ \t]*-|:)[ \t]+)([\"']?){re.escape(old)}\2(?=[ \t]*(?:[\],]|#|$))",
+                        re.MULTILINE)
+    files = [(p.relative_to(root).as_posix(), rows) for p in sorted((root / "scores").glob("imported/*.yaml"))]
+    files += [("scores/overrides.yaml", rows), ("scores/metadata.yaml", values), ("scores/identity.yaml", values)]
+    for rel, pattern in files:
+        if not (root / rel).exists():
+            continue
+        raw = load.read_data(root / rel, root)
+        if raw is None:
+            raise ValueError(f"{rel}: cannot be read (a link, not a regular file, or too large); nothing written")
+        text = raw.decode("utf-8")
+        new_text = pattern.sub(lambda m: m.group(1) + (m.group(2) if pattern is values else "") + new
+                               + (m.group(2) if pattern is values else ""), text)
+        if new_text != text:
+            changes[rel] = new_text.encode("utf-8")
 
 
 def rename(root: Path, old: str, new: str, organization: str | None = None) -> list[str]:
@@ -211,6 +260,7 @@ def rename(root: Path, old: str, new: str, organization: str | None = None) -> l
     is refused while another configuration still names the old release, which would split the release.
     """
     root = Path(root)
+    _id_refused(new)
     registry = Registry.load(root)
     if old not in registry.models or new in registry.models:
         raise ValueError(f"rename needs an existing model {old!r} and a free id {new!r}")
@@ -230,10 +280,9 @@ def rename(root: Path, old: str, new: str, organization: str | None = None) -> l
     elif organization:
         raise ValueError("--organization is only for a rename into another organisation")
     data["former_ids"] = sorted(set(data.get("former_ids") or []) | {old})
-    changed = [str(write_model(root, data).relative_to(root))]
-    model_path(root, old).unlink()
-    changed.append(str(model_path(root, old).relative_to(root)))
-    return changed + _repoint(root, old, new)
+    changes: dict[str, bytes | None] = {_rel(new): model_text(data).encode("utf-8"), _rel(old): None}
+    _repoint(root, old, new, changes)
+    return _commit(root, changes)
 
 
 def merge(root: Path, old: str, into: str) -> list[str]:
@@ -244,6 +293,7 @@ def merge(root: Path, old: str, into: str) -> list[str]:
     naming `old` are pointed at `into`. Returns the files changed.
     """
     root = Path(root)
+    _id_refused(into)
     registry = Registry.load(root)
     if old not in registry.models or into not in registry.models or old == into:
         raise ValueError(f"merge needs two different existing models, got {old!r} and {into!r}")
@@ -258,14 +308,13 @@ def merge(root: Path, old: str, into: str) -> list[str]:
         dst["aliases"] = sorted(aliases, key=key)
     former = [f for f in (dst.get("former_ids") or []) if f != old]
     dst["former_ids"] = sorted(set(former) | {old} | set(src.get("former_ids") or []))
-    if src.get("results"):
-        dst["results"] = list(dst.get("results") or []) + list(src["results"])
+    if src.get("results"):  # a result both files give, word for word, is kept once
+        kept = list(dst.get("results") or [])
+        dst["results"] = kept + [r for r in src["results"] if r not in kept]
     held = {(e["source"], key(e["name"])) for e in dst.get("source_aliases") or []}
     moved = [e for e in src.get("source_aliases") or [] if (e["source"], key(e["name"])) not in held]
     if moved:
         dst["source_aliases"] = list(dst.get("source_aliases") or []) + moved
-    changed = [str(write_model(root, dst).relative_to(root))]
-    old_path = model_path(root, old)
-    old_path.unlink()
-    changed.append(str(old_path.relative_to(root)))
-    return changed + _repoint(root, old, into)
+    changes: dict[str, bytes | None] = {_rel(into): model_text(dst).encode("utf-8"), _rel(old): None}
+    _repoint(root, old, into, changes)
+    return _commit(root, changes)

@@ -24,6 +24,7 @@ import http.client
 import io
 import json
 import os
+import posixpath
 import re
 import socket
 import tempfile
@@ -35,7 +36,9 @@ from typing import Callable
 
 import yaml
 
-from ..write import replace_file
+from .. import paths
+from ..paths import PathRefused
+from ..write import replace_file, replace_files
 from . import DEFAULT_DATA, MAX_SHRINK, imported_count, importer_for, run
 from .common import ImportError_
 
@@ -417,7 +420,28 @@ def is_snapshot(source_id: str) -> bool:
 
 
 def sources_doc(root: Path) -> dict:
-    return yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
+    """scores/sources.yaml, read by the loader's rules (data/load.py: no link followed, strict YAML)."""
+    from ..data import load
+
+    problems: list = []
+    data = load.read_yaml(root, "scores/sources.yaml", problems)
+    if problems:
+        raise FetchError("; ".join(p.format() for p in problems[:3]))
+    return data if isinstance(data, dict) else {}
+
+
+def _sources_text(root: Path) -> str:
+    """scores/sources.yaml's text for an edit in place, read by the loader's rules."""
+    from ..data import load
+
+    problems: list = []
+    raw = load.read_regular(_sources_path(root), Path(root), MAX_SOURCES_BYTES, problems)
+    if raw is None:
+        raise FetchError("; ".join(p.format() for p in problems[:3]) or "scores/sources.yaml: cannot be read")
+    return raw.decode("utf-8")
+
+
+MAX_SOURCES_BYTES = 4 * 1024 * 1024
 
 
 def plans(root: Path) -> dict[str, Plan]:
@@ -517,7 +541,14 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     plan = resolve_name(root, name)
     fam = family(plan.id)
     for f in plan.files:  # names come from reviewed data, but a download never lands outside downloads/
-        if not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
+        if not isinstance(f.get("name"), str) or posixpath.normpath(f["name"]) != f["name"] \
+                or f["name"].startswith(("/", "../")) or f["name"] == "..":
+            raise FetchError(f"scores/sources.yaml: {f.get('name')}: a file name must stay inside {DEFAULT_DATA}/")
+        if data_dir == root / DEFAULT_DATA:  # below the root: no link on the way, downloads/ itself included
+            linked = paths.link_problem(root, data_dir / f["name"])
+            if linked is not None:
+                raise FetchError(f"{linked.format()}; nothing written")
+        elif not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
             raise FetchError(f"scores/sources.yaml: {f['name']}: a file name must stay inside {DEFAULT_DATA}/")
     try:
         got = FETCHERS[fam](plan, remote)
@@ -535,7 +566,7 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
         if not stale:
             return Result(fam, plan.id, "unchanged", "the download equals the capture")
         for name in stale:  # the download is the recorded capture; the copy on disk is not
-            replace_file(data_dir / name, got[name])
+            _write_download(root, data_dir, name, got[name])
         shown = ", ".join(f"{DEFAULT_DATA}/{n}" for n in stale)
         return Result(fam, plan.id, "restored", f"{shown} differed from its recorded sha256; rewritten from the "
                       "download, which matches it", None, sorted(stale))
@@ -549,13 +580,21 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     _check_rows(plan, got, data_dir, allow_shrink)
 
     for old_name, new_name in names.items():
-        replace_file(data_dir / new_name, got[old_name])
+        _write_download(root, data_dir, new_name, got[old_name])
     if snapshot:
         _add_snapshot(root, plan, new_id, names, got, commits, today)
         return Result(fam, new_id, "new-snapshot", f"new source {new_id} beside {plan.id}", plan.id,
                       sorted(names.values()))
     _update_source(root, plan, got, commits, today)
     return Result(fam, plan.id, "updated", "new capture", None, sorted(names.values()))
+
+
+def _write_download(root: Path, data_dir: Path, name: str, data: bytes) -> None:
+    """A download into downloads/ (by the path rule), or into another --data folder outside the repository."""
+    if data_dir == root / DEFAULT_DATA:
+        _replace(root, data_dir / name, data)
+    else:
+        replace_file(data_dir / name, data)
 
 
 def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
@@ -657,8 +696,7 @@ def _block(text: str, source_id: str) -> tuple[int, int]:
 
 def _update_source(root: Path, plan: Plan, got: dict[str, bytes], commits: dict, today: str) -> None:
     """Record new hashes, commits and the retrieval date in place, keeping the file's layout and comments."""
-    path = _sources_path(root)
-    text = path.read_text(encoding="utf-8")
+    text = _sources_text(root)
     start, end = _block(text, plan.id)
     block = text[start:end]
     for f in plan.files:
@@ -706,8 +744,7 @@ def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, c
     body = "".join("  " + line if line.strip() else line for line in dumped.splitlines(keepends=True))
     body = re.sub(r'^(    retrieved: )\'?(\d{4}-\d{2}-\d{2})\'?$', r'\1"\2"', body, count=1, flags=re.M)
     note = f"  # Fetched {today} by `sitegen fetch {family(new_id)}`: a new snapshot; {plan.id} stays as published.\n"
-    path = _sources_path(root)
-    text = path.read_text(encoding="utf-8")
+    text = _sources_text(root)
     start, end = _block(text, plan.id)
     block = text[start:end]
     for f in plan.files:  # the newest snapshot of a family is the one fetched; the old one is history
@@ -727,4 +764,13 @@ def _write_sources(root: Path, text: str) -> None:
         yaml.safe_load(text)
     except yaml.YAMLError as exc:  # a bug here must not leave a broken registry behind
         raise FetchError(f"scores/sources.yaml: the update would not parse ({exc}); nothing written") from None
-    replace_file(_sources_path(root), text.encode("utf-8"))
+    _replace(root, _sources_path(root), text.encode("utf-8"))
+
+
+def _replace(root: Path, path: Path, data: bytes) -> None:
+    """fetch writes only downloads/ and scores/sources.yaml, through no link (paths.py), atomically."""
+    try:
+        replace_files(root, {Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(root))).as_posix(): data},
+                      under=(f"{DEFAULT_DATA}/", "scores/sources.yaml"))
+    except (PathRefused, ValueError) as exc:
+        raise FetchError(f"{exc}; nothing written") from None

@@ -114,7 +114,14 @@ def model_path(root: Path, mid: str) -> Path:
 
 
 def write_model(root: Path, data: dict) -> Path:
+    """Replace one model file atomically; its id must be a model id (no other path) and no link below the root
+    is written through (paths.py)."""
+    from ..data import load
+    from ..write import replace_file
+
+    problems = load.model_id_problems(data["id"])
+    if problems:
+        raise ValueError(problems[0].format())
     path = model_path(root, data["id"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(model_text(data), encoding="utf-8")
+    replace_file(path, model_text(data).encode("utf-8"), root=root)
     return path

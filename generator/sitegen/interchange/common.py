@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -325,8 +326,18 @@ class Refused(Exception):
 
 
 def registered_sources(root: Path) -> set[str]:
-    data = yaml.safe_load((Path(root) / "scores" / "sources.yaml").read_text(encoding="utf-8")) or {}
-    return {str(s.get("id")) for s in data.get("sources") or [] if isinstance(s, dict)}
+    """The source ids of scores/sources.yaml, read by the loader's rules (no link followed, strict YAML); a file
+    that cannot be read so is Refused with its placed problems; a missing one is FileNotFoundError."""
+    from ..data import load
+
+    problems: list = []
+    data = load.read_yaml(root, "scores/sources.yaml", problems)
+    if problems:
+        raise Refused(problems)
+    if data is None:
+        raise FileNotFoundError(2, "No such file or directory", "scores/sources.yaml")
+    return {str(s.get("id")) for s in (data.get("sources") or [] if isinstance(data, dict) else [])
+            if isinstance(s, dict)}
 
 
 def imported_rel(source: str) -> str:
@@ -337,6 +348,7 @@ def target_problems(root: Path, source: str, force: bool) -> list:
     """Why scores/imported/<source>.yaml may not be written: SOURCE is not a registered source id (so never a path),
     or the file exists and `force` is not given."""
     from ..data.load import SPECIAL_FILES
+    from ..paths import link_problem
     from ..problems import Problem
 
     rel = imported_rel(source)
@@ -346,8 +358,11 @@ def target_problems(root: Path, source: str, force: bool) -> list:
                         "SOURCE is an id from scores/sources.yaml, not a path: add the source there first")]
     target = Path(root) / rel
     folder = (Path(root) / "scores" / "imported").resolve()
-    if target.resolve().parent != folder:
+    if target.resolve().parent != folder or "/" in source:
         return [Problem(rel, 0, 0, "", "would be written outside scores/imported/", "check the source id")]
+    linked = link_problem(root, target)  # no link on the way, scores/ and scores/imported/ included
+    if linked is not None:
+        return [linked]
     if target.exists() and not force:
         return [Problem(rel, 0, 0, "", "file already exists",
                         "pass --force to replace it with this import (its current results are lost)")]
@@ -378,11 +393,14 @@ def write_imported(root: Path, source: str, text: str, force: bool = False) -> P
     problems = target_problems(root, source, force) or validation_problems(root, source, text)
     if problems:
         raise Refused(problems)
-    from ..write import replace_file
+    from ..paths import PathRefused
+    from ..write import replace_files
 
-    target = Path(root) / imported_rel(source)
-    replace_file(target, text.encode("utf-8"))  # a reader sees the old file or the new one, never half of it
-    return target
+    try:  # below scores/imported/ only, through no link; a reader sees the old file or the new one
+        replace_files(root, {imported_rel(source): text.encode("utf-8")}, under=("scores/imported/",))
+    except PathRefused as exc:
+        raise Refused([exc.problem]) from None
+    return Path(root) / imported_rel(source)
 
 
 # --------------------------------------------------------------------------- reading other formats' files, bounded

@@ -411,6 +411,7 @@ def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]
             name = escape(m.get("name") or m["id"])
             out[path] = (
                 '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">'  # as on every page
                 f'<title>{escape(former)} is now {name}</title>'
                 f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
                 '<meta name="robots" content="noindex"></head>\n'

@@ -4,7 +4,7 @@
   var data = JSON.parse(document.getElementById("compare-data").textContent);
   var form = document.getElementById("compare-form");
   var out = document.getElementById("compare-out");
-  var byId = {}, byLabel = {};
+  var byId = Object.create(null), byLabel = Object.create(null);  /* no prototype: ?m=__proto__ names no model */
   data.models.forEach(function (m, i) { byId[m[0]] = i; byLabel[label(m)] = i; });
 
   function label(m) { return m[1] + " — " + m[0]; }
