@@ -379,7 +379,8 @@ def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
                 break
         assert lines and lines[-1].startswith("serving "), lines
         proc.send_signal(signal.SIGINT)
-        rest = proc.communicate(timeout=30)[1]
+        # serve waits up to 30 s for a running build before it exits (serve.py); the test's deadline is longer
+        rest = proc.communicate(timeout=120)[1]
     finally:
         if proc.poll() is None:
             proc.kill()
