@@ -45,3 +45,22 @@ def real_computed(real_repo):
     before = _digest(computed)
     yield computed
     assert _digest(computed) == before, "a test changed the shared real_computed (tests/conftest.py): copy it first"
+
+
+#: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
+#: module fixtures are built once, except the files named here: slow tests that share no module fixture, spread
+#: over the workers one by one.
+SPREAD = {"test_refresh_pr.py"}
+#: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
+FIRST = ("test_refresh_pr.py", "test_browser.py")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "loadgroup", False):  # set on the workers of --dist loadgroup (xdist/remote.py)
+        return
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: each file's tests stay in order
+    for item in items:
+        if item.path.name not in SPREAD and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
