@@ -376,8 +376,11 @@ def _small_tree(tmp_path):
 def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
     root, _, _ = _small_tree(tmp_path)
     env = {**os.environ, **ENV, "PYTHONPATH": str(REPO / "generator")}
+    # Ctrl+C as a terminal delivers it: a runner that started the suite in the background (SIGINT ignored, which a
+    # child inherits) would otherwise leave serve deaf to it
     proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", "--port", "0", "--root", str(root)],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         lines = []
         for line in proc.stderr:
@@ -386,7 +389,8 @@ def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
                 break
         assert lines and lines[-1].startswith("serving "), lines
         proc.send_signal(signal.SIGINT)
-        rest = proc.communicate(timeout=30)[1]
+        # serve waits up to 30 s for a running build before it exits (serve.py); the test's deadline is longer
+        rest = proc.communicate(timeout=120)[1]
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -760,3 +760,22 @@ def test_a_whole_file_problem_names_the_path_alone_in_the_comment():
     assert pr_comment._problem(placed) == "- scores/models/acme/x.yml:3:5: name: does not end in .yaml (rename it)"
     assert Problem("a.yaml", 0, 0, "", "m", "h").format() == "a.yaml: (file): m (h)"
     assert Problem("", 0, 0, "value", "'x' is not a number", "").format() == "value: 'x' is not a number"
+
+
+def test_the_diff_computes_the_boards_alone_and_they_are_the_builds(tmp_path):
+    """load_state skips the as-of views and the API files (build.compute(boards_only=True)), which take most of a
+    compute and which the State never holds; the boards it compares are the build's, to the byte."""
+    from sitegen.build import compute
+    from sitegen.data import validate_repo
+
+    root = tmp_path / "data"
+    root.mkdir()
+    base_tree(root)
+    repo, _ = validate_repo(root)
+    full, alone = compute(repo), compute(repo, boards_only=True)
+    assert full.as_of["boards"] and full.api_files and (alone.as_of, alone.api_files) == ({}, {})
+    assert sorted(full.boards) == sorted(alone.boards) == ["ai-iq"] and alone.benchmark_boards
+    state, _ = diff.load_state(root)
+    for got in (alone, state):
+        assert diff.to_json(got.boards) == diff.to_json(full.boards)
+        assert diff.to_json(got.benchmark_boards) == diff.to_json(full.benchmark_boards)

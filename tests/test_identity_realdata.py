@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from sitegen import importers
-from sitegen.build import compute, validate_repo
 from sitegen.data import lookalike
 from sitegen.importers import audit
 from sitegen.importers.common import load_ignores
@@ -34,10 +33,8 @@ def downloads() -> Path:
 
 
 @pytest.fixture(scope="module")
-def built():
-    repo, problems = validate_repo(ROOT)
-    assert repo is not None, [p.format() for p in problems]
-    return repo, compute(repo)
+def built(real_repo, real_computed):
+    return real_repo, real_computed  # tests/conftest.py: computed once per session
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ from pathlib import Path
 import yaml
 
 from sitegen.data import metadata
-from sitegen.build import compute, validate_repo
 
 REPO = Path(__file__).parent.parent
 
@@ -96,13 +95,11 @@ def test_rule_set_tries_a_model_on_its_organisations_rules_and_the_wildcard_ones
         assert metadata.rule_values(rule_set, model_id) == metadata.rule_values(rules, model_id)
 
 
-def test_real_data_coverage_of_weights_and_reasoning(capsys):
+def test_real_data_coverage_of_weights_and_reasoning(capsys, real_computed):
     """Issue #10's target: weights and reasoning known for >= 95% of the models ranked on the AI IQ, AA and LMArena
     boards. The floors below are what the repository reaches today (weights 96.3%, reasoning 93.6%); they only rise.
     Reasoning rises with the identity branch's effort field, which names each configuration."""
-    repo, problems = validate_repo(REPO)
-    assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
-    computed = compute(repo)
+    computed = real_computed  # tests/conftest.py: computed once per session
     ranked = metadata.ranked_models(computed.boards, computed.benchmark_boards)
     known = metadata.coverage(computed.model_records, ranked)
     weights, reasoning = known["weights"] / known["models"], known["reasoning"] / known["models"]

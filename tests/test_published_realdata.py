@@ -7,15 +7,9 @@ gives (the month of its earliest published result on that board), written down h
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from sitegen.build import raw_frames, validate_repo
-from sitegen.data import frame
 from sitegen.indices import asof
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # source -> (a board it feeds, its first month on that board's known view, the rule that gives it)
 EXPECTED = {
@@ -37,14 +31,9 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def real():
-    repo, problems = validate_repo(ROOT)
-    assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
-    records = frame.result_records(repo)
-    results, models = frame.results(repo, records), frame.models(repo, frame.model_records(repo))
-    defs = {d.data["id"]: d.data for d in repo.indices}
-    out = asof.compute_asof(results, models, frame.model_records(repo), repo.benchmarks.data["benchmarks"], defs,
-                            raw_frames(repo))
+def real(real_repo, real_computed):
+    """build.compute's as-of views (asof.compute_asof over the repository; tests/conftest.py computes them once)."""
+    repo, records, out = real_repo, real_computed.result_records, real_computed.as_of
     published = {}
     for r in records:
         key = (r["model"], r["benchmark"], r["source"])

@@ -50,7 +50,8 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
     # axe-core for the browser tests' accessibility check, from the lock file's pinned version and integrity
     assert "npm ci --prefix tests/site/axe --no-audit --no-fund --silent" in lines
-    assert lines[-1] == '.venv/bin/python -m pytest "$@"'
+    # on every core, each file on one worker (tests/conftest.py); the caller's arguments last, so `-n 0` wins
+    assert lines[-1] == '.venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"'
     # .ci/run is the test command followed by the other gates, in the environment the test command made.
     run = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
            if line.strip() and not line.lstrip().startswith("#")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -67,15 +68,16 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path):
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             page = browser.new_page()
             page.on("console", lambda msg: console.append((msg.type, msg.text)))
-            page.goto(f"http://{host}:{port}/")
+            # The script's first answer from the build counter (count 1, the build before the change): from then
+            # on, a rebuild moves the counter away from what the page has seen.
+            with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
+                page.goto(f"http://{host}:{port}/")
             assert page.text_content("#n") == "first"
-            page.wait_for_timeout(700)  # the script has read the build counter
             data.write_text("second")
             # Polled from here: wait_for_function would evaluate a string, which the page's CSP forbids.
-            for _ in range(100):
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and page.text_content("#n") != "second":
                 page.wait_for_timeout(200)
-                if page.text_content("#n") == "second":
-                    break
             assert page.text_content("#n") == "second"
             browser.close()
     finally:

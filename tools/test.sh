@@ -31,4 +31,6 @@ command -v chromium >/dev/null 2>&1 || apt_install chromium
 command -v npm >/dev/null 2>&1 || apt_install npm
 npm ci --prefix tests/site/axe --no-audit --no-fund --silent
 
-.venv/bin/python -m pytest "$@"
+# On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
+# Arguments come after, so `-n 0` runs in this process alone.
+.venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"

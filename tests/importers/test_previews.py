@@ -216,19 +216,16 @@ def test_traced_row_lands_on_its_preview_or_checkpoint(real, source, name, bench
     assert (model, benchmark, value) in landed
 
 
-def test_epochs_06_05_1k_arc_agi_2_row_is_excluded_because_its_own_name_is_the_ga_run():
+def test_epochs_06_05_1k_arc_agi_2_row_is_excluded_because_its_own_name_is_the_ga_run(real_repo):
     """Epoch's ARC-AGI-2 row under gemini-2.5-pro-preview-06-05_1K is named 'Gemini 2.5 Pro (Thinking 1K)' (ARC
     Prize's GA 06-17 run, which scores 0 there too): the override keeps it off the 06-05 preview; its ARC-AGI-1 row
     ('Gemini 2.5 Pro (Preview, Thinking 1K)') stays."""
-    from sitegen.build import validate_repo
     from sitegen.data import frame
 
     raw = list(csv.DictReader(io.StringIO((REPO / "downloads/epoch-ai-benchmarking-hub/arc_agi_2_external.csv").read_text())))
     row = next(r for r in raw if r["Model version"] == "gemini-2.5-pro-preview-06-05_1K")
     assert (row["Name"], float(row["Score"])) == ("Gemini 2.5 Pro (Thinking 1K)", 0.0)
-    repo, problems = validate_repo(REPO)
-    assert repo is not None, [p.format() for p in problems]
-    results = frame.results(repo)
+    results = frame.results(real_repo)  # tests/conftest.py: validated once per session
     preview = results[results.model == "google/gemini-2.5-pro-preview-06-05-thinking-1k"]
     assert sorted(zip(preview.benchmark, preview.value, preview.source)) == [("arc-agi-1", 31.3, "epoch")]
     ga = results[(results.model == "google/gemini-2.5-pro-thinking-1k") & (results.benchmark == "arc-agi-2")]

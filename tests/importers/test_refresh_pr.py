@@ -44,7 +44,8 @@ def fixture(tmp_path: Path, prs: list) -> str:
 
 
 def run(*args, cwd=None, env=None):
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    # a guard against a hang, not a speed limit: a run diffs the full data twice, minutes on a busy machine
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
 
 
 @pytest.fixture

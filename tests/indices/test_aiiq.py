@@ -356,13 +356,12 @@ def test_family_verdict_margin_and_cases():
     assert verdict(10, None, 10.0) is None
 
 
-def test_family_match_settings_agree_with_the_held_out_error_on_the_real_data():
+def test_family_match_settings_agree_with_the_held_out_error_on_the_real_data(real_repo):
     """A benchmark with family match on where it is clearly worse than the fallback, or off where it is clearly
     better (aiiq.family_verdict: >= 10 cases, RMSE more than 10% apart), contradicts the measurement."""
-    from sitegen import build
     from sitegen.data import frame
 
-    repo, _ = build.validate_repo(ROOT)
+    repo = real_repo  # tests/conftest.py: validated once per session
     index = definition("ai-iq")
     rows = aiiq.family_holdout(index, frame.results(repo), frame.models(repo))
     on = aiiq.family_benchmarks(index)

@@ -3,26 +3,17 @@ frontier over release date (indices/asof.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from sitegen.build import compute
-from sitegen.data import validate_repo
 
-ROOT = Path(__file__).resolve().parents[2]
+@pytest.fixture(scope="module")
+def repo(real_repo):
+    return real_repo  # tests/conftest.py: validated once per session
 
 
 @pytest.fixture(scope="module")
-def repo():
-    repo, problems = validate_repo(ROOT)
-    assert repo is not None and not [p for p in problems if p.severity == "error"]
-    return repo
-
-
-@pytest.fixture(scope="module")
-def computed(repo):
-    return compute(repo)
+def computed(real_computed):
+    return real_computed  # tests/conftest.py: computed once per session
 
 
 def test_the_frontier_over_release_date_never_gets_worse_for_every_index(computed):

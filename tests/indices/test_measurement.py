@@ -137,12 +137,8 @@ def test_rows_with_their_own_interval_are_drawn_row_by_row_and_say_so():
 # ------------------------------------------------------------------------------------------------ the real data
 
 @pytest.fixture(scope="module")
-def real():
-    from sitegen import build
-
-    root = Path(__file__).resolve().parents[2]
-    repo, _ = build.validate_repo(root)
-    return build.compute(repo)
+def real(real_computed):
+    return real_computed  # tests/conftest.py: computed once per session
 
 
 def test_every_percent_benchmark_states_its_size_or_why_not(real):

@@ -491,16 +491,10 @@ def test_family_matched_component_is_widened_by_the_family_rule():
     assert {(r["rule"], r["component"]) for r in board["imputation_error"]} >= {("family", "b2"), ("benchmark", "b2")}
 
 
-def test_the_simulation_reproduces_every_board_of_the_repository():
+def test_the_simulation_reproduces_every_board_of_the_repository(real_computed):
     """Every row an index computes from components gets an interval on the repository's data (the draws run the
     board's own function, so none can be refused for not reproducing its value)."""
-    from pathlib import Path
-
-    from sitegen import build
-
-    root = Path(__file__).resolve().parents[2]
-    repo, _ = build.validate_repo(root)
-    computed = build.compute(repo)
+    computed = real_computed  # tests/conftest.py: computed once per session
     for board_id in ("aa-intelligence-v2-2", "aa-intelligence-v3-0", "ai-iq", "ai-eq"):
         rows = computed.boards[board_id]["rows"]
         computed_rows = [r for r in rows if r["value"] is not None and r["status"] != "published"

@@ -341,17 +341,17 @@ PAGE_KINDS = {
 
 
 @pytest.fixture(scope="module")
-def real_site(tmp_path_factory):
-    """The site built from this repository's data, with a GitHub Pages project URL."""
+def real_site(tmp_path_factory, real_repo, real_computed):
+    """The site built from this repository's data (tests/conftest.py computes it once), with a GitHub Pages project
+    URL."""
     import dataclasses
 
-    from sitegen.build import compute, site_context, validate_repo
+    from sitegen.build import site_context
     from sitegen.history.changelog import Record
     from sitegen.site import render_site
 
-    repo, problems = validate_repo(REPO)
-    assert repo is not None, [p.format() for p in problems]
-    ctx = dataclasses.replace(site_context(repo, compute(repo), Record(REPO)), site_url="https://example.github.io" + SUB)
+    ctx = dataclasses.replace(site_context(real_repo, real_computed, Record(REPO)),
+                              site_url="https://example.github.io" + SUB)
     out = tmp_path_factory.mktemp("real-site")
     render_site(ctx, out)
     return out

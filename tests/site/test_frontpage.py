@@ -88,13 +88,10 @@ def test_a_definition_with_several_boards_names_the_one_on_the_front_page():
 
 
 @pytest.fixture(scope="module")
-def real():
-    from sitegen.build import compute, site_context, validate_repo
+def real(real_repo, real_computed):
+    from sitegen.build import site_context
 
-    repo, problems = validate_repo(REPO)
-    assert repo is not None, [p.format() for p in problems]
-    computed = compute(repo)
-    return computed, site_context(repo, computed)
+    return real_computed, site_context(real_repo, real_computed)  # tests/conftest.py: computed once per session
 
 
 def test_real_front_page_leads_with_aas_current_index_and_labels_the_old_snapshots(real):

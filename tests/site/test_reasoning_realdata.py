@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitegen.build import compute, site_context, validate_repo
+from sitegen.build import site_context
 from sitegen.site.pages import Urls
 from sitegen.site.views import Lookups, bench_board_view, board_view
 
@@ -17,11 +17,9 @@ REPO = Path(__file__).parent.parent.parent
 
 
 @pytest.fixture(scope="module")
-def real():
-    repo, problems = validate_repo(REPO)
-    assert repo is not None, [p.format() for p in problems]
-    computed = compute(repo)
-    ctx = site_context(repo, computed)
+def real(real_repo, real_computed):
+    computed = real_computed  # tests/conftest.py: computed once per session
+    ctx = site_context(real_repo, computed)
     return computed, Lookups(ctx, Urls(ctx))
 
 

@@ -35,8 +35,9 @@ class Computed:
     ahead: dict = dataclasses.field(default_factory=dict)  # per board, each ranked row's simulated rank in every draw
 
 
-def compute(repo) -> Computed:
-    """Every board and the JSON API, from a validated repository."""
+def compute(repo, boards_only: bool = False) -> Computed:
+    """Every board and the JSON API, from a validated repository. boards_only: the boards alone, without the
+    as-of views and the API files (empty), which take most of the time (sitegen diff compares boards only)."""
     from .. import export
     from ..data import frame
     from ..indices import asof
@@ -59,6 +60,9 @@ def compute(repo) -> Computed:
     uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
                                           next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}),
                                           uncertainty.owned_intervals(boards, index_defs))
+    if boards_only:
+        return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
+                        index_defs, {}, frontiers, result_records, model_records, {}, ahead)
     # Every board as of every month end, price steps, frontier over time (indices/asof.py).
     as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
     api_files = export.api_files(boards, benchmark_boards, model_records, result_records,

@@ -46,7 +46,7 @@ def load_state(root: Path):
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return None, problems
-    computed = compute(repo)
+    computed = compute(repo, boards_only=True)  # the State holds no as-of view and no API file
     methodology = {repo.benchmarks.path: repo.benchmarks.data}
     methodology.update({doc.path: doc.data for doc in repo.indices})
     methodology.update({f"methodology/{name}": text for name, text in repo.pages})

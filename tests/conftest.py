@@ -1,0 +1,66 @@
+"""Session fixtures over the repository's own data, shared by every test that only reads them.
+
+Validating and computing the real data takes ~25 s; a dozen test files used to do it again each. Here it is done
+once per test process (once per worker under pytest-xdist). A test that changes what it gets must copy it first;
+the session ends with a check that nobody changed the shared computation."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def real_repo():
+    """This repository's data, validated (data.validate_repo): the Repo; a validation error fails the test."""
+    from sitegen.build import validate_repo
+
+    repo, problems = validate_repo(ROOT)
+    assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
+    return repo
+
+
+#: The parts of build.Computed the end-of-session check digests (~1 s; the as-of views and the DataFrames are left
+#: out: pickling them takes longer than computing them).
+CHECKED = ("boards", "benchmark_boards", "benchmarks", "sources", "index_defs", "api_files", "frontiers",
+           "result_records", "model_records", "ahead")
+
+
+def _digest(computed) -> str:
+    parts = [getattr(computed, name) for name in CHECKED]
+    return hashlib.sha256(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+
+
+@pytest.fixture(scope="session")
+def real_computed(real_repo):
+    """build.compute over this repository's data (every board, the API files, the as-of views): read-only."""
+    from sitegen.build import compute
+
+    computed = compute(real_repo)
+    before = _digest(computed)
+    yield computed
+    assert _digest(computed) == before, "a test changed the shared real_computed (tests/conftest.py): copy it first"
+
+
+#: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
+#: module fixtures are built once, except the files named here: slow tests that share no module fixture, spread
+#: over the workers one by one.
+SPREAD = {"test_refresh_pr.py"}
+#: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
+FIRST = ("test_refresh_pr.py", "test_browser.py")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "loadgroup", False):  # set on the workers of --dist loadgroup (xdist/remote.py)
+        return
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: each file's tests stay in order
+    for item in items:
+        if item.path.name not in SPREAD and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
