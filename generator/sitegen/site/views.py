@@ -399,6 +399,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
             "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
             "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
+            "interval_measurement": _interval(row.get("interval_measurement")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
             "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
@@ -687,6 +688,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             "components": comps, "notes": row_notes(row), **interval_view(row, lv["level"]), "rank_level": lv["rank_level"],
             "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
             "imputed_share": _num(row.get("imputed_share")),
+            "interval_measurement": _interval(row.get("interval_measurement")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": form["digits"],
         })
