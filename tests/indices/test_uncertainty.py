@@ -259,6 +259,9 @@ def test_bias_correction_stays_within_the_held_out_range():
     # a value already below the range is not moved further out (80 - 5 = 75 -> 80), but may move towards it
     assert u.calibrated_centre(80.0, 5.0, [90.0, 120.0]) == 80.0
     assert u.calibrated_centre(80.0, -5.0, [90.0, 120.0]) == 85.0
+    # the bias is applied only to values inside the range of the rule's values on its cases (`fitted`): the
+    # rule imputed 105..130 there, so 100 is not moved and 110 is (110 + 10 = 120)
+    assert u.calibrated_centre(np.array([100.0, 110.0]), -10.0, [90.0, 125.0], [105.0, 130.0]).tolist() == [100.0, 120.0]
 
 
 def test_imputed_draws_are_clipped_to_the_anchor_range():
@@ -407,7 +410,8 @@ def test_components_carry_their_own_interval():
     # sqrt(se² + sd²) of the b2 rule, within the anchor table's range [0, 100].
     rule = next(r for r in board["imputation_calibration"] if r["component"] == "b2" and r["rule"] == "benchmark")
     v = comps["b2"]["value"]
-    centre = min(max(v - rule["bias"], rule["seen"][0]), rule["seen"][1])
+    moved = v - rule["bias"] if rule["fitted"][0] <= v <= rule["fitted"][1] else v
+    centre = min(max(moved, min(rule["seen"][0], v)), max(rule["seen"][1], v))
     half = 1.959964 * math.sqrt(rule["se"] ** 2 + rule["sd"] ** 2)
     assert comps["b2"]["interval"] == pytest.approx([max(centre - half, 0.0), min(centre + half, 100.0)])
     assert row["interval_measurement"][0] < row["value"] < row["interval_measurement"][1]

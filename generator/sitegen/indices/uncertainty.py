@@ -475,11 +475,14 @@ def fit_errors(err: np.ndarray) -> dict:
     return {"cases": n, "bias": float(err.mean()), "se": sd / math.sqrt(n), "sd": sd}
 
 
-def calibrated_centre(base, bias: float, seen: Sequence[float]):
-    """The rule's value moved by its measured bias (base - bias: an error is imputed - observed), but never beyond
-    the range of the observed values of the held-out cases it was measured on (`seen`, [low, high]): no bias
-    correction is extrapolated. A value already outside that range is not moved further out."""
+def calibrated_centre(base, bias: float, seen: Sequence[float], fitted: Sequence[float] | None = None):
+    """The rule's value moved by its measured bias (base - bias: an error is imputed - observed), only where the
+    bias was measured: a value outside the range of the rule's values on its held-out cases (`fitted`, [low,
+    high]) is not moved (no bias correction is extrapolated), and a moved value never leaves the range of the
+    cases' observed values (`seen`); a value already outside that range is not moved further out."""
     base = np.asarray(base, float)
+    if fitted is not None:
+        bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
     return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
 
 
@@ -590,7 +593,8 @@ def out_of_fold_coverage(case: Mapping, level: float, span: Sequence[float]) -> 
         if fit["sd"] is None:
             continue
         seen = (case["truth"][train].min(), case["truth"][train].max())
-        centre = calibrated_centre(case["base"][test], fit["bias"], seen)
+        fitted = (case["base"][train].min(), case["base"][train].max())
+        centre = calibrated_centre(case["base"][test], fit["bias"], seen, fitted)
         half = z * math.hypot(fit["se"], fit["sd"])
         lo, hi = within(centre - half, case["base"][test], span), within(centre + half, case["base"][test], span)
         truth = case["truth"][test]
@@ -603,7 +607,8 @@ def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping 
                            folds: int = CALIBRATION_FOLDS, seed: str = CALIBRATION_SEED) -> list[dict]:
     """The calibration table of AI IQ's imputation rules, from their out-of-fold held-out cases
     (calibration_cases): one row per rule x component, in the definition's order, with `cases`, `bias`, `se`,
-    `sd` (fit_errors), `seen` (the range of the cases' observed values: no bias correction beyond it), `span`
+    `sd` (fit_errors), `seen` and `fitted` (the ranges of the cases' observed and imputed values: no bias
+    correction outside them, calibrated_centre), `span`
     (the anchor table's range), `coverage` (the share of cases whose observed value the level's interval, fitted
     out of fold, holds; with `coverage_cases`) and `coverage_by_tercile` (the same within the lower, middle and
     upper third of the board's composites; None where a third has no case), and `reason` without an estimate."""
@@ -619,6 +624,7 @@ def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping 
         row = {"rule": rule, "component": component, "dimension": case["dimension"],
                **fit_errors(case["base"] - case["truth"]),
                "seen": [float(case["truth"].min()), float(case["truth"].max())] if case["truth"].size else None,
+               "fitted": [float(case["base"].min()), float(case["base"].max())] if case["base"].size else None,
                "span": list(spans[component])}
         hit = out_of_fold_coverage(case, level, spans[component]) if case["truth"].size else np.array([])
         counted = ~np.isnan(hit)
@@ -686,7 +692,7 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
             for j in cols:
                 unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
             return base
-        drawn = calibrated_centre(base, row["bias"], row["seen"]) + comps.imputation_noise(
+        drawn = calibrated_centre(base, row["bias"], row["seen"], row["fitted"]) + comps.imputation_noise(
             component, cols, row, "family-match" if rule == "family" else "imputation")
         return within(drawn, base, spans[component])
 
@@ -821,6 +827,14 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
                 row["interval_reason"] = "prices and token counts are published without an interval"
         board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
         return board
+    if kind == "published":  # a source's own index as it publishes it: nothing to draw from
+        for row in board["rows"]:
+            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+            if row.get("value") is not None:
+                row["interval_reason"] = ("the source's own published figure: it publishes no interval per model, "
+                                          "and the components are not public, so none can be propagated")
+        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
+        return board
     settings = _settings(definition)
     if settings is None:
         return board
@@ -907,7 +921,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                     c.update(interval=imputed_interval(value, rule, z, spans.get(c["id"])), interval_how=DERIVED,
                              interval_reason=f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
                                              f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
-                                             f" within the cases' range), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
+                                             f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
                                              f"sd {rule['sd']:.2f}²), within the anchor table's range")
             elif key in comps.chosen:
                 # The reason is kept only where there is no interval: the benchmark's board row gives the method.
@@ -927,7 +941,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
 def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float] | None) -> list[float]:
     """An imputed component's interval from its rule's calibration row, as the simulation draws it: the value
     moved by the bias within the held-out cases' range, ± z x sqrt(se^2 + sd^2), clipped to the anchor range."""
-    centre = float(calibrated_centre(value, rule["bias"], rule["seen"]))
+    centre = float(calibrated_centre(value, rule["bias"], rule["seen"], rule.get("fitted")))
     half = z * math.hypot(rule["se"], rule["sd"])
     lo, hi = centre - half, centre + half
     if span is not None:
