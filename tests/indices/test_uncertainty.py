@@ -646,3 +646,19 @@ def test_published_interval_that_misses_its_value_is_recentred():
     s = u.spread({"value": 10.0, "ci_low": 11.0, "ci_high": 13.0, "source": "x"}, POINTS)
     assert s["interval"] == pytest.approx([9.0, 11.0])  # same width (2), centred on the value
     assert "re-centred" in s["interval_reason"]
+
+
+def test_imputed_interval_is_the_simulations_rule_on_one_value():
+    rule = {"bias": -10.0, "se": 3.0, "sd": 4.0, "seen": [90.0, 125.0], "fitted": [95.0, 130.0]}
+    z = 1.959964
+    # 100 is inside the rule's fitted range: moved by +10 to 110, ± z × 5 = ± 9.79982 -> [100.2002, 119.7998]
+    assert u.imputed_interval(100.0, rule, z, None) == pytest.approx([100.20018, 119.79982])
+    # clipped to the anchor range [70, 115]
+    assert u.imputed_interval(100.0, rule, z, (70.0, 115.0)) == pytest.approx([100.20018, 115.0])
+    # 90 is below the fitted range: not moved; [80.2002, 99.7998]; an anchor floor of 85 stops the low end
+    assert u.imputed_interval(90.0, rule, z, (85.0, 115.0)) == pytest.approx([85.0, 99.79982])
+    # the same numbers as the arrays' functions
+    for value in (90.0, 100.0, 128.0):
+        centre = float(u.calibrated_centre(value, rule["bias"], rule["seen"], rule["fitted"]))
+        lo, hi = (float(u.within(x, value, (85.0, 115.0))) for x in (centre - z * 5, centre + z * 5))
+        assert u.imputed_interval(value, rule, z, (85.0, 115.0)) == pytest.approx([lo, hi])

@@ -941,11 +941,15 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
 def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float] | None) -> list[float]:
     """An imputed component's interval from its rule's calibration row, as the simulation draws it: the value
     moved by the bias within the held-out cases' range, ± z x sqrt(se^2 + sd^2), clipped to the anchor range."""
-    centre = float(calibrated_centre(value, rule["bias"], rule["seen"], rule.get("fitted")))
+    # calibrated_centre and within on one number, in plain floats (this runs once per imputed component)
+    fitted, seen = rule.get("fitted"), rule["seen"]
+    moved = value - rule["bias"] if fitted is None or fitted[0] <= value <= fitted[1] else value
+    centre = min(max(moved, min(seen[0], value)), max(seen[1], value))
     half = z * math.hypot(rule["se"], rule["sd"])
     lo, hi = centre - half, centre + half
     if span is not None:
-        lo, hi = float(within(lo, value, span)), float(within(hi, value, span))
+        low, high = min(span[0], value), max(span[1], value)
+        lo, hi = min(max(lo, low), high), min(max(hi, low), high)
     return [lo, hi]
 
 

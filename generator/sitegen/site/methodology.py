@@ -260,7 +260,8 @@ _RULE_WORDS = {"family": "family match", "benchmark": "min(own mean, P80), bench
 
 
 def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.0f}%"
+    """A share to one decimal ("94.9%"): a coverage is not a level, and is never written as one."""
+    return "–" if x is None else f"{100 * x:.1f}%"
 
 
 def _signed(x: float | None) -> str:

@@ -264,10 +264,6 @@ def row_attrs_html(r: dict[str, Any]) -> Markup:
         out.append(f' data-params="{escape(num_attr(r["total_b"]))}"')
     if r["aka"]:
         out.append(f' data-aka="{escape(r["aka"])}"')
-    # A composite row's measurement-only interval ("low high", the board's precision); its total interval is the
-    # row's interval cell. Short: the AI IQ board carries it on ~600 rows within the page's 600 KB.
-    if r.get("im"):
-        out.append(f' data-im="{escape(r["im"])}"')
     return Markup("".join(out))
 
 

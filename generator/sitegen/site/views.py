@@ -399,9 +399,6 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
             "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
             "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
-            # the measurement-only interval at the board's precision, for the row's data-im attribute
-            "im": " ".join(f"{x:.{digits}f}" for x in row["interval_measurement"])
-                  if row.get("interval_measurement") else None,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
             "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
