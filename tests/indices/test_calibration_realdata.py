@@ -67,7 +67,9 @@ def test_uncertainty_page_quotes_the_held_out_experiment():
                 "high": round(100 * hidden["coverage_interval"][1], 1),
                 "z": round(hidden["median_standardised_error"], 2), "total": total["covered"],
                 "zt": round(total["median_standardised_error"], 2)}
-    assert {k: float(v) for k, v in stated.items()} == {k: float(v) for k, v in computed.items()}, computed
+    line = "<!-- held-out: " + " ".join(f"{k}={v}" for k, v in computed.items()) + " -->"
+    assert {k: float(v) for k, v in stated.items()} == {k: float(v) for k, v in computed.items()}, \
+        f"the data moved: update the figures of methodology/uncertainty.md and its line {line}"
     for key, value in computed.items():  # and the prose says the same figures
         if key in ("cases", "covered", "total"):
             assert f"{value:,}" in text, key

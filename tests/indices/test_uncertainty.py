@@ -215,8 +215,11 @@ def test_calibration_table_on_a_fixture(monkeypatch):
     # b2: m1 hides 20 -> min(10, P50{50}) = 10, error -10; m3 hides 50 -> min(30, P50{20}) = 20, error -30.
     assert table["b2"]["bias"] == pytest.approx(-20.0) and table["b2"]["sd"] == pytest.approx(math.sqrt(200))
     assert table["b2"]["se"] == pytest.approx(10.0)
-    # b3 is alone in d2: no model has another real benchmark there, so the rule cannot be checked.
-    assert table["b3"]["cases"] == 0 and table["b3"]["sd"] is None and "too few" in table["b3"]["reason"]
+    # b3 is alone in d2: no model has another real benchmark there, so the rule cannot be checked on it; it takes
+    # the benchmark rule's pooled error over b1 and b2 (+10, -20, -10, -30): rmse sqrt(1500 / 4), no bias corrected.
+    b3 = table["b3"]
+    assert (b3["cases"], b3["bias"], b3["shift"], b3["pooled"]) == (0, None, 0.0, 4) and "too few" in b3["reason"]
+    assert b3["sd"] == pytest.approx(math.sqrt(375))
     # d2 (dimension rule; d1 is not imputable). d1 values: m1 15, m2 (20 + min(20, P50{20, 50} = 20)) / 2 = 20.
     # m1 hides d2 = 40 -> min(15, P50{60}) = 15, error -25; m2 hides 60 -> min(20, P50{40}) = 20, error -40.
     assert table["d2"]["rule"] == "dimension" and table["d2"]["cases"] == 2
@@ -662,3 +665,21 @@ def test_imputed_interval_is_the_simulations_rule_on_one_value():
         centre = float(u.calibrated_centre(value, rule["bias"], rule["seen"], rule["fitted"]))
         lo, hi = (float(u.within(x, value, (85.0, 115.0))) for x in (centre - z * 5, centre + z * 5))
         assert u.imputed_interval(value, rule, z, (85.0, 115.0)) == pytest.approx([lo, hi])
+
+
+def test_a_component_with_too_few_cases_takes_its_rules_pooled_error(monkeypatch):
+    monkeypatch.setattr(u, "MIN_CASES", 3)
+    five = {m: v for m, v in FAM.items() if m != "o/y"}
+    table = {(r["rule"], r["component"]): r for r in u.imputation_calibration(FAM_DEF, _raw(five), _relatives(five),
+                                                                              list(five), folds=5)}
+    # family: b1 errors 0, -10 and b2 +10, -30 (see the table test): two each, below 3, so both take the pooled four:
+    # rmse sqrt((0 + 100 + 100 + 900) / 4) = sqrt(275) as the own term; mean -7.5, sd sqrt(875 / 3), se sd / 2;
+    # no bias corrected (shift 0), while the row still reports its own bias
+    for bench, bias in (("b1", -5.0), ("b2", -10.0)):
+        row = table[("family", bench)]
+        assert (row["cases"], row["bias"], row["shift"], row["pooled"]) == (2, bias, 0.0, 4)
+        assert row["sd"] == pytest.approx(math.sqrt(275)) and row["se"] == pytest.approx(math.sqrt(875 / 3) / 2)
+        assert "its 4 cases on every component" in row["reason"]
+    # a rule with enough cases of its own keeps its own fit and corrects its bias (dimension d1: -11, see above)
+    d1 = table[("dimension", "d1")]
+    assert d1["shift"] == d1["bias"] == pytest.approx(-11.0) and "pooled" not in d1

@@ -640,9 +640,26 @@ def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping 
             sel = counted & (c > lo) & (c <= hi)
             thirds.append(float(hit[sel].mean()) if sel.any() else None)
         row["coverage_by_tercile"] = thirds
-        if row["sd"] is None:
-            row["reason"] = f"{row['cases']} held-out case(s): too few to estimate the rule's error"
+        row["shift"] = row["bias"]  # the bias the simulation corrects
         table.append(row)
+    pooled = {}  # rule -> its errors on every component, for the components with too few cases of their own
+    for (rule, _), case in cases.items():
+        pooled.setdefault(rule, []).append(case["base"] - case["truth"])
+    for row in table:
+        if row["sd"] is not None:
+            continue
+        err = np.concatenate(pooled[row["rule"]])
+        fit = fit_errors(err)
+        if fit["sd"] is None:
+            row["shift"] = None
+            row["reason"] = f"{row['cases']} held-out case(s): too few to estimate the rule's error"
+            continue
+        # Too few cases of its own: the rule's error over all its cases, as a root-mean-square error about zero
+        # (this benchmark's bias is not known, so none is corrected and all of the pooled miss is spread).
+        rmse = float(np.sqrt(np.mean(err ** 2)))
+        row.update(shift=0.0, se=fit["se"], sd=rmse, pooled=int(err.size),
+                   reason=f"{row['cases']} held-out case(s) of its own: too few, so drawn with the rule's error over "
+                          f"its {err.size} cases on every component (root-mean-square {rmse:.2f}; no bias corrected)")
     return table
 
 
@@ -692,7 +709,8 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
             for j in cols:
                 unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
             return base
-        drawn = calibrated_centre(base, row["bias"], row["seen"], row["fitted"]) + comps.imputation_noise(
+        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
+        drawn = centre + comps.imputation_noise(
             component, cols, row, "family-match" if rule == "family" else "imputation")
         return within(drawn, base, spans[component])
 
@@ -919,7 +937,8 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                         f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"))
                 else:
                     c.update(interval=imputed_interval(value, rule, z, spans.get(c["id"])), interval_how=DERIVED,
-                             interval_reason=f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
+                             interval_reason=f"the {name} rule: {rule['reason']}" if rule.get("pooled") else
+                             f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
                                              f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
                                              f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
                                              f"sd {rule['sd']:.2f}²), within the anchor table's range")
@@ -943,8 +962,12 @@ def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float
     moved by the bias within the held-out cases' range, ± z x sqrt(se^2 + sd^2), clipped to the anchor range."""
     # calibrated_centre and within on one number, in plain floats (this runs once per imputed component)
     fitted, seen = rule.get("fitted"), rule["seen"]
-    moved = value - rule["bias"] if fitted is None or fitted[0] <= value <= fitted[1] else value
-    centre = min(max(moved, min(seen[0], value)), max(seen[1], value))
+    shift = rule.get("shift", rule["bias"])
+    if not shift or seen is None:  # nothing corrected (a pooled error, or no case of its own)
+        centre = value
+    else:
+        moved = value - shift if fitted is None or fitted[0] <= value <= fitted[1] else value
+        centre = min(max(moved, min(seen[0], value)), max(seen[1], value))
     half = z * math.hypot(rule["se"], rule["sd"])
     lo, hi = centre - half, centre + half
     if span is not None:

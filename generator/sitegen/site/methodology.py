@@ -288,8 +288,9 @@ def _calibration(v: _View) -> None:
     for r in table:
         what = _plain(dims.get(r["component"], "")) if r["rule"] == "dimension" else None
         thirds = " / ".join(_pct(x) for x in r.get("coverage_by_tercile") or [])
+        pooled = f" (pooled over {r['pooled']:,} cases)" if r.get("pooled") else ""
         rows.append([_RULE_WORDS.get(r["rule"], r["rule"]), what or v.bench(r["component"]), str(r["cases"]),
-                     _signed(r["bias"]), _plain_num(r["se"]), _plain_num(r["sd"]),
+                     _signed(r["bias"]), _plain_num(r["se"]), _plain_num(r["sd"]) + pooled,
                      f"{_pct(r['coverage'])} of {r['coverage_cases']}" if r.get("coverage") is not None else "–",
                      thirds, str(r.get("imputes", 0))])
     cases = sum(r["cases"] for r in table)
@@ -303,7 +304,8 @@ def _calibration(v: _View) -> None:
             "model the rule imputes there, and one with the residual SD of each model's own, and clips to the anchor "
             "table's range. Coverage: how often the interval so fitted on the other folds holds the hidden value "
             f"(nominal {level_text(float((v.d.get('uncertainty') or {}).get('level', 0.95)))}); a rule with fewer "
-            f"than {MIN_CASES} cases has no estimate and does not widen the values it imputes.")
+            f"than {MIN_CASES} cases of its own is drawn with the rule's error pooled over all its cases, as a "
+            "root-mean-square error with no bias corrected.")
     examples = _imputation_examples(v, board)
     if examples:
         v.prose("Imputed values on this build's board", "One real case of each rule, as its row states it:",
