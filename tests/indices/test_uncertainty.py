@@ -1,4 +1,4 @@
-"""Uncertainty: value intervals, propagation through composites, leave-one-out imputation error, ranks and tiers.
+"""Uncertainty: value intervals, propagation through composites, imputation error out of fold, ranks and tiers.
 
 Every expectation is computed by hand in the comment beside it.
 """
@@ -196,24 +196,143 @@ DEF = {
 }
 
 
-def test_leave_one_out_table_on_a_fixture():
+def test_calibration_table_on_a_fixture(monkeypatch):
+    monkeypatch.setattr(u, "MIN_CASES", 2)  # two cases per rule here
     nan = np.nan
     raw = u.Scores.from_dense({"b1": np.array([[10.0, 20.0, 30.0]]), "b2": np.array([[20.0, nan, 50.0]]),
                                "b3": np.array([[40.0, 60.0, nan]])})
-    table = {row["component"]: row for row in u.imputation_error(DEF, raw)}
+    # Three folds for three models: each model is its own fold, so out of fold is leave one out here.
+    assert sorted(aiiq.holdout_folds(["0", "1", "2"], 3, u.CALIBRATION_SEED).values()) == [0, 1, 2]
+    table = {row["component"]: row for row in u.imputation_calibration(DEF, raw, folds=3)}
     # b1: m1 hides 10 -> min(own 20, P50 of {20, 30} = 20) = 20, error +10; m3 hides 30 -> min(50, P50{10, 20} = 10)
-    # = 10, error -20. bias -5, rmse sqrt((100 + 400) / 2) = 15.811388.
-    assert table["b1"]["n"] == 2 and table["b1"]["bias"] == pytest.approx(-5.0)
-    assert table["b1"]["rmse"] == pytest.approx(math.sqrt(250))
+    # = 10, error -20. bias -5, sd of {10, -20} (n - 1) = 21.213203, se = sd / sqrt(2) = 15.
+    b1 = table["b1"]
+    assert (b1["rule"], b1["cases"], b1["bias"]) == ("benchmark", 2, -5.0)
+    assert b1["sd"] == pytest.approx(math.sqrt(450)) and b1["se"] == pytest.approx(15.0)
+    assert b1["seen"] == [10.0, 30.0] and b1["span"] == [0.0, 100.0]
+    # out of fold, each case's fit has one case left: too few, so no coverage is counted
+    assert b1["coverage_cases"] == 0 and b1["coverage"] is None
     # b2: m1 hides 20 -> min(10, P50{50}) = 10, error -10; m3 hides 50 -> min(30, P50{20}) = 20, error -30.
-    assert table["b2"]["bias"] == pytest.approx(-20.0) and table["b2"]["rmse"] == pytest.approx(math.sqrt(500))
-    # b3 is alone in d2: no model has another real benchmark there, so the rule cannot be checked.
-    assert table["b3"]["n"] == 0 and table["b3"]["rmse"] is None and "too few" in table["b3"]["reason"]
+    assert table["b2"]["bias"] == pytest.approx(-20.0) and table["b2"]["sd"] == pytest.approx(math.sqrt(200))
+    assert table["b2"]["se"] == pytest.approx(10.0)
+    # b3 is alone in d2: no model has another real benchmark there, so the rule cannot be checked on it; it takes
+    # the benchmark rule's pooled error over b1 and b2 (+10, -20, -10, -30): rmse sqrt(1500 / 4), no bias corrected.
+    b3 = table["b3"]
+    assert (b3["cases"], b3["bias"], b3["shift"], b3["pooled"]) == (0, None, 0.0, 4) and "too few" in b3["reason"]
+    assert b3["sd"] == pytest.approx(math.sqrt(375))
     # d2 (dimension rule; d1 is not imputable). d1 values: m1 15, m2 (20 + min(20, P50{20, 50} = 20)) / 2 = 20.
     # m1 hides d2 = 40 -> min(15, P50{60}) = 15, error -25; m2 hides 60 -> min(20, P50{40}) = 20, error -40.
-    assert table["d2"]["rule"] == "dimension" and table["d2"]["n"] == 2
-    assert table["d2"]["bias"] == pytest.approx(-32.5) and table["d2"]["rmse"] == pytest.approx(math.sqrt(1112.5))
+    assert table["d2"]["rule"] == "dimension" and table["d2"]["cases"] == 2
+    assert table["d2"]["bias"] == pytest.approx(-32.5) and table["d2"]["se"] == pytest.approx(7.5)
     assert "d1" not in table
+
+
+def test_calibration_fits_the_p80_on_the_other_folds_only():
+    # Four models in two folds: the fold of each is fixed by the seed (checked here), so the P80s are by hand.
+    folds = aiiq.holdout_folds(["0", "1", "2", "3"], 2, "t")
+    assert folds == {"0": 0, "1": 0, "2": 1, "3": 1}
+    raw = u.Scores.from_dense({"b1": np.array([[10.0, 20.0, 30.0, 40.0]]), "b2": np.array([[50.0, 60.0, 70.0, 80.0]]),
+                               "b3": np.array([[1.0, 1.0, 1.0, 1.0]])})
+    cases, _ = u.calibration_cases(DEF, raw, folds=2, seed="t")
+    b1 = cases[("benchmark", "b1")]
+    # b1 of models 0 and 1 (fold 0) is imputed with the P50 of b1 over fold 1 ({30, 40} -> 30): min(own 50, 30)
+    # and min(60, 30) = 30; models 2 and 3 (fold 1) with the P50 over fold 0 ({10, 20} -> 10): 10 each.
+    # (With all four models the P50 would be 20 for every case.)
+    assert b1["base"].tolist() == [30.0, 30.0, 10.0, 10.0] and b1["truth"].tolist() == [10.0, 20.0, 30.0, 40.0]
+    assert b1["fold"].tolist() == [0, 0, 1, 1]
+    # b2: P50 over fold 1 {70, 80} = 70, over fold 0 {50, 60} = 50; own means 10, 20, 30, 40 are lower.
+    assert cases[("benchmark", "b2")]["base"].tolist() == [10.0, 20.0, 30.0, 40.0]
+
+
+def test_fit_errors_by_hand():
+    # errors 1, 2, 3, 4, 10: mean 4; deviations -3 -2 -1 0 6, squares 50, sd sqrt(50 / 4) = 3.535534; se sd / sqrt 5.
+    fit = u.fit_errors(np.array([1.0, 2.0, 3.0, 4.0, 10.0]))
+    assert (fit["cases"], fit["bias"]) == (5, 4.0)
+    assert fit["sd"] == pytest.approx(math.sqrt(12.5)) and fit["se"] == pytest.approx(math.sqrt(12.5) / math.sqrt(5))
+    few = u.fit_errors(np.array([1.0, 3.0]))  # below MIN_CASES (5): a bias, but no spread
+    assert (few["cases"], few["bias"], few["se"], few["sd"]) == (2, 2.0, None, None)
+    assert u.fit_errors(np.array([]))["bias"] is None
+
+
+def test_bias_correction_stays_within_the_held_out_range():
+    # error = imputed - observed, so the value moves by -bias: 100 - (-10) = 110, but the cases' observed values
+    # reach only 105, so 105; a bias of +5 moves 100 to 95 inside [90, 120].
+    assert u.calibrated_centre(100.0, -10.0, [90.0, 105.0]) == 105.0
+    assert u.calibrated_centre(100.0, 5.0, [90.0, 120.0]) == 95.0
+    # a value already below the range is not moved further out (80 - 5 = 75 -> 80), but may move towards it
+    assert u.calibrated_centre(80.0, 5.0, [90.0, 120.0]) == 80.0
+    assert u.calibrated_centre(80.0, -5.0, [90.0, 120.0]) == 85.0
+    # the bias is applied only to values inside the range of the rule's values on its cases (`fitted`): the
+    # rule imputed 105..130 there, so 100 is not moved and 110 is (110 + 10 = 120)
+    assert u.calibrated_centre(np.array([100.0, 110.0]), -10.0, [90.0, 125.0], [105.0, 130.0]).tolist() == [100.0, 120.0]
+
+
+def test_imputed_draws_are_clipped_to_the_anchor_range():
+    # AIME's table spans IQ 82..135: draws outside are clipped; a value below 82 (an own mean of 75) keeps 75 as
+    # its lower limit, since the board's value stays the methodology's.
+    assert u.within(np.array([60.0, 100.0, 150.0]), 100.0, (82.0, 135.0)).tolist() == [82.0, 100.0, 135.0]
+    assert u.within(np.array([60.0, 100.0]), 75.0, (82.0, 135.0)).tolist() == [75.0, 100.0]
+    d = dict(DEF, dimensions=[{"id": "d1", "imputable": True, "benchmarks": [
+        {"benchmark": "b1", "anchors": [[0, 82], [100, 135]]}, {"benchmark": "b2", "anchors": [[0, 70], [50, 90]]}]}])
+    assert u.anchor_ranges(d) == {"b1": (82.0, 135.0), "b2": (70.0, 90.0), "d1": (70.0, 135.0)}
+
+
+def test_out_of_fold_coverage_by_hand(monkeypatch):
+    monkeypatch.setattr(u, "MIN_CASES", 2)
+    case = {"fold": np.array([0, 0, 1, 1]), "base": np.array([10.0, 10.0, 10.0, 10.0]),
+            "truth": np.array([8.0, 12.0, 9.0, 30.0])}
+    # Fold 0 is tested on the fit of fold 1: errors 1, -20 -> bias -9.5, sd 14.849242, se 10.5; centre
+    # 10 + 9.5 = 19.5 (inside fold 1's observed range [9, 30]); half 1.959964 x hypot(10.5, 14.849242) = 35.64:
+    # [-16.1, 55.1] holds 8 and 12. Fold 1 on fold 0's fit: errors 2, -2 -> bias 0, sd 2.828427, se 2; half
+    # 1.959964 x sqrt(12) = 6.79: [3.21, 16.79] holds 9, not 30.
+    assert u.out_of_fold_coverage(case, 0.95, (0.0, 100.0)).tolist() == [1.0, 1.0, 1.0, 0.0]
+    # clipped to an anchor range of [0, 15] the intervals still hold the same cases
+    assert u.out_of_fold_coverage(case, 0.95, (0.0, 15.0)).tolist() == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_one_rule_moves_its_models_together():
+    comps = u.Components("t", ["m/a", "m/b", "m/c"], 20000, 0.95)
+    # only the shared term: the two models move together exactly, in every draw
+    shared = comps.imputation_noise("b1", np.array([0, 2]), {"se": 2.0, "sd": 0.0})
+    assert np.array_equal(shared[:, 0], shared[:, 1]) and np.std(shared[:, 0]) == pytest.approx(2.0, rel=0.03)
+    # shared se 1 and own sd 1: the correlation between two models is 1 / (1 + 1) = 0.5
+    both = comps.imputation_noise("b1", np.array([0, 1]), {"se": 1.0, "sd": 1.0})
+    assert np.corrcoef(both.T)[0, 1] == pytest.approx(0.5, abs=0.03)
+    assert np.std(both[:, 0]) == pytest.approx(math.sqrt(2), rel=0.03)
+    # another component's shared term is another stream: independent of b1's
+    other = comps.imputation_noise("b2", np.array([0]), {"se": 2.0, "sd": 0.0})
+    assert abs(np.corrcoef(other[:, 0], shared[:, 0])[0, 1]) < 0.03
+
+
+def test_centring_moves_each_rows_draws_onto_its_value():
+    board = {"rows": [{"model": "a", "value": 5.0}, {"model": "b", "value": 1.0}]}
+    measurement = {"a": np.array([1.0, 2.0, 3.0, 10.0]), "b": np.array([1.0, 1.0, 2.0])}
+    total = {"a": np.array([0.0, 4.0, 6.0, 8.0]), "b": np.array([1.0, 1.0, 2.0])}
+    # a: median of its measurement draws 2.5, value 5 -> both moved by +2.5; b: median 1 = value -> unmoved
+    moved, alone = u.centre_on_values(board, total, measurement)
+    assert alone["a"].tolist() == [3.5, 4.5, 5.5, 12.5] and moved["a"].tolist() == [2.5, 6.5, 8.5, 10.5]
+    assert moved["b"].tolist() == [1.0, 1.0, 2.0]
+    same, again = u.centre_on_values(board, measurement, measurement)  # one set of draws (AA, EQ): moved once
+    assert same["a"].tolist() == again["a"].tolist() == [3.5, 4.5, 5.5, 12.5]
+
+
+def test_a_point_rank_always_lies_in_its_rank_interval():
+    # a's draws always lie below b's (an interval shifted by an imputation bias): the central ranges are a [2, 2]
+    # and b [1, 1]; each is widened to its point rank and the board counts the two.
+    board = {"rows": [{"model": "a", "value": 10.0, "rank": 1}, {"model": "b", "value": 9.0, "rank": 2}]}
+    u.annotate(board, {"a": np.full(100, 5.0) + np.linspace(0, 1, 100), "b": np.full(100, 9.0)}, {"a": "", "b": ""},
+               100, 0.95)
+    assert [r["rank_interval"] for r in board["rows"]] == [[1, 2], [1, 2]]
+    assert board["uncertainty"]["rank_widened"] == 2
+
+
+def test_interval_measurement_comes_from_the_measurement_draws():
+    board = {"rows": [{"model": "a", "value": 10.0, "rank": 1}]}
+    total, alone = np.linspace(0.0, 20.0, 1001), np.linspace(9.0, 11.0, 1001)
+    u.annotate(board, {"a": total}, {"a": "r"}, 1001, 0.95, measurement={"a": alone})
+    row = board["rows"][0]
+    # linear quantiles of an even grid: 2.5% and 97.5% of [0, 20] are 0.5 and 19.5; of [9, 11], 9.05 and 10.95
+    assert row["interval"] == pytest.approx([0.5, 19.5]) and row["interval_measurement"] == pytest.approx([9.05, 10.95])
 
 
 OTHERS = {"o/m0": (20, 60, 30), "o/m1": (30, 80, 45), "o/m2": (40, 40, 55), "o/m3": (70, 90, 65),
@@ -290,10 +409,15 @@ def test_components_carry_their_own_interval():
     # b1 observed with stderr 1: 50 ± 1.959964, mapped through the identity anchor table.
     assert comps["b1"]["interval"] == pytest.approx([48.040036, 51.959964])
     assert comps["b1"]["interval_how"] == "published"
-    # b2 imputed: its value ± 1.959964 × the b2 rule's leave-one-out rmse.
-    rmse = next(r for r in board["imputation_error"] if r["component"] == "b2")["rmse"]
+    # b2 imputed: its value moved by -bias (within the held-out cases' observed range), ± 1.959964 ×
+    # sqrt(se² + sd²) of the b2 rule, within the anchor table's range [0, 100].
+    rule = next(r for r in board["imputation_calibration"] if r["component"] == "b2" and r["rule"] == "benchmark")
     v = comps["b2"]["value"]
-    assert comps["b2"]["interval"] == pytest.approx([v - 1.959964 * rmse, v + 1.959964 * rmse])
+    moved = v - rule["bias"] if rule["fitted"][0] <= v <= rule["fitted"][1] else v
+    centre = min(max(moved, min(rule["seen"][0], v)), max(rule["seen"][1], v))
+    half = 1.959964 * math.sqrt(rule["se"] ** 2 + rule["sd"] ** 2)
+    assert comps["b2"]["interval"] == pytest.approx([max(centre - half, 0.0), min(centre + half, 100.0)])
+    assert row["interval_measurement"][0] < row["value"] < row["interval_measurement"][1]
     assert row["interval_how"] == "derived" and row["interval"][0] < row["value"] < row["interval"][1]
     assert row["imputed_share"] == pytest.approx(0.25) and row["tier"] is not None
 
@@ -429,32 +553,36 @@ def test_family_match_takes_the_lower_sibling_in_each_draw_and_keeps_p80_min_of_
     assert out["imputed_share"][[c, y]].tolist() == [0.25, 0.5]
 
 
-def test_leave_one_out_table_has_a_family_rule():
+def test_calibration_table_has_a_family_rule():
     five = {m: v for m, v in FAM.items() if m != "o/y"}
-    table = {(r["rule"], r["component"]): r for r in u.imputation_error(FAM_DEF, _raw(five), _relatives(five))}
+    # five folds for five models: out of fold is leave one out, so the P80s below leave the case's model out
+    table = {(r["rule"], r["component"]): r for r in u.imputation_calibration(FAM_DEF, _raw(five), _relatives(five),
+                                                                              list(five), folds=5)}
     # b1, hiding each model's real b1 that has a sibling and another real benchmark in d1 (f/c has none; f/a and
-    # f/b have no sibling): f/d takes f/c's 30 (0), f/x takes f/d's 30 (-10) -> bias -5, rmse sqrt(50).
+    # f/b have no sibling): f/d takes f/c's 30 (0), f/x takes f/d's 30 (-10) -> bias -5, sd 7.071068, se 5; two
+    # cases are fewer than MIN_CASES, so no spread.
     fam = table[("family", "b1")]
-    assert (fam["dimension"], fam["n"], fam["bias"]) == ("d1", 2, -5.0)
-    assert fam["rmse"] == pytest.approx(math.sqrt(50))
-    # b2: f/d min(50, 60) - 40 = +10, f/x 40 - 70 = -30 -> bias -10, rmse sqrt(500).
-    assert table[("family", "b2")]["bias"] == -10.0 and table[("family", "b2")]["rmse"] == pytest.approx(math.sqrt(500))
+    assert (fam["dimension"], fam["cases"], fam["bias"], fam["sd"]) == ("d1", 2, -5.0, None)
+    # b2: f/d min(50, 60) - 40 = +10, f/x 40 - 70 = -30 -> bias -10.
+    assert table[("family", "b2")]["bias"] == -10.0
     # b3 is alone in d2: no case.
-    assert table[("family", "b3")]["n"] == 0 and table[("family", "b3")]["rmse"] is None
+    assert table[("family", "b3")]["cases"] == 0 and table[("family", "b3")]["sd"] is None
     # Dimension rule for d1: hide d1, impute min(d2, P50 of the other models' min-of-two d1 values
     # {f/a 30, f/b 40, f/c 30, f/d 35, f/x 55}), compare with d1 as the board has it (f/c's with family match, 40):
     # f/a min(20, 35) - 30 = -10; f/b min(40, 30) - 40 = -10; f/c min(60, 35) - 40 = -5; f/d min(50, 30) - 35 = -5;
-    # f/x min(80, 30) - 55 = -25 -> bias -11, rmse sqrt(875 / 5).
+    # f/x min(80, 30) - 55 = -25 -> bias -11; deviations 1 1 6 6 -14, squares 270, sd sqrt(270 / 4), se sd / sqrt 5.
     d1 = table[("dimension", "d1")]
-    assert d1["n"] == 5 and d1["bias"] == pytest.approx(-11.0) and d1["rmse"] == pytest.approx(math.sqrt(175))
+    assert d1["cases"] == 5 and d1["bias"] == pytest.approx(-11.0) and d1["sd"] == pytest.approx(math.sqrt(67.5))
+    assert d1["se"] == pytest.approx(math.sqrt(67.5 / 5))
     # d2: the other dimension is d1 with family match: f/a min(30, 50) - 20 = 10; f/b min(40, 50) - 40 = 0;
-    # f/c min(40, 40) - 60 = -20; f/d min(35, 40) - 50 = -15; f/x min(55, 40) - 80 = -40 -> bias -13, rmse sqrt(465).
+    # f/c min(40, 40) - 60 = -20; f/d min(35, 40) - 50 = -15; f/x min(55, 40) - 80 = -40 -> bias -13;
+    # deviations 23 13 -7 -2 -27, squares 1480, sd sqrt(370).
     d2 = table[("dimension", "d2")]
-    assert d2["bias"] == pytest.approx(-13.0) and d2["rmse"] == pytest.approx(math.sqrt(465))
+    assert d2["bias"] == pytest.approx(-13.0) and d2["sd"] == pytest.approx(math.sqrt(370))
     # Without family match there is no family rule, and f/c's d1 is its min-of-two value, 30: its d1 case becomes
     # min(60, 35) - 30 = +5 -> bias (-10 - 10 + 5 - 5 - 25) / 5 = -9.
-    plain = {(r["rule"], r["component"]): r for r in u.imputation_error(dict(FAM_DEF, family_match=False),
-                                                                          _raw(five), {})}
+    plain = {(r["rule"], r["component"]): r for r in u.imputation_calibration(dict(FAM_DEF, family_match=False),
+                                                                              _raw(five), {}, list(five), folds=5)}
     assert not [key for key in plain if key[0] == "family"]
     assert plain[("dimension", "d1")]["bias"] == pytest.approx(-9.0)
 
@@ -482,13 +610,13 @@ def test_family_matched_component_is_widened_by_the_family_rule():
     u.annotate_index(d, board, frame, FAM_PEOPLE, {b: PERCENT for b in ("b1", "b2", "b3")})
     row = next(r for r in board["rows"] if r["model"] == "f/c")
     b2 = next(c for c in row["components"] if c["id"] == "b2")
-    # f/c's b2 is f/a's real 50; the family rule's leave-one-out rmse on b2 is sqrt(500) (see the table test).
+    # f/c's b2 is f/a's real 50; the family rule has two held-out cases on b2 (see the table test): fewer than
+    # MIN_CASES, so no estimate, and the component says so.
     assert (b2["sibling"], b2["value"]) == ("f/a", 50.0)
-    half = 1.959964 * math.sqrt(500)
-    assert b2["interval"] == pytest.approx([50 - half, 50 + half])
-    assert "family-match rule" in b2["interval_reason"]
-    assert row["interval"][0] < 50.0 < row["interval"][1]
-    assert {(r["rule"], r["component"]) for r in board["imputation_error"]} >= {("family", "b2"), ("benchmark", "b2")}
+    assert b2["interval"] is None and "family-match rule" in b2["interval_reason"] and "too few" in b2["interval_reason"]
+    assert "not estimable" in row["interval_reason"] and "b2 (family match)" in row["interval_reason"]
+    assert {(r["rule"], r["component"]) for r in board["imputation_calibration"]} >= {("family", "b2"),
+                                                                                       ("benchmark", "b2")}
 
 
 def test_the_simulation_reproduces_every_board_of_the_repository(real_computed):
@@ -515,3 +643,37 @@ def test_published_interval_that_misses_its_value_is_recentred():
     s = u.spread({"value": 10.0, "ci_low": 11.0, "ci_high": 13.0, "source": "x"}, POINTS)
     assert s["interval"] == pytest.approx([9.0, 11.0])  # same width (2), centred on the value
     assert "re-centred" in s["interval_reason"]
+
+
+def test_imputed_interval_is_the_simulations_rule_on_one_value():
+    rule = {"bias": -10.0, "se": 3.0, "sd": 4.0, "seen": [90.0, 125.0], "fitted": [95.0, 130.0]}
+    z = 1.959964
+    # 100 is inside the rule's fitted range: moved by +10 to 110, ± z × 5 = ± 9.79982 -> [100.2002, 119.7998]
+    assert u.imputed_interval(100.0, rule, z, None) == pytest.approx([100.20018, 119.79982])
+    # clipped to the anchor range [70, 115]
+    assert u.imputed_interval(100.0, rule, z, (70.0, 115.0)) == pytest.approx([100.20018, 115.0])
+    # 90 is below the fitted range: not moved; [80.2002, 99.7998]; an anchor floor of 85 stops the low end
+    assert u.imputed_interval(90.0, rule, z, (85.0, 115.0)) == pytest.approx([85.0, 99.79982])
+    # the same numbers as the arrays' functions
+    for value in (90.0, 100.0, 128.0):
+        centre = float(u.calibrated_centre(value, rule["bias"], rule["seen"], rule["fitted"]))
+        lo, hi = (float(u.within(x, value, (85.0, 115.0))) for x in (centre - z * 5, centre + z * 5))
+        assert u.imputed_interval(value, rule, z, (85.0, 115.0)) == pytest.approx([lo, hi])
+
+
+def test_a_component_with_too_few_cases_takes_its_rules_pooled_error(monkeypatch):
+    monkeypatch.setattr(u, "MIN_CASES", 3)
+    five = {m: v for m, v in FAM.items() if m != "o/y"}
+    table = {(r["rule"], r["component"]): r for r in u.imputation_calibration(FAM_DEF, _raw(five), _relatives(five),
+                                                                              list(five), folds=5)}
+    # family: b1 errors 0, -10 and b2 +10, -30 (see the table test): two each, below 3, so both take the pooled four:
+    # rmse sqrt((0 + 100 + 100 + 900) / 4) = sqrt(275) as the own term; mean -7.5, sd sqrt(875 / 3), se sd / 2;
+    # no bias corrected (shift 0), while the row still reports its own bias
+    for bench, bias in (("b1", -5.0), ("b2", -10.0)):
+        row = table[("family", bench)]
+        assert (row["cases"], row["bias"], row["shift"], row["pooled"]) == (2, bias, 0.0, 4)
+        assert row["sd"] == pytest.approx(math.sqrt(275)) and row["se"] == pytest.approx(math.sqrt(875 / 3) / 2)
+        assert "its 4 cases on every component" in row["reason"]
+    # a rule with enough cases of its own keeps its own fit and corrects its bias (dimension d1: -11, see above)
+    d1 = table[("dimension", "d1")]
+    assert d1["shift"] == d1["bias"] == pytest.approx(-11.0) and "pooled" not in d1

@@ -130,6 +130,7 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                    "coverage": {"have": have, "of": of}, "components": comps}
             if kind == "iq":
                 row["interval"] = [round(value - 3.5, 1), round(value + 3.5, 1)]
+                row["interval_measurement"] = [round(value - 1.5, 1), round(value + 1.5, 1)]  # measurement alone
                 # what indices/uncertainty.py writes: the method and its reason, the imputed share, and on the
                 # first component its own interval (the rest have none, with the reason)
                 row.update(interval_how="derived", interval_reason="simulated from component intervals: 1 derived",
@@ -153,6 +154,15 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                        "source_snapshot": "aa-api-2026-07", "rows": rows, "definition": iid,
                        # the level annotate() writes with the rows' intervals (tests/site/test_interval_level.py)
                        **({"uncertainty": {"simulations": 1000, "level": 0.95}} if kind == "iq" else {})}
+    # what uncertainty.imputation_calibration writes: one rule x component with an estimate, one without
+    boards["ai-iq"]["imputation_calibration"] = [
+        {"rule": "benchmark", "component": BENCHMARKS[0][0], "dimension": "knowledge", "cases": 40, "bias": -3.25,
+         "se": 0.5, "sd": 3.2, "seen": [80.0, 130.0], "fitted": [90.0, 125.0], "span": [70.0, 130.0],
+         "coverage_cases": 40, "coverage": 0.95, "coverage_by_tercile": [1.0, 0.9, None], "imputes": 12},
+        {"rule": "family", "component": BENCHMARKS[0][0], "dimension": "knowledge", "cases": 1, "bias": -7.0, "se": None,
+         "sd": None, "seen": [100.0, 100.0], "fitted": [93.0, 93.0], "span": [70.0, 130.0], "coverage_cases": 0,
+         "coverage": None, "coverage_by_tercile": [None, None, None], "imputes": 2,
+         "reason": "1 held-out case(s): too few to estimate the rule's error"}]
     iq_ranked = sorted((r for r in boards["ai-iq"]["rows"] if r["rank"] is not None), key=lambda r: r["rank"])
     # what uncertainty.annotate(pairs=True) writes (build.compute moves it to ctx.ahead): each AI IQ row's rank in
     # each of 1,000 draws. The first three rows' values move: in 600 draws they are 99, 98, 97 (in rank order), in

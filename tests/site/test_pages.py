@@ -475,3 +475,29 @@ def test_search_worker_imports_the_vendored_worker_the_page_does_not_load_itself
     target = _re.search(r'importScripts\("\.\./([^"]+)"\)', worker).group(1)
     assert "assets/" + target in SITE
     assert '"search":"assets/js/search-worker.js"' in SITE["index.html"].decode().replace(" ", "")
+
+
+def test_model_page_shows_the_measurement_interval():
+    """The fixture's AI IQ rows have a total interval of value ± 3.5 and a measurement-only one of value ± 1.5:
+    the model page gives the second beside the first."""
+    rows = {r["model"]: r for r in make_context(40).boards["ai-iq"]["rows"]}
+    row = rows["deepseek/model-00005"]
+    html = SITE["models/deepseek/model-00005/index.html"].decode("utf-8")
+    lo, hi = row["interval_measurement"]
+    assert f"(measurement error alone: {lo:.1f}–{hi:.1f})" in html
+
+
+def test_methodology_pages_show_the_builds_figures_and_calibration():
+    """uncertainty.md ends with the build's figures per composite board; the AI IQ page's definition section
+    carries the calibration table (fixture: benchmark rule on MMLU-Pro, bias −3.25 over 40 cases; the family rule
+    with one case has no estimate)."""
+    ctx = make_context(40)
+    text = " ".join(page("methodology/uncertainty/index.html").text)
+    assert "Figures from this build" in text and "Median width, measurement alone" in text
+    iq = [r for r in ctx.boards["ai-iq"]["rows"] if r.get("interval")]
+    widths = sorted(r["interval"][1] - r["interval"][0] for r in iq)
+    assert f"{(widths[(len(widths) - 1) // 2] + widths[len(widths) // 2]) / 2:.1f}" == "7.0"  # every row: ± 3.5
+    assert " 7.0 " in f" {text} " and " 3.0 " in f" {text} "
+    doc = " ".join(page("methodology/ai-iq/index.html").text)
+    assert "Imputation error, calibrated out of fold (this build)" in doc
+    assert "−3.25" in doc and "95.0% of 40" in doc and "100.0% / 90.0% / –" in doc

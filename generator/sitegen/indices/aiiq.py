@@ -337,12 +337,12 @@ def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids
     return out
 
 
-def _no_noise(rule: str, component: str, cols: np.ndarray) -> float:
-    return 0.0
+def _no_noise(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
+    return base
 
 
 def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: Mapping | None = None,
-                 detail: bool = False) -> dict:
+                 detail: bool = False, p80_at: Mapping[str, float] | None = None) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
     in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
     `point_scores`, with `detail`); the simulation is this on their draws, so the two cannot differ.
@@ -356,8 +356,12 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
     per benchmark `iq` (the implied IQs of the models with a score), `p80` (draws x 1) and `gaps` ((columns,
     the values those models take, the sibling column each takes or -1 for min-of-two)); per dimension `own` (the
     mean real IQ of its models, as `dims`) and `p80_dim` (draws x 1, or None); and `scored_mean` (as `composite`).
-    `noise(rule, component, cols)` adds an imputed component's own error to the models in `cols` (draws x
-    len(cols), or 0). `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
+    `noise(rule, component, cols, base)` gives the imputed values of the models in `cols` from the rule's values
+    `base` (draws x len(cols)): the board's takes them as they are; the simulation adds the rule's calibrated
+    error (uncertainty.ImputationNoise). `p80_at` ({benchmark or dimension: the board's P80}) centres each
+    simulated P80 on the board's: a P80 of noisy draws is an order statistic of a wider population, biased
+    outward (the mathematical P80 came out 2.9 IQ above the board's), so its draws are moved by (board's P80 -
+    their median) and keep their spread. `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
     family match on: a gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the
     lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
     min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
@@ -394,7 +398,7 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
         acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
         plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
         for bid, (iq, mk) in iqs.items():
-            p80 = nearest_rank_rows(iq, level)[:, None]
+            p80 = _centred(nearest_rank_rows(iq, level)[:, None], (p80_at or {}).get(bid))
             if detail:
                 info["p80"][bid] = p80
             acc[:, mk[here]] += iq
@@ -408,7 +412,7 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
             imputed = np.minimum(own[:, at], p80)
             sibling = np.full((sims, cols.size), -1) if detail else None
             if not family[bid]:
-                imputed += noise("benchmark", bid, cols)
+                imputed = noise("benchmark", bid, cols, imputed)
                 acc[:, at] += imputed
                 if plain is not acc:
                     plain[:, at] += imputed
@@ -416,12 +420,12 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
                 # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
                 # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
                 matched = np.isin(cols, [j for j, _ in family[bid]])
-                imputed[:, ~matched] += noise("benchmark", bid, cols[~matched])
+                imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
                 plain[:, at] += imputed
                 place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-                imputed[:, matched] = np.column_stack([iq[:, place[sibs]].min(axis=1) if mk[sibs].all()
-                                                       else np.full(sims, np.nan) for _, sibs in family[bid]]) \
-                    + noise("family", bid, cols[matched])
+                imputed[:, matched] = noise("family", bid, cols[matched], np.column_stack(
+                    [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan)
+                     for _, sibs in family[bid]]))
                 if detail:  # the lowest of the siblings' IQs, the first (lower id) of equals
                     sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)]
                                                            for _, sibs in family[bid]])
@@ -435,7 +439,8 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
             plain /= n_bench
         dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
         imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = nearest_rank_rows(plain, level)[:, None] if here.size else None
+        p80_dim[d["id"]] = (_centred(nearest_rank_rows(plain, level)[:, None], (p80_at or {}).get(d["id"]))
+                            if here.size else None)
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
     rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
@@ -456,7 +461,7 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
         cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
         if len(cols):
             at = np.searchsorted(rows, cols)
-            imputed = np.minimum(scored_mean[:, at], p80_dim[did]) + noise("dimension", did, cols)
+            imputed = noise("dimension", did, cols, np.minimum(scored_mean[:, at], p80_dim[did]))
             total[:, at] += imputed
             imputed_dims[did] = (cols, imputed)
             used[cols] += 1
@@ -470,6 +475,11 @@ def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: M
     if detail:
         out["detail"] = info
     return out
+
+
+def _centred(p80: np.ndarray, at: float | None) -> np.ndarray:
+    """A P80's draws (draws x 1) moved so that their median is `at` (None: as they are)."""
+    return p80 if at is None else p80 + (at - np.median(p80))
 
 
 # ------------------------------------------------------------------------ family match against its fallback

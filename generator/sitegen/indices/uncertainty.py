@@ -10,8 +10,10 @@ Three stages, each a pure function of the boards, the selected results and the m
 2. Composite indices (weighted-mean, ai-iq, ai-eq) draw every component from its spread and run the index's own
    function on the whole draws x models array at once (`index_values` in aa.py, eq.py, aiiq.py: the board's
    values are the same function on the undisturbed values, one draw, so the two cannot drift). Imputed
-   components are widened by their rule's leave-one-out error (`imputation_error`: min-of-two per benchmark and
-   dimension, family match per benchmark).
+   components carry their rule's error, calibrated out of fold on held-out cases (`imputation_calibration`:
+   min-of-two per benchmark and dimension, family match per benchmark): its measured bias, a term shared by every
+   model the rule imputes and one of each model's own. AI IQ rows also get the interval of measurement error alone
+   (`interval_measurement`); elsewhere the two are the same draws.
 3. Ranks are recomputed in every draw: a rank interval is the central `level` range of a model's rank, and tiers
    are formed greedily from the top (a tier ends at the worst rank its leader takes).
 
@@ -34,7 +36,7 @@ import pandas as pd
 
 from . import aa, aiiq, eq
 from .aiiq import Scores, family_relatives, first_row
-from .common import clean, interpolate
+from .common import clean, interpolate, nearest_rank
 
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
@@ -309,6 +311,7 @@ class Components:
         self.chosen: Mapping = {}  # (model, benchmark) -> the selected result each component was drawn from
         self.shift: dict[tuple[str, str], float] = {}  # (model, benchmark) -> points added before mapping
         self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
+        self.measurement: dict[str, np.ndarray] = {}  # model -> draws with measurement error alone (AI IQ)
 
     def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
                noise: bool = True) -> np.ndarray:
@@ -347,12 +350,18 @@ class Components:
             out[:, drawn] = transform(specs, z)
         return np.array(cols, dtype=np.intp), out
 
-    def imputation_noise(self, component: str, cols: np.ndarray, sd: float | None, rule: str = "imputation"):
-        """draws x len(cols) of N(0, sd) for the models in `cols` (an imputed component's own error); 0 without sd.
-        Each rule has its own streams (the min-of-two rules' are named "imputation")."""
-        if not sd:
-            return 0.0
-        return sd * normals(self.board_id, [(self.models[j], component, rule) for j in cols], self.sims)
+    def imputation_noise(self, component: str, cols: np.ndarray, fit: Mapping, rule: str = "imputation"):
+        """draws x len(cols): a rule's error on one component for the models in `cols`, from its held-out fit
+        (fit_errors): one N(0, se) term per draw shared by every model the rule imputes there (the error of its
+        bias, common to them all, so it does not cancel in comparisons), plus an independent N(0, sd) term per
+        model. Each rule has its own streams (the min-of-two rules' are named "imputation"); the shared one is
+        (board, "shared", component, rule), so it is the same for every model in every draw."""
+        out = np.zeros((self.sims, len(cols)))
+        if fit.get("sd"):
+            out += fit["sd"] * normals(self.board_id, [(self.models[j], component, rule) for j in cols], self.sims)
+        if fit.get("se"):
+            out += fit["se"] * normals(self.board_id, [("shared", component, rule)], self.sims)
+        return out
 
     def reason(self, model: str, extra: str = "") -> str:
         """Short, per row: how the components were drawn (the board's `uncertainty` says the method)."""
@@ -445,36 +454,98 @@ def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], com
     return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
 
 
-def _loo_drop(values: np.ndarray, level: float) -> np.ndarray:
-    """For each entry, the nearest-rank percentile of the other entries (one pass over the sorted values)."""
-    n = len(values)
-    if n < 2:
-        return np.full(n, np.nan)
-    order = np.argsort(values, kind="stable")
-    sorted_v = values[order]
-    k = max(math.ceil(Fraction(str(level)) * (n - 1)), 1)  # 1-based position in the list without the entry
-    pos = np.empty(n, int)
-    pos[order] = np.arange(1, n + 1)
-    return np.where(pos > k, sorted_v[k - 1], sorted_v[k])
+# ------------------------------------------------------------------------ AI IQ: imputation error, out of fold
+
+CALIBRATION_FOLDS = 5
+CALIBRATION_SEED = "ai-iq imputation calibration"
+#: A rule x component needs this many held-out cases for an estimate: with fewer, its sd is no estimate (two
+#: SWE-bench Verified family-match cases gave 0.06 IQ) and the row says its imputed value is not widened.
+MIN_CASES = 5
 
 
-def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None = None) -> list[dict]:
-    """Leave-one-out error of each AI IQ imputation rule, on models where the value is observed.
+def fit_errors(err: np.ndarray) -> dict:
+    """What the simulation takes from held-out errors (imputed - observed): cases, bias (their mean), se (the
+    standard error of that mean, sd / sqrt(cases)) and sd (their sample standard deviation about the mean, one
+    degree of freedom taken by the bias). None where the cases are too few (MIN_CASES)."""
+    err = np.asarray(err, float)
+    n = int(err.size)
+    if n < MIN_CASES:
+        return {"cases": n, "bias": float(err.mean()) if n else None, "se": None, "sd": None}
+    sd = float(err.std(ddof=1))
+    return {"cases": n, "bias": float(err.mean()), "se": sd / math.sqrt(n), "sd": sd}
 
-    Benchmark rule (benchmark b of dimension d): for each model with a real b and another real benchmark in d,
-    hide b and impute min(mean of its other real IQs in d, P80 of b over the other models).
-    Family rule (with `relatives`, see `family_relatives`): for each model with a real b, another real benchmark
-    in d and a sibling with a real b, hide b and take the lowest implied IQ of its siblings at the nearest effort.
-    Dimension rule (imputable d): for each model scored on d and on at least min_dimensions others, hide d and
-    impute min(mean of its other scored dimensions, P80 of d over the other models, min-of-two values only).
-    Error = imputed - observed (IQ points); rmse widens imputed components in the simulation. The family rule has
-    a row for each benchmark family match runs on (aiiq.family_benchmarks).
-    """
+
+def calibrated_centre(base, bias: float, seen: Sequence[float], fitted: Sequence[float] | None = None):
+    """The rule's value moved by its measured bias (base - bias: an error is imputed - observed), only where the
+    bias was measured: a value outside the range of the rule's values on its held-out cases (`fitted`, [low,
+    high]) is not moved (no bias correction is extrapolated), and a moved value never leaves the range of the
+    cases' observed values (`seen`); a value already outside that range is not moved further out."""
+    base = np.asarray(base, float)
+    if fitted is not None:
+        bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
+    return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
+
+
+def within(values, base, span: Sequence[float]):
+    """Draws clipped to the anchor table's range `span` (what the table can produce), widened to the rule's own
+    value where that lies outside (the board's value is the methodology's and stays)."""
+    base = np.asarray(base, float)
+    return np.clip(values, np.minimum(span[0], base), np.maximum(span[1], base))
+
+
+def anchor_ranges(definition: Mapping) -> dict[str, tuple[float, float]]:
+    """{benchmark or dimension: (lowest, highest) IQ its anchor tables can produce}; a dimension's spans its
+    benchmarks' tables."""
+    out = {}
+    for d in definition["dimensions"]:
+        spans = []
+        for b in d["benchmarks"]:
+            iqs = [float(a[1]) for a in b["anchors"]]
+            out[b["benchmark"]] = (min(iqs), max(iqs))
+            spans.append(out[b["benchmark"]])
+        out[d["id"]] = (min(s[0] for s in spans), max(s[1] for s in spans))
+    return out
+
+
+def calibration_cases(definition: Mapping, raw: Scores, relatives: Mapping | None = None,
+                      model_ids: Sequence[str] | None = None, folds: int = CALIBRATION_FOLDS,
+                      seed: str = CALIBRATION_SEED) -> tuple[dict, dict]:
+    """Held-out cases of each AI IQ imputation rule, out of fold: ({(rule, component): case arrays}, point).
+
+    The models (`model_ids`, else the columns' numbers) are dealt into `folds` seeded folds (aiiq.holdout_folds).
+    For every model with an observed value the value is hidden and imputed by the rule, with anything the rule
+    fits (a P80) fitted on the models of the other folds only:
+    benchmark rule (b of dimension d): a model with a real b and another real benchmark in d takes min(its mean IQ
+    over its other real benchmarks in d, P80 of b over the other folds' real b);
+    family rule (b where family match runs, `relatives`): such a model with a sibling with a real b takes the
+    siblings' lowest IQ (nothing is fitted);
+    dimension rule (imputable d): a model scored on d and on at least min_dimensions others takes min(the mean of
+    its other scored dimensions, P80 of d over the other folds' min-of-two values).
+    Each entry: {"dimension", "cols", "fold", "base" (the imputed value), "truth" (the observed one)}; `point` is
+    the board's own index_values on `raw` (with detail)."""
     level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     relatives = relatives or {}
     family_on = aiiq.family_benchmarks(definition)
+    ids = list(model_ids) if model_ids is not None else [str(j) for j in range(raw.models)]
+    dealt = aiiq.holdout_folds(ids, folds, seed)
+    fold = np.array([dealt[m] for m in ids], int)
     point = aiiq.index_values(definition, raw, relatives=relatives, detail=True)  # the board's values
-    table = []
+    cases: dict = {}
+
+    def p80_out_of_fold(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """For each of `idx`, the P80 of `values` over the models of the other folds (NaN without any)."""
+        out = np.full(idx.size, np.nan)
+        for f in np.unique(fold[idx]):
+            train = values[fold[idx] != f]
+            if train.size:
+                out[fold[idx] == f] = nearest_rank(train.tolist(), level)
+        return out
+
+    def add(rule, component, dimension, cols, base, truth):
+        cases[(rule, component)] = {"dimension": dimension, "cols": np.asarray(cols, int),
+                                    "fold": fold[np.asarray(cols, int)], "base": np.asarray(base, float),
+                                    "truth": np.asarray(truth, float)}
+
     for d in definition["dimensions"]:
         iqs = {}
         for b in d["benchmarks"]:
@@ -485,15 +556,14 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
         total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
         for bid, (iq, mk) in iqs.items():
             idx = np.flatnonzero(mk)
-            p80 = _loo_drop(iq[idx], level)
-            ok = (count[idx] >= 2) & ~np.isnan(p80)
+            p80 = p80_out_of_fold(iq[idx], idx)
             own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
-            err = (np.minimum(own, p80) - iq[idx])[ok]
-            table.append(_error_row("benchmark", bid, d["id"], err))
+            ok = (count[idx] >= 2) & ~np.isnan(p80)
+            add("benchmark", bid, d["id"], idx[ok], np.minimum(own, p80)[ok], iq[idx][ok])
             if bid in family_on:
-                cases = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
-                err = np.array([iq[sibs].min() - iq[j] for j, sibs in cases], float)
-                table.append(_error_row("family", bid, d["id"], err))
+                pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
+                add("family", bid, d["id"], [j for j, _ in pairs], [iq[sibs].min() for _, sibs in pairs],
+                    [iq[j] for j, _ in pairs])
     dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
     scored = point["scored"]
     n_scored = sum((s.astype(int) for s in scored.values()), 0)
@@ -502,49 +572,157 @@ def imputation_error(definition: Mapping, raw: Scores, relatives: Mapping | None
             continue
         did = d["id"]
         idx = np.flatnonzero(scored[did])
-        value = dims[did][idx]
-        p80 = _loo_drop(plains[did][idx], level)
+        p80 = p80_out_of_fold(plains[did][idx], idx)
         others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
         n_other = n_scored[idx] - 1
         ok = (n_other >= min_dims) & ~np.isnan(p80)
-        err = (np.minimum(others / np.maximum(n_other, 1), p80) - value)[ok]
-        table.append(_error_row("dimension", did, did, err))
+        add("dimension", did, did, idx[ok], np.minimum(others / np.maximum(n_other, 1), p80)[ok], dims[did][idx][ok])
+    return cases, point
+
+
+def out_of_fold_coverage(case: Mapping, level: float, span: Sequence[float]) -> np.ndarray:
+    """Per held-out case: 1.0 when its observed value lies in the interval the simulation would give it with the
+    rule fitted on the other folds' cases only (the value moved by that bias within those cases' range,
+    ± z x sqrt(se^2 + sd^2), clipped to the anchor range `span`), 0.0 when not, NaN when the other folds hold
+    too few cases to fit."""
+    z = z_of(level)
+    out = np.full(case["truth"].size, np.nan)
+    for f in np.unique(case["fold"]):
+        test, train = case["fold"] == f, case["fold"] != f
+        fit = fit_errors(case["base"][train] - case["truth"][train])
+        if fit["sd"] is None:
+            continue
+        seen = (case["truth"][train].min(), case["truth"][train].max())
+        fitted = (case["base"][train].min(), case["base"][train].max())
+        centre = calibrated_centre(case["base"][test], fit["bias"], seen, fitted)
+        half = z * math.hypot(fit["se"], fit["sd"])
+        lo, hi = within(centre - half, case["base"][test], span), within(centre + half, case["base"][test], span)
+        truth = case["truth"][test]
+        out[test] = ((lo <= truth + 1e-9) & (truth <= hi + 1e-9)).astype(float)
+    return out
+
+
+def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping | None = None,
+                           model_ids: Sequence[str] | None = None, level: float = 0.95,
+                           folds: int = CALIBRATION_FOLDS, seed: str = CALIBRATION_SEED) -> list[dict]:
+    """The calibration table of AI IQ's imputation rules, from their out-of-fold held-out cases
+    (calibration_cases): one row per rule x component, in the definition's order, with `cases`, `bias`, `se`,
+    `sd` (fit_errors), `seen` and `fitted` (the ranges of the cases' observed and imputed values: no bias
+    correction outside them, calibrated_centre), `span`
+    (the anchor table's range), `coverage` (the share of cases whose observed value the level's interval, fitted
+    out of fold, holds; with `coverage_cases`) and `coverage_by_tercile` (the same within the lower, middle and
+    upper third of the board's composites; None where a third has no case), and `reason` without an estimate."""
+    cases, point = calibration_cases(definition, raw, relatives, model_ids, folds, seed)
+    spans = anchor_ranges(definition)
+    rows, composite = point["composite"]
+    comp = np.full(raw.models, np.nan)
+    comp[rows] = composite[0]
+    known = comp[~np.isnan(comp)]
+    cuts = np.quantile(known, [1 / 3, 2 / 3]) if known.size else None
+    table = []
+    for (rule, component), case in cases.items():
+        row = {"rule": rule, "component": component, "dimension": case["dimension"],
+               **fit_errors(case["base"] - case["truth"]),
+               "seen": [float(case["truth"].min()), float(case["truth"].max())] if case["truth"].size else None,
+               "fitted": [float(case["base"].min()), float(case["base"].max())] if case["base"].size else None,
+               "span": list(spans[component])}
+        hit = out_of_fold_coverage(case, level, spans[component]) if case["truth"].size else np.array([])
+        counted = ~np.isnan(hit)
+        row["coverage_cases"] = int(counted.sum())
+        row["coverage"] = float(hit[counted].mean()) if counted.any() else None
+        thirds = []
+        for k in range(3):
+            c = comp[case["cols"]] if case["cols"].size else np.array([])
+            if cuts is None or not c.size:
+                thirds.append(None)
+                continue
+            lo, hi = (-np.inf, *cuts, np.inf)[k], (-np.inf, *cuts, np.inf)[k + 1]
+            sel = counted & (c > lo) & (c <= hi)
+            thirds.append(float(hit[sel].mean()) if sel.any() else None)
+        row["coverage_by_tercile"] = thirds
+        row["shift"] = row["bias"]  # the bias the simulation corrects
+        table.append(row)
+    pooled = {}  # rule -> its errors on every component, for the components with too few cases of their own
+    for (rule, _), case in cases.items():
+        pooled.setdefault(rule, []).append(case["base"] - case["truth"])
+    for row in table:
+        if row["sd"] is not None:
+            continue
+        err = np.concatenate(pooled[row["rule"]])
+        fit = fit_errors(err)
+        if fit["sd"] is None:
+            row["shift"] = None
+            row["reason"] = f"{row['cases']} held-out case(s): too few to estimate the rule's error"
+            continue
+        # Too few cases of its own: the rule's error over all its cases, as a root-mean-square error about zero
+        # (this benchmark's bias is not known, so none is corrected and all of the pooled miss is spread).
+        rmse = float(np.sqrt(np.mean(err ** 2)))
+        row.update(shift=0.0, se=fit["se"], sd=rmse, pooled=int(err.size),
+                   reason=f"{row['cases']} held-out case(s) of its own: too few, so drawn with the rule's error over "
+                          f"its {err.size} cases on every component (root-mean-square {rmse:.2f}; no bias corrected)")
     return table
 
 
-def _error_row(rule: str, component: str, dimension: str, err: np.ndarray) -> dict:
-    n = int(err.size)
-    row = {"rule": rule, "component": component, "dimension": dimension, "n": n,
-           "bias": float(err.mean()) if n else None,
-           "rmse": float(np.sqrt((err ** 2).mean())) if n >= 2 else None}
-    if n < 2:
-        row["reason"] = f"{n} leave-one-out case(s): too few to estimate the rule's error"
-    return row
-
-
 def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping], sims: int,
-                 level: float, noise: bool = True, models: pd.DataFrame | None = None):
-    """{model: draws} of the AI IQ composite, the imputed share, and the leave-one-out table. `models` (with
-    release and effort_rank) is what family match reads; without it no model has a sibling."""
+                 level: float, noise: bool = True, models: pd.DataFrame | None = None,
+                 measure: bool = True, only: frozenset[tuple[str, str]] | None = None):
+    """{model: draws} of the AI IQ composite (total: measurement and imputation), the Components (whose
+    `measurement` holds the draws with measurement error alone), the imputed share, and the calibration table
+    (imputation_calibration). `models` (with release and effort_rank) is what family match reads; without it no
+    model has a sibling.
+
+    Both runs draw each measured value from its interval, and centre every simulated P80 on the board's
+    (aiiq.index_values' `p80_at`). The total run then gives each imputed value, for its rule x component, the
+    rule's value moved by the measured bias (calibrated_centre), plus one shared N(0, se) term per draw for every
+    model the rule imputes on that component and an independent N(0, sd) term per model, clipped to the anchor
+    table's range (`within`).
+
+    For the held-out experiment (indices/heldout.py): `measure=False` holds every measured value at its value,
+    and `only` ({(model, component)}) gives imputation error to those imputed values alone."""
     chosen = aiiq.selected(definition, results)
     model_ids = sorted({m for m, _ in chosen})
     relatives = family_relatives(definition, models, model_ids, aiiq.models_with_scores(definition, chosen))
-    table = imputation_error(definition, aiiq.point_scores(definition, chosen, model_ids), relatives)
-    sd = {(row["rule"], row["component"]): row["rmse"] for row in table}
+    point_raw = aiiq.point_scores(definition, chosen, model_ids)
+    table = imputation_calibration(definition, point_raw, relatives, model_ids, level)
+    point = aiiq.index_values(definition, point_raw, relatives=relatives, detail=True)
+    p80_at = {**{b: float(v[0, 0]) for b, v in point["detail"]["p80"].items()},
+              **{d: float(v[0, 0]) for d, v in point["detail"]["p80_dim"].items() if v is not None}}
+    cal = {(row["rule"], row["component"]): row for row in table}
+    spans = anchor_ranges(definition)
     comps = Components(definition["id"], model_ids, sims, level)
-    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise)
     unknown: dict[str, set] = {m: set() for m in model_ids}
 
-    def widen(rule: str, component: str, cols: np.ndarray):
-        if not noise:
-            return 0.0
-        if sd.get((rule, component)) is None:
+    def impute(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
+        row = cal.get((rule, component)) or {}
+        if noise and len(cols):
+            row["imputes"] = row.get("imputes", 0) + len(cols)
+        if not noise or not len(cols):
+            return base
+        if only is not None:
+            keep = np.array([(model_ids[j], component) in only for j in cols], bool)
+            if not keep.all():
+                out = base.copy()
+                if keep.any():
+                    out[:, keep] = impute(rule, component, cols[keep], base[:, keep])
+                return out
+        if row.get("sd") is None:
             for j in cols:
                 unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
-        return comps.imputation_noise(component, cols, sd.get((rule, component)),
-                                      "family-match" if rule == "family" else "imputation")
+            return base
+        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
+        drawn = centre + comps.imputation_noise(
+            component, cols, row, "family-match" if rule == "family" else "imputation")
+        return within(drawn, base, spans[component])
 
-    out = aiiq.index_values(definition, raw, widen, relatives)  # the board's own function, on the draws
+    measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
+    alone = aiiq.index_values(definition, aiiq_raw(definition, chosen, model_ids, measured, benchmarks,
+                                                   noise and measure),
+                              relatives=relatives, p80_at=p80_at)
+    rows, composite = alone["composite"]
+    del alone
+    comps.measurement = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
+    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure)
+    out = aiiq.index_values(definition, raw, impute, relatives, p80_at=p80_at)  # the board's own function
     del raw  # the scores are no longer needed
     comps.chosen = chosen
     share = out["imputed_share"]
@@ -564,18 +742,21 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
             continue
         text = ""
         if share[j] > 0:
-            text = "; imputed parts widened by their rule's leave-one-out error"
+            text = "; imputed parts drawn from their rule's out-of-fold error (bias, shared and own terms)"
         if unknown[m]:
             text += f" (not estimable, so not widened: {', '.join(sorted(unknown[m]))})"
         extras[m] = (text, float(share[j]))
+    for row in table:
+        row.setdefault("imputes", 0)
     return samples, comps, extras, table
+
 
 
 # ------------------------------------------------------------------------------------------ board annotation
 
 def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[str, str], sims: int, level: float,
              higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True,
-             pairs: bool = False) -> dict:
+             pairs: bool = False, measurement: Mapping[str, np.ndarray] | None = None) -> dict:
     """Write interval, interval_how, interval_reason, rank_interval and tier on a board's rows (in place).
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
@@ -583,11 +764,18 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
     With `pairs`, board["ahead"] holds the simulated rank of each ranked row with draws in every draw
     (rank_draws), from which the compare page counts how often one is ahead of another (site/ahead.py writes it;
     build.compute takes it off the board before the API is written).
+    With `measurement` ({model: draws with measurement error alone}), each row with an interval also gets
+    `interval_measurement`, the central `level` of those draws. A ranked row's rank interval always holds its
+    point rank: where the central range of the draws misses it, it is widened to it, and the board's
+    `uncertainty.rank_widened` counts those rows.
     """
     drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
         if value_intervals else []
     bounds = dict(zip(drawn, quantile_interval(np.column_stack([samples[m] for m in drawn]), level).T.tolist())) \
         if drawn else {}
+    alone = [m for m in drawn if m in (measurement or {})]
+    inner = dict(zip(alone, quantile_interval(np.column_stack([measurement[m] for m in alone]), level).T.tolist())) \
+        if alone else {}
     for row in board["rows"]:
         if not value_intervals:
             pass
@@ -595,6 +783,9 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
         elif row["model"] in bounds:
             row.update(interval=bounds[row["model"]], interval_how=DERIVED, interval_reason=reasons[row["model"]])
+            if measurement is not None:
+                held = inner.get(row["model"])
+                row["interval_measurement"] = held if held and held[0] < held[1] else None
         elif row.get("value") is not None:
             row.update(interval=None, interval_how=None, interval_reason=why_none or
                        "the value is not recomputed from components here, so no interval can be propagated")
@@ -608,6 +799,11 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                                   for r in ranked])
         ranks = competition_ranks(matrix, higher_is_better)
         intervals = rank_intervals(ranks, level)
+        widened = 0
+        for row, interval in zip(ranked, intervals):
+            if not interval[0] <= row["rank"] <= interval[1]:
+                interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
+                widened += 1
         key = matrix if higher_is_better else -matrix
         ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
         for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
@@ -627,6 +823,8 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
                  f"{level_text(level)} of simulations",
         "held_fixed": len(fixed),
     }
+    if ranked and len(fixed) < len(ranked):
+        board["uncertainty"]["rank_widened"] = widened
     if ranked and len(fixed) == len(ranked):
         board["uncertainty"]["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
     elif fixed:
@@ -647,6 +845,14 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
                 row["interval_reason"] = "prices and token counts are published without an interval"
         board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
         return board
+    if kind == "published":  # a source's own index as it publishes it: nothing to draw from
+        for row in board["rows"]:
+            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+            if row.get("value") is not None:
+                row["interval_reason"] = ("the source's own published figure: it publishes no interval per model, "
+                                          "and the components are not public, so none can be propagated")
+        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
+        return board
     settings = _settings(definition)
     if settings is None:
         return board
@@ -662,7 +868,7 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     elif kind == "ai-iq":
         samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level,
                                                      models=models)
-        board["imputation_error"] = table
+        board["imputation_calibration"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
     elif kind in ("hle", "pedagogy"):
         bench = board.get("benchmark") or definition.get("benchmark")
@@ -673,13 +879,32 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         return board
     # The draws come from the function the board's values come from (aa/eq/aiiq.index_values), so there is no
     # value here they could fail to reproduce.
+    measurement = comps.measurement if kind == "ai-iq" else samples
+    samples, measurement = centre_on_values(board, samples, measurement)
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
-    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none, pairs=True)
+    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none, pairs=True,
+             measurement=measurement)
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
-    component_intervals(definition, board, comps, benchmarks, level, board.get("imputation_error"))
+    component_intervals(definition, board, comps, benchmarks, level, board.get("imputation_calibration"))
     return board
+
+
+def centre_on_values(board: Mapping, samples: Mapping[str, np.ndarray],
+                     measurement: Mapping[str, np.ndarray]) -> tuple[dict, dict]:
+    """Each row's draws moved so that the median of its measurement-only draws is the row's value: (samples,
+    measurement), both moved by the same amount per model (so a total interval keeps its imputation bias).
+
+    Why they are off: a score at the end of its scale or anchor table (0% maps to the table's floor, IQ 70 on
+    ARC-AGI-2 and CritPt) can only be drawn upwards, and a mean of several such one-sided components has its
+    median above its value (openai/gpt-5-minimal: 1.7 IQ); min(own mean, P80) on noisy draws does the reverse.
+    The value is the methodology's; the draws give the spread around it."""
+    values = {r["model"]: float(r["value"]) for r in board["rows"] if r.get("value") is not None}
+    shift = {m: values[m] - float(np.median(d)) for m, d in measurement.items() if m in values}
+    moved = {m: d + shift.get(m, 0.0) for m, d in samples.items()}
+    alone = moved if measurement is samples else {m: d + shift.get(m, 0.0) for m, d in measurement.items()}
+    return moved, alone
 
 
 def component_intervals(definition: Mapping, board: dict, comps: Components, benchmarks: Mapping[str, Mapping],
@@ -692,6 +917,7 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
     else:
         anchors = {c["benchmark"]: c["anchors"] for c in definition.get("components", [])}
     rules = {(r["rule"], r["component"]): r for r in table or []}
+    spans = anchor_ranges(definition) if definition["kind"] == "ai-iq" else {}
     for row in board["rows"]:
         for c in row.get("components", []):
             value, key = c.get("value"), (row["model"], c["id"])
@@ -706,13 +932,16 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 family = "sibling" in c  # a family match names the sibling whose real score it took
                 rule = rules.get(("family" if family else "benchmark", c["id"]), {})
                 name = "family-match" if family else "imputation"
-                if rule.get("rmse") is None:
+                if rule.get("sd") is None:
                     c.update(interval=None, interval_how=None, interval_reason=(
                         f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"))
                 else:
-                    c.update(interval=[value - z * rule["rmse"], value + z * rule["rmse"]], interval_how=DERIVED,
-                             interval_reason=f"± {z:.2f} × the {name} rule's leave-one-out error "
-                                             f"(rmse {rule['rmse']:.2f} over {rule['n']} models)")
+                    c.update(interval=imputed_interval(value, rule, z, spans.get(c["id"])), interval_how=DERIVED,
+                             interval_reason=f"the {name} rule: {rule['reason']}" if rule.get("pooled") else
+                             f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
+                                             f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
+                                             f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
+                                             f"sd {rule['sd']:.2f}²), within the anchor table's range")
             elif key in comps.chosen:
                 # The reason is kept only where there is no interval: the benchmark's board row gives the method.
                 s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
@@ -726,6 +955,25 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
             elif c["how"] == "published":
                 c.update(interval=None, interval_how=None,
                          interval_reason="the source publishes no interval for its own index value")
+
+
+def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float] | None) -> list[float]:
+    """An imputed component's interval from its rule's calibration row, as the simulation draws it: the value
+    moved by the bias within the held-out cases' range, ± z x sqrt(se^2 + sd^2), clipped to the anchor range."""
+    # calibrated_centre and within on one number, in plain floats (this runs once per imputed component)
+    fitted, seen = rule.get("fitted"), rule["seen"]
+    shift = rule.get("shift", rule["bias"])
+    if not shift or seen is None:  # nothing corrected (a pooled error, or no case of its own)
+        centre = value
+    else:
+        moved = value - shift if fitted is None or fitted[0] <= value <= fitted[1] else value
+        centre = min(max(moved, min(seen[0], value)), max(seen[1], value))
+    half = z * math.hypot(rule["se"], rule["sd"])
+    lo, hi = centre - half, centre + half
+    if span is not None:
+        low, high = min(span[0], value), max(span[1], value)
+        lo, hi = min(max(lo, low), high), min(max(hi, low), high)
+    return [lo, hi]
 
 
 def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True,

@@ -151,6 +151,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
             "text": text, "md_pages": md_pages, "md_base": md_base, "defs": defs,
             "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
             "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
+            "figures": methodology.build_figures(ctx, lk) if name == "uncertainty.md" else [],
         }))
     # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
     pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))

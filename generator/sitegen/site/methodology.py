@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..indices.uncertainty import interval_level, level_text
+from ..indices.uncertainty import CALIBRATION_FOLDS, MIN_CASES, interval_level, level_text
 from .context import SiteContext
 from .pages import contribute_links, methodology_title
 from .views import Lookups
@@ -247,11 +247,135 @@ def _ai_iq(v: _View) -> None:
             v.anchors(f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ" +
                       (f" ({b['raw_scale']})" if b.get("raw_scale") else ""), b["benchmark"], b.get("anchors") or [],
                       "Implied IQ", unit)
+    _calibration(v)
     if (sup := v.take("supplementary")):
         v.table("Supplementary benchmarks", ["Benchmark", "Ceiling (IQ)", "Note"],
                 [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup])
     if (ex := v.take("excluded_benchmarks")):
         v.table("Benchmarks left out", ["Benchmark", "Reason"], [[v.bench(e["benchmark"]), e.get("reason", "")] for e in ex])
+
+
+_RULE_WORDS = {"family": "family match", "benchmark": "min(own mean, P80), benchmark level",
+               "dimension": "min(own mean, P80), dimension level"}
+
+
+def _pct(x: float | None) -> str:
+    """A share to one decimal ("94.9%"): a coverage is not a level, and is never written as one."""
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _signed(x: float | None) -> str:
+    return "–" if x is None else f"{x:+.2f}".replace("-", "−")
+
+
+def _plain_num(x: float | None) -> str:
+    return "–" if x is None else f"{x:.2f}"
+
+
+def _board_of(v: _View) -> dict | None:
+    """The computed board of this definition, where the build has one."""
+    return next((b for b in (v.ctx.boards or {}).values() if b.get("definition") == v.d["id"]), None)
+
+
+def _calibration(v: _View) -> None:
+    """The imputation calibration table of this build's board, and one real case of each rule from it."""
+    board = _board_of(v)
+    table = (board or {}).get("imputation_calibration")
+    if not table:
+        return
+    dims = {d["id"]: d.get("name") or d["id"] for d in v.d.get("dimensions") or []}
+    rows = []
+    for r in table:
+        what = _plain(dims.get(r["component"], "")) if r["rule"] == "dimension" else None
+        thirds = " / ".join(_pct(x) for x in r.get("coverage_by_tercile") or [])
+        pooled = f" (pooled over {r['pooled']:,} cases)" if r.get("pooled") else ""
+        rows.append([_RULE_WORDS.get(r["rule"], r["rule"]), what or v.bench(r["component"]), str(r["cases"]),
+                     _signed(r["bias"]), _plain_num(r["se"]), _plain_num(r["sd"]) + pooled,
+                     f"{_pct(r['coverage'])} of {r['coverage_cases']}" if r.get("coverage") is not None else "–",
+                     thirds, str(r.get("imputes", 0))])
+    cases = sum(r["cases"] for r in table)
+    v.table("Imputation error, calibrated out of fold (this build)",
+            ["Rule", "Benchmark or dimension", "Held-out cases", "Bias (IQ)", "SE of bias", "Residual SD",
+             "Out-of-fold coverage", "By composite third (low / middle / high)", "Values it imputes here"], rows,
+            f"Every observed value a rule could have imputed is hidden and imputed by the rule, with its P80 fitted "
+            f"on the models of the other folds of {CALIBRATION_FOLDS} seeded folds ({cases:,} held-out cases in all). Bias is the "
+            "mean error (imputed − observed): the simulation moves each imputed value by −bias (never beyond the "
+            "range of the cases' observed values), adds one normal term with the SE of the bias shared by every "
+            "model the rule imputes there, and one with the residual SD of each model's own, and clips to the anchor "
+            "table's range. Coverage: how often the interval so fitted on the other folds holds the hidden value "
+            f"(nominal {level_text(float((v.d.get('uncertainty') or {}).get('level', 0.95)))}); a rule with fewer "
+            f"than {MIN_CASES} cases of its own is drawn with the rule's error pooled over all its cases, as a "
+            "root-mean-square error with no bias corrected.")
+    examples = _imputation_examples(v, board)
+    if examples:
+        v.prose("Imputed values on this build's board", "One real case of each rule, as its row states it:",
+                examples)
+
+
+def _imputation_examples(v: _View, board: dict) -> list[str]:
+    """The best-ranked row's imputed component of each kind (family match, min-of-two, dimension level)."""
+    out, seen = [], set()
+    ranked = sorted((r for r in board.get("rows", []) if r.get("rank") is not None), key=lambda r: r["rank"])
+    for row in ranked:
+        for c in row.get("components", []):
+            if c.get("how") != "imputed":
+                continue
+            kind = "family" if c.get("sibling") else c.get("kind", "benchmark")
+            if kind in seen:
+                continue
+            seen.add(kind)
+            name = v.lk.model_meta(row["model"]).get("name") or row["model"]
+            comp = v.lk.comp_name(c["id"], c.get("kind", "benchmark"))
+            out.append(f"{name} (rank {row['rank']}), {comp}: {c['value']:.2f}, {c.get('reason') or ''}"
+                       + (f"; interval {c['interval'][0]:.1f}–{c['interval'][1]:.1f}" if c.get("interval") else ""))
+        if len(seen) == 3:
+            break
+    return out
+
+
+def build_figures(ctx: SiteContext, lk: Lookups) -> list[dict]:
+    """What methodology/uncertainty.md quotes from the build: per composite board with intervals, the median
+    interval widths (total; measurement alone), the #1 row's rank interval, the tier sizes and the rows whose
+    rank interval was widened to their point rank."""
+    rows = []
+    for bid, board in sorted((ctx.boards or {}).items()):
+        definition = (ctx.index_defs or {}).get(board.get("definition") or "") or {}
+        if definition.get("kind") not in ("weighted-mean", "ai-iq", "ai-eq") or "uncertainty" not in board:
+            continue
+        with_interval = [r for r in board["rows"] if r.get("interval")]
+        if not with_interval:
+            continue
+        ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
+        widths = sorted(r["interval"][1] - r["interval"][0] for r in with_interval)
+        inner = sorted(r["interval_measurement"][1] - r["interval_measurement"][0] for r in with_interval
+                       if r.get("interval_measurement"))
+        tiers: dict[int, int] = {}
+        for r in ranked:
+            if r.get("tier") is not None:
+                tiers[r["tier"]] = tiers.get(r["tier"], 0) + 1
+        top = ranked[0] if ranked else None
+        rows.append([lk.board_title(bid), f"{len(with_interval):,}", f"{_median(widths):.1f}",
+                     f"{_median(inner):.1f}" if inner else "–",
+                     (f"{lk.model_meta(top['model']).get('name') or top['model']}: "
+                      + (f"{top['rank_interval'][0]}–{top['rank_interval'][1]}" if top.get("rank_interval") else "–"))
+                     if top else "–",
+                     " / ".join(str(tiers[t]) for t in sorted(tiers)) or "–",
+                     str(board["uncertainty"].get("rank_widened", 0))])
+    if not rows:
+        return []
+    return [{"title": "Figures from this build", "text": (
+        "Computed by the build that made this page, at each board's level: rows with an interval, the median width "
+        "of the total interval (measurement and imputation) and of the measurement-only one, the #1 row's rank "
+        "interval, the number of rows in each tier from the top, and the rows whose rank interval was widened to "
+        "hold their own rank."),
+        "table": {"head": ["Board", "Rows with an interval", "Median width", "Median width, measurement alone",
+                           "#1 row: rank interval", "Tier sizes", "Rank intervals widened"],
+                  "rows": rows, "row_headers": True, "caption": "", "facts": False}}]
+
+
+def _median(xs: list[float]) -> float:
+    n = len(xs)
+    return (xs[(n - 1) // 2] + xs[n // 2]) / 2
 
 
 def _ai_eq(v: _View) -> None:

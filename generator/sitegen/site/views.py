@@ -698,6 +698,7 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             "components": comps, "notes": row_notes(row), **interval_view(row, lv["level"]), "rank_level": lv["rank_level"],
             "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
             "imputed_share": _num(row.get("imputed_share")),
+            "interval_measurement": _interval(row.get("interval_measurement")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": form["digits"],
         })
