@@ -251,5 +251,6 @@
   viewSel.addEventListener("change", choose);
   window.addEventListener("popstate", opened);
   box.hidden = false;
+  if (box.closest("details")) box.closest("details").hidden = false;  /* the board's fold around it (board.html) */
   opened();
 })();
