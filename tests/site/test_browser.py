@@ -202,10 +202,10 @@ def test_reasoning_filter_counts_and_says_what_it_hides(browser, server):
     states = listed.evaluate_all("rs => rs.map(r => r.dataset.reasoning)")
     assert set(states) == {"yes", "no", "not stated", "not known"}  # the fixture has each (fixtures.make_models)
     n = {s: states.count(s) for s in ("yes", "no", "not stated", "not known")}
+    _unfold(page, "filters")
     options = page.locator("select[name=reasoning] option").all_inner_texts()
     assert options == ["all"] + [f"{s} ({n[s]})" for s in n]
     hides = page.locator(".lb-hides")
-    _unfold(page, "filters")
     assert not hides.is_visible()  # no filter, nothing hidden
     page.select_option("select[name=reasoning]", "not stated")
     assert "reasoning=not+stated" in _href(page)
