@@ -114,7 +114,13 @@ def _href(page) -> str:
 def _unfold(page, fold):
     """Open a board's fold (board.html: details[data-fold]) as a reader does, by its summary."""
     if not page.evaluate("k => document.querySelector(`details[data-fold=${k}]`).open", fold):
-        page.click(f"details[data-fold={fold}] > summary")
+        _tap(page, f"details[data-fold={fold}] > summary")
+
+
+def _tap(page, selector):
+    """Click an element brought to the middle of the screen (not left under the fixed header)."""
+    page.locator(selector).evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.click(selector)
 
 
 def _shot(page, name):
@@ -171,6 +177,28 @@ def test_leaderboard_sort_filter_url(browser, server):
     assert page.input_value("select[name=weights]") == "open"
     assert page.get_attribute("th[data-key=name]", "aria-sort") == "descending"
     assert table.locator("tbody tr:not([hidden])").count() == visible.count()
+    # which folds are open is part of the view: opening and closing one rewrites ?open= in place (no history entry);
+    # the filters fold opens by itself while a filter is set (a fresh address: ?q= would open the site's search)
+    folds = "() => [...document.querySelectorAll('details[data-fold]')].filter(d => d.open).map(d => d.dataset.fold)"
+    opened = "new URLSearchParams(location.search).get('open')"
+    page.goto(server + "boards/ai-iq/?weights=open", wait_until="networkidle")
+    assert page.evaluate(folds) == ["filters"] and page.evaluate(opened) is None
+    steps = page.evaluate("history.length")
+    _unfold(page, "legend")
+    page.wait_for_function(f"{opened} === 'legend'")
+    assert page.locator("details[data-fold=legend] .lb-legend").first.is_visible()
+    _unfold(page, "filters")  # open already: nothing to do
+    _tap(page, "details[data-fold=filters] > summary")
+    page.wait_for_function("!document.querySelector('details[data-fold=filters]').open")
+    _tap(page, "details[data-fold=filters] > summary")
+    page.wait_for_function(f"{opened} === 'legend,filters'")
+    assert page.evaluate("history.length") == steps and "weights=open" in _href(page)
+    page.goto(_href(page), wait_until="networkidle")
+    assert page.evaluate(folds) == ["legend", "filters"]
+    _tap(page, "details[data-fold=legend] > summary")
+    page.wait_for_function(f"{opened} === 'filters'")
+    _tap(page, "details[data-fold=filters] > summary")
+    page.wait_for_function(f"!new URLSearchParams(location.search).has('open')")
     # imputed cells show their reason, source and date on keyboard focus and on tap
     page.goto(server + "boards/ai-iq/", wait_until="networkidle")
     page.wait_for_selector("table.lb-cells-ready")
@@ -666,9 +694,11 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     head = page.inner_text(".lb-asof-head")
     assert "As known on 2025-09-30" in head and "public on or before" in head
     assert "populations (and values that depend on them) differ from today's board" in head
-    # the table keeps tier, organisation and interval; the meta line counts that month's board, not today's
+    # the table keeps the board's columns in its order (range and tier shown, value after the name); the meta line
+    # counts that month's board, not today's
     heads = page.locator(".lb-asof-table thead th").all_inner_texts()
-    assert heads[:4] == ["#", "Tier", "Model", "Organisation"] and "Interval" in heads
+    assert heads[:3] == ["#", "Range (tier)", "Model"] and heads[4:6] == ["Interval", "Organisation"], heads
+    assert re.fullmatch(r"\d+(–\d+)? \(\d+\)", page.locator(".lb-asof-table tbody tr td").nth(1).inner_text())
     assert re.fullmatch(r"as of 2025-09-30: \d+ ranked of \d+ models", page.inner_text(".lb-meta-counts"))
     rows = page.locator(".lb-asof-table tbody tr")
     shot_rows = rows.count()
@@ -710,7 +740,7 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     names = [n for n in entered.split(" and ")[0].split(", ")]
     listed = [ranks.get(n, 10**6) for n in names]
     assert names[0] in ranks and listed == sorted(listed), (names, listed)
-    name = page.locator(".lb-asof-table tbody tr th a").first.inner_text()
+    name = page.locator(".lb-asof-table tbody tr th a").first.text_content()  # brackets hidden on screen
     page.locator(".lb-asof-table tbody tr th a").first.click()
     page.wait_for_url("**/models/**")
     assert page.inner_text("h1") == name
