@@ -100,8 +100,9 @@ def test_leaderboard_table_rows_and_marked_cells():
     assert len(rows) == len(ctx.boards["ai-iq"]["rows"])
     assert {r.get("data-weights", "unknown") for r in rows} <= {"open", "closed", "unknown"}
     heads = [a["data-key"] for t, a in d.elements if t == "th" and "data-key" in a]
-    # the fixture's AI IQ rows carry tiers (as annotate() writes them), so the tier column follows the rank
-    assert heads[:5] == ["rank", "tier", "name", "org", "value"] and "coverage" in heads and "status" in heads
+    # the fixture's AI IQ rows carry tiers (as annotate() writes them), so the range (tier) column follows the rank;
+    # the value comes right after the name, so a phone shows it without sideways scrolling (issue 29)
+    assert heads[:5] == ["rank", "tier", "name", "value", "org"] and "coverage" in heads and "status" in heads
     table = next(a for t, a in d.elements if t == "table" and "lb-table" in a.get("class", ""))
     first = int(table["data-first-cell"])
     cols = [a for t, a in d.elements if t == "th" and a.get("scope") == "col"]

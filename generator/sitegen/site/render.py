@@ -183,7 +183,8 @@ def environment() -> jinja2.Environment:
     env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html,
                        interval_text=interval_html, rank_range_text=rank_range_html,
                        component_row=component_row_html, result_row=result_row_html,
-                       model_link=model_link_html, row_attrs=row_attrs_html, mode_mark=mode_mark_html)
+                       model_link=model_link_html, row_attrs=row_attrs_html, mode_mark=mode_mark_html,
+                       board_name=board_name_html)
     return env
 
 
@@ -243,6 +244,28 @@ NOT_STATED_MARK = Markup('<span class="lb-mode" title="The vendor does not state
 def mode_mark_html(r: dict[str, Any]) -> Markup:
     """' (mode not stated)' after a model's name when its reasoning state says so; nothing otherwise."""
     return Markup(" ") + NOT_STATED_MARK if r.get("reasoning") == "not stated" else Markup("")
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """A display name's product and its configuration: the text before the first " (" and what follows, without
+    its parentheses when it is one group (CONTRIBUTING.md, "Name a model": configuration words, dates and
+    checkpoint codes go in parentheses after the product). "GPT-5.4 (xhigh)" -> ("GPT-5.4", "xhigh");
+    "GPT-4o (May '24) (high)" -> ("GPT-4o", "(May '24) (high)"); a name without one -> (name, "")."""
+    head, sep, tail = name.partition(" (")
+    if not sep or not head.strip():
+        return name, ""
+    tail = "(" + tail
+    if tail.endswith(")") and tail.count("(") == 1 and tail.count(")") == 1:
+        tail = tail[1:-1]
+    return head, tail.strip()
+
+
+def board_name_html(name: str) -> Markup:
+    """A board row's name: the product, which may wrap, then its configuration as a chip (<i>, styled in site.css)
+    that wraps between words but is never cut off, so "Claude Opus 5 (Adaptive Reasoning, Max)" and its xhigh
+    sibling stay told apart on a phone (issue 29). The space keeps the cell's text searchable as one name."""
+    head, tail = split_name(name)
+    return Markup(f"{escape(head)} <i>{escape(tail)}</i>") if tail else Markup(escape(name))
 
 
 def model_link_html(r: dict[str, Any], root: str) -> Markup:

@@ -399,6 +399,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         vr = {
             **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
             "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
+            # the measurement-only interval beside the total one, where the row has it (board.html: row details)
+            "interval_measurement": _interval(row.get("interval_measurement")),
             "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,

@@ -180,42 +180,57 @@
       });
     }
     var wrap = el("div", undefined, "md-typeset__scrollwrap"), inner = el("div", undefined, "md-typeset__table lb-wrap");
-    var t = el("table", undefined, "lb-table lb-asof-table");
+    var t = el("table", undefined, "lb-table lb-fixed lb-asof-table");
     t.appendChild(el("caption", "Board as of " + data.date + ", " + (s.view === "known" ? "as known then" : "models released by then"), "lb-sr"));
     var tr = el("tr");
     var tiers = rows.some(function (r) { return r.tier !== undefined; });
     var intervals = rows.some(function (r) { return r.interval !== undefined; });
-    ["#"].concat(tiers ? ["Tier"] : [], ["Model", "Organisation", unit], intervals ? ["Interval"] : [], ["Status"])
-      .forEach(function (h) { var th = el("th", h); th.scope = "col"; tr.appendChild(th); });
+    /* the board's columns, in its order (board.html): the value right after the name */
+    [["#", "rank"]].concat(tiers ? [["Range (tier)", "tier"]] : [], [["Model", "name"], [unit, "value"]],
+                          intervals ? [["Interval", ""]] : [], [["Organisation", "org"], ["Status", "status"]])
+      .forEach(function (h) { var th = el("th", h[0]); th.scope = "col"; if (h[1]) th.setAttribute("data-key", h[1]); tr.appendChild(th); });
     t.appendChild(el("thead")).appendChild(tr);
     var body = el("tbody");
     rows.forEach(function (r) {
       var row = el("tr"), name = names[r.model] || [r.model, ""];
       row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
-      if (tiers) {
-        var tier = el("td", r.tier === undefined || r.tier === null ? "–" : String(r.tier));
-        if (r.rank_interval) tier.title = "rank " + r.rank_interval[0] + "–" + r.rank_interval[1] +
-          (board.rank_level ? " at " + board.rank_level : "");
-        row.appendChild(tier);
+      if (tiers) {  /* the rank range shown, as on the board: "3–7 (1)", the tier in brackets */
+        var ri = r.rank_interval, range = ri ? (ri[0] === ri[1] ? String(ri[0]) : ri[0] + "–" + ri[1]) : "";
+        var tier = r.tier === undefined || r.tier === null ? "" : "(" + r.tier + ")";
+        row.appendChild(el("td", [range, tier].filter(Boolean).join(" ") || "–"));
       }
       var th = el("th");
       th.scope = "row";
       if (name[1]) {
-        var a = el("a", name[0]);
+        var a = el("a");
+        nameInto(a, name[0]);
         a.href = new URL(name[1], root).href;
         th.appendChild(a);
-      } else th.textContent = name[0];
+      } else nameInto(th, name[0]);
       row.appendChild(th);
-      row.appendChild(el("td", name[2] || ""));
       row.appendChild(el("td", number(r.value), "v"));
       if (intervals) {
-        row.appendChild(el("td", r.interval ? number(r.interval[0]) + "–" + number(r.interval[1]) : "–", "v"));
+        row.appendChild(el("td", r.interval ? number(r.interval[0]) + "–" + number(r.interval[1]) : "–", "iv"));
       }
+      row.appendChild(el("td", name[2] || ""));
       row.appendChild(el("td", r.status || "", "st"));
       body.appendChild(row);
     });
     t.appendChild(body);
     inner.appendChild(t); wrap.appendChild(inner); out.appendChild(wrap);
+  }
+
+  /* a name as the board shows it (render.split_name): the product, then its configuration in a chip; the
+     brackets stay in the text for screen readers and copying, hidden on screen */
+  function nameInto(parent, name) {
+    var i = name.indexOf(" ("), tail = i > 0 && name.slice(0, i).trim() ? name.slice(i + 1).trim() : "";
+    if (!tail) { parent.appendChild(document.createTextNode(name)); return; }
+    var one = /^\([^()]*\)$/.test(tail), chip = el("i");
+    parent.appendChild(document.createTextNode(name.slice(0, i) + " "));
+    if (one) chip.appendChild(el("span", "(", "lb-sr"));
+    chip.appendChild(document.createTextNode(one ? tail.slice(1, -1) : tail));
+    if (one) chip.appendChild(el("span", ")", "lb-sr"));
+    parent.appendChild(chip);
   }
 
   function counts(board) {
@@ -251,5 +266,6 @@
   viewSel.addEventListener("change", choose);
   window.addEventListener("popstate", opened);
   box.hidden = false;
+  if (box.closest("details")) box.closest("details").hidden = false;  /* the board's fold around it (board.html) */
   opened();
 })();

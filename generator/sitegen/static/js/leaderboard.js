@@ -1,5 +1,6 @@
 /* Sortable, filterable tables with the view kept in the query string (?sort=value&dir=desc&org=...&q=...), one
-   history entry per change so Back undoes it. Rows are rendered on the server; this only reorders and hides them,
+   history entry per change so Back undoes it; which of a board's folds (details[data-fold]) are open is kept there
+   too (?open=about,filters), replacing the entry. Rows are rendered on the server; this only reorders and hides them,
    so the page works without it. On leaderboards, each component cell's provenance (how it was obtained and why,
    its source and retrieval date) comes from the board's cells.json and shows on hover, focus and tap. */
 (function () {
@@ -9,13 +10,14 @@
 
   function readState() {
     var p = new URLSearchParams(location.search), s = {};
-    ["sort", "dir"].concat(FILTERS).forEach(function (k) { var v = p.get(k); if (v !== null && v !== "") s[k] = v; });
+    ["sort", "dir", "open"].concat(FILTERS).forEach(function (k) { var v = p.get(k); if (v !== null && v !== "") s[k] = v; });
     if (s.reasoning === "unknown") s.reasoning = "not known";  /* the option's value before "not stated" was added */
     return s;
   }
 
   function writeState(state, push) {
-    var p = new URLSearchParams();
+    var p = new URLSearchParams(), now = new URLSearchParams(location.search);
+    ["asof", "view"].forEach(function (k) { if (now.has(k)) p.set(k, now.get(k)); });  /* asof.js's */
     Object.keys(state).sort().forEach(function (k) { if (state[k] !== undefined && state[k] !== "") p.set(k, state[k]); });
     var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
     if (url === location.pathname + location.search + location.hash) return;
@@ -217,11 +219,39 @@
       form.addEventListener("submit", function (e) { e.preventDefault(); });
       form.addEventListener("reset", function (e) { e.preventDefault(); clearFilters(); });
     }
-    window.addEventListener("popstate", function () { state = readState(); typing = null; syncForm(); apply(false); });
+    /* folds: open as the URL says, and the filters (the date control) whenever a filter (a month) is in it */
+    var folds = Array.prototype.slice.call(document.querySelectorAll("details[data-fold]"));
+    function foldKey(d) { return d.getAttribute("data-fold"); }
+    function listed() { return (state.open || "").split(","); }
+    function implied(k) {
+      if (k === "filters") return FILTERS.some(function (f) { return state[f] !== undefined; });
+      return k === "asof" && new URLSearchParams(location.search).has("asof");
+    }
+    function openFolds() {
+      folds.forEach(function (d) {
+        var k = foldKey(d), o = listed().indexOf(k) >= 0 || implied(k);
+        d._set = o;  /* the toggle event this fires is the script's, not the reader's */
+        if (d.open !== o) d.open = o;
+      });
+    }
+    folds.forEach(function (d) {
+      d.addEventListener("toggle", function () {
+        if (d.open === d._set) return;
+        d._set = d.open;
+        var was = listed(), keys = folds.filter(function (x) {
+          var k = foldKey(x);
+          return x.open && (x === d || was.indexOf(k) >= 0 || !implied(k));
+        }).map(foldKey);
+        if (keys.length) state.open = keys.join(","); else delete state.open;
+        writeState(state, false);
+      });
+    });
+    window.addEventListener("popstate", function () { state = readState(); typing = null; syncForm(); apply(false); openFolds(); });
 
     var cells = table.hasAttribute("data-cells") ? provenance(table, rows) : null;
     syncForm();
     apply(false);
+    openFolds();
     table.classList.add("lb-ready");
     if (performance.mark) performance.mark("lb-ready");
     /* a long board drew its top rows first (CSS hides the later ones until lb-all); the rest after that frame */
@@ -260,7 +290,7 @@
 
     function fill(td) {
       var col = td.cellIndex - first, name = table.tHead.rows[0].cells[td.cellIndex].textContent.replace(/ ?[⇅▲▼]$/, "");
-      var model = td.parentNode.cells[1] ? td.parentNode.cells[1].textContent : "";
+      var head = td.parentNode.querySelector("th"), model = head ? head.textContent : "";
       tip.textContent = "";
       line("", model + " · " + name);
       if (!data) { line("", "Loading provenance…"); return; }
