@@ -652,7 +652,7 @@ def test_board_as_of_a_past_month_under_the_pages_sub_path(browser, pages_server
     assert "populations (and values that depend on them) differ from today's board" in head
     # the table keeps tier, organisation and interval; the meta line counts that month's board, not today's
     heads = page.locator(".lb-asof-table thead th").all_inner_texts()
-    assert heads[:4] == ["#", "Tier", "Model", "Organisation"] and "Interval" in heads
+    assert heads[:5] == ["#", "Rank range (95%)", "Tier", "Model", "Organisation"] and "Interval" in heads
     assert re.fullmatch(r"as of 2025-09-30: \d+ ranked of \d+ models", page.inner_text(".lb-meta-counts"))
     rows = page.locator(".lb-asof-table tbody tr")
     shot_rows = rows.count()

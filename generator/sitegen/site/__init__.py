@@ -18,10 +18,10 @@ from .ahead import ahead_files, simulations
 from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
                      price_disagreement_rows, price_rows)
 from .context import SiteContext
-from .numbers import decimals, with_unit
+from .numbers import decimals, number, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
                     slug)
-from .render import environment, script_json
+from .render import environment, fmt_price, script_json
 from .search import search_index
 from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
                     iq_anchors, levels, model_view, release_path, unknown_counts)
@@ -191,52 +191,70 @@ def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
 
 
 def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
-    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
+    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays. Every number the
+    page shows is in `texts`, written here by numbers.number (compare.js only places them); the numbers stay
+    beside them for deciding which value is best."""
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
-    benches = sorted(ctx.benchmark_boards)
-    bench_rows = {b: {r["model"]: r for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
-    bench_vals = {b: {m: r.get("value") for m, r in rows.items()} for b, rows in bench_rows.items()}
+    # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
+    # Analysis') has a row for each, labelled, since an index may be fed by any of them
+    benches = []
+    for b in sorted(ctx.benchmark_boards):
+        bb = ctx.benchmark_boards[b]
+        others = bb.get("other_question_sets") or []
+        benches.append((b, "", bb.get("rows", []), bb.get("question_set") if others else None))
+        benches += [(b, qs["subset"], qs["rows"], qs["label"]) for qs in others]
+    bench_rows = [{r["model"]: r for r in rows if r["model"] in index} for _, _, rows, _ in benches]
     # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
-    source_ids = sorted({r.get("source") or "" for rows in bench_rows.values() for r in rows.values()} - {""})
+    source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
     source_no = {sid: i for i, sid in enumerate(source_ids)}
 
     def provenance(r: dict | None) -> list | None:
         if not r:
             return None
         return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
-    def fmt_of(unit: str, digits: int) -> list:
-        """[decimals, prefix, suffix] for compare.js, which only applies them (numbers.decimals decides)."""
-        pre_post = with_unit(0, unit, 0).split("0", 1)
-        return [digits, *pre_post]
+
+    def texts(values: list, unit: str, digits: int) -> list:
+        return [None if v is None else with_unit(v, unit, digits) for v in values]
 
     bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
     simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
+    meta = [lk.model_meta(m["id"]) for m in models]
+    board_values = [[board_vals[b].get(m["id"]) for m in models] for b in boards]
+    bench_values = [[rows[m["id"]].get("value") if m["id"] in rows else None for m in models] for rows in bench_rows]
+    params = decimals("billions", [x["total_b"] for x in meta])
     return {
         # [..., 1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
-        "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
-                    lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
-                    lk.model_meta(m["id"])["total_b"], 1 if m["id"] in simulated else 0] for m in models],
+        "models": [[m["id"], x["name"], x["org"], x["href"], x["input_price"], x["output_price"], x["weights"],
+                    x["total_b"], 1 if m["id"] in simulated else 0] for m, x in zip(models, meta)],
         # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null,
         #  the level of the values' intervals ("95%", views.levels)]
-        "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
-                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
+        "boards": [[b, board_title(ctx, b), vals, None, higher_is_better(ctx, b),
                     [board_status[b].get(m["id"], "") for m in models],
                     " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
                     href(urls.board[b]), simulations(ctx.ahead, b),
                     levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
-                   for b in boards],
-        # [id, name, values, format, higher is better, provenance per model (see provenance())]
-        "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
-                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),
-                        [provenance(bench_rows[b].get(m["id"])) for m in models]] for b in benches],
+                   for b, vals in zip(boards, board_values)],
+        # [id, name, values, question set (its label, or null for a benchmark run on one set), higher is better,
+        #  provenance per model (see provenance())]
+        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), vals, label, bench_higher.get(b, True),
+                        [provenance(rows.get(m["id"])) for m in models]]
+                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_values)],
         "sources": [lk.source_name(sid) for sid in source_ids],
-        "price": fmt_of("USD", 2),
-        "params": [decimals("billions", [lk.model_meta(m["id"])["total_b"] for m in models]), "", ""],
+        # the shown text of every number above, in the same places (numbers.number, the site's one formatter)
+        "texts": {
+            "boards": [texts(vals, lk.board_format(b)["unit"], lk.board_format(b)["digits"])
+                       for b, vals in zip(boards, board_values)],
+            "benchmarks": [texts(vals, lk.bench_unit(b), lk.bench_digits(b))
+                           for (b, _, _, _), vals in zip(benches, bench_values)],
+            "input": [None if x["input_price"] is None else fmt_price(x["input_price"]) for x in meta],  # as a model page's
+            "output": [None if x["output_price"] is None else fmt_price(x["output_price"]) for x in meta],
+            "params": [None if x["total_b"] is None else number(x["total_b"], params) for x in meta],
+        },
     }
 
 
@@ -372,6 +390,8 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
                 str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
+            for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
+                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
     # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
     views = {p.data["view"]["id"]: p.data["view"] for p in pages
              if p.template == "board.html" and not p.data["view"]["per_release"]}

@@ -11,11 +11,14 @@ import math
 from typing import Any, Mapping
 
 from .context import SiteContext
-from .numbers import d3_format, decimals, number
+from .numbers import decimals, number
 from .pages import board_title
 from .views import Lookups, _num, iq_anchors, levels
 
 DATA = "points"
+#: a time axis a reader can date: month and year on every label, few enough labels not to crowd a phone's width
+DATE_AXIS = {"format": "%b %Y", "formatType": "utc", "labelOverlap": "greedy", "tickCount": {"interval": "month", "step": 3},
+             "labelAngle": 0, "labelSeparation": 8}
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
 
 
@@ -30,7 +33,7 @@ def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
     for r in (ctx.boards.get(bid) or {}).get("rows", []):
         iv = r.get("interval")
         if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := _num(iv[0]), hi := _num(iv[1])):
-            out[r["model"]] = {"lo": round(lo, 2), "hi": round(hi, 2)}
+            out[r["model"]] = {"lo": lo, "hi": hi}
     return out
 
 
@@ -48,6 +51,8 @@ def _with_ci(rows: list[dict], unit: str) -> list[dict]:
     d = decimals(unit, [v for r in rows for v in (r.get("lo"), r.get("hi"))])
     for r in rows:
         r["ci"] = f"{number(r['lo'], d)}–{number(r['hi'], d)}" if "lo" in r else "none known"
+        if "lo" in r:  # written from the board's own bounds above; the bars need no more than two decimals
+            r["lo"], r["hi"] = round(r["lo"], 2), round(r["hi"], 2)
     return rows
 
 
@@ -74,7 +79,7 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 
 
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
-             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True,
+             description: str, texts: list[dict] | None = None, hover_label: bool = True,
              error_bars: str = ""):
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
@@ -95,8 +100,7 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
         color=alt.Color("weights:N", title="Weights", scale=weights),
         size=alt.condition(is_hl, alt.value(260), alt.value(50)),
         tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                 alt.Tooltip(f"{x}:Q", title=xtitle, format=tooltip_fmt[0]),
-                 alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1]), *interval_tips],
+                 alt.Tooltip(f"{x}_t:N", title=xtitle), alt.Tooltip(f"{y}_t:N", title=ytitle), *interval_tips],
     ).add_params(hl, *([hover] if hover_label else []))
     label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
         x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
@@ -129,10 +133,15 @@ def _digits(rows: list[dict], units: dict[str, str]) -> dict[str, int]:
     return {f: decimals(u, [r.get(f) for r in rows]) for f, u in units.items()}
 
 
-def _fmts(rows: list[dict], x: tuple[str, str], y: tuple[str, str]) -> tuple[str, str]:
-    """Tooltip formats for the x and y fields ((field, unit) each), with the decimals the tables use."""
-    d = _digits(rows, dict([x, y]))
-    return d3_format(d[x[0]]), d3_format(d[y[0]])
+def _texts(rows: list[dict], *fields: tuple[str, str]) -> list[dict]:
+    """Each row's numbers as the tooltip shows them, written here by numbers.number (the browser receives text,
+    never a format to apply): field `f` (with its unit, (field, unit) each) gets `f_t`, with the decimals the
+    tables use for those values."""
+    d = _digits(rows, dict(fields))
+    for r in rows:
+        for f, _ in fields:
+            r[f + "_t"] = number(r.get(f), d[f])
+    return rows
 
 
 def _fallback(rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10,
@@ -168,7 +177,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             + bars)
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
         _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=iq_level),
+                 texts=_texts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
                         units={"iq": "IQ", "cost": "USD-per-task"}))
 
@@ -183,7 +192,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     add("token-vs-effective-cost", "Token cost vs effective cost", desc,
         _scatter(alt, "token", "cost", "Token cost (USD per task, log)", "Effective cost (USD per task, log)",
                  xlog=True, ylog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))),
+                 texts=_texts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))),
         rows, _fallback(rows, [("name", "Model"), ("token", "Token cost (USD per task)"),
                                ("cost", "Effective cost (USD per task)")], "cost",
                         units={"token": "USD-per-task", "cost": "USD-per-task"}))
@@ -195,7 +204,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
     add("iq-vs-speed", "AI IQ vs response time", desc,
         _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=iq_level),
+                 texts=_texts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
                         units={"iq": "IQ", "seconds": "seconds"}))
 
@@ -232,21 +241,22 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             if aa_err else "")
         add(kind, f"{name} vs price", desc,
             _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
-                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points")), error_bars=_bar_level(ctx, aa_board, aa_err)),
+                     texts=_texts(rows, ("price", "USD"), ("index", "points")), error_bars=_bar_level(ctx, aa_board, aa_err)),
             rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
                             units={"index": "points", "price": "USD"}))
 
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
     fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
-    refs = [{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
-            for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or []) if _num(r.get("value")) is not None]
+    refs = _texts([{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
+                   for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
+                   if _num(r.get("value")) is not None], ("y", "percent"))
     _frontier_charts(alt, lk, fronts, refs, add, out)
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
     add("cdpk-vs-send", "CDPK vs SEND", desc,
         _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc,
-                 tooltip_fmt=_fmts(rows, ("cdpk", "percent"), ("send", "percent"))),
+                 texts=_texts(rows, ("cdpk", "percent"), ("send", "percent"))),
         rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")], "cdpk",
                         units={"cdpk": "percent", "send": "percent"}))
 
@@ -255,7 +265,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
     add("hle-calibration", "HLE accuracy vs calibration error", desc,
         _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc,
-                 tooltip_fmt=_fmts(rows, ("calibration", "percent"), ("accuracy", "percent"))),
+                 texts=_texts(rows, ("calibration", "percent"), ("accuracy", "percent"))),
         rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")], "accuracy",
                         units={"accuracy": "percent", "calibration": "percent"}))
 
@@ -311,7 +321,7 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
 def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out: dict) -> None:
     """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
     ref_layer = lambda: alt.Chart(alt.NamedData("refs")).mark_rule(color="#757575", strokeDash=[4, 4]).encode(  # noqa: E731
-        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y:Q", title="CDPK", format=".1f")])
+        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
     for key, kind, title, xtitle, xunit in (
             ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
             ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions")):
@@ -333,7 +343,7 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                     f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
                     f"are left out (no published size).")
         scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False,
-                           tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
+                           texts=_texts(rows, ("x", xunit), ("cdpk", "percent")))
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
             x="x:Q", y="y:Q", order="order:Q")
         scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
@@ -354,6 +364,7 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                 if _num(h[0]) is not None and _num(h[1]) is not None:
                     evo.append({"month": month, "x": 10 ** _num(h[0]), "cdpk": _num(h[1]), "order": order})
         if evo:
+            _texts(evo, ("cdpk", "percent"), ("x", "USD"))
             desc = ("How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
                     "date), from the earliest to the latest; later lines sit higher and further left when models get "
                     "better and cheaper.")
@@ -362,8 +373,8 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                 y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
                 color=alt.Color("month:O", title="Frontier as of", scale=alt.Scale(scheme="viridis")),
                 detail="month:O", order="order:Q",
-                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk:Q", title="CDPK", format=".1f"),
-                         alt.Tooltip("x:Q", title="Input price", format=d3_format(decimals("USD", [e["x"] for e in evo])))],
+                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk_t:N", title="CDPK"),
+                         alt.Tooltip("x_t:N", title="Input price")],
             ).add_params(alt.param(name="hl", value="")).properties(width="container", height=340, description=desc)
             months = _changed_months(fr.get("by_month") or {})
             summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
@@ -392,6 +403,8 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                 ceil.append({"benchmark": bid, "name": name, "ceiling": label, "iq": v})
     if not curve:
         return
+    _texts(curve, ("score", ""), ("iq", "IQ"))
+    _texts(ceil, ("iq", "IQ"))
     desc = ("AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
             "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
             "benchmark's page its ceilings are drawn as horizontal rules.")
@@ -403,11 +416,11 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
         strokeDash=alt.StrokeDash("curve:N", title="Curve", scale=alt.Scale(
             domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]])),
         tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("curve:N", title="Curve"),
-                 alt.Tooltip("score:Q", title="Score", format=".1f"), alt.Tooltip("iq:Q", title="IQ", format=".1f")],
+                 alt.Tooltip("score_t:N", title="Score"), alt.Tooltip("iq_t:N", title="IQ")],
     ).add_params(hl).transform_filter("hl === '' || datum.benchmark === hl")  # a benchmark's page: its own curve, its own x range
     rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63").encode(
         y="iq:Q", tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"),
-                           alt.Tooltip("iq:Q", title="IQ")],
+                           alt.Tooltip("iq_t:N", title="IQ")],
     ).transform_filter("datum.benchmark === hl")
     labels = alt.Chart(alt.NamedData("ceilings")).mark_text(align="left", dx=4, dy=-6, color="#e91e63").encode(
         y="iq:Q", x=alt.value(0), text="ceiling:N").transform_filter("datum.benchmark === hl")
@@ -468,20 +481,24 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
     if not rows:
         return
-    fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
+    digits = decimals("USD", [r[k] for r in rows for k in ("input", "output")])  # as the model page's table
+    for r in rows:
+        r["input_t"], r["output_t"] = number(r["input"], digits), number(r["output"], digits)
     desc = ("Input and output price (USD per million tokens) over time: each step holds from the date its source "
             "gives until the next change, the newest until the data's date. Where sources differ, the vendor's list "
             "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
             "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
-    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"))  # dates are days: never shifted by a time zone
+    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"),  # dates are days: never shifted by a time zone
+              axis=DATE_AXIS)
     y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
     base = alt.Chart(alt.NamedData(DATA)).transform_filter("datum.model === hl").transform_fold(
-        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)")
+        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)").transform_calculate(
+        usd_t="datum.side === 'input' ? datum.input_t : datum.output_t")
     line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(x=x, y=y, color=side)
     points = base.mark_point(filled=True, size=70).encode(
         x=x, y=y, color=side,
-        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd:Q", title="USD per 1M tokens", format=fmt),
+        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd_t:N", title="USD per 1M tokens"),
                  alt.Tooltip("since:N", title="Since"), alt.Tooltip("source:N", title="Source")],
     ).transform_filter("isValid(datum.source)")
     chart = alt.layer(line, points).add_params(alt.param(name="hl", value="")).properties(
@@ -525,14 +542,14 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
                 f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
                 f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
                 f"the board page's date control.)") + _coverage_note(fr.get("coverage"))
-        fmt = d3_format(decimals(fmt_info["unit"], [r["value"] for r in rows]))
+        _texts(rows, ("value", fmt_info["unit"]))
         base = alt.Chart(alt.NamedData(DATA))
         x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"))
         y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
         line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
         points = base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer").encode(
             x=x, y=y, tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                               alt.Tooltip("value:Q", title=name, format=fmt),
+                               alt.Tooltip("value_t:N", title=name),
                                alt.Tooltip("asof:N", title="Best at the end of"),
                                alt.Tooltip("released:N", title="Released")])
         labels = base.mark_text(align="left", dx=6, dy=-8, fontSize=10).encode(x=x, y=y, text="name:N").transform_filter(

@@ -14,7 +14,7 @@
   };
   var api = box.getAttribute("data-api");
   var root = new URL(api + "../../../../", location.href);
-  var digits = +box.getAttribute("data-digits"), unit = box.getAttribute("data-unit");  /* as the table shows them */
+  var unit = box.getAttribute("data-unit");
   var monthSel = box.querySelector('select[name="asof"]'), viewSel = box.querySelector('select[name="view"]');
   var out = box.querySelector(".lb-asof-out");
   var table = document.getElementById(box.getAttribute("data-table"));
@@ -72,10 +72,9 @@
     }));
   }
 
-  function number(v) {
-    if (v === null || v === undefined) return "–";
-    return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  }
+  /* a month's numbers as the build wrote them (asof/<yyyy-mm>.json beside the page: the site's one formatter,
+     with today's table's decimals): [value, interval low, interval high] per model */
+  function text(t, k) { return t && t[k] !== null && t[k] !== undefined ? t[k] : "–"; }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -114,7 +113,7 @@
     box.removeAttribute("data-shown");
   }
 
-  function render(s, data, names) {
+  function render(s, data, names, texts) {
     out.textContent = "";
     today.forEach(function (e) { if (e) e.hidden = true; });
     box.setAttribute("data-shown", s.month + " " + s.view);
@@ -185,18 +184,20 @@
     var tr = el("tr");
     var tiers = rows.some(function (r) { return r.tier !== undefined; });
     var intervals = rows.some(function (r) { return r.interval !== undefined; });
-    ["#"].concat(tiers ? ["Tier"] : [], ["Model", "Organisation", unit], intervals ? ["Interval"] : [], ["Status"])
+    var ranges = rows.some(function (r) { return r.rank_interval; });
+    ["#"].concat(ranges ? ["Rank range" + (board.rank_level ? " (" + board.rank_level + ")" : "")] : [], tiers ? ["Tier"] : [], ["Model", "Organisation", unit], intervals ? ["Interval"] : [], ["Status"])
       .forEach(function (h) { var th = el("th", h); th.scope = "col"; tr.appendChild(th); });
     t.appendChild(el("thead")).appendChild(tr);
     var body = el("tbody");
     rows.forEach(function (r) {
-      var row = el("tr"), name = names[r.model] || [r.model, ""];
+      var row = el("tr"), name = names[r.model] || [r.model, ""], t = ((texts || {})[s.view] || {})[r.model];
       row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
+      if (ranges) {  /* as text, never only in a tooltip */
+        var ri = r.rank_interval;
+        row.appendChild(el("td", ri ? (ri[0] === ri[1] ? String(ri[0]) : ri[0] + "–" + ri[1]) : "–", "lb-rr"));
+      }
       if (tiers) {
-        var tier = el("td", r.tier === undefined || r.tier === null ? "–" : String(r.tier));
-        if (r.rank_interval) tier.title = "rank " + r.rank_interval[0] + "–" + r.rank_interval[1] +
-          (board.rank_level ? " at " + board.rank_level : "");
-        row.appendChild(tier);
+        row.appendChild(el("td", r.tier === undefined || r.tier === null ? "–" : String(r.tier)));
       }
       var th = el("th");
       th.scope = "row";
@@ -207,9 +208,9 @@
       } else th.textContent = name[0];
       row.appendChild(th);
       row.appendChild(el("td", name[2] || ""));
-      row.appendChild(el("td", number(r.value), "v"));
+      row.appendChild(el("td", r.value === null || r.value === undefined ? "–" : text(t, 0), "v"));
       if (intervals) {
-        row.appendChild(el("td", r.interval ? number(r.interval[0]) + "–" + number(r.interval[1]) : "–", "v"));
+        row.appendChild(el("td", r.interval ? text(t, 1) + "–" + text(t, 2) : "–", "v"));
       }
       row.appendChild(el("td", r.status || "", "st"));
       body.appendChild(row);
@@ -231,8 +232,8 @@
     if (!s.month) { showToday(); return; }
     var mine = ++shown;
     out.textContent = "Loading the board as of " + s.month + "…";
-    Promise.all([json(api + s.month + ".json"), json("asof-names.json")]).then(function (got) {
-      if (mine === shown) render(s, got[0], got[1]);
+    Promise.all([json(api + s.month + ".json"), json("asof-names.json"), json("asof/" + s.month + ".json")]).then(function (got) {
+      if (mine === shown) render(s, got[0], got[1], got[2]);
     }).catch(function (err) {
       if (mine !== shown) return;
       out.textContent = "The board as of " + s.month + " could not be loaded (" + err.message + ").";
