@@ -96,7 +96,18 @@ def _open(browser, server, path, *, dark=False, width=1280):
     return ctx, page, watch
 
 
+def _reveal_charts(page):
+    """Scroll each chart into view in turn (charts.js loads Vega and draws a chart only when it comes near the
+    screen), then back to the top, where the screenshots are taken."""
+    charts = page.locator(".lb-vega")
+    for i in range(charts.count()):
+        charts.nth(i).scroll_into_view_if_needed()
+        page.wait_for_timeout(30)
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 def _charts_drawn(page, timeout=15000):
+    _reveal_charts(page)
     page.wait_for_function(
         "() => { const c = [...document.querySelectorAll('.lb-vega')];"
         " return c.length > 0 && c.every(e => e.classList.contains('lb-vega--failed') || e.querySelector('svg, canvas')); }",
@@ -405,6 +416,7 @@ _READY = """() => { const n = performance.getEntriesByType('navigation')[0], m =
 
 def _settle(page, timeout=6000):
     """Wait for the page's table and charts (drawn or failed), bounded: screenshots show the finished page."""
+    _reveal_charts(page)
     page.wait_for_function(
         "() => { const t = document.querySelector('table.lb-table'); if (t && !t.classList.contains('lb-ready')) return false;"
         " return [...document.querySelectorAll('.lb-vega')].every(e => e.classList.contains('lb-vega--failed') || e.querySelector('svg')); }",
@@ -586,7 +598,7 @@ def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages
     split terms ("gpt 5.1" is "gpt-5.1")."""
     import json
 
-    docs = json.loads((real_site / "search/search_index.json").read_text())["docs"]
+    docs = json.loads((real_site / "search/search_docs.json").read_text())["docs"]
     def names(release):  # every configuration of a release, as the index holds it
         return sorted(d["title"] for d in docs if d.get("release") == release)
     gpt5 = names("openai gpt 5")
@@ -833,3 +845,33 @@ def test_no_serious_or_critical_accessibility_violations(browser, pages_server, 
     with capsys.disabled():
         print("\naxe-core, not failing (moderate or minor):\n" + ("\n".join(sorted(minor)) or "none"))
     assert failing == [], "\n".join(failing)
+
+
+def test_search_documents_and_vega_load_only_when_used(browser, server):
+    """A page loads the search's settings (search_index.json, no documents) and no Vega; the documents are
+    fetched when the reader first searches, and Vega when a chart comes near the screen."""
+    ctx, page, watch = _open(browser, server, "")
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.reload(wait_until="networkidle")
+    assert any(u.endswith("/search/search_index.json") for u in fetched)
+    assert not any("search_docs.json" in u for u in fetched)
+    assert not any("/vendor/vega" in u for u in fetched) or page.locator(".lb-vega").first.is_visible()
+    page.click("input.md-search__input")
+    page.keyboard.type("script alert", delay=30)
+    page.wait_for_selector(".md-search-result__item", timeout=10000)
+    assert sum("search_docs.json" in u for u in fetched) == 1
+    # charts: below the first screen of a phone, Vega waits until one is scrolled to
+    ctx.close()
+    ctx, page, watch = _open(browser, server, "charts/", width=390)
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.reload(wait_until="networkidle")
+    far = page.locator(".lb-vega").last
+    assert far.locator("svg").count() == 0
+    far.scroll_into_view_if_needed()
+    page.wait_for_function("e => e.querySelector('svg')", arg=far.element_handle(), timeout=15000)
+    assert any("/vendor/vega/vega.min.js" in u for u in fetched)
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()

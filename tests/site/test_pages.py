@@ -203,7 +203,7 @@ def test_charts_have_text_fallbacks():
 
 
 def test_search_index_is_materials_format_and_escaped():
-    idx = json.loads(SITE["search/search_index.json"])
+    idx = json.loads(SITE["search/search_docs.json"])
     assert set(idx) == {"config", "docs"} and idx["config"]["lang"] == ["en"]
     titles = [d["title"] for d in idx["docs"]]
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
@@ -225,7 +225,7 @@ def test_search_entries_carry_the_names_that_rank_a_model_first():
     # a model without a release is its own release; a hostile name is escaped in the title, words elsewhere
     doc = _model_doc({"id": "x/y", "name": "<b>Y</b> (a)"}, "models/x/y/")
     assert doc["title"] == "&lt;b&gt;Y&lt;/b&gt; (a)" and doc["config"] == ["b y b", "x y", "y"] and doc["release"] == "x y"
-    idx = json.loads(SITE["search/search_index.json"])
+    idx = json.loads(SITE["search/search_docs.json"])
     models = [d for d in idx["docs"] if d["location"].startswith("models/") and d["location"] != "models/"]
     assert models and all(d["exact"] and d["config"] and d["release"] for d in models)
     assert "." in idx["config"]["separator"]  # "gpt 5.1" and "gpt-5.1" both read 5.1 as two terms

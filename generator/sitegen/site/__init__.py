@@ -22,7 +22,7 @@ from .numbers import decimals, number, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
                     slug)
 from .render import environment, fmt_price, script_json
-from .search import search_index
+from .search import search_files
 from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
                     iq_anchors, levels, model_view, release_path, unknown_counts)
 
@@ -92,7 +92,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
         "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
         "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
-        "n_charts": len(charts),
+        "n_charts": len(_gallery(charts)),  # as many as the charts page shows
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
@@ -135,8 +135,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(
-        (k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(charts)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
@@ -168,6 +167,12 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                       schema_doc,
                       "Every field of every data file, generated from the JSON Schemas."))
     return pages
+
+
+def _gallery(charts: dict) -> list[str]:
+    """The charts the charts page shows, in its order: all but one model's prices and each board's best over time,
+    which are shown on the pages they belong to."""
+    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)
 
 
 def _chart_order(kind: str) -> int:
@@ -297,7 +302,7 @@ def _chart_slice(c: dict, highlight: str = "", title_only: bool = False) -> dict
     """What the chart macro (partials/macros.html) reads of a chart on one page: with the page's own point
     (`highlight`), the labels and that point; otherwise the pre-rendered summary table. A page's key covers only
     this, so a model page does not change when another model moves on the same chart."""
-    out = {"title": c["title"], "description": c["description"]}
+    out = {"title": c["title"], "description": c["description"], "alt": c.get("alt") or c["title"]}
     if title_only:
         return out
     own = c["by_model"].get(highlight) if highlight else None
@@ -402,7 +407,7 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
         files.update(rendered)
     else:
         output.entries.update(rendered)
-    files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
+    files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
     number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
     for path, data in ahead_files(ctx.ahead, number).items():
         files[path] = (str(script_json(data)) + "\n").encode("utf-8")

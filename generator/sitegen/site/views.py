@@ -622,6 +622,12 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
     return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
             "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower), "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
+            # a column no row fills is not shown (LMArena: no standard error, no harness on any of its rows)
+            "has_stderr": any(r["stderr"] is not None for r in out), "has_harness": any(r["harness"] or r["also"] for r in out),
+            # one source (or one retrieval date) for every row is said once above the table, not in each row
+            "one_source": out[0]["source"] if out and len({r["source"] for r in out}) == 1 else "",
+            "one_source_url": lk.source_url(board_rows[0].get("source")) if out and len({r["source"] for r in out}) == 1 else None,
+            "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
             "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
 
