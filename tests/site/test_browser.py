@@ -875,3 +875,66 @@ def test_search_documents_and_vega_load_only_when_used(browser, server):
     assert any("/vendor/vega/vega.min.js" in u for u in fetched)
     assert watch.problems == [] and watch.dialogs == []
     ctx.close()
+
+
+FLAGSHIPS = ("openai/gpt-5.5-high", "anthropic/claude-opus-4.7-high", "google/gemini-3.1-pro-preview")
+
+
+def test_compare_three_flagships_shows_every_question_set_that_feeds_their_indices(browser, pages_server):
+    """GPT-5.5 (high), Claude Opus 4.7 and Gemini 3.1 Pro: HLE is on the page for each (Artificial Analysis'
+    question set, which feeds their AI IQ, labelled as such), and a value reads as on its board page."""
+    ctx, page, watch = _open(browser, pages_server + SUB, "compare/?m=" + ",".join(FLAGSHIPS), width=1440)
+    page.wait_for_selector("table.lb-compare")
+    rows = page.locator("table.lb-compare tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.querySelector('th') ? r.querySelector('th').innerText : '',"
+        " [...r.querySelectorAll('td')].map(c => c.firstChild ? c.firstChild.textContent : '')])")
+    hle = [(h, cells) for h, cells in rows if h.startswith("Humanity's Last Exam")]
+    aa = [cells for h, cells in hle if "Artificial Analysis" in h]
+    assert aa and all(c not in ("", "–") for c in aa[0]), hle
+    assert all("\n" in h for h, _ in hle)  # each set's label under the benchmark's name
+    # AI IQ as the board shows it
+    iq = next(cells for h, cells in rows if h.startswith("AI IQ"))
+    page.wait_for_timeout(200)
+    _shot(page, "compare-flagships")
+    board = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    board.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    for mid, text in zip(FLAGSHIPS, iq):
+        if text == "–":
+            continue
+        shown = board.locator(f"#board-ai-iq tbody tr:has(a[href$='models/{mid}/']) td.v").first.inner_text()
+        assert shown == text, (mid, shown, text)
+    board.context.close()
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_pedagogy_frontier_names_its_frontier_models(browser, pages_server):
+    import json
+
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/pedagogy-cdpk/", width=1440)
+    fig = page.locator("#chart-pedagogy-frontier")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_function("e => e.querySelector('svg')", arg=fig.locator(".lb-vega").element_handle(), timeout=20000)
+    spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
+    frontier = {p["name"] for p in spec["datasets"]["points"] if p.get("frontier")}
+    labels = set(fig.locator(".mark-text text").all_inner_texts())
+    assert frontier and frontier <= labels, (frontier, labels)
+    assert "points plotted" in fig.locator(".lb-vega").get_attribute("aria-label")
+    page.wait_for_timeout(300)
+    fig.screenshot(path=str(SHOTS / "pedagogy-frontier.png"))
+    # the interval cells keep their method in view: nothing cut off
+    cut = page.locator("#board-pedagogy-cdpk td.iv").evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).length")
+    assert cut == 0
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_table_regions_have_unique_names(browser, server):
+    """a11y.js names each scrolling table box (a region landmark): never two with one name on a page (axe's
+    landmark-unique), even where tables have no caption or share a heading."""
+    for path in ("downloads/", "models/openai/model-00000/", "benchmarks/hle/"):
+        ctx, page, watch = _open(browser, server, path)
+        names = page.locator("[role=region]").evaluate_all("rs => rs.map(r => r.getAttribute('aria-label'))")
+        assert names and len(names) == len(set(names)), (path, names)
+        assert watch.problems == [], watch.problems
+        ctx.close()

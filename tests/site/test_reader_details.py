@@ -68,3 +68,24 @@ def test_every_page_loads_the_search_settings_only():
     assert len(FILES["search/search_index.json"]) < 400
     worker = FILES["assets/js/search-worker.js"].decode("utf-8")
     assert '"../../search/search_docs.json"' in worker  # beside search_index.json, from assets/js/
+
+
+def _levels(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r"<h([1-6])[\s>]", html)]
+
+
+def test_changelog_headings_never_skip_a_level_with_or_without_releases():
+    import dataclasses
+
+    from fixtures import make_history
+
+    def skips(levels):
+        return [(a, b) for a, b in zip(levels, levels[1:]) if b > a + 1]
+
+    with_releases = _levels(FILES["changelog/index.html"].decode("utf-8"))
+    assert 3 in with_releases and skips(with_releases) == []  # h1, h2 per release, h3 per commit
+    ctx = make_context(6)
+    history = [dict(e, release=None) for e in make_history([m["id"] for m in ctx.models])]
+    page = render_files(dataclasses.replace(ctx, history=history))["changelog/index.html"].decode("utf-8")
+    levels = _levels(page)
+    assert levels[0] == 1 and 3 not in levels and levels.count(2) >= 4 and skips(levels) == []
