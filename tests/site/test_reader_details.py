@@ -89,3 +89,23 @@ def test_changelog_headings_never_skip_a_level_with_or_without_releases():
     page = render_files(dataclasses.replace(ctx, history=history))["changelog/index.html"].decode("utf-8")
     levels = _levels(page)
     assert levels[0] == 1 and 3 not in levels and levels.count(2) >= 4 and skips(levels) == []
+
+
+def test_organisations_with_unranked_rows_only_are_listed_apart():
+    """A board that hides its unranked rows lists the organisations of its ranked rows, then, in a group of their own,
+    those with unranked rows only (AI IQ's human baselines and ARC Prize entries, ranked nowhere)."""
+    from sitegen.site.views import board_view
+
+    ctx = make_context(6)
+    rows = ctx.boards["ai-iq"]["rows"]
+    ranked_orgs = {next(m["organization"] for m in ctx.models if m["id"] == r["model"]) for r in rows if r["rank"]}
+    human = {"id": "human/human-panel", "name": "Human Panel", "organization": "Human baseline (ARC Prize)",
+             "release": "human/human-panel", "results": []}
+    ctx.models.append(human)
+    rows.append({"model": human["id"], "value": None, "rank": None, "status": "unranked",
+                 "coverage": {"have": 1, "of": 4}, "components": []})
+    view = board_view("ai-iq", Lookups(ctx, Urls(ctx)))
+    assert view["hide_unranked"] and set(view["orgs"]) == ranked_orgs
+    assert view["unranked_orgs"] == ["Human baseline (ARC Prize)"]
+    page = render_files(ctx)["boards/ai-iq/index.html"].decode("utf-8")
+    assert '<optgroup label="Only in unranked rows"><option value="Human baseline (ARC Prize)">' in page

@@ -430,7 +430,12 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
             "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
-            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower),
+            # the organisation filter lists first those of the rows the table shows at first; where it hides the
+            # unranked rows, organisations with unranked rows only (AI IQ: human baselines, ARC Prize competition
+            # entries, independent entrants, on the ARC-AGI results alone) follow in a group of their own
+            "orgs": sorted({r["org"] for r in view_rows if r["org"] and (r["ranked"] or not hide_unranked)}, key=str.lower),
+            "unranked_orgs": sorted({r["org"] for r in view_rows if r["org"] and hide_unranked} -
+                                    {r["org"] for r in view_rows if r["ranked"]}, key=str.lower),
             # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
             "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
             "per_release": per_release, "n_configurations": n_configurations,
