@@ -1,5 +1,5 @@
 """The compare page's data: a benchmark run on several question sets has a labelled row for each, and every number
-arrives as the text the site's one formatter wrote."""
+arrives with the text the site's one formatter wrote."""
 
 from __future__ import annotations
 
@@ -27,9 +27,8 @@ def test_each_question_set_of_a_benchmark_is_its_own_labelled_row():
     assert (full[1], full[3]) == ("Humanity's Last Exam", "Full set: the paper's 2,500 questions")
     assert (aa[1], aa[3]) == ("Humanity's Last Exam", "Artificial Analysis' set: 2,684 questions")
     m = [x[0] for x in data["models"]]
-    assert aa[2][m.index(b)] == 43.05 and aa[2][m.index(a)] is None
-    # percent with the benchmark's one decimal, half up: 43.05 -> 43.1%
-    assert data["texts"]["benchmarks"][ids.index("hle/aa-2684")][m.index(b)] == "43.1%"
+    # [number, text]: percent with the benchmark's one decimal, half up: 43.05 -> 43.1%
+    assert aa[2][m.index(b)] == [43.05, "43.1%"] and aa[2][m.index(a)] is None
     assert data["sources"][aa[5][m.index(b)][0]] and aa[5][m.index(b)][1] == "2026-07-02"
     # a benchmark on one set has no label
     assert data["benchmarks"][ids.index("gpqa-diamond")][3] is None
@@ -41,5 +40,4 @@ def test_prices_and_parameters_arrive_as_the_model_pages_texts():
     model["pricing"]["input_per_mtok"] = 0.075
     model["pricing"]["output_per_mtok"] = 1.125
     data = _compare_data(ctx, Lookups(ctx, Urls(ctx)), Urls(ctx))
-    assert data["texts"]["input"][0] == "$0.075" and data["texts"]["output"][0] == "$1.13"
-    assert data["models"][0][4] == 0.075
+    assert data["models"][0][4:6] == [[0.075, "$0.075"], [1.125, "$1.13"]]

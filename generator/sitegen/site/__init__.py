@@ -196,9 +196,7 @@ def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
 
 
 def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
-    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays. Every number the
-    page shows is in `texts`, written here by numbers.number (compare.js only places them); the numbers stay
-    beside them for deciding which value is best."""
+    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
@@ -222,20 +220,29 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
             return None
         return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
 
-    def texts(values: list, unit: str, digits: int) -> list:
-        return [None if v is None else with_unit(v, unit, digits) for v in values]
+    def cells(values: list, show) -> list:
+        """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
+        return [None if v is None else [v, show(v)] for v in values]
 
     bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
     simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
     meta = [lk.model_meta(m["id"]) for m in models]
-    board_values = [[board_vals[b].get(m["id"]) for m in models] for b in boards]
-    bench_values = [[rows[m["id"]].get("value") if m["id"] in rows else None for m in models] for rows in bench_rows]
     params = decimals("billions", [x["total_b"] for x in meta])
+    board_cells = [cells([board_vals[b].get(m["id"]) for m in models],
+                         lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"])) for b in boards]
+    bench_cells = [cells([rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
+                         lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)))
+                   for (b, _, _, _), rows in zip(benches, bench_rows)]
+    # Every number is a cell [number, text]: the text is what the page shows, written here by the site's one
+    # formatter (numbers.number; prices as a model page writes them); compare.js only places it, and uses the
+    # number to mark the best value
     return {
-        # [..., 1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
-        "models": [[m["id"], x["name"], x["org"], x["href"], x["input_price"], x["output_price"], x["weights"],
-                    x["total_b"], 1 if m["id"] in simulated else 0] for m, x in zip(models, meta)],
-        # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null,
+        # [id, name, organisation, page, input price, output price, weights, total parameters (B),
+        #  1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
+        "models": [[m["id"], x["name"], x["org"], x["href"], *cells([x["input_price"], x["output_price"]], fmt_price),
+                    x["weights"], *cells([x["total_b"]], lambda v: number(v, params)), 1 if m["id"] in simulated else 0]
+                   for m, x in zip(models, meta)],
+        # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
         #  the level of the values' intervals ("95%", views.levels)]
         "boards": [[b, board_title(ctx, b), vals, None, higher_is_better(ctx, b),
                     [board_status[b].get(m["id"], "") for m in models],
@@ -243,23 +250,13 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
                     href(urls.board[b]), simulations(ctx.ahead, b),
                     levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
-                   for b, vals in zip(boards, board_values)],
-        # [id, name, values, question set (its label, or null for a benchmark run on one set), higher is better,
+                   for b, vals in zip(boards, board_cells)],
+        # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
         #  provenance per model (see provenance())]
         "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), vals, label, bench_higher.get(b, True),
                         [provenance(rows.get(m["id"])) for m in models]]
-                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_values)],
+                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)],
         "sources": [lk.source_name(sid) for sid in source_ids],
-        # the shown text of every number above, in the same places (numbers.number, the site's one formatter)
-        "texts": {
-            "boards": [texts(vals, lk.board_format(b)["unit"], lk.board_format(b)["digits"])
-                       for b, vals in zip(boards, board_values)],
-            "benchmarks": [texts(vals, lk.bench_unit(b), lk.bench_digits(b))
-                           for (b, _, _, _), vals in zip(benches, bench_values)],
-            "input": [None if x["input_price"] is None else fmt_price(x["input_price"]) for x in meta],  # as a model page's
-            "output": [None if x["output_price"] is None else fmt_price(x["output_price"]) for x in meta],
-            "params": [None if x["total_b"] is None else number(x["total_b"], params) for x in meta],
-        },
     }
 
 

@@ -17,12 +17,12 @@
     return ids.slice(0, 4);
   }
 
-  /* every number arrives as the text the site's one formatter wrote at build time (data.texts, numbers.number);
-     the numbers beside them only decide which value is best */
-  function shown(v, t) {
-    if (v === null || v === undefined) return "–";
-    if (typeof v === "string") return v === "unknown" ? "–" : v;
-    return t === null || t === undefined ? "–" : t;
+  /* every number arrives as a cell [number, text]: the text is what the build's one formatter wrote
+     (numbers.number), shown as it is; the number only decides which value is best */
+  function value(c) { return Array.isArray(c) ? c[0] : c; }
+  function cellText(c) {
+    if (c === null || c === undefined || c === "unknown") return "–";
+    return Array.isArray(c) ? c[1] : String(c);
   }
 
   /* "A is ahead of B in 97% of simulations": counted here from each model's simulated rank in every one of the
@@ -107,13 +107,14 @@
     function section(title) { var r = tb.insertRow(); var c = el("th", title, "lb-section"); c.colSpan = idx.length + 1; r.appendChild(c); }
     /* higher: true/false marks the best value in bold (lower is better for costs and errors); null marks none */
     /* extra(k, cell): adds a value's provenance under it; returns the row header for a caption or warning */
-    function row(name, vals, texts, higher, extra) {
+    function row(name, cells, higher, extra) {
       var r = tb.insertRow(); var h = el("th"); h.scope = "row"; r.appendChild(h);
       if (typeof name === "string") h.textContent = name; else h.appendChild(name);
+      var vals = cells.map(value);
       var nums = vals.filter(function (v) { return typeof v === "number"; });
       var best = nums.length > 1 && higher !== null && higher !== undefined ? (higher ? Math.max : Math.min).apply(null, nums) : null;
       vals.forEach(function (v, k) {
-        var c = el("td", shown(v, texts && texts[k]), "lb-num");
+        var c = el("td", cellText(cells[k]), "lb-num");
         if (v === null || v === undefined || v === "unknown") c.title = "not known";
         if (best !== null && v === best) c.classList.add("lb-best");
         if (extra && v !== null && v !== undefined) extra(k, c);
@@ -125,21 +126,20 @@
     function distinct(xs) { return xs.filter(function (x, i) { return x !== null && x !== undefined && x !== "" && xs.indexOf(x) === i; }); }
     section("Model");
     row("Weights", idx.map(function (i) { return data.models[i][6]; }));
-    function pick(list) { return idx.map(function (i) { return list[i]; }); }
-    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }), pick(data.texts.params));
+    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }));
     section("Prices (USD per million tokens; lowest in bold)");
-    row("Input", idx.map(function (i) { return data.models[i][4]; }), pick(data.texts.input), false);
-    row("Output", idx.map(function (i) { return data.models[i][5]; }), pick(data.texts.output), false);
+    row("Input", idx.map(function (i) { return data.models[i][4]; }), false);
+    row("Output", idx.map(function (i) { return data.models[i][5]; }), false);
     section("Indices (best in bold)");
     var OK = ["complete", "full", "published", ""];
-    data.boards.forEach(function (b, bi) {
+    data.boards.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
       if (!vals.some(function (v) { return v !== null; })) return;
       var name = document.createDocumentFragment(), a = el("a", b[1]);
       a.href = "../" + b[7]; name.appendChild(a);
       if (b[6]) name.appendChild(el("div", b[6], "lb-sub"));
       var statuses = idx.map(function (i) { return b[5][i]; });
-      var h = row(name, vals, pick(data.texts.boards[bi]), b[4], function (k, c) {
+      var h = row(name, vals, b[4], function (k, c) {
         if (OK.indexOf(statuses[k]) < 0) { var s = el("span", statuses[k], "lb-status lb-status--" + statuses[k]); c.appendChild(document.createTextNode(" ")); c.appendChild(s); }
       });
       var shown = statuses.filter(function (s, k) { return vals[k] !== null; });
@@ -171,13 +171,13 @@
       if (versions[family].length > 1) out.appendChild(el("p", "⚠ " + versions[family].join(" and ") + " are different methodology versions of one index: compare values within a version, not across.", "lb-flagtext"));
     });
     section("Benchmarks (best in bold; source and retrieval date under each value)");
-    data.benchmarks.forEach(function (b, bi) {
+    data.benchmarks.forEach(function (b) {
       var vals = idx.map(function (i) { return b[2][i]; });
       if (!vals.some(function (v) { return v !== null; })) return;
       var prov = idx.map(function (i) { return b[5][i]; });
       var name = b[1];
       if (b[3]) { name = document.createDocumentFragment(); name.appendChild(document.createTextNode(b[1])); name.appendChild(el("div", b[3], "lb-sub")); }
-      var h = row(name, vals, pick(data.texts.benchmarks[bi]), b[4], function (k, c) {
+      var h = row(name, vals, b[4], function (k, c) {
         var p = prov[k];
         if (!p) return;
         var sub = el("div", undefined, "lb-sub"), src = p[0] !== null ? data.sources[p[0]] : "source not known";
