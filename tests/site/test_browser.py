@@ -879,7 +879,7 @@ def test_search_documents_and_vega_load_only_when_used(browser, server):
     ctx.close()
 
 
-FLAGSHIPS = ("openai/gpt-5.5-high", "anthropic/claude-opus-4.7-high", "google/gemini-3.1-pro-preview")
+FLAGSHIPS = ("openai/gpt-5.5-high", "anthropic/claude-opus-4.7-adaptive-reasoning-max-effort", "google/gemini-3.1-pro-preview")
 
 
 def test_compare_three_flagships_shows_every_question_set_that_feeds_their_indices(browser, pages_server):

@@ -73,7 +73,9 @@ def test_built_charts_carry_labels_dated_axes_alt_text_and_load_vega_on_demand()
              and "datum.lpos ===" in json.dumps(layer.get("transform"))]
     assert len(texts) == 6  # one layer per side (and the hover label only for the points without one)
     evo = json.loads(files["assets/charts/pedagogy-evolution.json"])
-    assert "viridis" not in json.dumps(evo) and evo["encoding"]["color"]["field"] == "era"
+    assert "viridis" not in json.dumps(evo) and [layer["encoding"]["color"]["field"] for layer in evo["layer"]] == ["era"] * 2
+    assert [layer["transform"] for layer in evo["layer"]] == [[{"filter": "datum.era === 'in between'"}],
+                                                             [{"filter": "datum.era !== 'in between'"}]]
     best = [k for k in files if k.startswith("assets/charts/best-over-time-")]
     for k in best:
         assert json.loads(files[k])["layer"][0]["encoding"]["x"]["axis"]["format"] == "%b %Y"

@@ -519,15 +519,18 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                     "further left when models get better and cheaper.")
             domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
             palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
-            chart = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
+            lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
                 x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
                 y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
                 color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
                 opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
                 detail="month:O", order="order:Q",
                 tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk_t:N", title="CDPK"),
-                         alt.Tooltip("x_t:N", title="Input price")],
-            ).add_params(alt.param(name="hl", value="")).properties(width="container", height=340, description=desc)
+                         alt.Tooltip("x_t:N", title="Input price")])
+            # the grey lines first, so the first and the latest frontier are drawn over them
+            chart = alt.layer(lines.transform_filter("datum.era === 'in between'"),
+                              lines.transform_filter("datum.era !== 'in between'")).properties(
+                width="container", height=340, description=desc)
             months = _changed_months(fr.get("by_month") or {})
             summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
                         "n": len(fr["by_month"][m] or [])} for m in months[-8:]]
