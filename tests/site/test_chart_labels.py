@@ -69,6 +69,8 @@ def test_built_charts_carry_labels_dated_axes_alt_text_and_load_vega_on_demand()
     spec = json.loads(files["assets/charts/iq-vs-cost.json"])
     points = spec["datasets"]["points"]
     assert 0 < sum("lpos" in p for p in points) <= 12
+    # Vega names the chart's container with the spec's description: the text alternative, with its data summary
+    assert spec["description"].startswith("AI IQ vs effective cost: ") and " points plotted. Model: " in spec["description"]
     texts = [layer for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "text"
              and "datum.lpos ===" in json.dumps(layer.get("transform"))]
     assert len(texts) == 6  # one layer per side (and the hover label only for the points without one)

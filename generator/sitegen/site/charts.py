@@ -406,7 +406,7 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         out[kind]["alt"] = alt_text(out[kind])
         spec = out[kind]["spec"]
         spec["usermeta"] = {"kind": kind}
-        spec["description"] = out[kind]["description"]
+        spec["description"] = out[kind]["alt"]  # Vega names its container with it, over the page's aria-label
         spec.setdefault("params", [{"name": "hl", "value": ""}])
         _assert_finite(spec)
     return out
