@@ -96,7 +96,18 @@ def _open(browser, server, path, *, dark=False, width=1280):
     return ctx, page, watch
 
 
+def _reveal_charts(page):
+    """Scroll each chart into view in turn (charts.js loads Vega and draws a chart only when it comes near the
+    screen), then back to the top, where the screenshots are taken."""
+    charts = page.locator(".lb-vega")
+    for i in range(charts.count()):
+        charts.nth(i).scroll_into_view_if_needed()
+        page.wait_for_timeout(30)
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 def _charts_drawn(page, timeout=15000):
+    _reveal_charts(page)
     page.wait_for_function(
         "() => { const c = [...document.querySelectorAll('.lb-vega')];"
         " return c.length > 0 && c.every(e => e.classList.contains('lb-vega--failed') || e.querySelector('svg, canvas')); }",
@@ -289,6 +300,8 @@ def test_compare_and_search(browser, server):
     page.wait_for_selector("table.lb-compare")
     heads = page.locator("table.lb-compare thead th").all_inner_texts()
     assert any("</script>" in h for h in heads)
+    # no empty header (axe's empty-table-header): the corner cell is named for screen readers
+    assert page.locator("table.lb-compare thead th").evaluate_all("hs => hs.every(h => h.textContent.trim())")
     _shot(page, "compare")
     page.click("input.md-search__input")
     page.wait_for_timeout(800)  # the search worker indexes first
@@ -454,6 +467,7 @@ _READY = """() => { const n = performance.getEntriesByType('navigation')[0], m =
 
 def _settle(page, timeout=6000):
     """Wait for the page's table and charts (drawn or failed), bounded: screenshots show the finished page."""
+    _reveal_charts(page)
     page.wait_for_function(
         "() => { const t = document.querySelector('table.lb-table'); if (t && !t.classList.contains('lb-ready')) return false;"
         " return [...document.querySelectorAll('.lb-vega')].every(e => e.classList.contains('lb-vega--failed') || e.querySelector('svg')); }",
@@ -640,7 +654,7 @@ def test_search_ranks_an_exact_name_first_then_its_configurations(browser, pages
     split terms ("gpt 5.1" is "gpt-5.1")."""
     import json
 
-    docs = json.loads((real_site / "search/search_index.json").read_text())["docs"]
+    docs = json.loads((real_site / "search/search_docs.json").read_text())["docs"]
     def names(release):  # every configuration of a release, as the index holds it
         return sorted(d["title"] for d in docs if d.get("release") == release)
     gpt5 = names("openai gpt 5")
@@ -967,3 +981,96 @@ def test_every_board_shows_row_one_and_its_value_on_the_first_screen(browser, pa
     with capsys.disabled():
         print("\nfirst screen" + ("" if axe else " (axe-core not installed: not run)") + ":\n" + "\n".join(lines))
     assert failing == [], "\n".join(failing)
+
+
+def test_search_documents_and_vega_load_only_when_used(browser, server):
+    """A page loads the search's settings (search_index.json, no documents) and no Vega; the documents are
+    fetched when the reader first searches, and Vega when a chart comes near the screen."""
+    ctx, page, watch = _open(browser, server, "")
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.reload(wait_until="networkidle")
+    assert any(u.endswith("/search/search_index.json") for u in fetched)
+    assert not any("search_docs.json" in u for u in fetched)
+    assert not any("/vendor/vega" in u for u in fetched) or page.locator(".lb-vega").first.is_visible()
+    page.click("input.md-search__input")
+    page.keyboard.type("script alert", delay=30)
+    page.wait_for_selector(".md-search-result__item", timeout=10000)
+    assert sum("search_docs.json" in u for u in fetched) == 1
+    # charts: below the first screen of a phone, Vega waits until one is scrolled to
+    ctx.close()
+    ctx, page, watch = _open(browser, server, "charts/", width=390)
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.reload(wait_until="networkidle")
+    far = page.locator(".lb-vega").last
+    assert far.locator("svg").count() == 0
+    far.scroll_into_view_if_needed()
+    page.wait_for_function("e => e.querySelector('svg')", arg=far.element_handle(), timeout=15000)
+    assert any("/vendor/vega/vega.min.js" in u for u in fetched)
+    assert watch.problems == [] and watch.dialogs == []
+    ctx.close()
+
+
+FLAGSHIPS = ("openai/gpt-5.5-high", "anthropic/claude-opus-4.7-adaptive-reasoning-max-effort", "google/gemini-3.1-pro-preview")
+
+
+def test_compare_three_flagships_shows_every_question_set_that_feeds_their_indices(browser, pages_server):
+    """GPT-5.5 (high), Claude Opus 4.7 and Gemini 3.1 Pro: HLE is on the page for each (Artificial Analysis'
+    question set, which feeds their AI IQ, labelled as such), and a value reads as on its board page."""
+    ctx, page, watch = _open(browser, pages_server + SUB, "compare/?m=" + ",".join(FLAGSHIPS), width=1440)
+    page.wait_for_selector("table.lb-compare")
+    rows = page.locator("table.lb-compare tbody tr").evaluate_all(
+        "rs => rs.map(r => [r.querySelector('th') ? r.querySelector('th').innerText : '',"
+        " [...r.querySelectorAll('td')].map(c => c.firstChild ? c.firstChild.textContent : '')])")
+    hle = [(h, cells) for h, cells in rows if h.startswith("Humanity's Last Exam")]
+    aa = [cells for h, cells in hle if "Artificial Analysis" in h]
+    assert aa and all(c not in ("", "–") for c in aa[0]), hle
+    assert all("\n" in h for h, _ in hle)  # each set's label under the benchmark's name
+    # AI IQ as the board shows it
+    iq = next(cells for h, cells in rows if h.startswith("AI IQ"))
+    page.wait_for_timeout(200)
+    _shot(page, "compare-flagships")
+    board = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    board.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    for mid, text in zip(FLAGSHIPS, iq):
+        if text == "–":
+            continue
+        shown = board.locator(f"#board-ai-iq tbody tr:has(a[href$='models/{mid}/']) td.v").first.inner_text()
+        assert text == shown + " IQ", (mid, shown, text)  # the board's column names the unit once
+    board.context.close()
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_pedagogy_frontier_names_its_frontier_models(browser, pages_server):
+    import json
+
+    ctx, page, watch = _open(browser, pages_server + SUB, "boards/pedagogy-cdpk/", width=1440)
+    fig = page.locator("#chart-pedagogy-frontier")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_function("e => e.querySelector('svg')", arg=fig.locator(".lb-vega").element_handle(), timeout=20000)
+    spec = json.loads(page.evaluate("u => fetch(u).then(r => r.text())", fig.locator(".lb-vega").get_attribute("data-spec")))
+    frontier = {p["name"] for p in spec["datasets"]["points"] if p.get("frontier")}
+    labels = set(fig.locator(".mark-text text").evaluate_all("ts => ts.map(t => t.textContent)"))  # SVG: no innerText
+    assert frontier and frontier <= labels, (frontier, labels)
+    assert "points plotted" in fig.locator(".lb-vega").get_attribute("aria-label")
+    page.wait_for_timeout(300)
+    fig.screenshot(path=str(SHOTS / "pedagogy-frontier.png"))
+    # the interval cells keep their method in view: nothing cut off
+    cut = page.locator("#board-pedagogy-cdpk td.iv").evaluate_all("cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).length")
+    assert cut == 0
+    assert watch.problems == [], watch.problems
+    ctx.close()
+
+
+def test_table_regions_have_unique_names(browser, server):
+    """a11y.js names each scrolling table box (a region landmark): never two with one name on a page (axe's
+    landmark-unique), even where tables have no caption or share a heading."""
+    for path in ("downloads/", "models/openai/model-00000/", "benchmarks/hle/"):
+        ctx, page, watch = _open(browser, server, path)
+        names = page.locator("[role=region]").evaluate_all("rs => rs.map(r => r.getAttribute('aria-label'))")
+        assert names and len(names) == len(set(names)), (path, names)
+        assert watch.problems == [], watch.problems
+        ctx.close()

@@ -54,3 +54,59 @@ def test_header_adds_the_unit_once():
     assert header("Token cost (USD)", "USD") == "Token cost (USD)"
     assert header("MMLU-Pro", "percent") == "MMLU-Pro (%)"
     assert header("AI IQ", "IQ") == "AI IQ"
+
+
+@pytest.mark.parametrize("value, digits, expected", [
+    (19.435, 2, "19.44"),     # the binary float is 19.43499…: Python's f"{:.2f}" writes 19.43
+    (2.675, 2, "2.68"),
+    (0.125, 2, "0.13"),
+    (-2.5, 0, "-3"),          # halves away from zero
+    (1436.5, 0, "1,437"),
+    (0.3 + 0.6, 1, "0.9"),    # 0.8999999999999999: its shortest text, not a half
+    (-0.04, 1, "0.0"),        # no negative zero
+    (1e16, 0, "10,000,000,000,000,000"),
+])
+def test_number_rounds_half_up_on_the_stored_values_decimal_text(value, digits, expected):
+    assert f"{19.435:.2f}" == "19.43"  # what the board showed before, while compare.js's browser wrote 19.44
+    assert number(value, digits) == expected
+
+
+def test_one_value_reads_the_same_on_the_board_model_compare_and_as_of_pages():
+    """A stored 19.435 (the effective cost of one model) is written once by numbers.number: the cost board's cell,
+    the model page's summary, the compare page's text and the as-of month's text all read 19.44."""
+    import dataclasses
+    import json
+    import re
+
+    from fixtures import make_context
+
+    from sitegen.site import render_files
+
+    ctx = make_context(6)
+    rows = ctx.boards["cost"]["rows"]
+    for r in rows:  # every value above $1, so that the board shows cents (numbers.decimals)
+        r["value"] = r["value"] + 1.0
+    mid = rows[0]["model"]
+    rows[0]["value"] = 19.435
+    as_of = {"boards": {"cost": {"2026-06": {
+        "known": {"rows": [{"model": mid, "value": 19.435, "rank": 1, "interval": [18.125, 20.005]}]},
+        "released": None}}}}
+    files = render_files(dataclasses.replace(ctx, as_of=as_of))
+    model = next(m for m in ctx.models if m["id"] == mid)
+
+    board = files["boards/cost/index.html"].decode("utf-8")
+    row = next(tr for tr in re.findall(r"<tr[^>]*>.*?</tr>", board, re.S) if f">{model['name']}<" in tr)
+    assert re.search(r'<td class="v">(<a [^>]*>)?19\.44(</a>)?</td>', row), row
+
+    page = next(v for k, v in files.items() if k.startswith("models/") and k.endswith("index.html")
+                and f"<h1>{model['name']}" in v.decode("utf-8")).decode("utf-8")
+    assert "$19.44" in page and "19.43" not in page
+
+    compare = json.loads(re.search(r'id="compare-data">(.*?)</script>', files["compare/index.html"].decode("utf-8"),
+                                   re.S).group(1))
+    b = [x[0] for x in compare["boards"]].index("cost")
+    m = [x[0] for x in compare["models"]].index(mid)
+    assert compare["boards"][b][2][m] == [19.435, "$19.44"]
+
+    month = json.loads(files["boards/cost/asof/2026-06.json"])
+    assert month == {"known": {mid: ["19.44", "18.13", "20.01"]}, "released": {}}

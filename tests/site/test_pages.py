@@ -117,7 +117,7 @@ def test_leaderboard_table_rows_and_marked_cells():
     assert imputed and all(data["notes"][c[1]].startswith("Imputed") for c in imputed)
     observed = [c for _, cells in data["rows"] for c in cells if c[0] == "o" and len(c) > 3]
     assert observed and all(data["sources"][c[2]][0] and re.match(r"\d{4}-\d\d-\d\d$", data["dates"][c[3]]) for c in observed)
-    assert len(data["columns"]) == len(data["raw_format"]) == len([h for h in heads if re.match(r"c\d+$", h)])
+    assert len(data["columns"]) == len([h for h in heads if re.match(r"c\d+$", h)])
 
 
 def test_board_pages_stay_small():
@@ -204,7 +204,7 @@ def test_charts_have_text_fallbacks():
 
 
 def test_search_index_is_materials_format_and_escaped():
-    idx = json.loads(SITE["search/search_index.json"])
+    idx = json.loads(SITE["search/search_docs.json"])
     assert set(idx) == {"config", "docs"} and idx["config"]["lang"] == ["en"]
     titles = [d["title"] for d in idx["docs"]]
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
@@ -226,7 +226,7 @@ def test_search_entries_carry_the_names_that_rank_a_model_first():
     # a model without a release is its own release; a hostile name is escaped in the title, words elsewhere
     doc = _model_doc({"id": "x/y", "name": "<b>Y</b> (a)"}, "models/x/y/")
     assert doc["title"] == "&lt;b&gt;Y&lt;/b&gt; (a)" and doc["config"] == ["b y b", "x y", "y"] and doc["release"] == "x y"
-    idx = json.loads(SITE["search/search_index.json"])
+    idx = json.loads(SITE["search/search_docs.json"])
     models = [d for d in idx["docs"] if d["location"].startswith("models/") and d["location"] != "models/"]
     assert models and all(d["exact"] and d["config"] and d["release"] for d in models)
     assert "." in idx["config"]["separator"]  # "gpt 5.1" and "gpt-5.1" both read 5.1 as two terms

@@ -18,11 +18,11 @@ from .ahead import ahead_files, simulations
 from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
                      price_disagreement_rows, price_rows)
 from .context import SiteContext
-from .numbers import decimals, with_unit
+from .numbers import decimals, number, with_unit
 from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
                     slug)
-from .render import environment, script_json
-from .search import search_index
+from .render import environment, fmt_price, script_json
+from .search import search_files
 from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
                     iq_anchors, levels, model_view, release_path, unknown_counts)
 
@@ -92,7 +92,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
         "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
         "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
-        "n_charts": len(charts),
+        "n_charts": len(_gallery(charts)),  # as many as the charts page shows
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
@@ -135,8 +135,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": sorted(
-        (k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(charts)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
@@ -171,6 +170,12 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     return pages
 
 
+def _gallery(charts: dict) -> list[str]:
+    """The charts the charts page shows, in its order: all but one model's prices and each board's best over time,
+    which are shown on the pages they belong to."""
+    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)
+
+
 def _chart_order(kind: str) -> int:
     order = ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "aa-vs-price-v2-2",
              "pedagogy-frontier", "pedagogy-evolution",
@@ -198,46 +203,61 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     boards = [b for b in board_ids(ctx)]
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
-    benches = sorted(ctx.benchmark_boards)
-    bench_rows = {b: {r["model"]: r for r in ctx.benchmark_boards[b].get("rows", []) if r["model"] in index} for b in benches}
-    bench_vals = {b: {m: r.get("value") for m, r in rows.items()} for b, rows in bench_rows.items()}
+    # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
+    # Analysis') has a row for each, labelled, since an index may be fed by any of them
+    benches = []
+    for b in sorted(ctx.benchmark_boards):
+        bb = ctx.benchmark_boards[b]
+        others = bb.get("other_question_sets") or []
+        benches.append((b, "", bb.get("rows", []), bb.get("question_set") if others else None))
+        benches += [(b, qs["subset"], qs["rows"], qs["label"]) for qs in others]
+    bench_rows = [{r["model"]: r for r in rows if r["model"] in index} for _, _, rows, _ in benches]
     # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
-    source_ids = sorted({r.get("source") or "" for rows in bench_rows.values() for r in rows.values()} - {""})
+    source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
     source_no = {sid: i for i, sid in enumerate(source_ids)}
 
     def provenance(r: dict | None) -> list | None:
         if not r:
             return None
         return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
-    def fmt_of(unit: str, digits: int) -> list:
-        """[decimals, prefix, suffix] for compare.js, which only applies them (numbers.decimals decides)."""
-        pre_post = with_unit(0, unit, 0).split("0", 1)
-        return [digits, *pre_post]
+
+    def cells(values: list, show) -> list:
+        """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
+        return [None if v is None else [v, show(v)] for v in values]
 
     bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
     simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
+    meta = [lk.model_meta(m["id"]) for m in models]
+    params = decimals("billions", [x["total_b"] for x in meta])
+    board_cells = [cells([board_vals[b].get(m["id"]) for m in models],
+                         lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"])) for b in boards]
+    bench_cells = [cells([rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
+                         lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)))
+                   for (b, _, _, _), rows in zip(benches, bench_rows)]
+    # Every number is a cell [number, text]: the text is what the page shows, written here by the site's one
+    # formatter (numbers.number; prices as a model page writes them); compare.js only places it, and uses the
+    # number to mark the best value
     return {
-        # [..., 1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
-        "models": [[m["id"], lk.model_meta(m["id"])["name"], lk.model_meta(m["id"])["org"], lk.model_meta(m["id"])["href"],
-                    lk.model_meta(m["id"])["input_price"], lk.model_meta(m["id"])["output_price"], lk.model_meta(m["id"])["weights"],
-                    lk.model_meta(m["id"])["total_b"], 1 if m["id"] in simulated else 0] for m in models],
-        # [id, title, values, format, higher is better, statuses, "version · snapshot", page, simulations or null,
+        # [id, name, organisation, page, input price, output price, weights, total parameters (B),
+        #  1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
+        "models": [[m["id"], x["name"], x["org"], x["href"], *cells([x["input_price"], x["output_price"]], fmt_price),
+                    x["weights"], *cells([x["total_b"]], lambda v: number(v, params)), 1 if m["id"] in simulated else 0]
+                   for m, x in zip(models, meta)],
+        # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
         #  the level of the values' intervals ("95%", views.levels)]
-        "boards": [[b, board_title(ctx, b), [board_vals[b].get(m["id"]) for m in models],
-                    fmt_of(lk.board_format(b)["unit"], lk.board_format(b)["digits"]), higher_is_better(ctx, b),
+        "boards": [[b, board_title(ctx, b), vals, None, higher_is_better(ctx, b),
                     [board_status[b].get(m["id"], "") for m in models],
                     " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
                     href(urls.board[b]), simulations(ctx.ahead, b),
                     levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
-                   for b in boards],
-        # [id, name, values, format, higher is better, provenance per model (see provenance())]
-        "benchmarks": [[b, lk.bench_name(b), [bench_vals[b].get(m["id"]) for m in models],
-                        fmt_of(lk.bench_unit(b), lk.bench_digits(b)), bench_higher.get(b, True),
-                        [provenance(bench_rows[b].get(m["id"])) for m in models]] for b in benches],
+                   for b, vals in zip(boards, board_cells)],
+        # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
+        #  provenance per model (see provenance())]
+        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), vals, label, bench_higher.get(b, True),
+                        [provenance(rows.get(m["id"])) for m in models]]
+                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)],
         "sources": [lk.source_name(sid) for sid in source_ids],
-        "price": fmt_of("USD", 2),
-        "params": [decimals("billions", [lk.model_meta(m["id"])["total_b"] for m in models]), "", ""],
     }
 
 
@@ -280,7 +300,7 @@ def _chart_slice(c: dict, highlight: str = "", title_only: bool = False) -> dict
     """What the chart macro (partials/macros.html) reads of a chart on one page: with the page's own point
     (`highlight`), the labels and that point; otherwise the pre-rendered summary table. A page's key covers only
     this, so a model page does not change when another model moves on the same chart."""
-    out = {"title": c["title"], "description": c["description"]}
+    out = {"title": c["title"], "description": c["description"], "alt": c.get("alt") or c["title"]}
     if title_only:
         return out
     own = c["by_model"].get(highlight) if highlight else None
@@ -373,6 +393,8 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
                 str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
+            for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
+                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
     # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
     views = {p.data["view"]["id"]: p.data["view"] for p in pages
              if p.template == "board.html" and not p.data["view"]["per_release"]}
@@ -383,7 +405,7 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
         files.update(rendered)
     else:
         output.entries.update(rendered)
-    files["search/search_index.json"] = search_index(ctx, urls).encode("utf-8")
+    files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
     number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
     for path, data in ahead_files(ctx.ahead, number).items():
         files[path] = (str(script_json(data)) + "\n").encode("utf-8")

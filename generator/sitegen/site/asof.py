@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .context import SiteContext
+from .numbers import number
 from .pages import Urls
 
 NAMES_FILE = "asof-names.json"
+#: beside the board page: one file per month, the texts of that month's values (asof.js shows them as they are)
+TEXTS_FOLDER = "asof/"
 
 
 def month_ranges(months: list[str]) -> str:
@@ -60,3 +63,23 @@ def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:
                     seen.add(row["model"])
     return {mid: [str((by_id.get(mid) or {}).get("name") or mid), urls.model_href(mid) or "",
                   str((by_id.get(mid) or {}).get("organization") or "")] for mid in sorted(seen)}
+
+
+def texts(ctx: SiteContext, bid: str, digits: int) -> dict[str, dict[str, dict[str, list]]]:
+    """The shown text of every as-of board's numbers, one file per month (TEXTS_FOLDER + "<yyyy-mm>.json"):
+    {view: {model id: [value, interval low, interval high]}}, each written by numbers.number with the decimals of
+    today's board, so a value reads the same on the as-of board as on today's (None where there is none)."""
+    out = {}
+    for month, views in sorted((((ctx.as_of or {}).get("boards") or {}).get(bid) or {}).items()):
+        data = {}
+        for view, board in sorted(views.items()):
+            rows = {}
+            for row in (board or {}).get("rows", []):
+                iv = row.get("interval")
+                low, high = (iv[0], iv[1]) if isinstance(iv, (list, tuple)) and len(iv) == 2 else (None, None)
+                shown = [None if x is None else number(x, digits) for x in (row.get("value"), low, high)]
+                if shown != [None, None, None]:
+                    rows[row["model"]] = shown
+            data[view] = rows
+        out[f"{TEXTS_FOLDER}{month}.json"] = data
+    return out

@@ -11,11 +11,15 @@ import math
 from typing import Any, Mapping
 
 from .context import SiteContext
-from .numbers import d3_format, decimals, number
+from .numbers import decimals, number
 from .pages import board_title
 from .views import Lookups, _num, iq_anchors, levels
 
 DATA = "points"
+#: a time axis a reader can date: month and year on every label (in UTC, as its scale: Vega formats a utc scale's
+#: labels in UTC; Vega-Lite drops a "formatType": "utc"), few enough labels not to crowd a phone's width
+DATE_AXIS = {"format": "%b %Y", "labelOverlap": "greedy", "tickCount": {"interval": "month", "step": 3},
+             "labelAngle": 0, "labelSeparation": 8}
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
 
 
@@ -30,7 +34,7 @@ def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
     for r in (ctx.boards.get(bid) or {}).get("rows", []):
         iv = r.get("interval")
         if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := _num(iv[0]), hi := _num(iv[1])):
-            out[r["model"]] = {"lo": round(lo, 2), "hi": round(hi, 2)}
+            out[r["model"]] = {"lo": lo, "hi": hi}
     return out
 
 
@@ -48,6 +52,8 @@ def _with_ci(rows: list[dict], unit: str) -> list[dict]:
     d = decimals(unit, [v for r in rows for v in (r.get("lo"), r.get("hi"))])
     for r in rows:
         r["ci"] = f"{number(r['lo'], d)}–{number(r['hi'], d)}" if "lo" in r else "none known"
+        if "lo" in r:  # written from the board's own bounds above; the bars need no more than two decimals
+            r["lo"], r["hi"] = round(r["lo"], 2), round(r["hi"], 2)
     return rows
 
 
@@ -73,8 +79,130 @@ def _blended(lk: Lookups, mid: str) -> float | None:
     return None if i is None or o is None else round(0.75 * i + 0.25 * o, 4)
 
 
+#: The plot size label placement assumes: the charts are as wide as their column (about 620 px of plot on a desktop);
+#: on a narrower screen the labels keep their sides and may touch, and the data summary names the same points.
+LABEL_PLOT = (620.0, 340.0)
+LABEL_CHAR_PX = 5.8   # the average width of a character of the labels' 10 px font
+LABEL_LINE_PX = 12.0
+LABEL_GAP_PX = 7.0    # from the point's centre to its label
+LABEL_MAX = 12        # labels per chart at most: more would crowd any width
+#: the sides a label may take, in the order they are tried: right, left, above, below, above and to the right,
+#: above and to the left
+LABEL_SIDES = ("r", "l", "t", "b", "tr", "tl")
+
+
+def _label_box(px: float, py: float, side: str, width: float) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1, in pixels, y down) a label of `width` pixels takes on `side` of a point."""
+    g, h = LABEL_GAP_PX, LABEL_LINE_PX
+    return {"r": (px + g, py - h / 2, px + g + width, py + h / 2), "l": (px - g - width, py - h / 2, px - g, py + h / 2),
+            "t": (px - width / 2, py - g - h, px + width / 2, py - g),
+            "b": (px - width / 2, py + g, px + width / 2, py + g + h),
+            "tr": (px + 2, py - g - h, px + 2 + width, py - g), "tl": (px - 2 - width, py - g - h, px - 2, py - g)}[side]
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_labels(points: list[tuple[float, float]], names: list[str], wanted: list[int],
+                 size: tuple[float, float] = LABEL_PLOT, obstacles: list[tuple] = ()) -> dict[int, str]:
+    """Which points get a label, and on which side: {point index: side}. `points` are pixel positions (x right,
+    y down) in a plot of `size`; `wanted` the points to label, most important first. Greedy and deterministic: each
+    wanted point takes the first side (LABEL_SIDES) whose box stays inside the plot (or half a line beyond its top
+    or bottom) and overlaps no label placed
+    before it, no other point's marker and none of the `obstacles` (boxes: the chart's lines); a point with no such
+    side goes unlabelled (the summary names it)."""
+    w, h = size
+    marker = 4.0
+    dots = [(x - marker, y - marker, x + marker, y + marker) for x, y in points]
+    placed: list[tuple] = list(obstacles)
+    out: dict[int, str] = {}
+    for i in wanted:
+        if i in out or len(out) >= LABEL_MAX:
+            continue
+        px, py = points[i]
+        for side in LABEL_SIDES:
+            box = _label_box(px, py, side, LABEL_CHAR_PX * len(names[i]))
+            # inside the plot, but for half a line above or below it (the chart's padding holds that much)
+            if box[0] < 0 or box[1] < -LABEL_LINE_PX / 2 or box[2] > w or box[3] > h + LABEL_LINE_PX / 2:
+                continue
+            if any(_overlap(box, b) for b in placed) or any(_overlap(box, d) for j, d in enumerate(dots) if j != i):
+                continue
+            placed.append(box)
+            out[i] = side
+            break
+    return out
+
+
+def _nice(lo: float, hi: float, scale: str) -> tuple[float, float]:
+    """The domain Vega draws for values from lo to hi (as log10 for "log"): a log scale to whole powers of ten, a
+    linear one to its tick step (d3's for about ten ticks), a time scale as it is."""
+    if scale == "log":
+        return math.floor(lo), max(math.ceil(hi), math.floor(lo) + 1)
+    if scale == "time" or hi <= lo:
+        return (lo, hi) if hi > lo else (lo - 1, hi + 1)
+    raw = (hi - lo) / 10
+    step = 10 ** math.floor(math.log10(raw))
+    step *= 10 if raw / step >= 50 ** 0.5 else 5 if raw / step >= 10 ** 0.5 else 2 if raw / step >= 2 ** 0.5 else 1
+    return math.floor(lo / step) * step, math.ceil(hi / step) * step
+
+
+def _pixels(values: list[float], scale: str, reverse: bool, span: float, flip: bool,
+            extent: list[float] = ()) -> list[float]:
+    """Values as pixel positions along an axis of `span` pixels on a "linear", "log" or "time" scale, over the
+    domain Vega gives the values and `extent` (more values the axis spans, such as error bars); `flip` for the y
+    axis, whose pixels grow downwards."""
+    f = (lambda v: math.log10(v)) if scale == "log" else (lambda v: v)
+    vs = [f(v) for v in values]
+    lo, hi = _nice(min(vs + [f(v) for v in extent]), max(vs + [f(v) for v in extent]), scale)
+    out = [(v - lo) / (hi - lo) * span for v in vs]
+    if reverse != flip:
+        out = [span - p for p in out]
+    return out
+
+
+def label_points(rows: list[dict], x: str, y: str, *, xlog=False, ylog=False, xreverse=False, higher=True,
+                 cheaper: bool | None = None, top: int = 6, size: tuple[float, float] = LABEL_PLOT) -> list[dict]:
+    """Mark the points a reader should be able to name without hovering (their `lpos`: the label's side): the
+    frontier members (rows with `frontier`), the `top` best by y, and, where a smaller x is better (`cheaper`),
+    the points no other beats on both axes; placed by place_labels. Returns the rows."""
+    usable = [i for i, r in enumerate(rows) if isinstance(r.get(x), (int, float)) and isinstance(r.get(y), (int, float))
+              and (not xlog or r[x] > 0) and (not ylog or r[y] > 0)]
+    if not usable:
+        return rows
+    sub = [rows[i] for i in usable]
+    bars = [v for r in sub for v in (r.get("lo"), r.get("hi")) if isinstance(v, (int, float))]  # the y axis spans them
+    pts = list(zip(_pixels([r[x] for r in sub], "log" if xlog else "linear", xreverse, size[0], False),
+                   _pixels([r[y] for r in sub], "log" if ylog else "linear", False, size[1], True, bars)))
+    sign = 1 if higher else -1
+    best = sorted(range(len(sub)), key=lambda i: (-sign * sub[i][y], sub[i]["model"]))
+    wanted = [i for i in best if sub[i].get("frontier")] + best[:top]
+    if cheaper is not None:
+        better_x = (lambda a, b: a <= b) if cheaper else (lambda a, b: a >= b)
+        wanted += [i for i in best if not any(
+            j != i and better_x(sub[j][x], sub[i][x]) and sign * sub[j][y] >= sign * sub[i][y]
+            and (sub[j][x], sub[j][y]) != (sub[i][x], sub[i][y]) for j in range(len(sub)))]
+    for i, side in place_labels(pts, [r["name"] for r in sub], wanted, size).items():
+        sub[i]["lpos"] = side
+    return rows
+
+
+def _label_layers(alt, x, y) -> list:
+    """One text layer per side label_points chose (Vega-Lite cannot encode a mark's alignment per point), on the
+    points' own x and y encodings (their scales and axis, so the layers share them); the highlighted model's own
+    label (the ring's) replaces its static one."""
+    base = alt.Chart(alt.NamedData(DATA))
+    g = LABEL_GAP_PX
+    layout = {"r": {"align": "left", "baseline": "middle", "dx": g}, "l": {"align": "right", "baseline": "middle", "dx": -g},
+              "t": {"align": "center", "baseline": "bottom", "dy": -g}, "b": {"align": "center", "baseline": "top", "dy": g},
+              "tr": {"align": "left", "baseline": "bottom", "dx": 2, "dy": -g},
+              "tl": {"align": "right", "baseline": "bottom", "dx": -2, "dy": -g}}
+    return [base.mark_text(fontSize=10, **layout[side]).encode(x=x, y=y, text="name:N").transform_filter(
+        f"datum.lpos === '{side}' && datum.model !== hl") for side in LABEL_SIDES]
+
+
 def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
-             description: str, tooltip_fmt: tuple[str, str] = (".2f", ".1f"), hover_label: bool = True,
+             description: str, hover_label: bool = True,
              error_bars: str = ""):
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
@@ -89,20 +217,20 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
     hover = alt.selection_point(name="hover", on="pointerover", clear="pointerout", fields=["model"], empty=False)
     weights = alt.Scale(domain=["open", "closed", "unknown"], range=["#2e7d32", "#3f51b5", "#9e9e9e"])
     interval_tips = [alt.Tooltip("ci:N", title=f"{error_bars} interval")] if error_bars else []
+    xenc = alt.X(f"{x}:Q", title=xtitle, scale=xscale)
+    yenc = alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False))
     points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer").encode(
-        x=alt.X(f"{x}:Q", title=xtitle, scale=xscale),
-        y=alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False)),
+        x=xenc, y=yenc,
         color=alt.Color("weights:N", title="Weights", scale=weights),
         size=alt.condition(is_hl, alt.value(260), alt.value(50)),
         tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                 alt.Tooltip(f"{x}:Q", title=xtitle, format=tooltip_fmt[0]),
-                 alt.Tooltip(f"{y}:Q", title=ytitle, format=tooltip_fmt[1]), *interval_tips],
+                 alt.Tooltip(f"{x}_t:N", title=xtitle), alt.Tooltip(f"{y}_t:N", title=ytitle), *interval_tips],
     ).add_params(hl, *([hover] if hover_label else []))
     label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
         x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
     ring = base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63").encode(
         x=f"{x}:Q", y=f"{y}:Q").transform_filter(is_hl)
-    layers = [points, ring, label]
+    layers = [points, ring, label, *_label_layers(alt, xenc, yenc)]
     if error_bars:  # drawn first, so the points sit on top; the y scale spans the bars too
         bars = base.mark_rule(opacity=0.35, strokeWidth=1.2).encode(
             x=f"{x}:Q", y=alt.Y("lo:Q", title=ytitle), y2="hi:Q",
@@ -112,7 +240,7 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
         layers.insert(0, bars)
     if hover_label:
         layers.append(base.mark_text(align="left", dx=8, dy=-8).encode(
-            x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover))
+            x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover).transform_filter("!datum.lpos"))
     return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
@@ -129,10 +257,15 @@ def _digits(rows: list[dict], units: dict[str, str]) -> dict[str, int]:
     return {f: decimals(u, [r.get(f) for r in rows]) for f, u in units.items()}
 
 
-def _fmts(rows: list[dict], x: tuple[str, str], y: tuple[str, str]) -> tuple[str, str]:
-    """Tooltip formats for the x and y fields ((field, unit) each), with the decimals the tables use."""
-    d = _digits(rows, dict([x, y]))
-    return d3_format(d[x[0]]), d3_format(d[y[0]])
+def _texts(rows: list[dict], *fields: tuple[str, str]) -> list[dict]:
+    """Each row's numbers as the tooltip shows them, written here by numbers.number (the browser receives text,
+    never a format to apply): field `f` (with its unit, (field, unit) each) gets `f_t`, with the decimals the
+    tables use for those values."""
+    d = _digits(rows, dict(fields))
+    for r in rows:
+        for f, _ in fields:
+            r[f + "_t"] = number(r.get(f), d[f])
+    return rows
 
 
 def _fallback(rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10,
@@ -166,9 +299,10 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
             "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0."
             + bars)
+    _texts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))  # the tooltips' texts
+    label_points(rows, "cost", "iq", xlog=True, cheaper=True)
     add("iq-vs-cost", "AI IQ vs effective cost", desc,
-        _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("cost", "USD-per-task"), ("iq", "IQ")), error_bars=iq_level),
+        _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc, error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
                         units={"iq": "IQ", "cost": "USD-per-task"}))
 
@@ -180,10 +314,11 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             "times the model's token efficiency), both on log scales, USD per task. A model whose effective cost is above its "
             "token cost uses more tokens than the median model and costs more than its price suggests; below, fewer. Models "
             "without token data have no effective cost and are left out, never put at 1×.")
+    _texts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))  # the tooltips' texts
+    label_points(rows, "token", "cost", xlog=True, ylog=True, higher=False)
     add("token-vs-effective-cost", "Token cost vs effective cost", desc,
         _scatter(alt, "token", "cost", "Token cost (USD per task, log)", "Effective cost (USD per task, log)",
-                 xlog=True, ylog=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))),
+                 xlog=True, ylog=True, description=desc),
         rows, _fallback(rows, [("name", "Model"), ("token", "Token cost (USD per task)"),
                                ("cost", "Effective cost (USD per task)")], "cost",
                         units={"token": "USD-per-task", "cost": "USD-per-task"}))
@@ -193,9 +328,10 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     rows = _with_ci([_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq)
                      if m in rt and rt[m] > 0], "IQ")
     desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
+    _texts(rows, ("seconds", "seconds"), ("iq", "IQ"))  # the tooltips' texts
+    label_points(rows, "seconds", "iq", xlog=True, xreverse=True, cheaper=True)
     add("iq-vs-speed", "AI IQ vs response time", desc,
-        _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc,
-                 tooltip_fmt=_fmts(rows, ("seconds", "seconds"), ("iq", "IQ")), error_bars=iq_level),
+        _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc, error_bars=iq_level),
         rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
                         units={"iq": "IQ", "seconds": "seconds"}))
 
@@ -230,32 +366,36 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             f" Vertical bars: the index's {_bar_level(ctx, aa_board, aa_err)} interval, where it can be had (see the "
             "uncertainty methodology)."
             if aa_err else "")
+        _texts(rows, ("price", "USD"), ("index", "points"))  # the tooltips' texts
+        label_points(rows, "price", "index", xlog=True, cheaper=True)
         add(kind, f"{name} vs price", desc,
-            _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc,
-                     tooltip_fmt=_fmts(rows, ("price", "USD"), ("index", "points")), error_bars=_bar_level(ctx, aa_board, aa_err)),
+            _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc, error_bars=_bar_level(ctx, aa_board, aa_err)),
             rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
                             units={"index": "points", "price": "USD"}))
 
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
     fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
-    refs = [{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
-            for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or []) if _num(r.get("value")) is not None]
+    refs = _texts([{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
+                   for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
+                   if _num(r.get("value")) is not None], ("y", "percent"))
     _frontier_charts(alt, lk, fronts, refs, add, out)
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
+    _texts(rows, ("cdpk", "percent"), ("send", "percent"))  # the tooltips' texts
+    label_points(rows, "cdpk", "send")
     add("cdpk-vs-send", "CDPK vs SEND", desc,
-        _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc,
-                 tooltip_fmt=_fmts(rows, ("cdpk", "percent"), ("send", "percent"))),
+        _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc),
         rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")], "cdpk",
                         units={"cdpk": "percent", "send": "percent"}))
 
     acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
+    _texts(rows, ("calibration", "percent"), ("accuracy", "percent"))  # the tooltips' texts
+    label_points(rows, "calibration", "accuracy", cheaper=True)
     add("hle-calibration", "HLE accuracy vs calibration error", desc,
-        _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc,
-                 tooltip_fmt=_fmts(rows, ("calibration", "percent"), ("accuracy", "percent"))),
+        _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc),
         rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")], "accuracy",
                         units={"accuracy": "percent", "calibration": "percent"}))
 
@@ -263,12 +403,27 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     _price_chart(alt, ctx, lk, out)
     _best_over_time_charts(alt, ctx, lk, out)
     for kind in out:
+        out[kind]["alt"] = alt_text(out[kind])
         spec = out[kind]["spec"]
         spec["usermeta"] = {"kind": kind}
-        spec["description"] = out[kind]["description"]
+        spec["description"] = out[kind]["alt"]  # Vega names its container with it, over the page's aria-label
         spec.setdefault("params", [{"name": "hl", "value": ""}])
         _assert_finite(spec)
     return out
+
+
+def alt_text(chart: Mapping[str, Any]) -> str:
+    """A chart's text alternative: its title and description, how many points it plots, and the first points of its
+    data summary with their values (the leaders, or a frontier's members), as the summary table writes them."""
+    fb = chart["fallback"]
+    shown = []
+    for row in fb["rows"][:6]:
+        values = [f"{col} {number(row[f], fb['digits'][f]) if f in fb['digits'] else row[f]}"
+                  for f, col in zip(fb["fields"][1:], fb["columns"][1:])
+                  if row.get(f) is not None and not isinstance(row.get(f), bool)]
+        shown.append(f"{row[fb['fields'][0]]} ({', '.join(values)})" if values else str(row[fb["fields"][0]]))
+    head = f"{chart['title']}: {chart['description']} {fb['total']} points plotted."
+    return head + (f" {fb['columns'][0]}: " + "; ".join(shown) + "." if shown else "")
 
 
 def _assert_finite(obj: Any) -> None:
@@ -311,7 +466,7 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
 def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out: dict) -> None:
     """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
     ref_layer = lambda: alt.Chart(alt.NamedData("refs")).mark_rule(color="#757575", strokeDash=[4, 4]).encode(  # noqa: E731
-        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y:Q", title="CDPK", format=".1f")])
+        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
     for key, kind, title, xtitle, xunit in (
             ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
             ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions")):
@@ -332,8 +487,9 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
             desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
                     f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
                     f"are left out (no published size).")
-        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False,
-                           tooltip_fmt=_fmts(rows, ("x", xunit), ("cdpk", "percent")))
+        _texts(rows, ("x", xunit), ("cdpk", "percent"))  # the tooltips' texts
+        label_points(rows, "x", "cdpk", xlog=True, top=3, size=(LABEL_PLOT[0], 360.0))
+        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False)
         line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
             x="x:Q", y="y:Q", order="order:Q")
         scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
@@ -354,23 +510,44 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
                 if _num(h[0]) is not None and _num(h[1]) is not None:
                     evo.append({"month": month, "x": 10 ** _num(h[0]), "cdpk": _num(h[1]), "order": order})
         if evo:
+            _texts(evo, ("cdpk", "percent"), ("x", "USD"))
+            eras = frontier_eras(sorted({e["month"] for e in evo}))
+            for e in evo:
+                e["era"] = eras[e["month"]]
             desc = ("How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
-                    "date), from the earliest to the latest; later lines sit higher and further left when models get "
-                    "better and cheaper.")
-            chart = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
+                    "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
+                    "further left when models get better and cheaper.")
+            domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
+            palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
+            lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
                 x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
                 y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
-                color=alt.Color("month:O", title="Frontier as of", scale=alt.Scale(scheme="viridis")),
+                color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
+                opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
                 detail="month:O", order="order:Q",
-                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk:Q", title="CDPK", format=".1f"),
-                         alt.Tooltip("x:Q", title="Input price", format=d3_format(decimals("USD", [e["x"] for e in evo])))],
-            ).add_params(alt.param(name="hl", value="")).properties(width="container", height=340, description=desc)
+                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk_t:N", title="CDPK"),
+                         alt.Tooltip("x_t:N", title="Input price")])
+            # the grey lines first, so the first and the latest frontier are drawn over them
+            chart = alt.layer(lines.transform_filter("datum.era === 'in between'"),
+                              lines.transform_filter("datum.era !== 'in between'")).properties(
+                width="container", height=340, description=desc)
             months = _changed_months(fr.get("by_month") or {})
             summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
                         "n": len(fr["by_month"][m] or [])} for m in months[-8:]]
             add("pedagogy-evolution", "Pedagogy value frontier over time", desc, chart, evo,
                 {"columns": ["As of", "Top of the frontier", "Models on it"], "fields": ["month", "name", "n"],
                  "rows": summary, "total": len(months), "digits": {"n": 0}}, highlight="")
+
+
+def frontier_eras(months: list[str]) -> dict[str, str]:
+    """Each month of a frontier's history as its line is coloured: "first (YYYY-MM)", "latest (YYYY-MM)", or
+    "in between" (one grey for all: fifteen shades of one scale cannot be told apart)."""
+    out = {m: "in between" for m in months}
+    if months:
+        out[months[0]] = f"first ({months[0]})"
+        if len(months) > 1:
+            out[months[-1]] = f"latest ({months[-1]})"
+    return out
 
 
 def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -392,6 +569,8 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                 ceil.append({"benchmark": bid, "name": name, "ceiling": label, "iq": v})
     if not curve:
         return
+    _texts(curve, ("score", ""), ("iq", "IQ"))
+    _texts(ceil, ("iq", "IQ"))
     desc = ("AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
             "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
             "benchmark's page its ceilings are drawn as horizontal rules.")
@@ -403,11 +582,11 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
         strokeDash=alt.StrokeDash("curve:N", title="Curve", scale=alt.Scale(
             domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]])),
         tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("curve:N", title="Curve"),
-                 alt.Tooltip("score:Q", title="Score", format=".1f"), alt.Tooltip("iq:Q", title="IQ", format=".1f")],
+                 alt.Tooltip("score_t:N", title="Score"), alt.Tooltip("iq_t:N", title="IQ")],
     ).add_params(hl).transform_filter("hl === '' || datum.benchmark === hl")  # a benchmark's page: its own curve, its own x range
     rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63").encode(
         y="iq:Q", tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"),
-                           alt.Tooltip("iq:Q", title="IQ")],
+                           alt.Tooltip("iq_t:N", title="IQ")],
     ).transform_filter("datum.benchmark === hl")
     labels = alt.Chart(alt.NamedData("ceilings")).mark_text(align="left", dx=4, dy=-6, color="#e91e63").encode(
         y="iq:Q", x=alt.value(0), text="ceiling:N").transform_filter("datum.benchmark === hl")
@@ -470,20 +649,24 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
     if not rows:
         return
-    fmt = d3_format(decimals("USD", [r[k] for r in rows for k in ("input", "output")]))
+    digits = decimals("USD", [r[k] for r in rows for k in ("input", "output")])  # as the model page's table
+    for r in rows:
+        r["input_t"], r["output_t"] = number(r["input"], digits), number(r["output"], digits)
     desc = ("Input and output price (USD per million tokens) over time: each step holds from its date until the "
             "next change, the newest until the data's date. Where sources differ, the vendor's list "
             "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
             "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
-    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"))  # dates are days: never shifted by a time zone
+    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"),  # dates are days: never shifted by a time zone
+              axis=DATE_AXIS)
     y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
     base = alt.Chart(alt.NamedData(DATA)).transform_filter("datum.model === hl").transform_fold(
-        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)")
+        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)").transform_calculate(
+        usd_t="datum.side === 'input' ? datum.input_t : datum.output_t")
     line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(x=x, y=y, color=side)
     points = base.mark_point(filled=True, size=70).encode(
         x=x, y=y, color=side,
-        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd:Q", title="USD per 1M tokens", format=fmt),
+        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd_t:N", title="USD per 1M tokens"),
                  alt.Tooltip("since:N", title="Since"), alt.Tooltip("source:N", title="Source")],
     ).transform_filter("isValid(datum.source)")
     chart = alt.layer(line, points).add_params(alt.param(name="hl", value="")).properties(
@@ -494,6 +677,13 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
                                      "rows": [newest[m] for m in sorted(newest)][:10], "total": len(newest),
                                      "digits": _digits(rows, {"input": "USD", "output": "USD"})},
                         "models": sorted(newest), "highlight": "model"}
+
+
+def _day_number(date: str) -> int:
+    """An ISO date as a day count (for placing labels along a time axis)."""
+    import datetime
+
+    return datetime.date.fromisoformat(date[:10]).toordinal()
 
 
 def _coverage_note(cov: Mapping | None) -> str:
@@ -520,31 +710,40 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
             continue
         for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again
             row["new"] = before is None or before["model"] != row["model"]
-        name = board_title(ctx, bid)
         higher = (ctx.boards[bid].get("higher_is_better", True) is not False)
+        end = (ctx.as_of or {}).get("data_date") or ctx.data_date
+        if end and end > rows[-1]["date"]:  # the last best holds until the data's date: the line runs on to it
+            rows.append({**rows[-1], "date": end, "new": False, "end": True})
+        # the leaders' names, the latest first, where they fit (the summary table lists every step)
+        pts = list(zip(_pixels([_day_number(r["date"]) for r in rows], "time", False, LABEL_PLOT[0], False),
+                       _pixels([r["value"] for r in rows], "linear", not higher, 320.0, True)))
+        wanted = [i for i in reversed(range(len(rows))) if rows[i]["new"]]
+        steps = [box for (x0, y0), (x1, y1) in zip(pts, pts[1:])  # the step line: along, then up to the next
+                 for box in ((x0, y0 - 1, x1, y0 + 1), (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1)))]
+        for i, side in place_labels(pts, [r["name"] for r in rows], wanted, (LABEL_PLOT[0], 320.0), steps).items():
+            rows[i]["lpos"] = side
+        name = board_title(ctx, bid)
         desc = (f"The frontier over release date: the best of today's {name} values (today's definition, results "
                 f"and population) among the models released by each month's end, as steps; each point is a month "
                 f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
                 f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
                 f"the board page's date control.)") + _coverage_note(fr.get("coverage"))
-        fmt = d3_format(decimals(fmt_info["unit"], [r["value"] for r in rows]))
+        _texts(rows, ("value", fmt_info["unit"]))
         base = alt.Chart(alt.NamedData(DATA))
-        x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"))
+        x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"), axis=DATE_AXIS)
         y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
         line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
         points = base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer").encode(
             x=x, y=y, tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                               alt.Tooltip("value:Q", title=name, format=fmt),
+                               alt.Tooltip("value_t:N", title=name),
                                alt.Tooltip("asof:N", title="Best at the end of"),
-                               alt.Tooltip("released:N", title="Released")])
-        labels = base.mark_text(align="left", dx=6, dy=-8, fontSize=10).encode(x=x, y=y, text="name:N").transform_filter(
-            "datum.new")
-        chart = alt.layer(line, points, labels).add_params(alt.param(name="hl", value="")).properties(
+                               alt.Tooltip("released:N", title="Released")]).transform_filter("!datum.end")
+        chart = alt.layer(line, points, *_label_layers(alt, x, y)).add_params(alt.param(name="hl", value="")).properties(
             width="container", height=320, description=desc)
         out[BEST_PREFIX + bid] = {
             "title": f"{name}: the frontier over release date", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
             "fallback": {"columns": ["Best at the end of", "Model", "Value", "Released"],
                          "fields": ["asof", "name", "value", "released"],
-                         "rows": rows[::-1][:10], "total": len(rows),
+                         "rows": [r for r in rows if not r.get("end")][::-1][:10], "total": sum(not r.get("end") for r in rows),
                          "digits": _digits(rows, {"value": fmt_info["unit"]})},
             "models": [], "highlight": ""}

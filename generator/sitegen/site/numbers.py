@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable
 
 #: unit -> (decimals it starts from, prefix, suffix); units are scale.unit in methodology/benchmarks.yaml,
@@ -50,12 +51,18 @@ def decimals(unit: str | None, values: Iterable[Any] = ()) -> int:
 
 
 def number(value: Any, digits: int) -> str:
-    """A number with fixed decimals and thousands separators; '–' when unknown (never 0, None or nan)."""
+    """A number with fixed decimals and thousands separators; '–' when unknown (never 0, None or nan).
+
+    The site's one number formatter: every number a page shows, the browser's included (it receives these
+    strings), is written here, once, at build time. Halves round away from zero on the number's shortest decimal
+    text (its repr), as the stored value reads: 19.435 -> "19.44" (the binary float is 19.43499…, which
+    Python's own formatting and the browser's would round down, or not, each its own way)."""
     f = _finite(value)
     if f is None:
         return "–"
-    text = f"{f:,.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
+    exact = Decimal(repr(f)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    text = f"{exact:,.{digits}f}"
+    return text[1:] if exact.is_zero() and text.startswith("-") else text
 
 
 def with_unit(value: Any, unit: str | None, digits: int) -> str:
@@ -78,8 +85,3 @@ def header(name: str, unit: str | None) -> str:
     short = HEADER.get(unit or "")
     named = bool(unit) and unit in name.replace("(", " ").replace(")", " ").split()
     return f"{name} ({short})" if short and f"({short}" not in name and not named else name
-
-
-def d3_format(digits: int) -> str:
-    """The d3-format string for the same decimals, for Vega-Lite tooltips."""
-    return f",.{digits}f"

@@ -67,5 +67,19 @@ def search_index(ctx: SiteContext, urls: Urls) -> str:
     for loc, title in (("charts/", "Charts"), ("compare/", "Compare models"), ("downloads/", "Downloads and API"),
                        ("models/", "All models"), ("benchmarks/", "All benchmarks")):
         docs.append({"location": loc, "title": title, "text": title})
-    config = {"lang": ["en"], "separator": r"[\s\-,.:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])", "pipeline": ["stopWordFilter"], "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
-    return dumps({"config": config, "docs": docs})
+    return dumps({"config": CONFIG, "docs": docs})
+
+
+#: the search's settings (mkdocs-material's `config` of search_index.json)
+CONFIG = {"lang": ["en"], "separator": r"[\s\-,.:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])", "pipeline": ["stopWordFilter"],
+          "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
+#: Where the documents are: mkdocs-material's page fetches search/search_index.json on every page it opens, so
+#: that file holds only the settings and no documents, and the search worker (static/js/search-worker.js) fetches
+#: this one when a reader first searches.
+DOCS_FILE = "search/search_docs.json"
+
+
+def search_files(ctx: SiteContext, urls: Urls) -> dict[str, str]:
+    """The search's two files: the settings every page loads (search_index.json, no documents) and the
+    documents, loaded on the first search (DOCS_FILE)."""
+    return {"search/search_index.json": dumps({"config": CONFIG, "docs": []}), DOCS_FILE: search_index(ctx, urls)}

@@ -12,7 +12,7 @@ from ..data.metadata import REASONING_STATES
 from ..indices.uncertainty import interval_level, level_text
 from .context import SiteContext
 from .links import safe_url
-from .numbers import HEADER, decimals, header, unit_name, with_unit
+from .numbers import HEADER, decimals, header, number, unit_name, with_unit
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
@@ -338,7 +338,7 @@ def row_notes(row: dict[str, Any]) -> str:
         parts.append(str(row["reason"]))
     bad = _num(row.get("bad_format"))
     if bad is not None and not row.get("reason"):
-        parts.append(f"{100 * bad:.1f}% badly formatted answers")
+        parts.append(f"{number(100 * bad, 1)}% badly formatted answers")
     return "; ".join(parts)
 
 
@@ -433,7 +433,12 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
             "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
             "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
-            "orgs": sorted({r["org"] for r in view_rows if r["org"]}, key=str.lower),
+            # the organisation filter lists first those of the rows the table shows at first; where it hides the
+            # unranked rows, organisations with unranked rows only (AI IQ: human baselines, ARC Prize competition
+            # entries, independent entrants, on the ARC-AGI results alone) follow in a group of their own
+            "orgs": sorted({r["org"] for r in view_rows if r["org"] and (r["ranked"] or not hide_unranked)}, key=str.lower),
+            "unranked_orgs": sorted({r["org"] for r in view_rows if r["org"] and hide_unranked} -
+                                    {r["org"] for r in view_rows if r["ranked"]}, key=str.lower),
             # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
             "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
             "per_release": per_release, "n_configurations": n_configurations,
@@ -459,7 +464,7 @@ def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None)
             if values:
                 out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
                             "url": lk.source_url(source), "href": None,
-                            "shown": ", ".join(f"{lk.bench_name(b)} {_num(v):g}" for b, v in values)})
+                            "shown": ", ".join(f"{lk.bench_name(b)} {number(v, lk.bench_digits(b))}" for b, v in values)})
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
@@ -476,7 +481,7 @@ def excluded_rows(lk: Lookups, bid: str) -> list[dict[str, Any]]:
         name = f"{e['harness']} (tagged {meta['name']})" if e.get("harness") else meta["name"]
         out.append({"name": name + (f" ({where})" if where else ""), "href": meta["href"],
                     "reasoning": meta["reasoning"], "source": lk.source_name(e["source"]),
-                    "url": lk.source_url(e["source"], e.get("url")), "shown": f"{_num(e['value']):g}",
+                    "url": lk.source_url(e["source"], e.get("url")), "shown": number(e["value"], lk.bench_digits(bid)),
                     "reason": f"Excluded by a reviewed correction: {e['reason']}"})
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
@@ -539,7 +544,8 @@ HOW_CODE = {"observed": "", "imputed": "i", "derived": "d", "published": "p", "m
 def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
     """A board's provenance as data, written once next to the page (cells.json) and read by leaderboard.js.
 
-    Each cell is [how (HOW_CODE, "o" for observed), note, source, retrieved, raw], with the strings numbered in shared tables (a reason or a
+    Each cell is [how (HOW_CODE, "o" for observed), note, source, retrieved, raw score as shown (numbers.with_unit,
+    with its benchmark's unit and the board's decimals for it)], with the strings numbered in shared tables (a reason or a
     source appears once per board, not once per cell); trailing empty fields are dropped. Rows are in the page's
     server order, so the n-th <tr> of the table is rows[n].
     """
@@ -554,10 +560,11 @@ def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
         return table.setdefault(value, len(table))
 
     form = lk.board_format(view["id"])
+    raw_fmt = [form["raw"].get(col["id"], ("", 1)) for col in view["columns"]]
     rows = []
     for r in view["rows"]:
         cells = []
-        for c in r["cells"]:
+        for j, c in enumerate(r["cells"]):
             s = None
             if c["src"]:
                 if c["src"] not in sources:
@@ -565,17 +572,13 @@ def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
                     src_list.append([lk.source_name(c["src"]), c["url"]])
                 s = sources[c["src"]]
             note = "; ".join(x for x in (c["note"], c.get("title")) if x)  # e.g. the question set a value is on
-            item = [HOW_CODE.get(c["how"], c["how"]) or "o", idx(notes, note), s, idx(dates, c["retrieved"]), c["raw"]]
+            raw = None if c["raw"] is None else with_unit(c["raw"], *raw_fmt[j])
+            item = [HOW_CODE.get(c["how"], c["how"]) or "o", idx(notes, note), s, idx(dates, c["retrieved"]), raw]
             while item and item[-1] is None:
                 item.pop()
             cells.append(item)
         rows.append([r["id"], cells])
-    raw_fmt = []
-    for col in view["columns"]:
-        unit, digits = form["raw"].get(col["id"], ("", 1))
-        pre_post = with_unit(0, unit, 0).split("0", 1)
-        raw_fmt.append([digits, *pre_post])
-    return {"board": view["id"], "columns": [c["name"] for c in view["columns"]], "raw_format": raw_fmt,
+    return {"board": view["id"], "columns": [c["name"] for c in view["columns"]],
             "notes": list(notes), "sources": src_list, "dates": list(dates), "rows": rows}
 
 
@@ -627,6 +630,12 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
     return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
             "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower), "unknown": unknown_counts(out),
             "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
+            # a column no row fills is not shown (LMArena: no standard error, no harness on any of its rows)
+            "has_stderr": any(r["stderr"] is not None for r in out), "has_harness": any(r["harness"] or r["also"] for r in out),
+            # one source (or one retrieval date) for every row is said once above the table, not in each row
+            "one_source": out[0]["source"] if out and len({r["source"] for r in out}) == 1 else "",
+            "one_source_url": lk.source_url(board_rows[0].get("source")) if out and len({r["source"] for r in out}) == 1 else None,
+            "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
             "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
 
 

@@ -3,11 +3,25 @@
    Each such box becomes a named, focusable region, so arrow keys scroll it. */
 (function () {
   "use strict";
+  /* the heading a table sits under: the nearest one before it, among its own and its ancestors' earlier siblings */
+  function headingBefore(node) {
+    for (var n = node; n && n !== article; n = n.parentElement) {
+      for (var p = n.previousElementSibling; p; p = p.previousElementSibling) {
+        if (/^H[1-6]$/.test(p.tagName)) return p.textContent;
+      }
+    }
+    return "";
+  }
+  /* each region's name is unique on the page (landmarks of one role must differ by name): its caption, else the
+     heading it sits under, numbered when two tables share one */
+  var used = {};
   function name(wrap) {
     var caption = wrap.querySelector("caption");
-    var heading = wrap.previousElementSibling;
-    var text = caption ? caption.textContent : heading && /^H[1-6]$/.test(heading.tagName) ? heading.textContent : "";
-    return "Table" + (text.trim() ? ": " + text.trim() : "");
+    var text = (caption ? caption.textContent : headingBefore(wrap)).trim();
+    var base = "Table" + (text ? ": " + text : ""), label = base;
+    for (var k = 2; used[label]; k++) label = base + " (" + k + ")";
+    used[label] = true;
+    return label;
   }
   function repair(root) {
     (root.querySelectorAll ? root.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])") : []).forEach(function (wrap) {

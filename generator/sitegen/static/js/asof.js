@@ -14,7 +14,7 @@
   };
   var api = box.getAttribute("data-api");
   var root = new URL(api + "../../../../", location.href);
-  var digits = +box.getAttribute("data-digits"), unit = box.getAttribute("data-unit");  /* as the table shows them */
+  var unit = box.getAttribute("data-unit");
   var monthSel = box.querySelector('select[name="asof"]'), viewSel = box.querySelector('select[name="view"]');
   var out = box.querySelector(".lb-asof-out");
   var table = document.getElementById(box.getAttribute("data-table"));
@@ -72,10 +72,9 @@
     }));
   }
 
-  function number(v) {
-    if (v === null || v === undefined) return "–";
-    return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  }
+  /* a month's numbers as the build wrote them (asof/<yyyy-mm>.json beside the page: the site's one formatter,
+     with today's table's decimals): [value, interval low, interval high] per model */
+  function text(t, k) { return t && t[k] !== null && t[k] !== undefined ? t[k] : "–"; }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -114,7 +113,7 @@
     box.removeAttribute("data-shown");
   }
 
-  function render(s, data, names) {
+  function render(s, data, names, texts) {
     out.textContent = "";
     today.forEach(function (e) { if (e) e.hidden = true; });
     box.setAttribute("data-shown", s.month + " " + s.view);
@@ -192,7 +191,7 @@
     t.appendChild(el("thead")).appendChild(tr);
     var body = el("tbody");
     rows.forEach(function (r) {
-      var row = el("tr"), name = names[r.model] || [r.model, ""];
+      var row = el("tr"), name = names[r.model] || [r.model, ""], t = ((texts || {})[s.view] || {})[r.model];
       row.appendChild(el("td", r.rank === null || r.rank === undefined ? "–" : String(r.rank)));
       if (tiers) {  /* the rank range shown, as on the board: "3–7 (1)", the tier in brackets */
         var ri = r.rank_interval, range = ri ? (ri[0] === ri[1] ? String(ri[0]) : ri[0] + "–" + ri[1]) : "";
@@ -208,9 +207,9 @@
         th.appendChild(a);
       } else nameInto(th, name[0]);
       row.appendChild(th);
-      row.appendChild(el("td", number(r.value), "v"));
+      row.appendChild(el("td", r.value === null || r.value === undefined ? "–" : text(t, 0), "v"));
       if (intervals) {
-        row.appendChild(el("td", r.interval ? number(r.interval[0]) + "–" + number(r.interval[1]) : "–", "iv"));
+        row.appendChild(el("td", r.interval ? text(t, 1) + "–" + text(t, 2) : "–", "iv"));
       }
       row.appendChild(el("td", name[2] || ""));
       row.appendChild(el("td", r.status || "", "st"));
@@ -246,8 +245,8 @@
     if (!s.month) { showToday(); return; }
     var mine = ++shown;
     out.textContent = "Loading the board as of " + s.month + "…";
-    Promise.all([json(api + s.month + ".json"), json("asof-names.json")]).then(function (got) {
-      if (mine === shown) render(s, got[0], got[1]);
+    Promise.all([json(api + s.month + ".json"), json("asof-names.json"), json("asof/" + s.month + ".json")]).then(function (got) {
+      if (mine === shown) render(s, got[0], got[1], got[2]);
     }).catch(function (err) {
       if (mine !== shown) return;
       out.textContent = "The board as of " + s.month + " could not be loaded (" + err.message + ").";

@@ -108,11 +108,48 @@
     tip.style.top = Math.max(4, event.clientY - tip.offsetHeight - 12) + "px";
   }
 
+  /* Vega (four scripts, ~1 MB) is loaded only when a chart first comes within a screen of view, one script after
+     the other (each needs the one before); a page whose charts are never scrolled to never loads it. */
+  var me = document.currentScript, vegaFiles = ((me && me.getAttribute("data-vega")) || "").split(" ").filter(Boolean);
+  var vegaLoad = null;
+  function loadVega() {
+    if (!vegaLoad) {
+      vegaLoad = vegaFiles.reduce(function (done, src) {
+        return done.then(function () {
+          return new Promise(function (resolve, reject) {
+            var s = document.createElement("script");
+            s.src = src;
+            s.onload = resolve;
+            s.onerror = function () { reject(new Error("could not load " + src)); };
+            document.head.appendChild(s);
+          });
+        });
+      }, Promise.resolve());
+    }
+    return vegaLoad;
+  }
+  function show(el) {
+    el._shown = true;
+    loadVega().then(function () { return draw(el); }, function (err) {
+      el.classList.add("lb-vega--failed");
+      if (window.console) console.warn(err);
+    });
+  }
+
   var charts = Array.prototype.slice.call(document.querySelectorAll(".lb-vega[data-spec]"));
-  charts.forEach(draw);
-  /* Redraw in the other colour scheme when the palette toggle changes it. */
+  if (window.IntersectionObserver) {
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting && !e.target._shown) { seen.unobserve(e.target); show(e.target); }
+      });
+    }, { rootMargin: "100% 0px" });
+    charts.forEach(function (el) { seen.observe(el); });
+  } else {
+    charts.forEach(show);
+  }
+  /* Redraw the drawn charts in the other colour scheme when the palette toggle changes it. */
   var last = dark();
   new MutationObserver(function () {
-    if (dark() !== last) { last = dark(); charts.forEach(draw); }
+    if (dark() !== last) { last = dark(); charts.forEach(function (el) { if (el._view) draw(el); }); }
   }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 })();

@@ -17,13 +17,12 @@
     return ids.slice(0, 4);
   }
 
-  /* f = [decimals, prefix, suffix], decided by the site's one rule (numbers.decimals) and only applied here */
-  function fmt(v, f) {
-    if (v === null || v === undefined) return "–";
-    if (typeof v === "string") return v === "unknown" ? "–" : v;
-    if (!f) return String(v);
-    var text = Math.abs(v).toLocaleString("en-US", { minimumFractionDigits: f[0], maximumFractionDigits: f[0] });
-    return (v < 0 && text.replace(/[0.,]/g, "") !== "" ? "-" : "") + f[1] + text + f[2];
+  /* every number arrives as a cell [number, text]: the text is what the build's one formatter wrote
+     (numbers.number), shown as it is; the number only decides which value is best */
+  function value(c) { return Array.isArray(c) ? c[0] : c; }
+  function cellText(c) {
+    if (c === null || c === undefined || c === "unknown") return "–";
+    return Array.isArray(c) ? c[1] : String(c);
   }
 
   /* "A is ahead of B in 97% of simulations": counted here from each model's simulated rank in every one of the
@@ -95,7 +94,8 @@
     fetchSims(idx);
     var table = el("table", undefined, "lb-compare");
     var thead = table.createTHead(), hr = thead.insertRow();
-    hr.appendChild(el("th", ""));
+    var corner = el("th"); corner.scope = "col"; corner.appendChild(el("span", "What is compared", "lb-sr"));  /* a header is never empty */
+    hr.appendChild(corner);
     idx.forEach(function (i) {
       var th = el("th"); th.scope = "col";
       var m = data.models[i];
@@ -107,13 +107,14 @@
     function section(title) { var r = tb.insertRow(); var c = el("th", title, "lb-section"); c.colSpan = idx.length + 1; r.appendChild(c); }
     /* higher: true/false marks the best value in bold (lower is better for costs and errors); null marks none */
     /* extra(k, cell): adds a value's provenance under it; returns the row header for a caption or warning */
-    function row(name, vals, f, higher, extra) {
+    function row(name, cells, higher, extra) {
       var r = tb.insertRow(); var h = el("th"); h.scope = "row"; r.appendChild(h);
       if (typeof name === "string") h.textContent = name; else h.appendChild(name);
+      var vals = cells.map(value);
       var nums = vals.filter(function (v) { return typeof v === "number"; });
       var best = nums.length > 1 && higher !== null && higher !== undefined ? (higher ? Math.max : Math.min).apply(null, nums) : null;
       vals.forEach(function (v, k) {
-        var c = el("td", fmt(v, f), "lb-num");
+        var c = el("td", cellText(cells[k]), "lb-num");
         if (v === null || v === undefined || v === "unknown") c.title = "not known";
         if (best !== null && v === best) c.classList.add("lb-best");
         if (extra && v !== null && v !== undefined) extra(k, c);
@@ -125,10 +126,10 @@
     function distinct(xs) { return xs.filter(function (x, i) { return x !== null && x !== undefined && x !== "" && xs.indexOf(x) === i; }); }
     section("Model");
     row("Weights", idx.map(function (i) { return data.models[i][6]; }));
-    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }), data.params);
+    row("Parameters (B)", idx.map(function (i) { return data.models[i][7]; }));
     section("Prices (USD per million tokens; lowest in bold)");
-    row("Input", idx.map(function (i) { return data.models[i][4]; }), data.price, false);
-    row("Output", idx.map(function (i) { return data.models[i][5]; }), data.price, false);
+    row("Input", idx.map(function (i) { return data.models[i][4]; }), false);
+    row("Output", idx.map(function (i) { return data.models[i][5]; }), false);
     section("Indices (best in bold)");
     var OK = ["complete", "full", "published", ""];
     data.boards.forEach(function (b) {
@@ -138,7 +139,7 @@
       a.href = "../" + b[7]; name.appendChild(a);
       if (b[6]) name.appendChild(el("div", b[6], "lb-sub"));
       var statuses = idx.map(function (i) { return b[5][i]; });
-      var h = row(name, vals, b[3], b[4], function (k, c) {
+      var h = row(name, vals, b[4], function (k, c) {
         if (OK.indexOf(statuses[k]) < 0) { var s = el("span", statuses[k], "lb-status lb-status--" + statuses[k]); c.appendChild(document.createTextNode(" ")); c.appendChild(s); }
       });
       var shown = statuses.filter(function (s, k) { return vals[k] !== null; });
@@ -174,7 +175,9 @@
       var vals = idx.map(function (i) { return b[2][i]; });
       if (!vals.some(function (v) { return v !== null; })) return;
       var prov = idx.map(function (i) { return b[5][i]; });
-      var h = row(b[1], vals, b[3], b[4], function (k, c) {
+      var name = b[1];
+      if (b[3]) { name = document.createDocumentFragment(); name.appendChild(document.createTextNode(b[1])); name.appendChild(el("div", b[3], "lb-sub")); }
+      var h = row(name, vals, b[4], function (k, c) {
         var p = prov[k];
         if (!p) return;
         var sub = el("div", undefined, "lb-sub"), src = p[0] !== null ? data.sources[p[0]] : "source not known";

@@ -275,12 +275,6 @@
 
     function isCell(td) { return td && td.tagName === "TD" && td.cellIndex >= first && td.cellIndex < end && td.parentNode.parentNode === table.tBodies[0]; }
 
-    function fmt(v, f) {
-      if (v === null || v === undefined) return "–";
-      var s = Number(v).toLocaleString("en-US", { minimumFractionDigits: f[0], maximumFractionDigits: f[0] });
-      return (f[1] || "") + s + (f[2] || "");
-    }
-
     function line(label, node) {
       var p = document.createElement("p");
       if (label) { var b = document.createElement("strong"); b.textContent = label + " "; p.appendChild(b); }
@@ -299,7 +293,7 @@
       var how = HOW[c[0]] || c[0];
       var note = c[1] !== undefined && c[1] !== null ? data.notes[c[1]] : "";
       line("How:", note || how);
-      if (c[4] !== undefined && c[4] !== null) line("Benchmark score:", fmt(c[4], data.raw_format[col]));
+      if (c[4] !== undefined && c[4] !== null) line("Benchmark score:", String(c[4]));  /* written at build time */
       if (c[2] !== undefined && c[2] !== null) {
         var s = data.sources[c[2]], a;
         if (s[1]) { a = document.createElement("a"); a.href = s[1]; a.rel = "noopener nofollow"; a.textContent = s[0]; }

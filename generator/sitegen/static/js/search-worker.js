@@ -9,8 +9,28 @@
    normalised (generator/sitegen/site/search.py, `words`). */
 (function () {
   "use strict";
-  var SETUP = 0, QUERY = 2, RESULT = 3;
+  var SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
   var docs = new Map(), queries = [];
+  /* The documents are loaded on the first search, not with every page: the page sends the settings only (its
+     search_index.json has no documents, site/search.py), and the first query fetches search_docs.json beside it,
+     sets material's worker up with them and, once it is ready, answers the queries held meanwhile. */
+  var DOCS = new URL("../../search/search_docs.json", self.location.href).href;
+  var setup = null, state = "stub", held = [];
+  function loadDocs() {
+    if (state !== "stub") return;
+    state = "loading";
+    fetch(DOCS, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(DOCS + ": HTTP " + r.status);
+      return r.json();
+    }).then(function (full) {
+      self.dispatchEvent(new MessageEvent("message", { data: { type: SETUP, data: {
+        config: (setup && setup.config) || full.config, docs: full.docs || [], options: setup && setup.options } } }));
+    }).catch(function () { ready(); });  /* no documents: every query answers "no matching documents" */
+  }
+  function ready() {
+    state = "full";
+    held.splice(0).forEach(function (m) { self.dispatchEvent(new MessageEvent("message", { data: m })); });
+  }
   var ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#x27;": "'" };
   function words(s) { return String(s || "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim(); }
   function unescape(s) { return String(s || "").replace(/&(amp|lt|gt|quot|#x27);/g, function (e) { return ENTITIES[e]; }); }
@@ -18,12 +38,21 @@
   self.addEventListener("message", function (ev) {
     var m = ev.data || {};
     if (m.type === SETUP) {
+      if (state === "stub") setup = m.data;
       docs = new Map();
       (m.data.docs || []).forEach(function (d) {
         docs.set(d.location, { exact: d.exact || [], config: d.config || [], release: d.release || "",
                                title: " " + words(unescape(d.title)) + " " });
       });
     } else if (m.type === QUERY) {
+      /* held (material's worker does not see it yet) until the documents are set up; the empty query the page
+         sends when it opens has no results either way and needs no documents */
+      if (state !== "full" && (words(m.data) !== "" || held.length)) {
+        ev.stopImmediatePropagation();
+        held.push(m);
+        loadDocs();
+        return;
+      }
       queries.push(words(m.data));
     }
   });
@@ -47,6 +76,7 @@
 
   var post = self.postMessage.bind(self);
   self.postMessage = function (m) {
+    if (m && m.type === READY && state === "loading") { ready(); return; }  /* the page was told once, at its setup */
     if (m && m.type === RESULT) {
       var q = queries.shift();
       if (m.data && Array.isArray(m.data.items)) m.data.items = rerank(m.data.items, q);
