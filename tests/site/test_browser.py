@@ -574,6 +574,12 @@ def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site
     cut = page.evaluate("""() => [...document.querySelectorAll('table.lb-fixed tbody tr:not([hidden]) th')].slice(0, 200)
         .filter(th => th.scrollWidth > th.clientWidth).map(th => th.textContent.trim())""")
     assert cut == [], cut
+    # the measurement-only interval behind the row's details: the total shown, the measurement part on opening
+    iv = page.locator("table.lb-fixed tbody tr:not([hidden]) td.iv[data-m]").first
+    total, inner = iv.locator("summary").inner_text(), iv.get_attribute("data-m")
+    assert re.fullmatch(r"\d+\.\d–\d+\.\d", total) and not iv.locator("details").evaluate("d => d.open")
+    iv.locator("summary").click()
+    assert iv.inner_text().endswith("measurement only: " + inner), iv.inner_text()
     # a filter that matches nothing says so; search splits on dots and dashes
     _unfold(page, "filters")
     page.fill("input[name=q]", "zzz-no-such-model")

@@ -249,6 +249,7 @@
     window.addEventListener("popstate", function () { state = readState(); typing = null; syncForm(); apply(false); openFolds(); });
 
     var cells = table.hasAttribute("data-cells") ? provenance(table, rows) : null;
+    measurementDetails(table);
     syncForm();
     apply(false);
     openFolds();
@@ -257,6 +258,20 @@
     /* a long board drew its top rows first (CSS hides the later ones until lb-all); the rest after that frame */
     if (long) showAll();
 
+  }
+
+  /* A composite row's measurement-only interval sits behind the row's details: the page carries it as data-m on
+     the total interval's cell (a <details> per row in the HTML would put a long board over its size budget), and
+     the cell becomes a disclosure here: the total as its summary, "measurement only: ..." inside. */
+  function measurementDetails(table) {
+    Array.prototype.forEach.call(table.querySelectorAll("td.iv[data-m]"), function (td) {
+      var d = document.createElement("details"), s = document.createElement("summary");
+      d.className = "lb-rowd";
+      while (td.firstChild) s.appendChild(td.firstChild);
+      d.appendChild(s);
+      d.appendChild(document.createTextNode("measurement only: " + td.getAttribute("data-m")));
+      td.appendChild(d);
+    });
   }
 
   /* Provenance of component cells: one shared popup, filled from cells.json; keyboard users move between cells
