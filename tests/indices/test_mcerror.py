@@ -1,15 +1,18 @@
-"""Monte-Carlo error of simulated bounds (indices/mcerror.py), the precision bounds are published to, and seeds."""
+"""Monte-Carlo error of simulated bounds (indices/mcerror.py), the precision bounds are published to, seeds, and the
+simulation cache (indices/simcache.py, build/simcache.py)."""
 
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
 
-from sitegen.indices import mcerror
+from sitegen.indices import mcerror, simcache
 from sitegen.indices import uncertainty as u
 
+from indexkit import results
 
 
 # ------------------------------------------------------------------------------------------ MC error, by hand
@@ -153,3 +156,104 @@ def test_a_seed_salt_changes_every_stream_and_no_salt_is_the_published_seed():
         first = u.normals("b", [("m",)], 4).copy()
         with u.seed_salt("1"):
             assert u.normals("b", [("m",)], 4).tolist() != first.tolist()  # a kept stream is kept per salt
+
+
+# -------------------------------------------------------------------------------------------- the cache
+
+class DictStore:
+    """The Store protocol over a dict, counting lookups that found an entry."""
+
+    def __init__(self, salt: str = "code"):
+        self.salt, self.data, self.hits = salt, {}, 0
+
+    def get(self, key):
+        found = self.data.get(key)
+        self.hits += found is not None
+        return found
+
+    def put(self, key, data):
+        self.data[key] = data
+
+
+def _index_run(store, value_b: float = 4.0, sims: int = 200):
+    """A weighted-mean board annotated through annotate_boards (inside `kept_in(store)`), as the API's JSON."""
+    from sitegen.export import to_json
+    from sitegen.indices import aa
+
+    definition = {"id": "wm", "name": "WM", "version": "1", "kind": "weighted-mean", "unit": "points",
+                  "description": "t", "source_snapshot": "snap", "higher_is_better": True,
+                  "uncertainty": {"simulations": sims, "level": 0.95},
+                  "constituents": [{"benchmark": "x", "weight": 1}, {"benchmark": "y", "weight": 1}]}
+    frame = results(*({"model": m, "benchmark": b, "value": v, "source": "snap", "stderr": 1.0}
+                      for m, values in {"o/a": (60.0, 50.0), "o/b": (55.0, value_b), "o/c": (40.0, 42.0)}.items()
+                      for b, v in zip("xy", values)))
+    board = aa.compute(definition, frame, None)
+    board["definition"] = "wm"
+    benchmarks = [{"id": b, "scale": {"unit": "points"}} for b in "xy"]
+    with simcache.kept_in(store):
+        u.annotate_boards({"wm": board}, {"wm": definition}, frame, None, benchmarks)
+    board.pop("ahead", None)
+    return to_json(board)
+
+
+def test_the_cache_gives_the_same_bytes_and_a_changed_input_misses():
+    plain = _index_run(None)
+    store = DictStore()
+    assert _index_run(store) == plain and store.hits == 0 and len(store.data) == 1
+    assert _index_run(store) == plain and store.hits == 1  # loaded, byte for byte the same
+    changed = _index_run(store, value_b=30.0)
+    assert store.hits == 1 and len(store.data) == 2 and changed != plain  # a changed result misses
+    assert _index_run(store, sims=100) != plain and store.hits == 1  # so does a changed definition
+    assert _index_run(DictStore(salt="other code")) == plain  # another package digest keys apart
+    store.data = {k: b"not a pickle" for k in store.data}
+    assert _index_run(store) == plain  # a damaged entry is computed again
+
+
+def test_file_store_keeps_entries_whole_and_prunes_what_a_build_did_not_use(tmp_path):
+    from sitegen.build.simcache import FileStore
+
+    folder = tmp_path / ".sitegen-cache" / "simulations"
+    store = FileStore(folder, "salt")
+    assert store.get("a" * 64) is None
+    store.put("a" * 64, b"one")
+    store.put("b" * 64, b"two")
+    assert FileStore(folder, "salt").get("a" * 64) == b"one"
+    (folder / ".leftover.tmp").write_bytes(b"")
+    later = FileStore(folder, "salt")
+    later.get("b" * 64)
+    later.prune()
+    assert sorted(os.listdir(folder)) == ["b" * 64 + ".pickle"]
+
+
+def test_file_store_behind_a_symlink_keeps_nothing(tmp_path):
+    from sitegen.build.simcache import FileStore
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / ".sitegen-cache").symlink_to(elsewhere)
+    store = FileStore(tmp_path / "root" / ".sitegen-cache" / "simulations", "salt")
+    store.put("a" * 64, b"one")
+    store.prune()
+    assert store.get("a" * 64) is None and list(elsewhere.iterdir()) == []
+
+
+def test_a_patch_turns_the_board_as_computed_into_the_board_as_annotated():
+    before = {"index": "b", "rows": [{"model": "a", "value": 1.0, "components": [{"id": "x", "value": 2}]},
+                                     {"model": "b", "value": None, "gone": 1}]}
+    after = {"index": "b", "rows": [{"model": "a", "value": 1.0, "components": [{"id": "x", "value": 2,
+                                                                                   "interval": [1, 3]}],
+                                     "rank_interval": (1, 2)},
+                                    {"model": "b", "value": None, "tier": None}],
+             "ahead": np.arange(3), "uncertainty": {"level": 0.95}}
+    patch = simcache.diff(before, after)
+    assert patch == ("d", {"rows": ("l", {0: ("d", {"components": ("l", {0: ("d", {"interval": ("=", [1, 3])}, [])}),
+                                                    "rank_interval": ("=", (1, 2))}, []),
+                                          1: ("d", {"tier": ("=", None)}, ["gone"])}),
+                           "ahead": ("=", after["ahead"]), "uncertainty": ("=", {"level": 0.95})}, [])
+    assert simcache.diff(before, before) is None
+    assert simcache.diff(after, after)[1] == {"ahead": ("=", after["ahead"]), "rows": (
+        "l", {0: ("d", {"rank_interval": ("=", (1, 2))}, [])})}  # an array or a tuple is replaced whole
+    got = simcache.apply(before, patch)
+    assert got is before and list(got) == list(after) and list(got["rows"][1]) == ["model", "value", "tier"]
+    assert got["rows"] == after["rows"] and got["ahead"] is after["ahead"]

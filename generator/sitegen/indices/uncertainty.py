@@ -33,7 +33,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import aa, aiiq, eq, mcerror
+from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
 from .common import clean, interpolate
 
@@ -850,7 +850,10 @@ def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping
     """Every composite board whose definition has an `uncertainty` block (in place)."""
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
-        annotate_index(index_defs[board["definition"]], board, results, models, by_id, raw)
+        definition = index_defs[board["definition"]]
+        simcache.annotated(board, functools.partial(annotate_index, definition, board, results, models, by_id, raw),
+                           definition=definition, results=results, models=models, benchmarks=benchmarks, raw=raw,
+                           seed_salt=_SALT)
 
 
 def owned_intervals(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping]) -> dict[str, dict]:
