@@ -72,8 +72,8 @@ def _compute(repo) -> Computed:
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     config = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
     owned = uncertainty.owned_intervals(boards, index_defs)
-    simcache.annotated(benchmark_boards, lambda: uncertainty.annotate_benchmark_boards(
-        benchmark_boards, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
+    simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
+        b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
         seed_salt=uncertainty._SALT)
     # Every board as of every month end, price steps, frontier over time (indices/asof.py).
     as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
@@ -161,9 +161,9 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None)
     if repo is None:
         return Outcome(problems)
     progress(BUILD_STAGES[1])
-    from .simcache import FOLDER
+    from .simcache import folder
 
-    computed = compute(repo, None if check else root / FOLDER)  # --check keeps no simulations
+    computed = compute(repo, None if check else folder())  # --check keeps no simulations
     ctx = site_context(repo, computed, history)
     from ..site import render_site
 
@@ -201,9 +201,9 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
-    from .simcache import FOLDER
+    from .simcache import folder
 
-    computed = compute(repo, Path(root) / FOLDER)
+    computed = compute(repo, folder())
     if fmt == "eee":
         from ..interchange.eee import export_eee
 

@@ -1,5 +1,7 @@
-"""The simulation cache's files: annotated boards (indices/simcache.py) kept in a git-ignored folder under the
-root, one file per input digest, so a rebuild on unchanged inputs loads its intervals instead of drawing them.
+"""The simulation cache's files: annotated boards (indices/simcache.py) kept in a folder, one file per input
+digest, so a rebuild on unchanged inputs loads its intervals instead of drawing them. Opt-in: `sitegen build` and
+`sitegen export` keep them only where SITEGEN_SIM_CACHE names a folder (FOLDER under the root is git-ignored for
+it); otherwise a build writes nothing outside its output folder.
 
 Entries are written whole or not at all (a new file, then a rename) and read without following a symlink; a build
 keeps only the entries it used (`prune`), so the folder holds one build's boards. Deleting the folder is always
@@ -12,8 +14,14 @@ import os
 import re
 from pathlib import Path
 
-#: Under the root; git-ignored (.gitignore).
+#: The folder to name in SITEGEN_SIM_CACHE, relative to the root; git-ignored (.gitignore).
 FOLDER = ".sitegen-cache/simulations"
+
+
+def folder() -> Path | None:
+    """The folder SITEGEN_SIM_CACHE names (None when unset or empty: nothing is kept)."""
+    name = os.environ.get("SITEGEN_SIM_CACHE", "").strip()
+    return Path(name) if name else None
 _NAME = re.compile(r"[0-9a-f]{64}\.pickle")
 
 

@@ -109,14 +109,15 @@ def apply(value: object, patch: tuple) -> object:
     return value
 
 
-def annotated(board: dict, annotate: Callable[[], object], **inputs: object) -> None:
-    """Run `annotate()` on `board` (in place), or, inside `kept_in` with an entry for these inputs, change the board
-    as that run did instead. An entry is the patch from the board as computed to the board as annotated (diff):
-    only what the simulation adds, so it is small and quick to load. A run that misses applies its own patch as
-    loaded from its pickle, so the board's objects are the same whether they were drawn or loaded (the boards
-    read afterwards, e.g. the benchmark boards' `owned`, then digest alike)."""
+def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object) -> None:
+    """Run `annotate(board)` (which changes the board in place), or, inside `kept_in` with an entry for these
+    inputs, change the board as that run did instead. An entry is the patch from the board as computed to the board
+    as annotated (diff): only what the simulation adds, so it is small and quick to load. A run that misses
+    annotates a copy and applies its own patch, as loaded from its pickle, to the board: so the board's objects are
+    the same whether they were drawn or loaded, and so are the pickles of every page made from them (reuse.py keys
+    pages by those)."""
     if _STORE is None:
-        annotate()
+        annotate(board)
         return
     pickled = pickle.dumps(board, protocol=5)
     name = key(_STORE.salt, board=pickled, **inputs)
@@ -129,9 +130,9 @@ def annotated(board: dict, annotate: Callable[[], object], **inputs: object) -> 
         if type(patch) is tuple and patch and patch[0] == "d":
             apply(board, patch)
             return
-    before = _loads(pickled)
-    annotate()
-    data = pickle.dumps(diff(before, board) or ("d", {}, []), protocol=5)
+    work = _loads(pickled)
+    annotate(work)
+    data = pickle.dumps(diff(_loads(pickled), work) or ("d", {}, []), protocol=5)
     apply(board, _loads(data))
     _STORE.put(name, data)
 

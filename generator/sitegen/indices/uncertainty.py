@@ -851,7 +851,7 @@ def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
         definition = index_defs[board["definition"]]
-        simcache.annotated(board, functools.partial(annotate_index, definition, board, results, models, by_id, raw),
+        simcache.annotated(board, lambda b, d=definition: annotate_index(d, b, results, models, by_id, raw),
                            definition=definition, results=results, models=models, benchmarks=benchmarks, raw=raw,
                            seed_salt=_SALT)
 
