@@ -35,14 +35,29 @@ class Computed:
     ahead: dict = dataclasses.field(default_factory=dict)  # per board, each ranked row's simulated rank in every draw
 
 
-def compute(repo, boards_only: bool = False) -> Computed:
-    """Every board and the JSON API, from a validated repository. boards_only: the boards alone, without the
-    as-of views and the API files (empty), which take most of the time (sitegen diff compares boards only)."""
+def compute(repo, cache: Path | None = None, boards_only: bool = False) -> Computed:
+    """Every board and the JSON API, from a validated repository. With `cache` (a folder), the simulations'
+    annotated boards are kept there by a digest of their inputs and loaded on the next run (build/simcache.py).
+    boards_only: the boards alone, without the as-of views and the API files (empty), which take most of the time
+    (sitegen diff compares boards only)."""
+    from .. import reuse
+    from ..indices import simcache
+    from .simcache import FileStore
+
+    store = FileStore(cache, reuse.package_digest()) if cache is not None else None
+    with simcache.kept_in(store):
+        computed = _compute(repo, boards_only)
+    if store is not None:
+        store.prune()
+    return computed
+
+
+def _compute(repo, boards_only: bool = False) -> Computed:
     from .. import export
     from ..data import frame
     from ..indices import asof
     from ..indices import boards as engine
-    from ..indices import uncertainty
+    from ..indices import simcache, uncertainty
 
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
@@ -57,9 +72,11 @@ def compute(repo, boards_only: bool = False) -> Computed:
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
-    uncertainty.annotate_benchmark_boards(benchmark_boards, benchmarks,
-                                          next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {}),
-                                          uncertainty.owned_intervals(boards, index_defs))
+    config = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
+    owned = uncertainty.owned_intervals(boards, index_defs)
+    simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
+        b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
+        seed_salt=uncertainty._SALT)
     if boards_only:
         return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
                         index_defs, {}, frontiers, result_records, model_records, {}, ahead)
@@ -173,7 +190,9 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     if repo is None:
         return Outcome(problems)
     progress(BUILD_STAGES[1])
-    computed = compute(repo)
+    from .simcache import folder
+
+    computed = compute(repo, None if check else folder())  # --check keeps no simulations
     ctx = site_context(repo, computed, history, config)
     from ..site import render_site
 
@@ -212,7 +231,9 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
-    computed = compute(repo)
+    from .simcache import folder
+
+    computed = compute(repo, folder())
     if fmt == "eee":
         from ..interchange.eee import export_eee
 

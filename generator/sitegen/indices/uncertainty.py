@@ -15,7 +15,8 @@ Three stages, each a pure function of the boards, the selected results and the m
    model the rule imputes and one of each model's own. AI IQ rows also get the interval of measurement error alone
    (`interval_measurement`); elsewhere the two are the same draws.
 3. Ranks are recomputed in every draw: a rank interval is the central `level` range of a model's rank, and tiers
-   are formed greedily from the top (a tier ends at the worst rank its leader takes).
+   are formed greedily from the top (a tier ends at the worst rank its leader takes). Every simulated bound carries
+   its Monte-Carlo error, and a value bound is published to the decimal place that error supports (mcerror.py).
 
 Determinism: each (board, model, component) has its own stream, seeded by sha256 of those ids, so runs and
 machines agree and adding a model never moves another model's draws.
@@ -34,7 +35,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import aa, aiiq, eq
+from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
 from .common import clean, interpolate, nearest_rank
 
@@ -50,9 +51,26 @@ INDEPENDENT = ("Rank ranges and tiers on this board are conservative: every mode
 
 # --------------------------------------------------------------------------------------------------- streams
 
+#: Appended to every stream's keys while a `seed_salt()` block runs ("" outside: the published seeds).
+_SALT = ""
+
+
+@contextlib.contextmanager
+def seed_salt(salt: str):
+    """Within the block every stream gets other, equally seeded numbers (its keys plus `salt`): what measures how
+    far a bound moves between seeds (indices/mcerror.py, tools/mc_seeds.py). The published build never sets it."""
+    global _SALT
+    outer = _SALT
+    _SALT = str(salt)
+    try:
+        yield
+    finally:
+        _SALT = outer
+
+
 def stream(*keys: str) -> np.random.Generator:
     """A generator seeded by sha256 of the keys (never Python's salted hash()): the same on every machine."""
-    digest = hashlib.sha256("\x1f".join(keys).encode("utf-8")).digest()
+    digest = hashlib.sha256("\x1f".join(keys + ((_SALT,) if _SALT else ())).encode("utf-8")).digest()
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
@@ -228,7 +246,7 @@ def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarr
         if kept is None:
             out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
             continue
-        name = (board_id, *key, sims)
+        name = (board_id, *key, sims, _SALT)
         row = kept.get(name)
         if row is None:
             row = kept[name] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
@@ -771,21 +789,24 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
     """
     drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
         if value_intervals else []
-    bounds = dict(zip(drawn, quantile_interval(np.column_stack([samples[m] for m in drawn]), level).T.tolist())) \
-        if drawn else {}
+    bounds, errors = mcerror.bounds(np.column_stack([samples[m] for m in drawn]), drawn, quantile_interval, level) \
+        if drawn else ({}, {})
     alone = [m for m in drawn if m in (measurement or {})]
-    inner = dict(zip(alone, quantile_interval(np.column_stack([measurement[m] for m in alone]), level).T.tolist())) \
-        if alone else {}
+    inner, inner_errors = mcerror.bounds(np.column_stack([measurement[m] for m in alone]), alone, quantile_interval,
+                                         level) if alone else ({}, {})
     for row in board["rows"]:
         if not value_intervals:
             pass
         elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
             row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
         elif row["model"] in bounds:
-            row.update(interval=bounds[row["model"]], interval_how=DERIVED, interval_reason=reasons[row["model"]])
+            row.update(interval=mcerror.round_out(bounds[row["model"]], errors[row["model"]]), interval_how=DERIVED,
+                       interval_reason=reasons[row["model"]],
+                       interval_mc_error=[mcerror.error_text(e) for e in errors[row["model"]]])
             if measurement is not None:
                 held = inner.get(row["model"])
-                row["interval_measurement"] = held if held and held[0] < held[1] else None
+                row["interval_measurement"] = mcerror.round_out(held, inner_errors[row["model"]]) \
+                    if held and held[0] < held[1] else None
         elif row.get("value") is not None:
             row.update(interval=None, interval_how=None, interval_reason=why_none or
                        "the value is not recomputed from components here, so no interval can be propagated")
@@ -804,6 +825,8 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             if not interval[0] <= row["rank"] <= interval[1]:
                 interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
                 widened += 1
+        for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
+            row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
         key = matrix if higher_is_better else -matrix
         ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
         for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
@@ -822,6 +845,7 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
                  f"{level_text(level)} of simulations",
         "held_fixed": len(fixed),
+        "monte_carlo": mcerror.describe(sims, level),
     }
     if ranked and len(fixed) < len(ranked):
         board["uncertainty"]["rank_widened"] = widened
@@ -1075,7 +1099,10 @@ def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping
     """Every composite board whose definition has an `uncertainty` block (in place)."""
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
-        annotate_index(index_defs[board["definition"]], board, results, models, by_id, raw)
+        definition = index_defs[board["definition"]]
+        simcache.annotated(board, lambda b, d=definition: annotate_index(d, b, results, models, by_id, raw),
+                           definition=definition, results=results, models=models, benchmarks=benchmarks, raw=raw,
+                           seed_salt=_SALT)
 
 
 def owned_intervals(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping]) -> dict[str, dict]:

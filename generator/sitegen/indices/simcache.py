@@ -1,0 +1,149 @@
+"""Annotated boards kept by a digest of everything their simulation reads, so a rebuild on the same inputs loads
+the intervals, rank intervals and tiers instead of drawing them again.
+
+The key of a board is SHA-256 over the pickled inputs of uncertainty.annotate_index (the definition, the board as
+computed, the results, models, benchmarks and per-question rows it is given, the seed salt) and the store's own
+`salt` (the build passes reuse.package_digest(): the code, and the versions of numpy, pandas and Python, so a change
+to the simulation misses). Equal inputs pickle to equal bytes; inputs that pickle differently only miss, never hit
+wrongly. The value is what the annotation changed (a patch, `diff`), pickled: applied, it gives the same objects, so the
+output is byte-identical.
+
+Where it is kept is the caller's: `kept_in(store)` with any object that has get(key) -> bytes | None and
+put(key, bytes) (build/simcache.py keeps files in a git-ignored folder). Outside a `kept_in` block nothing is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import pickle
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Store(Protocol):
+    salt: str
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, data: bytes) -> None: ...
+
+
+_STORE: Store | None = None
+#: The last frame digested in each of these argument slots, with its digest: the as-of engine hands every
+#: definition of a month the same frames, so each is pickled once (held until the next one replaces it). Only the
+#: frames, which no stage changes in place; a board is changed by its annotation, so it is pickled every time.
+_LAST: dict[str, tuple[object, bytes]] = {}
+FRAMES = ("results", "models", "raw", "benchmarks")
+
+
+@contextlib.contextmanager
+def kept_in(store: Store | None):
+    """Within the block, annotated boards are looked up in and added to `store` (None: nothing is kept)."""
+    global _STORE
+    outer = _STORE
+    _STORE = store
+    try:
+        yield
+    finally:
+        _STORE = outer
+        _LAST.clear()
+
+
+def _part(slot: str, value: object) -> bytes:
+    last = _LAST.get(slot)
+    if last is not None and last[0] is value:
+        return last[1]
+    digest = hashlib.sha256(pickle.dumps(value, protocol=5)).digest()
+    if slot in FRAMES:
+        _LAST[slot] = (value, digest)
+    return digest
+
+
+def key(salt: str, **inputs: object) -> str:
+    """SHA-256 over the store's salt and each named input's pickle (frames memoised by identity, see _LAST);
+    an input given as bytes is taken as its own pickle."""
+    digest = hashlib.sha256(salt.encode())
+    for name in sorted(inputs):
+        value = inputs[name]
+        part = hashlib.sha256(value).digest() if type(value) is bytes else _part(name, value)
+        digest.update(name.encode() + b"\0" + part)
+    return digest.hexdigest()
+
+
+def diff(before: object, after: object) -> tuple | None:
+    """The patch that turns `before` into `after` (None: they are equal): ("=", value) replaces; ("d", {key: patch},
+    removed keys) changes a dict, key by key in `after`'s order; ("l", {index: patch}) a list of the same length.
+    Only text, numbers, booleans and None are compared; anything else (an array, a tuple) is replaced whole."""
+    if type(before) is dict and type(after) is dict:
+        sub = {}
+        for k, v in after.items():
+            p = diff(before[k], v) if k in before else ("=", v)
+            if p is not None:
+                sub[k] = p
+        gone = [k for k in before if k not in after]
+        return ("d", sub, gone) if sub or gone else None
+    if type(before) is list and type(after) is list and len(before) == len(after):
+        sub = {i: p for i, (x, y) in enumerate(zip(before, after)) if (p := diff(x, y)) is not None}
+        return ("l", sub) if sub else None
+    if type(before) is type(after) and type(after) in _LEAVES and before == after:
+        return None
+    return ("=", after)
+
+
+_LEAVES = (str, int, float, bool, type(None))
+
+
+def apply(value: object, patch: tuple) -> object:
+    """`value` changed by `patch` (diff's), in place where it is a dict or a list; returns the result. A nested
+    dict or list patch is only ever made for an entry `value` has (diff recurses into shared keys only)."""
+    kind = patch[0]
+    if kind == "=":
+        return patch[1]
+    if kind == "d":
+        for k in patch[2]:
+            del value[k]
+    for k, p in patch[1].items():  # the leaves ("=") inline: most entries are, and a call each was the cost
+        value[k] = p[1] if p[0] == "=" else apply(value[k], p)
+    return value
+
+
+def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object) -> None:
+    """Run `annotate(board)` (which changes the board in place), or, inside `kept_in` with an entry for these
+    inputs, change the board as that run did instead. An entry is the patch from the board as computed to the board
+    as annotated (diff): only what the simulation adds, so it is small and quick to load. A run that misses
+    annotates a copy and applies its own patch, as loaded from its pickle, to the board: so the board's objects are
+    the same whether they were drawn or loaded, and so are the pickles of every page made from them (reuse.py keys
+    pages by those)."""
+    if _STORE is None:
+        annotate(board)
+        return
+    pickled = pickle.dumps(board, protocol=5)
+    name = key(_STORE.salt, board=pickled, **inputs)
+    data = _STORE.get(name)
+    if data is not None:
+        try:
+            patch = _loads(data)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+            patch = None  # a damaged entry: computed again, and replaced
+        if type(patch) is tuple and patch and patch[0] == "d":
+            apply(board, patch)
+            return
+    work = _loads(pickled)
+    annotate(work)
+    data = pickle.dumps(diff(_loads(pickled), work) or ("d", {}, []), protocol=5)
+    apply(board, _loads(data))
+    _STORE.put(name, data)
+
+
+def _loads(data: bytes) -> object:
+    """pickle.loads without the cyclic garbage collector: a patch makes many small objects, none of them garbage,
+    and a collection while a build holds every board walks them all (it made loading four times slower)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
