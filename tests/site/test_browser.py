@@ -173,14 +173,14 @@ def test_leaderboard_sort_filter_url(browser, server):
     assert "q=model" in _href(page)
     # Back undoes a filter change, one step at a time
     page.go_back()
-    page.wait_for_function("!new URLSearchParams(location.search).has('q')")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('q')")
     assert page.input_value("select[name=weights]") == "open" and page.input_value("input[name=q]") == ""
     page.go_back()
-    page.wait_for_function("!new URLSearchParams(location.search).has('weights')")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('weights')")
     assert page.input_value("select[name=weights]") == ""
     page.go_forward()
     page.go_forward()
-    page.wait_for_function("new URLSearchParams(location.search).has('q')")
+    page.wait_for_function("() => new URLSearchParams(location.search).has('q')")
     assert page.input_value("input[name=q]") == "model 0000"
     # the view survives a reload from the shared URL
     url = _href(page)
@@ -196,20 +196,20 @@ def test_leaderboard_sort_filter_url(browser, server):
     assert page.evaluate(folds) == ["filters"] and page.evaluate(opened) is None
     steps = page.evaluate("history.length")
     _unfold(page, "legend")
-    page.wait_for_function(f"{opened} === 'legend'")
+    page.wait_for_function(f"() => {opened} === 'legend'")
     assert page.locator("details[data-fold=legend] .lb-legend").first.is_visible()
     _unfold(page, "filters")  # open already: nothing to do
     _tap(page, "details[data-fold=filters] > summary")
-    page.wait_for_function("!document.querySelector('details[data-fold=filters]').open")
+    page.wait_for_function("() => !document.querySelector('details[data-fold=filters]').open")
     _tap(page, "details[data-fold=filters] > summary")
-    page.wait_for_function(f"{opened} === 'legend,filters'")
+    page.wait_for_function(f"() => {opened} === 'legend,filters'")
     assert page.evaluate("history.length") == steps and "weights=open" in _href(page)
     page.goto(_href(page), wait_until="networkidle")
     assert page.evaluate(folds) == ["legend", "filters"]
     _tap(page, "details[data-fold=legend] > summary")
-    page.wait_for_function(f"{opened} === 'filters'")
+    page.wait_for_function(f"() => {opened} === 'filters'")
     _tap(page, "details[data-fold=filters] > summary")
-    page.wait_for_function(f"!new URLSearchParams(location.search).has('open')")
+    page.wait_for_function(f"() => !new URLSearchParams(location.search).has('open')")
     # imputed cells show their reason, source and date on keyboard focus and on tap
     page.goto(server + "boards/ai-iq/", wait_until="networkidle")
     page.wait_for_selector("table.lb-cells-ready")
