@@ -98,25 +98,23 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
+def price_tables(model_records: list[Mapping]) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """Per model, from one price_history each: its price steps in date order ([{date, input, output, source (, url,
+    captured, source_date)}, ...], by source precedence; undated prices are not steps), and the dated prices that
+    disagree with the price in force on their date. Models with neither are left out of that table."""
+    steps, disagreements = {}, {}
+    for record in model_records:
+        own_steps, own_disagreements = price_history(record)
+        if own_steps:
+            steps[record["model"]] = own_steps
+        if own_disagreements:
+            disagreements[record["model"]] = own_disagreements
+    return steps, disagreements
+
+
 def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
-    """Every model's price steps in date order: [{date, input, output, source (, url, captured, source_date)}, ...],
-    by source precedence (price_history); undated prices are not steps."""
-    out = {}
-    for record in model_records:
-        steps, _ = price_history(record)
-        if steps:
-            out[record["model"]] = steps
-    return out
-
-
-def price_disagreements(model_records: list[Mapping]) -> dict[str, list[dict]]:
-    """Per model, the dated prices that disagree with the price in force on their date (price_history)."""
-    out = {}
-    for record in model_records:
-        _, disagreements = price_history(record)
-        if disagreements:
-            out[record["model"]] = disagreements
-    return out
+    """Every model's price steps in date order (price_tables)."""
+    return price_tables(model_records)[0]
 
 
 def price_at(steps: list[dict], day: str) -> dict | None:
@@ -230,12 +228,12 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     raw = raw or {}
     available = availability(results, models)
     last = data_date(results)
-    steps = price_steps(model_records)
+    steps, disagreements = price_tables(model_records)
     months = months_covered(results, available) if months is None else months
     results = results.sort_values("published", kind="stable")
     dates = {month: month_day(month, last) for month in months}
     out: dict = {"months": months, "dates": dates, "data_date": last, "boards": {}, "price_steps": steps,
-                 "price_disagreements": price_disagreements(model_records), "superseded": {}}
+                 "price_disagreements": disagreements, "superseded": {}}
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
