@@ -179,12 +179,20 @@ def apply_command(review, root):
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
-    from ..importers.common import ImportError_, read_text
+    from ..data import yamlstrict
+    from ..importers.common import ImportError_, read_bytes
 
-    try:  # the review file is an input like any other: bounded, a regular file, UTF-8
-        doc = yaml.safe_load(read_text(review))
-    except (ImportError_, yaml.YAMLError) as exc:
-        raise click.ClickException(f"{review}: {exc}") from None
+    try:  # the review file is an input like any other: bounded, a regular file, read by the strict YAML reader
+        parsed, found = yamlstrict.parse(read_bytes(review, yamlstrict.MAX_BYTES), str(review))
+    except ImportError_ as exc:
+        raise click.ClickException(str(exc)) from None
+    if parsed is None or found:  # an alias bomb or deep nesting is refused at its place, never expanded
+        for p in found:
+            click.echo(p.format(), err=True)
+        count = f"{len(found)} error{'s' if len(found) != 1 else ''}"
+        raise click.ClickException(f"{count} in the review file (above), not as `aliases suggest` writes it; "
+                                   "nothing written")
+    doc = parsed.data
     proposals = (doc.get("proposals") if isinstance(doc, dict) else None) or []
     if not isinstance(proposals, list):
         raise click.ClickException(f"{review}: `proposals` is not a list")
