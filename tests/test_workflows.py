@@ -512,6 +512,22 @@ def test_actionlint_does_flag_a_bad_workflow(tmp_path):
     assert "github.event.pull_request.title" in done.stdout
 
 
+def test_security_md_names_every_write_scope_a_workflow_holds():
+    """Each `<scope>: write` a workflow grants is explained in one SECURITY.md bullet that names the workflow."""
+    bullets = re.split(r"\n(?=- )", (ROOT / "SECURITY.md").read_text(encoding="utf-8"))
+    granted = set()
+    for path in WORKFLOW_PATHS:
+        wf = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for job in (wf.get("jobs") or {}).values():
+            granted |= {(path.name, scope) for scope, level in ((job.get("permissions") or {}).items()
+                                                               if isinstance(job.get("permissions"), dict) else ())
+                        if level == "write"}
+    assert ("refresh-data.yml", "contents") in granted and ("pages.yml", "pages") in granted
+    missing = [(name, scope) for name, scope in sorted(granted)
+               if not any(f"`{name}`" in b and f"`{scope}: write`" in b for b in bullets)]
+    assert missing == []
+
+
 # --- zizmor (security audit, offline; .ci/run runs it too) --------------------------------------
 
 
