@@ -91,3 +91,11 @@ def test_serve_answers_a_nul_in_the_path_with_its_404_page(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_tiny_price_is_shown_in_decimals_not_in_exponent_notation():
+    """A price of 1e-300 showed as `$1e-300`; prices below a cent get up to four decimals."""
+    from sitegen.site.render import fmt_price
+
+    assert [fmt_price(v) for v in (1e-300, 5e-7, 0.00012, 0.075, 1.5)] == [
+        "$0.0000", "$0.0000", "$0.0001", "$0.075", "$1.50"]
