@@ -99,3 +99,20 @@ def test_a_tiny_price_is_shown_in_decimals_not_in_exponent_notation():
 
     assert [fmt_price(v) for v in (1e-300, 5e-7, 0.00012, 0.075, 1.5)] == [
         "$0.0000", "$0.0000", "$0.0001", "$0.075", "$1.50"]
+
+
+def test_what_a_killed_build_or_write_leaves_is_git_ignored():
+    """`.site.new-*` (and the other folders and files a killed build, export or data write leaves beside its
+    target) showed as untracked; the next build removes them, and git ignores them meanwhile."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    left = [".site.new-1a2b", ".site.old-1a2b", ".export.new-x", "scores/imported/.eq-bench.yaml.new-3c4d",
+            "downloads/eq-bench/.eqbench3_leaderboard.csv.new-5e"]
+    done = subprocess.run(["git", "check-ignore", "--no-index", *left], cwd=root, capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.splitlines() == left
+    kept = subprocess.run(["git", "check-ignore", "--no-index", "scores/imported/eq-bench.yaml", "site.new.md"],
+                          cwd=root, capture_output=True, text=True, timeout=60)
+    assert kept.returncode == 1 and kept.stdout == ""
