@@ -477,12 +477,12 @@ def test_secrets_and_environments_only_in_the_jobs_that_need_them(workflow_path)
 # --- actionlint --------------------------------------------------------------------------------
 
 
-def actionlint() -> str:
+def actionlint(name: str = "actionlint") -> str:
     # The test extras put it beside this interpreter (.venv/bin), which is not on PATH when the README's test
     # command runs `.venv/bin/python -m pytest` without activating the environment.
-    path = shutil.which("actionlint", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
+    path = shutil.which(name, path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
     if path is None:
-        pytest.fail("actionlint is not installed: install the test extras (pip install -e '.[test]')", pytrace=False)
+        pytest.fail(f"{name} is not installed: install the test extras (pip install -e '.[test]')", pytrace=False)
     return path
 
 
@@ -510,6 +510,50 @@ def test_actionlint_does_flag_a_bad_workflow(tmp_path):
     done = subprocess.run([actionlint(), "-no-color", str(bad)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "github.event.pull_request.title" in done.stdout
+
+
+def test_security_md_names_every_write_scope_a_workflow_holds():
+    """Each `<scope>: write` a workflow grants is explained in one SECURITY.md bullet that names the workflow."""
+    bullets = re.split(r"\n(?=- )", (ROOT / "SECURITY.md").read_text(encoding="utf-8"))
+    granted = set()
+    for path in WORKFLOW_PATHS:
+        wf = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for job in (wf.get("jobs") or {}).values():
+            granted |= {(path.name, scope) for scope, level in ((job.get("permissions") or {}).items()
+                                                               if isinstance(job.get("permissions"), dict) else ())
+                        if level == "write"}
+    assert ("refresh-data.yml", "contents") in granted and ("pages.yml", "pages") in granted
+    missing = [(name, scope) for name, scope in sorted(granted)
+               if not any(f"`{name}`" in b and f"`{scope}: write`" in b for b in bullets)]
+    assert missing == []
+
+
+# --- zizmor (security audit, offline; .ci/run runs it too) --------------------------------------
+
+
+def zizmor(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([actionlint("zizmor"), "--offline", "--no-progress", "--format", "plain", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+
+
+def test_zizmor_finds_nothing_and_the_one_reviewed_finding_says_why():
+    done = zizmor(*map(str, WORKFLOW_PATHS))
+    assert done.returncode == 0, f"zizmor:\n{done.stdout}{done.stderr}"
+    assert "No findings to report" in done.stdout + done.stderr and "(1 ignored" in done.stdout + done.stderr
+    ignores = [(path.name, line.strip()) for path in WORKFLOW_PATHS
+               for line in path.read_text(encoding="utf-8").splitlines() if "zizmor: ignore" in line]
+    assert ignores == [("pr-diff-comment.yml", "workflow_run:  # zizmor: ignore[dangerous-triggers] reviewed above: "
+                        "no PR code runs, the artifact is data")]
+
+
+def test_zizmor_flags_the_workflow_run_trigger_without_its_suppression(tmp_path):
+    # Guards the test above: without the inline ignore, zizmor reports the trigger (offline, so it really runs).
+    bare = tmp_path / "pr-diff-comment.yml"
+    text = (WORKFLOWS / "pr-diff-comment.yml").read_text(encoding="utf-8")
+    bare.write_text(re.sub(r"  # zizmor: ignore\[dangerous-triggers\].*", "", text), encoding="utf-8")
+    done = zizmor(str(bare), cwd=tmp_path)
+    assert done.returncode != 0
+    assert "dangerous-triggers" in done.stdout
 
 
 # --- repository metadata -----------------------------------------------------------------------

@@ -56,3 +56,63 @@ def test_notes_and_override_reasons_are_shown_escaped_beside_their_numbers(tmp_p
     assert ">75" in rows["MMLU-Pro"]
     assert "Result note &lt;script&gt;alert(1)&lt;/script&gt;</td>" in rows["Humanity&#39;s Last Exam"]
     assert "<script>alert(1)" not in page and "<i>dropped" not in page
+
+
+def test_gh_issue_references_in_upstream_text_are_not_links():
+    """GitHub links GH-34 to issue 34 as it does #34; a zero-width space after GH stops it (and only there)."""
+    from sitegen.history.pr_comment import md_escape
+
+    assert md_escape("fixed upstream in GH-34, see gh-7") == "fixed upstream in GH\u200b-34, see gh\u200b-7"
+    assert md_escape("HIGH-3 GH-x ugh-5 #34") == "HIGH-3 GH-x ugh-5 \\#\u200b34"
+
+
+def test_serve_answers_a_nul_in_the_path_with_its_404_page(tmp_path):
+    """`/%00` reached open() with an embedded NUL: a thread traceback and a dropped connection."""
+    import functools
+    import http.server
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from sitegen.contrib.serve import Handler
+
+    (tmp_path / "index.html").write_text("<html><body>home</body></html>", encoding="utf-8")
+    (tmp_path / "404.html").write_text("<html><body>not here</body></html>", encoding="utf-8")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/%00", "/index.html%00", "/a%00b/", "/%2500"):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}{path}", timeout=60)
+                raise AssertionError(f"{path}: served")
+            except urllib.error.HTTPError as answer:
+                assert answer.code == 404, path
+                assert b"not here" in answer.read(), path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_tiny_price_is_shown_in_decimals_not_in_exponent_notation():
+    """A price of 1e-300 showed as `$1e-300`; prices below a cent get up to four decimals."""
+    from sitegen.site.render import fmt_price
+
+    assert [fmt_price(v) for v in (1e-300, 5e-7, 0.00012, 0.075, 1.5)] == [
+        "$0.0000", "$0.0000", "$0.0001", "$0.075", "$1.50"]
+
+
+def test_what_a_killed_build_or_write_leaves_is_git_ignored():
+    """`.site.new-*` (and the other folders and files a killed build, export or data write leaves beside its
+    target) showed as untracked; the next build removes them, and git ignores them meanwhile."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    left = [".site.new-1a2b", ".site.old-1a2b", ".export.new-x", "scores/imported/.eq-bench.yaml.new-3c4d",
+            "downloads/eq-bench/.eqbench3_leaderboard.csv.new-5e"]
+    done = subprocess.run(["git", "check-ignore", "--no-index", *left], cwd=root, capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.splitlines() == left
+    kept = subprocess.run(["git", "check-ignore", "--no-index", "scores/imported/eq-bench.yaml", "site.new.md"],
+                          cwd=root, capture_output=True, text=True, timeout=60)
+    assert kept.returncode == 1 and kept.stdout == ""

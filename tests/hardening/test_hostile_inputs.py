@@ -59,7 +59,8 @@ def eee(**changes) -> str:
     return json.dumps(doc, indent=2)
 
 
-# (id, command kind, file name, file text (None: a special path), where the message is placed, what it says)
+# (id, command kind, file name, file text (None: a special path; an int: that size), where the message is placed,
+#  what it says)
 CASES = [
     # Hugging Face model cards (model-index) and .eval_results files
     ("card-index-is-a-mapping", "card", "README.md", card("  name: alpha"),
@@ -130,6 +131,12 @@ CASES = [
      "1e9999999"),
     ("import-csv-huge", "import-eq", "eq.csv",
      "model_name,elo_norm,ci_low_norm,ci_high_norm\nM1,1500,1e300,1520\n", "eq.csv:2:9: ci_low_norm:", "1e300"),
+    ("import-csv-field-over-csv-limit", "import-eq", "eq.csv",
+     'model_name,elo_norm,ci_low_norm,ci_high_norm\nM2,1500,1480,1520\n"' + "a" * 200000 + '",1500,1480,1520\n',
+     "eq.csv:3:1: (file):", "cannot be read as CSV: field larger than field limit"),
+    ("suggest-csv-field-over-csv-limit", "suggest-eq", "eq.csv",
+     'model_name,elo_norm,ci_low_norm,ci_high_norm\n"' + "a" * 200000 + '",1500,1480,1520\n',
+     "eq.csv:2:1: (file):", "cannot be read as CSV"),
     ("suggest-csv-overflow", "suggest-eq", "eq.csv",
      "model_name,elo_norm,ci_low_norm,ci_high_norm\nM1,1e999,1480,1520\n", "eq.csv:2:4: elo_norm:", "1e999"),
     ("import-json-wrong-types", "import-arc", "evaluations.json", '{"rows": "not a list"}',
@@ -138,7 +145,22 @@ CASES = [
      "evaluations.json:1:1: (file):", "not the shape the arc-prize importer reads"),
     ("import-json-number-past-python-int-limit", "import-arc", "evaluations.json", "[" + "7" * 5000 + "]",
      "evaluations.json:1:1: (file):", "is not valid JSON"),
+    # every kind is bounded in size before it is read (an int: a sparse file of that many bytes)
+    ("eval-results-too-big", "eval-results", "gpqa.yaml", (16 << 20) + 1,
+     "gpqa.yaml: (file):", "is over the 16,777,216-byte limit"),
+    ("eee-too-big", "eee", "log.json", (16 << 20) + 1, "log.json: (file):", "is over the 16,777,216-byte limit"),
+    ("import-csv-too-big", "import-eq", "eq.csv", (64 << 20) + 1, "eq.csv: (file):", "is over the 67,108,864-byte limit"),
+    ("import-json-too-big", "import-arc", "evaluations.json", (64 << 20) + 1,
+     "evaluations.json: (file):", "is over the 67,108,864-byte limit"),
+    # the review file `aliases apply` reads: YAML by the strict reader (no aliases, bounded depth and size)
+    ("apply-alias-bomb", "apply", "review.yaml", BOMB + "proposals: *j\n", "review.yaml:1:4: a:",
+     "anchor '&a' is not allowed"),
+    ("apply-deep-nesting", "apply", "review.yaml", "proposals: " + "[" * 100000 + "]" * 100000 + "\n",
+     "review.yaml:1:", "nesting deeper than 32 levels"),
+    ("apply-too-big", "apply", "review.yaml", (5 << 20) + 1, "review.yaml: (file):", "is over the 5,242,880-byte limit"),
+    ("apply-not-yaml", "apply", "review.yaml", "proposals: [a, b\n", "review.yaml:", "YAML syntax error"),
     # special files
+    ("apply-dev-zero", "apply", "/dev/zero", None, "/dev/zero: (file):", "not a regular file"),
     ("card-dev-zero", "card", "/dev/zero", None, "/dev/zero: (file):", "not a regular file"),
     ("eee-dev-zero", "eee", "/dev/zero", None, "/dev/zero: (file):", "not a regular file"),
     ("import-dev-zero", "import-eq", "/dev/zero", None, "/dev/zero: (file):", "not a regular file"),
@@ -176,6 +198,8 @@ def command(kind: str, path: str, repo: Path) -> list[str]:
         return ["interchange", "eee", "paper", path, "--print", *common]
     if kind == "import-eq":
         return ["import", "eq-bench", path, "--retrieved", "2026-01-01", *common]
+    if kind == "apply":
+        return ["aliases", "apply", path, *common]
     if kind == "suggest-eq":
         return ["aliases", "suggest", "eq-bench", path, *common]
     if kind == "import-arc":
@@ -190,6 +214,10 @@ def test_a_hostile_input_is_a_placed_message_and_exit_1(case, repo, tmp_path):
     name, kind, file_name, text, where, says = case
     if text is None:
         path = file_name
+    elif isinstance(text, int):
+        path = str(tmp_path / file_name)
+        with open(path, "wb") as sparse:
+            sparse.truncate(text)
     else:
         path = str(tmp_path / file_name)
         Path(path).write_text(text, encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 from click.testing import CliRunner
 
-from hardkit import listing, sitegen
+from hardkit import listing, make_tree, model_doc, sitegen
 
 from sitegen import write
 from sitegen.cli.imports import import_command
@@ -16,11 +16,8 @@ ROWS = [f"M{i},{1500 + i}.0,{1480 + i}.0,{1520 + i}.0\n" for i in range(1, 6)]
 
 
 def tree(tmp_path, rows=ROWS):
-    """Five models, and a first import of eq-bench with all five results."""
-    for i in range(1, 6):
-        path = tmp_path / "scores/models/acme" / f"m{i}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"id: acme/m{i}\nname: M{i}\norganization: Acme\n", encoding="utf-8")
+    """A valid tree with five models, and a first import of eq-bench with all five results."""
+    make_tree(tmp_path, [model_doc(f"acme/m{i}", {}, name=f"M{i}") for i in range(1, 6)])
     first = run(tmp_path, HEADER + "".join(rows))
     assert first.exit_code == 0, first.output
     return tmp_path / "scores/imported/eq-bench.yaml"
@@ -174,3 +171,38 @@ def test_interchange_import_reads_strictly_and_writes_atomically(tmp_path, monke
     assert result.output.splitlines()[-1] == (
         "Error: board: cannot write scores/imported/board.yaml: No space left on device (the previous file is unchanged)")
     assert listing(imported.parent) == ["board.yaml"] and imported.read_text(encoding="utf-8") == "previous\n"
+
+
+def test_import_that_would_add_a_validation_error_writes_nothing(tmp_path):
+    """The repository as the import would leave it is validated first (on a copy): results for a benchmark the
+    methodology does not define are refused, nothing written; errors the tree has already do not block it."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(__file__).parents[1] / "validation/base", tmp_path, dirs_exist_ok=True)  # no eq-bench-3
+    sources = tmp_path / "scores/sources.yaml"
+    sources.write_text(sources.read_text(encoding="utf-8") + (
+        "  - id: eq-bench\n    name: EQ-Bench\n    url: https://eqbench.com/\n    licence: MIT\n"
+        "    attribution: EQ-Bench\n    provenance: primary\n"), encoding="utf-8")
+    widget = "id: acme/m{0}\nname: M{0}\nrelease: acme/m{0}\norganization: Acme\n"
+    for i in (1, 2):
+        (tmp_path / f"scores/models/acme/m{i}.yaml").write_text(widget.format(i), encoding="utf-8")
+    result = run(tmp_path, HEADER + "".join(ROWS[:2]), "--allow-unmatched")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "scores/imported/eq-bench.yaml:12:14: results[0].benchmark: unknown benchmark 'eq-bench-3' (benchmark ids "
+        "are listed in methodology/benchmarks.yaml)",
+        "scores/imported/eq-bench.yaml:20:14: results[1].benchmark: unknown benchmark 'eq-bench-3' (benchmark ids "
+        "are listed in methodology/benchmarks.yaml)",
+        "Error: the import would add 2 validation errors (above); nothing written"]
+    assert not (tmp_path / "scores/imported").exists()
+
+    benchmarks = tmp_path / "methodology/benchmarks.yaml"
+    benchmarks.write_text(benchmarks.read_text(encoding="utf-8") + (
+        "  - id: eq-bench-3\n    name: EQ-Bench 3\n    category: emotional\n    scale: {unit: elo}\n"
+        "    higher_is_better: true\n    url: https://eqbench.com/\n    description: Emotional intelligence.\n"),
+        encoding="utf-8")
+    (tmp_path / "scores/models/acme/broken.yaml").write_text("id: acme/other\nname: Broken\n", encoding="utf-8")
+    result = run(tmp_path, HEADER + "".join(ROWS[:2]), "--allow-unmatched")  # the broken file is not its doing
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["eq-bench: wrote scores/imported/eq-bench.yaml (2 models, 2 results)"]

@@ -104,7 +104,8 @@ class Handler(SimpleHTTPRequestHandler):
     - 'no-length': the file without a Content-Length (the body ends when the connection closes);
     - 'trickle': a full Content-Length, then one byte every TRICKLE seconds (at most TRICKLE_BYTES, so a client
       that never gives up still ends);
-    - 'redirect <location>': a 302 to <location> (absolute, or a path on this server).
+    - 'redirect <location>': a 302 to <location> (absolute, or a path on this server);
+    - 'gzip': the file gzip-compressed, with Content-Encoding: gzip (whatever the client accepted).
     """
 
     TRICKLE = 0.2
@@ -149,6 +150,16 @@ class Handler(SimpleHTTPRequestHandler):
                     break
                 time.sleep(self.TRICKLE)
             self.close_connection = True
+            return
+        if fault == "gzip":
+            import gzip
+
+            body = gzip.compress((Path(self.directory) / path.lstrip("/")).read_bytes())
+            self.send_response(200)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
             return
         if fault == "truncate":
             body = (Path(self.directory) / path.lstrip("/")).read_bytes()

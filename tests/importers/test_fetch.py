@@ -470,3 +470,30 @@ def test_a_redirect_on_the_same_host_is_followed_by_hand_and_keeps_the_key(root,
     assert done.exit_code == 0, done.output
     assert "aa-api-2026-07: unchanged" in done.output
     assert [p for p, h in seen if p == target and h.get("x-api-key") == "test-key"] == [target]
+
+
+@pytest.mark.parametrize("fault", ["", "no-length"])
+def test_a_body_past_the_size_limit_is_refused_while_it_streams(root, upstream, monkeypatch, fault):
+    """MAX_BYTES holds with a Content-Length (refused before the body is read) and without one (refused at the
+    chunk that passes it): the limit is lowered here so that a real capture is over it."""
+    url = url_of(root, "arc-prize/evaluations.json")  # the source's first file
+    size = len(local_path(upstream, url).read_bytes())
+    assert size > 4096
+    monkeypatch.setattr(fetchers, "MAX_BYTES", 4096)
+    output = refused(root, upstream, "arc-prize", {server_path(upstream, url): fault} if fault else None)
+    assert f"{url}: larger than 4096 bytes; not a file this source publishes" in output, output
+
+
+def test_a_compressed_body_is_refused_not_unpacked(root, upstream):
+    """Only plain bodies are read: a server that answers gzip although asked for identity is refused, so no
+    decompression happens outside the zip reader's limits."""
+    url = url_of(root, "arc-prize/models.json")
+    output = refused(root, upstream, "arc-prize", {server_path(upstream, url): "gzip"})
+    assert f"{url}: the server sent gzip-encoded data; only plain data is read" in output, output
+
+
+def test_a_redirect_loop_stops_after_max_redirects(root, upstream):
+    url = url_of(root, "arc-prize/models.json")
+    path = server_path(upstream, url)
+    output = refused(root, upstream, "arc-prize", {path: f"redirect {path}"})
+    assert f"{url}: more than {fetchers.MAX_REDIRECTS} redirects; refused" in output, output

@@ -48,11 +48,11 @@ def _report(source, ex, outcome) -> int:
 @quiet_option
 @ROOT
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
-    """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
+    """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
+    validated first: an import that would add a validation error writes nothing."""
     from .. import importers
     from ..data import load
     from ..importers.common import ImportError_, imported_path
-    from ..paths import PathRefused
 
     if all_:
         if source or paths:
@@ -64,7 +64,7 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
         if check:
             raise click.UsageError("--check goes with --all")
         plans = [importers.Planned(source, tuple(paths), retrieved)]
-    problems, stale, refused = 0, [], 0
+    problems, stale, refused, pending = 0, [], 0, []
     # One source needs no progress; --all reads every source.
     with Progress("import", len(plans), quiet or not all_) as progress:
         for plan in plans:
@@ -90,15 +90,8 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                 click.echo(f"{plan.source}: {shrunk}", err=True)
                 refused += 1
                 continue
-            try:
-                importers.write(root, outcome)
-            except PathRefused as exc:
-                raise click.ClickException(f"{plan.source}: {exc}; nothing written") from None
-            except OSError as exc:
-                raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
-                                           "(the previous file is unchanged)") from exc
-            click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
-                       f"{len(outcome.doc['results'])} results)")
+            pending.append((plan.source, outcome))
+    _write_imports(root, pending)
     if stale:
         raise click.ClickException(
             f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
@@ -109,6 +102,45 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                                    "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")
     if check:  # the verdict, last, in one line (what came above is per-source detail)
         click.echo(f"import --all --check: all {len(plans)} imported files are what their downloads give")
+
+
+def _write_imports(root: Path, pending: list) -> None:
+    """Write the imported files of `pending` ((source, outcome) pairs), after checking the repository as it would
+    be (data.new_errors, on a copy, all sources at once): an import that would add a validation error writes none
+    of them."""
+    from .. import importers
+    from ..data import load, new_errors
+    from ..importers.common import imported_path
+    from ..paths import PathRefused
+
+    changes = {}
+    for _source, outcome in pending:
+        target = imported_path(root, outcome.doc["source"])
+        rel = target.relative_to(root).as_posix()
+        current = load.read_data(target, root) if os.path.lexists(target) else None
+        if current is None or current != outcome.text.encode("utf-8"):
+            changes[rel] = outcome.text.encode("utf-8")
+    try:
+        added = new_errors(root, changes) if changes else []
+    except PathRefused as exc:
+        raise click.ClickException(f"{exc}; nothing written") from None
+    if added:
+        for p in sorted(added)[:20]:
+            click.echo(p.format(), err=True)
+        more = f" (the first 20 of {len(added)} shown)" if len(added) > 20 else ""
+        raise click.ClickException(f"the import would add {len(added)} validation error{'s' if len(added) > 1 else ''}"
+                                   f" (above{more}); nothing written")
+    for source, outcome in pending:
+        target = imported_path(root, outcome.doc["source"])
+        try:
+            importers.write(root, outcome)
+        except PathRefused as exc:
+            raise click.ClickException(f"{source}: {exc}; nothing written") from None
+        except OSError as exc:
+            raise click.ClickException(f"{source}: cannot write {target.relative_to(root)}: {exc.strerror} "
+                                       "(the previous file is unchanged)") from exc
+        click.echo(f"{source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
+                   f"{len(outcome.doc['results'])} results)")
 
 
 @click.group("aliases")
@@ -147,12 +179,20 @@ def apply_command(review, root):
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
-    from ..importers.common import ImportError_, read_text
+    from ..data import yamlstrict
+    from ..importers.common import ImportError_, read_bytes
 
-    try:  # the review file is an input like any other: bounded, a regular file, UTF-8
-        doc = yaml.safe_load(read_text(review))
-    except (ImportError_, yaml.YAMLError) as exc:
-        raise click.ClickException(f"{review}: {exc}") from None
+    try:  # the review file is an input like any other: bounded, a regular file, read by the strict YAML reader
+        parsed, found = yamlstrict.parse(read_bytes(review, yamlstrict.MAX_BYTES), str(review))
+    except ImportError_ as exc:
+        raise click.ClickException(str(exc)) from None
+    if parsed is None or found:  # an alias bomb or deep nesting is refused at its place, never expanded
+        for p in found:
+            click.echo(p.format(), err=True)
+        count = f"{len(found)} error{'s' if len(found) != 1 else ''}"
+        raise click.ClickException(f"{count} in the review file (above), not as `aliases suggest` writes it; "
+                                   "nothing written")
+    doc = parsed.data
     proposals = (doc.get("proposals") if isinstance(doc, dict) else None) or []
     if not isinstance(proposals, list):
         raise click.ClickException(f"{review}: `proposals` is not a list")

@@ -121,6 +121,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def _route(self, head: bool) -> None:
         path = unquote(urlsplit(self.path).path)
+        if "\x00" in path:  # no file has a NUL in its name (open() would raise): not found, not a dropped connection
+            return self.send_error(404)
         if path == "/__sitegen/reload.js":
             return self._send(200, RELOAD_JS.read_bytes(), "text/javascript; charset=utf-8", head)
         if path == "/__sitegen/build":

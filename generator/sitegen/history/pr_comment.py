@@ -32,6 +32,7 @@ _MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;",
 # Control, bidi-override and zero-width characters: shown as U+FFFD so nothing hides or reorders text.
 _INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 _WWW = re.compile(r"(www)\.", re.IGNORECASE)
+_GH_REF = re.compile(r"\b(gh)-(?=\d)", re.IGNORECASE)  # GH-34 is an issue reference to GitHub, as #34 is
 
 
 class ReportError(Exception):
@@ -48,6 +49,7 @@ def md_escape(text, limit: int | None = None) -> str:
     text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
     text = text.replace("://", ":\u200b//")  # no https:// autolink
     text = _WWW.sub("\\1\u200b.", text)  # no www. autolink
+    text = _GH_REF.sub("\\1\u200b-", text)  # no GH-34 issue link
     return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
 
 

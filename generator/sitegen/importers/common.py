@@ -239,8 +239,14 @@ def read_text(path: Path) -> str:
 
 
 def read_csv(path: Path) -> list[dict]:
-    """A CSV's rows as dicts (header row first), read strictly as UTF-8."""
-    rows = list(csv.DictReader(io.StringIO(read_text(path), newline="")))
+    """A CSV's rows as dicts (header row first), read strictly as UTF-8; a row the csv module cannot read (a field
+    past its 131,072-character limit) is an ImportError_ at the line the row starts on, not an internal error."""
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise ImportError_(f"{Path(path).name}:{reader.line_num + 1}:1: (file): cannot be read as CSV: {exc} "
+                           "(the download may be cut off or not a CSV)") from None
     if any(None in row for row in rows):
         line = next(i for i, row in enumerate(rows, 2) if None in row)
         raise ImportError_(f"{Path(path).name}:{line}:1: (file): a row has more fields than the header "

@@ -89,10 +89,11 @@ def publishable(board: Mapping, definition: Mapping) -> bool:
 
 def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
                              indices: dict[str, dict]) -> dict[str, dict]:
-    """One board per registered benchmark: one value per model, chosen by the benchmark-boards selection rule."""
+    """One board per registered benchmark: one value per model, chosen by the benchmark-boards selection rule.
+    Without a benchmark-boards definition (methodology/indices) there is no rule to choose by, so no board."""
     config = next((d for d in indices.values() if d["kind"] == "benchmark-boards"), None)
     if config is None:
-        raise ValueError("methodology/indices has no benchmark-boards definition (the selection rule)")
+        return {}
     results, models = of_kinds(config, results, models)
     precision = config.get("precision", 4)
     per = config.get("per_benchmark", {})

@@ -107,7 +107,7 @@ def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
         for name, text in sorted(ctx.methodology_pages.items())
     ]
     methodology.sort(key=lambda i: (i["path"] != "methodology/index.html", i["title"].lower(), i["path"]))
-    return [
+    items = [
         {"title": "Home", "path": "index.html", "key": "home", "children": []},
         {"title": "Leaderboards", "path": None, "key": "boards", "children": boards},
         {"title": "Benchmarks", "path": "benchmarks/index.html", "key": "benchmarks", "children": []},
@@ -120,6 +120,7 @@ def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
         {"title": "Cite", "path": "cite/index.html", "key": "cite", "children": []},
         {"title": "Data file format", "path": "contributing/data-format/index.html", "key": "data-format", "children": []},
     ]
+    return [i for i in items if i["path"] or i["children"]]  # a tree with no boards or pages: no empty section
 
 
 def methodology_title(name: str, text: str) -> str:
