@@ -137,7 +137,7 @@ def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
         points = {p["model"]: p for p in fr.get("points", [])}
         members = set(fr.get("frontier", []))
 
-        def line(month: str, p: Mapping, on: bool) -> list[str]:
+        def line(month: str, p: Mapping, on: bool, key: str = key) -> list[str]:
             return [key, month, p["model"], _cell(on), _cell(p.get("x_raw")), _cell(p.get("x")), _cell(p.get("y")),
                     _cell(p.get("released")), _cell(p.get("price_source")), _cell(p.get("price_as_of")),
                     _cell(p.get("count_source"))]

@@ -10,6 +10,7 @@ import click
 from .common import root_option
 from .progress import Progress, quiet_option
 
+
 @click.command()
 @click.argument("base")
 @click.argument("head", required=False)

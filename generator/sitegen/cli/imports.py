@@ -146,7 +146,6 @@ def apply_command(review, root):
     """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/; a bare name
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
-
     from ..importers.common import ImportError_, read_text
 
     try:  # the review file is an input like any other: bounded, a regular file, UTF-8
@@ -221,10 +220,9 @@ def audit_command(root):
     bare configurations, reasoning configurations with no effort, one configuration entered twice, mistyped ids,
     mode-unknown models ranked beside a known sibling, unreviewed aliases, bare aliases that pin a configuration
     the vendor default does not. Exits 1 when there is any."""
+    from ..data import load
     from ..importers import audit
     from ..importers.registry import Registry
-
-    from ..data import load
 
     identity = load.read_yaml(root, "scores/identity.yaml")
     distinct, unresolved = audit.reviewed_sets(identity)

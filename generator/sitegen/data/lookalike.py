@@ -111,7 +111,7 @@ def within(a: str, b: str, limit: int = 2) -> bool:
         return True
     inf = limit + 1
     prev2: dict[int, int] = {}
-    prev = {j: j for j in range(0, min(len(b), limit) + 1)}
+    prev = {j: j for j in range(min(len(b), limit) + 1)}
     for i in range(1, len(a) + 1):
         cur = {0: i} if i <= limit else {}
         for j in range(max(1, i - limit), min(len(b), i + limit) + 1):

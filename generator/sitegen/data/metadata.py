@@ -42,7 +42,7 @@ LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _matcher(patterns: tuple[str, ...]):
     """Whether a model id matches any of the glob patterns (fnmatchcase), as one compiled regex: the checks ask
     every rule about every model, and a call per pattern cost a second a build."""
@@ -166,8 +166,8 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
     matched = matching(rules, model["id"])
     reviewed = values_of([rule for rule in matched if rule.reviewed])
     fallback = values_of([rule for rule in matched if not rule.reviewed])
-    values: dict = {key: None for key in FIELDS}
-    provenance: dict = {key: None for key in FIELDS}
+    values: dict = dict.fromkeys(FIELDS)
+    provenance: dict = dict.fromkeys(FIELDS)
     for key in FIELDS:
         if model.get(key) is not None:
             values[key] = model[key]

@@ -6,8 +6,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
-               pedagogy_models, swe_bench)
+from . import aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena, pedagogy_models, swe_bench
 from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
 from .registry import Registry, key
 

@@ -245,7 +245,7 @@ def _repoint(root: Path, old: str, new: str, changes: dict[str, bytes | None]) -
         if raw is None:
             raise ValueError(f"{rel}: cannot be read (a link, not a regular file, or too large); nothing written")
         text = raw.decode("utf-8")
-        new_text = pattern.sub(lambda m: m.group(1) + (m.group(2) if pattern is values else "") + new
+        new_text = pattern.sub(lambda m, pattern=pattern: m.group(1) + (m.group(2) if pattern is values else "") + new
                                + (m.group(2) if pattern is values else ""), text)
         if new_text != text:
             changes[rel] = new_text.encode("utf-8")

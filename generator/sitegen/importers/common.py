@@ -10,9 +10,9 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Callable
 from decimal import Decimal, DecimalException, InvalidOperation
 from pathlib import Path
-from typing import Callable
 
 import yaml
 

@@ -12,8 +12,19 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
-                     nearest_rank, nearest_rank_rows, round_half_up, select_by_benchmark)
+from .common import (
+    board,
+    component,
+    from_result,
+    interpolate,
+    interpolate_rows,
+    mean,
+    model_lookup,
+    nearest_rank,
+    nearest_rank_rows,
+    round_half_up,
+    select_by_benchmark,
+)
 
 
 def _fmt(x: float) -> str:

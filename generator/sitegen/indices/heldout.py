@@ -38,7 +38,7 @@ def default_sets(definition: Mapping) -> list[tuple[str, ...]]:
 def hidden_half(models: Sequence[str], key: str, seed: str = SEED) -> list[str]:
     """A seeded half (rounded down) of the sorted models: a permutation seeded by sha256 of (seed, key)."""
     ids = sorted(models)
-    digest = hashlib.sha256(f"{seed}\x1f{key}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{seed}\x1f{key}".encode()).digest()
     order = np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big"))).permutation(len(ids))
     return sorted(ids[i] for i in order[: len(ids) // 2])
 

@@ -39,8 +39,22 @@ from __future__ import annotations
 
 import yaml
 
-from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, build_doc, clean_number, parse_yaml,
-                     percent_factor, problem, record, resolve_one, shape_problems)
+from .common import (
+    SCORE,
+    TEXT,
+    Benchmarks,
+    Imported,
+    Refused,
+    Resolve,
+    build_doc,
+    clean_number,
+    parse_yaml,
+    percent_factor,
+    problem,
+    record,
+    resolve_one,
+    shape_problems,
+)
 
 FORMAT_MODEL_INDEX = "hf-model-index"
 FORMAT_EVAL_RESULTS = "hf-eval-results"
