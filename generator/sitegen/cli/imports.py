@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -50,55 +49,28 @@ def _report(source, ex, outcome) -> int:
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     from .. import importers
-    from ..data import load
-    from ..importers.common import ImportError_, imported_path
-    from ..paths import PathRefused
+    from ..importers.common import ImportError_
 
-    if all_:
-        if source or paths:
-            raise click.UsageError("--all takes no SOURCE or PATH")
-        plans = importers.planned(root, _data_dir(root, data))
-    else:
-        if not source or not paths:
-            raise click.UsageError("give SOURCE and at least one PATH, or --all")
-        if check:
-            raise click.UsageError("--check goes with --all")
-        plans = [importers.Planned(source, tuple(paths), retrieved)]
+    plans = _plans(source, paths, retrieved, all_, check, root, data)
     problems, stale, refused = 0, [], 0
     # One source needs no progress; --all reads every source.
     with Progress("import", len(plans), quiet or not all_) as progress:
         for plan in plans:
             progress(plan.source)
             try:
-                ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-            except FileNotFoundError as exc:
-                how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
-                raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
-            except (ImportError_, KeyError) as exc:
-                raise click.ClickException(f"{plan.source}: {exc}") from exc
-            problems += _report(plan.source, ex, outcome)
-            target = imported_path(root, plan.source)
-            if check:
-                current = load.read_data(target, root) if os.path.lexists(target) else None
-                if current is None or current.decode("utf-8", errors="replace") != outcome.text:
-                    stale.append(str(target.relative_to(root)))
-                continue
-            if outcome.unmatched and not allow_unmatched:
-                continue
-            shrunk = importers.shrink_problem(root, ex, outcome)
-            if shrunk and not allow_shrink:
-                click.echo(f"{plan.source}: {shrunk}", err=True)
+                done = importers.import_planned(root, plan, check=check, allow_unmatched=allow_unmatched,
+                                                allow_shrink=allow_shrink)
+            except ImportError_ as exc:
+                raise click.ClickException(str(exc)) from exc
+            problems += _report(plan.source, done.ex, done.outcome)
+            if done.action == "stale":
+                stale.append(str(done.target.relative_to(root)))
+            elif done.action == "shrunk":
+                click.echo(f"{plan.source}: {done.shrunk}", err=True)
                 refused += 1
-                continue
-            try:
-                importers.write(root, outcome)
-            except PathRefused as exc:
-                raise click.ClickException(f"{plan.source}: {exc}; nothing written") from None
-            except OSError as exc:
-                raise click.ClickException(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
-                                           "(the previous file is unchanged)") from exc
-            click.echo(f"{plan.source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
-                       f"{len(outcome.doc['results'])} results)")
+            elif done.action == "written":
+                click.echo(f"{plan.source}: wrote {done.target.relative_to(root)} "
+                           f"({len(done.outcome.doc['models'])} models, {len(done.outcome.doc['results'])} results)")
     if stale:
         raise click.ClickException(
             f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
@@ -109,6 +81,21 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                                    "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")
     if check:  # the verdict, last, in one line (what came above is per-source detail)
         click.echo(f"import --all --check: all {len(plans)} imported files are what their downloads give")
+
+
+def _plans(source, paths, retrieved, all_, check, root, data) -> list:
+    """The imports the arguments ask for: every planned source (--all), or SOURCE's PATHs."""
+    from .. import importers
+
+    if all_:
+        if source or paths:
+            raise click.UsageError("--all takes no SOURCE or PATH")
+        return importers.planned(root, _data_dir(root, data))
+    if not source or not paths:
+        raise click.UsageError("give SOURCE and at least one PATH, or --all")
+    if check:
+        raise click.UsageError("--check goes with --all")
+    return [importers.Planned(source, tuple(paths), retrieved)]
 
 
 @click.group("aliases")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 
@@ -152,3 +153,50 @@ def write(root: Path, outcome: Outcome) -> Path:
     path = imported_path(root, outcome.doc["source"])
     replace_files(root, {f"scores/imported/{path.name}": outcome.text.encode("utf-8")}, under=("scores/imported/",))
     return path
+
+
+@dataclasses.dataclass(frozen=True)
+class Done:
+    """What importing one planned source did. `action`: "same" or "stale" (a check: the file is, or is not, what
+    the downloads give), "unmatched" (not written: names matched no model or several), "shrunk" (not written:
+    `shrunk` says why), or "written"."""
+
+    ex: Extract
+    outcome: Outcome
+    target: Path
+    action: str
+    shrunk: str | None = None
+
+
+def import_planned(root: Path, plan: Planned, *, check: bool = False, allow_unmatched: bool = False,
+                   allow_shrink: bool = False) -> Done:
+    """Import one planned source: compare with scores/imported/ (`check`), or write it unless names are unmatched
+    or the results shrank. A file that cannot be read or written is an ImportError_ naming the source."""
+    from ..data import load
+    from ..paths import PathRefused
+
+    try:
+        ex, outcome = run(root, plan.source, list(plan.paths), plan.retrieved)
+    except FileNotFoundError as exc:
+        how = next((c.download for c in captures(root) if c.source == plan.source), "")
+        raise ImportError_(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
+    except (ImportError_, KeyError) as exc:
+        raise ImportError_(f"{plan.source}: {exc}") from exc
+    target = imported_path(root, plan.source)
+    if check:
+        current = load.read_data(target, root) if os.path.lexists(target) else None
+        same = current is not None and current.decode("utf-8", errors="replace") == outcome.text
+        return Done(ex, outcome, target, "same" if same else "stale")
+    if outcome.unmatched and not allow_unmatched:
+        return Done(ex, outcome, target, "unmatched")
+    shrunk = shrink_problem(root, ex, outcome)
+    if shrunk and not allow_shrink:
+        return Done(ex, outcome, target, "shrunk", shrunk)
+    try:
+        write(root, outcome)
+    except PathRefused as exc:
+        raise ImportError_(f"{plan.source}: {exc}; nothing written") from None
+    except OSError as exc:
+        raise ImportError_(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
+                           "(the previous file is unchanged)") from exc
+    return Done(ex, outcome, target, "written")
