@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..data import validate_repo
+from ..indices.board_types import Board
 from ..problems import ERROR, Problem
 
 
@@ -22,8 +23,8 @@ class Outcome:
 class Computed:
     results: object
     models: object
-    boards: dict
-    benchmark_boards: dict
+    boards: dict[str, Board]  # by board id (indices/board_types.py says what a board, a row and a cell hold)
+    benchmark_boards: dict[str, Board]  # by benchmark id
     benchmarks: list
     sources: list
     index_defs: dict
