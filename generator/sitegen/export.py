@@ -195,7 +195,7 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
     by_source = {s["id"]: s for s in sources}
     states = {r["model"]: r.get("reasoning_state") or "not known" for r in model_records}
     files: dict[str, str] = {}
-    listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
+    listing: dict[str, Any] = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
         data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
                     rows=_with_reasoning(board.get("rows", []), states))

@@ -63,7 +63,7 @@ def new_result_command(model_id, benchmark, value, source, url, metric, subset, 
     such as a fraction on a percent benchmark or a value another source disagrees with."""
     from ..contrib.scaffold import RefusedError, new_result
 
-    warnings = []
+    warnings: list = []
     try:
         path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
                           subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved,

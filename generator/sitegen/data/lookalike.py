@@ -126,11 +126,11 @@ def within(a: str, b: str, limit: int = 2) -> bool:
     return prev.get(len(b), inf) <= limit
 
 
-def _name_key(name) -> str:
+def _name_key(name: object) -> str:
     return " ".join(str(name).split()).casefold()
 
 
-def typo_pairs(models: dict[str, dict], distinct: set[frozenset] = frozenset()) -> list[tuple[str, str]]:
+def typo_pairs(models: dict[str, dict], distinct: set[frozenset] | frozenset = frozenset()) -> list[tuple[str, str]]:
     """Pairs of model ids (sorted) within edit distance 2 of each other whose files give the same display name:
     one model entered twice with a typo in one id ('acme/widget-7b-instrcut' beside 'acme/widget-7b-instruct').
     Only ids that share a display name are compared. Pairs listed as distinct (by model ids) are left out."""

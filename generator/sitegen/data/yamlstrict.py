@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
+from typing import Any
 
 import yaml
 
 from ..problems import Problem
 
+_Loader: type
 try:  # libyaml's parser is non-recursive and ~8x faster; fall back to the pure-Python one.
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
@@ -53,7 +55,7 @@ Path = tuple  # a JSON path: keys and list indices from the document root
 class Parsed:
     """A parsed file: its data, where each value starts, and where each mapping key starts."""
 
-    data: object
+    data: Any  # plain data: a mapping for every data file (parse's `expect`), whatever YAML holds otherwise
     marks: dict  # Path -> (line, col) of the value
     key_marks: dict  # Path -> (line, col) of the key naming that value
 
@@ -122,7 +124,8 @@ def _tabs(text: str, path: str) -> list[Problem]:
     return found
 
 
-def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple, problems: list[Problem]):
+def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple,
+                   problems: list[Problem]) -> object:
     """Type a plain (unquoted) scalar by YAML 1.2's core schema, refusing YAML 1.1 surprises."""
     if value in _NULL:
         return None
@@ -210,7 +213,8 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
     root = builder.root
     if expect is not None and not isinstance(root, expect):
         kind = "empty" if root is None else type(root).__name__
-        problems.append(Problem(path, *builder.marks.get((), (1, 1)), "", f"top level is {kind}, not a mapping",
+        line, col = builder.marks.get((), (1, 1))
+        problems.append(Problem(path, line, col, "", f"top level is {kind}, not a mapping",
                                 "a data file is a mapping of field names to values"))
         return None, problems
     return Parsed(root, builder.marks, builder.key_marks), problems
@@ -262,7 +266,7 @@ class _Frame:
     container: dict | list
     path: Path
     key: object = _NO_KEY
-    key_mark: tuple[int, int] | None = None
+    key_mark: tuple[int, int] = (0, 0)  # set with each key, before its value attaches
     seen: dict = dataclasses.field(default_factory=dict)
 
 
@@ -276,12 +280,12 @@ class _Builder:
         self.path = path
         self.problems = problems
         self.stack: list[_Frame] = []
-        self.marks: dict = {}
-        self.key_marks: dict = {}
+        self.marks: dict[Path, tuple[int, int]] = {}
+        self.key_marks: dict[Path, tuple[int, int]] = {}
         self.root: object = None
         self.documents = 0
 
-    def feed(self, event: yaml.Event) -> bool:
+    def feed(self, event: Any) -> bool:
         """Take one event; False when reading stops here (a second document)."""
         cls = type(event)
         start = event.start_mark
@@ -298,7 +302,7 @@ class _Builder:
             self._node(event, cls, where)
         return True
 
-    def _outside_nodes(self, event: yaml.Event, cls: type, where: tuple[int, int]) -> bool:
+    def _outside_nodes(self, event: Any, cls: type, where: tuple[int, int]) -> bool:
         """A document start (one document, no directives) or an alias (refused); stream start and end and document
         end say nothing."""
         if cls is yaml.DocumentStartEvent:
@@ -321,7 +325,7 @@ class _Builder:
                 self.attach(None, where)
         return True
 
-    def _key(self, event: yaml.Event, cls: type, where: tuple[int, int], top: _Frame) -> None:
+    def _key(self, event: Any, cls: type, where: tuple[int, int], top: _Frame) -> None:
         """A mapping key: a plain string, written once, with no anchor, tag, merge or invisible character."""
         if cls is not yaml.ScalarEvent:
             self.problems.append(Problem(self.path, *where, _field(top.path), "a mapping key must be a plain string",
@@ -357,7 +361,7 @@ class _Builder:
                                          f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
                                          "keys must be names; quote it if it is really meant"))
 
-    def _node(self, event: yaml.Event, cls: type, where: tuple[int, int]) -> None:
+    def _node(self, event: Any, cls: type, where: tuple[int, int]) -> None:
         """A value: a scalar, typed and checked, or a new mapping or sequence, opened no deeper than MAX_DEPTH."""
         if len(self.stack) >= MAX_DEPTH and cls is not yaml.ScalarEvent:
             self.problems.append(Problem(self.path, *where, _field(self.current_path()),
@@ -371,7 +375,7 @@ class _Builder:
         container: dict | list = {} if cls is yaml.MappingStartEvent else []
         self.stack.append(_Frame(container, self.place(container, where)))
 
-    def _scalar(self, event: yaml.ScalarEvent, where: tuple[int, int]) -> object:
+    def _scalar(self, event: Any, where: tuple[int, int]) -> object:
         """A scalar's value: a plain one typed by YAML 1.2's core schema, a quoted or block one as written."""
         if event.implicit[0]:
             value = _resolve_plain(event.value, where, self.path, self.current_path(), self.problems)
@@ -384,7 +388,7 @@ class _Builder:
                                              "remove invisible and control characters"))
         return value
 
-    def refuse_node_extras(self, event: yaml.Event, where: tuple[int, int]) -> None:
+    def refuse_node_extras(self, event: Any, where: tuple[int, int]) -> None:
         anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
         if anchor is None and tag is None:
             return
@@ -431,7 +435,7 @@ class _Builder:
         if top.key is _NO_KEY:  # this value is a key
             raise AssertionError("keys are handled by the caller")
         child = cpath + (top.key,)
-        container[top.key] = value  # type: ignore[index]
+        container[top.key] = value  # type: ignore[call-overload]  # a dict here: a list returned above
         self.marks[child] = where
         self.key_marks[child] = top.key_mark
         top.key = _NO_KEY

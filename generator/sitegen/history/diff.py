@@ -444,7 +444,7 @@ def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
 
 # ---------------------------------------------------------------- renderers
 
-def to_json(d: Mapping) -> str:
+def to_json(d: object) -> str:
     """Deterministic JSON: sorted keys, two-space indent, a final newline."""
     return json.dumps(d, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 

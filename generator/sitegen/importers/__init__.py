@@ -109,7 +109,7 @@ def planned(root: Path, data: Path) -> list[Planned]:
     from ..data.load import read_yaml
 
     doc = read_yaml(root, "scores/sources.yaml") or {}
-    read = {}
+    read: dict[str, list[Path]] = {}
     for cap in captures(root):
         if cap.use == "import":
             read.setdefault(cap.source, []).append(Path(data) / cap.name)

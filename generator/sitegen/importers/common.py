@@ -447,7 +447,7 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
     # a board can say which of the source's rows it leaves out and why.
     left_out = []
     for name, reason in sorted(ignored):
-        values = {}
+        values: dict = {}
         for n, row in extract.results:
             if n == name and not row.get("metric") and not row.get("subset"):
                 values.setdefault(row["benchmark"], row["value"])

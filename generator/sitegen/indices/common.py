@@ -11,7 +11,7 @@ import math
 import re
 import weakref
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -184,14 +184,14 @@ class PerFrame:
     def __init__(self) -> None:
         self.entries: dict[tuple, Any] = {}
 
-    def get(self, frame: pd.DataFrame, key, make):
+    def get(self, frame: pd.DataFrame, key: Hashable, make: Callable[[], Any]) -> Any:
         """The answer for (frame, key), made by make() the first time."""
         entry = (id(frame), key)
         if entry not in self.entries:
             self.put(frame, key, make())
         return self.entries[entry]
 
-    def put(self, frame: pd.DataFrame, key, value) -> None:
+    def put(self, frame: pd.DataFrame, key: Hashable, value: Any) -> None:
         entry = (id(frame), key)
         if entry not in self.entries:
             weakref.finalize(frame, self.entries.pop, entry, None)
@@ -230,7 +230,7 @@ def _column(results: pd.DataFrame, column: str) -> list:
     return columns[column]
 
 
-def _cells(results: pd.DataFrame, column: str, positions) -> list:
+def _cells(results: pd.DataFrame, column: str, positions: Sequence[int]) -> list:
     """A column's cells at the given row positions, as Python values (tolist's)."""
     cells = _column(results, column)
     return [cells[p] for p in positions]

@@ -214,7 +214,9 @@ def resolver(root: Path | None = None, models: dict[str, dict] | None = None) ->
     is also tried without its 'org/')."""
     from ..importers.registry import Registry
 
-    registry = Registry.load(root) if models is None else Registry.build(models)
+    if models is None and root is None:
+        raise ValueError("resolver: give the repository root or the models")
+    registry = Registry.load(root) if root is not None and models is None else Registry.build(models or {})
 
     def resolve(name: str) -> list[str]:
         name = str(name).strip()
