@@ -25,6 +25,7 @@ import dataclasses
 import fnmatch
 import functools
 import re
+from collections.abc import Sequence
 
 FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released", "kind")
 KINDS = ("language", "image-generation")  # a model's `kind`; language when nothing says otherwise
@@ -156,7 +157,7 @@ def _rule_provenance(rule: Rule) -> dict:
     return out
 
 
-def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) -> tuple[dict, dict]:
+def resolve(model: dict, imported: list[tuple[str, dict]], rules: Sequence[Rule]) -> tuple[dict, dict]:
     """(values, provenance) for one model.
 
     `model` is the model file's data; `imported` its (source id, entry) pairs in source-id order. Provenance per
