@@ -57,7 +57,8 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
            if line.strip() and not line.lstrip().startswith("#")]
     first = run.index(TEST)
     assert run[first + 1] == 'export VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH"'
-    assert run[first + 2:] == ["sitegen validate --max-warnings 0 --root .", "sitegen build --check --root .",
+    assert run[first + 2:] == ["ruff check generator/sitegen", "ruff format --check generator/sitegen", "mypy",
+                               "sitegen validate --max-warnings 0 --root .", "sitegen build --check --root .",
                                "sitegen import --all --check --root .",
                                "zizmor --offline --no-progress .github/workflows",  # the workflows' security audit
                                # a smoke run of the performance harness (benchmarks/harness.py): seconds, not minutes

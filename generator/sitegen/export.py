@@ -137,7 +137,7 @@ def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
         points = {p["model"]: p for p in fr.get("points", [])}
         members = set(fr.get("frontier", []))
 
-        def line(month: str, p: Mapping, on: bool) -> list[str]:
+        def line(month: str, p: Mapping, on: bool, key: str = key) -> list[str]:
             return [key, month, p["model"], _cell(on), _cell(p.get("x_raw")), _cell(p.get("x")), _cell(p.get("y")),
                     _cell(p.get("released")), _cell(p.get("price_source")), _cell(p.get("price_as_of")),
                     _cell(p.get("count_source"))]
@@ -195,7 +195,7 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
     by_source = {s["id"]: s for s in sources}
     states = {r["model"]: r.get("reasoning_state") or "not known" for r in model_records}
     files: dict[str, str] = {}
-    listing = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
+    listing: dict[str, Any] = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
         data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
                     rows=_with_reasoning(board.get("rows", []), states))

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..data import validate_repo
+from ..indices.board_types import Board
 from ..problems import ERROR, Problem
 
 
@@ -22,8 +23,8 @@ class Outcome:
 class Computed:
     results: object
     models: object
-    boards: dict
-    benchmark_boards: dict
+    boards: dict[str, Board]  # by board id (indices/board_types.py says what a board, a row and a cell hold)
+    benchmark_boards: dict[str, Board]  # by benchmark id
     benchmarks: list
     sources: list
     index_defs: dict
@@ -55,9 +56,8 @@ def compute(repo, cache: Path | None = None, boards_only: bool = False) -> Compu
 def _compute(repo, boards_only: bool = False) -> Computed:
     from .. import export
     from ..data import frame
-    from ..indices import asof
+    from ..indices import asof, simcache, uncertainty
     from ..indices import boards as engine
-    from ..indices import simcache, uncertainty
 
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
@@ -130,7 +130,7 @@ def data_date(repo, committed: str | None = None, epoch: str | None = None) -> s
     else the last commit's date (`committed`, history/git.py), else the newest retrieval."""
     epoch = settings().source_date_epoch if epoch is None else epoch
     if epoch and epoch.isdigit():
-        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date().isoformat()
     if committed:
         return committed
     dates = [d.data.get("retrieved", "") for d in repo.imported]

@@ -63,7 +63,7 @@ def new_result_command(model_id, benchmark, value, source, url, metric, subset, 
     such as a fraction on a percent benchmark or a value another source disagrees with."""
     from ..contrib.scaffold import RefusedError, new_result
 
-    warnings = []
+    warnings: list = []
     try:
         path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
                           subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved,
@@ -91,8 +91,8 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
     The port is bound first, so a taken port fails at once. A failed rebuild prints its problems and keeps
     serving the last good site. Ctrl+C stops and removes the build's temporary folders.
     """
-    from .common import report
     from ..contrib.serve import ServeError, serve
+    from .common import report
 
     try:
         serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
@@ -155,7 +155,8 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
         try:
             problems = target_problems(root, source, force)
         except FileNotFoundError as exc:
-            raise click.ClickException(f"{exc.filename}: not found (run from the repository root, or pass --root)")
+            raise click.ClickException(
+                f"{exc.filename}: not found (run from the repository root, or pass --root)") from exc
         except Refused as exc:
             _refused(exc)
         if problems:

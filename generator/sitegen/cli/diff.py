@@ -10,6 +10,7 @@ import click
 from .common import root_option
 from .progress import Progress, quiet_option
 
+
 @click.command()
 @click.argument("base")
 @click.argument("head", required=False)
@@ -31,8 +32,6 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
     because of those are counted. Then results added, changed and removed, and methodology keys changed. Each
     side is read from git without running anything from it, then validated and computed.
     """
-    import os
-
     from ..history import diff
     from ..history.git import GitError
     from ..problems import ERROR
@@ -44,46 +43,53 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
             out.write_text(text, encoding="utf-8")
 
     progress = Progress("diff", len(diff.DIFF_STAGES), quiet)
-    if fmt in ("report", "md"):
-        try:
-            with progress:
-                rep, shown = diff.report(root, base, head, progress)
-        except GitError as exc:
-            raise click.ClickException(str(exc)) from None
-        if fmt == "md":
-            if rep["status"] != "ok":
-                side = rep["invalid_side"]
-                ref = base if side == "base" else head or "working tree"
-                errors = [p for p in shown if p.severity == ERROR]
-                click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}",
-                           err=True)
-                for problem in errors:
-                    click.echo(f"  {problem.format()}", err=True)
-                sys.exit(1)
-            emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
-            return
-        emit(diff.to_json(rep))
-        for problem in shown:
-            click.echo(problem.format(), err=True)
-        if out is not None and os.environ.get("GITHUB_ACTIONS") == "true":
-            for problem in shown:
-                click.echo(problem.annotation())
-        sys.exit(1 if rep["status"] != "ok" else 0)
     try:
         with progress:
-            result, problems = diff.diff_refs(root, base, head, progress)
+            if fmt in ("report", "md"):
+                rep, shown = diff.report(root, base, head, progress)
+            else:
+                result, problems = diff.diff_refs(root, base, head, progress)
     except GitError as exc:
         raise click.ClickException(str(exc)) from None
-    if result is None:
+    if fmt == "md":
+        if rep["status"] != "ok":
+            side = rep["invalid_side"]
+            _not_valid(side, base if side == "base" else head or "working tree", shown)
+            sys.exit(1)
+        emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
+    elif fmt == "report":
+        emit(diff.to_json(rep))
+        _report_problems(shown, annotate=out is not None)
+        sys.exit(1 if rep["status"] != "ok" else 0)
+    elif result is None:
         for side, ref in (("base", base), ("head", head or "working tree")):
-            errors = [p for p in problems[side] if p.severity == ERROR]
-            if errors:
-                click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}",
-                           err=True)
-                for problem in errors:
-                    click.echo(f"  {problem.format()}", err=True)
+            if any(p.severity == ERROR for p in problems[side]):
+                _not_valid(side, ref, problems[side])
         sys.exit(1)
-    emit(diff.to_json(result))
+    else:
+        emit(diff.to_json(result))
+
+
+def _not_valid(side: str, ref: str, problems: list) -> None:
+    """Say on standard error that one side does not validate, with its errors."""
+    from ..problems import ERROR
+
+    errors = [p for p in problems if p.severity == ERROR]
+    click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
+    for problem in errors:
+        click.echo(f"  {problem.format()}", err=True)
+
+
+def _report_problems(shown: list, annotate: bool) -> None:
+    """The report's warnings or errors on standard error; also as GitHub annotations when the report goes to a
+    file under GitHub Actions."""
+    import os
+
+    for problem in shown:
+        click.echo(problem.format(), err=True)
+    if annotate and os.environ.get("GITHUB_ACTIONS") == "true":
+        for problem in shown:
+            click.echo(problem.annotation())
 
 
 @click.command()

@@ -51,46 +51,27 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
     validated first: an import that would add a validation error writes nothing."""
     from .. import importers
-    from ..data import load
-    from ..importers.common import ImportError_, imported_path
+    from ..importers.common import ImportError_
 
-    if all_:
-        if source or paths:
-            raise click.UsageError("--all takes no SOURCE or PATH")
-        plans = importers.planned(root, _data_dir(root, data))
-    else:
-        if not source or not paths:
-            raise click.UsageError("give SOURCE and at least one PATH, or --all")
-        if check:
-            raise click.UsageError("--check goes with --all")
-        plans = [importers.Planned(source, tuple(paths), retrieved)]
+    plans = _plans(source, paths, retrieved, all_, check, root, data)
     problems, stale, refused, pending = 0, [], 0, []
     # One source needs no progress; --all reads every source.
     with Progress("import", len(plans), quiet or not all_) as progress:
         for plan in plans:
             progress(plan.source)
             try:
-                ex, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
-            except FileNotFoundError as exc:
-                how = next((c.download for c in importers.captures(root) if c.source == plan.source), "")
-                raise click.ClickException(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
-            except (ImportError_, KeyError) as exc:
-                raise click.ClickException(f"{plan.source}: {exc}") from exc
-            problems += _report(plan.source, ex, outcome)
-            target = imported_path(root, plan.source)
-            if check:
-                current = load.read_data(target, root) if os.path.lexists(target) else None
-                if current is None or current.decode("utf-8", errors="replace") != outcome.text:
-                    stale.append(str(target.relative_to(root)))
-                continue
-            if outcome.unmatched and not allow_unmatched:
-                continue
-            shrunk = importers.shrink_problem(root, ex, outcome)
-            if shrunk and not allow_shrink:
-                click.echo(f"{plan.source}: {shrunk}", err=True)
+                done = importers.import_planned(root, plan, check=check, allow_unmatched=allow_unmatched,
+                                                allow_shrink=allow_shrink, write_file=False)
+            except ImportError_ as exc:
+                raise click.ClickException(str(exc)) from exc
+            problems += _report(plan.source, done.ex, done.outcome)
+            if done.action == "stale":
+                stale.append(str(done.target.relative_to(root)))
+            elif done.action == "shrunk":
+                click.echo(f"{plan.source}: {done.shrunk}", err=True)
                 refused += 1
-                continue
-            pending.append((plan.source, outcome))
+            elif done.action == "ready":
+                pending.append((plan.source, done.outcome))
     _write_imports(root, pending)
     if stale:
         raise click.ClickException(
@@ -143,6 +124,21 @@ def _write_imports(root: Path, pending: list) -> None:
                    f"{len(outcome.doc['results'])} results)")
 
 
+def _plans(source, paths, retrieved, all_, check, root, data) -> list:
+    """The imports the arguments ask for: every planned source (--all), or SOURCE's PATHs."""
+    from .. import importers
+
+    if all_:
+        if source or paths:
+            raise click.UsageError("--all takes no SOURCE or PATH")
+        return importers.planned(root, _data_dir(root, data))
+    if not source or not paths:
+        raise click.UsageError("give SOURCE and at least one PATH, or --all")
+    if check:
+        raise click.UsageError("--check goes with --all")
+    return [importers.Planned(source, tuple(paths), retrieved)]
+
+
 @click.group("aliases")
 def aliases_group():
     """Propose and apply model aliases for source names."""
@@ -177,9 +173,8 @@ def suggest_command(source, paths, retrieved, root):
 def apply_command(review, root):
     """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/; a bare name
     that pins a configuration the vendor default does not is written as a source alias of its source."""
-    from ..importers import aliases as alias_tools
-
     from ..data import yamlstrict
+    from ..importers import aliases as alias_tools
     from ..importers.common import ImportError_, read_bytes
 
     try:  # the review file is an input like any other: bounded, a regular file, read by the strict YAML reader
@@ -261,10 +256,9 @@ def audit_command(root):
     bare configurations, reasoning configurations with no effort, one configuration entered twice, mistyped ids,
     mode-unknown models ranked beside a known sibling, unreviewed aliases, bare aliases that pin a configuration
     the vendor default does not. Exits 1 when there is any."""
+    from ..data import load
     from ..importers import audit
     from ..importers.registry import Registry
-
-    from ..data import load
 
     identity = load.read_yaml(root, "scores/identity.yaml")
     distinct, unresolved = audit.reviewed_sets(identity)

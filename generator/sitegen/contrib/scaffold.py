@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Callable
 
 from ..data import checks, identity, load, new_errors, yamlstrict
 from ..problems import ERROR, Problem
@@ -348,5 +348,5 @@ def authoring_date() -> str:
 
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
-        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date().isoformat()
     return checks.today().isoformat()

@@ -21,8 +21,8 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -98,7 +98,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     state: BuildState = BuildState()
 
-    def log_message(self, format, *args):  # noqa: A002 - the signature http.server uses
+    def log_message(self, format, *args):
         pass
 
     def end_headers(self):

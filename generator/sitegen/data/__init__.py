@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..problems import ERROR
+from ..problems import ERROR, Problem
+
+if TYPE_CHECKING:
+    from .load import Repo
 
 
-def validate_repo(root: Path):
+def validate_repo(root: Path) -> tuple[Repo | None, list[Problem]]:
     """Read and check every file (load -> schema -> checks); the repo is returned only when there are no errors."""
     from . import checks, load, schema
 
@@ -21,7 +26,7 @@ def validate_repo(root: Path):
     return (repo if ok else None), problems
 
 
-def not_yet_reported(found, reported) -> list:
+def not_yet_reported(found: Iterable[Problem], reported: Iterable[Problem]) -> list[Problem]:
     """`found` without the problems at a place (file, line, column) `reported` already names: one error per value.
     The YAML reader says why a value is what it is (an unquoted `no`, a leading zero, `.nan`), so the schema's
     complaint about the same value (expected boolean, got text 'no') would only repeat it."""

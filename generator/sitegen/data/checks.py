@@ -8,10 +8,11 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from . import identity, lookalike
 from ..problems import WARNING, Problem
+from . import identity, lookalike
 from .rules import CHECKS, _at, _field, _list, _suggest, check
 from .yamlstrict import describe_char
+
 
 def today() -> datetime.date:
     """The date that 'not in the future' is measured against: the real UTC date.
@@ -19,7 +20,7 @@ def today() -> datetime.date:
     Not SOURCE_DATE_EPOCH: that pins what the output says, and a pinned past date would reject data
     retrieved since. Only whether a problem is reported depends on the clock, never the output.
     """
-    return datetime.datetime.now(datetime.timezone.utc).date()
+    return datetime.datetime.now(datetime.UTC).date()
 
 
 class Index:
@@ -941,7 +942,6 @@ def question_count_or_unknown(index):
 
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)
 
-
 # ---------------------------------------------------------------- display names (CONTRIBUTING.md, "Name a model")
 
 _EFFORT_WORDS = ("minimal", "low", "medium", "high", "xhigh", "max")
@@ -1035,7 +1035,7 @@ def names_follow_style(index):
                       f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
                       "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
                       key=False)
-    for folded, docs in sorted(by_name.items()):
+    for _folded, docs in sorted(by_name.items()):
         for doc in docs[1:]:
             yield _at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
                       "two models need names a reader can tell apart (add who built it or what differs)", key=False)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .rules import _at, _field, _list, _suggest, check
 from ..problems import Problem
+from .rules import _at, _field, _list, _suggest, check
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
 
@@ -200,7 +200,7 @@ def history_versions_meet(index):
             continue
         dated = sorted((_first_day(e["from"]), i) for i, e in enumerate(history)
                        if isinstance(e, dict) and isinstance(e.get("from"), str))
-        for (start, i), after in zip(dated, dated[1:] + [None]):
+        for (_start, i), after in zip(dated, dated[1:] + [None]):
             entry = history[i]
             records.setdefault((str(doc.data.get("name")), str(entry.get("version"))), []).append((doc, i, entry))
             end = entry.get("to")

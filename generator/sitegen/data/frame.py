@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from . import identity, metadata
+
+if TYPE_CHECKING:
+    from .load import Repo
 
 RESULT_COLUMNS = {
     "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
@@ -33,15 +38,15 @@ MODEL_COLUMNS = {
 METADATA_FIELDS = ("organization",)
 
 
-def _num(value) -> float:
+def _num(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
 
 
-def _override_key(model, benchmark, source, entry) -> tuple:
+def _override_key(model: object, benchmark: object, source: object, entry: Mapping) -> tuple:
     return (model, benchmark, source, entry.get("metric", ""), entry.get("subset", ""), entry.get("harness", ""))
 
 
-def excluded_records(repo) -> list[dict]:
+def excluded_records(repo: Repo) -> list[dict]:
     """The imported results scores/overrides.yaml excludes, each with the override's reason: no board shows them,
     so the benchmark pages list them (model, benchmark, source, value, url, reason), in the imported files' order."""
     excluded = {}
@@ -61,7 +66,7 @@ def excluded_records(repo) -> list[dict]:
     return out
 
 
-def source_versions(repo) -> dict[str, str]:
+def source_versions(repo: Repo) -> dict[str, str]:
     """Source id -> the date of the recorded version its hand-entered results were transcribed from
     (`published.date` in scores/sources.yaml; a paper's arXiv version)."""
     out = {}
@@ -83,7 +88,7 @@ def published_of(result: dict, retrieved: str, version_date: str | None) -> tupl
     return retrieved, True
 
 
-def result_records(repo) -> list[dict]:
+def result_records(repo: Repo) -> list[dict]:
     """Every result as a flat record, imported values corrected or excluded by scores/overrides.yaml."""
     versions = source_versions(repo)
     overrides = {}
@@ -123,7 +128,7 @@ def result_records(repo) -> list[dict]:
     return records
 
 
-def results(repo, records: list[dict] | None = None) -> pd.DataFrame:
+def results(repo: Repo, records: list[dict] | None = None) -> pd.DataFrame:
     records = result_records(repo) if records is None else records
     frame = pd.DataFrame.from_records(records, columns=list(RESULT_COLUMNS))
     return frame.astype(RESULT_COLUMNS)
@@ -148,11 +153,11 @@ def newest_first(day: str) -> tuple:
     return tuple(-ord(c) for c in str(day))
 
 
-def _price_value(x):
+def _price_value(x: object) -> float | None:
     return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
 
 
-def price_observations(record) -> list[dict]:
+def price_observations(record: Mapping) -> list[dict]:
     """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
     out = []
     for source, price in sorted((record.get("prices") or {}).items()):
@@ -191,7 +196,7 @@ def _deciding(observations: list[dict], day: str) -> dict | None:
     return min(known, key=lambda o: (newest_first(o["date"]), o["source"]))
 
 
-def price_history(record) -> tuple[list[dict], list[dict]]:
+def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
     """(steps, disagreements) of one model's prices.
 
     A step is a dated change of the price in force (_deciding), made by the source that sets it for that period:
@@ -216,7 +221,7 @@ def price_history(record) -> tuple[list[dict], list[dict]]:
     return steps, disagreements
 
 
-def model_records(repo) -> list[dict]:
+def model_records(repo: Repo) -> list[dict]:
     """One record per model file, with metadata from imported files and scores/metadata.yaml where it is silent.
 
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
@@ -291,12 +296,12 @@ def model_records(repo) -> list[dict]:
     return records
 
 
-def release_disagreements(repo) -> list[tuple[str, str, dict]]:
+def release_disagreements(repo: Repo) -> list[tuple[str, str, dict]]:
     """(release, field, {model id: value}) where a release's configurations disagree (metadata.inherit_release)."""
     # model_records has inherited already; a disagreement is never filled, so asking again finds the same ones
     return metadata.inherit_release(model_records(repo))
 
 
-def models(repo, records: list[dict] | None = None) -> pd.DataFrame:
+def models(repo: Repo, records: list[dict] | None = None) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(model_records(repo) if records is None else records, columns=list(MODEL_COLUMNS))
     return frame.astype(MODEL_COLUMNS)

@@ -31,7 +31,7 @@ def budget_rank(tokens: int) -> float:
     return min(max(rank, BUDGET_FLOOR), BUDGET_CEILING)
 
 
-def effort_label(effort) -> str | None:
+def effort_label(effort: object) -> str | None:
     """The display label of a model file's `effort` value: 'high', '16K thinking tokens'; None when absent."""
     if effort is None:
         return None
@@ -41,7 +41,7 @@ def effort_label(effort) -> str | None:
     return str(effort)
 
 
-def effort_rank(effort, reasoning=None) -> float:
+def effort_rank(effort: object, reasoning: bool | None = None) -> float:
     """Higher = more effort; NaN when unknown. `reasoning: false` without an effort means `none`."""
     if isinstance(effort, dict):
         return budget_rank(int(effort["budget_tokens"]))
@@ -52,7 +52,7 @@ def effort_rank(effort, reasoning=None) -> float:
     return math.nan
 
 
-def effective(effort, reasoning):
+def effective(effort: object, reasoning: bool | None) -> tuple[object, bool | None]:
     """(effort value, reasoning): a stated effort decides reasoning; `reasoning: false` alone means `none`."""
     if effort is None and reasoning is False:
         effort = "none"

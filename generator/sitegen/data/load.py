@@ -9,9 +9,9 @@ import re
 import stat
 from pathlib import Path
 
-from . import yamlstrict
 from .. import paths
 from ..problems import Problem
+from . import yamlstrict
 
 RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
                   "methodology", "compare", "downloads", "sitemap", "robots"}

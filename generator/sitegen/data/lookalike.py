@@ -111,7 +111,7 @@ def within(a: str, b: str, limit: int = 2) -> bool:
         return True
     inf = limit + 1
     prev2: dict[int, int] = {}
-    prev = {j: j for j in range(0, min(len(b), limit) + 1)}
+    prev = {j: j for j in range(min(len(b), limit) + 1)}
     for i in range(1, len(a) + 1):
         cur = {0: i} if i <= limit else {}
         for j in range(max(1, i - limit), min(len(b), i + limit) + 1):
@@ -126,11 +126,11 @@ def within(a: str, b: str, limit: int = 2) -> bool:
     return prev.get(len(b), inf) <= limit
 
 
-def _name_key(name) -> str:
+def _name_key(name: object) -> str:
     return " ".join(str(name).split()).casefold()
 
 
-def typo_pairs(models: dict[str, dict], distinct: set[frozenset] = frozenset()) -> list[tuple[str, str]]:
+def typo_pairs(models: dict[str, dict], distinct: set[frozenset] | frozenset = frozenset()) -> list[tuple[str, str]]:
     """Pairs of model ids (sorted) within edit distance 2 of each other whose files give the same display name:
     one model entered twice with a typo in one id ('acme/widget-7b-instrcut' beside 'acme/widget-7b-instruct').
     Only ids that share a display name are compared. Pairs listed as distinct (by model ids) are left out."""

@@ -25,6 +25,7 @@ import dataclasses
 import fnmatch
 import functools
 import re
+from collections.abc import Sequence
 
 FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released", "kind")
 KINDS = ("language", "image-generation")  # a model's `kind`; language when nothing says otherwise
@@ -42,7 +43,7 @@ LEVELS = ("release", "family", "organization")  # most specific first
 METADATA_FILE = "scores/metadata.yaml"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _matcher(patterns: tuple[str, ...]):
     """Whether a model id matches any of the glob patterns (fnmatchcase), as one compiled regex: the checks ask
     every rule about every model, and a call per pattern cost a second a build."""
@@ -156,7 +157,7 @@ def _rule_provenance(rule: Rule) -> dict:
     return out
 
 
-def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) -> tuple[dict, dict]:
+def resolve(model: dict, imported: list[tuple[str, dict]], rules: Sequence[Rule]) -> tuple[dict, dict]:
     """(values, provenance) for one model.
 
     `model` is the model file's data; `imported` its (source id, entry) pairs in source-id order. Provenance per
@@ -166,8 +167,8 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: list[Rule]) ->
     matched = matching(rules, model["id"])
     reviewed = values_of([rule for rule in matched if rule.reviewed])
     fallback = values_of([rule for rule in matched if not rule.reviewed])
-    values: dict = {key: None for key in FIELDS}
-    provenance: dict = {key: None for key in FIELDS}
+    values: dict = dict.fromkeys(FIELDS)
+    provenance: dict = dict.fromkeys(FIELDS)
     for key in FIELDS:
         if model.get(key) is not None:
             values[key] = model[key]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 
 from . import schema
 
@@ -74,7 +75,7 @@ def _type(node: dict, ref_name: str | None) -> str:
 _current_file = [""]
 
 
-def _cell(text) -> str:
+def _cell(text: object) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
@@ -126,7 +127,7 @@ def _rows(node: dict, file: str, prefix: str, depth: int, rows: list) -> None:
             _rows(target, target_file, field + ".", depth + 1, rows)
 
 
-def _table(rows) -> list[str]:
+def _table(rows: Iterable[Sequence[object]]) -> list[str]:
     out = ["| field | type | required | description |", "|---|---|---|---|"]
     out += [f"| `{f}` | {_cell(t)} | {r} | {d} |" for f, t, r, d in rows]
     return out

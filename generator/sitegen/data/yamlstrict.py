@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
+from typing import Any
 
 import yaml
 
 from ..problems import Problem
 
+_Loader: type
 try:  # libyaml's parser is non-recursive and ~8x faster; fall back to the pure-Python one.
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
@@ -53,7 +55,7 @@ Path = tuple  # a JSON path: keys and list indices from the document root
 class Parsed:
     """A parsed file: its data, where each value starts, and where each mapping key starts."""
 
-    data: object
+    data: Any  # plain data: a mapping for every data file (parse's `expect`), whatever YAML holds otherwise
     marks: dict  # Path -> (line, col) of the value
     key_marks: dict  # Path -> (line, col) of the key naming that value
 
@@ -122,7 +124,8 @@ def _tabs(text: str, path: str) -> list[Problem]:
     return found
 
 
-def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple, problems: list[Problem]):
+def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple,
+                   problems: list[Problem]) -> object:
     """Type a plain (unquoted) scalar by YAML 1.2's core schema, refusing YAML 1.1 surprises."""
     if value in _NULL:
         return None
@@ -180,163 +183,16 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
 
     `expect` is the type the document must be (a mapping for every data file); None accepts any, for the readers of
     other formats (interchange), which check the shape themselves."""
-    problems: list[Problem] = []
-    if len(raw) > MAX_BYTES:
-        problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
-                                "split it or remove what does not belong"))
-        return None, problems
-    text = _decode(raw, path, problems)
+    text, problems = _text(raw, path)
     if text is None:
         return None, problems
-    tabs = _tabs(text, path)
-    if tabs:
-        return None, tabs
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        return None, [Problem(path, 1, 1, "", "file is empty", "a data file holds one YAML mapping")]
-
-    marks: dict = {}
-    key_marks: dict = {}
-    root = None
-    # Stack of open containers: [container, json_path, pending_key, pending_key_mark, seen_keys]
-    stack: list[list] = []
-    documents = 0
-
-    def attach(value, event_pos):
-        nonlocal root
-        if not stack:
-            root = value
-            marks[()] = event_pos
-            return ()
-        top = stack[-1]
-        container, cpath = top[0], top[1]
-        if type(container) is list:
-            child = cpath + (len(container),)
-            container.append(value)
-            marks[child] = event_pos
-            return child
-        if top[2] is _NO_KEY:  # this value is a key
-            raise AssertionError("keys are handled by the caller")
-        key, key_pos = top[2], top[3]
-        child = cpath + (key,)
-        container[key] = value
-        marks[child] = event_pos
-        key_marks[child] = key_pos
-        top[2] = _NO_KEY
-        return child
-
-    def refuse_node_extras(event, where):
-        anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
-        if anchor is None and tag is None:
-            return
-        field = _field(current_path())
-        if anchor:
-            problems.append(Problem(path, *where, field, f"anchor '&{event.anchor}' is not allowed",
-                                    "write the value out in full; anchors and aliases are refused"))
-        tag = getattr(event, "tag", None)
-        if tag is not None:  # the parser reports a tag only when one is written out
-            problems.append(Problem(path, *where, field, f"tag '{tag}' is not allowed",
-                                    "remove the tag; write plain values and quote strings"))
-
-    def current_path() -> Path:
-        if not stack:
-            return ()
-        top = stack[-1]
-        if type(top[0]) is dict and top[2] is not _NO_KEY:
-            return top[1] + (top[2],)
-        if type(top[0]) is list:
-            return top[1] + (len(top[0]),)
-        return top[1]
-
-    # The events come from libyaml one by one (about 150,000 on the repository's data), so the loop tests each
-    # event's exact class, most frequent first; the parser builds events of exactly these classes.
+    builder = _Builder(path, problems)
     loader = None
     try:
         loader = _Loader(text)
         while loader.check_event():
-            event = loader.get_event()
-            cls = type(event)
-            start = event.start_mark
-            where = (start.line + 1, start.column + 1)
-            if cls in _ENDS:
-                stack.pop()
-                continue
-            if cls not in _NODES:
-                if cls is yaml.DocumentStartEvent:
-                    documents += 1
-                    if documents > 1:
-                        problems.append(Problem(path, *where, "", "more than one YAML document",
-                                                "a data file holds exactly one document; remove the '---' separator"))
-                        break
-                    if event.version is not None or event.tags:
-                        problems.append(Problem(path, *where, "", "YAML directives (%YAML, %TAG) are not allowed",
-                                                "remove the directive line"))
-                elif cls is yaml.AliasEvent:
-                    problems.append(Problem(path, *where, _field(current_path()), f"alias '*{event.anchor}' is not allowed",
-                                            "write the value out in full; anchors and aliases are refused"))
-                    if stack and type(stack[-1][0]) is dict and stack[-1][2] is _NO_KEY:
-                        stack[-1][2] = _ALIAS_KEY
-                        stack[-1][3] = where
-                    else:
-                        attach(None, where)
-                continue  # stream start and end, document end
-
-            top = stack[-1] if stack else None
-            if top is not None and top[2] is _NO_KEY and type(top[0]) is dict:  # this event is a key
-                if cls is not yaml.ScalarEvent:
-                    problems.append(Problem(path, *where, _field(top[1]), "a mapping key must be a plain string",
-                                            "complex keys are not allowed"))
-                    raise _Abort
-                if event.anchor is not None or event.tag is not None:
-                    refuse_node_extras(event, where)
-                key = event.value
-                if event.implicit[0] and event.value == "<<":
-                    problems.append(Problem(path, *where, _field(top[1]), "merge key '<<' is not allowed",
-                                            "write the merged fields out in full"))
-                elif event.implicit[0]:
-                    typed = _resolve_plain(key, where, path, top[1] + (key,), problems)
-                    if not isinstance(typed, str):
-                        problems.append(Problem(path, *where, _field(top[1] + (key,)),
-                                                f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
-                                                "keys must be names; quote it if it is really meant"))
-                bad = _bad_text(key)
-                if bad:
-                    problems.append(Problem(path, *where, _field(top[1]), f"key contains {bad}",
-                                            "remove invisible and control characters"))
-                if key in top[4]:
-                    first = top[4][key]
-                    problems.append(Problem(path, *where, _field(top[1] + (key,)), f"duplicate key '{key}'",
-                                            f"first defined at line {first[0]}; YAML would silently keep the last one"))
-                    key = _DuplicateKey(key, where)
-                else:
-                    top[4][key] = where
-                top[2], top[3] = key, where
-                continue
-
-            if len(stack) >= MAX_DEPTH and cls is not yaml.ScalarEvent:
-                problems.append(Problem(path, *where, _field(current_path()),
-                                        f"nesting deeper than {MAX_DEPTH} levels", "data files are shallow; check the brackets"))
-                raise _Abort
-            if event.anchor is not None or event.tag is not None:
-                refuse_node_extras(event, where)
-            if cls is yaml.ScalarEvent:
-                if event.implicit[0]:
-                    value = _resolve_plain(event.value, where, path, current_path(), problems)
-                else:
-                    value = event.value
-                if isinstance(value, str):
-                    bad = _bad_text(value)
-                    if bad:
-                        problems.append(Problem(path, *where, _field(current_path()), f"text contains {bad}",
-                                                "remove invisible and control characters"))
-                _place(stack, attach, value, where)
-            elif cls is yaml.MappingStartEvent:
-                container: dict = {}
-                cpath = _place(stack, attach, container, where)
-                stack.append([container, cpath, _NO_KEY, None, {}])
-            else:
-                container_list: list = []
-                cpath = _place(stack, attach, container_list, where)
-                stack.append([container_list, cpath, _NO_KEY, None, {}])
+            if not builder.feed(loader.get_event()):
+                break
     except _Abort:
         return None, problems
     except yaml.MarkedYAMLError as exc:
@@ -354,12 +210,32 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
 
     if problems and any(p.message.startswith("more than one") for p in problems):
         return None, problems
+    root = builder.root
     if expect is not None and not isinstance(root, expect):
         kind = "empty" if root is None else type(root).__name__
-        problems.append(Problem(path, *marks.get((), (1, 1)), "", f"top level is {kind}, not a mapping",
+        line, col = builder.marks.get((), (1, 1))
+        problems.append(Problem(path, line, col, "", f"top level is {kind}, not a mapping",
                                 "a data file is a mapping of field names to values"))
         return None, problems
-    return Parsed(root, marks, key_marks), problems
+    return Parsed(root, builder.marks, builder.key_marks), problems
+
+
+def _text(raw: bytes, path: str) -> tuple[str | None, list[Problem]]:
+    """The file's text, or None with the problems when it is too large, not UTF-8, indented with tabs or empty."""
+    problems: list[Problem] = []
+    if len(raw) > MAX_BYTES:
+        problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
+                                "split it or remove what does not belong"))
+        return None, problems
+    text = _decode(raw, path, problems)
+    if text is None:
+        return None, problems
+    tabs = _tabs(text, path)
+    if tabs:
+        return None, tabs
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, [Problem(path, 1, 1, "", "file is empty", "a data file holds one YAML mapping")]
+    return text, problems
 
 
 class _Abort(Exception):
@@ -378,13 +254,189 @@ _ALIAS_KEY = "<alias>"
 class _DuplicateKey(str):
     """A repeated key: recorded as a problem; its value is kept under a name that cannot clash."""
 
-    def __new__(cls, key: str, where):
+    def __new__(cls, key: str, where: tuple[int, int]) -> _DuplicateKey:
         return super().__new__(cls, f"{key}\x00dup{where[0]}:{where[1]}")
 
 
-def _place(stack, attach, value, where):
-    """Attach a value to the open container, dropping the value of a duplicate key."""
-    if stack and isinstance(stack[-1][0], dict) and isinstance(stack[-1][2], _DuplicateKey):
-        stack[-1][2] = _NO_KEY
-        return ("\x00dropped",)
-    return attach(value, where)
+@dataclasses.dataclass(slots=True)
+class _Frame:
+    """An open mapping or sequence: its path from the root and, for a mapping, the key waiting for its value (with
+    where that key starts) and the keys seen so far (with where each first stood)."""
+
+    container: dict | list
+    path: Path
+    key: object = _NO_KEY
+    key_mark: tuple[int, int] = (0, 0)  # set with each key, before its value attaches
+    seen: dict = dataclasses.field(default_factory=dict)
+
+
+class _Builder:
+    """Builds plain data from the parser's events, one at a time, with the marks of every value and key and a
+    problem for every construct refused. The events come from libyaml one by one (about 150,000 on the repository's
+    data), so feed tests each event's exact class, most frequent first; the parser builds events of exactly these
+    classes."""
+
+    def __init__(self, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        self.stack: list[_Frame] = []
+        self.marks: dict[Path, tuple[int, int]] = {}
+        self.key_marks: dict[Path, tuple[int, int]] = {}
+        self.root: object = None
+        self.documents = 0
+
+    def feed(self, event: Any) -> bool:
+        """Take one event; False when reading stops here (a second document)."""
+        cls = type(event)
+        start = event.start_mark
+        where = (start.line + 1, start.column + 1)
+        if cls in _ENDS:
+            self.stack.pop()
+            return True
+        if cls not in _NODES:
+            return self._outside_nodes(event, cls, where)
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top.key is _NO_KEY and type(top.container) is dict:  # this event is a key
+            self._key(event, cls, where, top)
+        else:
+            self._node(event, cls, where)
+        return True
+
+    def _outside_nodes(self, event: Any, cls: type, where: tuple[int, int]) -> bool:
+        """A document start (one document, no directives) or an alias (refused); stream start and end and document
+        end say nothing."""
+        if cls is yaml.DocumentStartEvent:
+            self.documents += 1
+            if self.documents > 1:
+                self.problems.append(Problem(self.path, *where, "", "more than one YAML document",
+                                             "a data file holds exactly one document; remove the '---' separator"))
+                return False
+            if event.version is not None or event.tags:
+                self.problems.append(Problem(self.path, *where, "", "YAML directives (%YAML, %TAG) are not allowed",
+                                             "remove the directive line"))
+        elif cls is yaml.AliasEvent:
+            self.problems.append(Problem(self.path, *where, _field(self.current_path()),
+                                         f"alias '*{event.anchor}' is not allowed",
+                                         "write the value out in full; anchors and aliases are refused"))
+            top = self.stack[-1] if self.stack else None
+            if top is not None and type(top.container) is dict and top.key is _NO_KEY:
+                top.key, top.key_mark = _ALIAS_KEY, where
+            else:
+                self.attach(None, where)
+        return True
+
+    def _key(self, event: Any, cls: type, where: tuple[int, int], top: _Frame) -> None:
+        """A mapping key: a plain string, written once, with no anchor, tag, merge or invisible character."""
+        if cls is not yaml.ScalarEvent:
+            self.problems.append(Problem(self.path, *where, _field(top.path), "a mapping key must be a plain string",
+                                         "complex keys are not allowed"))
+            raise _Abort
+        if event.anchor is not None or event.tag is not None:
+            self.refuse_node_extras(event, where)
+        key = event.value
+        if event.implicit[0]:
+            self._plain_key_problems(key, where, top.path)
+        bad = _bad_text(key)
+        if bad:
+            self.problems.append(Problem(self.path, *where, _field(top.path), f"key contains {bad}",
+                                         "remove invisible and control characters"))
+        if key in top.seen:
+            first = top.seen[key]
+            self.problems.append(Problem(self.path, *where, _field(top.path + (key,)), f"duplicate key '{key}'",
+                                         f"first defined at line {first[0]}; YAML would silently keep the last one"))
+            key = _DuplicateKey(key, where)
+        else:
+            top.seen[key] = where
+        top.key, top.key_mark = key, where
+
+    def _plain_key_problems(self, key: str, where: tuple[int, int], parent: Path) -> None:
+        """An unquoted key that is a merge ('<<') or that YAML would read as something other than a string."""
+        if key == "<<":
+            self.problems.append(Problem(self.path, *where, _field(parent), "merge key '<<' is not allowed",
+                                         "write the merged fields out in full"))
+            return
+        typed = _resolve_plain(key, where, self.path, parent + (key,), self.problems)
+        if not isinstance(typed, str):
+            self.problems.append(Problem(self.path, *where, _field(parent + (key,)),
+                                         f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
+                                         "keys must be names; quote it if it is really meant"))
+
+    def _node(self, event: Any, cls: type, where: tuple[int, int]) -> None:
+        """A value: a scalar, typed and checked, or a new mapping or sequence, opened no deeper than MAX_DEPTH."""
+        if len(self.stack) >= MAX_DEPTH and cls is not yaml.ScalarEvent:
+            self.problems.append(Problem(self.path, *where, _field(self.current_path()),
+                                         f"nesting deeper than {MAX_DEPTH} levels", "data files are shallow; check the brackets"))
+            raise _Abort
+        if event.anchor is not None or event.tag is not None:
+            self.refuse_node_extras(event, where)
+        if cls is yaml.ScalarEvent:
+            self.place(self._scalar(event, where), where)
+            return
+        container: dict | list = {} if cls is yaml.MappingStartEvent else []
+        self.stack.append(_Frame(container, self.place(container, where)))
+
+    def _scalar(self, event: Any, where: tuple[int, int]) -> object:
+        """A scalar's value: a plain one typed by YAML 1.2's core schema, a quoted or block one as written."""
+        if event.implicit[0]:
+            value = _resolve_plain(event.value, where, self.path, self.current_path(), self.problems)
+        else:
+            value = event.value
+        if isinstance(value, str):
+            bad = _bad_text(value)
+            if bad:
+                self.problems.append(Problem(self.path, *where, _field(self.current_path()), f"text contains {bad}",
+                                             "remove invisible and control characters"))
+        return value
+
+    def refuse_node_extras(self, event: Any, where: tuple[int, int]) -> None:
+        anchor, tag = getattr(event, "anchor", None), getattr(event, "tag", None)
+        if anchor is None and tag is None:
+            return
+        field = _field(self.current_path())
+        if anchor:
+            self.problems.append(Problem(self.path, *where, field, f"anchor '&{anchor}' is not allowed",
+                                         "write the value out in full; anchors and aliases are refused"))
+        if tag is not None:  # the parser reports a tag only when one is written out
+            self.problems.append(Problem(self.path, *where, field, f"tag '{tag}' is not allowed",
+                                         "remove the tag; write plain values and quote strings"))
+
+    def current_path(self) -> Path:
+        """The path of the value the next event gives."""
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if type(top.container) is dict and top.key is not _NO_KEY:
+            return top.path + (top.key,)
+        if type(top.container) is list:
+            return top.path + (len(top.container),)
+        return top.path
+
+    def place(self, value: object, where: tuple[int, int]) -> Path:
+        """Attach a value to the open container, dropping the value of a duplicate key."""
+        top = self.stack[-1] if self.stack else None
+        if top is not None and isinstance(top.container, dict) and isinstance(top.key, _DuplicateKey):
+            top.key = _NO_KEY
+            return ("\x00dropped",)
+        return self.attach(value, where)
+
+    def attach(self, value: object, where: tuple[int, int]) -> Path:
+        """Put a value in the open container (or make it the root) and record where it starts; its path."""
+        if not self.stack:
+            self.root = value
+            self.marks[()] = where
+            return ()
+        top = self.stack[-1]
+        container, cpath = top.container, top.path
+        if type(container) is list:
+            child = cpath + (len(container),)
+            container.append(value)
+            self.marks[child] = where
+            return child
+        if top.key is _NO_KEY:  # this value is a key
+            raise AssertionError("keys are handled by the caller")
+        child = cpath + (top.key,)
+        container[top.key] = value  # type: ignore[call-overload]  # a dict here: a list returned above
+        self.marks[child] = where
+        self.key_marks[child] = top.key_mark
+        top.key = _NO_KEY
+        return child

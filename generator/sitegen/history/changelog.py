@@ -10,11 +10,11 @@ import datetime
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from ..problems import ERROR
 from . import diff as diffing
 from . import git
 from .git import DATA_FOLDERS, GitError, materialise, repo_prefix, run_git
 from .pr_comment import md_escape
-from ..problems import ERROR
 
 #: Result fields that identify a result within one model (the model comes from the file or the row).
 KEY = ("benchmark", "metric", "subset", "harness", "source")
@@ -23,7 +23,7 @@ COMPARED = ("value", "retrieved", "url", "n", "stderr", "ci95", "self_reported")
 
 
 def _utc(timestamp: str) -> str:
-    return datetime.datetime.fromtimestamp(int(timestamp), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.datetime.fromtimestamp(int(timestamp), datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def log(root: Path) -> list[dict]:

@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import pr_comment
 from ..indices.compare import diff_board
+from . import pr_comment
 from .git import materialise, resolve, run_git
 
 #: Result fields that identify one result; a change to any other field is a changed result.
@@ -202,9 +202,9 @@ def _list_id_key(old: list, new: list) -> str | None:
     if not items or not all(isinstance(x, Mapping) for x in items):
         return None
     for key in LIST_ID_KEYS:
-        if all(key in x and isinstance(x[key], (str, int)) for x in items):
-            if len({x[key] for x in old}) == len(old) and len({x[key] for x in new}) == len(new):
-                return key
+        if (all(key in x and isinstance(x[key], (str, int)) for x in items)
+                and len({x[key] for x in old}) == len(old) and len({x[key] for x in new}) == len(new)):
+            return key
     return None
 
 
@@ -444,7 +444,7 @@ def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
 
 # ---------------------------------------------------------------- renderers
 
-def to_json(d: Mapping) -> str:
+def to_json(d: object) -> str:
     """Deterministic JSON: sorted keys, two-space indent, a final newline."""
     return json.dumps(d, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 

@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sys
+from pathlib import Path
 
 MARKER = "<!-- sitegen-diff -->"
 #: The report file is refused above this size (the unprivileged job writes well under it).

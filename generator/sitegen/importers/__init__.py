@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 
-from . import (aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena,
-               pedagogy_models, swe_bench)
+from . import aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena, pedagogy_models, swe_bench
 from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
 from .registry import Registry, key
 
@@ -109,7 +109,7 @@ def planned(root: Path, data: Path) -> list[Planned]:
     from ..data.load import read_yaml
 
     doc = read_yaml(root, "scores/sources.yaml") or {}
-    read = {}
+    read: dict[str, list[Path]] = {}
     for cap in captures(root):
         if cap.use == "import":
             read.setdefault(cap.source, []).append(Path(data) / cap.name)
@@ -153,3 +153,54 @@ def write(root: Path, outcome: Outcome) -> Path:
     path = imported_path(root, outcome.doc["source"])
     replace_files(root, {f"scores/imported/{path.name}": outcome.text.encode("utf-8")}, under=("scores/imported/",))
     return path
+
+
+@dataclasses.dataclass(frozen=True)
+class Done:
+    """What importing one planned source did. `action`: "same" or "stale" (a check: the file is, or is not, what
+    the downloads give), "unmatched" (not written: names matched no model or several), "shrunk" (not written:
+    `shrunk` says why), "ready" (importable, not written: the caller writes it) or "written"."""
+
+    ex: Extract
+    outcome: Outcome
+    target: Path
+    action: str
+    shrunk: str | None = None
+
+
+def import_planned(root: Path, plan: Planned, *, check: bool = False, allow_unmatched: bool = False,
+                   allow_shrink: bool = False, write_file: bool = True) -> Done:
+    """Import one planned source: compare with scores/imported/ (`check`), or write it unless names are unmatched
+    or the results shrank. A file that cannot be read or written is an ImportError_ naming the source. With
+    `write_file=False` an importable outcome is returned as "ready" and nothing is written: `sitegen import` validates
+    every ready source's file together before writing any (cli/imports.py)."""
+    from ..data import load
+    from ..paths import PathRefused
+
+    try:
+        ex, outcome = run(root, plan.source, list(plan.paths), plan.retrieved)
+    except FileNotFoundError as exc:
+        how = next((c.download for c in captures(root) if c.source == plan.source), "")
+        raise ImportError_(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
+    except (ImportError_, KeyError) as exc:
+        raise ImportError_(f"{plan.source}: {exc}") from exc
+    target = imported_path(root, plan.source)
+    if check:
+        current = load.read_data(target, root) if os.path.lexists(target) else None
+        same = current is not None and current.decode("utf-8", errors="replace") == outcome.text
+        return Done(ex, outcome, target, "same" if same else "stale")
+    if outcome.unmatched and not allow_unmatched:
+        return Done(ex, outcome, target, "unmatched")
+    shrunk = shrink_problem(root, ex, outcome)
+    if shrunk and not allow_shrink:
+        return Done(ex, outcome, target, "shrunk", shrunk)
+    if not write_file:
+        return Done(ex, outcome, target, "ready")
+    try:
+        write(root, outcome)
+    except PathRefused as exc:
+        raise ImportError_(f"{plan.source}: {exc}; nothing written") from None
+    except OSError as exc:
+        raise ImportError_(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
+                           "(the previous file is unchanged)") from exc
+    return Done(ex, outcome, target, "written")

@@ -59,7 +59,7 @@ def organization(name: str, hint: str | None, table: dict[str, dict] | None = No
     `aka` spelling is the source's hint, else the entry a name prefix points at (gpt -> openai), else the hint
     itself (a developer the table does not know yet: add it there when you accept the proposal)."""
     table = table or {}
-    spelled = {}
+    spelled: dict = {}
     for org_id, entry in table.items():
         for spelling in [org_id, entry.get("name", ""), *(entry.get("aka") or [])]:
             spelled.setdefault(key(spelling), org_id)
@@ -238,6 +238,11 @@ def _repoint(root: Path, old: str, new: str, changes: dict[str, bytes | None]) -
                         re.MULTILINE)
     files = [(p.relative_to(root).as_posix(), rows) for p in sorted((root / "scores").glob("imported/*.yaml"))]
     files += [("scores/overrides.yaml", rows), ("scores/metadata.yaml", values), ("scores/identity.yaml", values)]
+
+    def repointed(m: re.Match[str]) -> str:
+        quote = m.group(2) if m.re is values else ""  # a value keeps its quotes; a row's `model:` has none
+        return m.group(1) + quote + new + quote
+
     for rel, pattern in files:
         if not (root / rel).exists():
             continue
@@ -245,8 +250,7 @@ def _repoint(root: Path, old: str, new: str, changes: dict[str, bytes | None]) -
         if raw is None:
             raise ValueError(f"{rel}: cannot be read (a link, not a regular file, or too large); nothing written")
         text = raw.decode("utf-8")
-        new_text = pattern.sub(lambda m: m.group(1) + (m.group(2) if pattern is values else "") + new
-                               + (m.group(2) if pattern is values else ""), text)
+        new_text = pattern.sub(repointed, text)
         if new_text != text:
             changes[rel] = new_text.encode("utf-8")
 

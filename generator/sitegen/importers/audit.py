@@ -73,7 +73,7 @@ def _reasoning_effort_stated(data: dict) -> bool:
     return effort is not None and effort != "none"
 
 
-def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str] = frozenset(),
+def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str] | frozenset[str] = frozenset(),
           ranked: dict[str, set[str]] | None = None) -> list[Finding]:
     """Findings over model files ({id: data}). Pairs in `distinct` (two model ids, or two release ids) are not
     reported together; a model in `unresolved` (reviewed: no source identifies its configuration) is not
@@ -139,9 +139,9 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
         claim = defaults.claims(data, [models[o] for o in by_release[release] if o != mid])
         if claim is None:
             continue
-        aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
-        scoped = data.get("source_aliases") if isinstance(data.get("source_aliases"), list) else []
-        names = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
+        aliases: list = given if isinstance(given := data.get("aliases"), list) else []
+        scoped: list = given if isinstance(given := data.get("source_aliases"), list) else []
+        names: list[tuple[str | None, str]] = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
         names += [(e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)]
         for source, name in names:
             if not defaults.is_bare(name):
@@ -203,7 +203,7 @@ def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> lis
     return out
 
 
-def _result_key(row: dict, model: str, source: str) -> tuple:
+def _result_key(row: dict, model: str | None, source: str | None) -> tuple:
     return (model, row.get("benchmark"), source, row.get("metric") or "", row.get("subset") or "",
             row.get("harness") or "")
 

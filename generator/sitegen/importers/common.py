@@ -10,9 +10,9 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Callable
 from decimal import Decimal, DecimalException, InvalidOperation
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
@@ -453,7 +453,7 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
     # a board can say which of the source's rows it leaves out and why.
     left_out = []
     for name, reason in sorted(ignored):
-        values = {}
+        values: dict = {}
         for n, row in extract.results:
             if n == name and not row.get("metric") and not row.get("subset"):
                 values.setdefault(row["benchmark"], row["value"])

@@ -43,7 +43,7 @@ class Rule:
     source: str | None = None    # set for a rule scoped to one source
 
 
-def _configuration(bare: dict) -> str | None:
+def _configuration(bare: object) -> str | None:
     if not isinstance(bare, dict):
         return None
     if isinstance(bare.get("effort"), str):

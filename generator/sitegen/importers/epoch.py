@@ -27,6 +27,8 @@ Several runs of one model version in one file are kept apart where Epoch tells t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -45,7 +47,6 @@ OWN_RUNS = {
 }
 EXTERNAL = {"arc_agi_external.csv": "arc-agi-1", "arc_agi_2_external.csv": "arc-agi-2"}
 ECI = "epoch_capabilities_index.csv"
-KNOWN = set(OWN_RUNS) | set(EXTERNAL) | {"hle_external.csv", "terminalbench_external.csv", ECI}
 REASONING_SUFFIX = re.compile(r"_(minimal|low|medium|high|xhigh|max|thinking|\d+[Kk])$")
 NO_REASONING_SUFFIX = re.compile(r"_none$")
 # A display name ending in one effort level: 'Gemini 3 Flash Preview (Minimal)', 'GPT-5.2 (X-High)'.
@@ -77,83 +78,133 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     unknown = [p.name for p in paths if p.name not in KNOWN]
     if unknown:
         raise ImportError_(f"epoch: no reader for {unknown}; known files: {sorted(KNOWN)}")
-    ex = Extract(source, retrieved, files_entry(paths))
+    eci = [row for path in paths if path.name == ECI for row in _rows(path)]
+    reading = _Reading(Extract(source, retrieved, files_entry(paths)), _accessibility(eci))
+    for path in paths:
+        if path.name != ECI:
+            READERS[path.name](reading, path.name, _rows(path))
+    _index_only_versions(reading, eci, ctx)
+    return reading.ex
+
+
+@dataclass
+class _Reading:
+    """What the readers share: the extract they add to, the weights the capabilities index gives each version,
+    and the source names read so far (the capabilities index adds metadata only for versions no file named)."""
+    ex: Extract
+    access: dict[str, str]
+    named: set[str] = field(default_factory=set)
+
+    def model(self, file: str, row: dict, name: str) -> bool:
+        """Record the model a row names; False (and the row skipped) when it names none."""
+        if not name:
+            self.ex.skipped.append((f"{file}:{row.get('id')}", "no model version"))
+            return False
+        self.ex.hint(name, row.get("Organization") or row.get("Model Org"), row.get("Name"))
+        self.ex.model(name, released=(row.get("Release date") or "").strip() or None, weights=self.access.get(name),
+                      reasoning=reasoning_from_version(name))
+        self.named.add(name)
+        return True
+
+
+def _accessibility(eci: list[dict]) -> dict[str, str]:
+    """{model version: "open" | "closed"} from the capabilities index's "Model accessibility"."""
     access = {}
-    for path in paths:
-        if path.name == ECI:
-            for row in _rows(path):
-                weights = weights_from_accessibility(row.get("Model accessibility"))
-                if _name(row) and weights:
-                    access[_name(row)] = weights
-    named = set()
-    for path in paths:
-        if path.name == ECI:
+    for row in eci:
+        weights = weights_from_accessibility(row.get("Model accessibility"))
+        if _name(row) and weights:
+            access[_name(row)] = weights
+    return access
+
+
+def _read_own_runs(reading: _Reading, file: str, rows: list[dict]) -> None:
+    """frontiermath*.csv, swe_bench_verified.csv, gpqa_diamond.csv: Epoch's own runs; of several runs of one model
+    version the latest (`Started at`) is kept and each earlier one reported as skipped."""
+    latest: dict[str, dict] = {}
+    for row in rows:
+        best = latest.get(_name(row))
+        if best is None or (row.get("Started at") or "") > (best.get("Started at") or ""):
+            latest[_name(row)] = row
+    for row in rows:
+        name = _name(row)
+        if not reading.model(file, row, name):
             continue
-        rows = _rows(path)
-        names_of = {}
-        for row in rows:
-            names_of.setdefault(_name(row), set()).add(" ".join((row.get("Name") or "").split()))
-        latest = {}
-        if path.name in OWN_RUNS:
-            for row in rows:
-                best = latest.get(_name(row))
-                if best is None or (row.get("Started at") or "") > (best.get("Started at") or ""):
-                    latest[_name(row)] = row
-        agents = {}
-        if path.name == "terminalbench_external.csv":
-            for row in rows:
-                k = (_terminal_bench_name(row), " ".join((row.get("Agent") or "").split()))
-                agents[k] = agents.get(k, 0) + 1
-        for row in rows:
-            name = _name(row)
-            if path.name in EXTERNAL and named_by_display(name, row.get("Name"), len(names_of.get(name, ()))):
-                name = " ".join(row["Name"].split())
-            if path.name == "terminalbench_external.csv":
-                name = _terminal_bench_name(row)
-            if not name:
-                ex.skipped.append((f"{path.name}:{row.get('id')}", "no model version"))
-                continue
-            ex.hint(name, row.get("Organization") or row.get("Model Org"), row.get("Name"))
-            ex.model(name, released=(row.get("Release date") or "").strip() or None, weights=access.get(name),
-                     reasoning=reasoning_from_version(name))
-            named.add(name)
-            if path.name in OWN_RUNS:
-                if latest[name] is not row:
-                    ex.skipped.append((name, f"{path.name} run {row.get('id')} of {row.get('Started at')} "
+        if latest[name] is not row:
+            reading.ex.skipped.append((name, f"{file} run {row.get('id')} of {row.get('Started at')} "
                                              f"({number(row['mean_score'], 100)}) superseded by the later run {latest[name].get('id')}"))
-                    continue
-                ex.result(name, OWN_RUNS[path.name], number(row["mean_score"], 100),
+            continue
+        reading.ex.result(name, OWN_RUNS[file], number(row["mean_score"], 100),
                           stderr=number(row.get("stderr"), 100), url=(row.get("Log viewer") or "").strip() or None,
                           published=row.get("Started at"),
                           notes=f"Epoch run {row.get('id')}, started {(row.get('Started at') or '')[:10]}" if row.get("id") else None)
-            elif path.name in EXTERNAL:
-                ex.result(name, EXTERNAL[path.name], number(row["Score"], 100),
-                          url=(row.get("Source link") or "").strip() or None,
-                          notes=_notes(row.get("Source"), row.get("Notes")))
-            elif path.name == "hle_external.csv":
-                ex.result(name, "hle", number(row["Accuracy"], 100), ci95=_hle_interval(row),
-                          notes=_notes(None, row.get("Notes")))
-                ex.result(name, "hle", number(row.get("Calibration Error")), metric="calibration-error")
-            elif path.name == "terminalbench_external.csv":
-                if (row.get("Source") or "").strip() != TB2_SOURCE:
-                    ex.skipped.append((name, f"terminalbench_external.csv row {row['id']}: source is not the v2.0 leaderboard"))
-                    continue
-                agent = " ".join(row["Agent"].split())
-                harness = agent if agents[(name, agent)] == 1 else f"{agent} (run of {(row.get('Run date') or '').strip()})"
-                ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
+
+
+def _read_external(reading: _Reading, file: str, rows: list[dict]) -> None:
+    """arc_agi_external.csv, arc_agi_2_external.csv: ARC-AGI results Epoch compiled; a row is named by its display
+    Name where that tells configurations apart (named_by_display)."""
+    names_of: dict[str, set[str]] = {}
+    for row in rows:
+        names_of.setdefault(_name(row), set()).add(" ".join((row.get("Name") or "").split()))
+    for row in rows:
+        name = _name(row)
+        if named_by_display(name, row.get("Name"), len(names_of.get(name, ()))):
+            name = " ".join(row["Name"].split())
+        if reading.model(file, row, name):
+            reading.ex.result(name, EXTERNAL[file], number(row["Score"], 100),
+                              url=(row.get("Source link") or "").strip() or None,
+                              notes=_notes(row.get("Source"), row.get("Notes")))
+
+
+def _read_hle(reading: _Reading, file: str, rows: list[dict]) -> None:
+    """hle_external.csv: accuracy with its 95% interval, and calibration error."""
+    for row in rows:
+        name = _name(row)
+        if reading.model(file, row, name):
+            reading.ex.result(name, "hle", number(row["Accuracy"], 100), ci95=_hle_interval(row),
+                              notes=_notes(None, row.get("Notes")))
+            reading.ex.result(name, "hle", number(row.get("Calibration Error")), metric="calibration-error")
+
+
+def _read_terminal_bench(reading: _Reading, file: str, rows: list[dict]) -> None:
+    """terminalbench_external.csv: only the v2.0 leaderboard's rows; the agent is the harness, and the run date
+    tells apart rows that repeat (model version, agent)."""
+    agents: dict[tuple[str, str], int] = {}
+    for row in rows:
+        k = (_terminal_bench_name(row), " ".join((row.get("Agent") or "").split()))
+        agents[k] = agents.get(k, 0) + 1
+    for row in rows:
+        name = _terminal_bench_name(row)
+        if not reading.model(file, row, name):
+            continue
+        if (row.get("Source") or "").strip() != TB2_SOURCE:
+            reading.ex.skipped.append((name, f"terminalbench_external.csv row {row['id']}: source is not the v2.0 leaderboard"))
+            continue
+        agent = " ".join(row["Agent"].split())
+        harness = agent if agents[(name, agent)] == 1 else f"{agent} (run of {(row.get('Run date') or '').strip()})"
+        reading.ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
                           stderr=number(row.get("Accuracy SE"), 100), harness=harness,
                           published=published_day(row.get("Run date")) or published_day(row.get("Created")),
                           url=(row.get("Source Link") or "").strip() or None, notes=_notes(None, row.get("Notes")))
-    for path in paths:  # versions only the capabilities index lists: metadata, for models the registry knows
-        if path.name != ECI:
-            continue
-        for row in _rows(path):
-            name = _name(row)
-            said = {"weights": access.get(name), "reasoning": reasoning_from_version(name)}
-            if name and name not in named and any(v is not None for v in said.values()) and ctx.resolve(name):
-                ex.model(name, released=(row.get("Release date") or "").strip() or None, **said)
-                named.add(name)
-    return ex
+
+
+def _index_only_versions(reading: _Reading, eci: list[dict], ctx: Context) -> None:
+    """Versions only the capabilities index lists: metadata (weights, reasoning), for models the registry knows."""
+    for row in eci:
+        name = _name(row)
+        said = {"weights": reading.access.get(name), "reasoning": reasoning_from_version(name)}
+        if name and name not in reading.named and any(v is not None for v in said.values()) and ctx.resolve(name):
+            reading.ex.model(name, released=(row.get("Release date") or "").strip() or None, **said)
+            reading.named.add(name)
+
+
+#: One reader per file of the dump (the capabilities index is read by _accessibility and _index_only_versions).
+READERS: dict[str, Callable[[_Reading, str, list[dict]], None]] = {
+    **dict.fromkeys(OWN_RUNS, _read_own_runs),
+    **dict.fromkeys(EXTERNAL, _read_external),
+    "hle_external.csv": _read_hle,
+    "terminalbench_external.csv": _read_terminal_bench,
+}
+KNOWN = set(READERS) | {ECI}
 
 
 def named_by_display(version: str, display: str | None, names: int) -> bool:

@@ -26,20 +26,19 @@ import json
 import os
 import posixpath
 import re
-import socket
 import tempfile
 import time
 import urllib.parse
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
 from .. import paths
 from ..paths import PathRefused
 from ..write import replace_file, replace_files
-from . import DEFAULT_DATA, MAX_SHRINK, imported_count, importer_for, run
+from . import DEFAULT_DATA, MAX_SHRINK, imported_count, run
 from .common import ImportError_
 
 TIMEOUT = 60                    # seconds a whole download may take: every redirect, every chunk
@@ -162,7 +161,7 @@ class Remote:
                 if size > MAX_BYTES:
                     raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
                 chunks.append(chunk)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             if time.monotonic() >= deadline - 0.05:
                 raise self._late(url) from None
             raise FetchError(f"{url}: cannot download: timed out") from None

@@ -34,7 +34,7 @@ class Registry:
     snapshots: dict[tuple[str, str], list[str]] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def load(cls, root: Path) -> "Registry":
+    def load(cls, root: Path) -> Registry:
         from ..data import load, yamlstrict
 
         base = Path(root) / "scores" / "models"
@@ -51,7 +51,7 @@ class Registry:
         return cls.build(models, organizations_table(root))
 
     @classmethod
-    def build(cls, models: dict[str, dict], organizations: dict[str, dict] | None = None) -> "Registry":
+    def build(cls, models: dict[str, dict], organizations: dict[str, dict] | None = None) -> Registry:
         index: dict[str, set[str]] = {}
         for mid, data in models.items():
             for name in [data.get("name", "")] + list(data.get("aliases") or []):

@@ -35,11 +35,12 @@ def index_values(definition: Mapping, values: Iterable[np.ndarray]) -> np.ndarra
     their weighted mean. The board's values are this on the selected values (one draw), the simulation's this on
     their draws."""
     constituents = definition["constituents"]
-    acc = None
+    acc: np.ndarray | None = None
     for c, x in zip(constituents, values):
         if acc is None:
             acc = np.zeros(np.shape(x))  # 0.0 + the first term, as a sum from zero (-0.0 becomes 0.0)
         acc += float(c["weight"]) * x
+    assert acc is not None, "the schema gives every AA definition a constituent"
     acc /= sum(float(c["weight"]) for c in constituents)
     return acc
 

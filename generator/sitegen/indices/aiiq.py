@@ -12,8 +12,19 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
-                     nearest_rank, nearest_rank_rows, round_half_up, select_by_benchmark)
+from .common import (
+    board,
+    component,
+    from_result,
+    interpolate,
+    interpolate_rows,
+    mean,
+    model_lookup,
+    nearest_rank,
+    nearest_rank_rows,
+    round_half_up,
+    select_by_benchmark,
+)
 
 
 def _fmt(x: float) -> str:
@@ -341,8 +352,13 @@ def _no_noise(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> 
     return base
 
 
-def index_values(definition: Mapping, raw: Scores, noise=_no_noise, relatives: Mapping | None = None,
-                 detail: bool = False, p80_at: Mapping[str, float] | None = None) -> dict:
+# Not split (C901 21 > 20): the one pass both the board and the simulation run, so they cannot differ; its steps
+# update the same draws x columns arrays (own, acc, plain, gaps) in the definition's order, and a split would pass
+# them all between the parts without making a step clearer.
+def index_values(  # noqa: C901
+    definition: Mapping, raw: Scores, noise=_no_noise, relatives: Mapping | None = None, detail: bool = False,
+    p80_at: Mapping[str, float] | None = None,
+) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
     in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
     `point_scores`, with `detail`); the simulation is this on their draws, so the two cannot differ.

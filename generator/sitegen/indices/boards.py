@@ -145,6 +145,12 @@ def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | 
 _SNAPSHOT = re.compile(r"^([a-z0-9]+)-.*-(\d{4}-\d{2})$")  # aa-api-2026-07: publisher "aa", month 2026-07
 
 
+def _snapshot_month(source: str) -> str:
+    found = _SNAPSHOT.match(source)
+    assert found is not None, source  # one_snapshot groups only the sources that match
+    return found.group(2)
+
+
 def one_snapshot(rows: list[dict]) -> list[dict]:
     """No board ranks values from two snapshots of one source: where rows come from several dated snapshots of one
     publisher (source ids <publisher>-<kind>-<yyyy-mm>), only the newest snapshot's rows keep their place in the
@@ -157,7 +163,7 @@ def one_snapshot(rows: list[dict]) -> list[dict]:
     for sources in families.values():
         if len(sources) < 2:
             continue
-        newest = max(sources, key=lambda s: (_SNAPSHOT.match(s).group(2), s))
+        newest = max(sources, key=lambda s: (_snapshot_month(s), s))
         for row in rows:
             if row.get("_ranked") and row.get("source") in sources and row["source"] != newest:
                 row["_ranked"] = False

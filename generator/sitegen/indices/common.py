@@ -11,7 +11,7 @@ import math
 import re
 import weakref
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -171,7 +171,7 @@ def select(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str])
     df = results.iloc[first]
     missing = [c for c in SELECTED_COLUMNS if c not in df.columns]
     if missing:
-        df = df.assign(**{c: None for c in missing})
+        df = df.assign(**dict.fromkeys(missing))
     return df[SELECTED_COLUMNS].reset_index(drop=True)
 
 
@@ -184,14 +184,14 @@ class PerFrame:
     def __init__(self) -> None:
         self.entries: dict[tuple, Any] = {}
 
-    def get(self, frame: pd.DataFrame, key, make):
+    def get(self, frame: pd.DataFrame, key: Hashable, make: Callable[[], Any]) -> Any:
         """The answer for (frame, key), made by make() the first time."""
         entry = (id(frame), key)
         if entry not in self.entries:
             self.put(frame, key, make())
         return self.entries[entry]
 
-    def put(self, frame: pd.DataFrame, key, value) -> None:
+    def put(self, frame: pd.DataFrame, key: Hashable, value: Any) -> None:
         entry = (id(frame), key)
         if entry not in self.entries:
             weakref.finalize(frame, self.entries.pop, entry, None)
@@ -230,7 +230,7 @@ def _column(results: pd.DataFrame, column: str) -> list:
     return columns[column]
 
 
-def _cells(results: pd.DataFrame, column: str, positions) -> list:
+def _cells(results: pd.DataFrame, column: str, positions: Sequence[int]) -> list:
     """A column's cells at the given row positions, as Python values (tolist's)."""
     cells = _column(results, column)
     return [cells[p] for p in positions]
@@ -270,27 +270,35 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
     for key in selection.get("order", ["source-precedence", "independent-first", "newest", "highest"]):
         if key == "source-precedence":
             rank = {s: i for i, s in enumerate(sources)}
-            keys.append([rank.get(s, len(sources)) for s in col["source"]]); ascending.append(True)
+            keys.append([rank.get(s, len(sources)) for s in col["source"]])
+            ascending.append(True)
         elif key == "independent-first":
-            keys.append([_none(x) is not None and bool(x) for x in col["self_reported"]]); ascending.append(True)
+            keys.append([_none(x) is not None and bool(x) for x in col["self_reported"]])
+            ascending.append(True)
         elif key == "harness-preference":
             prefer = [_norm_harness(h) for h in harness_rule.get("prefer", [])]
             place = {h: i for i, h in enumerate(prefer)}
-            keys.append([place.get(_norm_harness(h), len(prefer)) for h in col["harness"]]); ascending.append(True)
+            keys.append([place.get(_norm_harness(h), len(prefer)) for h in col["harness"]])
+            ascending.append(True)
             if harness_rule.get("otherwise") == "best":
-                keys.append(col["value"]); ascending.append(False); has_value_key = True
+                keys.append(col["value"])
+                ascending.append(False)
+                has_value_key = True
         elif key == "newest":
             keys.append([r if type(r) is str else _text_or_empty(r) for r in col["retrieved"]])
             ascending.append(False)
         elif key == "highest":
             if not has_value_key:
-                keys.append(col["value"]); ascending.append(False); has_value_key = True
+                keys.append(col["value"])
+                ascending.append(False)
+                has_value_key = True
         else:  # the schema lists the keys; an unknown one is a programming error
             raise ValueError(f"unknown selection key {key!r}")
     # Final tie-break so that the choice never depends on file order.
     for name in ("source", "harness", "origin"):
         if name in col:
-            keys.append([x if type(x) is str else _text_or_empty(x) for x in col[name]]); ascending.append(True)
+            keys.append([x if type(x) is str else _text_or_empty(x) for x in col[name]])
+            ascending.append(True)
     order = list(range(len(candidates)))
     for values, up in reversed(list(zip(keys, ascending))):  # stable sorts, last key first = lexicographic
         order.sort(key=values.__getitem__, reverse=not up)

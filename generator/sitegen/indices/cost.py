@@ -46,7 +46,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                                    reason="no token-usage data for this model"))
             comps.append(component("token-efficiency", "dimension", "missing", precision=precision,
                                    reason="no token-usage data: efficiency unknown, never assumed 1×"))
-        elif not reference > 0:  # every model with token data reports 0 tokens: no ratio to take
+        elif reference is None or not reference > 0:  # every model with token data reports 0 tokens: no ratio to take
             comps.append(from_result(tokens_id, rec, rec["value"], precision=precision))
             comps.append(component("token-efficiency", "dimension", "missing", precision=precision,
                                    reason=f"the median token usage is {reference:g}: efficiency is undefined"))

@@ -38,7 +38,8 @@ def index_values(definition: Mapping, elos: Iterable[np.ndarray], model_ids: Seq
     other, mapped through its anchor table (clamped), and the mean of the components a model has (NaN without
     one). Returns (EQ, with `keep` each component's mapped draws, else []). The board's values are this on the
     selected ratings (one draw), the simulation's this on their draws."""
-    total = count = None
+    total: np.ndarray | None = None
+    count: np.ndarray | None = None
     mapped_all = []
     for c, elo in zip(definition["components"], elos):
         for a, mask in applied(definition, c["benchmark"], model_ids, people):
@@ -51,6 +52,7 @@ def index_values(definition: Mapping, elos: Iterable[np.ndarray], model_ids: Seq
         count += have
         if keep:
             mapped_all.append(mapped)
+    assert total is not None and count is not None, "the schema gives every EQ definition a component"
     with np.errstate(invalid="ignore"):
         return total / count, mapped_all
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -38,12 +38,12 @@ def default_sets(definition: Mapping) -> list[tuple[str, ...]]:
 def hidden_half(models: Sequence[str], key: str, seed: str = SEED) -> list[str]:
     """A seeded half (rounded down) of the sorted models: a permutation seeded by sha256 of (seed, key)."""
     ids = sorted(models)
-    digest = hashlib.sha256(f"{seed}\x1f{key}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{seed}\x1f{key}".encode()).digest()
     order = np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big"))).permutation(len(ids))
     return sorted(ids[i] for i in order[: len(ids) // 2])
 
 
-def run(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame | None, benchmarks: Mapping[str, Mapping],
+def run(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame, benchmarks: Mapping[str, Mapping],
         sets: Sequence[Sequence[str]] | None = None, sims: int = 400, level: float | None = None,
         seed: str = SEED) -> list[dict]:
     """One dict per held-out case: {set, model, full, value, interval, sd, covered}."""
@@ -89,7 +89,7 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     def cdf(p: float, upto: int) -> float:  # P(X <= upto) for X ~ Binomial(n, p)
         return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(upto + 1))
 
-    def solve(f) -> float:
+    def solve(f: Callable[[float], bool]) -> float:
         lo, hi = 0.0, 1.0
         for _ in range(60):
             mid = (lo + hi) / 2

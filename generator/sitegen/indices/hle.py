@@ -202,7 +202,7 @@ def calibration_error(rows: pd.DataFrame, calibration: Mapping[str, Any]) -> tup
 # Boards
 # --------------------------------------------------------------------------------------------------
 
-def _published_interval(res: pd.Series, z: float, questions: int | None) -> tuple[list | None, str, str | None]:
+def _published_interval(res: Mapping, z: float, questions: int | None) -> tuple[list | None, str, str | None]:
     """Interval for a published value: its own CI, else ±z·stderr, else Wald from n; with how and reason."""
     if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
         return [float(res["ci_low"]), float(res["ci_high"])], PUBLISHED, None

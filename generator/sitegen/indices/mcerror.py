@@ -17,6 +17,7 @@ the upper bound up, so the published interval always holds the simulated one (an
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 
@@ -97,7 +98,7 @@ def describe(sims: int, level: float) -> str:
             "rounded outwards")
 
 
-def bounds(samples: np.ndarray, models: list[str], interval, level: float) -> tuple[dict, dict]:
+def bounds(samples: np.ndarray, models: list[str], interval: Callable, level: float) -> tuple[dict, dict]:
     """({model: [low, high]} as `interval` (quantile_interval) takes them, {model: their Monte-Carlo errors}) for
     the columns of a draws x models array."""
     return (dict(zip(models, interval(samples, level).T.tolist())),

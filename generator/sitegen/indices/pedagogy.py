@@ -18,9 +18,9 @@ import functools
 import math
 import re
 import zlib
-from fractions import Fraction
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -77,7 +77,7 @@ def binomial_interval(k: int, n: int, level: float) -> list[float]:
     return list(_binomial_interval(int(k), int(n), Fraction(str(level))))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
     total, miss = n ** n, n - k
     tail = (1 - level) / 2

@@ -90,7 +90,7 @@ def interval_level(definition: Mapping) -> float | None:
     return float(cfg["level"]) if cfg else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def z_of(level: float) -> float:
     """The two-sided normal quantile for a central `level` interval (1.959964 for 0.95)."""
     return NormalDist().inv_cdf(0.5 + level / 2)
@@ -1022,8 +1022,8 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
             drawn.append(row["model"])
             specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
                           interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
-    samples = ({m: s for m, s in zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn],
-                                                                     sims)).T)} if drawn else {})
+    samples = (dict(zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn], sims)).T))
+               if drawn else {})
     annotate(board, {**samples, **joint}, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
     if rows_level is not None and rows_level != level:
         board["uncertainty"]["interval_level"] = rows_level

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Callable
 
 import yaml
-
 
 NAMES_FILE = Path(__file__).with_name("names.yaml")
 
@@ -81,11 +79,11 @@ class Benchmarks:
     entries: dict  # id -> registry entry
 
     @classmethod
-    def from_list(cls, entries: list[dict]) -> "Benchmarks":
+    def from_list(cls, entries: list[dict]) -> Benchmarks:
         return cls({e["id"]: e for e in entries})
 
     @classmethod
-    def load(cls, root: Path) -> "Benchmarks":
+    def load(cls, root: Path) -> Benchmarks:
         from ..data.load import read_yaml
 
         data = read_yaml(root, "methodology/benchmarks.yaml") or {}
@@ -216,7 +214,9 @@ def resolver(root: Path | None = None, models: dict[str, dict] | None = None) ->
     is also tried without its 'org/')."""
     from ..importers.registry import Registry
 
-    registry = Registry.load(root) if models is None else Registry.build(models)
+    if models is None and root is None:
+        raise ValueError("resolver: give the repository root or the models")
+    registry = Registry.load(root) if root is not None and models is None else Registry.build(models or {})
 
     def resolve(name: str) -> list[str]:
         name = str(name).strip()

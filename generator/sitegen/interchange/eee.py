@@ -31,8 +31,26 @@ import json
 import math
 import uuid
 
-from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k, build_doc,
-                     clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
+from .common import (
+    NUMBER,
+    PRIMARY_METRICS,
+    SCORE,
+    TEXT,
+    Benchmarks,
+    Imported,
+    Refused,
+    Resolve,
+    at_k,
+    build_doc,
+    clean_number,
+    norm,
+    parse_json,
+    percent_factor,
+    problem,
+    record,
+    resolve_one,
+    shape_problems,
+)
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
@@ -58,7 +76,7 @@ def date_of(timestamp) -> str | None:
         except ValueError:
             return None
     try:
-        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).date().isoformat()
+        return datetime.datetime.fromtimestamp(seconds, datetime.UTC).date().isoformat()
     except (ValueError, OverflowError, OSError):  # NaN, infinity, or past the platform's years
         return None
 

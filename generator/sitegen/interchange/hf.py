@@ -39,8 +39,22 @@ from __future__ import annotations
 
 import yaml
 
-from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, build_doc, clean_number, parse_yaml,
-                     percent_factor, problem, record, resolve_one, shape_problems)
+from .common import (
+    SCORE,
+    TEXT,
+    Benchmarks,
+    Imported,
+    Refused,
+    Resolve,
+    build_doc,
+    clean_number,
+    parse_yaml,
+    percent_factor,
+    problem,
+    record,
+    resolve_one,
+    shape_problems,
+)
 
 FORMAT_MODEL_INDEX = "hf-model-index"
 FORMAT_EVAL_RESULTS = "hf-eval-results"
@@ -112,13 +126,15 @@ def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Be
     if not isinstance(data, dict):
         raise Refused([problem(path, (1, 1), (), "the front matter must be a mapping", "a model card's metadata")])
     _checked(parsed, data, MODEL_INDEX_SHAPE, path)
-    records, unmatched, skipped = [], [], []
+    records: list[dict] = []
+    unmatched: list = []
+    skipped: list[tuple[str, str]] = []
     for entry in data.get("model-index") or []:
         name = str(entry.get("name", ""))
         model = resolve_one(resolve, [name], unmatched)
         for result in entry.get("results") or []:
             dataset = result.get("dataset") or {}
-            args = dataset.get("args") if isinstance(dataset.get("args"), dict) else {}
+            args: dict = given if isinstance(given := dataset.get("args"), dict) else {}
             label = f"{name}: {dataset.get('name') or dataset.get('type')}"
             names = [dataset.get("name"), dataset.get("config"), dataset.get("type")]
             bench = benchmarks.find(dataset.get("type"), dataset.get("config"), names)
@@ -166,7 +182,9 @@ def import_eval_results(text: str, *, model: str, source: str, retrieved: str, b
         raise Refused([problem(path, (1, 1), (), "must be a list of results (or one result mapping)",
                                "an .eval_results file lists {dataset, value, ...} entries")])
     _checked(parsed, entries, [_EVAL_RESULT] if isinstance(entries, list) else _EVAL_RESULT, path)
-    records, unmatched, skipped = [], [], []
+    records: list[dict] = []
+    unmatched: list = []
+    skipped: list[tuple[str, str]] = []
     model_id = resolve_one(resolve, [model], unmatched)
     for entry in entries if isinstance(entries, list) else [entries]:
         dataset = entry.get("dataset") or {}

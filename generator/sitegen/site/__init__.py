@@ -6,25 +6,55 @@ import dataclasses
 import functools
 import multiprocessing
 import os
-from types import SimpleNamespace
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 
 from markupsafe import Markup
 
 from .. import reuse
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
-from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
-                     price_disagreement_rows, price_rows)
+from .charts import (
+    BEST_PREFIX,
+    BOARD_CHARTS,
+    HOME_CHARTS,
+    MODEL_CHARTS,
+    PRICE_CHART,
+    build_charts,
+    price_disagreement_rows,
+    price_rows,
+)
 from .context import SiteContext
 from .numbers import decimals, number, with_unit
-from .pages import (Page, Urls, board_ids, board_title, contribute_links, href, methodology_title, nav_items, site_path,
-                    slug)
+from .pages import (
+    Page,
+    Urls,
+    board_ids,
+    board_title,
+    contribute_links,
+    href,
+    methodology_title,
+    nav_items,
+    site_path,
+    slug,
+)
 from .render import environment, fmt_price, script_json
 from .search import search_files
-from .views import (Lookups, bench_board_view, board_coverage, board_data, board_view, headline_boards, higher_is_better,
-                    iq_anchors, levels, model_view, release_path, unknown_counts)
+from .views import (
+    Lookups,
+    bench_board_view,
+    board_coverage,
+    board_data,
+    board_view,
+    headline_boards,
+    higher_is_better,
+    iq_anchors,
+    levels,
+    model_view,
+    release_path,
+    unknown_counts,
+)
 
 __all__ = ["SiteContext", "render_files", "render_site"]
 
@@ -439,7 +469,7 @@ def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]
                 f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
                 '<meta name="robots" content="noindex"></head>\n'
                 f'<body><p><code>{escape(former)}</code> was merged or renamed: it is now <a href="{target}">{name}</a>.'
-                '</p></body></html>\n').encode("utf-8")
+                '</p></body></html>\n').encode()
     return out
 
 

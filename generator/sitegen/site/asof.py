@@ -6,7 +6,8 @@ lists the months as ranges and asof.js fetches a month's file only when a reader
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .context import SiteContext
 from .numbers import number

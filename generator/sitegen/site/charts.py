@@ -8,7 +8,8 @@ strings live only in the datasets, never in expressions.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .context import SiteContext
 from .numbers import decimals, number
@@ -542,7 +543,7 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
 def frontier_eras(months: list[str]) -> dict[str, str]:
     """Each month of a frontier's history as its line is coloured: "first (YYYY-MM)", "latest (YYYY-MM)", or
     "in between" (one grey for all: fifteen shades of one scale cannot be told apart)."""
-    out = {m: "in between" for m in months}
+    out = dict.fromkeys(months, "in between")
     if months:
         out[months[0]] = f"first ({months[0]})"
         if len(months) > 1:
@@ -637,7 +638,7 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     not names: the page's table beneath names and links them); the page picks its own model."""
     rows = []
     newest = {}
-    for mid in sorted(((ctx.as_of or {}).get("price_steps") or {})):
+    for mid in sorted((ctx.as_of or {}).get("price_steps") or {}):
         steps = [s for s in ctx.as_of["price_steps"][mid]
                  if _num(s.get("input")) is not None or _num(s.get("output")) is not None]
         if not steps:

@@ -5,7 +5,8 @@ module does not know yet is listed under "Other settings" (and a test keeps that
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..indices.uncertainty import CALIBRATION_FOLDS, MIN_CASES, interval_level, level_text
 from .context import SiteContext

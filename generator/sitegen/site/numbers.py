@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable
+from typing import Any
 
 #: unit -> (decimals it starts from, prefix, suffix); units are scale.unit in methodology/benchmarks.yaml,
 #: an index's `unit`, or a computed component's (DIMENSION_UNITS in views.py)

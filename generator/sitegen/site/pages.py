@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from .context import SiteContext
@@ -107,7 +108,7 @@ def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
         for name, text in sorted(ctx.methodology_pages.items())
     ]
     methodology.sort(key=lambda i: (i["path"] != "methodology/index.html", i["title"].lower(), i["path"]))
-    items = [
+    items: list[dict[str, Any]] = [
         {"title": "Home", "path": "index.html", "key": "home", "children": []},
         {"title": "Leaderboards", "path": None, "key": "boards", "children": boards},
         {"title": "Benchmarks", "path": "benchmarks/index.html", "key": "benchmarks", "children": []},

@@ -177,7 +177,7 @@ DIMENSION_UNITS = {
 MAPPED_KINDS = ("ai-iq", "ai-eq")
 
 
-def _board_format(lk: "Lookups", bid: str) -> dict[str, Any]:
+def _board_format(lk: Lookups, bid: str) -> dict[str, Any]:
     board = lk.ctx.boards[bid]
     unit = str(board.get("unit") or "")
     mapped = board.get("kind") in MAPPED_KINDS or unit in ("IQ", "EQ")
@@ -500,7 +500,7 @@ def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """How many of a table's rows each filter option lists, and how many rows each filter hides because the value
     is unknown: `reasoning` counts the rows of each state (metadata.REASONING_STATES, in that order), `weights` of
     open, closed and unknown."""
-    reasoning = {state: 0 for state in REASONING_STATES}
+    reasoning = dict.fromkeys(REASONING_STATES, 0)
     weights = {"open": 0, "closed": 0, "unknown": 0}
     for r in rows:
         reasoning[r["reasoning"]] += 1
