@@ -211,8 +211,9 @@ def test_markdown_whole_range(history):
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
     assert {"### Methodology", "### AI IQ (index:ai-iq)"} <= set(headings)
-    # the six result changes lead, each with what kind of change it is; then the counts, then the detail
-    assert md.splitlines()[2:5] == ["**What changed**", "", "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
+    # the new model, then the six result changes, each with what kind of change it is; then the counts, the detail
+    assert md.splitlines()[2:6] == ["**What changed**", "", "- new model: initech/eta",
+                                    "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
     assert "- corrected value: acme/alpha hle/aa-2684 20 → 15 (epoch)" in md
     assert "- removed result: acme/delta gpqa-diamond 35 (epoch)" in md
     assert "- methodology change: methodology/indices/ai-iq.yaml" in md
@@ -355,10 +356,11 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     lines = md.splitlines()
     assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
     assert lines[2:4] == ["**What changed**", ""]
-    assert lines[4:9] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
+    assert lines[4] == "- new model: initech/eta"
+    assert lines[5:10] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
         ("aime-2025", 95), ("gpqa-diamond", 95), ("hle/aa-2684", 30), ("mmlu-pro", 85), ("swe-bench-verified", 70))]
-    assert lines[9:12] == ["", "**What it moves**", ""]
-    first = lines[12: 12 + len(d["boards"])]
+    assert lines[10:13] == ["", "**What it moves**", ""]
+    first = lines[13: 13 + len(d["boards"])]
     assert all(line.startswith("- **") for line in first)
     # Index boards first, then each benchmark board, each naming the new model with its value and rank.
     assert "(index:ai-iq)" in first[0]
@@ -606,8 +608,9 @@ def markdown(root: Path, base: str, head: str) -> list[str]:
 def test_report_of_a_new_model_leads_with_its_results_and_the_boards_it_enters(changes):
     root, shas = changes
     lines = markdown(root, shas["base"], shas["new-model"])
-    assert lines[2:12] == [
+    assert lines[2:13] == [
         "**What changed**", "",
+        "- new model: initech/eta",
         "- new result: initech/eta aime-2025 70 (epoch)",
         "- new result: initech/eta gpqa-diamond 70 (epoch)",
         "- new result: initech/eta hle/aa-2684 12 (epoch)",
@@ -615,7 +618,7 @@ def test_report_of_a_new_model_leads_with_its_results_and_the_boards_it_enters(c
         # IQ 114.417 = mean of hle 112.333 (IQ from HLE 12 on the anchors), gpqa 119, aime 112 (ai-iq.yaml)
         "- **AI IQ** (index:ai-iq): entered initech/eta 114.417 (rank 5); 2 other rows only shifted rank",
         "- **AIME 2025** (benchmark:aime-2025): entered initech/eta 70 (rank 5); 2 other rows only shifted rank"]
-    assert lines[12] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): entered initech/eta 70 (rank 3); "
+    assert lines[13] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): entered initech/eta 70 (rank 3); "
                          "3 other rows only shifted rank")
     assert len(lines) <= 25
 

@@ -284,11 +284,15 @@ def _result_line(change: str, label: str, r: dict) -> str:
 
 
 def lead(d: dict) -> list[str]:
-    """The first lines: every changed value (up to LEAD_RESULTS) with what kind of change it is, the results whose
-    retrieval date alone changed (one count), and the methodology files changed."""
+    """The first lines: the models added or removed, every changed value (up to LEAD_RESULTS) with what kind of
+    change it is, the results whose retrieval date alone changed (one count), and the methodology files changed."""
     results, s = _d(d.get("results")), _d(d.get("summary"))
     rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
-    lines = [_result_line(*row) for row in rows[:LEAD_RESULTS]]
+    lines = [f"- {label}: {', '.join(_s(m) for m in _l(s.get(key), HEADLINE_NAMES))}"
+             + (f" and {len(_l(s.get(key))) - HEADLINE_NAMES} more" if len(_l(s.get(key))) > HEADLINE_NAMES else "")
+             for key, label in (("models_added", "new model"), ("models_removed", "removed model"))
+             if _l(s.get(key))]
+    lines += [_result_line(*row) for row in rows[:LEAD_RESULTS]]
     if len(rows) > LEAD_RESULTS:
         lines.append(f"- and {len(rows) - LEAD_RESULTS} more result changes (under Results)")
     files = _l(s.get("methodology_files"))
