@@ -180,7 +180,7 @@ def _metadata_stats(root: Path) -> None:
     if repo is None:
         click.echo("\nmetadata known: unknown (the repository does not validate)")
         return
-    computed = build.compute(repo)
+    computed = build.compute(repo, boards_only=True)  # the ranked models: no as-of views or API files
     click.echo("\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)")
     for label, ids in (("all models", None),
                        ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
