@@ -704,6 +704,9 @@ def test_unranked_rows_and_empty_reasons_never_print_and_no_empty_parentheses():
          "results": {"added": [], "changed": [], "removed": []}, "methodology": [], "summary": {}}
     text = pr_comment.render(d)
     assert "a/unranked" not in text and "a/silent" not in text and "| — | — |" not in text
+    # the board's line says no published value or rank changed, and counts the rows left unlisted
+    assert pr_comment.headline(d["boards"]) == [
+        "- **X** (index:x): no published value or rank changed (2 rows not listed: no value, rank or reason to show)"]
     assert pr_comment.describe_reason({"kind": "new-observed", "component": "hle", "new": 5, "result": True}) == \
         "hle: new result 5"   # no source: no "()"
 

@@ -259,7 +259,12 @@ def headline(boards: dict) -> list[str]:
         shifts = _int(b.get("rank_shifts"))
         if shifts:
             parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
-        lines.append(f"- {_title(board_id, b)}: " + ("; ".join(parts) if parts else "no row changed"))
+        if not parts:  # only rows without a value or rank on either side (never listed) changed
+            hidden = len([m for m in _l(b.get("moved")) if isinstance(m, dict)]) - len(moved)
+            parts.append("no published value or rank changed"
+                         + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden
+                                  else ""))
+        lines.append(f"- {_title(board_id, b)}: " + "; ".join(parts))
     return lines
 
 
