@@ -785,3 +785,18 @@ def test_the_diff_computes_the_boards_alone_and_they_are_the_builds(tmp_path):
     for got in (alone, state):
         assert diff.to_json(got.boards) == diff.to_json(full.boards)
         assert diff.to_json(got.benchmark_boards) == diff.to_json(full.benchmark_boards)
+
+
+def test_a_source_a_change_brings_or_empties_is_named_in_the_lead():
+    old_result = {**_hle_result(3.0)}
+    card = {**_hle_result(4.0), "model": "xai/grok-3", "source": "xai-card", "self_reported": True}
+    old = diff.State(boards={}, benchmark_boards={}, results=[old_result], models=("xai/grok-2",), methodology={})
+    new = diff.State(boards={}, benchmark_boards={}, results=[card], models=("xai/grok-2",), methodology={})
+    d = diff.diff(old, new)
+    assert (d["summary"]["sources_added"], d["summary"]["sources_removed"]) == (["xai-card"], ["hle-paper"])
+    lines = pr_comment.render(d).splitlines()
+    assert lines[2:7] == ["**What changed**", "", "- new source (its first results): xai-card",
+                          "- source with no results left: hle-paper",
+                          "- new result: xai/grok-3 hle 4 (xai-card, self-reported)"]
+    same = diff.diff(old, old)["summary"]
+    assert (same["sources_added"], same["sources_removed"]) == ([], [])

@@ -289,13 +289,15 @@ def _result_line(change: str, label: str, r: dict) -> str:
 
 
 def lead(d: dict) -> list[str]:
-    """The first lines: the models added or removed, every changed value (up to LEAD_RESULTS) with what kind of
+    """The first lines: the models and sources added or removed, every changed value (up to LEAD_RESULTS) with what kind of
     change it is, the results whose retrieval date alone changed (one count), and the methodology files changed."""
     results, s = _d(d.get("results")), _d(d.get("summary"))
     rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
     lines = [f"- {label}: {', '.join(_s(m) for m in _l(s.get(key), HEADLINE_NAMES))}"
              + (f" and {len(_l(s.get(key))) - HEADLINE_NAMES} more" if len(_l(s.get(key))) > HEADLINE_NAMES else "")
-             for key, label in (("models_added", "new model"), ("models_removed", "removed model"))
+             for key, label in (("models_added", "new model"), ("models_removed", "removed model"),
+                                ("sources_added", "new source (its first results)"),
+                                ("sources_removed", "source with no results left"))
              if _l(s.get(key))]
     lines += [_result_line(*row) for row in rows[:LEAD_RESULTS]]
     if len(rows) > LEAD_RESULTS:
