@@ -52,7 +52,7 @@ def real_computed(real_repo):
 #: over the workers one by one.
 SPREAD = {"test_refresh_pr.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
-FIRST = ("test_refresh_pr.py", "test_browser.py")
+FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py")
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups

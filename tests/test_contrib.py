@@ -527,3 +527,112 @@ def test_export_without_out_writes_under_the_root_not_api_api(tmp_path, monkeypa
     assert any((root / "export-eee").iterdir())
     ignored = (REPO / ".gitignore").read_text().splitlines()
     assert "/export/" in ignored and "/export-eee/" in ignored
+
+
+@pytest.mark.parametrize("name", [".widget.yaml.swp", ".widget.yaml.swx", "widget.yaml~", "4913", ".#widget.yaml",
+                                  "#widget.yaml#", "widget.yaml___jb_tmp___", ".goutputstream-A1B2C3",
+                                  ".widget.yaml.kate-swp", "widget.yaml.tmp", "widget.yaml.orig"])
+def test_editor_temporary_files_are_not_changes(name):
+    assert serve.is_editor_temp(f"/repo/scores/models/acme/{name}")
+
+
+@pytest.mark.parametrize("name", ["widget.yaml", "overrides.yaml", "4913.yaml", "sources.md", "site.css"])
+def test_data_files_are_changes(name):
+    assert not serve.is_editor_temp(f"/repo/scores/{name}")
+
+
+def test_watcher_reports_the_edited_file_and_not_the_editors_temporary_files(tmp_path):
+    (tmp_path / "scores").mkdir()
+    seen = []
+    watcher = serve.Watcher(tmp_path, seen.append, debounce_ms=50, paths=[tmp_path / "scores"])
+    watcher.start()
+    n = iter(range(1000))
+
+    def save_like_vim():  # vim's probe file, swap file and backup, then the file itself
+        for name in ("4913", ".m.yaml.swp", "m.yaml~"):
+            (tmp_path / "scores" / name).write_text(f"{next(n)}\n")
+        (tmp_path / "scores" / "m.yaml").write_text(f"x: {next(n)}\n")
+
+    try:
+        assert _until(lambda: seen, touch=save_like_vim)
+    finally:
+        watcher.stop()
+        watcher.join(5)
+    assert all(batch == ["scores/m.yaml"] for batch in seen)
+
+
+def test_a_failed_rebuild_is_shown_by_the_build_endpoint_until_a_build_succeeds(tmp_path):
+    """The page polls /__sitegen/build: after a failed rebuild it carries the problems (reload.js shows them over
+    the last good site); the next good build clears them and moves the counter."""
+    from sitegen.problems import Problem
+
+    (tmp_path / "scores").mkdir()
+    flag = tmp_path / "scores" / "n.txt"
+    flag.write_text("good")
+
+    class Outcome:
+        def __init__(self, ok):
+            self.summary = "ok" if ok else ""
+            self.problems = [] if ok else [
+                Problem("scores/models/acme/widget-1.yaml", 7, 12, "results[0].value", "not a number", "write 63.4"),
+                Problem("scores/overrides.yaml", 3, 5, "overrides[0]", "far apart", severity="warning")]
+
+    def build(root, out):
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "index.html").write_text("<html><body>page</body></html>")
+        return Outcome(flag.read_text() == "good")
+
+    seen = {}
+
+    def ready(server, watcher, state):
+        host, port = server.server_address[:2]
+        endpoint = f"http://{host}:{port}/__sitegen/build"
+        try:
+            seen["start"] = json.loads(_get(endpoint)[1])
+            seen["failed"] = _until(lambda: json.loads(_get(endpoint)[1])["failed"], touch=lambda: flag.write_text("bad"))
+            seen["during"] = json.loads(_get(endpoint)[1])
+            seen["fixed"] = _until(lambda: json.loads(_get(endpoint)[1])["build"] >= 2,
+                                   touch=lambda: flag.write_text("good"))
+            seen["after"] = json.loads(_get(endpoint)[1])
+        finally:
+            server.shutdown()
+
+    serve.serve(tmp_path, port=0, build=build, debounce_ms=50, ready=ready, echo=lambda m: None)
+    assert seen["start"] == {"build": 1, "failed": []}
+    assert seen["failed"] and seen["during"] == {"build": 1, "failed": [
+        "changed scores/n.txt: the build failed; the last good site is still served",
+        "scores/models/acme/widget-1.yaml:7:12: results[0].value: not a number (write 63.4)"]}  # errors only
+    assert seen["fixed"] and seen["after"]["failed"] == []
+
+
+def test_reload_script_shows_a_failed_rebuild_as_text_and_removes_it_when_fixed(tmp_path):
+    """reload.js under node with a fake fetch and document: the problems appear as one text block (never HTML),
+    and go when the server no longer reports them."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    harness = tmp_path / "harness.js"
+    harness.write_text("""
+const fs = require('fs');
+const answers = [{build: 1, failed: []}, {build: 1, failed: ['start failed', '<img src=x onerror=alert(1)>']},
+                 {build: 1, failed: []}];
+const log = [];
+const nodes = {};
+global.document = {
+  getElementById: (id) => nodes[id] || null,
+  createElement: (tag) => ({ tag, style: {}, setAttribute() {}, parentNode: null }),
+  body: { appendChild: (el) => { el.parentNode = { removeChild: (c) => { delete nodes[c.id]; log.push('removed'); } };
+                                   nodes[el.id] = el; log.push('shown ' + el.tag); } },
+};
+global.window = { location: { reload: () => log.push('reload') } };
+global.fetch = () => Promise.resolve({ json: () => Promise.resolve(answers.length > 1 ? answers.shift() : answers[0]) });
+let polls = 0;
+global.setTimeout = (fn) => { polls += 1; if (polls < 4) Promise.resolve().then(() => {
+  const el = nodes['sitegen-serve-failed']; log.push(el ? 'text: ' + el.textContent : 'no banner'); fn(); }); };
+eval(fs.readFileSync(process.argv[2], 'utf8'));
+setImmediate(() => setImmediate(() => setImmediate(() => process.stdout.write(JSON.stringify(log)))));
+""")
+    done = subprocess.run([node, str(harness), str(serve.RELOAD_JS)], capture_output=True, text=True, timeout=30,
+                          check=True)
+    assert json.loads(done.stdout) == ["no banner", "shown pre", "text: start failed\n<img src=x onerror=alert(1)>",
+                                       "removed", "no banner"]

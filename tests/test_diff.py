@@ -211,8 +211,9 @@ def test_markdown_whole_range(history):
     headings = [line for line in md.splitlines() if line.startswith("#")]
     assert headings[0].startswith("## Leaderboard diff:")
     assert {"### Methodology", "### AI IQ (index:ai-iq)"} <= set(headings)
-    # the six result changes lead, each with what kind of change it is; then the counts, then the detail
-    assert md.splitlines()[2:5] == ["**What changed**", "", "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
+    # the new model, then the six result changes, each with what kind of change it is; then the counts, the detail
+    assert md.splitlines()[2:6] == ["**What changed**", "", "- new model: initech/eta",
+                                    "- new result: acme/epsilon gpqa-diamond 80 (epoch)"]
     assert "- corrected value: acme/alpha hle/aa-2684 20 → 15 (epoch)" in md
     assert "- removed result: acme/delta gpqa-diamond 35 (epoch)" in md
     assert "- methodology change: methodology/indices/ai-iq.yaml" in md
@@ -355,10 +356,11 @@ def test_one_new_model_with_five_results_leads_every_board(tmp_path):
     lines = md.splitlines()
     assert lines[0].startswith("## Leaderboard diff:") and lines[1] == ""
     assert lines[2:4] == ["**What changed**", ""]
-    assert lines[4:9] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
+    assert lines[4] == "- new model: initech/eta"
+    assert lines[5:10] == [f"- new result: initech/eta {b} {v} (epoch)" for b, v in (
         ("aime-2025", 95), ("gpqa-diamond", 95), ("hle/aa-2684", 30), ("mmlu-pro", 85), ("swe-bench-verified", 70))]
-    assert lines[9:12] == ["", "**What it moves**", ""]
-    first = lines[12: 12 + len(d["boards"])]
+    assert lines[10:13] == ["", "**What it moves**", ""]
+    first = lines[13: 13 + len(d["boards"])]
     assert all(line.startswith("- **") for line in first)
     # Index boards first, then each benchmark board, each naming the new model with its value and rank.
     assert "(index:ai-iq)" in first[0]
@@ -606,8 +608,9 @@ def markdown(root: Path, base: str, head: str) -> list[str]:
 def test_report_of_a_new_model_leads_with_its_results_and_the_boards_it_enters(changes):
     root, shas = changes
     lines = markdown(root, shas["base"], shas["new-model"])
-    assert lines[2:12] == [
+    assert lines[2:13] == [
         "**What changed**", "",
+        "- new model: initech/eta",
         "- new result: initech/eta aime-2025 70 (epoch)",
         "- new result: initech/eta gpqa-diamond 70 (epoch)",
         "- new result: initech/eta hle/aa-2684 12 (epoch)",
@@ -615,7 +618,7 @@ def test_report_of_a_new_model_leads_with_its_results_and_the_boards_it_enters(c
         # IQ 114.417 = mean of hle 112.333 (IQ from HLE 12 on the anchors), gpqa 119, aime 112 (ai-iq.yaml)
         "- **AI IQ** (index:ai-iq): entered initech/eta 114.417 (rank 5); 2 other rows only shifted rank",
         "- **AIME 2025** (benchmark:aime-2025): entered initech/eta 70 (rank 5); 2 other rows only shifted rank"]
-    assert lines[12] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): entered initech/eta 70 (rank 3); "
+    assert lines[13] == ("- **GPQA Diamond** (benchmark:gpqa-diamond): entered initech/eta 70 (rank 3); "
                          "3 other rows only shifted rank")
     assert len(lines) <= 25
 
@@ -701,6 +704,9 @@ def test_unranked_rows_and_empty_reasons_never_print_and_no_empty_parentheses():
          "results": {"added": [], "changed": [], "removed": []}, "methodology": [], "summary": {}}
     text = pr_comment.render(d)
     assert "a/unranked" not in text and "a/silent" not in text and "| — | — |" not in text
+    # the board's line says no published value or rank changed, and counts the rows left unlisted
+    assert pr_comment.headline(d["boards"]) == [
+        "- **X** (index:x): no published value or rank changed (2 rows not listed: no value, rank or reason to show)"]
     assert pr_comment.describe_reason({"kind": "new-observed", "component": "hle", "new": 5, "result": True}) == \
         "hle: new result 5"   # no source: no "()"
 
@@ -779,3 +785,18 @@ def test_the_diff_computes_the_boards_alone_and_they_are_the_builds(tmp_path):
     for got in (alone, state):
         assert diff.to_json(got.boards) == diff.to_json(full.boards)
         assert diff.to_json(got.benchmark_boards) == diff.to_json(full.benchmark_boards)
+
+
+def test_a_source_a_change_brings_or_empties_is_named_in_the_lead():
+    old_result = {**_hle_result(3.0)}
+    card = {**_hle_result(4.0), "model": "xai/grok-3", "source": "xai-card", "self_reported": True}
+    old = diff.State(boards={}, benchmark_boards={}, results=[old_result], models=("xai/grok-2",), methodology={})
+    new = diff.State(boards={}, benchmark_boards={}, results=[card], models=("xai/grok-2",), methodology={})
+    d = diff.diff(old, new)
+    assert (d["summary"]["sources_added"], d["summary"]["sources_removed"]) == (["xai-card"], ["hle-paper"])
+    lines = pr_comment.render(d).splitlines()
+    assert lines[2:7] == ["**What changed**", "", "- new source (its first results): xai-card",
+                          "- source with no results left: hle-paper",
+                          "- new result: xai/grok-3 hle 4 (xai-card, self-reported)"]
+    same = diff.diff(old, old)["summary"]
+    assert (same["sources_added"], same["sources_removed"]) == ([], [])

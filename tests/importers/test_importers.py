@@ -267,13 +267,43 @@ def test_aa_importers_file_hle_under_aa_question_set(tmp_path):
 
 
 def test_import_all_check_ends_with_a_one_line_verdict():
-    # `import --all --check` lists every ignored name above; its last line says whether the imports are current.
+    # `import --all --check` counts each source's reviewed skips and ignores in one line (--verbose lists them);
+    # its last line says whether the imports are current.
     import subprocess
     import sys
 
     repo = Path(__file__).resolve().parents[2]
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}  # no CI progress lines
     done = subprocess.run([sys.executable, "-c", "from sitegen.cli import main; main()", "import", "--all",
-                           "--check", "--root", str(repo)], capture_output=True, text=True, timeout=1200)  # hang guard
+                           "--check", "--root", str(repo)], capture_output=True, text=True, timeout=1200,  # hang guard
+                          env=env)
     assert done.returncode == 0, done.stderr
     count = len(list((repo / "scores" / "imported").glob("*.yaml"))) - 1   # all but ignore.yaml
     assert done.stdout.splitlines()[-1] == f"import --all --check: all {count} imported files are what their downloads give"
+    # at most one line per source before the verdict (it printed 741 when every ignored name had its own line)
+    lines = done.stderr.splitlines()
+    assert len(lines) <= count and all("each for a reviewed reason (--verbose lists them)" in line for line in lines)
+    assert "ignored 'llama-3.1-tulu-3-70b'" not in done.stderr
+
+
+def test_import_report_counts_reviewed_skips_and_ignores_unless_verbose(capsys):
+    from types import SimpleNamespace
+
+    from sitegen.cli.imports import _report
+
+    ex = SimpleNamespace(skipped=[("row 4", "no value")])
+    outcome = SimpleNamespace(ignored=[("tulu-3-8b", "no registry model"), ("mercury", "not a language model")],
+                              unmatched=[SimpleNamespace(name="widget-9", message="matches no model")], conflicts=[])
+    assert _report("board", ex, outcome, verbose=False) == 1  # the unmatched name blocks either way
+    assert capsys.readouterr().err.splitlines() == [
+        "board: 1 row skipped, 2 names ignored, each for a reviewed reason (--verbose lists them)",
+        "board: unmatched 'widget-9': matches no model"]
+    assert _report("board", ex, outcome, verbose=True) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "board: skipped 'row 4': no value", "board: ignored 'tulu-3-8b': no registry model",
+        "board: ignored 'mercury': not a language model", "board: unmatched 'widget-9': matches no model"]
+    nothing = SimpleNamespace(ignored=[], unmatched=[], conflicts=[])
+    assert _report("board", SimpleNamespace(skipped=[]), nothing, verbose=False) == 0
+    assert capsys.readouterr().err == ""

@@ -103,9 +103,23 @@ def test_refuses_a_future_retrieval_date(root):
 
 def test_print_writes_nothing(root):
     before = _tree(root)
-    result = run("interchange", "hf-model-index", "not-registered", FALCON, "--retrieved", "2026-11-20", "--print",
+    # hf-cards is registered and has no file yet; old-import is registered and has one: --print needs no --force
+    for source in ("hf-cards", "old-import"):
+        result = run("interchange", "hf-model-index", source, FALCON, "--retrieved", "2026-11-20", "--print",
+                     "--root", root)
+        assert result.exit_code == 0, result.output
+        assert f"source: {source}" in result.output and "results: []" in result.output
+        assert "Open LLM Leaderboard v2 score (normalised" in result.output
+    assert _tree(root) == before
+
+
+@pytest.mark.parametrize("source", ["not-registered", "../models/tesslate/omnicoder-9b"])
+def test_print_refuses_a_source_not_in_the_registry(root, source):
+    """--print shows the file `interchange` would write: for a SOURCE that could never be written, it is refused."""
+    before = _tree(root)
+    result = run("interchange", "hf-model-index", source, FALCON, "--retrieved", "2026-11-20", "--print",
                  "--root", root)
-    assert result.exit_code == 0, result.output
-    assert "results: []" in result.output
-    assert "Open LLM Leaderboard v2 score (normalised" in result.output
+    assert result.exit_code == 1
+    assert "is not a registered source id (SOURCE is an id from scores/sources.yaml, not a path" in result.output
+    assert "results:" not in result.output
     assert _tree(root) == before

@@ -151,16 +151,14 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     the command exits 1."""
     from ..interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
 
-    if not to_stdout:
-        try:
-            problems = target_problems(root, source, force)
-        except FileNotFoundError as exc:
-            raise click.ClickException(
-                f"{exc.filename}: not found (run from the repository root, or pass --root)") from exc
-        except Refused as exc:
-            _refused(exc)
-        if problems:
-            _refused(Refused(problems))
+    try:  # --print writes nothing, so an existing file does not matter; an unregistered SOURCE still does
+        problems = target_problems(root, source, force or to_stdout)
+    except FileNotFoundError as exc:
+        raise click.ClickException(f"{exc.filename}: not found (run from the repository root, or pass --root)") from exc
+    except Refused as exc:
+        _refused(exc)
+    if problems:
+        _refused(Refused(problems))
     if fmt != "eee" and not retrieved:
         raise click.UsageError("--retrieved is required for the Hugging Face formats")
     if fmt == "hf-eval-results" and not model_name:

@@ -21,12 +21,22 @@ def _data_dir(root: Path, data: Path | None) -> Path:
     return data if data is not None else (root / importers.DEFAULT_DATA)
 
 
-def _report(source, ex, outcome) -> int:
-    """Print what did not import cleanly; return the number of blocking problems."""
-    for name, reason in ex.skipped:
-        click.echo(f"{source}: skipped {name!r}: {reason}", err=True)
-    for name, reason in outcome.ignored:
-        click.echo(f"{source}: ignored {name!r}: {reason}", err=True)
+def _report(source, ex, outcome, verbose: bool = True) -> int:
+    """Print what did not import cleanly; return the number of blocking problems.
+
+    Skipped rows and ignored names have reviewed reasons (the importer's rules, scores/imported/ignore.yaml): listed
+    one a line when `verbose`, else counted in one line per source, so the problems and the verdict stay visible."""
+    if verbose:
+        for name, reason in ex.skipped:
+            click.echo(f"{source}: skipped {name!r}: {reason}", err=True)
+        for name, reason in outcome.ignored:
+            click.echo(f"{source}: ignored {name!r}: {reason}", err=True)
+    elif ex.skipped or outcome.ignored:
+        counts = [f"{len(ex.skipped)} row{'s' if len(ex.skipped) != 1 else ''} skipped" if ex.skipped else "",
+                  f"{len(outcome.ignored)} name{'s' if len(outcome.ignored) != 1 else ''} ignored"
+                  if outcome.ignored else ""]
+        click.echo(f"{source}: {', '.join(c for c in counts if c)}, each for a reviewed reason (--verbose lists them)",
+                   err=True)
     for p in outcome.unmatched:
         click.echo(f"{source}: unmatched {p.name!r}: {p.message}", err=True)
     for c in outcome.conflicts:
@@ -45,9 +55,11 @@ def _report(source, ex, outcome) -> int:
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files for --all (default: downloads/ in the root).")
+@click.option("--verbose", is_flag=True, help="With --all: list every skipped row and ignored name with its reason "
+              "(by default each source's are counted in one line).")
 @quiet_option
 @ROOT
-def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet):
+def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet, verbose):
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
     validated first: an import that would add a validation error writes nothing."""
     from .. import importers
@@ -64,7 +76,7 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                                                 allow_shrink=allow_shrink, write_file=False)
             except ImportError_ as exc:
                 raise click.ClickException(str(exc)) from exc
-            problems += _report(plan.source, done.ex, done.outcome)
+            problems += _report(plan.source, done.ex, done.outcome, verbose or not all_)
             if done.action == "stale":
                 stale.append(str(done.target.relative_to(root)))
             elif done.action == "shrunk":
@@ -203,7 +215,7 @@ def _metadata_stats(root: Path) -> None:
     if repo is None:
         click.echo("\nmetadata known: unknown (the repository does not validate)")
         return
-    computed = build.compute(repo)
+    computed = build.compute(repo, boards_only=True)  # the ranked models: no as-of views or API files
     click.echo("\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)")
     for label, ids in (("all models", None),
                        ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
@@ -272,6 +284,13 @@ def audit_command(root):
         raise SystemExit(1)
 
 
+def stats_kind(results: int, by_hand: int) -> str:
+    """How a source's results reach the data: all imported, all entered by hand in model files, or both."""
+    if by_hand == 0:
+        return "imported"
+    return "hand-curated" if by_hand == results else f"imported, {by_hand} by hand"
+
+
 @click.command("stats")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
@@ -292,11 +311,11 @@ def stats_command(data, root):
         by_source[rec["source"]] = (models, count + 1)
         per_bench[rec["benchmark"]] += 1
     with_results = {rec["model"] for rec in records}
-    curated = {rec["source"] for rec in records if rec["origin"].startswith("scores/models/")}
+    by_hand = Counter(rec["source"] for rec in records if rec["origin"].startswith("scores/models/"))
     click.echo(f"registry: {len(repo.models)} models; {len(with_results)} with results from {len(by_source)} sources")
     click.echo("\nsource                     models  results  kind")
     for src, (models, count) in sorted(by_source.items()):
-        kind = "hand-curated" if src in curated else "imported"
+        kind = stats_kind(count, by_hand[src])
         click.echo(f"{src:<26} {len(models):>6}  {count:>7}  {kind}")
     click.echo("\nbenchmark                  results")
     for bench, n in sorted(per_bench.items()):

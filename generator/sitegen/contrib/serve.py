@@ -18,6 +18,7 @@ import http.server
 import ipaddress
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -32,10 +33,24 @@ WATCHED = ("scores", "methodology")
 PACKAGE_WATCHED = (PACKAGE / "templates", PACKAGE / "static")
 RELOAD_JS = Path(__file__).resolve().parent / "serve_assets" / "reload.js"
 RELOAD_TAG = b'<script src="/__sitegen/reload.js"></script>'
+#: Problems of a failed rebuild shown on the page (all of them are in the terminal).
+FAILED_SHOWN = 20
 
 
 class ServeError(Exception):
     """serve cannot start (the port is taken, the address cannot be bound)."""
+
+
+#: Files editors write beside the one being edited (swap, backup, lock and autosave files, atomic-save temporaries):
+#: vim `.x.swp` `x~` `4913`, emacs `.#x` `#x#`, JetBrains `x___jb_tmp___`, gedit `.goutputstream-*`, kate
+#: `.x.kate-swp`, and `*.tmp`/`*.bak`/`*.orig`/`*.rej`. The build reads none of them, so they trigger no rebuild.
+EDITOR_TEMP = re.compile(r"(^\.#|^#.*#$|~$|\.sw[a-px]$|^4913$|___jb_(tmp|old|bak)___$|^\.goutputstream-|\.kate-swp$"
+                         r"|\.(tmp|bak|orig|rej)$)")
+
+
+def is_editor_temp(path: str) -> bool:
+    """Whether a changed path is an editor's temporary file rather than a file the build reads."""
+    return bool(EDITOR_TEMP.search(Path(path).name))
 
 
 def watched_paths(root: Path) -> list[Path]:
@@ -73,7 +88,7 @@ class Watcher(threading.Thread):
         self.started_watching.set()
         for batch in watchfiles.watch(*self.paths, stop_event=self.stopped, debounce=self.debounce_ms, step=50,
                                       raise_interrupt=False):
-            changed = sorted({_shown(path, self.root) for _, path in batch})
+            changed = sorted({_shown(path, self.root) for _, path in batch if not is_editor_temp(path)})
             if changed:
                 self.on_change(changed)
 
@@ -82,15 +97,26 @@ class Watcher(threading.Thread):
 
 
 class BuildState:
-    """The number of successful builds so far: what the reload script watches."""
+    """The number of successful builds so far, what the reload script watches, and the problems of the last
+    rebuild when it failed (the page shows them over the last good site until a build succeeds)."""
 
     def __init__(self):
         self.count = 0
+        self.failed: list[str] = []
         self.lock = threading.Lock()
 
     def bump(self) -> None:
         with self.lock:
             self.count += 1
+            self.failed = []
+
+    def fail(self, lines: list[str]) -> None:
+        with self.lock:
+            self.failed = list(lines) or ["the build failed"]
+
+    def as_json(self) -> bytes:
+        with self.lock:
+            return json.dumps({"build": self.count, "failed": self.failed}).encode()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -126,7 +152,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if path == "/__sitegen/reload.js":
             return self._send(200, RELOAD_JS.read_bytes(), "text/javascript; charset=utf-8", head)
         if path == "/__sitegen/build":
-            return self._send(200, json.dumps({"build": self.state.count}).encode(), "application/json", head)
+            return self._send(200, self.state.as_json(), "application/json", head)
         target = Path(self.translate_path(self.path))
         if target.is_dir() and path.endswith("/"):
             target = target / "index.html"
@@ -225,14 +251,21 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | Non
             except Exception as exc:  # an internal error in a rebuild must not stop the watcher thread
                 if reason == "start":
                     raise
-                echo(f"{reason}: the build crashed ({type(exc).__name__}: {exc}); the last good site is still served")
+                message = f"{reason}: the build crashed ({type(exc).__name__}: {exc}); the last good site is still served"
+                state.fail([message])
+                echo(message)
                 return
             report(outcome.problems)
             if getattr(outcome, "summary", ""):
                 state.bump()
                 echo(f"{reason}: built {outcome.summary}")
             else:
-                echo(f"{reason}: the build failed; the last good site is still served")
+                message = f"{reason}: the build failed; the last good site is still served"
+                errors = [p for p in outcome.problems if getattr(p, "severity", "error") == "error"]
+                state.fail([message] + [p.format() for p in errors[:FAILED_SHOWN]]
+                           + ([f"… and {len(errors) - FAILED_SHOWN} more (see the terminal)"]
+                              if len(errors) > FAILED_SHOWN else []))
+                echo(message)
 
     watcher = Watcher(root, lambda paths: rebuild(f"changed {', '.join(paths[:3])}"
                                                   + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")),

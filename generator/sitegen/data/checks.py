@@ -541,20 +541,30 @@ def _near_hint(key, found: set) -> str:
     return f"scores/imported/ has {key[0]} {key[1]} from: {'; '.join(shown[:3])}{more}"
 
 
-@check
-def sources_disagree(index):
-    """Two sources giving the same model and benchmark values further apart than the tolerance: a likely mistake."""
-    tolerance = {}
-    if index.repo.benchmarks is not None:
-        tolerance = index.repo.benchmarks.data.get("checks", {}).get("disagreement_tolerance", {})
-    if not tolerance:
-        return
+def _tolerance(index) -> dict:
+    if index.repo.benchmarks is None:
+        return {}
+    return index.repo.benchmarks.data.get("checks", {}).get("disagreement_tolerance", {})
+
+
+def _value_groups(index) -> dict[tuple, list]:
+    """(model, benchmark, metric, subset, harness) -> [(value, source id, doc, path)] of every numeric result."""
     groups = defaultdict(list)
     for doc, path, result, model_id, source_id, _ in index.results():
         value = result.get("value")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             groups[(model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
                     result.get("harness", ""))].append((value, source_id, doc, path))
+    return groups
+
+
+@check
+def sources_disagree(index):
+    """Two sources giving the same model and benchmark values further apart than the tolerance: a likely mistake."""
+    tolerance = _tolerance(index)
+    if not tolerance:
+        return
+    groups = _value_groups(index)
     reviewed = reviewed_disagreements(index)
     for key, rows in sorted(groups.items(), key=lambda kv: tuple(str(k) for k in kv[0])):
         entry = index.benchmarks.get(key[1], (None,))[0]
@@ -734,6 +744,41 @@ def _disagreement_hint(limit, high, low) -> str:
     (_, source, _, _), (_, other, _, _) = imported
     return (f"{hint}; if both stand, add a reviewed entry to scores/overrides.yaml (model, benchmark, source: {source}, "
             f"disagrees_with: {other}, reason)")
+
+
+@check
+def reviewed_disagreements_exist(index):
+    """A `disagrees_with` entry in scores/overrides.yaml whose disagreement is gone (a source corrected its value,
+    the other no longer gives one, or they are now within the tolerance): stale, so that a reviewed exception
+    cannot silence a later, different disagreement of the same pair."""
+    doc, tolerance = index.repo.overrides, _tolerance(index)
+    entries = [(i, e) for i, e in enumerate(_list(doc.data, "overrides") if doc is not None else [])
+               if isinstance(e, dict) and isinstance(e.get("disagrees_with"), str)]
+    if not entries or not tolerance:
+        return
+    groups = _value_groups(index)
+    for i, entry in entries:
+        key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
+               entry.get("harness", ""))
+        bench = index.benchmarks.get(key[1], (None,))[0]
+        if bench is None or entry.get("source") not in index.sources or entry["disagrees_with"] not in index.sources:
+            continue  # an unknown id is reported by the id checks
+        limit = tolerance.get(scale_of(bench, key[2] or None).get("unit", ""))
+        if limit is None:
+            continue
+        mine, theirs = publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"])
+        values = {side: [r[0] for r in groups.get(key, []) if publisher(index, r[1]) == side] for side in (mine, theirs)}
+        missing = [side for side in (mine, theirs) if not values[side]]
+        if missing:
+            gone = f"{missing[0]} gives no value for it now"
+        else:
+            gap = max(max(values[mine]) - min(values[theirs]), max(values[theirs]) - min(values[mine]))
+            if gap > limit:
+                continue
+            gone = (f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}")
+        yield _at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
+                  f"{key[0]} {key[1]}: the reviewed disagreement with {entry['disagrees_with']} is gone ({gone})",
+                  "remove this entry", WARNING, key=False)
 
 
 def reviewed_disagreements(index) -> set[tuple]:

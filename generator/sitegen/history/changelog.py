@@ -7,6 +7,7 @@ Dates are the commits' committer dates in UTC, never the clock.
 from __future__ import annotations
 
 import datetime
+import re
 import tempfile
 from pathlib import Path, PurePosixPath
 
@@ -14,7 +15,7 @@ from ..problems import ERROR
 from . import diff as diffing
 from . import git
 from .git import DATA_FOLDERS, GitError, materialise, repo_prefix, run_git
-from .pr_comment import md_escape
+from .pr_comment import INVISIBLE, WWW
 
 #: Result fields that identify a result within one model (the model comes from the file or the row).
 KEY = ("benchmark", "metric", "subset", "harness", "source")
@@ -340,17 +341,43 @@ def summary_lines(entry: dict) -> list[str]:
     return lines
 
 
+#: Characters that render (or start something that renders) wherever they stand in a line of text.
+_ALWAYS = {"\\": "\\\\", "`": "\\`", "*": "\\*", "[": "\\[", "]": "\\]", "<": "&lt;"}
+
+
+def md_text(text) -> str:
+    """One line of git-log text as Markdown that shows it as written: a backslash only where a character would
+    render (emphasis, code, links and images, HTML; `_` and `~` only at a word's edge, `&` only before an entity
+    name, `$` only before a non-digit), where pr_comment.md_escape, made for the untrusted pull-request comment,
+    escapes every punctuation mark. Links, www. autolinks and @mentions stay inert (a zero-width space)."""
+    text = INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
+    out = []
+    for i, ch in enumerate(text):
+        before, after = text[i - 1:i], text[i + 1:i + 2]
+        if ch in _ALWAYS:
+            out.append(_ALWAYS[ch])
+        elif ch in "_~" and not (before.isalnum() and after.isalnum()) and not (before.isspace() and after.isspace()):
+            out.append("\\" + ch)
+        elif ch == "&" and re.match(r"&#?\w+;", text[i:]):
+            out.append("&amp;")
+        elif ch == "$" and not after.isdigit():
+            out.append("\\$")
+        else:
+            out.append(ch)
+    return WWW.sub("\\1\u200b.", "".join(out).replace("://", ":\u200b//")).replace("@", "@\u200b")
+
+
 def to_markdown(entries: list[dict], max_lines_per_entry: int = 20) -> str:
-    """The changelog as Markdown, newest first; contributor text escaped."""
+    """The changelog as Markdown, newest first; commit text shown as written, inert (md_text)."""
     out = ["# Data changelog", ""]
     if not entries:
         out += ["No commit has changed scores/ or methodology/ yet.", ""]
     for entry in entries:
-        out += [f"## {entry['date'][:10]}: {md_escape(entry['subject'])} ({entry['commit'][:12]})", ""]
+        out += [f"## {entry['date'][:10]}: {md_text(entry['subject'])} ({entry['commit'][:12]})", ""]
         lines = summary_lines(entry) or ["No data change."]
         if len(lines) > max_lines_per_entry:
             lines = lines[:max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
-        out += [f"- {md_escape(line)}" for line in lines] + [""]
+        out += [f"- {md_text(line)}" for line in lines] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

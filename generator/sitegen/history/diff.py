@@ -251,6 +251,8 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
                 d["methodology_files"] = files
                 boards[f"{group}:{board_id}"] = d
     models = {"added": sorted(set(new.models) - set(old.models)), "removed": sorted(set(old.models) - set(new.models))}
+    # Sources whose first (or last) results this change brings: a new source is news a reviewer should see.
+    sources_before, sources_after = ({r.get("source") for r in side.results} - {None} for side in (old, new))
     # Models whose value, rank or status moved for a reason of their own (rank shifts caused only by others are
     # counted per board in `rank_shifts`, not named).
     moved_models = sorted({m["model"] for d in boards.values() for m in d["moved"] if set(m["changed"]) - {"source"}}
@@ -264,6 +266,8 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
             "results_removed": len(results["removed"]), "results_retrieval_only": retrieval_only,
             "methodology_files": [m["file"] for m in methodology],
             "models_added": models["added"], "models_removed": models["removed"],
+            "sources_added": sorted(sources_after - sources_before),
+            "sources_removed": sorted(sources_before - sources_after),
         },
         "models": models, "results": results, "methodology": methodology, "boards": boards,
     }

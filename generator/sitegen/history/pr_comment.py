@@ -31,8 +31,8 @@ _MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;",
                "]": "\\]", "*": "\\*", "_": "\\_", "~": "\\~", "!": "\\!", "#": "\\#\u200b", "(": "\\(",
                ")": "\\)", "$": "\\$"}
 # Control, bidi-override and zero-width characters: shown as U+FFFD so nothing hides or reorders text.
-_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-_WWW = re.compile(r"(www)\.", re.IGNORECASE)
+INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+WWW = re.compile(r"(www)\.", re.IGNORECASE)
 _GH_REF = re.compile(r"\b(gh)-(?=\d)", re.IGNORECASE)  # GH-34 is an issue reference to GitHub, as #34 is
 
 
@@ -46,10 +46,10 @@ def md_escape(text, limit: int | None = None) -> str:
     text = " ".join(str(text).split())  # no newlines: a cell stays a cell
     if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
-    text = _INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", text)
+    text = INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", text)
     text = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
     text = text.replace("://", ":\u200b//")  # no https:// autolink
-    text = _WWW.sub("\\1\u200b.", text)  # no www. autolink
+    text = WWW.sub("\\1\u200b.", text)  # no www. autolink
     text = _GH_REF.sub("\\1\u200b-", text)  # no GH-34 issue link
     return text.replace("@", "@\u200b")  # a zero-width space after @ stops a mention
 
@@ -57,7 +57,7 @@ def md_escape(text, limit: int | None = None) -> str:
 def code_span(text, limit: int | None = MAX_STRING) -> str:
     """Contributor or upstream text as one inert inline code span: GitHub renders nothing inside it (no links,
     images, HTML, emphasis or @mentions); the fence is longer than any run of backticks the text holds."""
-    text = _INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
+    text = INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
     if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
@@ -68,7 +68,7 @@ def code_span(text, limit: int | None = MAX_STRING) -> str:
 def code_block(text: str, info: str = "") -> list[str]:
     """Lines of a fenced code block holding `text` verbatim (invisible characters shown as U+FFFD): the fence is
     longer than any run of backticks in it, so nothing inside closes it."""
-    lines = [_INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    "))
+    lines = [INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    "))
              for line in str(text).splitlines()]
     longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -262,7 +262,12 @@ def headline(boards: dict) -> list[str]:
         shifts = _int(b.get("rank_shifts"))
         if shifts:
             parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
-        lines.append(f"- {_title(board_id, b)}: " + ("; ".join(parts) if parts else "no row changed"))
+        if not parts:  # only rows without a value or rank on either side (never listed) changed
+            hidden = len([m for m in _l(b.get("moved")) if isinstance(m, dict)]) - len(moved)
+            parts.append("no published value or rank changed"
+                         + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden
+                                  else ""))
+        lines.append(f"- {_title(board_id, b)}: " + "; ".join(parts))
     return lines
 
 
@@ -287,11 +292,17 @@ def _result_line(change: str, label: str, r: dict) -> str:
 
 
 def lead(d: dict) -> list[str]:
-    """The first lines: every changed value (up to LEAD_RESULTS) with what kind of change it is, the results whose
-    retrieval date alone changed (one count), and the methodology files changed."""
+    """The first lines: the models and sources added or removed, every changed value (up to LEAD_RESULTS) with what kind of
+    change it is, the results whose retrieval date alone changed (one count), and the methodology files changed."""
     results, s = _d(d.get("results")), _d(d.get("summary"))
     rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
-    lines = [_result_line(*row) for row in rows[:LEAD_RESULTS]]
+    lines = [f"- {label}: {', '.join(_s(m) for m in _l(s.get(key), HEADLINE_NAMES))}"
+             + (f" and {len(_l(s.get(key))) - HEADLINE_NAMES} more" if len(_l(s.get(key))) > HEADLINE_NAMES else "")
+             for key, label in (("models_added", "new model"), ("models_removed", "removed model"),
+                                ("sources_added", "new source (its first results)"),
+                                ("sources_removed", "source with no results left"))
+             if _l(s.get(key))]
+    lines += [_result_line(*row) for row in rows[:LEAD_RESULTS]]
     if len(rows) > LEAD_RESULTS:
         lines.append(f"- and {len(rows) - LEAD_RESULTS} more result changes (under Results)")
     files = _l(s.get("methodology_files"))
