@@ -259,6 +259,27 @@ def record(**fields) -> dict:
     return out
 
 
+def board_records(computed) -> list[dict]:
+    """The published per-benchmark boards as records: one per row with a value, with the board's metric/subset."""
+    config = next((d for d in computed.index_defs.values() if d.get("kind") == "benchmark-boards"), {})
+    base = config.get("selection") or {}
+    per = config.get("per_benchmark") or {}
+    out = []
+    for bench, board in sorted(computed.benchmark_boards.items()):
+        selection = {**base, **(per.get(bench) or {})}
+        for row in board["rows"]:
+            if row.get("value") is None:
+                continue
+            ci = [row.get("ci_low"), row.get("ci_high")]
+            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
+                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
+                              url=row.get("url"), stderr=row.get("stderr"),
+                              ci95=ci if all(v is not None for v in ci) else None,
+                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
+                       | {"source": row["source"], "how": row.get("how")})
+    return out
+
+
 def _sort_key(r: dict):
     return tuple(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "retrieved"))
 

@@ -31,8 +31,8 @@ import json
 import math
 import uuid
 
-from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k, build_doc,
-                     clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
+from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k,
+                     board_records, build_doc, clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
@@ -315,27 +315,6 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
         "evaluation_results": [{"evaluation_result_id": result_id, "evaluation_name": bench, "source_data": data,
                                 "metric_config": config, "score_details": score}],
     }
-
-
-def board_records(computed) -> list[dict]:
-    """The published per-benchmark boards as records: one per row with a value, with the board's metric/subset."""
-    config = next((d for d in computed.index_defs.values() if d.get("kind") == "benchmark-boards"), {})
-    base = config.get("selection") or {}
-    per = config.get("per_benchmark") or {}
-    out = []
-    for bench, board in sorted(computed.benchmark_boards.items()):
-        selection = {**base, **(per.get(bench) or {})}
-        for row in board["rows"]:
-            if row.get("value") is None:
-                continue
-            ci = [row.get("ci_low"), row.get("ci_high")]
-            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
-                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
-                              url=row.get("url"), stderr=row.get("stderr"),
-                              ci95=ci if all(v is not None for v in ci) else None,
-                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
-                       | {"source": row["source"], "how": row.get("how")})
-    return out
 
 
 def export_eee(computed) -> dict[str, str]:

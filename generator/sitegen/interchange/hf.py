@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import yaml
 
-from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, build_doc, clean_number, parse_yaml,
+from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, board_records, build_doc, clean_number,
+                     parse_yaml,
                      percent_factor, problem, record, resolve_one, shape_problems)
 
 FORMAT_MODEL_INDEX = "hf-model-index"
@@ -247,3 +248,18 @@ def to_eval_results(records: list[dict], *, benchmarks: Benchmarks) -> str:
             entry["notes"] = r["notes"]
         out.append(entry)
     return _dump(out)
+
+
+def export_hf(computed) -> dict[str, str]:
+    """Every published benchmark board's rows (the records the Every Eval Ever export takes), per model, as the
+    two Hugging Face files a model repository carries: `<model id>/model-index.yaml`, the model card's
+    `model-index` front matter, and `<model id>/.eval_results/sitegen.yaml`. {path: text}, deterministic."""
+    benchmarks = Benchmarks.from_list(computed.benchmarks)
+    by_model: dict[str, list[dict]] = {}
+    for r in board_records(computed):
+        by_model.setdefault(r["model"], []).append(r)
+    files = {}
+    for model in sorted(by_model):
+        files[f"{model}/model-index.yaml"] = to_model_index(by_model[model], benchmarks=benchmarks)
+        files[f"{model}/.eval_results/sitegen.yaml"] = to_eval_results(by_model[model], benchmarks=benchmarks)
+    return files
