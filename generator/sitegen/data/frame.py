@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from ..known import known
 from . import identity, metadata
 
 RESULT_COLUMNS = {
@@ -34,7 +35,9 @@ METADATA_FIELDS = ("organization",)
 
 
 def _num(value) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    """A known number as a float, else NaN: the frames' missing value."""
+    value = known(value)
+    return math.nan if value is None else value
 
 
 def _override_key(model, benchmark, source, entry) -> tuple:
@@ -148,20 +151,16 @@ def newest_first(day: str) -> tuple:
     return tuple(-ord(c) for c in str(day))
 
 
-def _price_value(x):
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
-
-
 def price_observations(record) -> list[dict]:
     """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
     out = []
     for source, price in sorted((record.get("prices") or {}).items()):
         if price.get("as_of"):
-            out.append({"date": str(price["as_of"]), "input": _price_value(price.get("input_per_mtok")),
-                        "output": _price_value(price.get("output_per_mtok")), "source": source})
+            out.append({"date": str(price["as_of"]), "input": known(price.get("input_per_mtok")),
+                        "output": known(price.get("output_per_mtok")), "source": source})
     for entry in record.get("list_prices") or []:
-        out.append({"date": str(entry["as_of"]), "input": _price_value(entry.get("input_per_mtok")),
-                    "output": _price_value(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
+        out.append({"date": str(entry["as_of"]), "input": known(entry.get("input_per_mtok")),
+                    "output": known(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
                     "captured": bool(entry.get("capture"))})
     return out
 

@@ -93,6 +93,7 @@ def _s(x) -> str:
 
 
 def _is_num(x) -> bool:
+    """sitegen.known's test, copied: this file runs alone (standard library only, nothing else checked out)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 

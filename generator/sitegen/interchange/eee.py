@@ -28,9 +28,9 @@ from __future__ import annotations
 import calendar
 import datetime
 import json
-import math
 import uuid
 
+from ..known import known
 from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k,
                      board_records, build_doc, clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
 
@@ -201,7 +201,7 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
         return None
     details = result.get("score_details") or {}
     score = details.get("score")
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+    if known(score) is None:
         skipped.append((label, "score is not a number"))
         return None
     bounded = config.get("max_score") if config.get("score_type", "continuous") == "continuous" else None
@@ -251,10 +251,8 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
 
 
 def _num(value):
-    if value is None or isinstance(value, bool):
-        return None
-    value = float(value)
-    return None if math.isnan(value) else clean_number(value, 1, 10)
+    value = known(value)
+    return None if value is None else clean_number(value, 1, 10)
 
 
 def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) -> dict:
