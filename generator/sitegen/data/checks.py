@@ -9,8 +9,8 @@ import unicodedata
 from collections import defaultdict
 
 from . import identity, lookalike
-from ..problems import WARNING, Problem
-from .rules import CHECKS, _at, _field, _list, _suggest, check
+from ..problems import WARNING, Problem, field_path
+from .rules import CHECKS, _at, _list, _suggest, check
 from .yamlstrict import describe_char
 
 def today() -> datetime.date:
@@ -97,7 +97,7 @@ def ids_unique_ignoring_case(index):
 def known_references(index):
     suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
-        base = _field(path)
+        base = field_path(path)
         benchmark = result.get("benchmark")
         if isinstance(benchmark, str) and benchmark not in index.benchmarks:
             yield _at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
@@ -177,12 +177,12 @@ def metric_and_subset_declared(index):
         metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         if isinstance(metric, str) and metric not in metrics:
             hint = f"{entry['id']} has metrics: {', '.join(metrics)}" if metrics else f"{entry['id']} has only its primary metric; leave metric out"
-            yield _at(doc, path + ("metric",), _field(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False)
+            yield _at(doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False)
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if isinstance(subset, str) and subset not in subsets:
             hint = f"{entry['id']} has subsets: {', '.join(subsets)}" if subsets else f"{entry['id']} declares no subsets; leave subset out"
-            yield _at(doc, path + ("subset",), _field(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False)
+            yield _at(doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False)
 
 
 def scale_of(entry: dict, metric) -> dict:
@@ -211,7 +211,7 @@ def values_within_scale(index):
             continue
         scale = scale_of(entry, result.get("metric"))
         low, high = scale.get("min"), scale.get("max")
-        field = _field(path + ("value",))
+        field = field_path(path + ("value",))
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"{low if low is not None else '-∞'}–{high if high is not None else '∞'}"
             hint = f"{entry['id']} is on {span} {scale.get('unit', '')}".strip()
@@ -242,7 +242,7 @@ def scales_in_order(index):
         for where, scale in scales:
             low, high = (scale.get("min"), scale.get("max")) if isinstance(scale, dict) else (None, None)
             if isinstance(low, (int, float)) and isinstance(high, (int, float)) and not low < high:
-                yield _at(doc, where + ("max",), _field(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
+                yield _at(doc, where + ("max",), field_path(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
                           "write the scale's lowest and highest possible values", key=False)
 
 
@@ -251,7 +251,7 @@ def intervals_in_order(index):
     for doc, path, result, *_ in index.results():
         ci95 = result.get("ci95")
         if isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, (int, float)) for v in ci95) and ci95[0] > ci95[1]:
-            yield _at(doc, path + ("ci95",), _field(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
+            yield _at(doc, path + ("ci95",), field_path(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
                       "write [low, high]", key=False)
 
 
@@ -278,7 +278,7 @@ def _dates_in(doc, data, path, limit):
                     elif parsed < DATE_FLOOR:
                         problem = (f"{value} is before {DATE_FLOOR.isoformat()}", "check the year")
                 if problem:
-                    yield _at(doc, path + (key,), _field(path + (key,)), problem[0], problem[1], key=False)
+                    yield _at(doc, path + (key,), field_path(path + (key,)), problem[0], problem[1], key=False)
             else:
                 yield from _dates_in(doc, value, path + (key,), limit)
     elif isinstance(data, list):
@@ -306,7 +306,7 @@ def results_not_repeated(index):
         line = doc.mark(*path)[0]
         if key in seen:
             first_doc, first_line = seen[key]
-            yield _at(doc, path, _field(path), "the same result is given twice",
+            yield _at(doc, path, field_path(path), "the same result is given twice",
                       f"first at {first_doc}:{first_line} (same model, benchmark, source, date, metric, subset and harness)")
         else:
             seen[key] = (doc.path, line)
@@ -329,7 +329,7 @@ def aliases_map_to_one_model(index):
             folded = fold_alias(name)
             if folded in owner and owner[folded][0] != model_id:
                 other = owner[folded]
-                yield _at(doc, path, _field(path), f"'{name}' already names {other[0]}",
+                yield _at(doc, path, field_path(path), f"'{name}' already names {other[0]}",
                           f"see {other[1]}; an alias must map to one model", key=False)
             else:
                 owner.setdefault(folded, (model_id, doc.path))
@@ -579,7 +579,7 @@ def sources_disagree(index):
         gap, high, low = best
         if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
-            yield _at(doc, path + ("value",), _field(path + ("value",)),
+            yield _at(doc, path + ("value",), field_path(path + ("value",)),
                       f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
                       _disagreement_hint(limit, high, low), WARNING, key=False)
 
@@ -889,7 +889,7 @@ def one_result_per_source_snapshot(index):
         rows.sort(key=lambda r: (r[0], r[2].path, r[3]))
         for (date, value, _, _), (later, later_value, doc, path) in zip(rows, rows[1:]):
             if later != date and later_value != value:
-                yield _at(doc, path + ("retrieved",), _field(path + ("retrieved",)),
+                yield _at(doc, path + ("retrieved",), field_path(path + ("retrieved",)),
                           f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
                           f"{value:g} on {date}",
                           "replace the older result with the newer one, or give each a different metric, subset "
@@ -910,7 +910,7 @@ def question_counts_name_known_sources(index):
             if not q.get("sources"):
                 general += 1
                 if general > 1:
-                    yield _at(doc, where, _field(where), f"{bid} has a second question count for all sources",
+                    yield _at(doc, where, field_path(where), f"{bid} has a second question count for all sources",
                               "name the sources each count applies to")
                 continue
             for j, source_id in enumerate(_list(q, "sources")):
@@ -918,11 +918,11 @@ def question_counts_name_known_sources(index):
                     continue
                 at = where + ("sources", j)
                 if source_id not in index.sources:  # a warning: the count then applies to nothing
-                    yield _at(doc, at, _field(at), f"unknown source '{source_id}'",
+                    yield _at(doc, at, field_path(at), f"unknown source '{source_id}'",
                               _suggest(source_id, index.sources, "add it to scores/sources.yaml"), WARNING,
                               key=False)
                 elif source_id in seen:
-                    yield _at(doc, at, _field(at), f"{bid} has two question counts for source '{source_id}'",
+                    yield _at(doc, at, field_path(at), f"{bid} has two question counts for source '{source_id}'",
                               "keep one", key=False)
                 seen.add(source_id)
 
@@ -935,7 +935,7 @@ def question_count_or_unknown(index):
     for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
         if _list(entry, "questions") and entry.get("questions_unknown"):
             where = path + ("questions_unknown",)
-            yield _at(doc, where, _field(where), f"{bid} declares a question count and says it is unknown",
+            yield _at(doc, where, field_path(where), f"{bid} declares a question count and says it is unknown",
                       "keep the count if a source states it, else remove `questions`")
 
 
@@ -1071,7 +1071,7 @@ def published_in_order(index):
         said = "" if result.get("published") or imported or source_id not in versions else (
             f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
         if published > retrieved:
-            yield _at(doc, where, _field(where), f"published {published}{said} is after retrieved {retrieved}",
+            yield _at(doc, where, field_path(where), f"published {published}{said} is after retrieved {retrieved}",
                       "a number cannot be read from a source before it is public: check both dates", key=False)
         release = released.get(model_id)
         if not isinstance(release, str) or not release:
@@ -1090,5 +1090,5 @@ def published_in_order(index):
                 continue
             hint = ("write pre_release: true with published_url (the page that shows it) if it was, "
                     "else correct the date")
-        yield _at(doc, where, _field(where), f"published {published}{said} is before {model_id}'s release ({release})",
+        yield _at(doc, where, field_path(where), f"published {published}{said} is before {model_id}'s release ({release})",
                   hint, key=False)

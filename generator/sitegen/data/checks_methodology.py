@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .rules import _at, _field, _list, _suggest, check
-from ..problems import Problem
+from .rules import _at, _list, _suggest, check
+from ..problems import Problem, field_path
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
 
@@ -44,16 +44,16 @@ def index_references_known(index):
         for path, key, value in _walk(doc.data):
             where = path + (key,)
             if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
-                yield _at(doc, where, _field(where), f"unknown benchmark '{value}'",
+                yield _at(doc, where, field_path(where), f"unknown benchmark '{value}'",
                           _suggest(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
                           key=False)
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
-                        yield _at(doc, where + (name,), _field(where + (name,)), f"unknown benchmark '{name}'",
+                        yield _at(doc, where + (name,), field_path(where + (name,)), f"unknown benchmark '{name}'",
                                   _suggest(name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"))
             elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield _at(doc, where, _field(where), f"unknown source '{value}'",
+                yield _at(doc, where, field_path(where), f"unknown source '{value}'",
                           _suggest(value, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
@@ -73,7 +73,7 @@ def benchmark_in_one_dimension(index):
                 name = str(dim.get("id", i))
                 if bid in first:
                     where = ("dimensions", i, "benchmarks", j, "benchmark")
-                    yield _at(doc, where, _field(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
+                    yield _at(doc, where, field_path(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
                               "an index counts each benchmark once: keep it in one dimension", key=False)
                 else:
                     first[bid] = name
@@ -90,7 +90,7 @@ def family_match_switch_acts(index):
             for j, entry in enumerate(_list(dim, "benchmarks") if isinstance(dim, dict) else []):
                 if isinstance(entry, dict) and "family_match" in entry:
                     where = ("dimensions", i, "benchmarks", j, "family_match")
-                    yield _at(doc, where, _field(where), "family match is off for the whole index, so this "
+                    yield _at(doc, where, field_path(where), "family match is off for the whole index, so this "
                               "setting changes nothing", "remove it, or write family_match: true at the top level")
 
 
@@ -105,7 +105,7 @@ def anchors_ascending(index):
                 a, b = raws[i - 1], raws[i]
                 if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not a < b:
                     where = path + (key, i, 0)
-                    yield _at(doc, where, _field(where), f"raw score {b:g} does not rise above {a:g}",
+                    yield _at(doc, where, field_path(where), f"raw score {b:g} does not rise above {a:g}",
                               "anchor rows go from the lowest raw score to the highest", key=False)
 
 
@@ -147,7 +147,7 @@ def snapshot_has_each_constituent(index):
             continue
         have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(kinds.items()))
         where = ("constituents", i) + (("subset",) if want[1] else ("metric",) if want[0] else ())
-        yield _at(doc, where, _field(where), f"no {c['benchmark']} result of {snapshot} is filed under "
+        yield _at(doc, where, field_path(where), f"no {c['benchmark']} result of {snapshot} is filed under "
                   f"{_filed_as(*want)} ({have}), so no row of this index is complete",
                   "regenerate the imported file (sitegen import --all) if its importer now files them so, "
                   "or correct the constituent", key=len(where) == 2)
@@ -169,7 +169,7 @@ def pages_do_not_collide(index):
     for entry, _, path in index.benchmarks.values():
         url = _UNSAFE.sub("-", entry["id"]).strip("-.").casefold()
         if url in seen and seen[url] != entry["id"]:
-            yield _at(doc, path + ("id",), _field(path + ("id",)), f"'{entry['id']}' has the same page as "
+            yield _at(doc, path + ("id",), field_path(path + ("id",)), f"'{entry['id']}' has the same page as "
                       f"'{seen[url]}'", "benchmark pages are named by id; choose an id that differs in letters or digits",
                       key=False)
         seen.setdefault(url, entry["id"])

@@ -25,13 +25,6 @@ def _at(doc, path, field, message, hint="", severity="error", key=True) -> Probl
     return Problem(doc.path, line, col, field, message, hint, severity)
 
 
-def _field(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def _suggest(name: str, known, fallback: str) -> str:
     """'did you mean X?' for the known id closest to an unknown one (difflib over the ids in sorted order, so the
     same input always gets the same hint), else the fallback hint."""

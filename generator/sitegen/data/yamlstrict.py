@@ -14,7 +14,7 @@ import unicodedata
 
 import yaml
 
-from ..problems import Problem
+from ..problems import Problem, field_path
 
 try:  # libyaml's parser is non-recursive and ~8x faster; fall back to the pure-Python one.
     _Loader = yaml.CSafeLoader
@@ -169,10 +169,8 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tup
 
 
 def _field(path: Path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out if len(out) <= 60 else out[:57] + "..."
+    """The field a parse problem names, cut to 60 characters (a hostile file can nest deeply)."""
+    return field_path(path, limit=60)
 
 
 def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed | None, list[Problem]]:
