@@ -68,3 +68,45 @@ def test_architecture_lists_the_folders_in_the_order_of_the_layers():
              for name in re.split(r"[|:]", layer)}
     shown = [level[n] for n in (name.removesuffix("/").removesuffix(".py") for name in layout_rows()) if n in level]
     assert shown == sorted(shown) and len(shown) == len(level)
+
+
+
+def private_uses(text: str, path: Path) -> list[str]:
+    """`from <sitegen module> import _name` and `<sitegen module>._name` in the text of the package file at path
+    (its place decides what a relative import means)."""
+    import ast
+
+    tree = ast.parse(text)
+    package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]  # ("sitegen", "data") for data/checks.py
+    modules, out = set(), []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = list(package[:len(package) - node.level + 1]) if node.level else []
+        base += node.module.split(".") if node.module else []
+        if not base or base[0] != "sitegen":
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                out.append(f"{path.name}:{node.lineno}: imports {alias.name} from {'.'.join(base)}")
+            target = PACKAGE.parent.joinpath(*base, alias.name)
+            if target.with_suffix(".py").exists() or (target / "__init__.py").exists():
+                modules.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            out.append(f"{path.name}:{node.lineno}: uses {node.value.id}.{node.attr}")
+    return out
+
+
+def test_no_module_uses_another_modules_private_names():
+    """A leading underscore means "this module's own": what another module needs is public (no `_name` crosses)."""
+    found = [use for path in sorted(PACKAGE.rglob("*.py")) for use in private_uses(path.read_text("utf-8"), path)]
+    assert found == []
+
+
+def test_the_private_name_finder_sees_both_forms():
+    text = ("from .rules import _at, check\nfrom .. import problems\nfrom . import frame\nx = frame._key(1)\n"
+            "y = problems.Problem\nz = check._private_of_a_function\n")
+    assert private_uses(text, PACKAGE / "data" / "checks.py") == [
+        "checks.py:1: imports _at from sitegen.data.rules", "checks.py:4: uses frame._key"]

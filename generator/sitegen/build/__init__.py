@@ -76,7 +76,7 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     owned = uncertainty.owned_intervals(boards, index_defs)
     simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
         b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
-        seed_salt=uncertainty._SALT)
+        seed_salt=uncertainty.current_salt())
     if boards_only:
         return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
                         index_defs, {}, frontiers, result_records, model_records, {}, ahead)

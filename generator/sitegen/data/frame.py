@@ -40,7 +40,7 @@ def _num(value) -> float:
     return math.nan if value is None else value
 
 
-def _override_key(model, benchmark, source, entry) -> tuple:
+def override_key(model, benchmark, source, entry) -> tuple:
     return (model, benchmark, source, entry.get("metric", ""), entry.get("subset", ""), entry.get("harness", ""))
 
 
@@ -51,11 +51,11 @@ def excluded_records(repo) -> list[dict]:
     if repo.overrides is not None:
         for entry in repo.overrides.data.get("overrides", []):
             if entry.get("exclude"):
-                excluded[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+                excluded[override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
     out = []
     for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
         for result in doc.data.get("results", []):
-            fix = excluded.get(_override_key(result["model"], result["benchmark"], doc.data["source"], result))
+            fix = excluded.get(override_key(result["model"], result["benchmark"], doc.data["source"], result))
             if fix is not None:
                 out.append({"model": result["model"], "benchmark": result["benchmark"],
                             "metric": result.get("metric", ""), "subset": result.get("subset", ""),
@@ -93,7 +93,7 @@ def result_records(repo) -> list[dict]:
     if repo.overrides is not None:
         for entry in repo.overrides.data.get("overrides", []):
             if "value" in entry or entry.get("exclude"):  # a pre_release entry only dates the result (checks.py)
-                overrides[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+                overrides[override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
     records = []
     for doc in list(repo.models) + list(repo.imported):
         imported = doc.kind == "imported"
@@ -103,7 +103,7 @@ def result_records(repo) -> list[dict]:
             value = float(result["value"])
             note = ""
             if imported:
-                fix = overrides.get(_override_key(model, result["benchmark"], source, result))
+                fix = overrides.get(override_key(model, result["benchmark"], source, result))
                 if fix is not None and fix.get("exclude"):
                     continue
                 if fix is not None:

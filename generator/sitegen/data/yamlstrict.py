@@ -88,7 +88,7 @@ def _bad_text(value: str) -> str | None:
     return f"lone surrogate U+{ord(match.group()):04X}" if match else None
 
 
-def _decode(raw: bytes, path: str, problems: list[Problem]) -> str | None:
+def decode_utf8(raw: bytes, path: str, problems: list[Problem]) -> str | None:
     if raw.startswith(b"\xef\xbb\xbf"):
         problems.append(Problem(path, 1, 1, "", "file starts with a byte-order mark", "save it as UTF-8 without BOM"))
         return None
@@ -183,7 +183,7 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
         problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
                                 "split it or remove what does not belong"))
         return None, problems
-    text = _decode(raw, path, problems)
+    text = decode_utf8(raw, path, problems)
     if text is None:
         return None, problems
     tabs = _tabs(text, path)

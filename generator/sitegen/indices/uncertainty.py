@@ -69,6 +69,11 @@ def seed_salt(salt: str):
         _SALT = outer
 
 
+def current_salt() -> str:
+    """The salt of the `seed_salt()` block that runs ("" outside one)."""
+    return _SALT
+
+
 def stream(*keys: str) -> np.random.Generator:
     """A generator seeded by sha256 of the keys (never Python's salted hash()): the same on every machine."""
     digest = hashlib.sha256("\x1f".join(keys + ((_SALT,) if _SALT else ())).encode("utf-8")).digest()

@@ -477,10 +477,10 @@ def parse_json(raw: bytes, path: str):
     """JSON read strictly as UTF-8; Refused at its line and column when it is not JSON or is nested too deeply."""
     import json
 
-    from ..data.yamlstrict import _decode
+    from ..data.yamlstrict import decode_utf8
 
     found: list = []
-    text = _decode(raw, path, found)
+    text = decode_utf8(raw, path, found)
     if text is None:
         raise Refused(found)
     try:
@@ -559,10 +559,10 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
 
 def decode(raw: bytes, path: str) -> str:
     """UTF-8 text, or Refused placing a byte-order mark, UTF-16, a byte that is not UTF-8 or a NUL byte."""
-    from ..data.yamlstrict import _decode
+    from ..data.yamlstrict import decode_utf8
 
     found: list = []
-    text = _decode(raw, path, found)
+    text = decode_utf8(raw, path, found)
     if text is None:
         raise Refused(found)
     return text
