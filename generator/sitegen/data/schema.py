@@ -25,6 +25,7 @@ SCHEMA_FOR_KIND = {
     "citation": "citation.schema.json",
     "metadata": "metadata.schema.json",
     "raw": "raw.schema.json",  # one row of a per-question .jsonl file
+    "site": "site.schema.json",
 }
 MAX_PER_FILE = 50
 

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from .. import reuse
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
-from .charts import (BEST_PREFIX, BOARD_CHARTS, HOME_CHARTS, MODEL_CHARTS, PRICE_CHART, build_charts,
+from .charts import (BEST_PREFIX, PRICE_CHART, build_charts,
                      price_disagreement_rows, price_rows)
 from .context import SiteContext
 from .numbers import decimals, number, with_unit
@@ -48,7 +48,7 @@ def _static_files() -> dict[str, bytes]:
 
 
 def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
-    kinds = [k for k in MODEL_CHARTS if k in charts and mid in charts[k]["models_set"]]
+    kinds = [k for k in lk.ctx.presentation.model_charts if k in charts and mid in charts[k]["models_set"]]
     name = lk.model_meta(mid)["name"]
     prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
     disagreements = price_disagreement_rows(lk.ctx, lk, mid) if prices else []
@@ -85,20 +85,20 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     pages: list[Page] = []
     # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
     headline = headline_boards(ctx) or [{"id": b, "coverage": board_coverage(ctx, b), "others": []}
-                                        for b in board_ids(ctx)[:3]]
+                                        for b in board_ids(ctx)[:ctx.presentation.headline_fallback]]
     pages.append(Page("index.html", "home.html", ctx.site_name, "home", {
         "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
-        "chart_kinds": [k for k in HOME_CHARTS if k in charts],
+        "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
         "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
         "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
         "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
-        "n_charts": len(_gallery(charts)),  # as many as the charts page shows
+        "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
     }, ctx.site_description))
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
         definition = str(ctx.boards[bid].get("definition") or bid)
         pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
-            "view": view, "og_image": ogimage.board_image(bid), "chart_kinds": [k for k in (*BOARD_CHARTS.get(bid, ()), BEST_PREFIX + bid) if k in charts],
+            "view": view, "og_image": ogimage.board_image(bid), "chart_kinds": [k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts],
             "methodology": _methodology_for(ctx, urls, bid),
             "asof": asof.control(ctx, bid, view["digits"]),
             "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
@@ -135,7 +135,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
         pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
                           functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(charts)}))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
     pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
@@ -170,17 +170,12 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     return pages
 
 
-def _gallery(charts: dict) -> list[str]:
-    """The charts the charts page shows, in its order: all but one model's prices and each board's best over time,
-    which are shown on the pages they belong to."""
-    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)), key=_chart_order)
-
-
-def _chart_order(kind: str) -> int:
-    order = ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "aa-vs-price-v2-2",
-             "pedagogy-frontier", "pedagogy-evolution",
-             "size-frontier", "cdpk-vs-send", "hle-calibration", "anchor-curves")
-    return order.index(kind) if kind in order else len(order)
+def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
+    """The charts the charts page shows, in methodology/site.yaml's order (the others after, in their own): all
+    but one model's prices and each board's best over time, which are shown on the pages they belong to."""
+    order = ctx.presentation.gallery
+    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)),
+                  key=lambda kind: order.index(kind) if kind in order else len(order))
 
 
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:

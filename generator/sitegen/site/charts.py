@@ -443,16 +443,6 @@ def aa_chart_kind(board: str, newest: str | None) -> str:
     return "aa-vs-price" if board == newest else "aa-vs-price-" + board.removeprefix("aa-intelligence-")
 
 
-# Which charts each page shows (the price history and each board's best value over time have their own places).
-HOME_CHARTS = ("iq-vs-cost", "aa-vs-price", "pedagogy-frontier")
-MODEL_CHARTS = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier",
-                "size-frontier", "cdpk-vs-send", "hle-calibration")
-BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed"), "ai-eq": (),
-                "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price-v2-2",),
-                "pedagogy-cdpk": ("pedagogy-frontier", "pedagogy-evolution", "size-frontier", "cdpk-vs-send"),
-                "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed")}
-
-
 def _changed_months(by_month: dict[str, Any]) -> list[str]:
     """Months whose frontier differs from the month before (the frontier's history without repeats)."""
     out, last = [], None

@@ -7,6 +7,33 @@ from typing import Any
 
 from ..data import frame
 
+SITE_NAME = "Leaderboards"
+SITE_DESCRIPTION = ("Open, reproducible leaderboards of AI models: every number with its source, "
+                    "every imputed value with its reason.")
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """methodology/site.yaml (schemas/site.schema.json): the order of the boards, what the front page leads with
+    and which charts each page shows. The defaults are a site without one: boards in id order, no charts."""
+
+    boards: tuple[str, ...] = ()
+    headline_fallback: int = 3
+    home_charts: tuple[str, ...] = ()
+    model_charts: tuple[str, ...] = ()
+    gallery: tuple[str, ...] = ()
+    board_charts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> Presentation:
+        """From the file's data (validated by its schema); None: no file."""
+        data = data or {}
+        charts = data.get("charts") or {}
+        return cls(tuple(data.get("boards") or ()), int((data.get("headline") or {}).get("fallback", 3)),
+                   tuple(charts.get("home") or ()), tuple(charts.get("model") or ()),
+                   tuple(charts.get("gallery") or ()),
+                   {bid: tuple(kinds) for bid, kinds in (charts.get("boards") or {}).items()})
+
 
 @dataclass(frozen=True)
 class SiteContext:
@@ -22,11 +49,8 @@ class SiteContext:
     frontiers: dict[str, Any]
     data_date: str
     api_files: dict[str, str] = field(default_factory=dict)
-    site_name: str = "Leaderboards"
-    site_description: str = (
-        "Open, reproducible leaderboards of AI models: every number with its source, "
-        "every imputed value with its reason."
-    )
+    site_name: str = SITE_NAME
+    site_description: str = SITE_DESCRIPTION
     repo_url: str = ""
     site_url: str = ""
     #: history.changelog.summary_entries: data commits newest first; empty when the build ran without git history
@@ -41,6 +65,8 @@ class SiteContext:
     as_of: dict[str, Any] = field(default_factory=dict)
     #: per board id: uncertainty.annotate's board["ahead"] (each ranked row's simulated rank in every draw)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: methodology/site.yaml: board order, the front page's fallback, which charts each page shows
+    presentation: Presentation = field(default_factory=Presentation)
 
 
 def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "",
@@ -58,7 +84,10 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
         models.append(view)
     # CITATION.cff, read and checked like every data file (strict YAML, its schema); None when it is missing
     citation = repo.citation.data if repo.citation is not None else None
+    site = repo.site.data if repo.site is not None else {}
     return SiteContext(
+        site_name=site.get("title", SITE_NAME), site_description=site.get("description", SITE_DESCRIPTION),
+        presentation=Presentation.from_data(site),
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date,
