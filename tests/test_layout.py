@@ -110,3 +110,54 @@ def test_the_private_name_finder_sees_both_forms():
             "y = problems.Problem\nz = check._private_of_a_function\n")
     assert private_uses(text, PACKAGE / "data" / "checks.py") == [
         "checks.py:1: imports _at from sitegen.data.rules", "checks.py:4: uses frame._key"]
+
+
+def engine_state() -> set[str]:
+    """`module.name` of every process-wide table in indices/: a private module-level dict, list, set or PerFrame,
+    a name a function rebinds with `global`, and a function behind functools' cache."""
+    import ast
+
+    found = set()
+    for path in sorted((PACKAGE / "indices").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+                values = node.value.elts if isinstance(node.value, ast.Tuple) and len(names) > 1 else [node.value]
+                for name, value in zip(names, values * len(names) if len(values) == 1 else values):
+                    called = isinstance(value, ast.Call) and getattr(value.func, "id", None) in (
+                        "dict", "list", "set", "PerFrame", "defaultdict")
+                    if name.startswith("_") and (called or isinstance(value, (ast.Dict, ast.List, ast.Set))):
+                        found.add(f"{path.stem}.{name}")
+            if isinstance(node, ast.FunctionDef) and any("cache" in ast.unparse(d) for d in node.decorator_list):
+                found.add(f"{path.stem}.{node.name}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Global):
+                found |= {f"{path.stem}.{name}" for name in node.names}
+    return found
+
+
+def test_architecture_names_every_process_wide_table_of_the_engine():
+    """"Indices are pure" holds with the memo tables ARCHITECTURE.md lists; a new one is listed there or removed."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Process-wide state in the engine", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"`indices/(\w+)\.py: (\w+)`", section)) == {tuple(s.split(".")) for s in engine_state()}
+
+
+def test_every_claim_names_a_contract_or_test_that_exists():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    table = text.split("## What keeps this page true", 1)[1]
+    rows = [row for row in table.splitlines() if row.startswith("| ") and not row.startswith(("| claim", "|---"))]
+    contracts = {c["id"] for c in PYPROJECT["tool"]["importlinter"]["contracts"]}
+    assert len(rows) >= 10
+    for row in rows:
+        keeper = row.split(" | ")[-1]
+        named = re.findall(r"contract `([\w-]+)`", keeper)
+        tests = re.findall(r"`(tests/[\w/.-]+?)(?:::(\w+))?`", keeper)
+        assert named or tests, row
+        assert set(named) <= contracts, row
+        for path, name in tests:
+            assert (ROOT / path).exists(), path
+            if name:
+                assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), (path, name)
