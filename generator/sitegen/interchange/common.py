@@ -436,17 +436,9 @@ TEXT, NUMBER, SCORE = "text", "number", "score"
 
 
 def problem(path: str, where: tuple[int, int], json_path: tuple, message: str, hint: str = ""):
-    from ..problems import Problem
+    from ..problems import Problem, field_path
 
-    return Problem(path, where[0], where[1], dotted(json_path), message, hint)
-
-
-def dotted(json_path: tuple) -> str:
-    """A JSON path as a field name: model-index[0].results[2].dataset ('' for the document itself)."""
-    out = ""
-    for part in json_path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out if len(out) <= 200 else out[:197] + "..."
+    return Problem(path, where[0], where[1], field_path(json_path, limit=200), message, hint)
 
 
 def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
