@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..known import known
-from .common import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
+from .parts import (board, component, from_result, interpolate, interpolate_rows, mean, model_lookup,
                      nearest_rank, nearest_rank_rows, round_half_up, select_by_benchmark)
 
 

@@ -25,7 +25,7 @@ OBSERVED, PUBLISHED, IMPUTED, DERIVED, EXCLUDED, MISSING = (
 
 
 # --------------------------------------------------------------------------------------------------
-# Shared small helpers (also used by pedagogy.py; candidates for indices/common.py)
+# Shared small helpers (also used by pedagogy.py; candidates for indices/parts.py)
 # --------------------------------------------------------------------------------------------------
 
 def competition_ranks(values: Sequence[float | None], higher_is_better: bool,

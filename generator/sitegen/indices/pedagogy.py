@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .common import model_lookup
+from .parts import model_lookup
 from ..known import known
 from .hle import DERIVED, EXCLUDED, MISSING, OBSERVED, PUBLISHED, pick_result, rank_rows
 

@@ -38,7 +38,7 @@ import pandas as pd
 from ..known import known
 from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
-from .common import interpolate, nearest_rank
+from .parts import interpolate, nearest_rank
 
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
@@ -417,7 +417,7 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
 def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
                benchmarks: Mapping[str, Mapping], sims: int, level: float, noise: bool = True):
     """{model: draws} of the EQ: the board's own function (eq.index_values) on the Elo draws."""
-    from .common import model_lookup
+    from .parts import model_lookup
 
     chosen = eq.selected(definition, results)
     people = model_lookup(models)
