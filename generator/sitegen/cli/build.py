@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import report, root_option
+from .options import report, root_option
 from .progress import quiet_option
 
 

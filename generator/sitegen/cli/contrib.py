@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .common import root_option
+from .options import root_option
 
 ROOT = root_option(help="Folder that holds scores/ and methodology/.")
 
@@ -91,7 +91,7 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
     The port is bound first, so a taken port fails at once. A failed rebuild prints its problems and keeps
     serving the last good site. Ctrl+C stops and removes the build's temporary folders.
     """
-    from .common import report
+    from .options import report
     from ..contrib.serve import ServeError, serve
 
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import yaml
 
-from .common import root_option
+from .options import root_option
 from .progress import Progress, quiet_option
 
 ROOT = root_option(help="Repository root.")
