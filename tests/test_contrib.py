@@ -519,7 +519,7 @@ def test_export_format_hf_writes_each_models_hugging_face_files(tmp_path):
     """The one board row (hle 63.4, from epoch) as the model card's model-index (a fraction, as `evaluate` writes
     it) and as an .eval_results entry (as written), which the importer reads back."""
     from sitegen.interchange import hf
-    from sitegen.interchange.common import Benchmarks
+    from sitegen.interchange.records import Benchmarks
 
     root, _, _ = _small_tree(tmp_path)
     result = run("export", "--root", root, "--format", "hf", "--out", tmp_path / "hf")

@@ -106,10 +106,10 @@ FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 
 
 def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve):
-    """The files of one `interchange` call as one imported document (interchange.common.Refused when any cannot be
+    """The files of one `interchange` call as one imported document (interchange.records.Refused when any cannot be
     read: not a regular file, too big, not UTF-8, not strict YAML/JSON, or of another shape)."""
     from ..interchange import eee, hf
-    from ..interchange.common import decode, read_input
+    from ..interchange.records import decode, read_input
 
     raws = [(str(p), read_input(p)) for p in paths]
     if fmt == "eee":
@@ -149,7 +149,7 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as
     `sitegen validate` would check it, and an existing one only with --force; otherwise nothing is written and
     the command exits 1."""
-    from ..interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
+    from ..interchange.records import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
 
     if not to_stdout:
         try:

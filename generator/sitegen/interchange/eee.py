@@ -31,7 +31,7 @@ import json
 import uuid
 
 from ..known import known
-from .common import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k,
+from .records import (NUMBER, PRIMARY_METRICS, SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, at_k,
                      board_records, build_doc, clean_number, norm, parse_json, percent_factor, problem, record, resolve_one, shape_problems)
 
 SCHEMA_VERSION = "0.3.0"
@@ -70,7 +70,7 @@ def _timestamp(value) -> str | None:
     return None
 
 
-#: The fields the importer reads, and their shapes (interchange.common.shape_problems).
+#: The fields the importer reads, and their shapes (interchange.records.shape_problems).
 LOG_SHAPE = {
     "source_metadata": {"evaluator_relationship": TEXT},
     "model_info": {"id": TEXT, "name": TEXT},

@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import yaml
 
-from .common import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, board_records, build_doc, clean_number,
+from .records import (SCORE, TEXT, Benchmarks, Imported, Refused, Resolve, board_records, build_doc, clean_number,
                      parse_yaml,
                      percent_factor, problem, record, resolve_one, shape_problems)
 
 FORMAT_MODEL_INDEX = "hf-model-index"
 FORMAT_EVAL_RESULTS = "hf-eval-results"
 
-#: The fields the model-index reader uses, and their shapes (interchange.common.shape_problems).
+#: The fields the model-index reader uses, and their shapes (interchange.records.shape_problems).
 _DATASET = {"name": TEXT, "type": TEXT, "config": TEXT, "revision": TEXT}
 MODEL_INDEX_SHAPE = {"model-index": [{
     "name": TEXT,
