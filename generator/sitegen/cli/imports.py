@@ -51,7 +51,7 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml."""
     from .. import importers
     from ..data import load
-    from ..importers.common import ImportError_, imported_path
+    from ..importers.extracts import ImportError_, imported_path
     from ..paths import PathRefused
 
     if all_:
@@ -126,7 +126,7 @@ def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
     from ..importers import aliases as alias_tools
-    from ..importers.common import ImportError_, load_ignores, reading
+    from ..importers.extracts import ImportError_, load_ignores, reading
     from ..importers.registry import Registry
 
     registry = Registry.load(root)
@@ -147,7 +147,7 @@ def apply_command(review, root):
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..importers import aliases as alias_tools
 
-    from ..importers.common import ImportError_, read_text
+    from ..importers.extracts import ImportError_, read_text
 
     try:  # the review file is an input like any other: bounded, a regular file, UTF-8
         doc = yaml.safe_load(read_text(review))
@@ -246,7 +246,7 @@ def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
     from .. import importers
     from ..data import frame, load
-    from ..importers.common import load_ignores
+    from ..importers.extracts import load_ignores
 
     repo, _ = load.load_repo(root)
     records = frame.result_records(repo)

@@ -323,7 +323,7 @@ def to_model_results(imported: dict) -> dict[str, list[dict]]:
 
 def imported_text(imported: dict, what: str) -> str:
     """scores/imported/<source>.yaml text for a document, with the generated-file header."""
-    from ..importers.common import HEADER
+    from ..importers.extracts import HEADER
 
     body = yaml.safe_dump(imported, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
     return HEADER.format(source=imported["source"], files=what) + body
@@ -443,8 +443,8 @@ def problem(path: str, where: tuple[int, int], json_path: tuple, message: str, h
 
 def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """A file's bytes, or Refused: only a regular file (never a device, FIFO or folder; a FIFO is not even waited
-    on), and at most `limit` bytes, checked before more than that is read (importers.common.regular_bytes)."""
-    from ..importers.common import regular_bytes
+    on), and at most `limit` bytes, checked before more than that is read (importers.extracts.regular_bytes)."""
+    from ..importers.extracts import regular_bytes
 
     raw, why = regular_bytes(Path(path), limit)
     if raw is None:
