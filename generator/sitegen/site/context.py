@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..data import frame
+from ..known import known
 
 SITE_NAME = "Leaderboards"
 SITE_DESCRIPTION = ("Open, reproducible leaderboards of AI models: every number with its source, "
@@ -98,10 +99,6 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
     )
 
 
-def _nan_none(value):
-    return None if value is None or (isinstance(value, float) and value != value) else value
-
-
 def _model_view(data: dict, results: list[dict]) -> dict:
     return {
         "id": data["id"], "name": data["name"], "organization": data["organization"],
@@ -112,8 +109,8 @@ def _model_view(data: dict, results: list[dict]) -> dict:
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
             "retrieved": r["retrieved"], "published": r["published"], "public_by": bool(r["public_by"]),
-            "url": r["url"] or None, "stderr": _nan_none(r["stderr"]),
-            "ci95": [r["ci_low"], r["ci_high"]] if _nan_none(r["ci_low"]) is not None else None,
+            "url": r["url"] or None, "stderr": known(r["stderr"]),
+            "ci95": [r["ci_low"], r["ci_high"]] if known(r["ci_low"]) is not None else None,
             "notes": r["notes"] or None, "self_reported": r["self_reported"], "override": r["override"] or None,
         } for r in results],
     }
@@ -123,15 +120,15 @@ def _fill_metadata(view: dict, rec: dict) -> None:
     view.update({
         "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
         "reasoning_state": rec.get("reasoning_state") or "not known",
-        "effort": rec["effort"], "effort_rank": _nan_none(rec["effort_rank"]),
-        "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
-        "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {
-            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
+        "effort": rec["effort"], "effort_rank": known(rec["effort_rank"]),
+        "parameters": {"total_b": known(rec["total_b"]), "active_b": known(rec["active_b"])},
+        "pricing": None if known(rec["input_per_mtok"]) is None else {
+            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": known(rec["output_per_mtok"]),
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
-        "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "context_window": known(rec["context_window"]), "licence": rec["licence"],
         "context_window_approximate": bool(rec.get("context_window_approximate")),
         "kind": rec.get("kind") or "language",
         "metadata_provenance": rec.get("provenance") or {},
-        "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
+        "manual_iq": None if known(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
     })
