@@ -93,7 +93,7 @@ def real_inputs():
 def engine_seconds(repeat: int) -> float:
     """The engine alone on the repository's data: frames in, every index and benchmark board out."""
     from sitegen.indices import boards
-    from sitegen.indices.common import forget_selections
+    from sitegen.indices.parts import forget_selections
 
     _, results, models, benchmarks, defs, raw = real_inputs()
     times = []

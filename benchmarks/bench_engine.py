@@ -18,7 +18,7 @@ import yaml
 from sitegen.export import to_csv, to_json
 from sitegen.indices import uncertainty
 from sitegen.indices.boards import compute_benchmark_boards, compute_boards, publishable
-from sitegen.indices.common import forget_selections
+from sitegen.indices.parts import forget_selections
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {

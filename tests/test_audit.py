@@ -92,7 +92,7 @@ def test_an_unreviewed_alias_until_the_mark_is_removed():
 
 def test_suggest_marks_and_apply_carries_the_mark(tmp_path):
     from sitegen.importers import aliases
-    from sitegen.importers.common import Extract
+    from sitegen.importers.extracts import Extract
 
     ex = Extract("board", "2025-01-01", [])
     ex.result("Gizmo 2 (high)", "quiz", 1)

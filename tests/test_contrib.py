@@ -510,9 +510,32 @@ def test_contributing_examples_pass_validation_together(tmp_path):
 
 def test_contributing_commands_exist():
     text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    for command in ("validate", "build", "serve", "new", "interchange", "export --format eee"):
+    for command in ("validate", "build", "serve", "new", "interchange", "export --format eee", "export --format hf"):
         assert f"sitegen {command}" in text
     assert "sitegen diff" in text and "scores/overrides.yaml" in text
+
+
+def test_export_format_hf_writes_each_models_hugging_face_files(tmp_path):
+    """The one board row (hle 63.4, from epoch) as the model card's model-index (a fraction, as `evaluate` writes
+    it) and as an .eval_results entry (as written), which the importer reads back."""
+    from sitegen.interchange import hf
+    from sitegen.interchange.records import Benchmarks
+
+    root, _, _ = _small_tree(tmp_path)
+    result = run("export", "--root", root, "--format", "hf", "--out", tmp_path / "hf")
+    assert result.exit_code == 0, result.output
+    files = sorted(p.relative_to(tmp_path / "hf").as_posix() for p in (tmp_path / "hf").rglob("*") if p.is_file())
+    assert files == [".sitegen-output", "acme/widget-1/.eval_results/sitegen.yaml", "acme/widget-1/model-index.yaml"]
+    card = yaml.safe_load((tmp_path / "hf/acme/widget-1/model-index.yaml").read_text())
+    (entry,) = card["model-index"]
+    assert entry["name"] == "acme/widget-1"
+    assert [m["value"] for r in entry["results"] for m in r["metrics"]] == [0.634]
+    listed = yaml.safe_load((tmp_path / "hf/acme/widget-1/.eval_results/sitegen.yaml").read_text())
+    assert [item["value"] for item in listed] == [63.4]
+    registry = Benchmarks.from_list(yaml.safe_load((root / "methodology/benchmarks.yaml").read_text())["benchmarks"])
+    again = hf.import_model_index((tmp_path / "hf/acme/widget-1/model-index.yaml").read_text(), source="s",
+                                  retrieved="2025-06-01", benchmarks=registry, resolve=lambda name: [name])
+    assert again.results == [{"model": "acme/widget-1", "benchmark": "hle", "value": 63.4}]
 
 
 def test_export_without_out_writes_under_the_root_not_api_api(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ import pytest
 from sitegen import importers
 from sitegen.data import lookalike
 from sitegen.importers import audit
-from sitegen.importers.common import load_ignores
+from sitegen.importers.extracts import load_ignores
 from sitegen.importers.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 from sitegen.build import validate_repo
 from sitegen.data import frame
 from sitegen.importers import epoch, swe_bench
-from sitegen.importers.common import Context, Extract, published_day
+from sitegen.importers.extracts import Context, Extract, published_day
 from sitegen.site.render import published_text
 from test_frame import tree  # the validation base tree with files laid over it
 

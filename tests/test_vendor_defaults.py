@@ -1,6 +1,6 @@
 """The vendor-defaults table (scores/identity.yaml vendor_defaults rules, source_defaults) applied the same way at
 every source: one test per rule, each on a small hand-made registry and the bare names the sources write
-(as the importers' extracts carry them), resolved through importers.common.resolve like every importer."""
+(as the importers' extracts carry them), resolved through importers.extracts.resolve like every importer."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from sitegen.importers import audit, defaults
-from sitegen.importers.common import Extract, resolve
+from sitegen.importers.extracts import Extract, resolve
 from sitegen.importers.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]

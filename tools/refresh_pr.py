@@ -36,7 +36,7 @@ import yaml
 from sitegen import importers
 from sitegen.importers import aliases as alias_tools
 from sitegen.importers import fetch as fetchers
-from sitegen.importers.common import load_ignores
+from sitegen.importers.extracts import load_ignores
 from sitegen.importers.registry import Registry
 from sitegen.history.pr_comment import code_block, code_span, md_escape
 

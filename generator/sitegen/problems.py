@@ -18,6 +18,15 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def field_path(path, limit: int | None = None) -> str:
+    """A problem's field from its path in the document: `results[2].value` for ("results", 2, "value"); cut to
+    `limit` characters (ending in "...") when given."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out if limit is None or len(out) <= limit else out[:limit - 3] + "..."
+
+
 @dataclasses.dataclass(frozen=True, order=True)
 class Problem:
     """One input problem at a place in a file; line and col are 1-based, 0 when the whole file is meant."""

@@ -229,7 +229,7 @@ def test_a_merge_that_would_leave_two_values_for_one_result_writes_nothing(repo)
 
 
 def test_an_import_into_a_linked_imported_folder_is_refused(repo, tmp_path):
-    from sitegen.interchange.common import Refused, write_imported
+    from sitegen.interchange.records import Refused, write_imported
 
     (tmp_path / "elsewhere").mkdir()
     (repo / "scores/imported").symlink_to(tmp_path / "elsewhere", target_is_directory=True)

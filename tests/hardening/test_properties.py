@@ -18,7 +18,7 @@ from hardkit import ROOT
 from sitegen.export import to_json
 from sitegen.indices import aiiq
 from sitegen.indices.boards import compute_benchmark_boards
-from sitegen.indices.common import interpolate
+from sitegen.indices.parts import interpolate
 
 DEF = yaml.safe_load((ROOT / "methodology/indices/ai-iq.yaml").read_text(encoding="utf-8"))
 BOARDS_DEF = yaml.safe_load((ROOT / "methodology/indices/benchmark-boards.yaml").read_text(encoding="utf-8"))

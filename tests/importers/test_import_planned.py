@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from sitegen import importers
-from sitegen.importers.common import ImportError_
+from sitegen.importers.extracts import ImportError_
 
 HEADER = "model_name,elo_norm,ci_low_norm,ci_high_norm\n"
 ROWS = [f"M{i},{1500 + i}.0,{1480 + i}.0,{1520 + i}.0\n" for i in range(1, 6)]

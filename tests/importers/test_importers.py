@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from sitegen import importers
 from sitegen.cli.imports import import_command
-from sitegen.importers.common import Context, number, resolve
+from sitegen.importers.extracts import Context, number, resolve
 from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]
@@ -217,7 +217,7 @@ def test_aa_leaderboard_metadata_context_window_of_own_endpoint_reasoning_and_no
 
 
 def test_a_source_scoped_alias_wins_at_its_source_only():
-    from sitegen.importers.common import Extract
+    from sitegen.importers.extracts import Extract
 
     registry = Registry.build({
         "cohere/command-r-mar-24": {"id": "cohere/command-r-mar-24", "name": "Command-R (Mar '24)",

@@ -16,7 +16,7 @@ import pytest
 
 from sitegen import importers
 from sitegen.importers import epoch, swe_bench
-from sitegen.importers.common import Context, checkpoint_name, dated_name, resolve, row_date
+from sitegen.importers.extracts import Context, checkpoint_name, dated_name, resolve, row_date
 from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]

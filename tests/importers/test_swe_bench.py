@@ -15,7 +15,7 @@ import pytest
 
 from sitegen import importers
 from sitegen.importers import swe_bench
-from sitegen.importers.common import Context, resolve
+from sitegen.importers.extracts import Context, resolve
 from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from indexkit import ROOT, definition, models, results
-from sitegen.indices import asof, common
+from sitegen.indices import asof, parts
 
 TOY = {"id": "toy", "kind": "weighted-mean", "name": "Toy", "version": "1", "unit": "", "precision": 4,
        "higher_is_better": True, "publish": "when-data", "description": "toy", "source_snapshot": "snap",
@@ -190,9 +190,9 @@ def test_priced_lookup_is_the_lookup_of_the_priced_frame():
     for day in ("2024-12-31", "2025-02-28", "2025-03-20"):
         for present in ({"o/a", "o/b", "o/c"}, {"o/a", "o/c"}):
             frame = asof.models_priced_at(PEOPLE[PEOPLE["model"].isin(present)], steps, day)
-            assert asof.priced_lookup(common._model_lookup(PEOPLE), steps, day, present) == \
-                common._model_lookup(frame)
-    assert asof.priced_lookup(common._model_lookup(PEOPLE), steps, "2025-02-28", {"o/a", "o/b"})["o/b"][
+            assert asof.priced_lookup(parts._model_lookup(PEOPLE), steps, day, present) == \
+                parts._model_lookup(frame)
+    assert asof.priced_lookup(parts._model_lookup(PEOPLE), steps, "2025-02-28", {"o/a", "o/b"})["o/b"][
         "input_per_mtok"] is None  # o/b's first price is 1 March: unpriced
 
 

@@ -81,7 +81,7 @@ def test_output_is_deterministic():
 
 def test_no_board_ranks_two_snapshots_of_one_source_together():
     from sitegen.indices.boards import one_snapshot
-    from sitegen.indices.common import rank_rows
+    from sitegen.indices.parts import rank_rows
 
     rows = [{"model": "o/a", "value": 80.0, "source": "aa-leaderboard-2025-08", "how": "observed", "_ranked": True},
             {"model": "o/b", "value": 60.0, "source": "aa-api-2026-07", "how": "observed", "_ranked": True},

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from sitegen.interchange import eee, hf
-from sitegen.interchange.common import Benchmarks, resolver
+from sitegen.interchange.records import Benchmarks, resolver
 
 EEE_VERSION = "0.3.0"  # every-eval-ever, verified to accept our export (schema 0.3.0)
 HERE = Path(__file__).parent

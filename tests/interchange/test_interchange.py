@@ -14,7 +14,7 @@ import pytest
 
 from sitegen.data import schema
 from sitegen.interchange import eee, hf
-from sitegen.interchange.common import Benchmarks, resolver, to_model_results
+from sitegen.interchange.records import Benchmarks, resolver, to_model_results
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UUID4 = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
@@ -208,6 +208,6 @@ def test_benchmark_lookup():
 
 @pytest.mark.parametrize("value,max_score,expected", [(0.5, 1, 50), (50, 100, 50), (0.5, None, 50), (12, None, 12)])
 def test_percent_scaling(value, max_score, expected):
-    from sitegen.interchange.common import clean_number, percent_factor
+    from sitegen.interchange.records import clean_number, percent_factor
 
     assert clean_number(value, percent_factor("percent", max_score, value)) == expected

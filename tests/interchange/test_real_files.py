@@ -11,7 +11,7 @@ import pytest
 
 from sitegen.data import schema
 from sitegen.interchange import eee, hf
-from sitegen.interchange.common import Benchmarks, resolver
+from sitegen.interchange.records import Benchmarks, resolver
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 BENCHMARKS = Benchmarks.load(Path(__file__).resolve().parents[2])
@@ -160,7 +160,7 @@ def test_eee_names_table():
 
 
 def test_every_table_entry_is_a_registered_benchmark():
-    from sitegen.interchange.common import BENCHMARK_NAMES
+    from sitegen.interchange.records import BENCHMARK_NAMES
 
     declared = {b: {m["id"] for m in e.get("metrics", [])} for b, e in BENCHMARKS.entries.items()}
     for entry in BENCHMARK_NAMES:

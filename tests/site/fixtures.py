@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
+import yaml
 
 from sitegen.indices import uncertainty as u
-from sitegen.site.context import SiteContext
+from sitegen.site.context import Presentation, SiteContext
 
+#: This repository's site configuration: the fixture's boards carry the real ids, so they are placed alike.
+PRESENTATION = Presentation.from_data(yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "methodology" / "site.yaml").read_text(encoding="utf-8")))
 HOSTILE_SCRIPT = "</script><script>alert(1)</script>"
 HOSTILE_IMG = '<img src=x onerror=alert(1)>'
 ORGS = ["OpenAI", "Anthropic", "Google", "Meta", "Mistral", "DeepSeek", "Alibaba", HOSTILE_IMG]
@@ -254,7 +259,8 @@ def make_context(n: int = 40, seed: int = 7) -> SiteContext:
                        sources=SOURCES, index_defs=index_defs, methodology_pages=methodology_pages,
                        frontiers=frontiers, data_date="2026-07-15", api_files=api_files,
                        repo_url="https://github.com/example/leaderboards",
-                       history=make_history([m["id"] for m in models]), citation=CITATION, ahead=ahead)
+                       history=make_history([m["id"] for m in models]), citation=CITATION, ahead=ahead,
+                       presentation=PRESENTATION)
 
 
 CITATION = {

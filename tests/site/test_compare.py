@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fixtures import make_context
 
-from sitegen.site import _compare_data
+from sitegen.site.assembly import _compare_data
 from sitegen.site.pages import Urls
 from sitegen.site.views import Lookups
 

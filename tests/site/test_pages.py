@@ -451,7 +451,7 @@ def _flatten(x):
 def test_a_board_links_to_the_methodology_section_of_its_own_version():
     import dataclasses
 
-    from sitegen.site import _methodology_for
+    from sitegen.site.assembly import _methodology_for
     from sitegen.site.pages import Urls
 
     base = make_context(5)

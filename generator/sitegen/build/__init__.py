@@ -76,7 +76,7 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     owned = uncertainty.owned_intervals(boards, index_defs)
     simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
         b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
-        seed_salt=uncertainty._SALT)
+        seed_salt=uncertainty.current_salt())
     if boards_only:
         return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
                         index_defs, {}, frontiers, result_records, model_records, {}, ahead)
@@ -222,7 +222,8 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
 
 
 def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
-    """Write the JSON API (fmt "api") or Every Eval Ever files (fmt "eee") into out, atomically."""
+    """Write the JSON API (fmt "api"), Every Eval Ever files ("eee") or Hugging Face files ("hf") into out,
+    atomically."""
     from .. import write
 
     refused = write.out_problem(out, root)
@@ -238,6 +239,10 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
         from ..interchange.eee import export_eee
 
         files = export_eee(computed)
+    elif fmt == "hf":
+        from ..interchange.hf import export_hf
+
+        files = export_hf(computed)
     else:
         files = computed.api_files
     write.atomic_build(Path(out), lambda folder: write.write_files(folder, files) or [])

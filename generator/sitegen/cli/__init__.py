@@ -1,7 +1,7 @@
 """The `sitegen` command line: click commands only; the work happens in the pipeline modules.
 
 One module per group of verbs: build.py (validate, build, export), imports.py (import, aliases, stats, fetch),
-diff.py (diff, changelog), contrib.py (new, serve, interchange); common.py holds what they share."""
+diff.py (diff, changelog), contrib.py (new, serve, interchange); options.py holds what they share."""
 
 from __future__ import annotations
 

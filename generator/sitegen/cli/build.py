@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import report, root_option
+from .options import report, root_option
 from .progress import quiet_option
 
 
@@ -65,16 +65,17 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_u
 @root_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder, replaced as a whole (default: export/ under --root for the JSON API, which lands "
-                   "in export/api/v1/ as on the site; export-eee/ under --root for Every Eval Ever). Both defaults "
-                   "are git-ignored.")
-@click.option("--format", "fmt", type=click.Choice(["api", "eee"]), default="api", show_default=True,
+                   "in export/api/v1/ as on the site; export-eee/ or export-hf/ under --root for the other "
+                   "formats). The defaults are git-ignored.")
+@click.option("--format", "fmt", type=click.Choice(["api", "eee", "hf"]), default="api", show_default=True,
               help="api: the JSON API (api/v1/...) with a CSV beside each board; eee: every benchmark board as "
-                   "Every Eval Ever 0.3.0 JSON.")
+                   "Every Eval Ever 0.3.0 JSON; hf: the same rows per model as Hugging Face files "
+                   "(<model>/model-index.yaml and <model>/.eval_results/sitegen.yaml).")
 def export(root: Path, out: Path | None, fmt: str):
     """Write the boards as data files, without the HTML site."""
     from ..build import export_files
 
-    out = out if out is not None else root / ("export" if fmt == "api" else "export-eee")
+    out = out if out is not None else root / ("export" if fmt == "api" else f"export-{fmt}")
     outcome = export_files(root, out, fmt)
     code = report(outcome.problems, False)
     if code == 0:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .common import root_option
+from .options import root_option
 
 ROOT = root_option(help="Folder that holds scores/ and methodology/.")
 
@@ -92,7 +92,7 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
     serving the last good site. Ctrl+C stops and removes the build's temporary folders.
     """
     from ..contrib.serve import ServeError, serve
-    from .common import report
+    from .options import report
 
     try:
         serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
@@ -106,10 +106,10 @@ FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 
 
 def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve):
-    """The files of one `interchange` call as one imported document (interchange.common.Refused when any cannot be
+    """The files of one `interchange` call as one imported document (interchange.records.Refused when any cannot be
     read: not a regular file, too big, not UTF-8, not strict YAML/JSON, or of another shape)."""
     from ..interchange import eee, hf
-    from ..interchange.common import decode, read_input
+    from ..interchange.records import decode, read_input
 
     raws = [(str(p), read_input(p)) for p in paths]
     if fmt == "eee":
@@ -149,7 +149,7 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as
     `sitegen validate` would check it, and an existing one only with --force; otherwise nothing is written and
     the command exits 1."""
-    from ..interchange.common import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
+    from ..interchange.records import Benchmarks, Refused, imported_text, resolver, target_problems, write_imported
 
     try:  # --print writes nothing, so an existing file does not matter; an unregistered SOURCE still does
         problems = target_problems(root, source, force or to_stdout)

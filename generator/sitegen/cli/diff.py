@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import root_option
+from .options import root_option
 from .progress import Progress, quiet_option
 
 

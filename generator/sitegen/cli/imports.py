@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import yaml
 
-from .common import root_option
+from .options import root_option
 from .progress import Progress, quiet_option
 
 ROOT = root_option(help="Repository root.")
@@ -63,7 +63,7 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
     validated first: an import that would add a validation error writes nothing."""
     from .. import importers
-    from ..importers.common import ImportError_
+    from ..importers.extracts import ImportError_
 
     plans = _plans(source, paths, retrieved, all_, check, root, data)
     problems, stale, refused, pending = 0, [], 0, []
@@ -103,7 +103,7 @@ def _write_imports(root: Path, pending: list) -> None:
     of them."""
     from .. import importers
     from ..data import load, new_errors
-    from ..importers.common import imported_path
+    from ..importers.extracts import imported_path
     from ..paths import PathRefused
 
     changes = {}
@@ -166,7 +166,7 @@ def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
     from ..importers import aliases as alias_tools
-    from ..importers.common import ImportError_, load_ignores, reading
+    from ..importers.extracts import ImportError_, load_ignores, reading
     from ..importers.registry import Registry
 
     registry = Registry.load(root)
@@ -187,7 +187,8 @@ def apply_command(review, root):
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..data import yamlstrict
     from ..importers import aliases as alias_tools
-    from ..importers.common import ImportError_, read_bytes
+    from ..importers.extracts import ImportError_, read_bytes
+
 
     try:  # the review file is an input like any other: bounded, a regular file, read by the strict YAML reader
         parsed, found = yamlstrict.parse(read_bytes(review, yamlstrict.MAX_BYTES), str(review))
@@ -299,7 +300,7 @@ def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
     from .. import importers
     from ..data import frame, load
-    from ..importers.common import load_ignores
+    from ..importers.extracts import load_ignores
 
     repo, _ = load.load_repo(root)
     records = frame.result_records(repo)

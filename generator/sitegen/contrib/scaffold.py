@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from ..data import checks, identity, load, new_errors, yamlstrict
+from ..data.rules import suggest_id
 from ..problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
@@ -193,11 +194,11 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
     benchmark = result["benchmark"]
     if benchmark not in reg.benchmarks:
         out.append(Problem(rel, 0, 0, "benchmark", f"unknown benchmark '{benchmark}'",
-                           checks._suggest(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml")))
+                           suggest_id(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml")))
     source = result["source"]
     if source not in reg.sources:
         out.append(Problem(rel, 0, 0, "source", f"unknown source '{source}'",
-                           checks._suggest(source, reg.sources, "add it to scores/sources.yaml")))
+                           suggest_id(source, reg.sources, "add it to scores/sources.yaml")))
     entry = reg.benchmarks.get(benchmark)
     if entry is not None:
         metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
@@ -305,7 +306,7 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
         known = [p.relative_to(root / "scores/models").with_suffix("").as_posix()
                  for p in (root / "scores/models").glob("*/*.yaml")]
         problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'",
-                            checks._suggest(model_id, known, "create it first with `sitegen new model`"))]
+                            suggest_id(model_id, known, "create it first with `sitegen new model`"))]
     if problems:
         raise RefusedError(problems)
     result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,

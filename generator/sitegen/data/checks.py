@@ -8,9 +8,9 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from ..problems import WARNING, Problem
+from ..problems import WARNING, Problem, field_path
 from . import identity, lookalike
-from .rules import CHECKS, _at, _field, _list, _suggest, check
+from .rules import CHECKS, check, list_of, problem_at, suggest_id
 from .yamlstrict import describe_char
 
 
@@ -30,12 +30,12 @@ class Index:
         self.repo = repo
         self.benchmarks = {}
         if repo.benchmarks is not None:
-            for i, entry in enumerate(_list(repo.benchmarks.data, "benchmarks")):
+            for i, entry in enumerate(list_of(repo.benchmarks.data, "benchmarks")):
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     self.benchmarks[entry["id"]] = (entry, repo.benchmarks, ("benchmarks", i))
         self.sources = {}
         if repo.sources is not None:
-            for i, entry in enumerate(_list(repo.sources.data, "sources")):
+            for i, entry in enumerate(list_of(repo.sources.data, "sources")):
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     self.sources[entry["id"]] = (entry, repo.sources, ("sources", i))
         self.models = {}
@@ -48,11 +48,11 @@ class Index:
         """Every result everywhere: (doc, json path, result dict, model id, source id, retrieved)."""
         for doc in self.repo.models:
             model_id = doc.data.get("id")
-            for i, result in enumerate(_list(doc.data, "results")):
+            for i, result in enumerate(list_of(doc.data, "results")):
                 if isinstance(result, dict):
                     yield doc, ("results", i), result, model_id, result.get("source"), result.get("retrieved")
         for doc in self.repo.imported:
-            for i, result in enumerate(_list(doc.data, "results")):
+            for i, result in enumerate(list_of(doc.data, "results")):
                 if isinstance(result, dict):
                     yield (doc, ("results", i), result, result.get("model"), doc.data.get("source"),
                            result.get("retrieved", doc.data.get("retrieved")))
@@ -64,7 +64,7 @@ def model_id_matches_path(index):
         model_id = doc.data.get("id")
         expected = doc.path[len("scores/models/"): -len(".yaml")]
         if isinstance(model_id, str) and model_id != expected:
-            yield _at(doc, ("id",), "id", f"id '{model_id}' does not match the file's path", f"write id: {expected}",
+            yield problem_at(doc, ("id",), "id", f"id '{model_id}' does not match the file's path", f"write id: {expected}",
                       key=False)
 
 
@@ -82,13 +82,13 @@ def ids_unique_ignoring_case(index):
         if doc is None:
             continue
         seen_ids = {}
-        for i, entry in enumerate(_list(doc.data, key)):
+        for i, entry in enumerate(list_of(doc.data, key)):
             item_id = entry.get("id") if isinstance(entry, dict) else None
             if not isinstance(item_id, str):
                 continue
             folded = item_id.casefold()
             if folded in seen_ids:
-                yield _at(doc, (key, i, "id"), f"{key}[{i}].id", f"'{item_id}' is defined twice",
+                yield problem_at(doc, (key, i, "id"), f"{key}[{i}].id", f"'{item_id}' is defined twice",
                           f"first at line {seen_ids[folded]}", key=False)
             else:
                 seen_ids[folded] = doc.value_mark(key, i, "id")[0]
@@ -98,35 +98,35 @@ def ids_unique_ignoring_case(index):
 def known_references(index):
     suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
-        base = _field(path)
+        base = field_path(path)
         benchmark = result.get("benchmark")
         if isinstance(benchmark, str) and benchmark not in index.benchmarks:
-            yield _at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
+            yield problem_at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
                       suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
                       key=False)
         if isinstance(source_id, str) and source_id not in index.sources:
             where = path + ("source",) if "source" in result else ("source",)
-            yield _at(doc, where, f"{base}.source" if "source" in result else "source", f"unknown source '{source_id}'",
+            yield problem_at(doc, where, f"{base}.source" if "source" in result else "source", f"unknown source '{source_id}'",
                       suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
         if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
-            yield _at(doc, path + ("model",), f"{base}.model", f"unknown model '{model_id}'",
+            yield problem_at(doc, path + ("model",), f"{base}.model", f"unknown model '{model_id}'",
                       suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
     for doc in index.repo.imported:
         source_id = doc.data.get("source")
-        for i, entry in enumerate(_list(doc.data, "models")):
+        for i, entry in enumerate(list_of(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
             if isinstance(model_id, str) and model_id not in index.models:
-                yield _at(doc, ("models", i, "model"), f"models[{i}].model", f"unknown model '{model_id}'",
+                yield problem_at(doc, ("models", i, "model"), f"models[{i}].model", f"unknown model '{model_id}'",
                           suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
-            yield _at(doc, ("source",), "source", f"source '{source_id}' does not match the file name",
+            yield problem_at(doc, ("source",), "source", f"source '{source_id}' does not match the file name",
                       f"an importer writes scores/imported/{source_id}.yaml", key=False)
     for doc in index.repo.models:
         for key in ("pricing", "manual_iq"):
             entry = doc.data.get(key)
             source_id = entry.get("source") if isinstance(entry, dict) else None
             if isinstance(source_id, str) and source_id not in index.sources:
-                yield _at(doc, (key, "source"), f"{key}.source", f"unknown source '{source_id}'",
+                yield problem_at(doc, (key, "source"), f"{key}.source", f"unknown source '{source_id}'",
                           suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
@@ -138,31 +138,31 @@ def named_files_and_lists_known(index):
     for raw in index.repo.raw:
         if raw.benchmark not in index.benchmarks:
             yield Problem(raw.path, 0, 0, "", f"unknown benchmark '{raw.benchmark}' in the path",
-                          _suggest(raw.benchmark, index.benchmarks, "per-question files live at "
+                          suggest_id(raw.benchmark, index.benchmarks, "per-question files live at "
                                    "scores/raw/<benchmark>/<org>/<model>.jsonl, benchmark ids as in methodology/benchmarks.yaml"))
         if raw.model not in index.models:
             yield Problem(raw.path, 0, 0, "", f"unknown model '{raw.model}' in the path",
-                          _suggest(raw.model, index.models, "name the file after a model file under scores/models/"))
+                          suggest_id(raw.model, index.models, "name the file after a model file under scores/models/"))
     doc = index.repo.ignore
-    for i, entry in enumerate(_list(doc.data, "ignore") if doc is not None else []):
+    for i, entry in enumerate(list_of(doc.data, "ignore") if doc is not None else []):
         source = entry.get("source") if isinstance(entry, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield _at(doc, ("ignore", i, "source"), f"ignore[{i}].source", f"unknown source '{source}'",
-                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            yield problem_at(doc, ("ignore", i, "source"), f"ignore[{i}].source", f"unknown source '{source}'",
+                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
 MAX_SUGGESTIONS = 50
 
 
 def _suggester(limit: int = MAX_SUGGESTIONS):
-    """_suggest with a memo and a budget: past `limit` different names the plain hint is given, so a file naming
+    """suggest_id with a memo and a budget: past `limit` different names the plain hint is given, so a file naming
     thousands of unknown ids is checked in linear time (difflib compares each name with every known id)."""
     memo: dict = {}
 
     def suggest(name: str, known, fallback: str) -> str:
         key = (name, fallback)
         if key not in memo:
-            memo[key] = _suggest(name, known, fallback) if len(memo) < limit else fallback
+            memo[key] = suggest_id(name, known, fallback) if len(memo) < limit else fallback
         return memo[key]
 
     return suggest
@@ -178,12 +178,12 @@ def metric_and_subset_declared(index):
         metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         if isinstance(metric, str) and metric not in metrics:
             hint = f"{entry['id']} has metrics: {', '.join(metrics)}" if metrics else f"{entry['id']} has only its primary metric; leave metric out"
-            yield _at(doc, path + ("metric",), _field(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False)
+            yield problem_at(doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False)
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if isinstance(subset, str) and subset not in subsets:
             hint = f"{entry['id']} has subsets: {', '.join(subsets)}" if subsets else f"{entry['id']} declares no subsets; leave subset out"
-            yield _at(doc, path + ("subset",), _field(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False)
+            yield problem_at(doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False)
 
 
 def scale_of(entry: dict, metric) -> dict:
@@ -198,7 +198,7 @@ def _valued(index):
     for doc, path, result, *_ in index.results():
         yield doc, path, result
     if index.repo.overrides is not None:
-        for i, entry in enumerate(_list(index.repo.overrides.data, "overrides")):
+        for i, entry in enumerate(list_of(index.repo.overrides.data, "overrides")):
             if isinstance(entry, dict):
                 yield index.repo.overrides, ("overrides", i), entry
 
@@ -212,15 +212,15 @@ def values_within_scale(index):
             continue
         scale = scale_of(entry, result.get("metric"))
         low, high = scale.get("min"), scale.get("max")
-        field = _field(path + ("value",))
+        field = field_path(path + ("value",))
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"{low if low is not None else '-∞'}–{high if high is not None else '∞'}"
             hint = f"{entry['id']} is on {span} {scale.get('unit', '')}".strip()
             if scale.get("unit") == "percent" and high == 100 and 100 < value <= 10000 and value / 100 <= 1:
                 hint += "; is it on another scale?"
-            yield _at(doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False)
+            yield problem_at(doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False)
         elif scale.get("unit") == "percent" and 0 < value < min(1, plausible_min(entry)):
-            yield _at(doc, path + ("value",), field, f"{value} looks like a fraction",
+            yield problem_at(doc, path + ("value",), field, f"{value} looks like a fraction",
                       f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?; if scores below 1% are "
                       f"real on {entry['id']}, declare plausible: {{min: 0, reason: ...}} in methodology/benchmarks.yaml",
                       WARNING, key=False)
@@ -238,12 +238,12 @@ def plausible_min(entry: dict) -> float:
 def scales_in_order(index):
     for entry, doc, path in index.benchmarks.values():
         scales = [(path + ("scale",), entry.get("scale"))]
-        scales += [(path + ("metrics", i, "scale"), m.get("scale")) for i, m in enumerate(_list(entry, "metrics"))
+        scales += [(path + ("metrics", i, "scale"), m.get("scale")) for i, m in enumerate(list_of(entry, "metrics"))
                    if isinstance(m, dict)]
         for where, scale in scales:
             low, high = (scale.get("min"), scale.get("max")) if isinstance(scale, dict) else (None, None)
             if isinstance(low, (int, float)) and isinstance(high, (int, float)) and not low < high:
-                yield _at(doc, where + ("max",), _field(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
+                yield problem_at(doc, where + ("max",), field_path(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
                           "write the scale's lowest and highest possible values", key=False)
 
 
@@ -252,7 +252,7 @@ def intervals_in_order(index):
     for doc, path, result, *_ in index.results():
         ci95 = result.get("ci95")
         if isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, (int, float)) for v in ci95) and ci95[0] > ci95[1]:
-            yield _at(doc, path + ("ci95",), _field(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
+            yield problem_at(doc, path + ("ci95",), field_path(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
                       "write [low, high]", key=False)
 
 
@@ -279,7 +279,7 @@ def _dates_in(doc, data, path, limit):
                     elif parsed < DATE_FLOOR:
                         problem = (f"{value} is before {DATE_FLOOR.isoformat()}", "check the year")
                 if problem:
-                    yield _at(doc, path + (key,), _field(path + (key,)), problem[0], problem[1], key=False)
+                    yield problem_at(doc, path + (key,), field_path(path + (key,)), problem[0], problem[1], key=False)
             else:
                 yield from _dates_in(doc, value, path + (key,), limit)
     elif isinstance(data, list):
@@ -307,7 +307,7 @@ def results_not_repeated(index):
         line = doc.mark(*path)[0]
         if key in seen:
             first_doc, first_line = seen[key]
-            yield _at(doc, path, _field(path), "the same result is given twice",
+            yield problem_at(doc, path, field_path(path), "the same result is given twice",
                       f"first at {first_doc}:{first_line} (same model, benchmark, source, date, metric, subset and harness)")
         else:
             seen[key] = (doc.path, line)
@@ -323,14 +323,14 @@ def aliases_map_to_one_model(index):
     owner = {}
     for doc in index.repo.models:
         model_id = doc.data.get("id")
-        names = [(("id",), model_id)] + [(("aliases", i), a) for i, a in enumerate(_list(doc.data, "aliases"))]
+        names = [(("id",), model_id)] + [(("aliases", i), a) for i, a in enumerate(list_of(doc.data, "aliases"))]
         for path, name in names:
             if not isinstance(name, str):
                 continue
             folded = fold_alias(name)
             if folded in owner and owner[folded][0] != model_id:
                 other = owner[folded]
-                yield _at(doc, path, _field(path), f"'{name}' already names {other[0]}",
+                yield problem_at(doc, path, field_path(path), f"'{name}' already names {other[0]}",
                           f"see {other[1]}; an alias must map to one model", key=False)
             else:
                 owner.setdefault(folded, (model_id, doc.path))
@@ -339,7 +339,7 @@ def aliases_map_to_one_model(index):
 def distinct_pairs(repo) -> set[frozenset]:
     """The reviewed pairs of look-alike models that are different models (scores/identity.yaml)."""
     data = repo.identity.data if repo.identity is not None and isinstance(repo.identity.data, dict) else {}
-    return {frozenset(e["models"]) for e in _list(data, "distinct")
+    return {frozenset(e["models"]) for e in list_of(data, "distinct")
             if isinstance(e, dict) and isinstance(e.get("models"), list) and len(e["models"]) == 2}
 
 
@@ -355,17 +355,17 @@ def release_and_effort_agree(index):
         release, effort = data.get("release"), data.get("effort")
         if (isinstance(release, str) and doc.path == f"scores/models/{model_id}.yaml"
                 and release.split("/")[0] != model_id.split("/")[0]):
-            yield _at(doc, ("release",), "release", f"release {release} is not in organisation "
+            yield problem_at(doc, ("release",), "release", f"release {release} is not in organisation "
                       f"'{model_id.split('/')[0]}' of {model_id}", "a configuration belongs to its own lab's release",
                       key=False)
         reasoning = data.get("reasoning")
         if effort is not None and isinstance(reasoning, bool) and reasoning != (effort != "none"):
-            yield _at(doc, ("reasoning",), "reasoning", f"reasoning: {str(reasoning).lower()} contradicts effort "
+            yield problem_at(doc, ("reasoning",), "reasoning", f"reasoning: {str(reasoning).lower()} contradicts effort "
                       f"{identity.effort_label(effort)}", "effort none means non-reasoning; any other effort means "
                       "reasoning (or leave reasoning out: effort decides)", key=False)
-        for i, former in enumerate(_list(data, "former_ids")):
+        for i, former in enumerate(list_of(data, "former_ids")):
             if former in index.models:
-                yield _at(doc, ("former_ids", i), f"former_ids[{i}]", f"{former} is still a model file",
+                yield problem_at(doc, ("former_ids", i), f"former_ids[{i}]", f"{former} is still a model file",
                           f"see {index.models[former].path}; a former id must not be reused", key=False)
 
 
@@ -374,16 +374,16 @@ def source_aliases_known_and_unique(index):
     """A scoped alias names a known source and, at that source, one model."""
     owner = {}
     for doc in sorted(index.repo.models, key=lambda d: d.path):
-        for i, entry in enumerate(_list(doc.data, "source_aliases")):
+        for i, entry in enumerate(list_of(doc.data, "source_aliases")):
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 continue
             source = entry.get("source")
             if isinstance(source, str) and source not in index.sources:
-                yield _at(doc, ("source_aliases", i, "source"), f"source_aliases[{i}].source", f"unknown source '{source}'",
-                          _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
+                yield problem_at(doc, ("source_aliases", i, "source"), f"source_aliases[{i}].source", f"unknown source '{source}'",
+                          suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
             folded = (source, fold_alias(entry["name"]))
             if folded in owner and owner[folded][0] != doc.data.get("id"):
-                yield _at(doc, ("source_aliases", i, "name"), f"source_aliases[{i}].name",
+                yield problem_at(doc, ("source_aliases", i, "name"), f"source_aliases[{i}].name",
                           f"'{entry['name']}' at {source} already names {owner[folded][0]}",
                           f"see {owner[folded][1]}; at one source a name maps to one model", key=False)
             owner.setdefault(folded, (doc.data.get("id"), doc.path))
@@ -395,34 +395,34 @@ def identity_file_references(index):
     doc = index.repo.identity
     if doc is None or not isinstance(doc.data, dict):
         return
-    for i, table in enumerate(_list(doc.data, "naming")):
+    for i, table in enumerate(list_of(doc.data, "naming")):
         source = table.get("source") if isinstance(table, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield _at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
-                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
-    for i, entry in enumerate(_list(doc.data, "unresolved")):
+            yield problem_at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
+                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+    for i, entry in enumerate(list_of(doc.data, "unresolved")):
         mid = entry.get("model") if isinstance(entry, dict) else None
         if isinstance(mid, str) and mid not in index.models:
-            yield _at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
-                      _suggest(mid, index.models, "an unresolved entry names a model file"), key=False)
+            yield problem_at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
+                      suggest_id(mid, index.models, "an unresolved entry names a model file"), key=False)
     releases = {str(d.data.get("release") or d.data.get("id")) for d in index.repo.models if isinstance(d.data, dict)}
     rules = [(("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
-             for i, vendor in enumerate(_list(doc.data, "vendor_defaults")) for j, rule in enumerate(_list(vendor, "rules"))]
-    rules += [(("source_defaults", i), f"source_defaults[{i}]", rule) for i, rule in enumerate(_list(doc.data, "source_defaults"))]
+             for i, vendor in enumerate(list_of(doc.data, "vendor_defaults")) for j, rule in enumerate(list_of(vendor, "rules"))]
+    rules += [(("source_defaults", i), f"source_defaults[{i}]", rule) for i, rule in enumerate(list_of(doc.data, "source_defaults"))]
     for path, field, rule in rules:
         source = rule.get("source") if isinstance(rule, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield _at(doc, path + ("source",), f"{field}.source", f"unknown source '{source}'",
-                      _suggest(source, index.sources, "add it to scores/sources.yaml"), key=False)
-        for k, release in enumerate(_list(rule, "releases")):
+            yield problem_at(doc, path + ("source",), f"{field}.source", f"unknown source '{source}'",
+                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+        for k, release in enumerate(list_of(rule, "releases")):
             if isinstance(release, str) and release not in releases:
-                yield _at(doc, path + ("releases", k), f"{field}.releases[{k}]", f"unknown release '{release}'",
-                          _suggest(release, releases, "a rule names the `release` of model files"), key=False)
-    for i, pair in enumerate(_list(doc.data, "distinct")):
-        for j, mid in enumerate(_list(pair, "models")):
+                yield problem_at(doc, path + ("releases", k), f"{field}.releases[{k}]", f"unknown release '{release}'",
+                          suggest_id(release, releases, "a rule names the `release` of model files"), key=False)
+    for i, pair in enumerate(list_of(doc.data, "distinct")):
+        for j, mid in enumerate(list_of(pair, "models")):
             if isinstance(mid, str) and mid not in index.models:
-                yield _at(doc, ("distinct", i, "models", j), f"distinct[{i}].models[{j}]", f"unknown model '{mid}'",
-                          _suggest(mid, index.models, "a distinct pair names two model files"), key=False)
+                yield problem_at(doc, ("distinct", i, "models", j), f"distinct[{i}].models[{j}]", f"unknown model '{mid}'",
+                          suggest_id(mid, index.models, "a distinct pair names two model files"), key=False)
 
 
 @check
@@ -438,7 +438,7 @@ def configurations_unique(index):
         if key in seen and frozenset((seen[key].data.get("id"), doc.data.get("id"))) in distinct:
             continue
         if key in seen:
-            yield _at(doc, ("effort",), "effort", f"{release} at effort {identity.effort_label(effort)} is already "
+            yield problem_at(doc, ("effort",), "effort", f"{release} at effort {identity.effort_label(effort)} is already "
                       f"{seen[key].data.get('id')}", f"see {seen[key].path}; merge the two files (the merged id goes "
                       "under former_ids) or correct the release or effort", key=False)
         else:
@@ -454,7 +454,7 @@ def ids_not_mistyped(index):
     models = {mid: doc.data for mid, doc in index.models.items() if isinstance(doc.data, dict)}
     for a, b in lookalike.typo_pairs(models, distinct_pairs(index.repo)):
         first, second = sorted((index.models[a], index.models[b]), key=lambda d: d.path)
-        yield _at(second, ("id",), "id", f"{second.data['id']} is within two edits of {first.data['id']}, which has "
+        yield problem_at(second, ("id",), "id", f"{second.data['id']} is within two edits of {first.data['id']}, which has "
                   f"the same name '{second.data.get('name')}'", f"see {first.path}; if one id is mistyped, merge it "
                   "with `sitegen aliases merge OLD --into NEW`; if they are different models, give them different "
                   "names or list the pair under distinct: in scores/identity.yaml with the reason", key=False)
@@ -482,12 +482,12 @@ def names_not_mixed_script(index):
             odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
             if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
                 plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
-                yield _at(doc, (key,), key, f"'{value}' has look-alike letters ({describe_char(odd[0])})",
+                yield problem_at(doc, (key,), key, f"'{value}' has look-alike letters ({describe_char(odd[0])})",
                           f"write it as '{plain}'", key=False)
             for word in value.split():
                 scripts = _scripts(word)
                 if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
-                    yield _at(doc, (key,), key, f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
+                    yield problem_at(doc, (key,), key, f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
                               "look-alike letters from another script; type the name in one script", key=False)
 
 
@@ -502,7 +502,7 @@ def overrides_match_something(index):
     keys, near = set(), defaultdict(set)
     for idoc in index.repo.imported:
         source_id = idoc.data.get("source")
-        for result in _list(idoc.data, "results"):
+        for result in list_of(idoc.data, "results"):
             if isinstance(result, dict):
                 key = (result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
                        result.get("subset", ""), result.get("harness", ""))
@@ -512,7 +512,7 @@ def overrides_match_something(index):
              "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
              "source": (index.sources, "add it to scores/sources.yaml"),
              "disagrees_with": (index.sources, "add it to scores/sources.yaml")}
-    for i, entry in enumerate(_list(doc.data, "overrides")):
+    for i, entry in enumerate(list_of(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
         unknown = False
@@ -520,13 +520,13 @@ def overrides_match_something(index):
             value = entry.get(name)
             if isinstance(value, str) and value not in ids:
                 unknown = True
-                yield _at(doc, ("overrides", i, name), f"overrides[{i}].{name}",
+                yield problem_at(doc, ("overrides", i, name), f"overrides[{i}].{name}",
                           f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
-                          _suggest(value, ids, fallback), key=False)
+                          suggest_id(value, ids, fallback), key=False)
         key = (entry.get("model"), entry.get("benchmark"), entry.get("source"), entry.get("metric", ""),
                entry.get("subset", ""), entry.get("harness", ""))
         if not unknown and key not in keys:
-            yield _at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
+            yield problem_at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
                       _near_hint(key, near.get(key[:2], set())))
 
 
@@ -590,7 +590,7 @@ def sources_disagree(index):
         gap, high, low = best
         if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
-            yield _at(doc, path + ("value",), _field(path + ("value",)),
+            yield problem_at(doc, path + ("value",), field_path(path + ("value",)),
                       f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
                       _disagreement_hint(limit, high, low), WARNING, key=False)
 
@@ -608,22 +608,22 @@ def metadata_rules_match_models(index):
     for model_id in sorted(index.models):
         by_org[model_id.partition("/")[0]].append(model_id)
     every = sorted(index.models)
-    for i, entry in enumerate(_list(doc.data, "rules")):
+    for i, entry in enumerate(list_of(doc.data, "rules")):
         if not isinstance(entry, dict):
             continue
         if not any(key in entry for key in metadata.FIELDS):
-            yield _at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
+            yield problem_at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
                       f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule")
-        for j, pattern in enumerate(_list(entry, "match")):
+        for j, pattern in enumerate(list_of(entry, "match")):
             if not isinstance(pattern, str):
                 continue
-            org = metadata._literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
+            org = metadata.literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
             ids = every if org is None else by_org.get(org, [])
             if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
                 fallback = "the model was renamed or merged, or the pattern has a typo; update or remove it"
                 literal = not any(ch in pattern for ch in "*?[")  # an id: the closest model id may be the one meant
-                yield _at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
-                          _suggest(pattern, every, fallback) if literal else fallback, key=False)
+                yield problem_at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
+                          suggest_id(pattern, every, fallback) if literal else fallback, key=False)
 
 
 @check
@@ -647,7 +647,7 @@ def metadata_rules_agree(index):
                     first = seen.setdefault(key, (value, rule))
                     if first[0] != value and (first[1].index, rule.index, key) not in reported:
                         reported.add((first[1].index, rule.index, key))
-                        yield _at(doc, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+                        yield problem_at(doc, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
                                   f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
                                   "narrow one rule's match, or move the exception to a more specific level")
 
@@ -658,7 +658,7 @@ def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
 
     said: dict[str, dict[str, list[tuple]]] = {}
     for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
-        for i, entry in enumerate(_list(doc.data, "models")):
+        for i, entry in enumerate(list_of(doc.data, "models")):
             if isinstance(entry, dict) and isinstance(entry.get("model"), str):
                 for key in metadata.FIELDS:
                     if entry.get(key) is not None:
@@ -704,7 +704,7 @@ def metadata_rules_agree_with_sources(index):
             settled = _settled(index, rules, model_id) if settled is None else settled
             if key in settled:
                 continue
-            yield _at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
+            yield problem_at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
                       f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
                       REVIEW_HINT.format(model=model_id, key=key) + ", or narrow this rule's match")
 
@@ -729,7 +729,7 @@ def metadata_sources_agree(index):
                 settled = _settled(index, rules, model_id) if settled is None else settled
                 if key in settled:
                     break
-                yield _at(doc, ("models", i, key), f"models[{i}].{key}",
+                yield problem_at(doc, ("models", i, key), f"models[{i}].{key}",
                           f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
                           REVIEW_HINT.format(model=model_id, key=key), key=False)
 
@@ -752,7 +752,7 @@ def reviewed_disagreements_exist(index):
     the other no longer gives one, or they are now within the tolerance): stale, so that a reviewed exception
     cannot silence a later, different disagreement of the same pair."""
     doc, tolerance = index.repo.overrides, _tolerance(index)
-    entries = [(i, e) for i, e in enumerate(_list(doc.data, "overrides") if doc is not None else [])
+    entries = [(i, e) for i, e in enumerate(list_of(doc.data, "overrides") if doc is not None else [])
                if isinstance(e, dict) and isinstance(e.get("disagrees_with"), str)]
     if not entries or not tolerance:
         return
@@ -776,7 +776,7 @@ def reviewed_disagreements_exist(index):
             if gap > limit:
                 continue
             gone = (f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}")
-        yield _at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
+        yield problem_at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
                   f"{key[0]} {key[1]}: the reviewed disagreement with {entry['disagrees_with']} is gone ({gone})",
                   "remove this entry", WARNING, key=False)
 
@@ -787,7 +787,7 @@ def reviewed_disagreements(index) -> set[tuple]:
     check compares publishers."""
     doc = index.repo.overrides
     out = set()
-    for entry in _list(doc.data, "overrides") if doc is not None else []:
+    for entry in list_of(doc.data, "overrides") if doc is not None else []:
         if isinstance(entry, dict) and isinstance(entry.get("disagrees_with"), str):
             key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
                    entry.get("harness", ""))
@@ -820,7 +820,7 @@ def organization_named_one_way(index):
     """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
     '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name.
     Where scores/metadata.yaml has an organisations table, `organizations_in_table` checks the names instead."""
-    if index.repo.metadata is not None and _list(index.repo.metadata.data, "organizations"):
+    if index.repo.metadata is not None and list_of(index.repo.metadata.data, "organizations"):
         return
     folders = defaultdict(list)
     for doc in index.repo.models:
@@ -830,7 +830,7 @@ def organization_named_one_way(index):
             folders[parts[2]].append((org, doc))
     for folder, entries in sorted(folders.items()):
         for org, doc, usual, counts in _odd_ones(entries):
-            yield _at(doc, ("organization",), "organization",
+            yield problem_at(doc, ("organization",), "organization",
                       f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
                       f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
                       f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
@@ -849,7 +849,7 @@ def release_facts_agree(index):
         for mid in sorted(values):
             doc = index.models.get(mid)
             if doc is not None:
-                yield _at(doc, ("release",), "release",
+                yield problem_at(doc, ("release",), "release",
                           f"configurations of {release} disagree on {field}: {said}",
                           f"record the release's {field} as a reviewed rule in scores/metadata.yaml "
                           f"(match: [{release.split('/')[0]}/...], level: release, {field}: ..., reviewed: <why>)",
@@ -869,7 +869,7 @@ def organizations_in_table(index):
     folder has an entry and its `organization` is that entry's name; an entry no model uses is stale. Without a
     table (a tree with no scores/metadata.yaml or no `organizations:`) nothing is checked."""
     doc = index.repo.metadata
-    entries = _list(doc.data, "organizations") if doc is not None else []
+    entries = list_of(doc.data, "organizations") if doc is not None else []
     if not entries:
         return
     table: dict[str, tuple[int, dict]] = {}
@@ -877,7 +877,7 @@ def organizations_in_table(index):
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             continue
         if entry["id"] in table:
-            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id",
+            yield problem_at(doc, ("organizations", i, "id"), f"organizations[{i}].id",
                       f"'{entry['id']}' is in the table twice", "keep one entry per organisation", key=False)
             continue
         table[entry["id"]] = (i, entry)
@@ -889,17 +889,17 @@ def organizations_in_table(index):
         folder = model_id.partition("/")[0]
         used.add(folder)
         if folder not in table:
-            yield _at(model_doc, ("organization",), "organization",
+            yield problem_at(model_doc, ("organization",), "organization",
                       f"organisation '{folder}' ({org}) is not in the organisations table",
                       f"add {{id: {folder}, name: {org}}} to organizations: in scores/metadata.yaml, or file the "
                       "model under an organisation the table has", key=False)
         elif org != table[folder][1].get("name"):
-            yield _at(model_doc, ("organization",), "organization",
+            yield problem_at(model_doc, ("organization",), "organization",
                       f"'{org}' is not the organisations table's name for {folder}",
                       f"write organization: {table[folder][1].get('name')}", key=False)
     for folder, (i, _) in sorted(table.items()):
         if folder not in used:
-            yield _at(doc, ("organizations", i, "id"), f"organizations[{i}].id", f"no model is filed under '{folder}'",
+            yield problem_at(doc, ("organizations", i, "id"), f"organizations[{i}].id", f"no model is filed under '{folder}'",
                       "remove the entry, or fix the folder name", key=False)
 
 
@@ -912,11 +912,11 @@ def base_model_known(index):
         if not isinstance(target, str):
             continue
         if target == doc.data.get("id"):
-            yield _at(doc, ("base_model", "model"), "base_model.model", "a model is not its own base model",
+            yield problem_at(doc, ("base_model", "model"), "base_model.model", "a model is not its own base model",
                       "name the model it was trained from", key=False)
         elif target not in index.models:
-            yield _at(doc, ("base_model", "model"), "base_model.model", f"unknown model '{target}'",
-                      _suggest(target, index.models, "leave `model` out when the site has no page for the base"),
+            yield problem_at(doc, ("base_model", "model"), "base_model.model", f"unknown model '{target}'",
+                      suggest_id(target, index.models, "leave `model` out when the site has no page for the base"),
                       key=False)
 
 
@@ -935,7 +935,7 @@ def one_result_per_source_snapshot(index):
         rows.sort(key=lambda r: (r[0], r[2].path, r[3]))
         for (date, value, _, _), (later, later_value, doc, path) in zip(rows, rows[1:]):
             if later != date and later_value != value:
-                yield _at(doc, path + ("retrieved",), _field(path + ("retrieved",)),
+                yield problem_at(doc, path + ("retrieved",), field_path(path + ("retrieved",)),
                           f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
                           f"{value:g} on {date}",
                           "replace the older result with the newer one, or give each a different metric, subset "
@@ -949,26 +949,26 @@ def question_counts_name_known_sources(index):
     is warned about (its count would apply to nothing)."""
     for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
         seen, general = set(), 0
-        for i, q in enumerate(_list(entry, "questions")):
+        for i, q in enumerate(list_of(entry, "questions")):
             if not isinstance(q, dict):
                 continue
             where = path + ("questions", i)
             if not q.get("sources"):
                 general += 1
                 if general > 1:
-                    yield _at(doc, where, _field(where), f"{bid} has a second question count for all sources",
+                    yield problem_at(doc, where, field_path(where), f"{bid} has a second question count for all sources",
                               "name the sources each count applies to")
                 continue
-            for j, source_id in enumerate(_list(q, "sources")):
+            for j, source_id in enumerate(list_of(q, "sources")):
                 if not isinstance(source_id, str):
                     continue
                 at = where + ("sources", j)
                 if source_id not in index.sources:  # a warning: the count then applies to nothing
-                    yield _at(doc, at, _field(at), f"unknown source '{source_id}'",
-                              _suggest(source_id, index.sources, "add it to scores/sources.yaml"), WARNING,
+                    yield problem_at(doc, at, field_path(at), f"unknown source '{source_id}'",
+                              suggest_id(source_id, index.sources, "add it to scores/sources.yaml"), WARNING,
                               key=False)
                 elif source_id in seen:
-                    yield _at(doc, at, _field(at), f"{bid} has two question counts for source '{source_id}'",
+                    yield problem_at(doc, at, field_path(at), f"{bid} has two question counts for source '{source_id}'",
                               "keep one", key=False)
                 seen.add(source_id)
 
@@ -979,9 +979,9 @@ def question_count_or_unknown(index):
     not both. (That every percent benchmark of the real registry does one of the two is a real-data test: fixture
     trees need neither, and a value without either says so in its interval's reason.)"""
     for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
-        if _list(entry, "questions") and entry.get("questions_unknown"):
+        if list_of(entry, "questions") and entry.get("questions_unknown"):
             where = path + ("questions_unknown",)
-            yield _at(doc, where, _field(where), f"{bid} declares a question count and says it is unknown",
+            yield problem_at(doc, where, field_path(where), f"{bid} declares a question count and says it is unknown",
                       "keep the count if a source states it, else remove `questions`")
 
 
@@ -1070,19 +1070,19 @@ def names_follow_style(index):
         if not isinstance(name, str):
             continue
         for message, hint in name_style_problems(name):
-            yield _at(doc, ("name",), "name", message, hint, key=False)
+            yield problem_at(doc, ("name",), "name", message, hint, key=False)
         if isinstance(doc.data.get("release"), str):
             by_release[doc.data["release"]].append((product_name(name), doc))
         by_name[fold_alias(name)].append(doc)
     for release, entries in sorted(by_release.items()):
         for product, doc, usual, counts in _odd_ones(entries):
-            yield _at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
+            yield problem_at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
                       f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
                       "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
                       key=False)
     for _folded, docs in sorted(by_name.items()):
         for doc in docs[1:]:
-            yield _at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
+            yield problem_at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
                       "two models need names a reader can tell apart (add who built it or what differs)", key=False)
 
 
@@ -1098,10 +1098,10 @@ def published_in_order(index):
     versions = frame.source_versions(index.repo)
     flagged, excluded = set(), set()  # reviewed pre-release results; results no board shows
     if index.repo.overrides is not None:
-        for entry in _list(index.repo.overrides.data, "overrides"):
+        for entry in list_of(index.repo.overrides.data, "overrides"):
             if not isinstance(entry, dict):
                 continue
-            key = frame._override_key(entry.get("model"), entry.get("benchmark"), entry.get("source"), entry)
+            key = frame.override_key(entry.get("model"), entry.get("benchmark"), entry.get("source"), entry)
             if entry.get("pre_release") and entry.get("published_url"):
                 flagged.add(key)
             if entry.get("exclude"):
@@ -1109,14 +1109,14 @@ def published_in_order(index):
     for doc, path, result, model_id, source_id, retrieved in index.results():
         imported = doc.kind == "imported"
         if not isinstance(retrieved, str) or (
-                imported and frame._override_key(model_id, result.get("benchmark"), source_id, result) in excluded):
+                imported and frame.override_key(model_id, result.get("benchmark"), source_id, result) in excluded):
             continue
         published, _ = frame.published_of(result, retrieved, None if imported else versions.get(source_id))
         where = path + ("published",) if result.get("published") else path
         said = "" if result.get("published") or imported or source_id not in versions else (
             f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
         if published > retrieved:
-            yield _at(doc, where, _field(where), f"published {published}{said} is after retrieved {retrieved}",
+            yield problem_at(doc, where, field_path(where), f"published {published}{said} is after retrieved {retrieved}",
                       "a number cannot be read from a source before it is public: check both dates", key=False)
         release = released.get(model_id)
         if not isinstance(release, str) or not release:
@@ -1125,7 +1125,7 @@ def published_in_order(index):
         if published >= first_day:
             continue
         if imported:
-            if frame._override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
+            if frame.override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
                 continue
             hint = ("if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
                     "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
@@ -1135,5 +1135,5 @@ def published_in_order(index):
                 continue
             hint = ("write pre_release: true with published_url (the page that shows it) if it was, "
                     "else correct the date")
-        yield _at(doc, where, _field(where), f"published {published}{said} is before {model_id}'s release ({release})",
+        yield problem_at(doc, where, field_path(where), f"published {published}{said} is before {model_id}'s release ({release})",
                   hint, key=False)

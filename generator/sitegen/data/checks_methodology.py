@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..problems import Problem
-from .rules import _at, _field, _list, _suggest, check
+from ..problems import Problem, field_path
+from .rules import check, list_of, problem_at, suggest_id
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
 
@@ -30,7 +30,7 @@ def index_id_matches_file(index):
         expected = doc.path.rsplit("/", 1)[-1].removesuffix(".yaml")
         found = doc.data.get("id")
         if isinstance(found, str) and found != expected:
-            yield _at(doc, ("id",), "id", f"id '{found}' does not match the file name",
+            yield problem_at(doc, ("id",), "id", f"id '{found}' does not match the file name",
                       f"write id: {expected} (the id is the board's URL)", key=False)
 
 
@@ -44,17 +44,17 @@ def index_references_known(index):
         for path, key, value in _walk(doc.data):
             where = path + (key,)
             if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
-                yield _at(doc, where, _field(where), f"unknown benchmark '{value}'",
-                          _suggest(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                yield problem_at(doc, where, field_path(where), f"unknown benchmark '{value}'",
+                          suggest_id(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
                           key=False)
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
-                        yield _at(doc, where + (name,), _field(where + (name,)), f"unknown benchmark '{name}'",
-                                  _suggest(name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"))
+                        yield problem_at(doc, where + (name,), field_path(where + (name,)), f"unknown benchmark '{name}'",
+                                  suggest_id(name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"))
             elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield _at(doc, where, _field(where), f"unknown source '{value}'",
-                          _suggest(value, index.sources, "add it to scores/sources.yaml"), key=False)
+                yield problem_at(doc, where, field_path(where), f"unknown source '{value}'",
+                          suggest_id(value, index.sources, "add it to scores/sources.yaml"), key=False)
 
 
 @check
@@ -63,17 +63,17 @@ def benchmark_in_one_dimension(index):
     the simulations draw each benchmark's scores once per dimension that reads it (indices/uncertainty.py)."""
     for doc in index.repo.indices:
         first: dict[str, str] = {}
-        for i, dim in enumerate(_list(doc.data, "dimensions")):
+        for i, dim in enumerate(list_of(doc.data, "dimensions")):
             if not isinstance(dim, dict):
                 continue
-            for j, entry in enumerate(_list(dim, "benchmarks")):
+            for j, entry in enumerate(list_of(dim, "benchmarks")):
                 bid = entry.get("benchmark") if isinstance(entry, dict) else None
                 if not isinstance(bid, str):
                     continue
                 name = str(dim.get("id", i))
                 if bid in first:
                     where = ("dimensions", i, "benchmarks", j, "benchmark")
-                    yield _at(doc, where, _field(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
+                    yield problem_at(doc, where, field_path(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
                               "an index counts each benchmark once: keep it in one dimension", key=False)
                 else:
                     first[bid] = name
@@ -86,11 +86,11 @@ def family_match_switch_acts(index):
     for doc in index.repo.indices:
         if doc.data.get("kind") != "ai-iq" or doc.data.get("family_match") is True:
             continue
-        for i, dim in enumerate(_list(doc.data, "dimensions")):
-            for j, entry in enumerate(_list(dim, "benchmarks") if isinstance(dim, dict) else []):
+        for i, dim in enumerate(list_of(doc.data, "dimensions")):
+            for j, entry in enumerate(list_of(dim, "benchmarks") if isinstance(dim, dict) else []):
                 if isinstance(entry, dict) and "family_match" in entry:
                     where = ("dimensions", i, "benchmarks", j, "family_match")
-                    yield _at(doc, where, _field(where), "family match is off for the whole index, so this "
+                    yield problem_at(doc, where, field_path(where), "family match is off for the whole index, so this "
                               "setting changes nothing", "remove it, or write family_match: true at the top level")
 
 
@@ -105,7 +105,7 @@ def anchors_ascending(index):
                 a, b = raws[i - 1], raws[i]
                 if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not a < b:
                     where = path + (key, i, 0)
-                    yield _at(doc, where, _field(where), f"raw score {b:g} does not rise above {a:g}",
+                    yield problem_at(doc, where, field_path(where), f"raw score {b:g} does not rise above {a:g}",
                               "anchor rows go from the lowest raw score to the highest", key=False)
 
 
@@ -114,9 +114,9 @@ def weights_as_declared(index):
     for doc in index.repo.indices:
         if doc.data.get("kind") != "weighted-mean" or doc.data.get("weights") != "fractions":
             continue
-        weights = [c.get("weight") for c in _list(doc.data, "constituents") if isinstance(c, dict)]
+        weights = [c.get("weight") for c in list_of(doc.data, "constituents") if isinstance(c, dict)]
         if weights and all(isinstance(w, (int, float)) for w in weights) and abs(sum(weights) - 1) > FRACTION_TOLERANCE:
-            yield _at(doc, ("constituents",), "constituents", f"weights sum to {sum(weights):g}, not 1",
+            yield problem_at(doc, ("constituents",), "constituents", f"weights sum to {sum(weights):g}, not 1",
                       "fix the weights, or declare weights: relative to have them divided by their sum")
 
 
@@ -130,7 +130,7 @@ def snapshot_has_each_constituent(index):
     for doc in index.repo.indices:
         snapshot = doc.data.get("source_snapshot")
         if doc.data.get("kind") == "weighted-mean" and isinstance(snapshot, str):
-            for i, c in enumerate(_list(doc.data, "constituents")):
+            for i, c in enumerate(list_of(doc.data, "constituents")):
                 if isinstance(c, dict) and isinstance(c.get("benchmark"), str):
                     wanted[(doc.path, i)] = (doc, snapshot, c)
     if not wanted:
@@ -147,7 +147,7 @@ def snapshot_has_each_constituent(index):
             continue
         have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(kinds.items()))
         where = ("constituents", i) + (("subset",) if want[1] else ("metric",) if want[0] else ())
-        yield _at(doc, where, _field(where), f"no {c['benchmark']} result of {snapshot} is filed under "
+        yield problem_at(doc, where, field_path(where), f"no {c['benchmark']} result of {snapshot} is filed under "
                   f"{_filed_as(*want)} ({have}), so no row of this index is complete",
                   "regenerate the imported file (sitegen import --all) if its importer now files them so, "
                   "or correct the constituent", key=len(where) == 2)
@@ -169,7 +169,7 @@ def pages_do_not_collide(index):
     for entry, _, path in index.benchmarks.values():
         url = _UNSAFE.sub("-", entry["id"]).strip("-.").casefold()
         if url in seen and seen[url] != entry["id"]:
-            yield _at(doc, path + ("id",), _field(path + ("id",)), f"'{entry['id']}' has the same page as "
+            yield problem_at(doc, path + ("id",), field_path(path + ("id",)), f"'{entry['id']}' has the same page as "
                       f"'{seen[url]}'", "benchmark pages are named by id; choose an id that differs in letters or digits",
                       key=False)
         seen.setdefault(url, entry["id"])
@@ -208,11 +208,11 @@ def history_versions_meet(index):
                 continue
             nxt = history[after[1]]
             if end is None:
-                yield _at(doc, ("history", i), f"history[{i}]", f"version {entry.get('version')} has no `to` although "
+                yield problem_at(doc, ("history", i), f"history[{i}]", f"version {entry.get('version')} has no `to` although "
                           f"version {nxt.get('version')} follows it from {nxt['from']}",
                           f"write to: \"{nxt['from']}\" (a version runs up to, not including, its successor's from)")
             elif _first_day(end) != after[0]:
-                yield _at(doc, ("history", i, "to"), f"history[{i}].to", f"version {entry.get('version')} ends on "
+                yield problem_at(doc, ("history", i, "to"), f"history[{i}].to", f"version {entry.get('version')} ends on "
                           f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
                           f"write to: \"{nxt['from']}\" (`to` is exclusive: the first day of the next version)",
                           key=False)
@@ -225,6 +225,6 @@ def history_versions_meet(index):
             for doc, i, entry in found:
                 if entry.get(field) is None or _first_day(entry[field]) != _first_day(told):
                     others = ", ".join(sorted({d.path for d, _, e in found if e.get(field) == told}))
-                    yield _at(doc, ("history", i), f"history[{i}].{field}", f"{name} version {version}: {field} "
+                    yield problem_at(doc, ("history", i), f"history[{i}].{field}", f"{name} version {version}: {field} "
                               f"{entry.get(field) or '(none)'} here but {told} in {others}",
                               "every definition's history must give a version the same dates")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..known import known
 from . import identity, metadata
 
 if TYPE_CHECKING:
@@ -39,10 +40,12 @@ METADATA_FIELDS = ("organization",)
 
 
 def _num(value: object) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    """A known number as a float, else NaN: the frames' missing value."""
+    value = known(value)
+    return math.nan if value is None else value
 
 
-def _override_key(model: object, benchmark: object, source: object, entry: Mapping) -> tuple:
+def override_key(model: object, benchmark: object, source: object, entry: Mapping) -> tuple:
     return (model, benchmark, source, entry.get("metric", ""), entry.get("subset", ""), entry.get("harness", ""))
 
 
@@ -53,11 +56,11 @@ def excluded_records(repo: Repo) -> list[dict]:
     if repo.overrides is not None:
         for entry in repo.overrides.data.get("overrides", []):
             if entry.get("exclude"):
-                excluded[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+                excluded[override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
     out = []
     for doc in sorted(repo.imported, key=lambda d: d.data["source"]):
         for result in doc.data.get("results", []):
-            fix = excluded.get(_override_key(result["model"], result["benchmark"], doc.data["source"], result))
+            fix = excluded.get(override_key(result["model"], result["benchmark"], doc.data["source"], result))
             if fix is not None:
                 out.append({"model": result["model"], "benchmark": result["benchmark"],
                             "metric": result.get("metric", ""), "subset": result.get("subset", ""),
@@ -95,7 +98,7 @@ def result_records(repo: Repo) -> list[dict]:
     if repo.overrides is not None:
         for entry in repo.overrides.data.get("overrides", []):
             if "value" in entry or entry.get("exclude"):  # a pre_release entry only dates the result (checks.py)
-                overrides[_override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
+                overrides[override_key(entry["model"], entry["benchmark"], entry["source"], entry)] = entry
     records = []
     for doc in list(repo.models) + list(repo.imported):
         imported = doc.kind == "imported"
@@ -105,7 +108,7 @@ def result_records(repo: Repo) -> list[dict]:
             value = float(result["value"])
             note = ""
             if imported:
-                fix = overrides.get(_override_key(model, result["benchmark"], source, result))
+                fix = overrides.get(override_key(model, result["benchmark"], source, result))
                 if fix is not None and fix.get("exclude"):
                     continue
                 if fix is not None:
@@ -153,20 +156,16 @@ def newest_first(day: str) -> tuple:
     return tuple(-ord(c) for c in str(day))
 
 
-def _price_value(x: object) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) else None
-
-
 def price_observations(record: Mapping) -> list[dict]:
     """Every dated price a model's record carries: each source's price and each hand-entered vendor list price."""
     out = []
     for source, price in sorted((record.get("prices") or {}).items()):
         if price.get("as_of"):
-            out.append({"date": str(price["as_of"]), "input": _price_value(price.get("input_per_mtok")),
-                        "output": _price_value(price.get("output_per_mtok")), "source": source})
+            out.append({"date": str(price["as_of"]), "input": known(price.get("input_per_mtok")),
+                        "output": known(price.get("output_per_mtok")), "source": source})
     for entry in record.get("list_prices") or []:
-        out.append({"date": str(entry["as_of"]), "input": _price_value(entry.get("input_per_mtok")),
-                    "output": _price_value(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
+        out.append({"date": str(entry["as_of"]), "input": known(entry.get("input_per_mtok")),
+                    "output": known(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
                     "captured": bool(entry.get("capture"))})
     return out
 

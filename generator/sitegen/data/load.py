@@ -66,10 +66,11 @@ class Repo:
     pages: tuple[tuple[str, str], ...]  # (file name, Markdown text) of methodology/*.md
     metadata: Doc | None = None  # scores/metadata.yaml: sourced metadata rules for releases, families, organisations
     identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
+    site: Doc | None = None  # methodology/site.yaml: how the site presents the boards (title, order, charts)
 
     def all_docs(self):
         for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation, self.metadata,
-                    self.identity):
+                    self.identity, self.site):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -364,6 +365,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     metadata = single("scores/metadata.yaml", "metadata", False)
     citation = single("CITATION.cff", "citation", False)
     identity = single("scores/identity.yaml", "identity", False)
+    site = single("methodology/site.yaml", "site", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     models = _load_models(root, problems)
     imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
@@ -382,5 +384,5 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
     repo = Repo(root, benchmarks, sources, overrides, ignore, citation, tuple(indices), tuple(models), tuple(imported), tuple(raw),
-                tuple(pages), metadata, identity)
+                tuple(pages), metadata, identity, site)
     return repo, problems

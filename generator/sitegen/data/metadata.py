@@ -87,7 +87,7 @@ class RuleSet(tuple):
         self.by_org: dict[str, list[Rule]] = {}
         self.any_org: list[Rule] = []
         for rule in self:
-            orgs = {_literal_org(pattern) for pattern in rule.match}
+            orgs = {literal_org(pattern) for pattern in rule.match}
             if None in orgs:
                 self.any_org.append(rule)
             else:
@@ -103,7 +103,7 @@ class RuleSet(tuple):
         return sorted(own + self.any_org, key=lambda rule: rule.index)  # a rule is in one group or the other
 
 
-def _literal_org(pattern: str) -> str | None:
+def literal_org(pattern: str) -> str | None:
     """The organisation a glob pattern is confined to ('openai' for 'openai/gpt-4*'), None when it is not."""
     if not isinstance(pattern, str):
         return None  # (a file with schema errors; matching it fails where it did before)

@@ -15,24 +15,17 @@ def check(fn):
     return fn
 
 
-def _list(data, key) -> list:
+def list_of(data, key) -> list:
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, list) else []
 
 
-def _at(doc, path, field, message, hint="", severity="error", key=True) -> Problem:
+def problem_at(doc, path, field, message, hint="", severity="error", key=True) -> Problem:
     line, col = doc.mark(*path) if key else doc.value_mark(*path)
     return Problem(doc.path, line, col, field, message, hint, severity)
 
 
-def _field(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _suggest(name: str, known, fallback: str) -> str:
+def suggest_id(name: str, known, fallback: str) -> str:
     """'did you mean X?' for the known id closest to an unknown one (difflib over the ids in sorted order, so the
     same input always gets the same hint), else the fallback hint."""
     import difflib

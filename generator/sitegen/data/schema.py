@@ -11,7 +11,7 @@ from importlib import resources
 import jsonschema
 from referencing import Registry, Resource
 
-from ..problems import Problem
+from ..problems import Problem, field_path
 
 SCHEMA_FOR_KIND = {
     "model": "model.schema.json",
@@ -25,6 +25,7 @@ SCHEMA_FOR_KIND = {
     "citation": "citation.schema.json",
     "metadata": "metadata.schema.json",
     "raw": "raw.schema.json",  # one row of a per-question .jsonl file
+    "site": "site.schema.json",
 }
 MAX_PER_FILE = 50
 
@@ -108,13 +109,6 @@ def _leaves(error):
     yield error
 
 
-def _field(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def _allowed_properties(schema: dict) -> list[str]:
     return sorted(_property_names(schema, 0))
 
@@ -172,7 +166,7 @@ _TYPE_HINTS = {
 
 def _problems_for(error, doc) -> list[Problem]:
     path = list(error.absolute_path)
-    field = _field(path)
+    field = field_path(path)
     validator_name = error.validator
     if validator_name in ("additionalProperties", "unevaluatedProperties"):
         instance = error.instance if isinstance(error.instance, dict) else {}
@@ -184,14 +178,14 @@ def _problems_for(error, doc) -> list[Problem]:
             close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
             shown = key.split("\x00")[0]
-            out.append(Problem(doc.path, line, col, _field(path + [shown]), f"unknown field '{shown}'", hint))
+            out.append(Problem(doc.path, line, col, field_path(path + [shown]), f"unknown field '{shown}'", hint))
         # Every key is declared: under unevaluatedProperties a failing sibling keyword (a bad url, say) drops its
         # annotations, so the keys it covered look unevaluated. That keyword's own error is the one to show.
         return out
     if validator_name == "required":
         missing = [name for name in error.validator_value if name not in (error.instance or {})]
         line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
-        return [Problem(doc.path, line, col, _field(path + [name]), f"missing field '{name}'",
+        return [Problem(doc.path, line, col, field_path(path + [name]), f"missing field '{name}'",
                         "this field is required") for name in missing]
     line, col = doc.value_mark(*path)
     value = error.instance
@@ -308,7 +302,7 @@ def check_doc(doc) -> list[Problem]:
                 silent.append(leaf)
             found.extend(problems)
     for leaf in silent:  # a failure nothing else explains must still be reported
-        field = _field(list(leaf.absolute_path))
+        field = field_path(list(leaf.absolute_path))
         if not any(p.field.startswith(field) for p in found):
             line, col = doc.mark(*leaf.absolute_path)
             found.append(Problem(doc.path, line, col, field, leaf.message, "this field does not belong here"))

@@ -15,6 +15,7 @@ FILES = (
     ("overrides", "scores/overrides.yaml"),
     ("imported", "scores/imported/<source>.yaml"),
     ("index", "methodology/indices/<id>.yaml"),
+    ("site", "methodology/site.yaml"),
 )
 MAX_DEPTH = 6
 

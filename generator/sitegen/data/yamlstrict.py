@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..problems import Problem
+from ..problems import Problem, field_path
 
 _Loader: type
 try:  # libyaml's parser is non-recursive and ~8x faster; fall back to the pure-Python one.
@@ -90,7 +90,7 @@ def _bad_text(value: str) -> str | None:
     return f"lone surrogate U+{ord(match.group()):04X}" if match else None
 
 
-def _decode(raw: bytes, path: str, problems: list[Problem]) -> str | None:
+def decode_utf8(raw: bytes, path: str, problems: list[Problem]) -> str | None:
     if raw.startswith(b"\xef\xbb\xbf"):
         problems.append(Problem(path, 1, 1, "", "file starts with a byte-order mark", "save it as UTF-8 without BOM"))
         return None
@@ -172,10 +172,8 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tup
 
 
 def _field(path: Path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out if len(out) <= 60 else out[:57] + "..."
+    """The field a parse problem names, cut to 60 characters (a hostile file can nest deeply)."""
+    return field_path(path, limit=60)
 
 
 def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed | None, list[Problem]]:
@@ -227,7 +225,7 @@ def _text(raw: bytes, path: str) -> tuple[str | None, list[Problem]]:
         problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
                                 "split it or remove what does not belong"))
         return None, problems
-    text = _decode(raw, path, problems)
+    text = decode_utf8(raw, path, problems)
     if text is None:
         return None, problems
     tabs = _tabs(text, path)

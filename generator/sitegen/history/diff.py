@@ -434,7 +434,7 @@ def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
     for group in (d.get("results") or {}).values():
         del group[REPORT_LIST_CAP:]
     for board in (d.get("boards") or {}).values():
-        board["moved"] = sorted(board["moved"], key=pr_comment._cause)[:REPORT_LIST_CAP]
+        board["moved"] = sorted(board["moved"], key=pr_comment.cause_order)[:REPORT_LIST_CAP]
     if d:
         d["summary"]["models_moved"] = d["summary"]["models_moved"][:REPORT_LIST_CAP]
     if len(to_json(rep).encode()) > limit and d:

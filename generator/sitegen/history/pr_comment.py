@@ -96,6 +96,7 @@ def _s(x) -> str:
 
 
 def _is_num(x) -> bool:
+    """sitegen.known's test, copied: this file runs alone (standard library only, nothing else checked out)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
@@ -177,10 +178,10 @@ def _why(row) -> str:
 
 def _own_first(rows: list) -> list:
     """Rows moved by their own results first, then by methodology, then by other rows (stable within each)."""
-    return sorted((r for r in rows if isinstance(r, dict)), key=_cause)
+    return sorted((r for r in rows if isinstance(r, dict)), key=cause_order)
 
 
-def _cause(row) -> int:
+def cause_order(row) -> int:
     """0: the row's own results; 1: methodology; 2: other rows (imputation inputs, ranks)."""
     kinds = {_d(r).get("kind") for r in _l(_d(row).get("reasons"))}
     return 0 if kinds & set(OWN_KINDS) else 1 if "methodology" in kinds else 2
@@ -242,13 +243,13 @@ def headline(boards: dict) -> list[str]:
                 more = f" and {len(rows) - HEADLINE_NAMES} more" if len(rows) > HEADLINE_NAMES else ""
                 parts.append(f"{label} {shown}{more}")
         moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
-        changed = [m for m in _own_first(moved) if _value_moved(m) and _cause(m) < 2]
+        changed = [m for m in _own_first(moved) if _value_moved(m) and cause_order(m) < 2]
         if changed:
             shown = "; ".join(f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
                               f"{_rank_move(m)} ({_why(m)})" for m in changed[:HEADLINE_NAMES])
             more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
             parts.append(f"changed value: {shown}{more}")
-        followers = [m for m in moved if _value_moved(m) and _cause(m) == 2]
+        followers = [m for m in moved if _value_moved(m) and cause_order(m) == 2]
         if followers:
             kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
             how = [w for k, w in (("imputation", "imputation reach"), ("scale", "scale")) if
@@ -365,7 +366,7 @@ def details(d: dict) -> list[str]:
                          f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |")
         lines.append("")
     for board_id, b in _board_order(boards):
-        changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and _cause(m) < 2]
+        changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and cause_order(m) < 2]
         shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
         moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
         if not moved:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from . import aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena, pedagogy_models, swe_bench
-from .common import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
+from .extracts import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
 from .registry import Registry, key
 
 MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench,

@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, files_entry, number, one_dated_file, pricing, read_json
+from .extracts import Context, Extract, files_entry, number, one_dated_file, pricing, read_json
 
 SOURCES = ("aa-api-2025-10", "aa-api-2026-07")
 #: AA runs HLE on its own question set (seed 000: the 2,684 text-only questions of the original 3,000, judged

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from .aa_api import SUBSETS, reasoning_from_name
-from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
+from .extracts import Context, Extract, ImportError_, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-leaderboard-2025-08",)
 URL = "https://artificialanalysis.ai/leaderboards/providers"

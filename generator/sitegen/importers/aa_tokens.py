@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import Context, Extract, files_entry, number, pricing, read_dated_csv
+from .extracts import Context, Extract, files_entry, number, pricing, read_dated_csv
 
 SOURCES = ("aa-tokens-2026-07",)
 URL = "https://artificialanalysis.ai/models/{slug}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, read_json
+from .extracts import Context, Extract, ImportError_, files_entry, number, read_json
 
 SOURCES = ("arc-prize",)
 URL = "https://arcprize.org/leaderboard"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, read_csv
+from .extracts import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("critpt",)
 URL = "https://github.com/CritPt-Benchmark/CritPt"

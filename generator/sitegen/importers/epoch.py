@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, published_day, read_csv
+from .extracts import Context, Extract, ImportError_, files_entry, number, published_day, read_csv
 
 SOURCES = ("epoch",)
 URL = "https://epoch.ai/benchmarks"

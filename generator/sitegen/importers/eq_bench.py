@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, read_csv
+from .extracts import Context, Extract, ImportError_, files_entry, number, read_csv
 
 SOURCES = ("eq-bench",)
 URL = "https://eqbench.com/"

@@ -39,7 +39,7 @@ from .. import paths
 from ..paths import PathRefused
 from ..write import replace_file, replace_files
 from . import DEFAULT_DATA, MAX_SHRINK, imported_count, run
-from .common import ImportError_
+from .extracts import ImportError_
 
 TIMEOUT = 60                    # seconds a whole download may take: every redirect, every chunk
 MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer (or unpacked member) is not what we asked for

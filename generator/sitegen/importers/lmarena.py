@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_json
+from .extracts import Context, Extract, ImportError_, files_entry, number, pricing, read_json
 
 SOURCES = ("lmarena",)
 URL = "https://lmarena.ai/leaderboard/text"

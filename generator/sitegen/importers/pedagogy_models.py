@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import Context, Extract, ImportError_, files_entry, number, pricing, read_csv
+from .extracts import Context, Extract, ImportError_, files_entry, number, pricing, read_csv
 
 SOURCES = ("pedagogy-models",)
 URL = "https://github.com/AI-for-Education/pedagogy-benchmark/blob/main/data/models.csv"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import Context, Extract, checkpoint_name, files_entry, number, read_dated_csv
+from .extracts import Context, Extract, checkpoint_name, files_entry, number, read_dated_csv
 
 SOURCES = ("swe-bench",)
 URL = "https://www.swebench.com/"

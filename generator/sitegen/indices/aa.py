@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from .common import board, component, from_result, round_half_up, rows_of_source, select_by_benchmark
+from .parts import board, component, from_result, round_half_up, rows_of_source, select_by_benchmark
 
 
 def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str], dict]:

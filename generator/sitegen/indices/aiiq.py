@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (
+from ..known import known
+from .parts import (
     board,
     component,
     from_result,
@@ -93,7 +93,7 @@ def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
     info = {}
     for model, r in model_lookup(models).items():
         release, mode, rank = r["release"], reasoning_mode(r["reasoning"]), r["effort_rank"]
-        if isinstance(release, str) and release and mode is not None and _finite(rank):
+        if isinstance(release, str) and release and mode is not None and known(rank) is not None:
             info[model] = (release, mode, float(rank))
     return info
 
@@ -115,10 +115,6 @@ def _siblings_among(info: Mapping[str, tuple[str, bool, float]], real: Mapping[s
         return sorted(sib for rank, sib in eligible if rank == nearest)
 
     return siblings
-
-
-def _finite(x) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:

@@ -33,8 +33,8 @@ import pandas as pd
 from ..data.frame import price_history, price_observations, price_tier  # noqa: F401 (asof.price_* names)
 from . import pedagogy
 from .boards import compute_boards, publishable
-from .common import model_lookup, remember_lookup
 from .compare import diff_board
+from .parts import model_lookup, remember_lookup
 from .uncertainty import annotate_boards, kept_normals, level_text
 
 VIEWS = ("known", "released")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 
 from . import aa, aiiq, cost, eq, hle, pedagogy, published
-from .common import clean, rank_rows, round_half_up, select_by_benchmark
+from .parts import clean, rank_rows, round_half_up, select_by_benchmark
 
 #: Index kind -> computation. A new kind (e.g. hle, pedagogy) adds one line here and its $defs in the schema.
 COMPUTERS: dict[str, Callable[[Mapping, pd.DataFrame, pd.DataFrame], dict]] = {

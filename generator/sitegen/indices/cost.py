@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from .common import board, component, from_result, median, model_lookup, round_half_up, select_by_benchmark
+from .parts import board, component, from_result, median, model_lookup, round_half_up, select_by_benchmark
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .common import board, component, from_result, interpolate_rows, model_lookup, round_half_up, select_by_benchmark
+from .parts import board, component, from_result, interpolate_rows, model_lookup, round_half_up, select_by_benchmark
 
 
 def _matches(organization: str, model: str, info: Mapping) -> bool:

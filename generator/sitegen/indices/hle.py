@@ -17,13 +17,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..known import known
+
 # The provenance vocabulary of ARCHITECTURE.md.
 OBSERVED, PUBLISHED, IMPUTED, DERIVED, EXCLUDED, MISSING = (
     "observed", "published", "imputed", "derived", "excluded", "missing")
 
 
 # --------------------------------------------------------------------------------------------------
-# Shared small helpers (also used by pedagogy.py; candidates for indices/common.py)
+# Shared small helpers (also used by pedagogy.py; candidates for indices/parts.py)
 # --------------------------------------------------------------------------------------------------
 
 def competition_ranks(values: Sequence[float | None], higher_is_better: bool,
@@ -47,11 +49,6 @@ def rank_rows(rows: list[dict], higher_is_better: bool, decimals: int) -> list[d
     for row, rank in zip(rows, ranks):
         row["rank"] = rank
     return sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0, r["model"]))
-
-
-def _finite(x: Any) -> bool:
-    """True when x is a real number (not None, not NaN)."""
-    return x is not None and not (isinstance(x, float) and math.isnan(x)) and not pd.isna(x)
 
 
 _CANDIDATES: dict[tuple, tuple[pd.DataFrame, dict]] = {}
@@ -204,12 +201,12 @@ def calibration_error(rows: pd.DataFrame, calibration: Mapping[str, Any]) -> tup
 
 def _published_interval(res: Mapping, z: float, questions: int | None) -> tuple[list | None, str, str | None]:
     """Interval for a published value: its own CI, else ±z·stderr, else Wald from n; with how and reason."""
-    if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
+    if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
         return [float(res["ci_low"]), float(res["ci_high"])], PUBLISHED, None
-    if _finite(res.get("stderr")):
+    if known(res.get("stderr")) is not None:
         half = z * float(res["stderr"])
         return [float(res["value"]) - half, float(res["value"]) + half], PUBLISHED, None
-    n = int(res["n"]) if _finite(res.get("n")) else questions
+    n = int(res["n"]) if known(res.get("n")) is not None else questions
     if n:
         p = float(res["value"]) / 100.0
         half = z * math.sqrt(max(p * (1 - p), 0.0) / n)

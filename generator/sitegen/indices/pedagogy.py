@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .common import model_lookup
-from .hle import DERIVED, EXCLUDED, MISSING, OBSERVED, PUBLISHED, _finite, pick_result, rank_rows
+from ..known import known
+from .hle import DERIVED, EXCLUDED, MISSING, OBSERVED, PUBLISHED, pick_result, rank_rows
+from .parts import model_lookup
 
 # Geometric tolerance: accuracies are in percent and x is a log10, so 1e-9 is far below any real difference
 # while absorbing float noise (log10(0.1) + 1 is not always exactly 0).
@@ -265,7 +266,7 @@ def price_x(source: str | None = None) -> XOf:
         else:
             price, missing = model.get("input_per_mtok"), "no input price"
             as_of, src = model.get("pricing_as_of"), model.get("pricing_source")
-        if not _finite(price):
+        if known(price) is None:
             return None, missing, {}
         if float(price) <= 0:
             return None, "input price is not positive (free or experimental); log10 undefined", {}
@@ -285,7 +286,7 @@ def size_x(counts: Mapping[str, Mapping[str, Any]] | None = None) -> XOf:
             entry = counts[model_id]
             return float(entry["total_b"]), None, {"count_source": entry["source"]}
         total = model.get("total_b")
-        if not _finite(total) or float(total) <= 0:
+        if known(total) is None or float(total) <= 0:
             return None, "no published total parameter count", {}
         return float(total), None, {"count_source": "model registry"}
     return x_of
@@ -347,12 +348,12 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
                              "coverage": {"have": 0, "of": n_questions}, "interval": None, "components": []})
                 continue
             value = float(res["value"])
-            n = int(res["n"]) if _finite(res.get("n")) else n_questions
+            n = int(res["n"]) if known(res.get("n")) is not None else n_questions
             row = {"model": model, "value": value, "status": PUBLISHED, "source": res["source"],
                    "coverage": {"have": n, "of": n_questions}, "components": [],
                    "best_subject": None, "worst_subject": None,
                    "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources)}
-            if _finite(res.get("ci_low")) and _finite(res.get("ci_high")):
+            if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
                 row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED,
                            interval_method="published")
             else:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from .common import board, round_half_up, rows_of_source, select_by_benchmark
+from .parts import board, round_half_up, rows_of_source, select_by_benchmark
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:

@@ -35,9 +35,10 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from ..known import known
 from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
-from .common import clean, interpolate, nearest_rank
+from .parts import interpolate, nearest_rank
 
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
@@ -66,6 +67,11 @@ def seed_salt(salt: str):
         yield
     finally:
         _SALT = outer
+
+
+def current_salt() -> str:
+    """The salt of the `seed_salt()` block that runs ("" outside one)."""
+    return _SALT
 
 
 def stream(*keys: str) -> np.random.Generator:
@@ -122,10 +128,10 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     whose sd is that side's half-width / z, clipped to the scale, so that draws reproduce the reported interval
     (a skewed published interval, or the Wilson interval, which stays off 0 and 100).
     """
-    value = _num(rec.get("value"))
+    value = known(rec.get("value"))
     z = z_of(level)
     z95 = z_of(0.95)
-    lo, hi, se = _num(rec.get("ci_low")), _num(rec.get("ci_high")), _num(rec.get("stderr"))
+    lo, hi, se = known(rec.get("ci_low")), known(rec.get("ci_high")), known(rec.get("stderr"))
     scale = (bench or {}).get("scale") or {}
     if value is None:
         return _none("no value")
@@ -142,7 +148,7 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         return {"interval": _clip([value - z * se, value + z * se], scale), "interval_how": PUBLISHED,
                 "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
                 "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
-    count = _num(rec.get("n"))
+    count = known(rec.get("n"))
     entry = None if count else question_count(bench, rec.get("source"))
     n = int(count) if count else (entry or {}).get("count")
     unit = (entry or {}).get("unit") or "questions"
@@ -187,14 +193,6 @@ def _owned_spread(row: Mapping, row_level: float) -> dict:
 
 def _none(reason: str) -> dict:
     return {"interval": None, "interval_how": None, "interval_reason": reason, "draw": None}
-
-
-def _num(x) -> float | None:
-    """A number or None (NaN, NA and None are unknown)."""
-    if x is None or (type(x) is float and x != x):  # the common cases first: this runs once per cell
-        return None
-    x = clean(x)
-    return None if x is None else float(x)
 
 
 def _clip(interval: list[float], scale: Mapping) -> list[float]:
@@ -345,7 +343,7 @@ class Components:
         cols, fixed, drawn, specs = [], [], [], []
         for j, model in enumerate(self.models):
             rec = values.get(model)
-            if rec is None or _num(rec.get("value")) is None:
+            if rec is None or known(rec.get("value")) is None:
                 continue
             s = spread(rec, benchmark, self.level)
             cols.append(j)
@@ -419,7 +417,7 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
 def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
                benchmarks: Mapping[str, Mapping], sims: int, level: float, noise: bool = True):
     """{model: draws} of the EQ: the board's own function (eq.index_values) on the Elo draws."""
-    from .common import model_lookup
+    from .parts import model_lookup
 
     chosen = eq.selected(definition, results)
     people = model_lookup(models)
@@ -1128,7 +1126,7 @@ def _owned(row: Mapping, owner: Mapping | None) -> Mapping | None:
     """The owning index's row for a benchmark board row: the same model, source, question set and value, with an
     interval; None otherwise (the board then gives the row its own spread)."""
     mine = (owner or {}).get("rows", {}).get(row["model"])
-    if not mine or not mine.get("interval") or mine.get("value") is None or _num(row.get("value")) is None:
+    if not mine or not mine.get("interval") or mine.get("value") is None or known(row.get("value")) is None:
         return None
     same = (mine.get("source") == row.get("source") and (mine.get("subset") or "") == (row.get("subset") or "")
             and abs(float(mine["value"]) - float(row["value"])) < 1e-9)

@@ -28,10 +28,10 @@ from __future__ import annotations
 import calendar
 import datetime
 import json
-import math
 import uuid
 
-from .common import (
+from ..known import known
+from .records import (
     NUMBER,
     PRIMARY_METRICS,
     SCORE,
@@ -41,6 +41,7 @@ from .common import (
     Refused,
     Resolve,
     at_k,
+    board_records,
     build_doc,
     clean_number,
     norm,
@@ -88,7 +89,7 @@ def _timestamp(value) -> str | None:
     return None
 
 
-#: The fields the importer reads, and their shapes (interchange.common.shape_problems).
+#: The fields the importer reads, and their shapes (interchange.records.shape_problems).
 LOG_SHAPE = {
     "source_metadata": {"evaluator_relationship": TEXT},
     "model_info": {"id": TEXT, "name": TEXT},
@@ -219,7 +220,7 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
         return None
     details = result.get("score_details") or {}
     score = details.get("score")
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+    if known(score) is None:
         skipped.append((label, "score is not a number"))
         return None
     bounded = config.get("max_score") if config.get("score_type", "continuous") == "continuous" else None
@@ -269,10 +270,8 @@ def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None =
 
 
 def _num(value):
-    if value is None or isinstance(value, bool):
-        return None
-    value = float(value)
-    return None if math.isnan(value) else clean_number(value, 1, 10)
+    value = known(value)
+    return None if value is None else clean_number(value, 1, 10)
 
 
 def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) -> dict:
@@ -333,27 +332,6 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
         "evaluation_results": [{"evaluation_result_id": result_id, "evaluation_name": bench, "source_data": data,
                                 "metric_config": config, "score_details": score}],
     }
-
-
-def board_records(computed) -> list[dict]:
-    """The published per-benchmark boards as records: one per row with a value, with the board's metric/subset."""
-    config = next((d for d in computed.index_defs.values() if d.get("kind") == "benchmark-boards"), {})
-    base = config.get("selection") or {}
-    per = config.get("per_benchmark") or {}
-    out = []
-    for bench, board in sorted(computed.benchmark_boards.items()):
-        selection = {**base, **(per.get(bench) or {})}
-        for row in board["rows"]:
-            if row.get("value") is None:
-                continue
-            ci = [row.get("ci_low"), row.get("ci_high")]
-            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
-                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
-                              url=row.get("url"), stderr=row.get("stderr"),
-                              ci95=ci if all(v is not None for v in ci) else None,
-                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
-                       | {"source": row["source"], "how": row.get("how")})
-    return out
 
 
 def export_eee(computed) -> dict[str, str]:

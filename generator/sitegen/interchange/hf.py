@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import yaml
 
-from .common import (
+from .records import (
     SCORE,
     TEXT,
     Benchmarks,
     Imported,
     Refused,
     Resolve,
+    board_records,
     build_doc,
     clean_number,
     parse_yaml,
@@ -59,7 +60,7 @@ from .common import (
 FORMAT_MODEL_INDEX = "hf-model-index"
 FORMAT_EVAL_RESULTS = "hf-eval-results"
 
-#: The fields the model-index reader uses, and their shapes (interchange.common.shape_problems).
+#: The fields the model-index reader uses, and their shapes (interchange.records.shape_problems).
 _DATASET = {"name": TEXT, "type": TEXT, "config": TEXT, "revision": TEXT}
 MODEL_INDEX_SHAPE = {"model-index": [{
     "name": TEXT,
@@ -265,3 +266,18 @@ def to_eval_results(records: list[dict], *, benchmarks: Benchmarks) -> str:
             entry["notes"] = r["notes"]
         out.append(entry)
     return _dump(out)
+
+
+def export_hf(computed) -> dict[str, str]:
+    """Every published benchmark board's rows (the records the Every Eval Ever export takes), per model, as the
+    two Hugging Face files a model repository carries: `<model id>/model-index.yaml`, the model card's
+    `model-index` front matter, and `<model id>/.eval_results/sitegen.yaml`. {path: text}, deterministic."""
+    benchmarks = Benchmarks.from_list(computed.benchmarks)
+    by_model: dict[str, list[dict]] = {}
+    for r in board_records(computed):
+        by_model.setdefault(r["model"], []).append(r)
+    files = {}
+    for model in sorted(by_model):
+        files[f"{model}/model-index.yaml"] = to_model_index(by_model[model], benchmarks=benchmarks)
+        files[f"{model}/.eval_results/sitegen.yaml"] = to_eval_results(by_model[model], benchmarks=benchmarks)
+    return files

@@ -11,10 +11,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..known import known
 from .context import SiteContext
 from .numbers import decimals, number
 from .pages import board_title
-from .views import Lookups, _num, iq_anchors, levels
+from .views import Lookups, iq_anchors, levels
 
 DATA = "points"
 #: a time axis a reader can date: month and year on every label (in UTC, as its scale: Vega formats a utc scale's
@@ -26,7 +27,7 @@ AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
 
 def _board_values(ctx: SiteContext, bid: str) -> dict[str, float]:
     rows = (ctx.boards.get(bid) or {}).get("rows", [])
-    return {r["model"]: v for r in rows if (v := _num(r.get("value"))) is not None}
+    return {r["model"]: v for r in rows if (v := known(r.get("value"))) is not None}
 
 
 def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
@@ -34,7 +35,7 @@ def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
     out = {}
     for r in (ctx.boards.get(bid) or {}).get("rows", []):
         iv = r.get("interval")
-        if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := _num(iv[0]), hi := _num(iv[1])):
+        if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := known(iv[0]), hi := known(iv[1])):
             out[r["model"]] = {"lo": lo, "hi": hi}
     return out
 
@@ -62,7 +63,7 @@ def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
     out = {}
     for r in (ctx.boards.get("cost") or {}).get("rows", []):
         for c in r.get("components", []):
-            if c.get("id") == comp and (v := _num(c.get("value"))) is not None:
+            if c.get("id") == comp and (v := known(c.get("value"))) is not None:
                 out[r["model"]] = v
     return out
 
@@ -377,9 +378,9 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
     fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
-    refs = _texts([{"label": str(r.get("label") or r.get("id")), "y": _num(r.get("value"))}
+    refs = _texts([{"label": str(r.get("label") or r.get("id")), "y": known(r.get("value"))}
                    for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
-                   if _num(r.get("value")) is not None], ("y", "percent"))
+                   if known(r.get("value")) is not None], ("y", "percent"))
     _frontier_charts(alt, lk, fronts, refs, add, out)
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
@@ -443,16 +444,6 @@ def aa_chart_kind(board: str, newest: str | None) -> str:
     return "aa-vs-price" if board == newest else "aa-vs-price-" + board.removeprefix("aa-intelligence-")
 
 
-# Which charts each page shows (the price history and each board's best value over time have their own places).
-HOME_CHARTS = ("iq-vs-cost", "aa-vs-price", "pedagogy-frontier")
-MODEL_CHARTS = ("iq-vs-cost", "iq-vs-speed", "iq-distribution", "aa-vs-price", "pedagogy-frontier",
-                "size-frontier", "cdpk-vs-send", "hle-calibration")
-BOARD_CHARTS = {"ai-iq": ("iq-distribution", "iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed"), "ai-eq": (),
-                "aa-intelligence-v3-0": ("aa-vs-price",), "aa-intelligence-v2-2": ("aa-vs-price-v2-2",),
-                "pedagogy-cdpk": ("pedagogy-frontier", "pedagogy-evolution", "size-frontier", "cdpk-vs-send"),
-                "pedagogy-send": ("cdpk-vs-send",), "hle": ("hle-calibration",), "cost": ("iq-vs-cost", "token-vs-effective-cost", "iq-vs-speed")}
-
-
 def _changed_months(by_month: dict[str, Any]) -> list[str]:
     """Months whose frontier differs from the month before (the frontier's history without repeats)."""
     out, last = [], None
@@ -473,12 +464,12 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
             ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions")):
         fr = fronts.get(key) or {}
         members = set(fr.get("frontier") or [])
-        rows = [_point(lk, p["model"], x=_num(p.get("x_raw")), cdpk=_num(p.get("y")), frontier=p["model"] in members)
-                for p in fr.get("points") or [] if _num(p.get("x_raw")) and _num(p.get("y")) is not None]
+        rows = [_point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
+                for p in fr.get("points") or [] if known(p.get("x_raw")) and known(p.get("y")) is not None]
         if not rows:
             continue
-        hull = [{"x": 10 ** _num(h[0]), "y": _num(h[1]), "order": i} for i, h in enumerate(fr.get("hull") or [])
-                if _num(h[0]) is not None and _num(h[1]) is not None]
+        hull = [{"x": 10 ** known(h[0]), "y": known(h[1]), "order": i} for i, h in enumerate(fr.get("hull") or [])
+                if known(h[0]) is not None and known(h[1]) is not None]
         excluded = len(fr.get("excluded") or [])
         if key == "value":
             desc = (f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
@@ -508,8 +499,8 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
         by_hull = fr.get("hull_by_month") or {}
         for month in _changed_months(fr.get("by_month") or {}):
             for order, h in enumerate(by_hull.get(month) or []):
-                if _num(h[0]) is not None and _num(h[1]) is not None:
-                    evo.append({"month": month, "x": 10 ** _num(h[0]), "cdpk": _num(h[1]), "order": order})
+                if known(h[0]) is not None and known(h[1]) is not None:
+                    evo.append({"month": month, "x": 10 ** known(h[0]), "cdpk": known(h[1]), "order": order})
         if evo:
             _texts(evo, ("cdpk", "percent"), ("x", "USD"))
             eras = frontier_eras(sorted({e["month"] for e in evo}))
@@ -618,7 +609,7 @@ def _price_source(lk: Lookups, step: Mapping) -> str:
 
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
     """A model's price steps in date order (indices/asof.price_steps), each with its source's name and link."""
-    return [{"date": s["date"], "input": _num(s.get("input")), "output": _num(s.get("output")),
+    return [{"date": s["date"], "input": known(s.get("input")), "output": known(s.get("output")),
              "source": _price_source(lk, s), "url": lk.source_url(s["source"], s.get("url"))}
             for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])]
 
@@ -626,7 +617,7 @@ def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
 def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
     """The dated prices a lower-precedence source gives that differ from the price in force on their date
     (indices/asof.price_disagreements): shown beside the steps, never as one."""
-    return [{"date": d["date"], "input": _num(d.get("input")), "output": _num(d.get("output")),
+    return [{"date": d["date"], "input": known(d.get("input")), "output": known(d.get("output")),
              "source": _price_source(lk, d), "url": lk.source_url(d["source"], d.get("url")),
              "in_force": _price_source(lk, d["in_force"])}
             for d in ((ctx.as_of or {}).get("price_disagreements") or {}).get(mid, [])]
@@ -640,11 +631,11 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     newest = {}
     for mid in sorted((ctx.as_of or {}).get("price_steps") or {}):
         steps = [s for s in ctx.as_of["price_steps"][mid]
-                 if _num(s.get("input")) is not None or _num(s.get("output")) is not None]
+                 if known(s.get("input")) is not None or known(s.get("output")) is not None]
         if not steps:
             continue
-        rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": _num(s.get("input")),
-                  "output": _num(s.get("output")), "source": s["source"]} for s in steps]
+        rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": known(s.get("input")),
+                  "output": known(s.get("output")), "source": s["source"]} for s in steps]
         newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": _price_source(lk, steps[-1])}
         if ctx.data_date > steps[-1]["date"]:  # the newest price holds until the data's date (a row without source)
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
@@ -704,9 +695,9 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
         if bid not in ctx.boards:
             continue
         fmt_info = lk.board_format(bid)
-        rows = [{**_point(lk, p["model"], value=_num(p.get("value"))), "date": p["date"], "asof": p["date"],
+        rows = [{**_point(lk, p["model"], value=known(p.get("value"))), "date": p["date"], "asof": p["date"],
                  "released": p.get("released") or ""}
-                for p in fr.get("best") or [] if _num(p.get("value")) is not None]
+                for p in fr.get("best") or [] if known(p.get("value")) is not None]
         if not rows:
             continue
         for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again

@@ -6,6 +6,34 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..data import frame
+from ..known import known
+
+SITE_NAME = "Leaderboards"
+SITE_DESCRIPTION = ("Open, reproducible leaderboards of AI models: every number with its source, "
+                    "every imputed value with its reason.")
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """methodology/site.yaml (schemas/site.schema.json): the order of the boards, what the front page leads with
+    and which charts each page shows. The defaults are a site without one: boards in id order, no charts."""
+
+    boards: tuple[str, ...] = ()
+    headline_fallback: int = 3
+    home_charts: tuple[str, ...] = ()
+    model_charts: tuple[str, ...] = ()
+    gallery: tuple[str, ...] = ()
+    board_charts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> Presentation:
+        """From the file's data (validated by its schema); None: no file."""
+        data = data or {}
+        charts = data.get("charts") or {}
+        return cls(tuple(data.get("boards") or ()), int((data.get("headline") or {}).get("fallback", 3)),
+                   tuple(charts.get("home") or ()), tuple(charts.get("model") or ()),
+                   tuple(charts.get("gallery") or ()),
+                   {bid: tuple(kinds) for bid, kinds in (charts.get("boards") or {}).items()})
 
 
 @dataclass(frozen=True)
@@ -22,11 +50,8 @@ class SiteContext:
     frontiers: dict[str, Any]
     data_date: str
     api_files: dict[str, str] = field(default_factory=dict)
-    site_name: str = "Leaderboards"
-    site_description: str = (
-        "Open, reproducible leaderboards of AI models: every number with its source, "
-        "every imputed value with its reason."
-    )
+    site_name: str = SITE_NAME
+    site_description: str = SITE_DESCRIPTION
     repo_url: str = ""
     site_url: str = ""
     #: history.changelog.summary_entries: data commits newest first; empty when the build ran without git history
@@ -41,6 +66,8 @@ class SiteContext:
     as_of: dict[str, Any] = field(default_factory=dict)
     #: per board id: uncertainty.annotate's board["ahead"] (each ranked row's simulated rank in every draw)
     ahead: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: methodology/site.yaml: board order, the front page's fallback, which charts each page shows
+    presentation: Presentation = field(default_factory=Presentation)
 
 
 def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "",
@@ -58,7 +85,10 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
         models.append(view)
     # CITATION.cff, read and checked like every data file (strict YAML, its schema); None when it is missing
     citation = repo.citation.data if repo.citation is not None else None
+    site = repo.site.data if repo.site is not None else {}
     return SiteContext(
+        site_name=site.get("title", SITE_NAME), site_description=site.get("description", SITE_DESCRIPTION),
+        presentation=Presentation.from_data(site),
         boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
         benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
         methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date,
@@ -67,10 +97,6 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
         not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
         excluded=frame.excluded_records(repo),
     )
-
-
-def _nan_none(value):
-    return None if value is None or (isinstance(value, float) and value != value) else value
 
 
 def _model_view(data: dict, results: list[dict]) -> dict:
@@ -83,8 +109,8 @@ def _model_view(data: dict, results: list[dict]) -> dict:
             "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
             "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
             "retrieved": r["retrieved"], "published": r["published"], "public_by": bool(r["public_by"]),
-            "url": r["url"] or None, "stderr": _nan_none(r["stderr"]),
-            "ci95": [r["ci_low"], r["ci_high"]] if _nan_none(r["ci_low"]) is not None else None,
+            "url": r["url"] or None, "stderr": known(r["stderr"]),
+            "ci95": [r["ci_low"], r["ci_high"]] if known(r["ci_low"]) is not None else None,
             "notes": r["notes"] or None, "self_reported": r["self_reported"], "override": r["override"] or None,
         } for r in results],
     }
@@ -94,15 +120,15 @@ def _fill_metadata(view: dict, rec: dict) -> None:
     view.update({
         "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
         "reasoning_state": rec.get("reasoning_state") or "not known",
-        "effort": rec["effort"], "effort_rank": _nan_none(rec["effort_rank"]),
-        "parameters": {"total_b": _nan_none(rec["total_b"]), "active_b": _nan_none(rec["active_b"])},
-        "pricing": None if _nan_none(rec["input_per_mtok"]) is None else {
-            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": _nan_none(rec["output_per_mtok"]),
+        "effort": rec["effort"], "effort_rank": known(rec["effort_rank"]),
+        "parameters": {"total_b": known(rec["total_b"]), "active_b": known(rec["active_b"])},
+        "pricing": None if known(rec["input_per_mtok"]) is None else {
+            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": known(rec["output_per_mtok"]),
             "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
-        "context_window": _nan_none(rec["context_window"]), "licence": rec["licence"],
+        "context_window": known(rec["context_window"]), "licence": rec["licence"],
         "context_window_approximate": bool(rec.get("context_window_approximate")),
         "kind": rec.get("kind") or "language",
         "metadata_provenance": rec.get("provenance") or {},
-        "manual_iq": None if _nan_none(rec["manual_iq"]) is None else {
+        "manual_iq": None if known(rec["manual_iq"]) is None else {
             "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
     })

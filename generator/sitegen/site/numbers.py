@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from ..known import known
+
 #: unit -> (decimals it starts from, prefix, suffix); units are scale.unit in methodology/benchmarks.yaml,
 #: an index's `unit`, or a computed component's (DIMENSION_UNITS in views.py)
 UNITS: dict[str, tuple[int, str, str]] = {
@@ -30,13 +32,6 @@ NAMES = {"USD-per-task": "USD per task", "IQ": "IQ points"}
 MAX_DECIMALS = 4
 
 
-def _finite(v: Any) -> float | None:
-    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    f = float(v)
-    return f if math.isfinite(f) else None
-
-
 def decimals(unit: str | None, values: Iterable[Any] = ()) -> int:
     """Decimals for numbers in `unit` shown together: the unit's own (1 for percent, 0 for Elo, 2 for USD), or
     more when the smaller values are small, so that the lower quartile of the non-zero values keeps two
@@ -44,7 +39,7 @@ def decimals(unit: str | None, values: Iterable[Any] = ()) -> int:
     the minimum, so that one 0.2% among hundreds of percent scores does not give them all two decimals.
     Never more than MAX_DECIMALS."""
     base = UNITS.get(unit or "", (1, "", ""))[0]
-    mags = sorted(abs(f) for v in values if (f := _finite(v)) is not None and f != 0)
+    mags = sorted(abs(f) for v in values if (f := known(v)) is not None and f != 0)
     if not mags:
         return base
     small = mags[len(mags) // 4]
@@ -58,7 +53,7 @@ def number(value: Any, digits: int) -> str:
     strings), is written here, once, at build time. Halves round away from zero on the number's shortest decimal
     text (its repr), as the stored value reads: 19.435 -> "19.44" (the binary float is 19.43499…, which
     Python's own formatting and the browser's would round down, or not, each its own way)."""
-    f = _finite(value)
+    f = known(value)
     if f is None:
         return "–"
     exact = Decimal(repr(f)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)

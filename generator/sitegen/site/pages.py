@@ -12,13 +12,6 @@ from .context import SiteContext
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
-# Index display order on the site; boards not listed follow in id order.
-BOARD_ORDER = (
-    "ai-iq", "ai-eq", "aa-intelligence-v3-0", "aa-intelligence-v2-2", "aa-coding-v3-0", "aa-coding-v2-2",
-    "aa-math-v2-2", "pedagogy-cdpk", "pedagogy-send", "hle", "cost",
-)
-
-
 @dataclass(frozen=True)
 class Page:
     """One output HTML file: its path under site/, template, title, nav section and template data."""
@@ -86,9 +79,9 @@ class Urls:
 
 
 def board_ids(ctx: SiteContext) -> list[str]:
-    """Boards in display order."""
-    known = [b for b in BOARD_ORDER if b in ctx.boards]
-    return known + sorted(b for b in ctx.boards if b not in BOARD_ORDER)
+    """Boards in display order: methodology/site.yaml's, then the others in id order."""
+    order = ctx.presentation.boards
+    return [b for b in order if b in ctx.boards] + sorted(b for b in ctx.boards if b not in order)
 
 
 def board_title(ctx: SiteContext, bid: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping
@@ -10,6 +9,7 @@ from typing import Any
 
 from ..data.metadata import REASONING_STATES
 from ..indices.uncertainty import interval_level, level_text
+from ..known import known
 from .context import SiteContext
 from .links import safe_url
 from .numbers import HEADER, decimals, header, number, unit_name, with_unit
@@ -19,16 +19,6 @@ HOW_LABEL = {
     "observed": "observed", "published": "published by the source", "imputed": "imputed",
     "derived": "derived", "excluded": "excluded", "missing": "missing",
 }
-
-
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
 
 
 class Lookups:
@@ -125,8 +115,8 @@ class Lookups:
         return {
             "id": mid, "name": name, "org": org, "href": self.urls.model_href(mid),
             "weights": weights, "reasoning": reasoning_state(m),
-            "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
-            "input_price": _num(pricing.get("input_per_mtok")), "output_price": _num(pricing.get("output_per_mtok")),
+            "total_b": known(params.get("total_b")), "active_b": known(params.get("active_b")),
+            "input_price": known(pricing.get("input_per_mtok")), "output_price": known(pricing.get("output_per_mtok")),
             "released": m.get("released") or "",
             "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
             "aka": _aka(name, org, mid, (m.get("family") or "", *(m.get("aliases") or []))),
@@ -218,14 +208,14 @@ def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
     (the published tables are the compressed curves; see compression.rule in the YAML).
     """
     d = (ctx.index_defs or {}).get("ai-iq") or {}
-    pivot = _num((d.get("compression") or {}).get("pivot"))
+    pivot = known((d.get("compression") or {}).get("pivot"))
     pivot = 100.0 if pivot is None else pivot
     out: dict[str, dict[str, Any]] = {}
     for dim in d.get("dimensions") or []:
         for b in dim.get("benchmarks") or []:
-            pts = [[_num(p[0]), _num(p[1])] for p in b.get("anchors") or [] if len(p) >= 2]
+            pts = [[known(p[0]), known(p[1])] for p in b.get("anchors") or [] if len(p) >= 2]
             pts = [p for p in pts if p[0] is not None and p[1] is not None]
-            ceil, orig = _num(b.get("ceiling")), _num(b.get("ceiling_original"))
+            ceil, orig = known(b.get("ceiling")), known(b.get("ceiling_original"))
             original = None
             if orig is not None and ceil is not None and ceil > pivot:
                 k = (orig - pivot) / (ceil - pivot)
@@ -246,16 +236,16 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
     elif how == "published":
         note = f"Published by {lk.source_name(comp.get('source'))}"
     return {
-        "value": _num(comp.get("value")), "how": how, "note": note, "uid": uid,
+        "value": known(comp.get("value")), "how": how, "note": note, "uid": uid,
         "url": lk.source_url(comp.get("source")), "digits": digits,
         "title": f"on question set {comp['subset']}" if comp.get("subset") else "",
-        "src": comp.get("source") or "", "retrieved": comp.get("retrieved") or "", "raw": _num(comp.get("raw")),
+        "src": comp.get("source") or "", "retrieved": comp.get("retrieved") or "", "raw": known(comp.get("raw")),
     }
 
 
 def _interval(value: Any) -> list[float | None] | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and _num(value[0]) is not None and _num(value[1]) is not None:
-        return [_num(value[0]), _num(value[1])]
+    if isinstance(value, (list, tuple)) and len(value) == 2 and known(value[0]) is not None and known(value[1]) is not None:
+        return [known(value[0]), known(value[1])]
     return None
 
 
@@ -336,7 +326,7 @@ def row_notes(row: dict[str, Any]) -> str:
         parts.append(str(row["note"]))
     if row.get("reason"):
         parts.append(str(row["reason"]))
-    bad = _num(row.get("bad_format"))
+    bad = known(row.get("bad_format"))
     if bad is not None and not row.get("reason"):
         parts.append(f"{number(100 * bad, 1)}% badly formatted answers")
     return "; ".join(parts)
@@ -397,7 +387,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         cov = row.get("coverage") or {}
         meta = lk.model_meta(row["model"])
         vr = {
-            **meta, "rank": row.get("rank"), "value": _num(row.get("value")), "status": row.get("status") or "",
+            **meta, "rank": row.get("rank"), "value": known(row.get("value")), "status": row.get("status") or "",
             "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
             # the measurement-only interval beside the total one, where the row has it (board.html: row details)
             "interval_measurement": _interval(row.get("interval_measurement")),
@@ -430,7 +420,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
             "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
             "hide_unranked": hide_unranked,
             "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
-            "references": [r for r in board.get("references") or [] if _num(r.get("value")) is not None],
+            "references": [r for r in board.get("references") or [] if known(r.get("value")) is not None],
             "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
             "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
             # the organisation filter lists first those of the rows the table shows at first; where it hides the
@@ -492,8 +482,8 @@ def other_runs(model: dict[str, Any], bid: str, subset: str, shown: dict[str, An
     runs = [r for r in model.get("results") or [] if r.get("benchmark") == bid and not r.get("metric")
             and (r.get("subset") or "") == subset and (r.get("harness") or "") != (shown.get("harness") or "")
             and r.get("harness")]
-    return [{"harness": r["harness"], "value": _num(r.get("value"))}
-            for r in sorted(runs, key=lambda r: (-(_num(r.get("value")) or 0), r["harness"], r.get("source") or ""))]
+    return [{"harness": r["harness"], "value": known(r.get("value"))}
+            for r in sorted(runs, key=lambda r: (-(known(r.get("value")) or 0), r["harness"], r.get("source") or ""))]
 
 
 def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -604,7 +594,7 @@ def _category_view(bid: str, table: dict[str, Any], lk: Lookups, index: int) -> 
     values = [c["value"] for r in table["rows"] for c in r["cells"] if c]
     rows = []
     for r in table["rows"]:
-        cells = [None if c is None else {"value": _num(c["value"]), "url": lk.source_url(c["source"], c.get("url")),
+        cells = [None if c is None else {"value": known(c["value"]), "url": lk.source_url(c["source"], c.get("url")),
                                          "title": f"{lk.source_name(c['source'])}, retrieved {c['retrieved']}"}
                  for c in r["cells"]]
         rows.append({**lk.model_meta(r["model"]), "cells": cells})
@@ -617,11 +607,11 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
     out = []
     for i, r in enumerate(rows):
         meta = lk.model_meta(r["model"])
-        ci = (_num(r.get("ci_low")), _num(r.get("ci_high")))
+        ci = (known(r.get("ci_low")), known(r.get("ci_high")))
         out.append({
-            **meta, "rank": r.get("rank"), "value": _num(r.get("value")), "how": r.get("how") or "observed",
+            **meta, "rank": r.get("rank"), "value": known(r.get("value")), "how": r.get("how") or "observed",
             "reason": r.get("reason") or "", "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
-            "retrieved": r.get("retrieved") or "", "stderr": _num(r.get("stderr")),
+            "retrieved": r.get("retrieved") or "", "stderr": known(r.get("stderr")),
             "ci": ci if ci[0] is not None and ci[1] is not None else None,
             "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
             "uid": f"b{subset}{i}", "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
@@ -678,11 +668,11 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         results.append({
             "benchmark": r.get("benchmark"), "name": lk.bench_name(r.get("benchmark")), "unit": unit, "digits": digits,
             "href": href(lk.urls.benchmark[r["benchmark"]]) if r.get("benchmark") in lk.urls.benchmark else None,
-            "value": _num(r.get("value")), "metric": r.get("metric") or "", "subset": r.get("subset") or "",
+            "value": known(r.get("value")), "metric": r.get("metric") or "", "subset": r.get("subset") or "",
             "harness": r.get("harness") or "", "source": lk.source_name(r.get("source")),
             "url": lk.source_url(r.get("source"), r.get("url")), "retrieved": r.get("retrieved") or "",
             "published": r.get("published") or "", "public_by": bool(r.get("public_by")),
-            "stderr": _num(r.get("stderr")), "self_reported": bool(r.get("self_reported")), "notes": r.get("notes") or "",
+            "stderr": known(r.get("stderr")), "self_reported": bool(r.get("self_reported")), "notes": r.get("notes") or "",
             "override": r.get("override") or "",
         })
     breakdowns = []
@@ -698,17 +688,17 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             cv["unit"] = unit
             cv["raw_unit"], cv["raw_digits"] = form["raw"].get(c["id"], (unit, digits))
             cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
-                       "raw": _num(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
+                       "raw": known(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
                        "retrieved": c.get("retrieved") or ""})
             cv.update(interval_view(c, lv["level"]))
             comps.append(cv)
         breakdowns.append({
-            "id": bid, "name": lk.board_title(bid), "href": href(lk.urls.board[bid]), "value": _num(row.get("value")),
+            "id": bid, "name": lk.board_title(bid), "href": href(lk.urls.board[bid]), "value": known(row.get("value")),
             "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
             "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
             "components": comps, "notes": row_notes(row), **interval_view(row, lv["level"]), "rank_level": lv["rank_level"],
             "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
-            "imputed_share": _num(row.get("imputed_share")),
+            "imputed_share": known(row.get("imputed_share")),
             "interval_measurement": _interval(row.get("interval_measurement")),
             "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "digits": form["digits"],
@@ -718,16 +708,16 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         lv = levels(lk.ctx.benchmark_boards[bid])
         ranks.append({"id": bid, "name": lk.bench_name(bid), "rank": r.get("rank"),
                       "unit": lk.bench_unit(bid), "digits": lk.bench_digits(bid),
-                      "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": _num(r.get("value")),
+                      "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": known(r.get("value")),
                       "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
                       **interval_view(r, lv["level"]), "rank_level": lv["rank_level"],
                       "tier": r.get("tier"), "rank_range": _rank_range(r.get("rank_interval"))})
     params = m.get("parameters") or {}
     return {
         "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
-        "pricing": {"input": _num(pricing.get("input_per_mtok")), "output": _num(pricing.get("output_per_mtok")),
+        "pricing": {"input": known(pricing.get("input_per_mtok")), "output": known(pricing.get("output_per_mtok")),
                     "as_of": pricing.get("as_of") or "", **_price_source(mid, pricing, lk)},
-        "params": {"total": _num(params.get("total_b")), "active": _num(params.get("active_b"))},
+        "params": {"total": known(params.get("total_b")), "active": known(params.get("active_b"))},
         "metadata_sources": metadata_sources(m, lk),
     }
 

@@ -259,6 +259,27 @@ def record(**fields) -> dict:
     return out
 
 
+def board_records(computed) -> list[dict]:
+    """The published per-benchmark boards as records: one per row with a value, with the board's metric/subset."""
+    config: dict = next((d for d in computed.index_defs.values() if d.get("kind") == "benchmark-boards"), {})
+    base = config.get("selection") or {}
+    per = config.get("per_benchmark") or {}
+    out = []
+    for bench, board in sorted(computed.benchmark_boards.items()):
+        selection = {**base, **(per.get(bench) or {})}
+        for row in board["rows"]:
+            if row.get("value") is None:
+                continue
+            ci = [row.get("ci_low"), row.get("ci_high")]
+            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
+                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
+                              url=row.get("url"), stderr=row.get("stderr"),
+                              ci95=ci if all(v is not None for v in ci) else None,
+                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
+                       | {"source": row["source"], "how": row.get("how")})
+    return out
+
+
 def _sort_key(r: dict):
     return tuple(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "retrieved"))
 
@@ -302,7 +323,7 @@ def to_model_results(imported: dict) -> dict[str, list[dict]]:
 
 def imported_text(imported: dict, what: str) -> str:
     """scores/imported/<source>.yaml text for a document, with the generated-file header."""
-    from ..importers.common import HEADER
+    from ..importers.extracts import HEADER
 
     body = yaml.safe_dump(imported, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
     return HEADER.format(source=imported["source"], files=what) + body
@@ -415,23 +436,15 @@ TEXT, NUMBER, SCORE = "text", "number", "score"
 
 
 def problem(path: str, where: tuple[int, int], json_path: tuple, message: str, hint: str = ""):
-    from ..problems import Problem
+    from ..problems import Problem, field_path
 
-    return Problem(path, where[0], where[1], dotted(json_path), message, hint)
-
-
-def dotted(json_path: tuple) -> str:
-    """A JSON path as a field name: model-index[0].results[2].dataset ('' for the document itself)."""
-    out = ""
-    for part in json_path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out if len(out) <= 200 else out[:197] + "..."
+    return Problem(path, where[0], where[1], field_path(json_path, limit=200), message, hint)
 
 
 def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """A file's bytes, or Refused: only a regular file (never a device, FIFO or folder; a FIFO is not even waited
-    on), and at most `limit` bytes, checked before more than that is read (importers.common.regular_bytes)."""
-    from ..importers.common import regular_bytes
+    on), and at most `limit` bytes, checked before more than that is read (importers.extracts.regular_bytes)."""
+    from ..importers.extracts import regular_bytes
 
     raw, why = regular_bytes(Path(path), limit)
     if raw is None:
@@ -456,10 +469,10 @@ def parse_json(raw: bytes, path: str):
     """JSON read strictly as UTF-8; Refused at its line and column when it is not JSON or is nested too deeply."""
     import json
 
-    from ..data.yamlstrict import _decode
+    from ..data.yamlstrict import decode_utf8
 
     found: list = []
-    text = _decode(raw, path, found)
+    text = decode_utf8(raw, path, found)
     if text is None:
         raise Refused(found)
     try:
@@ -538,10 +551,10 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
 
 def decode(raw: bytes, path: str) -> str:
     """UTF-8 text, or Refused placing a byte-order mark, UTF-16, a byte that is not UTF-8 or a NUL byte."""
-    from ..data.yamlstrict import _decode
+    from ..data.yamlstrict import decode_utf8
 
     found: list = []
-    text = _decode(raw, path, found)
+    text = decode_utf8(raw, path, found)
     if text is None:
         raise Refused(found)
     return text

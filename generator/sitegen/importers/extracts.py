@@ -229,10 +229,10 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
 
 def read_text(path: Path) -> str:
     """A downloaded file as UTF-8 text, or ImportError_ naming the place: a BOM, UTF-16, Latin-1 or a NUL byte."""
-    from ..data.yamlstrict import _decode
+    from ..data.yamlstrict import decode_utf8
 
     problems: list = []
-    text = _decode(read_bytes(path), Path(path).name, problems)
+    text = decode_utf8(read_bytes(path), Path(path).name, problems)
     if text is None:
         raise ImportError_(problems[0].format())
     return text

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from indexkit import results
-from sitegen.indices.common import (compress, interpolate, median, nearest_rank, rank_rows, round_half_up,
+from sitegen.indices.parts import (compress, interpolate, median, nearest_rank, rank_rows, round_half_up,
                                     select)
 
 HLE = [[0, 70], [5, 95], [10, 110], [15, 120], [20, 130], [25, 140], [35, 145], [50, 150], [75, 155], [100, 158]]
@@ -139,7 +139,7 @@ def test_select_independent_before_self_reported():
 
 def test_harness_preference_ignores_run_qualifiers():
     """Epoch's repeated Terminal-Bench runs are told apart as "Terminus 2 (run of <date>)": still Terminus 2."""
-    from sitegen.indices.common import select
+    from sitegen.indices.parts import select
 
     frame = results(
         {"model": "o/m", "benchmark": "terminal-bench-2", "value": 57.8, "source": "epoch", "harness": "Codex CLI"},
@@ -157,7 +157,7 @@ def test_per_frame_memo_answers_while_the_frame_lives_and_drops_it_after():
 
     import pandas as pd
 
-    from sitegen.indices.common import PerFrame
+    from sitegen.indices.parts import PerFrame
 
     memo, made = PerFrame(), []
     frame = pd.DataFrame({"a": [1, 2]})

@@ -1,0 +1,488 @@
+"""The site: SiteContext -> files under site/ (HTML from Jinja2 templates on mkdocs-material's look)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import multiprocessing
+import os
+from importlib import resources
+from pathlib import Path
+from types import SimpleNamespace
+
+from markupsafe import Markup
+
+from .. import reuse
+from . import asof, changes, methodology, ogimage
+from .ahead import ahead_files, simulations
+from .charts import BEST_PREFIX, PRICE_CHART, build_charts, price_disagreement_rows, price_rows
+from .context import SiteContext
+from .numbers import decimals, number, with_unit
+from .pages import (
+    Page,
+    Urls,
+    board_ids,
+    board_title,
+    contribute_links,
+    href,
+    methodology_title,
+    nav_items,
+    site_path,
+    slug,
+)
+from .render import environment, fmt_price, script_json
+from .search import search_files
+from .views import (
+    Lookups,
+    bench_board_view,
+    board_coverage,
+    board_data,
+    board_view,
+    headline_boards,
+    higher_is_better,
+    iq_anchors,
+    levels,
+    model_view,
+    release_path,
+    unknown_counts,
+)
+
+__all__ = ["SiteContext", "render_files", "render_site"]
+
+ASSET_PREFIX = "assets/"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+def _static_files() -> dict[str, bytes]:
+    """The packaged static tree (vendored libraries, our CSS/JS) under assets/, in sorted order."""
+    root = resources.files("sitegen") / "static"
+    out: dict[str, bytes] = {}
+    base = Path(str(root))
+    for path in sorted(base.rglob("*")):
+        rel = path.relative_to(base).as_posix()
+        if path.is_file() and not rel.endswith((".sh", "SHA256SUMS")) and "__pycache__" not in rel:
+            out[ASSET_PREFIX + rel] = path.read_bytes()
+    return out
+
+
+def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
+    kinds = [k for k in lk.ctx.presentation.model_charts if k in charts and mid in charts[k]["models_set"]]
+    name = lk.model_meta(mid)["name"]
+    prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
+    disagreements = price_disagreement_rows(lk.ctx, lk, mid) if prices else []
+    return {"v": model_view(mid, lk), "chart_kinds": kinds, "price_steps": prices,
+            "price_disagreements": disagreements,
+            "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
+            "contrib_links": contribute_links(
+        lk.ctx, f"scores/models/{mid}.yaml",
+        {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
+
+
+def _public(ctx: SiteContext, path: str) -> str:
+    """A page's public address when the site's URL is known, else its path from the site root."""
+    return (ctx.site_url.rstrip("/") + "/" if ctx.site_url else "/") + href(path).removeprefix("./")
+
+
+def _describe_board(ctx: SiteContext, view: dict) -> str:
+    """The board's meta description: what it ranks, and who leads."""
+    top = [r for r in view["rows"] if r["rank"] == 1]
+    lead = f" Leader: {top[0]['name']}." if top else ""
+    return f"{view['title']}: {view['n_ranked']} ranked models, every value with its source and provenance.{lead}"
+
+
+def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
+    meta = lk.model_meta(mid)
+    boards = [f"{lk.board_title(bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
+    org = f" by {meta['org']}" if meta["org"] else ""
+    ranks = ("; ranked " + ", ".join(boards[:3])) if boards else ""
+    return f"{meta['name']}{org}: benchmark scores and index breakdowns with sources{ranks}."
+
+
+def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
+    """Every HTML page of the site with its data, in a stable order."""
+    pages: list[Page] = []
+    # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
+    headline = headline_boards(ctx) or [{"id": b, "coverage": board_coverage(ctx, b), "others": []}
+                                        for b in board_ids(ctx)[:ctx.presentation.headline_fallback]]
+    pages.append(Page("index.html", "home.html", ctx.site_name, "home", {
+        "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
+        "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
+        "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
+        "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
+        "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
+        "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
+    }, ctx.site_description))
+    for bid in board_ids(ctx):
+        view = board_view(bid, lk)
+        definition = str(ctx.boards[bid].get("definition") or bid)
+        pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
+            "view": view, "og_image": ogimage.board_image(bid), "chart_kinds": [k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts],
+            "methodology": _methodology_for(ctx, urls, bid),
+            "asof": asof.control(ctx, bid, view["digits"]),
+            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
+                                           {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
+        }, _describe_board(ctx, view)))
+        per_release = board_view(bid, lk, per_release=True)
+        pages.append(Page(release_path(urls.board[bid]), "board.html", board_title(ctx, bid) + " (one row per release)",
+                          f"board:{bid}", {
+            "view": per_release, "og_image": ogimage.board_image(bid), "chart_kinds": [], "methodology": _methodology_for(ctx, urls, bid),
+            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
+                                           {"title": f"Wrong score: {board_title(ctx, bid)}",
+                                            "page": _public(ctx, release_path(urls.board[bid]))}),
+        }, _describe_board(ctx, per_release)))
+    bench_meta = {b["id"]: b for b in ctx.benchmarks}
+    anchors = iq_anchors(ctx)
+    for bid in sorted(urls.benchmark):
+        pages.append(Page(urls.benchmark[bid], "benchmark.html", lk.bench_name(bid), "benchmarks", {
+            "bench": bench_meta.get(bid) or {"id": bid}, "view": bench_board_view(bid, lk),
+            "anchor": anchors.get(bid), "has_curve": bid in anchors and "anchor-curves" in charts,
+            "anchor_digits": decimals(lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]),
+        }))
+    pages.append(Page("benchmarks/index.html", "benchmarks.html", "Benchmarks", "benchmarks", {
+        "items": [{"b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)}, "href": href(urls.benchmark[bid]),
+                   "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", []))} for bid in sorted(urls.benchmark)],
+    }))
+    iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
+    model_rows = [{**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+                  for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))]
+    pages.append(Page("models/index.html", "models.html", "Models", "models", {
+        "rows": model_rows, "unknown": unknown_counts(model_rows),
+    }))
+    for m in sorted(ctx.models, key=lambda m: m["id"]):
+        mid = m["id"]
+        # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
+        pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
+                          functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
+    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
+    md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
+    for name in sorted(ctx.methodology_pages):
+        text = ctx.methodology_pages[name]
+        stem = name.removesuffix(".md")
+        path = urls.methodology[name]
+        root, md_base = "../" * path.count("/"), "../" * (path.count("/") - 1)
+        bench_href = (lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None)
+        defs = [methodology.definition_view(d, ctx, lk, bench_href, md_base)
+                for d in methodology.definitions_for(stem, ctx.index_defs or {})]
+        pages.append(Page(path, "methodology.html", methodology_title(name, text), f"methodology:{name}", {
+            "text": text, "md_pages": md_pages, "md_base": md_base, "defs": defs,
+            "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
+            "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
+            "figures": methodology.build_figures(ctx, lk) if name == "uncertainty.md" else [],
+        }))
+    # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
+    pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))
+    pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
+        "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
+        "sources": ctx.sources,
+    }))
+    pages.append(Page(changes.CHANGELOG_PAGE, "changelog.html", "Data changelog", "changelog",
+                      changes.changelog_view(ctx, urls, lk),
+                      "What changed in the data, commit by commit, and the dated data releases."))
+    pages.append(Page("cite/index.html", "cite.html", "Cite", "cite",
+                      {"cite": changes.citation_view(ctx.citation, ctx.repo_url)}))
+    schema_doc = changes.data_format_view(ctx)
+    pages.append(Page("contributing/data-format/index.html", "data-format.html", schema_doc["title"], "data-format",
+                      schema_doc,
+                      "Every field of every data file, generated from the JSON Schemas."))
+    return pages
+
+
+def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
+    """The charts the charts page shows, in methodology/site.yaml's order (the others after, in their own): all
+    but one model's prices and each board's best over time, which are shown on the pages they belong to."""
+    order = ctx.presentation.gallery
+    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)),
+                  key=lambda kind: order.index(kind) if kind in order else len(order))
+
+
+def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
+    """The methodology page that explains a board's definition; on a page that explains several (index versions,
+    sub-indices), that definition's own section."""
+    definition = str((ctx.boards.get(bid) or {}).get("definition") or bid)
+    defs = ctx.index_defs or {}
+    for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
+        if f"{stem}.md" in urls.methodology:
+            several = definition in defs and len(methodology.definitions_for(stem, defs)) > 1
+            anchor = f"#{definition}" if several else ""
+            return href(urls.methodology[f"{stem}.md"]) + anchor
+    return None
+
+
+def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
+    """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
+    models = sorted(ctx.models, key=lambda m: m["id"])
+    index = {m["id"]: i for i, m in enumerate(models)}
+    boards = [b for b in board_ids(ctx)]
+    board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
+    # Analysis') has a row for each, labelled, since an index may be fed by any of them
+    benches = []
+    for b in sorted(ctx.benchmark_boards):
+        bb = ctx.benchmark_boards[b]
+        others = bb.get("other_question_sets") or []
+        benches.append((b, "", bb.get("rows", []), bb.get("question_set") if others else None))
+        benches += [(b, qs["subset"], qs["rows"], qs["label"]) for qs in others]
+    bench_rows = [{r["model"]: r for r in rows if r["model"] in index} for _, _, rows, _ in benches]
+    # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
+    source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
+    source_no = {sid: i for i, sid in enumerate(source_ids)}
+
+    def provenance(r: dict | None) -> list | None:
+        if not r:
+            return None
+        return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
+
+    def cells(values: list, show) -> list:
+        """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
+        return [None if v is None else [v, show(v)] for v in values]
+
+    bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
+    simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
+    meta = [lk.model_meta(m["id"]) for m in models]
+    params = decimals("billions", [x["total_b"] for x in meta])
+    board_cells = [cells([board_vals[b].get(m["id"]) for m in models],
+                         lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"])) for b in boards]
+    bench_cells = [cells([rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
+                         lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)))
+                   for (b, _, _, _), rows in zip(benches, bench_rows)]
+    # Every number is a cell [number, text]: the text is what the page shows, written here by the site's one
+    # formatter (numbers.number; prices as a model page writes them); compare.js only places it, and uses the
+    # number to mark the best value
+    return {
+        # [id, name, organisation, page, input price, output price, weights, total parameters (B),
+        #  1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
+        "models": [[m["id"], x["name"], x["org"], x["href"], *cells([x["input_price"], x["output_price"]], fmt_price),
+                    x["weights"], *cells([x["total_b"]], lambda v: number(v, params)), 1 if m["id"] in simulated else 0]
+                   for m, x in zip(models, meta)],
+        # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
+        #  the level of the values' intervals ("95%", views.levels)]
+        "boards": [[b, board_title(ctx, b), vals, None, higher_is_better(ctx, b),
+                    [board_status[b].get(m["id"], "") for m in models],
+                    " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
+                                            str(ctx.boards[b].get("source_snapshot") or "")) if x),
+                    href(urls.board[b]), simulations(ctx.ahead, b),
+                    levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
+                   for b, vals in zip(boards, board_cells)],
+        # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
+        #  provenance per model (see provenance())]
+        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), vals, label, bench_higher.get(b, True),
+                        [provenance(rows.get(m["id"])) for m in models]]
+                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)],
+        "sources": [lk.source_name(sid) for sid in source_ids],
+    }
+
+
+_JOB = None  # (function, items) handed to forked workers; set only while _in_parallel runs
+
+
+def _run_share(worker: int, workers: int) -> dict:
+    fn, items = _JOB
+    return fn(items[worker::workers])
+
+
+def _in_parallel(fn, items: list) -> dict:
+    """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
+
+    Every page is rendered independently of the others, so the output does not depend on how the work is
+    split. SITEGEN_JOBS=1 (or a platform without fork) renders in this process.
+    """
+    global _JOB
+    workers = int(os.environ.get("SITEGEN_JOBS") or min(os.cpu_count() or 1, 4))
+    if workers <= 1 or len(items) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+        return fn(items)
+    _JOB = (fn, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+            pending = [pool.apply_async(_run_share, (w, workers)) for w in range(1, workers)]
+            out = _run_share(0, workers)
+            for job in pending:
+                out.update(job.get())
+        return out
+    finally:
+        _JOB = None
+
+
+#: What a page's template is given of the site as a whole (as `ctx`): only these, so that a page's key can name
+#: everything it is rendered from (render_files). A template that reads more fails the build (StrictUndefined).
+SITE_FACTS = ("site_name", "site_description", "site_url", "data_date")
+
+
+def _chart_slice(c: dict, highlight: str = "", title_only: bool = False) -> dict:
+    """What the chart macro (partials/macros.html) reads of a chart on one page: with the page's own point
+    (`highlight`), the labels and that point; otherwise the pre-rendered summary table. A page's key covers only
+    this, so a model page does not change when another model moves on the same chart."""
+    out = {"title": c["title"], "description": c["description"], "alt": c.get("alt") or c["title"]}
+    if title_only:
+        return out
+    own = c["by_model"].get(highlight) if highlight else None
+    if own:
+        return {**out, "labels": c["labels"], "by_model": {highlight: own},
+                "fallback": {k: c["fallback"][k] for k in ("fields", "digits", "total")}}
+    return {**out, "fallback_html": c["fallback_html"], "by_model": {}}
+
+
+def _page_charts(page: Page, fields: dict, charts: dict) -> dict:
+    """The charts a page shows, as each of its templates uses them (the highlighted point is the page's subject)."""
+    highlight = ""
+    if page.template == "model.html":
+        highlight = fields["v"]["meta"]["id"]  # model.html: {% set m = v.meta %} ... chart(kind, charts, root, m.id)
+    kinds = list(fields.get("chart_kinds") or [])
+    out = {}
+    if page.template == "benchmark.html" and fields.get("has_curve"):
+        out["anchor-curves"] = _chart_slice(charts["anchor-curves"], str(fields["bench"]["id"]))
+    for kind in kinds:
+        out[kind] = _chart_slice(charts[kind], highlight)
+    if page.template == "model.html" and fields.get("price_steps") and PRICE_CHART in charts:
+        out.setdefault(PRICE_CHART, _chart_slice(charts[PRICE_CHART], title_only=True))
+    return out
+
+
+def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[str, bytes]:
+    """Every output file of the site as {relative path: bytes}; pure and deterministic.
+
+    With `output`, pages are placed by the workers that render them (or taken unchanged from the previous site,
+    by key) and left out of the map; their record entries are in output.entries."""
+    urls = Urls(ctx)
+    lk = Lookups(ctx, urls)
+    charts = build_charts(ctx, lk)
+    for c in charts.values():
+        c["models_set"] = frozenset(c["models"])
+        # a model's own point, for the one-line text alternative on its page
+        c["labels"] = dict(zip(c["fallback"]["fields"], c["fallback"]["columns"]))
+        c["by_model"] = {r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r}
+    env = environment()
+    nav = nav_items(ctx, urls)
+    files: dict[str, bytes] = dict(_static_files())
+    for kind, c in sorted(charts.items()):
+        # <, >, & escaped even in the separate file: harmless for JSON, inert if ever pasted into HTML
+        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (str(script_json(c["spec"])) + "\n").encode("utf-8")
+    fallback_tpl = env.get_template("partials/fallback.html")
+    for c in charts.values():
+        c["fallback_html"] = Markup(fallback_tpl.render(chart=c))
+    nav_tpl = env.get_template("partials/nav.html")
+    top_paths = {item["path"] for item in nav if item["path"]}
+    nav_cache: dict[tuple[str, str, str], Markup] = {}
+    facts = SimpleNamespace(**{name: getattr(ctx, name) for name in SITE_FACTS})
+
+    def nav_html(root: str, section: str, path: str) -> Markup:
+        """The sidebar for a page; the same for all pages at one depth in one section, so rendered once each."""
+        key = (root, section, path if path in top_paths else "")
+        if key not in nav_cache:
+            page = SimpleNamespace(section=section, path=key[2])
+            nav_cache[key] = Markup(nav_tpl.render(root=root, page=page, nav=nav, href=href, ctx=facts))
+        return nav_cache[key]
+
+    common = {"ctx": facts, "csp": CSP, "href": href, "urls": urls, "nav_html": nav_html}
+    # Everything a page receives besides its own data and charts (the code, templates and assets: package_digest)
+    site_key = reuse.key_of(reuse.package_digest(), vars(facts), CSP, vars(urls), nav) if output is not None else None
+    pages = list(plan(ctx, urls, lk, charts))
+
+    def render_pages(chunk) -> dict[str, bytes | list]:
+        """Render a share of the pages; with output, placed by this worker (its record entry in the map)."""
+        out: dict[str, bytes | list] = {}
+        for page in chunk:
+            fields = page.data() if callable(page.data) else page.data
+            shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
+            page_charts = _page_charts(page, fields, charts)
+
+            def render(page=page, shown=shown, fields=fields, page_charts=page_charts) -> bytes:
+                return env.get_template(page.template).render(
+                    page=shown, root=page.root, charts=page_charts, **common, **fields).encode("utf-8")
+
+            if output is None:
+                out[page.path] = render()
+            else:
+                key = reuse.key_of(site_key, shown, fields, page_charts) if site_key is not None else None
+                out[page.path] = output.put(page.path, key, render)
+        return out
+
+    for page in pages:
+        if page.template == "board.html" and page.data["view"]["has_components"]:
+            # the provenance of every cell, once per board (board_data); the page fetches it next to itself
+            files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
+        if page.template == "board.html" and page.data.get("asof"):
+            # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
+            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
+                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
+            for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
+                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
+    # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
+    views = {p.data["view"]["id"]: p.data["view"] for p in pages
+             if p.template == "board.html" and not p.data["view"]["per_release"]}
+    home = next((p.data for p in pages if p.path == "index.html"), {"boards": []})
+    files.update(ogimage.images(ctx, views, [v["id"] for v in home["boards"]]))
+    rendered = _in_parallel(render_pages, pages)
+    if output is None:
+        files.update(rendered)
+    else:
+        output.entries.update(rendered)
+    files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
+    number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
+    for path, data in ahead_files(ctx.ahead, number).items():
+        files[path] = (str(script_json(data)) + "\n").encode("utf-8")
+    for path, text in sorted(ctx.api_files.items()):
+        files[path] = text.encode("utf-8")
+    files[changes.FEED] = changes.atom(ctx)
+    files[".nojekyll"] = b""
+    files["sitemap.xml"] = sitemap(ctx, [p for p in set(files) | set(rendered)
+                                         if p.endswith(".html") and p != "404.html"])
+    files.update(redirects(ctx, urls, set(files) | set(rendered)))  # not in the sitemap: they only forward
+    return files
+
+
+def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]:
+    """A page at each former id's old URL that forwards to the model's page (ids stay stable once published)."""
+    from markupsafe import escape
+
+    out: dict[str, bytes] = {}
+    for m in sorted(ctx.models, key=lambda m: m["id"]):
+        for former in m.get("former_ids") or []:
+            path = "models/" + "/".join(slug(p) for p in str(former).split("/") if p) + "/index.html"
+            if path in taken or path in out:
+                continue  # a page of a live model wins; validation keeps former ids from being reused
+            root = "../" * path.count("/")
+            target = escape(root + urls.model_href(m["id"]))
+            name = escape(m.get("name") or m["id"])
+            out[path] = (
+                '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">'  # as on every page
+                f'<title>{escape(former)} is now {name}</title>'
+                f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+                '<meta name="robots" content="noindex"></head>\n'
+                f'<body><p><code>{escape(former)}</code> was merged or renamed: it is now <a href="{target}">{name}</a>.'
+                '</p></body></html>\n').encode()
+    return out
+
+
+def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
+    """sitemap.xml of every page, with absolute URLs when the site's URL is known (else root-relative paths)."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    base = ctx.site_url.rstrip("/") + "/" if ctx.site_url else ""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    for path in sorted(paths):
+        loc = href(path)
+        lines.append(f"<url><loc>{xml_escape(base + ('' if loc == './' else loc))}</loc><lastmod>{xml_escape(ctx.data_date)}</lastmod></url>")
+    lines.append("</urlset>")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def render_site(ctx: SiteContext, out_dir: Path | str, previous: Path | str | None = None) -> list[Path]:
+    """Render the site into out_dir (created if needed); returns the written paths in sorted order.
+
+    With `previous` (the last build's site, with its reuse.RECORD), every file whose key is unchanged is
+    hard-linked from there instead of rendered and written again; the result is byte for byte the same.
+    Pages are placed by the workers that render them; everything else here. The record is written last.
+    """
+    output = reuse.Output(out_dir, previous)
+    output.folder.mkdir(parents=True, exist_ok=True)
+    files = render_files(ctx, output)
+    for rel, data in sorted(files.items()):
+        output.entries[rel] = output.put_bytes(rel, data)
+    output.write_record()
+    return sorted(output.folder / rel for rel in output.entries)
