@@ -661,7 +661,7 @@ def main() -> None:
     print(text)
 
 
-KEPT = "## Recorded earlier (kept by the harness)"
+KEPT = "## Notes and earlier figures (written by hand; the harness keeps this section)"
 
 
 def results_text(real, synthetic: str | None, args, load: tuple) -> str:
