@@ -111,9 +111,13 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     config = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
     owned = uncertainty.owned_intervals(boards, index_defs)
-    simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
-        b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
-        seed_salt=uncertainty._SALT)
+    by_id = {b["id"]: b for b in benchmarks}
+    for bid, board in benchmark_boards.items():
+        # each board's intervals are drawn on their own (annotate_benchmark_boards reads only its benchmark and
+        # the values an index owns of it), so each is kept by its own inputs: an edit re-draws the boards it reaches
+        simcache.annotated(board, lambda b, bid=bid: uncertainty.annotate_benchmark_boards(
+            {bid: b}, benchmarks, config, owned), benchmark=by_id.get(bid), config=config, owned=owned.get(bid),
+            seed_salt=uncertainty._SALT)
     if boards_only:
         return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
                         index_defs, {}, frontiers, result_records, model_records, {}, ahead)
