@@ -38,12 +38,12 @@ class Computed:
 
 
 def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: str | None = None,
-            root: Path | None = None) -> Computed:
+            root: Path | None = None, keep: bool = True) -> Computed:
     """Every board and the JSON API, from a validated repository. With `cache` (a folder, build/simcache.py), each
     as-of month's boards and each simulated board are kept there by a digest of their inputs and loaded on the next
     run; with `inputs` and `root` too (stamp.data_digest(root), taken before `repo` was read from root), so is the
     whole result: kept only when the tree's digest is still `inputs` afterwards, so a file edited while the build
-    read it never files a result under the digest of other bytes.
+    read it never files a result under the digest of other bytes. keep=False loads entries and writes none.
     boards_only: the boards alone, without the as-of views and the API files (empty), which take most of the time
     (sitegen diff compares boards only)."""
     from .. import reuse
@@ -54,7 +54,7 @@ def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: 
     if cache is None:
         return _compute(repo, boards_only)
     salt = reuse.code_digest()
-    whole = FileStore(Path(cache) / "compute", salt) if inputs and root is not None else None
+    whole = FileStore(Path(cache) / "compute", salt, keep) if inputs and root is not None else None
     from ..indices import uncertainty
 
     name = hashlib.sha256(f"{salt}\0{inputs}\0boards_only={boards_only}\0seeds={uncertainty._SALT}".encode()
@@ -65,7 +65,7 @@ def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: 
         if isinstance(kept, Computed):
             whole.prune()
             return kept
-    store = FileStore(Path(cache) / "blocks", salt)
+    store = FileStore(Path(cache) / "blocks", salt, keep)
     with simcache.kept_in(store):
         computed = _compute(repo, boards_only)
     store.prune()
@@ -235,8 +235,8 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     progress(BUILD_STAGES[1])
     from .simcache import folder
 
-    # the compute cache (build/simcache.py), --check too: a check computes only what its change reaches
-    computed = compute(repo, folder(root), inputs=data, root=root)
+    # the compute cache (build/simcache.py); a check loads from it and writes nothing
+    computed = compute(repo, folder(root), inputs=data, root=root, keep=not check)
     ctx = site_context(repo, computed, history, config)
     from ..site import render_site
 

@@ -1,6 +1,7 @@
 """The compute cache's files: what build.compute made, kept in a folder by a digest of its inputs, so a rebuild
-computes only what its edit reaches. On by default: `sitegen build` (with `--check` too) and `sitegen export` keep
-it in FOLDER under the root (git-ignored); SITEGEN_CACHE names another folder, or `off` keeps nothing.
+computes only what its edit reaches. On by default: `sitegen build` and `sitegen export` keep it in FOLDER under
+the root (git-ignored); SITEGEN_CACHE names another folder, or `off` keeps nothing. `sitegen build --check` loads
+from it and writes nothing (a check leaves the tree as it was).
 
 Two stores, each a folder of entries named by SHA-256 of their inputs and the package's code (reuse.code_digest:
 every module and the libraries' and Python's versions, so a change to the code misses):
@@ -44,8 +45,8 @@ _NAME = re.compile(r"[0-9a-f]{64}\.pickle")
 class FileStore:
     """get/put of indices/simcache.Store over `folder`, salted by `salt` (the package digest)."""
 
-    def __init__(self, folder: Path, salt: str):
-        self.folder, self.salt, self.used = Path(folder), salt, set()
+    def __init__(self, folder: Path, salt: str, writable: bool = True):
+        self.folder, self.salt, self.used, self.writable = Path(folder), salt, set(), writable
         # a link on the way would put the entries elsewhere: such a store keeps nothing
         self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
 
@@ -65,7 +66,7 @@ class FileStore:
 
     def put(self, key: str, data: bytes) -> None:
         self.used.add(key)
-        if not self.ok:
+        if not (self.ok and self.writable):  # a read-only store (build --check) only loads
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -79,7 +80,7 @@ class FileStore:
 
     def prune(self) -> None:
         """Remove the entries this build did not use (and any left half-written)."""
-        if not self.ok:
+        if not (self.ok and self.writable):
             return
         try:
             names = os.listdir(self.folder)
