@@ -397,7 +397,8 @@ def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
     assert proc.returncode == 0, rest
     assert "stopping" in rest and "Traceback" not in rest
     assert (root / "site" / "index.html").is_file()
-    assert sorted(p.name for p in root.iterdir()) == ["methodology", "scores", "site"]
+    # and the compute cache (build/simcache.py, git-ignored)
+    assert sorted(p.name for p in root.iterdir()) == [".sitegen-cache", "methodology", "scores", "site"]
 
 
 def test_serve_survives_a_bad_edit_with_the_real_build(tmp_path):

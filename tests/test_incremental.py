@@ -4,15 +4,18 @@ byte for byte the clean build of the same inputs, record included.
 A small tree (hardening/hardkit.make_tree: the real methodology, index definitions and sources, 24 model files
 with seeded random scores, the real methodology pages) is built once; then, step after step, seeded random edits
 of every kind of input are applied: a result's value (which may move a percentile and so every board), a model's
-metadata, a methodology page, the sources registry, a model file removed (its page must disappear) or added, the
-build date, and a template change (the package's digest). After each step the incremental build in site/ is
-compared with a clean build into another folder.
+metadata, a methodology page, an index definition, the sources registry, a model file removed (its page must
+disappear) or added, a build setting, the compute cache deleted, the build date, and a template change (the
+package's digest). After each step the incremental build in site/, with the previous site and the compute cache
+(build/simcache.py) on disk, is compared with a clean build into another folder with an empty cache.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
 from hardkit import ROOT, dump, make_tree, model_doc, snapshot  # noqa: E402
 
 from sitegen import build, reuse  # noqa: E402
+from sitegen.build import simcache  # noqa: E402
 from sitegen.site import render  # noqa: E402
 
 BENCHES = ("hle", "gpqa-diamond", "aime-2025", "scicode", "arc-agi-1", "swe-bench-verified", "terminal-bench-2")
@@ -85,11 +89,38 @@ def remove_model(root: Path, rng: random.Random) -> str:
 def add_model(root: Path, rng: random.Random) -> str:
     doc = models(rng, 1)[0]
     doc["id"] = doc["release"] = f"new/n{rng.randint(0, 10**6)}"
+    doc["name"] = f"New {doc['id']}"  # models(rng, 1) names it M00, which a model of the tree already is
     dump(root / "scores/models" / f"{doc['id']}.yaml", doc)
     return f"added {doc['id']}"
 
 
-EDITS = (edit_result, edit_metadata, edit_methodology, edit_sources, remove_model, add_model)
+def edit_definition(root: Path, rng: random.Random) -> str:
+    """An index definition's precision: that definition's boards (today's and every month's) change, the others'
+    compute cache entries stay valid."""
+    path = rng.choice([p for p in sorted((root / "methodology/indices").glob("*.yaml"))
+                       if re.search(r"^precision: \d$", p.read_text(encoding="utf-8"), re.M)])
+    text = path.read_text(encoding="utf-8")
+    digit = rng.choice([d for d in "234" if f"\nprecision: {d}\n" not in text])
+    path.write_text(re.sub(r"^precision: \d$", f"precision: {digit}", text, count=1, flags=re.M), encoding="utf-8")
+    return f"definition {path.name} precision {digit}"
+
+
+def edit_settings(root: Path, rng: random.Random) -> str:
+    """A build setting (the site's address): no input file changes, so the whole computation comes from the
+    compute cache (the fixture sets it empty first, so monkeypatch restores it)."""
+    url = f"https://board{rng.randint(0, 999)}.example/"
+    os.environ["SITEGEN_SITE_URL"] = url
+    return f"settings {url}"
+
+
+def delete_cache(root: Path, rng: random.Random) -> str:
+    """Deleting the compute cache is always safe: the next build computes everything again."""
+    shutil.rmtree(root / simcache.FOLDER, ignore_errors=True)
+    return "cache deleted"
+
+
+EDITS = (edit_result, edit_metadata, edit_methodology, edit_sources, remove_model, add_model, edit_definition,
+         edit_settings, delete_cache)
 
 
 def inodes(folder: Path) -> dict[str, int]:
@@ -97,12 +128,24 @@ def inodes(folder: Path) -> dict[str, int]:
 
 
 def check_against_clean(root: Path, tmp: Path) -> None:
-    """Build site/ incrementally and tmp/clean from nothing; they must be the same bytes."""
+    """Build site/ incrementally (with the previous site and the compute cache under the root) and tmp/clean from
+    nothing (an empty cache folder of its own, as the Pages deploy builds); they must be the same bytes."""
     incremental = build.run(root, root / "site")
     assert incremental.summary and not [p for p in incremental.problems if p.severity == "error"], incremental
-    clean = tmp / "clean"
+    if "up to date" not in incremental.summary:
+        assert (root / simcache.FOLDER / "compute").is_dir()  # the cache is on by default
+    clean, cache = tmp / "clean", tmp / "clean-cache"
     shutil.rmtree(clean, ignore_errors=True)
-    assert build.run(root, clean).summary
+    shutil.rmtree(cache, ignore_errors=True)
+    outer = os.environ.get("SITEGEN_CACHE")
+    os.environ["SITEGEN_CACHE"] = str(cache)
+    try:
+        assert build.run(root, clean).summary
+    finally:
+        if outer is None:
+            del os.environ["SITEGEN_CACHE"]
+        else:
+            os.environ["SITEGEN_CACHE"] = outer
     a, b = snapshot(root / "site"), snapshot(clean)
     assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))
     assert [name for name in a if a[name] != b[name]] == []
@@ -112,7 +155,8 @@ def check_against_clean(root: Path, tmp: Path) -> None:
 def tree(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
     monkeypatch.setenv("SITEGEN_JOBS", "1")
-    for name in ("GITHUB_REPOSITORY", "SITEGEN_SITE_URL", "GITHUB_SERVER_URL"):
+    monkeypatch.setenv("SITEGEN_SITE_URL", "")  # unset, as far as settings() goes; edit_settings sets it
+    for name in ("GITHUB_REPOSITORY", "GITHUB_SERVER_URL", "SITEGEN_CACHE"):
         monkeypatch.delenv(name, raising=False)
     root = make_tree(tmp_path / "repo", models(random.Random(1), 24))
     for page in sorted((ROOT / "methodology").glob("*.md")):
@@ -121,7 +165,7 @@ def tree(tmp_path, monkeypatch):
     return root
 
 
-@pytest.mark.parametrize("seed", [11])
+@pytest.mark.parametrize("seed", [11, 12])
 def test_incremental_build_after_random_edits_equals_a_clean_build(tree, tmp_path, seed):
     rng = random.Random(seed)
     for step in range(len(EDITS)):
@@ -251,3 +295,28 @@ def test_settings_are_resolved_from_the_environment_once(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")
     assert build.settings() == build.Settings("", "https://board.example/", "https://ghe.example.com/owner/owner.github.io")
     assert build.settings("https://given.example/").site_url == "https://given.example/"  # --site-url comes first
+
+
+def test_a_check_or_a_settings_change_after_a_build_computes_nothing(tree, monkeypatch):
+    """The whole computation is kept by the data's digest (build/simcache.py): `build --check` of the same data,
+    or a build whose only change is a setting, loads it; an edited file misses and computes."""
+    monkeypatch.setattr(build, "_compute", lambda *a, **k: pytest.fail("computed again"))
+    checked = build.run(tree, tree / "unused", check=True)
+    assert checked.summary and not [p for p in checked.problems if p.severity == "error"]
+    monkeypatch.setenv("SITEGEN_SITE_URL", "https://elsewhere.example/")
+    assert "up to date" not in build.run(tree, tree / "site").summary
+    edit_result(tree, random.Random(5))
+    with pytest.raises(pytest.fail.Exception, match="computed again"):
+        build.run(tree, tree / "site")
+
+
+def test_sitegen_cache_off_keeps_nothing(tree, tmp_path, monkeypatch):
+    shutil.rmtree(tree / simcache.FOLDER)
+    monkeypatch.setenv("SITEGEN_CACHE", "off")
+    edit_result(tree, random.Random(6))
+    assert build.run(tree, tree / "site").summary
+    assert not (tree / simcache.FOLDER).exists()
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "elsewhere"))
+    edit_result(tree, random.Random(7))
+    assert build.run(tree, tree / "site").summary
+    assert (tmp_path / "elsewhere" / "compute").is_dir() and not (tree / simcache.FOLDER).exists()

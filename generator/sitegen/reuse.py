@@ -44,6 +44,12 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
+def code_digest() -> str:
+    """The package's code without its templates and static assets (and the versions of Python and the libraries):
+    what a computation can depend on, so the compute cache (build/simcache.py) survives a template edit."""
+    return _code_digest()
+
+
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     """The part of package_digest fixed for the life of a process: Python's and the libraries' versions and every

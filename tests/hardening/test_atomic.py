@@ -100,7 +100,7 @@ def test_check_writes_nothing(built, tmp_path):
     check = sitegen("build", "--check", "--root", str(root), cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     assert snapshot(root) == before
-    assert listing(root) == sorted(["methodology", "scores", "site"])
+    assert listing(root) == sorted([".sitegen-cache", "methodology", "scores", "site"])  # the build's cache
 
 
 def test_check_on_a_fresh_tree_creates_no_site(tmp_path):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import os
+import pickle
 import tempfile
 from pathlib import Path
 
@@ -36,21 +38,57 @@ class Computed:
     ahead: dict = dataclasses.field(default_factory=dict)  # per board, each ranked row's simulated rank in every draw
 
 
-def compute(repo, cache: Path | None = None, boards_only: bool = False) -> Computed:
-    """Every board and the JSON API, from a validated repository. With `cache` (a folder), the simulations'
-    annotated boards are kept there by a digest of their inputs and loaded on the next run (build/simcache.py).
+def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: str | None = None,
+            root: Path | None = None, keep: bool = True) -> Computed:
+    """Every board and the JSON API, from a validated repository. With `cache` (a folder, build/simcache.py), each
+    as-of month's boards and each simulated board are kept there by a digest of their inputs and loaded on the next
+    run; with `inputs` and `root` too (stamp.data_digest(root), taken before `repo` was read from root), so is the
+    whole result: kept only when the tree's digest is still `inputs` afterwards, so a file edited while the build
+    read it never files a result under the digest of other bytes. keep=False loads entries and writes none.
     boards_only: the boards alone, without the as-of views and the API files (empty), which take most of the time
     (sitegen diff compares boards only)."""
     from .. import reuse
     from ..indices import simcache
+    from . import stamp
     from .simcache import FileStore
 
-    store = FileStore(cache, reuse.package_digest()) if cache is not None else None
+    if cache is None:
+        return _compute(repo, boards_only)
+    salt = reuse.code_digest()
+    whole = FileStore(Path(cache) / "compute", salt, keep) if inputs and root is not None else None
+    from ..indices import uncertainty
+
+    name = hashlib.sha256(f"{salt}\0{inputs}\0boards_only={boards_only}\0seeds={uncertainty.current_salt()}".encode()
+                          ).hexdigest() if whole else ""
+    if whole is not None:
+        data = whole.get(name)
+        kept = _unpickled(data) if data is not None else None
+        if isinstance(kept, Computed):
+            whole.prune()
+            return kept
+    store = FileStore(Path(cache) / "blocks", salt, keep)
     with simcache.kept_in(store):
         computed = _compute(repo, boards_only)
-    if store is not None:
-        store.prune()
+    store.prune()
+    if whole is not None:
+        # What a later build with these inputs loads, returned here too: the same objects whether computed or
+        # loaded, so the pages' keys (reuse.py pickles their data) and with them site/.sitegen-pages agree.
+        data = pickle.dumps(computed, protocol=5)
+        if stamp.data_digest(root) == inputs:
+            whole.put(name, data)
+            whole.prune()
+        computed = simcache.loads(data)
     return computed
+
+
+def _unpickled(data: bytes) -> object:
+    """A kept entry, or None when it is damaged (it is then computed again and replaced)."""
+    from ..indices.simcache import loads
+
+    try:
+        return loads(data)
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+        return None
 
 
 def _compute(repo, boards_only: bool = False) -> Computed:
@@ -65,18 +103,21 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     benchmarks = repo.benchmarks.data["benchmarks"]
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
-    all_boards = engine.compute_boards(results, models, benchmarks, index_defs, raw)
-    boards = {k: v for k, v in all_boards.items() if engine.publishable(v, index_defs[v["definition"]])}
-    uncertainty.annotate_boards(boards, index_defs, results, models, benchmarks, raw)
+    # every publishable board, annotated; one definition at a time, each kept by its inputs' digest
+    boards = asof.today_boards(results, models, benchmarks, index_defs, raw)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
     benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
     config = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
     owned = uncertainty.owned_intervals(boards, index_defs)
-    simcache.annotated(benchmark_boards, lambda b: uncertainty.annotate_benchmark_boards(
-        b, benchmarks, config, owned), benchmarks=benchmarks, config=config, owned=owned,
-        seed_salt=uncertainty.current_salt())
+    by_id = {b["id"]: b for b in benchmarks}
+    for bid, board in benchmark_boards.items():
+        # each board's intervals are drawn on their own (annotate_benchmark_boards reads only its benchmark and
+        # the values an index owns of it), so each is kept by its own inputs: an edit re-draws the boards it reaches
+        simcache.annotated(board, lambda b, bid=bid: uncertainty.annotate_benchmark_boards(
+            {bid: b}, benchmarks, config, owned), benchmark=by_id.get(bid), config=config, owned=owned.get(bid),
+            seed_salt=uncertainty.current_salt())
     if boards_only:
         return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
                         index_defs, {}, frontiers, result_records, model_records, {}, ahead)
@@ -180,8 +221,10 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     # each of the Settings (the shown date, the site's and the repository's addresses), resolved once here.
     config = config if config is not None else settings()
     committed, history_key = (history.committed, history.key) if history else (None, "")
+    data = stamp.data_digest(root)
     digest = stamp.inputs_digest(root, {"committed": committed or "", "history": history_key,
-                                        **{f"settings.{k}": v for k, v in dataclasses.asdict(config).items()}})
+                                        **{f"settings.{k}": v for k, v in dataclasses.asdict(config).items()}},
+                                 data=data)
     if not check and stamp.up_to_date(out, digest):
         # The inputs are those of the last build: so are their warnings, which the stamp recorded.
         return Outcome(stamp.recorded_warnings(out), f"up to date (nothing changed since the last build of {out})")
@@ -192,7 +235,8 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     progress(BUILD_STAGES[1])
     from .simcache import folder
 
-    computed = compute(repo, None if check else folder())  # --check keeps no simulations
+    # the compute cache (build/simcache.py); a check loads from it and writes nothing
+    computed = compute(repo, folder(root), inputs=data, root=root, keep=not check)
     ctx = site_context(repo, computed, history, config)
     from ..site import render_site
 
@@ -229,12 +273,14 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     refused = write.out_problem(out, root)
     if refused:
         return Outcome([refused])
+    from . import stamp
+    from .simcache import folder
+
+    data = stamp.data_digest(Path(root))  # before the files are read: compute keeps its result under it
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
-    from .simcache import folder
-
-    computed = compute(repo, folder())
+    computed = compute(repo, folder(Path(root)), inputs=data, root=Path(root))
     if fmt == "eee":
         from ..interchange.eee import export_eee
 

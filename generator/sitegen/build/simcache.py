@@ -1,11 +1,21 @@
-"""The simulation cache's files: annotated boards (indices/simcache.py) kept in a folder, one file per input
-digest, so a rebuild on unchanged inputs loads its intervals instead of drawing them. Opt-in: `sitegen build` and
-`sitegen export` keep them only where SITEGEN_SIM_CACHE names a folder (FOLDER under the root is git-ignored for
-it); otherwise a build writes nothing outside its output folder.
+"""The compute cache's files: what build.compute made, kept in a folder by a digest of its inputs, so a rebuild
+computes only what its edit reaches. On by default: `sitegen build` and `sitegen export` keep it in FOLDER under
+the root (git-ignored); SITEGEN_CACHE names another folder, or `off` keeps nothing. `sitegen build --check` loads
+from it and writes nothing (a check leaves the tree as it was).
+
+Two stores, each a folder of entries named by SHA-256 of their inputs and the package's code (reuse.code_digest:
+every module and the libraries' and Python's versions, so a change to the code misses):
+
+- `compute/`: the whole Computed, keyed by the data tree's digest (stamp.data_digest): a template or settings
+  edit, or `build --check` after a build of the same data, computes nothing;
+- `blocks/`: per (definition, month) of the as-of engine (indices/asof.month_boards: its boards with their
+  simulated intervals, keyed by the rows, models, prices and definition it reads) and per simulated board of
+  today's (indices/simcache.annotated: the uncertainty block's patch), so a one-file edit recomputes only the
+  months and boards whose inputs it changed.
 
 Entries are written whole or not at all (a new file, then a rename) and read without following a symlink; a build
-keeps only the entries it used (`prune`), so the folder holds one build's boards. Deleting the folder is always
-safe: the next build draws everything again and writes the same bytes.
+keeps only the entries it used (`prune`), so each folder holds one build's entries. Deleting the folder is always
+safe: the next build computes everything again and writes the same bytes (tests/test_incremental.py).
 """
 
 from __future__ import annotations
@@ -14,22 +24,29 @@ import os
 import re
 from pathlib import Path
 
-#: The folder to name in SITEGEN_SIM_CACHE, relative to the root; git-ignored (.gitignore).
-FOLDER = ".sitegen-cache/simulations"
+#: The cache's folder, relative to the root; git-ignored (.gitignore).
+FOLDER = ".sitegen-cache"
+#: SITEGEN_CACHE values that keep nothing.
+OFF = frozenset({"off", "0", "no", "false", "none"})
 
 
-def folder() -> Path | None:
-    """The folder SITEGEN_SIM_CACHE names (None when unset or empty: nothing is kept)."""
-    name = os.environ.get("SITEGEN_SIM_CACHE", "").strip()
-    return Path(name) if name else None
+def folder(root: Path) -> Path | None:
+    """Where the build keeps its cache: SITEGEN_CACHE's folder, else FOLDER under `root`; None when SITEGEN_CACHE
+    is `off` (or 0, no, false, none): nothing is kept."""
+    name = os.environ.get("SITEGEN_CACHE", "").strip()
+    if name.lower() in OFF:
+        return None
+    return Path(name) if name else Path(root) / FOLDER
+
+
 _NAME = re.compile(r"[0-9a-f]{64}\.pickle")
 
 
 class FileStore:
     """get/put of indices/simcache.Store over `folder`, salted by `salt` (the package digest)."""
 
-    def __init__(self, folder: Path, salt: str):
-        self.folder, self.salt, self.used = Path(folder), salt, set()
+    def __init__(self, folder: Path, salt: str, writable: bool = True):
+        self.folder, self.salt, self.used, self.writable = Path(folder), salt, set(), writable
         # a link on the way would put the entries elsewhere: such a store keeps nothing
         self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
 
@@ -49,7 +66,7 @@ class FileStore:
 
     def put(self, key: str, data: bytes) -> None:
         self.used.add(key)
-        if not self.ok:
+        if not (self.ok and self.writable):  # a read-only store (build --check) only loads
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -63,7 +80,7 @@ class FileStore:
 
     def prune(self) -> None:
         """Remove the entries this build did not use (and any left half-written)."""
-        if not self.ok:
+        if not (self.ok and self.writable):
             return
         try:
             names = os.listdir(self.folder)

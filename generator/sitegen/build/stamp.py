@@ -10,14 +10,10 @@ from ..reuse import package_digest
 STAMP = ".sitegen-inputs"
 
 
-def inputs_digest(root: Path, environment: dict[str, str]) -> str:
-    """SHA-256 over the data tree, CITATION.cff, the package (reuse.package_digest: its code, templates and
-    assets, and the versions of the libraries it renders with), and the given settings.
-
-    Paths enter the digest relative to their folder, so two checkouts of the same commit agree.
-    The data files are the loader's (load.input_files, read by its rules): a link to /dev/zero, a FIFO or a
-    broken link is never opened here; the build's validation reports it.
-    """
+def data_digest(root: Path) -> str:
+    """SHA-256 over the data tree alone (the files load.input_files lists: scores/, methodology/, CITATION.cff),
+    each by its path relative to the root and its bytes' SHA-256: what the compute cache (build/simcache.py) keys
+    the whole computation by."""
     from ..data import load
 
     root = Path(root)
@@ -26,6 +22,19 @@ def inputs_digest(root: Path, environment: dict[str, str]) -> str:
         data = load.read_data(path, root)
         digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
         digest.update(hashlib.sha256(data).digest() if data is not None else b"unreadable")
+    return digest.hexdigest()
+
+
+def inputs_digest(root: Path, environment: dict[str, str], data: str | None = None) -> str:
+    """SHA-256 over the data tree, CITATION.cff, the package (reuse.package_digest: its code, templates and
+    assets, and the versions of the libraries it renders with), and the given settings.
+
+    Paths enter the digest relative to their folder, so two checkouts of the same commit agree.
+    The data files are the loader's (load.input_files, read by its rules): a link to /dev/zero, a FIFO or a
+    broken link is never opened here; the build's validation reports it. `data`: data_digest(root), when the
+    caller has it already.
+    """
+    digest = hashlib.sha256(f"data={data if data is not None else data_digest(root)}\0".encode())
     digest.update(f"package={package_digest()}\0".encode())
     for key in sorted(environment):
         digest.update(f"{key}={environment[key]}\0".encode())

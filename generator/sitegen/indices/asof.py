@@ -24,15 +24,18 @@ simulation's standard normals are drawn once per (board, model, component) strea
 from __future__ import annotations
 
 import calendar
+import hashlib
 import math
+import pickle
 from bisect import bisect_right
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from ..data.frame import price_history, price_observations, price_tier  # noqa: F401 (asof.price_* names)
-from . import pedagogy
-from .boards import compute_boards, publishable
+from . import pedagogy, simcache, uncertainty
+from .boards import NOT_BOARDS, compute_boards, publishable
 from .compare import diff_board
 from .parts import model_lookup, remember_lookup
 from .uncertainty import annotate_boards, kept_normals, level_text
@@ -216,6 +219,125 @@ def _slim(row: Mapping) -> dict:
     return out
 
 
+def _digest(value: object) -> bytes:
+    """16 bytes of SHA-256 over value's pickle: equal values that pickle alike agree; anything else only differs."""
+    return hashlib.sha256(pickle.dumps(value, protocol=5)).digest()[:16]
+
+
+class InputDigests:
+    """Digests of everything a definition's boards of one month are computed from, so those boards are computed
+    once per distinct set of inputs: among the months and views of a build (`seen`) and, inside a
+    simcache.kept_in block, across builds. Each result row, model row and per-question frame is digested once;
+    a month's key is then a few array operations.
+
+    A key covers the definition, the benchmarks registry, the seed salt, every result row of the benchmarks the
+    definition reads (benchmarks_read, in the frame's order), their per-question frames, and every model present
+    that day (its row of the models frame and the price in force): more than the engine reads, so a key can only
+    miss where the inputs are the same, never hit where they differ. The store's salt (the package's code and
+    the libraries' versions) is added by the store."""
+
+    def __init__(self, results: pd.DataFrame, models: pd.DataFrame, raw: Mapping, benchmarks: list):
+        self.index = results.index
+        self.rows = np.array([_digest(r) for r in results.itertuples(index=False, name=None)] or [b""],
+                             dtype="S16")
+        self.frames = _digest((tuple(results.columns), tuple(models.columns), benchmarks))
+        self.models = {m: _digest(row) for m, row in zip(models["model"].tolist(),
+                                                         models.itertuples(index=False, name=None))}
+        self.raw = {k: _digest(v) for k, v in raw.items()}
+        self.definitions: dict[str, bytes] = {}
+
+    def key(self, index_id: str, definition: Mapping, res: pd.DataFrame, raw_at: Mapping, month_models,
+            reads: tuple[str, ...]) -> str:
+        if index_id not in self.definitions:
+            self.definitions[index_id] = _digest((index_id, definition))
+        digest = hashlib.sha256(b"asof-boards-1" + self.frames + self.definitions[index_id])
+        digest.update(uncertainty._SALT.encode() + b"\0")  # the seeds' salt (mcerror's other-seed runs)
+        wanted = res["benchmark"].isin(reads).to_numpy()
+        positions = self.index.get_indexer(res.index[wanted])
+        digest.update(self.rows[positions].tobytes() if len(positions) else b"")
+        digest.update(b"".join(k[0].encode() + b"\0" + k[1].encode() + b"\0" + self.raw[k]
+                               for k in raw_at if k[0] in reads))
+        digest.update(month_models.digest(self))
+        return digest.hexdigest()
+
+
+class _MonthModels:
+    """One month's models frame with the prices in force, made on first use and shared by its definitions."""
+
+    def __init__(self, mods: pd.DataFrame, steps: Mapping[str, list[dict]], day: str, lookup: Mapping):
+        self.mods, self.steps, self.day, self.lookup = mods, steps, day, lookup
+        self._frame: pd.DataFrame | None = None
+        self._digest: bytes | None = None
+
+    def frame(self) -> pd.DataFrame:
+        if self._frame is None:
+            self._frame = models_priced_at(self.mods, self.steps, self.day)
+            remember_lookup(self._frame, priced_lookup(self.lookup, self.steps, self.day, set(self.mods["model"])))
+        return self._frame
+
+    def digest(self, digests: InputDigests) -> bytes:
+        if self._digest is None:
+            present = self.mods["model"].tolist()
+            prices = []
+            for model in present:
+                step = price_at(self.steps.get(model, []), self.day)
+                prices.append(None if step is None else (step["input"], step["output"], step["date"], step["source"]))
+            self._digest = b"".join(digests.models[m] for m in present) + _digest((present, prices))
+        return self._digest
+
+
+class _TodayModels:
+    """Today's models frame as it is (the prices in force now): what today's boards are computed from."""
+
+    def __init__(self, models: pd.DataFrame):
+        self.models = models
+
+    def frame(self) -> pd.DataFrame:
+        return self.models
+
+    def digest(self, digests: InputDigests) -> bytes:
+        return b"".join(digests.models[m] for m in self.models["model"].tolist()) + b"today"
+
+
+def today_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, index_defs: Mapping[str, Mapping],
+                 raw: Mapping) -> dict[str, dict]:
+    """Today's publishable index boards, annotated: boards.compute_boards and uncertainty.annotate_boards one
+    definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards),
+    so an edit recomputes only the definitions that read what it changed."""
+    digests = InputDigests(results, models, raw, benchmarks)
+    today = _TodayModels(models)
+    out: dict[str, dict] = {}
+    for index_id, definition in sorted(index_defs.items()):
+        if definition["kind"] not in NOT_BOARDS:
+            out.update(month_boards(digests, {}, index_id, definition, results, today, benchmarks, raw,
+                                    benchmarks_read(definition)))
+    return dict(sorted(out.items()))
+
+
+def month_boards(digests: InputDigests, seen: dict[str, dict], index_id: str, definition: Mapping,
+                 res: pd.DataFrame, month_models: _MonthModels | _TodayModels, benchmarks: list, raw_at: Mapping,
+                 reads: tuple[str, ...]) -> dict:
+    """A definition's publishable boards of one month, annotated with intervals, rank intervals and tiers as
+    today's boards are: taken from `seen` or the simulation store (indices/simcache.py) when a month with the same
+    inputs (InputDigests.key) was computed before, otherwise computed and kept in both."""
+    name = digests.key(index_id, definition, res, raw_at, month_models, reads)
+    if name in seen:
+        return seen[name]
+
+    def compute() -> dict:
+        priced = month_models.frame()
+        boards = compute_boards(res, priced, benchmarks, {index_id: definition}, raw_at)
+        boards = {b: v for b, v in boards.items() if publishable(v, definition)}
+        # per-question rows too: HLE and Pedagogy draw the questions their models share together. The whole
+        # entry is kept by this key, so the annotation's own entries (keyed by pickled frames) are not made.
+        with simcache.kept_in(None):
+            annotate_boards(boards, {index_id: definition}, res, priced, benchmarks, raw_at)
+        return boards
+
+    seen[name] = simcache.kept(name, compute)
+    return seen[name]
+
+
 def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: list[Mapping], benchmarks: list,
                  index_defs: Mapping[str, Mapping], raw: Mapping | None = None,
                  months: list[str] | None = None) -> dict:
@@ -238,6 +360,8 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
     known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (input key, boards)
+    digests = InputDigests(results, models, raw, benchmarks)
+    seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, either view)
     # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each is
     # drawn once (uncertainty.kept_normals), the same numbers.
     with kept_normals():
@@ -253,7 +377,7 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 raw_counts: dict[str, int] = {}
                 for bench, _ in raw_at:
                     raw_counts[bench] = raw_counts.get(bench, 0) + 1
-                priced_models = None
+                month_models = None
                 for index_id, definition in sorted(index_defs.items()):
                     if definition["kind"] == "benchmark-boards":
                         continue
@@ -276,14 +400,10 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                     elif index_id not in cache or cache[index_id][0] != key:
                         boards = {}
                         if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
-                            if priced_models is None:
-                                priced_models = models_priced_at(mods, steps, day)
-                                remember_lookup(priced_models, priced_lookup(lookup, steps, day, set(mods["model"])))
-                            boards = compute_boards(res, priced_models, benchmarks, {index_id: definition}, raw_at)
-                            boards = {b: v for b, v in boards.items() if publishable(v, definition)}
-                            # intervals, rank intervals and tiers, as today's boards carry them (per-question
-                            # rows too: HLE and Pedagogy draw the questions their models share together)
-                            annotate_boards(boards, {index_id: definition}, res, priced_models, benchmarks, raw_at)
+                            if month_models is None:
+                                month_models = _MonthModels(mods, steps, day, lookup)
+                            boards = month_boards(digests, seen, index_id, definition, res, month_models,
+                                                  benchmarks, raw_at, reads[index_id])
                         cache[index_id] = (key, boards)
                         computed_runs += 1
                     if view == "known":

@@ -124,20 +124,43 @@ def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object)
     data = _STORE.get(name)
     if data is not None:
         try:
-            patch = _loads(data)
+            patch = loads(data)
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
             patch = None  # a damaged entry: computed again, and replaced
         if type(patch) is tuple and patch and patch[0] == "d":
             apply(board, patch)
             return
-    work = _loads(pickled)
+    work = loads(pickled)
     annotate(work)
-    data = pickle.dumps(diff(_loads(pickled), work) or ("d", {}, []), protocol=5)
-    apply(board, _loads(data))
+    data = pickle.dumps(diff(loads(pickled), work) or ("d", {}, []), protocol=5)
+    apply(board, loads(data))
     _STORE.put(name, data)
 
 
-def _loads(data: bytes) -> object:
+def current() -> Store | None:
+    """The store of the innermost `kept_in` block (None outside any, or in a `kept_in(None)` block)."""
+    return _STORE
+
+
+def kept(name: str, compute: Callable[[], object]) -> object:
+    """`compute()`, or inside `kept_in` the value kept under `name` (a digest of every input of `compute`: the
+    caller's; key() makes one). A miss keeps the value's pickle and returns the value as loaded back from it, so
+    the objects are the same whether computed or loaded (shared references included); a damaged entry is computed
+    again and replaced."""
+    if _STORE is None:
+        return compute()
+    data = _STORE.get(name)
+    if data is not None:
+        try:
+            return loads(data)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+            pass
+    data = pickle.dumps(compute(), protocol=5)
+    _STORE.put(name, data)
+    return loads(data)
+
+
+def loads(data: bytes) -> object:
     """pickle.loads without the cyclic garbage collector: a patch makes many small objects, none of them garbage,
     and a collection while a build holds every board walks them all (it made loading four times slower)."""
     enabled = gc.isenabled()
