@@ -251,7 +251,7 @@ class InputDigests:
         if index_id not in self.definitions:
             self.definitions[index_id] = _digest((index_id, definition))
         digest = hashlib.sha256(b"asof-boards-1" + self.frames + self.definitions[index_id])
-        digest.update(uncertainty._SALT.encode() + b"\0")  # the seeds' salt (mcerror's other-seed runs)
+        digest.update(uncertainty.current_salt().encode() + b"\0")  # the seeds' salt (mcerror's other-seed runs)
         wanted = res["benchmark"].isin(reads).to_numpy()
         positions = self.index.get_indexer(res.index[wanted])
         digest.update(self.rows[positions].tobytes() if len(positions) else b"")
