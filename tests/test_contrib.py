@@ -311,6 +311,7 @@ def test_reload_script_reloads_when_the_build_counter_moves(tmp_path):
     """reload.js under node with a fake fetch: no reload while the counter stands, one when it moves."""
     node = shutil.which("node")
     if node is None:
+        # about the environment: fails under CI=true (tests/conftest.py); tools/test.sh installs node (with npm)
         pytest.skip("node is not installed")
     harness = tmp_path / "harness.js"
     harness.write_text("""

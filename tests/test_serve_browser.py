@@ -19,8 +19,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
 
 
 def _skip_or_fail(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"browser test cannot run in CI: {reason}")
+    """A skip here is about the environment: under CI=true it fails (tests/conftest.py), as tools/test.sh installs
+    chromium, playwright and axe-core there."""
     pytest.skip(reason)
 
 

@@ -20,8 +20,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
 def _skip_or_fail(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"browser test cannot run in CI: {reason}")
+    """A skip here is about the environment: under CI=true it fails (tests/conftest.py), as tools/test.sh installs
+    chromium, playwright and axe-core there."""
     pytest.skip(reason)
 
 
@@ -947,7 +947,7 @@ def test_every_board_shows_row_one_and_its_value_on_the_first_screen(browser, pa
     boards = sorted(p.parent.name for p in (real_site / "boards").glob("*/index.html"))
     assert len(boards) >= 10, boards
     axe = AXE.is_file()
-    if not axe and os.environ.get("CI"):
+    if not axe and os.environ.get("CI", "").lower() in ("1", "true", "yes"):  # as tests/conftest.py reads CI
         pytest.fail(f"axe-core is not installed at {AXE} (bash tools/test.sh installs it)")
     # the boards test_no_serious_or_critical_accessibility_violations checks already, in both schemes too
     axed = {PAGE_KINDS["board-long"], PAGE_KINDS["board"]}
