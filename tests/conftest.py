@@ -27,6 +27,13 @@ settings.register_profile("ci", parent=settings.get_profile("sitegen"), derandom
                           print_blob=True)
 settings.load_profile("ci" if CI else "sitegen")
 
+def pytest_configure(config):
+    if CI and os.environ.get("SITEGEN_UPDATE_EXPECTED"):
+        # the snapshot switch (tests/validation/test_rejections.py, CONTRIBUTING.md) rewrites the expected files
+        # with whatever the code prints: a run with it proves nothing
+        raise pytest.UsageError("SITEGEN_UPDATE_EXPECTED rewrites the expected outputs; it is not for CI")
+
+
 #: Skips that CI keeps as skips, because they are not about the environment: a source capture whose terms forbid
 #: redistribution is never in the repository, so no CI machine can have it (tests/indices/indexkit.py download(),
 #: tests/importers/test_importers.py); whoever downloads it runs the test.
@@ -80,9 +87,11 @@ def real_computed(real_repo):
 
 
 #: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
-#: module fixtures are built once, except the files named here: slow tests that share no module fixture, spread
-#: over the workers one by one.
-SPREAD = {"test_refresh_pr.py"}
+#: module fixtures are built once, except the files named here: slow tests spread over the workers one by one,
+#: which share no module fixture (test_refresh_pr) or only session ones, built once per worker (test_browser:
+#: chromium, the fixture site, the real site; a third of the suite's time, which would otherwise keep one worker
+#: busy alone).
+SPREAD = {"test_refresh_pr.py", "test_browser.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
 FIRST = ("test_refresh_pr.py", "test_browser.py")
 
