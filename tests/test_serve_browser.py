@@ -60,26 +60,30 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path):
                               kwargs={"port": 0, "build": build, "debounce_ms": 50, "ready": ready,
                                       "echo": lambda m: None}, daemon=True)
     thread.start()
-    assert started.wait(30)
+    # serve builds first, then calls ready(); a deadline well past serve's own 30 s (its wait for a running build)
+    assert started.wait(90)
     host, port = holder["server"].server_address[:2]
     console = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            page = browser.new_page()
-            page.on("console", lambda msg: console.append((msg.type, msg.text)))
-            # The script's first answer from the build counter (count 1, the build before the change): from then
-            # on, a rebuild moves the counter away from what the page has seen.
-            with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
-                page.goto(f"http://{host}:{port}/")
-            assert page.text_content("#n") == "first"
-            data.write_text("second")
-            # Polled from here: wait_for_function would evaluate a string, which the page's CSP forbids.
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and page.text_content("#n") != "second":
-                page.wait_for_timeout(200)
-            assert page.text_content("#n") == "second"
-            browser.close()
+            try:
+                page = browser.new_page()
+                page.on("console", lambda msg: console.append((msg.type, msg.text)))
+                # The script's first answer from the build counter (count 1, the build before the change): from
+                # then on, a rebuild moves the counter away from what the page has seen.
+                with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
+                    page.goto(f"http://{host}:{port}/")
+                assert page.text_content("#n") == "first"
+                data.write_text("second")
+                # Polled from here (every 200 ms, within a deadline): wait_for_function would evaluate a string,
+                # which the page's CSP forbids.
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and page.text_content("#n") != "second":
+                    page.wait_for_timeout(200)
+                assert page.text_content("#n") == "second"
+            finally:
+                browser.close()  # its pages and contexts with it
     finally:
         holder["server"].shutdown()
         thread.join(10)
