@@ -38,7 +38,7 @@ npm ci --prefix tests/site/axe --no-audit --no-fund --silent
 eee_requirements=tests/interchange/eee-requirements.txt
 if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
   eee_python=""
-  for candidate in python3.14 python3.13 python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
+  for candidate in python3.12 python3.13 python3.14 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
     # a pyenv shim for a version not selected fails here
     if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
       eee_python="$candidate"
@@ -47,7 +47,7 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
   done
   if [ -n "$eee_python" ]; then
     rm -rf .venv-eee
-    "$eee_python" -m venv .venv-eee
+    "$eee_python" -m venv .venv-eee || { apt_install python3-venv && "$eee_python" -m venv .venv-eee; }
     .venv-eee/bin/python -m pip install --disable-pip-version-check -q -r "$eee_requirements"
     cp "$eee_requirements" .venv-eee/requirements.txt  # the stamp: written last, after a complete install
   else
