@@ -64,6 +64,34 @@ def real_repo():
     return repo
 
 
+#: The browser the browser tests drive (tests/site/test_browser.py, tests/test_serve_browser.py): Debian's chromium,
+#: which tools/test.sh installs.
+CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless chromium per test process (per worker under pytest-xdist), shared by every browser test: one
+    Playwright per process, as its sync API allows no second one while the first runs. A test opens its own
+    context and closes it."""
+    import shutil
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed")  # about the environment: fails under CI=true (below)
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"chromium not found at {CHROMIUM}")  # likewise
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 #: The parts of build.Computed the end-of-session check digests (~1 s; the as-of views and the DataFrames are left
 #: out: pickling them takes longer than computing them).
 CHECKED = ("boards", "benchmark_boards", "benchmarks", "sources", "index_defs", "api_files", "frontiers",

@@ -3,25 +3,11 @@ Content-Security-Policy (the reload script is a file from the same origin, so `s
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
-from pathlib import Path
-
-import pytest
 
 from sitegen.contrib import serve
 from sitegen.site import CSP
-
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-
-
-def _skip_or_fail(reason: str):
-    """A skip here is about the environment: under CI=true it fails (tests/conftest.py), as tools/test.sh installs
-    chromium, playwright and axe-core there."""
-    pytest.skip(reason)
 
 
 def page_html(text: str) -> str:
@@ -29,13 +15,7 @@ def page_html(text: str) -> str:
             f"<link rel=icon href=\"data:,\"><title>t</title></head><body><p id=n>{text}</p></body></html>")
 
 
-def test_the_open_page_reloads_after_a_rebuild(tmp_path):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _skip_or_fail("playwright is not installed")
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _skip_or_fail(f"chromium not found at {CHROMIUM}")
+def test_the_open_page_reloads_after_a_rebuild(tmp_path, chromium):
     (tmp_path / "scores").mkdir()
     data = tmp_path / "scores" / "n.txt"
     data.write_text("first")
@@ -65,25 +45,24 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path):
     host, port = holder["server"].server_address[:2]
     console = []
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            try:
-                page = browser.new_page()
-                page.on("console", lambda msg: console.append((msg.type, msg.text)))
-                # The script's first answer from the build counter (count 1, the build before the change): from
-                # then on, a rebuild moves the counter away from what the page has seen.
-                with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
-                    page.goto(f"http://{host}:{port}/")
-                assert page.text_content("#n") == "first"
-                data.write_text("second")
-                # Polled from here (every 200 ms, within a deadline): wait_for_function would evaluate a string,
-                # which the page's CSP forbids.
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline and page.text_content("#n") != "second":
-                    page.wait_for_timeout(200)
-                assert page.text_content("#n") == "second"
-            finally:
-                browser.close()  # its pages and contexts with it
+        ctx = chromium.new_context()  # the session's chromium (tests/conftest.py)
+        try:
+            page = ctx.new_page()
+            page.on("console", lambda msg: console.append((msg.type, msg.text)))
+            # The script's first answer from the build counter (count 1, the build before the change): from then
+            # on, a rebuild moves the counter away from what the page has seen.
+            with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
+                page.goto(f"http://{host}:{port}/")
+            assert page.text_content("#n") == "first"
+            data.write_text("second")
+            # Polled from here (every 200 ms, within a deadline): wait_for_function would evaluate a string, which
+            # the page's CSP forbids.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and page.text_content("#n") != "second":
+                page.wait_for_timeout(200)
+            assert page.text_content("#n") == "second"
+        finally:
+            ctx.close()
     finally:
         holder["server"].shutdown()
         thread.join(10)

@@ -7,15 +7,11 @@ import functools
 import http.server
 import os
 import re
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 #: How long a wait for something the page does (a chart drawn, a worker's answer) may take: generous, since the
 #: machine may be busy; every wait polls its condition and returns as soon as it holds.
@@ -29,24 +25,8 @@ def _skip_or_fail(reason: str):
 
 
 # Under pytest-xdist each test here is a unit of its own (tests/conftest.py, SPREAD), so both workers share the
-# browser tests; the fixtures they share (chromium, the fixture site and the real site with their servers) are
-# session-scoped, so each worker builds them once however its tests interleave with other files'.
-@pytest.fixture(scope="session")
-def chromium():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _skip_or_fail("playwright is not installed")
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _skip_or_fail(f"chromium not found at {CHROMIUM}")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
+# browser tests; the fixtures they share (chromium, in tests/conftest.py; the fixture site and the real site with
+# their servers) are session-scoped, so each worker builds them once however its tests interleave with other files'.
 class _Browser:
     """The worker's chromium as a test sees it: each new context waits up to WAIT_MS by default (Playwright's 30 s
     is short on a busy machine) and is remembered, so that the fixture closes it however the test ends."""
