@@ -7,12 +7,51 @@ the session ends with a check that nobody changed the shared computation."""
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Set by GitHub Actions (and most CI services): tools/test.sh has prepared everything a test needs there.
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Hypothesis: no test depends on the machine's speed (no per-example deadline, no too-slow health check: a busy
+# machine is not a failure), and in CI every run draws the same examples (derandomize), so a red CI run is the
+# same red run again and a green one is not luck. Locally examples stay random, and the failures found are kept
+# in .hypothesis/. A test's own @settings still wins on what it sets.
+settings.register_profile("sitegen", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", parent=settings.get_profile("sitegen"), derandomize=True, database=None,
+                          print_blob=True)
+settings.load_profile("ci" if CI else "sitegen")
+
+def pytest_configure(config):
+    if CI and os.environ.get("SITEGEN_UPDATE_EXPECTED"):
+        # the snapshot switch (tests/validation/test_rejections.py, CONTRIBUTING.md) rewrites the expected files
+        # with whatever the code prints: a run with it proves nothing
+        raise pytest.UsageError("SITEGEN_UPDATE_EXPECTED rewrites the expected outputs; it is not for CI")
+
+
+#: Skips that CI keeps as skips, because they are not about the environment: a source capture whose terms forbid
+#: redistribution is never in the repository, so no CI machine can have it (tests/indices/indexkit.py download(),
+#: tests/importers/test_importers.py); whoever downloads it runs the test.
+CI_MAY_SKIP = ("terms forbid redistribution",)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true a skipped test fails instead: a test that cannot run there (chromium, node, axe-core, the EEE
+    validator's environment missing) means tools/test.sh did not prepare it, which CI must not pass over."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (CI and report.skipped) or hasattr(report, "wasxfail"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if not any(allowed in reason for allowed in CI_MAY_SKIP):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where tools/test.sh prepares what every test needs: {reason}"
 
 
 @pytest.fixture(scope="session")
@@ -23,6 +62,34 @@ def real_repo():
     repo, problems = validate_repo(ROOT)
     assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
     return repo
+
+
+#: The browser the browser tests drive (tests/site/test_browser.py, tests/test_serve_browser.py): Debian's chromium,
+#: which tools/test.sh installs.
+CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless chromium per test process (per worker under pytest-xdist), shared by every browser test: one
+    Playwright per process, as its sync API allows no second one while the first runs. A test opens its own
+    context and closes it."""
+    import shutil
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed")  # about the environment: fails under CI=true (below)
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"chromium not found at {CHROMIUM}")  # likewise
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 #: The parts of build.Computed the end-of-session check digests (~1 s; the as-of views and the DataFrames are left
@@ -48,9 +115,11 @@ def real_computed(real_repo):
 
 
 #: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
-#: module fixtures are built once, except the files named here: slow tests that share no module fixture, spread
-#: over the workers one by one.
-SPREAD = {"test_refresh_pr.py"}
+#: module fixtures are built once, except the files named here: slow tests spread over the workers one by one,
+#: which share no module fixture (test_refresh_pr) or only session ones, built once per worker (test_browser:
+#: chromium, the fixture site, the real site; a third of the suite's time, which would otherwise keep one worker
+#: busy alone).
+SPREAD = {"test_refresh_pr.py", "test_browser.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
 FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py")
 

@@ -255,9 +255,11 @@ def test_the_audit_is_linear_in_the_registry():
     models = {f"org{i % 50}/model-{i}x": {"name": f"Model {i}x", "release": f"org{i % 50}/model-{i}x"}
               for i in range(20000)}
     import time
-    start = time.perf_counter()
+    # the process's own CPU time, not the wall clock: other work on a busy machine does not count (~1.2 s here;
+    # all pairs would take minutes)
+    start = time.process_time()
     assert audit.audit(models, set()) == []
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
 
 
 def test_display_names_that_fold_alike():

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -209,21 +210,23 @@ def test_append_text_variants():
 
 def _get(url: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=60) as response:  # a hang guard for a busy machine
             return response.status, response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
 
 
-def _until(condition, seconds: float = 15, touch=None) -> bool:
-    """Wait for condition(); `touch()` is repeated meanwhile (the watcher may not be watching yet at first)."""
+def _until(condition, seconds: float = 60, touch=None) -> bool:
+    """Poll condition() every 0.2 s until it holds or the deadline passes (generous: it returns as soon as the
+    condition holds, and a busy machine may take long to rebuild); `touch()` is repeated meanwhile (the watcher
+    may not be watching yet at first)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return True
         if touch is not None:
             touch()
-        time.sleep(0.2)
+        time.sleep(0.2)  # the polling interval
     return condition()
 
 
@@ -238,7 +241,7 @@ def test_watcher_calls_back_on_change(tmp_path):
         assert _until(lambda: seen, touch=lambda: (tmp_path / "scores" / "new.yaml").write_text(f"x: {next(n)}\n"))
     finally:
         watcher.stop()
-        watcher.join(5)
+        watcher.join(60)  # returns once it has stopped; generous for a busy machine
     assert not watcher.is_alive()
     assert seen[0] == ["scores/new.yaml"]
 
@@ -311,6 +314,7 @@ def test_reload_script_reloads_when_the_build_counter_moves(tmp_path):
     """reload.js under node with a fake fetch: no reload while the counter stands, one when it moves."""
     node = shutil.which("node")
     if node is None:
+        # about the environment: fails under CI=true (tests/conftest.py); tools/test.sh installs node (with npm)
         pytest.skip("node is not installed")
     harness = tmp_path / "harness.js"
     harness.write_text("""
@@ -381,19 +385,27 @@ def test_ctrl_c_stops_serve_and_leaves_no_temporary_folders(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "sitegen.cli", "serve", "--port", "0", "--root", str(root)],
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        lines = []
+    lines, serving = [], threading.Event()
+
+    def read():  # in a thread, so that waiting for serve's first line has a deadline too
         for line in proc.stderr:
             lines.append(line)
             if line.startswith("serving "):
-                break
-        assert lines and lines[-1].startswith("serving "), lines
+                serving.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        # serve builds before it serves: a deadline for a busy machine, not the build's usual second
+        assert serving.wait(180), lines
         proc.send_signal(signal.SIGINT)
         # serve waits up to 30 s for a running build before it exits (serve.py); the test's deadline is longer
-        rest = proc.communicate(timeout=120)[1]
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
+        reader.join(30)
+    rest = "".join(lines)
     assert proc.returncode == 0, rest
     assert "stopping" in rest and "Traceback" not in rest
     assert (root / "site" / "index.html").is_file()

@@ -3,25 +3,11 @@ Content-Security-Policy (the reload script is a file from the same origin, so `s
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
-from pathlib import Path
-
-import pytest
 
 from sitegen.contrib import serve
 from sitegen.site import CSP
-
-CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-
-
-def _skip_or_fail(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"browser test cannot run in CI: {reason}")
-    pytest.skip(reason)
 
 
 def page_html(text: str) -> str:
@@ -29,13 +15,7 @@ def page_html(text: str) -> str:
             f"<link rel=icon href=\"data:,\"><title>t</title></head><body><p id=n>{text}</p></body></html>")
 
 
-def test_the_open_page_reloads_after_a_rebuild(tmp_path):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _skip_or_fail("playwright is not installed")
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _skip_or_fail(f"chromium not found at {CHROMIUM}")
+def test_the_open_page_reloads_after_a_rebuild(tmp_path, chromium):
     (tmp_path / "scores").mkdir()
     data = tmp_path / "scores" / "n.txt"
     data.write_text("first")
@@ -60,13 +40,14 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path):
                               kwargs={"port": 0, "build": build, "debounce_ms": 50, "ready": ready,
                                       "echo": lambda m: None}, daemon=True)
     thread.start()
-    assert started.wait(30)
+    # serve builds first, then calls ready(); a deadline well past serve's own 30 s (its wait for a running build)
+    assert started.wait(90)
     host, port = holder["server"].server_address[:2]
     console = []
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            page = browser.new_page()
+        ctx = chromium.new_context()  # the session's chromium (tests/conftest.py)
+        try:
+            page = ctx.new_page()
             page.on("console", lambda msg: console.append((msg.type, msg.text)))
             # The script's first answer from the build counter (count 1, the build before the change): from then
             # on, a rebuild moves the counter away from what the page has seen.
@@ -74,12 +55,14 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path):
                 page.goto(f"http://{host}:{port}/")
             assert page.text_content("#n") == "first"
             data.write_text("second")
-            # Polled from here: wait_for_function would evaluate a string, which the page's CSP forbids.
+            # Polled from here (every 200 ms, within a deadline): wait_for_function would evaluate a string, which
+            # the page's CSP forbids.
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and page.text_content("#n") != "second":
                 page.wait_for_timeout(200)
             assert page.text_content("#n") == "second"
-            browser.close()
+        finally:
+            ctx.close()
     finally:
         holder["server"].shutdown()
         thread.join(10)

@@ -336,6 +336,7 @@ def run_comment_script(tmp_path, number="7", body=MARKER + "\n## 2 scores change
     """Runs the github-script step of pr-diff-comment.yml's comment job on the render job's outputs."""
     node = shutil.which("node")
     if node is None:
+        # about the environment: fails under CI=true (tests/conftest.py); tools/test.sh installs node (with npm)
         pytest.skip("node is not installed")
     job = workflow("pr-diff-comment.yml")["jobs"]["comment"]
     script = next(step for step in job["steps"] if "script" in step.get("with", {}))["with"]["script"]

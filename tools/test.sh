@@ -31,6 +31,30 @@ command -v chromium >/dev/null 2>&1 || apt_install chromium
 command -v npm >/dev/null 2>&1 || apt_install npm
 npm ci --prefix tests/site/axe --no-audit --no-fund --silent
 
+# The Every Eval Ever validator (tests/interchange/test_eee_official_validator.py) needs Python >= 3.12, which
+# sitegen does not: its own environment .venv-eee, made here with the first Python >= 3.12 that runs (python3.1x on
+# PATH, or one of pyenv's), at the versions tests/interchange/eee-requirements.txt pins, and remade only when those
+# change. The tests install nothing and use no network; without such a Python the test says so (and fails in CI).
+eee_requirements=tests/interchange/eee-requirements.txt
+if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
+  eee_python=""
+  for candidate in python3.12 python3.13 python3.14 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
+    # a pyenv shim for a version not selected fails here
+    if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
+      eee_python="$candidate"
+      break
+    fi
+  done
+  if [ -n "$eee_python" ]; then
+    rm -rf .venv-eee
+    "$eee_python" -m venv .venv-eee || { apt_install python3-venv && "$eee_python" -m venv .venv-eee; }
+    .venv-eee/bin/python -m pip install --disable-pip-version-check -q -r "$eee_requirements"
+    cp "$eee_requirements" .venv-eee/requirements.txt  # the stamp: written last, after a complete install
+  else
+    echo "tools/test.sh: no Python >= 3.12 found (python3.12+ on PATH or under pyenv): the EEE validator test cannot run" >&2
+  fi
+fi
+
 # On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
 # Arguments come after, so `-n 0` runs in this process alone.
 .venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"

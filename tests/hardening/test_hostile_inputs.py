@@ -12,16 +12,17 @@ import json
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from hardkit import make_tree
 
-LIMIT_SECONDS = 40       # far above a refusal (about 2 s), far below what an unbounded read takes
+LIMIT_SECONDS = 40       # of CPU: far above a refusal (about 2 s), far below what an unbounded read takes
+HANG_SECONDS = 300       # of wall clock, only a hang guard: a busy machine stretches it, not the CPU time
 ADDRESS_SPACE = 3 << 30  # the interpreter with every dependency imported uses well under 1 GB
 
 CARD = """---
@@ -172,19 +173,27 @@ def repo(tmp_path_factory):
     return make_tree(tmp_path_factory.mktemp("hostile") / "repo")
 
 
-def _limits():  # in the child: a runaway allocation fails there, not on the machine
+def _limits():  # in the child: a runaway allocation or computation fails there, not on the machine
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_CPU, (LIMIT_SECONDS, LIMIT_SECONDS))
 
 
 def run_cli(args: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess | None, float]:
+    """The command's outcome (None if it hung) and the CPU seconds it used: what the input cost, whatever else the
+    machine was doing meanwhile."""
     env = {k: v for k, v in os.environ.items() if k not in ("SITEGEN_DEBUG", "GITHUB_ACTIONS", "CI")}
-    start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+    def cpu() -> float:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
     try:
         done = subprocess.run([sys.executable, "-c", "from sitegen.cli import entry\nentry()\n", *args], cwd=cwd,
-                              env=env, capture_output=True, text=True, timeout=LIMIT_SECONDS, preexec_fn=_limits)
+                              env=env, capture_output=True, text=True, timeout=HANG_SECONDS, preexec_fn=_limits)
     except subprocess.TimeoutExpired:
-        return None, time.monotonic() - start
-    return done, time.monotonic() - start
+        return None, cpu()
+    return done, cpu()
 
 
 def command(kind: str, path: str, repo: Path) -> list[str]:
@@ -221,8 +230,9 @@ def test_a_hostile_input_is_a_placed_message_and_exit_1(case, repo, tmp_path):
     else:
         path = str(tmp_path / file_name)
         Path(path).write_text(text, encoding="utf-8")
-    done, elapsed = run_cli(command(kind, path, repo), tmp_path)
-    assert done is not None, f"{name}: still running after {LIMIT_SECONDS} s"
+    done, cpu = run_cli(command(kind, path, repo), tmp_path)
+    assert done is not None, f"{name}: still running after {HANG_SECONDS} s"
+    assert done.returncode != -signal.SIGXCPU, f"{name}: stopped after {LIMIT_SECONDS} s of CPU"
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr, done.stderr[-3000:]
     assert done.returncode == 1, (done.returncode, done.stderr[-3000:])
     shown = done.stderr.replace(str(tmp_path) + "/", "")
@@ -230,4 +240,4 @@ def test_a_hostile_input_is_a_placed_message_and_exit_1(case, repo, tmp_path):
     assert placed and any(says in line for line in placed), shown[-3000:]
     # path:line:col, or the path alone for the whole file
     assert all(re.match(r"^(?:.+:\d+:\d+|[^:]+): (?:\(file\)|[^ :]+): .+", line) for line in placed), placed
-    assert elapsed < LIMIT_SECONDS / 2, elapsed
+    assert cpu < LIMIT_SECONDS / 2, cpu

@@ -342,7 +342,7 @@ def test_a_slow_server_cannot_hold_a_download_past_its_deadline(root, upstream):
         elapsed = time.monotonic() - start
     assert done.exit_code == 1, done.output
     assert f"{url}: took longer than 1 s; gave up" in done.output, done.output
-    assert elapsed < 8, elapsed  # the server would take 60 s
+    assert elapsed < 30, elapsed  # the server would take 60 s; a busy machine may add seconds to the 1 s
     assert snapshot(root) == before
 
 

@@ -1,17 +1,17 @@
 """Our Every Eval Ever export, checked by EEE's own validator (`every_eval_ever validate`, package every-eval-ever
 on PyPI), then imported back.
 
-The validator needs Python >= 3.12, which sitegen does not: the test builds a venv for it once with the first
-Python >= 3.12 it finds (this interpreter, python3.1x on PATH, or pyenv's), caches it by version under the user's
-cache folder, and skips, saying why, only where no such Python exists. The version is pinned to the one verified."""
+The validator needs Python >= 3.12, which sitegen does not: tools/test.sh makes its environment, .venv-eee, before
+pytest starts, at the versions eee-requirements.txt pins (the one verified to accept our export, and its
+dependencies). The test installs nothing and uses no network; where that environment is missing it says so, and
+fails in CI (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +20,12 @@ import yaml
 from sitegen.interchange import eee, hf
 from sitegen.interchange.records import Benchmarks, resolver
 
-EEE_VERSION = "0.3.0"  # every-eval-ever, verified to accept our export (schema 0.3.0)
 HERE = Path(__file__).parent
+REQUIREMENTS = HERE / "eee-requirements.txt"
+#: every-eval-ever, verified to accept our export (schema 0.3.0): the pin tools/test.sh installs
+EEE_VERSION = re.search(r"^every-eval-ever==(\S+)$", REQUIREMENTS.read_text(encoding="utf-8"), re.M).group(1)
+#: where tools/test.sh makes the validator's environment (SITEGEN_EEE_VENV names another one)
+EEE_VENV = Path(os.environ.get("SITEGEN_EEE_VENV") or HERE.resolve().parents[1] / ".venv-eee")
 BENCHMARKS = Benchmarks.load(HERE.resolve().parents[1])
 MODELS = {
     "tesslate/omnicoder-9b": {"name": "OmniCoder-9B"},
@@ -31,45 +35,22 @@ MODELS = {
 RESOLVE = resolver(models=MODELS)
 
 
-def _python_312() -> str | None:
-    """The first interpreter >= 3.12 that runs: this one, python3.1x on PATH, or one of pyenv's versions."""
-    if sys.version_info >= (3, 12):
-        return sys.executable
-    candidates = [shutil.which(n) for n in ("python3.14", "python3.13", "python3.12")]
-    versions = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
-    if versions.is_dir():
-        candidates += [str(p) for p in sorted(versions.glob("3.1[2-9]*/bin/python3"))]
-    for candidate in filter(None, candidates):
-        check = subprocess.run([candidate, "-c", "import sys; assert sys.version_info >= (3, 12)"],
-                               capture_output=True)  # a pyenv shim for a version not selected fails here
-        if check.returncode == 0:
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="session")
 def eee_validate():
     """A function running the official validator on files below a folder; it returns the JSON report."""
-    python = _python_312()
-    if python is None:
-        pytest.skip("the official EEE validator (every-eval-ever) needs Python >= 3.12, and none was found "
-                    "(python3.12+ on PATH or under pyenv)")
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cache = cache_home / "sitegen" / f"every-eval-ever-{EEE_VERSION}"
-    venv_python = cache / "bin" / "python"
-    if not venv_python.exists():
-        building = cache.with_name(f"{cache.name}.building-{os.getpid()}")
-        shutil.rmtree(building, ignore_errors=True)
-        subprocess.run([python, "-m", "venv", str(building)], check=True)
-        subprocess.run([str(building / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                        "--disable-pip-version-check", f"every-eval-ever=={EEE_VERSION}"], check=True, timeout=900)
-        try:
-            building.rename(cache)  # `python -m every_eval_ever` does not mind the move; console scripts would
-        except OSError:
-            shutil.rmtree(building, ignore_errors=True)  # another run finished first
+    python = EEE_VENV / "bin" / "python"
+    if not python.exists():
+        # about the environment: fails under CI=true (tests/conftest.py), where tools/test.sh has prepared it
+        pytest.skip(f"the official EEE validator's environment {EEE_VENV} is missing: `bash tools/test.sh` makes it "
+                    "(it needs a Python >= 3.12: python3.12+ on PATH or under pyenv)")
+    found = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('every-eval-ever'))"],
+                           capture_output=True, text=True, timeout=120)
+    assert found.stdout.strip() == EEE_VERSION, (
+        f"{EEE_VENV} has every-eval-ever {found.stdout.strip() or found.stderr.strip()[-200:]}, not {EEE_VERSION}: "
+        "`bash tools/test.sh` remakes it")
 
     def validate(folder: Path, files: list[str]) -> list[dict]:
-        run = subprocess.run([str(venv_python), "-m", "every_eval_ever", "validate", "--format", "json", *files],
+        run = subprocess.run([str(python), "-m", "every_eval_ever", "validate", "--format", "json", *files],
                              cwd=folder, capture_output=True, text=True, timeout=300)
         assert run.stdout.strip(), run.stderr
         return json.loads(run.stdout)
