@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import os
 import re
@@ -17,6 +18,7 @@ CHROMIUM = os.environ.get("SITEGEN_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+TIMINGS = SHOTS.parent / "browser-timings.json"  # benchmarks/browser_timings.py turns it into a table
 
 
 def _skip_or_fail(reason: str):
@@ -523,7 +525,9 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
 
 
 def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site, capsys):
-    """The AI IQ board (hundreds of rows x ~20 columns): HTML size asserted, timings printed."""
+    """The AI IQ board (hundreds of rows x ~20 columns): HTML size asserted; the ready mark and sort and filter
+    times at 1x and 4x CPU (a mid-range phone) recorded in artifacts/browser-timings.json, never asserted (a shared
+    machine's load moves them); benchmarks/browser_timings.py writes them as benchmarks/browser-timings.md."""
     sizes = {p.parent.name: p.stat().st_size for p in sorted((real_site / "boards").glob("*/index.html"))}
     assert max(sizes.values()) < 600_000, sizes
     report = ["board HTML: " + ", ".join(f"{k} {v // 1024} KB" for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])[:4])]
@@ -532,26 +536,49 @@ def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site
     watch = Watch(page, pages_server + "/")
     cdp = ctx.new_cdp_session(page)
     url = pages_server + SUB + "boards/ai-iq/"
-    for rate in (1, 4):
+    # measured inside the page (a Playwright click adds its own round trips): from the event to the first frame
+    # drawn after it, and how much of that was our script
+    timed = """act => new Promise(res => { const t0 = performance.now();
+      if (act === 'open') { const s = document.querySelector('select[name=weights]'); s.value = 'open';
+        s.dispatchEvent(new Event('input', {bubbles: true})); }
+      else document.querySelector(`th[data-key=${act}] button`).click();
+      const js = performance.now() - t0;
+      requestAnimationFrame(() => setTimeout(() => res([js, performance.now() - t0]), 0)); })"""
+    runs = []
+    for width, rate in ((1440, 1), (1440, 4), (390, 4)):
+        page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
         page.goto(url, wait_until="load")
-        page.wait_for_selector("table.lb-ready")
+        page.wait_for_selector("table.lb-ready.lb-cells-ready")
         ready = page.evaluate(_READY)["ready"]
-        page.wait_for_selector("table.lb-all.lb-cells-ready")
-        # measured inside the page (a Playwright click adds its own round trips): from the event to the first
-        # frame drawn after it, and how much of that was our script
-        timed = """act => new Promise(res => { const t0 = performance.now();
-          if (act === 'open') { const s = document.querySelector('select[name=weights]'); s.value = 'open';
-            s.dispatchEvent(new Event('input', {bubbles: true})); }
-          else document.querySelector(`th[data-key=${act}] button`).click();
-          const js = performance.now() - t0;
-          requestAnimationFrame(() => setTimeout(() => res([js, performance.now() - t0]), 0)); })"""
-        timings = [page.evaluate(timed, key) for key in ("value", "name", "c3", "rank")]
+        load = page.evaluate("() => Math.round(performance.getEntriesByType('navigation')[0].loadEventEnd)")
+        page.wait_for_timeout(300)  # let the load's own tasks finish: a reader's first tap comes later than that
+        sorts = {key: page.evaluate(timed, key) for key in ("value", "name", "c3", "org", "rank")}
         filt = page.evaluate(timed, "open")
-        report.append(f"CPU x{rate}: ready {ready} ms; sort " + ", ".join(f"{b:.0f}" for a, b in timings)
-                      + f" ms (script {', '.join(f'{a:.0f}' for a, b in timings)}); filter {filt[1]:.0f} ms"
+        runs.append({"width": width, "cpu": rate, "ready_ms": ready, "load_ms": load,
+                     "sort_ms": {k: round(b, 1) for k, (a, b) in sorts.items()},
+                     "sort_script_ms": {k: round(a, 1) for k, (a, b) in sorts.items()},
+                     "filter_ms": round(filt[1], 1), "filter_script_ms": round(filt[0], 1)})
+        report.append(f"{width}px CPU x{rate}: ready {ready} ms, load {load} ms; sort "
+                      + ", ".join(f"{b:.0f}" for a, b in sorts.values())
+                      + f" ms (script {', '.join(f'{a:.0f}' for a, b in sorts.values())}); filter {filt[1]:.0f} ms"
                       + f" (script {filt[0]:.0f}); event to next frame")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    page.set_viewport_size({"width": 1440, "height": 900})
+    rows = int(re.search(r"(\d+) models", page.locator("table.lb-fixed caption").inner_text()).group(1))
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps({"board": "boards/ai-iq/", "rows": rows, "html_bytes": sizes["ai-iq"],
+                                   "runs": runs}, indent=1) + "\n")
+    # the board draws the first 30 rows a reader can see, more as the table's box scrolls to them, all on request
+    drawn = lambda: page.locator("table.lb-fixed tbody tr").count()  # noqa: E731
+    filtered = page.evaluate("() => +document.querySelector('.lb-count').textContent.split(' ')[0]")
+    assert drawn() == 30 and filtered > 30
+    assert page.locator(".lb-more-rows").is_visible()
+    assert page.locator(".lb-more-rows").inner_text().startswith(f"Showing the first 30 of {filtered} rows")
+    page.locator(".lb-wrap").evaluate("w => { w.scrollTop = w.scrollHeight; }")
+    page.wait_for_function("() => document.querySelectorAll('table.lb-fixed tbody tr').length > 30")
+    page.locator(".lb-more-rows button").click()
+    assert drawn() == filtered and page.locator(".lb-more-rows").is_hidden()
     # Back undoes the filter; rank, name and value stay visible while the table scrolls sideways, side by side
     page.go_back()
     page.wait_for_function("!new URLSearchParams(location.search).has('weights')")
