@@ -1107,3 +1107,44 @@ def test_table_regions_have_unique_names(browser, server):
         assert names and len(names) == len(set(names)), (path, names)
         assert watch.problems == [], watch.problems
         ctx.close()
+
+
+def test_board_q_filters_without_the_site_search_and_charts_fold_behind_one_control(browser, pages_server):
+    """Issue 29: a board's ?q= is its filter (mkdocs-material's bundle would open its search dialog on any ?q=);
+    at 390 px the charts are one closed fold (no Vega fetched) that ?open=charts keeps open; at 1440 px the fold
+    opens beside the table and row 1 stays on the first screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(pages_server + SUB + "boards/ai-iq/?q=claude", wait_until="load")
+    page.wait_for_selector("table.lb-ready")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'claude'")
+    assert not page.evaluate("() => document.querySelector('input[data-md-toggle=search]').checked")
+    names = page.locator("table.lb-fixed tbody tr:not([hidden]) th").all_inner_texts()
+    assert names and all("Claude" in n for n in names), names[:5]
+    assert page.input_value("input[name=q]") == "claude"
+    assert not page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    assert not [u for u in fetched if "vendor/vega" in u]
+    _tap(page, "details[data-fold=charts] > summary")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === 'charts'")
+    page.locator("details[data-fold=charts] .lb-vega").first.scroll_into_view_if_needed()
+    page.wait_for_selector("details[data-fold=charts] .lb-vega svg", timeout=20000)
+    page.reload(wait_until="load")
+    assert page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    ctx.close()
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    page.wait_for_selector("table.lb-ready")
+    fold, value = page.locator("details[data-fold=charts]"), page.locator("table.lb-fixed tbody tr td.v").first
+    assert fold.evaluate("d => d.open") and page.evaluate("() => new URLSearchParams(location.search).get('open')") is None
+    f, v = fold.bounding_box(), value.bounding_box()
+    assert f["x"] > v["x"] + v["width"] and f["y"] < 900, (f, v)  # beside the table, not under it
+    assert v["y"] + v["height"] <= 900
+    # closing it is kept: every fold closed is ?open=none
+    _tap(page, "details[data-fold=charts] > summary")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === 'none'")
+    page.reload(wait_until="load")
+    assert not page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    ctx.close()

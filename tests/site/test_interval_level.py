@@ -162,4 +162,4 @@ def test_a_board_of_many_rows_says_its_level_in_the_legend_charts_and_compare_da
     assert "95%" not in spec
     # AI EQ keeps its own level (0.95): a page with both boards says each its own
     compare = files["compare/index.html"].decode("utf-8")
-    assert '"boards/ai-iq/",1000,"80%"]' in compare and '"boards/ai-eq/",null,"95%"]' in compare
+    assert '"boards/ai-iq/",1000,"80%",{' in compare and '"boards/ai-eq/",null,"95%",{' in compare
