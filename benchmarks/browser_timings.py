@@ -35,7 +35,9 @@ def table(data: dict) -> str:
         f"`loadEventEnd`, and a sort or filter runs from the event to the first frame drawn after it (script time "
         f"in brackets). Targets at 4x CPU (issue #29): ready within {READY_TARGET} ms, a sort within "
         f"{SORT_TARGET} ms. The figures are one run each on whatever machine ran the test; a machine shared "
-        f"with other jobs moves them a lot, so they are recorded, never asserted.",
+        f"with other jobs moves them a lot, so they are recorded, never asserted."
+        + (f" This run: {data['cpus']} CPUs, load average {', '.join(map(str, data['load_average']))} (1, 5 and "
+           f"15 minutes) as the test finished." if data.get("load_average") else ""),
         "",
         head,
         "|" + "---|" * (head.count("|") - 1),

@@ -568,15 +568,17 @@ def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site
     rows = int(re.search(r"(\d+) models", page.locator("table.lb-fixed caption").inner_text()).group(1))
     TIMINGS.parent.mkdir(parents=True, exist_ok=True)
     TIMINGS.write_text(json.dumps({"board": "boards/ai-iq/", "rows": rows, "html_bytes": sizes["ai-iq"],
+                                   "cpus": os.cpu_count(), "load_average": [round(x, 1) for x in os.getloadavg()],
                                    "runs": runs}, indent=1) + "\n")
     # the board draws the first 30 rows a reader can see, more as the table's box scrolls to them, all on request
     drawn = lambda: page.locator("table.lb-fixed tbody tr").count()  # noqa: E731
     filtered = page.evaluate("() => +document.querySelector('.lb-count').textContent.split(' ')[0]")
-    assert drawn() == 30 and filtered > 30
+    first = drawn()  # 30, and 30 more whenever the last drawn comes within 600 px of the box's bottom
+    assert first % 30 == 0 and 30 <= first < filtered, (first, filtered)
     assert page.locator(".lb-more-rows").is_visible()
-    assert page.locator(".lb-more-rows").inner_text().startswith(f"Showing the first 30 of {filtered} rows")
+    assert page.locator(".lb-more-rows").inner_text().startswith(f"Showing the first {first} of {filtered} rows")
     page.locator(".lb-wrap").evaluate("w => { w.scrollTop = w.scrollHeight; }")
-    page.wait_for_function("() => document.querySelectorAll('table.lb-fixed tbody tr').length > 30")
+    page.wait_for_function(f"() => document.querySelectorAll('table.lb-fixed tbody tr').length > {first}")
     page.locator(".lb-more-rows button").click()
     assert drawn() == filtered and page.locator(".lb-more-rows").is_hidden()
     # Back undoes the filter; rank, name and value stay visible while the table scrolls sideways, side by side
