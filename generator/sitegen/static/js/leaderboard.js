@@ -265,7 +265,7 @@
     var folds = Array.prototype.slice.call(document.querySelectorAll("details[data-fold]"));
     function foldKey(d) { return d.getAttribute("data-fold"); }
     function listed() { return (state.open || "").split(","); }
-    /* a wide screen shows the charts beside the table until the address says which folds are open */
+    /* a wide screen shows the charts (after the table) until the address says which folds are open */
     var wide = window.matchMedia && window.matchMedia("(min-width: 76.25em)").matches;
     function implied(k) {
       if (k === "filters") return FILTERS.some(function (f) { return state[f] !== undefined; });
