@@ -269,7 +269,7 @@
     var wide = window.matchMedia && window.matchMedia("(min-width: 76.25em)").matches;
     function implied(k) {
       if (k === "filters") return FILTERS.some(function (f) { return state[f] !== undefined; });
-      if (k === "charts") return wide && state.open === undefined;
+      if (k === "charts") return wide && listed().indexOf("-charts") < 0;  /* "-charts": closed by the reader */
       return k === "asof" && new URLSearchParams(location.search).has("asof");
     }
     function openFolds() {
@@ -285,10 +285,10 @@
         d._set = d.open;
         var was = listed(), keys = folds.filter(function (x) {
           var k = foldKey(x);
-          return x.open && (x === d || was.indexOf(k) >= 0 || k === "charts" || !implied(k));
+          return x.open && (x === d || was.indexOf(k) >= 0 || !implied(k));
         }).map(foldKey);
-        /* "none": every fold closed, the charts a wide screen would open included */
-        if (keys.length) state.open = keys.join(","); else if (wide && folds.some(function (x) { return foldKey(x) === "charts"; })) state.open = "none"; else delete state.open;
+        if (wide && folds.some(function (x) { return foldKey(x) === "charts" && !x.open; })) keys.push("-charts");
+        if (keys.length) state.open = keys.join(","); else delete state.open;
         writeState(state, false);
       });
     });
