@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import os
 import re
@@ -16,6 +17,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 #: How long a wait for something the page does (a chart drawn, a worker's answer) may take: generous, since the
 #: machine may be busy; every wait polls its condition and returns as soon as it holds.
 WAIT_MS = 120_000
+TIMINGS = SHOTS.parent / "browser-timings.json"  # benchmarks/browser_timings.py turns it into a table
 
 
 def _skip_or_fail(reason: str):
@@ -221,7 +223,8 @@ def test_leaderboard_sort_filter_url(browser, server):
     folds = "() => [...document.querySelectorAll('details[data-fold]')].filter(d => d.open).map(d => d.dataset.fold)"
     opened = "new URLSearchParams(location.search).get('open')"
     page.goto(server + "boards/ai-iq/?weights=open", wait_until="networkidle")
-    assert page.evaluate(folds) == ["filters"] and page.evaluate(opened) is None
+    # at 1280 px (a wide screen) the charts fold after the table opens by itself too, unwritten
+    assert page.evaluate(folds) == ["filters", "charts"] and page.evaluate(opened) is None
     steps = page.evaluate("history.length")
     _unfold(page, "legend")
     page.wait_for_function(f"() => {opened} === 'legend'")
@@ -233,7 +236,7 @@ def test_leaderboard_sort_filter_url(browser, server):
     page.wait_for_function(f"() => {opened} === 'legend,filters'")
     assert page.evaluate("history.length") == steps and "weights=open" in _href(page)
     page.goto(_href(page), wait_until="networkidle")
-    assert page.evaluate(folds) == ["legend", "filters"]
+    assert page.evaluate(folds) == ["legend", "filters", "charts"]
     _tap(page, "details[data-fold=legend] > summary")
     page.wait_for_function(f"() => {opened} === 'filters'")
     _tap(page, "details[data-fold=filters] > summary")
@@ -504,8 +507,9 @@ def _settle(page, timeout=WAIT_MS):
     _reveal_charts(page)
     page.wait_for_function(
         "() => { const t = document.querySelector('table.lb-table'); if (t && !t.classList.contains('lb-ready')) return false;"
-        " return [...document.querySelectorAll('.lb-vega')].every(e => e.classList.contains('lb-vega--failed')"
-        " || e.classList.contains('lb-vega--drawn')); }",
+        # a chart in a closed fold (a board's charts on a phone) is not drawn until the fold opens
+        " return [...document.querySelectorAll('.lb-vega')].filter(e => !e.closest('details:not([open])'))"
+        ".every(e => e.classList.contains('lb-vega--failed') || e.classList.contains('lb-vega--drawn')); }",
         timeout=timeout)
 
 
@@ -561,7 +565,9 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
 
 
 def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site, capsys):
-    """The AI IQ board (hundreds of rows x ~20 columns): HTML size asserted, timings printed."""
+    """The AI IQ board (hundreds of rows x ~20 columns): HTML size asserted; the ready mark and sort and filter
+    times at 1x and 4x CPU (a mid-range phone) recorded in artifacts/browser-timings.json, never asserted (a shared
+    machine's load moves them); benchmarks/browser_timings.py writes them as benchmarks/browser-timings.md."""
     sizes = {p.parent.name: p.stat().st_size for p in sorted((real_site / "boards").glob("*/index.html"))}
     assert max(sizes.values()) < 600_000, sizes
     report = ["board HTML: " + ", ".join(f"{k} {v // 1024} KB" for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])[:4])]
@@ -570,26 +576,51 @@ def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site
     watch = Watch(page, pages_server + "/")
     cdp = ctx.new_cdp_session(page)
     url = pages_server + SUB + "boards/ai-iq/"
-    for rate in (1, 4):
+    # measured inside the page (a Playwright click adds its own round trips): from the event to the first frame
+    # drawn after it, and how much of that was our script
+    timed = """act => new Promise(res => { const t0 = performance.now();
+      if (act === 'open') { const s = document.querySelector('select[name=weights]'); s.value = 'open';
+        s.dispatchEvent(new Event('input', {bubbles: true})); }
+      else document.querySelector(`th[data-key=${act}] button`).click();
+      const js = performance.now() - t0;
+      requestAnimationFrame(() => setTimeout(() => res([js, performance.now() - t0]), 0)); })"""
+    runs = []
+    for width, rate in ((1440, 1), (1440, 4), (390, 4)):
+        page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
         page.goto(url, wait_until="load")
-        page.wait_for_selector("table.lb-ready")
+        page.wait_for_selector("table.lb-ready.lb-cells-ready")
         ready = page.evaluate(_READY)["ready"]
-        page.wait_for_selector("table.lb-all.lb-cells-ready")
-        # measured inside the page (a Playwright click adds its own round trips): from the event to the first
-        # frame drawn after it, and how much of that was our script
-        timed = """act => new Promise(res => { const t0 = performance.now();
-          if (act === 'open') { const s = document.querySelector('select[name=weights]'); s.value = 'open';
-            s.dispatchEvent(new Event('input', {bubbles: true})); }
-          else document.querySelector(`th[data-key=${act}] button`).click();
-          const js = performance.now() - t0;
-          requestAnimationFrame(() => setTimeout(() => res([js, performance.now() - t0]), 0)); })"""
-        timings = [page.evaluate(timed, key) for key in ("value", "name", "c3", "rank")]
+        load = page.evaluate("() => Math.round(performance.getEntriesByType('navigation')[0].loadEventEnd)")
+        page.wait_for_timeout(300)  # let the load's own tasks finish: a reader's first tap comes later than that
+        sorts = {key: page.evaluate(timed, key) for key in ("value", "name", "c3", "org", "rank")}
         filt = page.evaluate(timed, "open")
-        report.append(f"CPU x{rate}: ready {ready} ms; sort " + ", ".join(f"{b:.0f}" for a, b in timings)
-                      + f" ms (script {', '.join(f'{a:.0f}' for a, b in timings)}); filter {filt[1]:.0f} ms"
+        runs.append({"width": width, "cpu": rate, "ready_ms": ready, "load_ms": load,
+                     "sort_ms": {k: round(b, 1) for k, (a, b) in sorts.items()},
+                     "sort_script_ms": {k: round(a, 1) for k, (a, b) in sorts.items()},
+                     "filter_ms": round(filt[1], 1), "filter_script_ms": round(filt[0], 1)})
+        report.append(f"{width}px CPU x{rate}: ready {ready} ms, load {load} ms; sort "
+                      + ", ".join(f"{b:.0f}" for a, b in sorts.values())
+                      + f" ms (script {', '.join(f'{a:.0f}' for a, b in sorts.values())}); filter {filt[1]:.0f} ms"
                       + f" (script {filt[0]:.0f}); event to next frame")
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    page.set_viewport_size({"width": 1440, "height": 900})
+    rows = int(re.search(r"(\d+) models", page.locator("table.lb-fixed caption").inner_text()).group(1))
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps({"board": "boards/ai-iq/", "rows": rows, "html_bytes": sizes["ai-iq"],
+                                   "cpus": os.cpu_count(), "load_average": [round(x, 1) for x in os.getloadavg()],
+                                   "runs": runs}, indent=1) + "\n")
+    # the board draws the first 30 rows a reader can see, more as the table's box scrolls to them, all on request
+    drawn = lambda: page.locator("table.lb-fixed tbody tr").count()  # noqa: E731
+    filtered = page.evaluate("() => +document.querySelector('.lb-count').textContent.split(' ')[0]")
+    first = drawn()  # 30, and 30 more whenever the last drawn comes within 600 px of the box's bottom
+    assert first % 30 == 0 and 30 <= first < filtered, (first, filtered)
+    assert page.locator(".lb-more-rows").is_visible()
+    assert page.locator(".lb-more-rows").inner_text().startswith(f"Showing the first {first} of {filtered} rows")
+    page.locator(".lb-wrap").evaluate("w => { w.scrollTop = w.scrollHeight; }")
+    page.wait_for_function(f"() => document.querySelectorAll('table.lb-fixed tbody tr').length > {first}")
+    page.locator(".lb-more-rows button").click()
+    assert drawn() == filtered and page.locator(".lb-more-rows").is_hidden()
     # Back undoes the filter; rank, name and value stay visible while the table scrolls sideways, side by side
     page.go_back()
     page.wait_for_function("!new URLSearchParams(location.search).has('weights')")
@@ -1135,3 +1166,45 @@ def test_table_regions_have_unique_names(browser, server):
         assert watch.problems == [], watch.problems
         ctx.close()
 
+
+def test_board_q_filters_without_the_site_search_and_charts_fold_behind_one_control(browser, pages_server):
+    """Issue 29: a board's ?q= is its filter (mkdocs-material's bundle would open its search dialog on any ?q=);
+    at 390 px the charts are one closed fold (no Vega fetched) that ?open=charts keeps open; at 1440 px the fold
+    opens by itself after the table (full width: beside it, charts' point labels ran off their edge) and row 1
+    stays on the first screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(pages_server + SUB + "boards/ai-iq/?q=claude", wait_until="load")
+    page.wait_for_selector("table.lb-ready")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'claude'")
+    assert not page.evaluate("() => document.querySelector('input[data-md-toggle=search]').checked")
+    names = page.locator("table.lb-fixed tbody tr:not([hidden]) th").all_inner_texts()
+    assert names and all("Claude" in n for n in names), names[:5]
+    assert page.input_value("input[name=q]") == "claude"
+    assert not page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    assert not [u for u in fetched if "vendor/vega" in u]
+    _tap(page, "details[data-fold=charts] > summary")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === 'charts'")
+    page.locator("details[data-fold=charts] .lb-vega").first.scroll_into_view_if_needed()
+    page.wait_for_selector("details[data-fold=charts] .lb-vega svg", timeout=WAIT_MS)
+    page.reload(wait_until="load")
+    assert page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    ctx.close()
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = ctx.new_page()
+    page.goto(pages_server + SUB + "boards/ai-iq/", wait_until="load")
+    page.wait_for_selector("table.lb-ready")
+    fold, value = page.locator("details[data-fold=charts]"), page.locator("table.lb-fixed tbody tr td.v").first
+    assert fold.evaluate("d => d.open") and page.evaluate("() => new URLSearchParams(location.search).get('open')") is None
+    f, v = fold.bounding_box(), value.bounding_box()
+    box = page.locator(".lb-wrap").bounding_box()  # the table's own box, which scrolls sideways
+    assert f["y"] >= box["y"] + box["height"] and f["width"] >= box["width"] - 1, (f, box)  # after it, as wide
+    assert v["y"] + v["height"] <= 900
+    # closing it is kept: "-charts" in ?open=
+    _tap(page, "details[data-fold=charts] > summary")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === '-charts'")
+    page.reload(wait_until="load")
+    assert not page.evaluate("() => document.querySelector('details[data-fold=charts]').open")
+    ctx.close()

@@ -106,7 +106,7 @@ def test_one_value_reads_the_same_on_the_board_model_compare_and_as_of_pages():
                                    re.S).group(1))
     b = [x[0] for x in compare["boards"]].index("cost")
     m = [x[0] for x in compare["models"]].index(mid)
-    assert compare["boards"][b][2][m] == [19.435, "$19.44"]
+    assert compare["boards"][b][2][str(m)] == [19.435, "$19.44"]  # a sparse column, by model number
 
     month = json.loads(files["boards/cost/asof/2026-06.json"])
     assert month == {"known": {mid: ["19.44", "18.13", "20.01"]}, "released": {}}

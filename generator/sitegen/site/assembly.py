@@ -218,6 +218,11 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
     board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    # each value's interval, for the compare chart: [low, high, its text by the one formatter]
+    board_ivs = {b: {r["model"]: [lo, hi, f"{number(lo, lk.board_format(b)['digits'])}–{number(hi, lk.board_format(b)['digits'])}"]
+                     for r in ctx.boards[b].get("rows", []) if r["model"] in index and r.get("value") is not None
+                     for lo, hi in [r.get("interval") or (None, None)] if lo is not None and hi is not None}
+                 for b in boards}
     board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
     # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
     # Analysis') has a row for each, labelled, since an index may be fed by any of them
@@ -232,10 +237,18 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
     source_no = {sid: i for i, sid in enumerate(source_ids)}
 
+    links: dict[str, int] = {}  # each link once: most values link to their source's page
+
     def provenance(r: dict | None) -> list | None:
         if not r:
             return None
-        return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", lk.source_url(r.get("source"), r.get("url"))]
+        url = lk.source_url(r.get("source"), r.get("url"))
+        return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", links.setdefault(url, len(links))]
+
+    def sparse(values: list) -> dict:
+        """A column by model number, without its empty entries (most models have no value on most boards and
+        benchmarks): what keeps the page small; compare.js fills the gaps back in."""
+        return {i: v for i, v in enumerate(values) if v is not None and v != ""}
 
     def cells(values: list, show) -> list:
         """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
@@ -260,20 +273,23 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
                     x["weights"], *cells([x["total_b"]], lambda v: number(v, params)), 1 if m["id"] in simulated else 0]
                    for m, x in zip(models, meta)],
         # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
-        #  the level of the values' intervals ("95%", views.levels)]
-        "boards": [[b, board_title(ctx, b), vals, None, higher_is_better(ctx, b),
-                    [board_status[b].get(m["id"], "") for m in models],
+        #  the level of the values' intervals ("95%", views.levels), the intervals (sparse, board_ivs)]
+        "boards": [[b, board_title(ctx, b), sparse(vals), None, higher_is_better(ctx, b),
+                    sparse([board_status[b].get(m["id"], "") for m in models]),
                     " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
                                             str(ctx.boards[b].get("source_snapshot") or "")) if x),
                     href(urls.board[b]), simulations(ctx.ahead, b),
-                    levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"]]
+                    levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"],
+                    dict(sorted((index[mid], iv) for mid, iv in board_ivs[b].items()))]
                    for b, vals in zip(boards, board_cells)],
         # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
-        #  provenance per model (see provenance())]
-        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), vals, label, bench_higher.get(b, True),
-                        [provenance(rows.get(m["id"])) for m in models]]
+        #  provenance per model (see provenance(): its link a number in "links")]; cells, statuses and provenance
+        #  are sparse (see sparse())
+        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), sparse(vals), label, bench_higher.get(b, True),
+                        sparse([provenance(rows.get(m["id"])) for m in models])]
                        for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)],
         "sources": [lk.source_name(sid) for sid in source_ids],
+        "links": list(links),
     }
 
 

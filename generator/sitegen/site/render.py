@@ -237,8 +237,7 @@ def cell_html(c: dict[str, Any]) -> Markup:
 
 
 #: What a row whose vendor does not state the reasoning mode shows after the name (from the data, never the name).
-NOT_STATED_MARK = Markup('<span class="lb-mode" title="The vendor does not state this configuration\'s reasoning mode">'
-                         '(mode not stated)</span>')
+NOT_STATED_MARK = Markup('<span class="lb-mode">(mode not stated)</span>')
 
 
 def mode_mark_html(r: dict[str, Any]) -> Markup:
@@ -297,7 +296,9 @@ def component_row_html(c: dict[str, Any]) -> Markup:
     if c["interval"]:
         interval = interval_html(c, c["digits"])
     elif c["value"] is not None:
-        interval = f'<span title="{escape(c["interval_title"] or "no interval known")}">–</span>'
+        # the reason in the cell, not in a title a touch screen cannot open
+        note = c["interval_title"]
+        interval = "–" + (f' <span class="lb-how">{escape(note)}</span>' if note else "")
     else:
         interval = ""
     how = escape(c["how"])

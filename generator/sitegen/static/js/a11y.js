@@ -34,6 +34,7 @@
   if (!article) return;
   repair(article);
   new MutationObserver(function (changes) {
-    changes.forEach(function (c) { c.addedNodes.forEach(function (n) { if (n.nodeType === 1) repair(n.parentNode || n); }); });
+    /* rows a sorted board puts back hold no table box of their own: nothing to look for in them */
+    changes.forEach(function (c) { c.addedNodes.forEach(function (n) { if (n.nodeType === 1 && !/^(TR|TD|TH|TBODY)$/.test(n.tagName)) repair(n.parentNode || n); }); });
   }).observe(article, { childList: true, subtree: true });
 })();

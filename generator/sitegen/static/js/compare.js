@@ -2,6 +2,14 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("compare-data").textContent);
+  /* the build leaves out empty entries (site/__init__.py, _compare_data): each column back to one entry per model */
+  function dense(o, n, empty) { var a = new Array(n); for (var i = 0; i < n; i++) a[i] = o[i] === undefined ? empty : o[i]; return a; }
+  var n = data.models.length;
+  data.boards.forEach(function (b) { b[2] = dense(b[2], n, null); b[5] = dense(b[5], n, ""); });
+  data.benchmarks.forEach(function (b) {
+    b[2] = dense(b[2], n, null);
+    b[5] = dense(b[5], n, null).map(function (p) { return p && [p[0], p[1], data.links[p[2]]]; });
+  });
   var form = document.getElementById("compare-form");
   var out = document.getElementById("compare-out");
   var byId = Object.create(null), byLabel = Object.create(null);  /* no prototype: ?m=__proto__ names no model */
@@ -191,7 +199,50 @@
     });
     var box = el("div", undefined, "md-typeset__scrollwrap"), wrap = el("div", undefined, "md-typeset__table lb-box");
     wrap.appendChild(table); box.appendChild(wrap);
+    var fig = chart(idx);
+    if (fig) out.appendChild(fig);
     out.appendChild(box);
+  }
+
+  /* The chosen models on each index as a chart a reader reads without hovering: one panel per index, a line per
+     model named in its own colour, its value as a dot and its interval as a bar, both as the build wrote them in
+     text beside it. Each index has its own scale, from the lowest to the highest of what the panel shows. */
+  function chart(idx) {
+    var panels = data.boards.filter(function (b) { return idx.filter(function (i) { return b[2][i] !== null; }).length > 0; });
+    if (!panels.length) return null;
+    var fig = el("figure", undefined, "lb-cmpchart");
+    fig.appendChild(el("figcaption", "The chosen models on each index: a dot at the value and, where the index has one, a bar over its interval; each index on its own scale, from the lowest to the highest value or bound shown. " + (panels.some(function (b) { return b[4] === false; }) ? "Lower is better where the panel says so." : "")));
+    panels.forEach(function (b) {
+      var sec = el("section", undefined, "lb-cc"), head = el("p", undefined, "lb-cc-head"), a = el("a", b[1]);
+      a.href = "../" + b[7]; head.appendChild(a);
+      var say = [b[9] && idx.some(function (i) { return b[10] && b[10][i]; }) ? b[9] + " interval" : "", b[4] === false ? "lower is better" : ""].filter(Boolean);
+      if (say.length) head.appendChild(el("span", " (" + say.join("; ") + ")", "lb-cc-note"));
+      sec.appendChild(head);
+      var lo = Infinity, hi = -Infinity;
+      idx.forEach(function (i) {
+        var v = b[2][i], iv = b[10] && b[10][i];
+        if (v === null) return;
+        [v[0]].concat(iv ? [iv[0], iv[1]] : []).forEach(function (x) { lo = Math.min(lo, x); hi = Math.max(hi, x); });
+      });
+      var pad = (hi - lo) * 0.06 || Math.abs(hi) * 0.05 || 1;
+      lo -= pad; hi += pad;
+      function at(x) { return (100 * (x - lo) / (hi - lo)).toFixed(2) + "%"; }
+      idx.forEach(function (i, k) {
+        var v = b[2][i], iv = b[10] && b[10][i];
+        var line = el("div", undefined, "lb-cc-row lb-cc-k" + k);
+        line.appendChild(el("span", data.models[i][1], "lb-cc-name"));
+        var track = el("span", undefined, "lb-cc-track");
+        if (v !== null) {
+          if (iv) { var bar = el("span", undefined, "lb-cc-iv"); bar.style.left = at(iv[0]); bar.style.width = (100 * (iv[1] - iv[0]) / (hi - lo)).toFixed(2) + "%"; track.appendChild(bar); }
+          var dot = el("span", undefined, "lb-cc-dot"); dot.style.left = at(v[0]); track.appendChild(dot);
+        }
+        line.appendChild(track);
+        line.appendChild(el("span", v === null ? "no value" : v[1] + (iv ? " (" + iv[2] + ")" : ""), "lb-cc-val"));
+        sec.appendChild(line);
+      });
+      fig.appendChild(sec);
+    });
+    return fig;
   }
 
   function fromForm() {

@@ -43,7 +43,12 @@
     var state = readState();
     var count = form && form.querySelector(".lb-count");
     var hides = document.querySelector('.lb-hides[data-table="' + table.id + '"]');
-    var long = table.classList.contains("lb-long"), later = 0;
+    /* A long board draws the first STEP rows a reader can see and STEP more each time the last one drawn comes near
+       the bottom of the table's scrolled box; "Show all" (and printing) draws every row. Rows not drawn are kept out
+       of the page (while it loads, the server's lb-later class hides them), so they cost no style, layout or DOM
+       work: loading, sorting and filtering take the same time on a board of any length. */
+    var long = table.classList.contains("lb-long"), STEP = 30, limit = STEP, order = rows.slice();
+    var more = null, watcher = null, lastShown = null;
     var keys = {};  /* column index -> sort keys by row order, read from the cells once */
     var empty = document.createElement("p");
     empty.className = "lb-empty";
@@ -92,27 +97,64 @@
         }
         return a.r._order - b.r._order;
       });
-      var changed = keyed.some(function (k, i) { return tbody.rows[i] !== k.r; });
+      var changed = keyed.some(function (k, i) { return order[i] !== k.r; });
       if (!changed) return;
-      /* a long board re-attaches its top rows in this frame and the rest in the next (see showAll) */
-      if (long) table.classList.remove("lb-all");
+      order = keyed.map(function (k) { return k.r; });
+      if (long) return;  /* draw() puts the rows in */
+      /* the rows move inside a tbody taken out of the page: one removal and one insertion, not one per row */
+      var parent = tbody.parentNode, next = tbody.nextSibling;
+      parent.removeChild(tbody);
       var frag = document.createDocumentFragment();
-      keyed.forEach(function (k) { frag.appendChild(k.r); });
+      order.forEach(function (r) { frag.appendChild(r); });
       tbody.appendChild(frag);
-      if (long) { markLater(); showAll(); }
+      parent.insertBefore(tbody, next);
     }
 
-    /* the first 100 rows a reader can see are drawn at once, the rest a frame later (hidden rows do not count) */
-    function markLater() {
-      for (var i = 0, n = 0; i < tbody.rows.length; i++) {
-        var r = tbody.rows[i], later = !r.hidden && n++ >= 100;
-        if (r.classList.contains("lb-later") !== later) r.classList.toggle("lb-later");
+    /* a long board's drawn rows: the first `limit` a reader can see, in order; reads no layout */
+    function draw() {
+      var all = table.classList.contains("lb-all"), list = [], total = 0;
+      order.forEach(function (r) {
+        if (r.hidden) return;
+        if (all || total < limit) list.push(r);
+        total++;
+      });
+      var same = list.length === tbody.children.length && list.every(function (r, i) { return tbody.children[i] === r; });
+      if (!same) {
+        list.forEach(function (r) { if (r.classList.contains("lb-later")) r.classList.remove("lb-later"); });
+        tbody.replaceChildren.apply(tbody, list);
+      }
+      var rest = !all && total > limit;
+      more.hidden = !rest;
+      more.firstChild.textContent = "Showing the first " + limit + " of " + total + " rows; more appear as you scroll. ";
+      var last = rest ? list[list.length - 1] : null;
+      if (watcher && last !== lastShown) {
+        if (lastShown) watcher.unobserve(lastShown);
+        lastShown = last;
+        if (last) watcher.observe(last);
       }
     }
 
-    function showAll() {
-      cancelAnimationFrame(later);
-      later = requestAnimationFrame(function () { setTimeout(function () { table.classList.add("lb-all"); }, 0); });
+    function reveal(all) {
+      if (all) table.classList.add("lb-all"); else limit += STEP;
+      draw();
+    }
+
+    if (long) {
+      more = document.createElement("p");
+      more.className = "lb-more-rows";
+      more.appendChild(document.createTextNode(""));
+      var showAll = document.createElement("button");
+      showAll.type = "button"; showAll.className = "md-button"; showAll.textContent = "Show all rows";
+      showAll.addEventListener("click", function () { reveal(true); });
+      more.appendChild(showAll);
+      box.parentNode.insertBefore(more, box.nextSibling);
+      window.addEventListener("beforeprint", function () { reveal(true); });
+      if (window.IntersectionObserver) {
+        /* the last row drawn nears the bottom of the table's box (which scrolls): draw more */
+        watcher = new IntersectionObserver(function (entries) {
+          if (entries.some(function (e) { return e.isIntersecting; })) reveal(false);
+        }, { root: table.closest(".lb-wrap"), rootMargin: "0px 0px 600px 0px" });
+      }
     }
 
     function hay(r) {
@@ -152,7 +194,7 @@
         if (r.hidden !== !ok) r.hidden = !ok;
         if (ok) shown++;
       });
-      if (long) markLater();
+      if (long) draw();
       if (count) count.textContent = shown + " of " + rows.length + " shown";
       if (hides) {
         var parts = [];
@@ -223,8 +265,11 @@
     var folds = Array.prototype.slice.call(document.querySelectorAll("details[data-fold]"));
     function foldKey(d) { return d.getAttribute("data-fold"); }
     function listed() { return (state.open || "").split(","); }
+    /* a wide screen shows the charts (after the table) until the address says which folds are open */
+    var wide = window.matchMedia && window.matchMedia("(min-width: 76.25em)").matches;
     function implied(k) {
       if (k === "filters") return FILTERS.some(function (f) { return state[f] !== undefined; });
+      if (k === "charts") return wide && listed().indexOf("-charts") < 0;  /* "-charts": closed by the reader */
       return k === "asof" && new URLSearchParams(location.search).has("asof");
     }
     function openFolds() {
@@ -242,21 +287,20 @@
           var k = foldKey(x);
           return x.open && (x === d || was.indexOf(k) >= 0 || !implied(k));
         }).map(foldKey);
+        if (wide && folds.some(function (x) { return foldKey(x) === "charts" && !x.open; })) keys.push("-charts");
         if (keys.length) state.open = keys.join(","); else delete state.open;
         writeState(state, false);
       });
     });
     window.addEventListener("popstate", function () { state = readState(); typing = null; syncForm(); apply(false); openFolds(); });
 
-    var cells = table.hasAttribute("data-cells") ? provenance(table, rows) : null;
+    var cells = table.hasAttribute("data-cells") ? provenance(table, rows, function () { reveal(false); }) : null;
     measurementDetails(table);
     syncForm();
     apply(false);
     openFolds();
     table.classList.add("lb-ready");
     if (performance.mark) performance.mark("lb-ready");
-    /* a long board drew its top rows first (CSS hides the later ones until lb-all); the rest after that frame */
-    if (long) showAll();
 
   }
 
@@ -265,6 +309,8 @@
      the cell becomes a disclosure here: the total as its summary, "measurement only: ..." inside. */
   function measurementDetails(table) {
     Array.prototype.forEach.call(table.querySelectorAll("td.iv[data-m]"), function (td) {
+      var had = td.querySelector("details");  /* the cell's note already opens from it: the measurement joins it */
+      if (had) { had.appendChild(document.createTextNode("; measurement only: " + td.getAttribute("data-m"))); return; }
       var d = document.createElement("details"), s = document.createElement("summary");
       d.className = "lb-rowd";
       while (td.firstChild) s.appendChild(td.firstChild);
@@ -276,7 +322,7 @@
 
   /* Provenance of component cells: one shared popup, filled from cells.json; keyboard users move between cells
      with the arrow keys (one tab stop for the whole table). */
-  function provenance(table, rows) {
+  function provenance(table, rows, onMore) {
     var first = parseInt(table.getAttribute("data-first-cell"), 10);
     var end = first + table.tHead.querySelectorAll("th[data-key^='c']").length - table.tHead.querySelectorAll("th[data-key='coverage']").length;
     var data = null, current = null, pinned = false, hideTimer = 0;
@@ -366,7 +412,11 @@
       if (move) td.focus();
     }
     function visibleRow(tr, step) {
-      do { tr = step > 0 ? tr.nextElementSibling : tr.previousElementSibling; } while (tr && tr.hidden);
+      do {
+        var n = step > 0 ? tr.nextElementSibling : tr.previousElementSibling;
+        if (!n && step > 0) { onMore(); n = tr.nextElementSibling; }  /* the last row drawn: draw more */
+        tr = n;
+      } while (tr && tr.hidden);
       return tr;
     }
     tbody.addEventListener("focusin", function (e) { if (isCell(e.target)) { focusCell(e.target, false); show(e.target, true); } });
@@ -401,7 +451,22 @@
     };
   }
 
-  /* Only the first table on a page owns the URL state. */
+  /* Only the first table on a page owns the URL state. mkdocs-material's bundle, which runs after this script,
+     opens its search dialog on any ?q= in the address; a board's ?q= is its own filter, so the address leaves q
+     out until the bundle has started (the load event) and then gets it back. */
   var table = document.querySelector("table.lb-table");
-  if (table) setup(table);
+  if (table) {
+    setup(table);
+    var q = new URLSearchParams(location.search);
+    if (q.has("q")) {
+      var back = location.href;
+      q.delete("q");
+      var qs = q.toString(), bare = location.pathname + (qs ? "?" + qs : "") + location.hash;
+      history.replaceState(history.state, "", bare);
+      var stripped = location.href;  /* a reader's change before the load event writes its own address: keep that */
+      window.addEventListener("load", function () {
+        setTimeout(function () { if (location.href === stripped) history.replaceState(history.state, "", back); }, 0);
+      });
+    }
+  }
 })();

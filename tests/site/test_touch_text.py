@@ -1,0 +1,99 @@
+"""Issue 29: nothing a reader needs sits only in a `title` attribute (a touch screen cannot hover), and the home page
+shows an interval as its bounds, never as a ± that hides an asymmetric one. Asserted by structure on the fixture
+site (tests/site/fixtures.py), with the rows changed here in view."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from html.parser import HTMLParser
+
+from fixtures import make_context
+
+from sitegen.site import render_files
+
+
+class Cells(HTMLParser):
+    """Each <td>'s attributes and all the text inside it."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.open: list[tuple[dict, list[str]]] = []
+        self.found: list[tuple[dict, str]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "td":
+            self.open.append((dict(attrs), []))
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.open:
+            a, text = self.open.pop()
+            self.found.append((a, "".join(text)))
+
+    def handle_data(self, data):
+        if self.open:
+            self.open[-1][1].append(data)
+
+
+def _context():
+    """The fixture, with the top AI IQ row's interval made asymmetric (110.5 to its value + 3), the last row's
+    interval replaced by a reason and no bounds, and the one before it left without a value."""
+    ctx = make_context(40)
+    boards = copy.deepcopy(ctx.boards)
+    rows = [r for r in boards["ai-iq"]["rows"] if r["value"] is not None]
+    top = max(rows, key=lambda r: r["value"])
+    top.update(value=max(r["value"] for r in rows), interval=[110.5, top["value"] + 3.0])
+    other = sorted(rows, key=lambda r: -r["value"])[-1]
+    other.update(interval=None, interval_measurement=None, interval_how=None,
+                 interval_reason="none of the components this value is computed from has an interval")
+    blank = sorted(rows, key=lambda r: -r["value"])[-2]
+    blank.update(value=None, rank=None, status="unranked", interval=None, interval_measurement=None)
+    return dataclasses.replace(ctx, boards=boards), top, other
+
+
+CTX, TOP, OTHER = _context()
+FILES = render_files(CTX)
+
+
+def _html(path: str) -> str:
+    return FILES[path].decode("utf-8")
+
+
+def test_home_card_shows_an_asymmetric_interval_as_its_bounds():
+    home = _html("index.html")
+    lo, hi = TOP["interval"]
+    assert f'<span class="lb-interval">{lo:.1f}–{hi:.1f}</span>' in home
+    assert "±" not in home
+    # the card says what the bounds are, in text
+    assert "interval (low–high)" in home
+
+
+def test_board_value_and_interval_dashes_carry_no_title():
+    board = _html("boards/ai-iq/index.html")
+    body = board.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert 'title="' not in body, re.findall(r'title="[^"]*"', body)[:5]
+    # a row without a value: a bare dash, its status visible beside it
+    unranked = [r for r in CTX.boards["ai-iq"]["rows"] if r["value"] is None]
+    assert unranked
+    assert '<td class="v">–</td>' in body
+    # a row whose interval cell has a note opens to show it (a disclosure, no hover)
+    note = "none of the components this value is computed from has an interval"
+    cells = [a for a, text in Cells(body).found if note in text]
+    assert len(cells) == 1 and cells[0].get("class") == "iv"
+    assert re.search(r'<td class="iv"><details class="lb-rowd"><summary>–</summary>[^<]*' + note, body)
+
+
+def test_board_legend_says_what_coverage_and_the_interval_column_are():
+    board = _html("boards/ai-iq/index.html")
+    assert "Coverage: components with a value / components in the index" in board
+    assert "<th scope=\"col\">Interval (95%)</th>" in board
+
+
+def test_model_page_says_why_a_value_or_an_interval_is_missing_in_text():
+    model = OTHER["model"]
+    page = _html(f"models/{model}/index.html")
+    assert 'title="no value' not in page and 'title="no interval' not in page
+    # the component rows without an interval give the reason in the cell
+    assert '– <span class="lb-how">no interval: no question count is known</span>' in page
