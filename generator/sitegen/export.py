@@ -73,8 +73,14 @@ UNCERTAINTY_COLUMNS = ["interval_low", "interval_high", "interval_how", "rank_lo
 
 def _uncertainty_cells(row: Mapping, with_share: bool) -> list[str]:
     interval, ranks = row.get("interval") or [None, None], row.get("rank_interval") or [None, None]
-    cells = [_cell(interval[0]), _cell(interval[1]), row.get("interval_how") or "", _cell(ranks[0]),
-             _cell(ranks[1]), _cell(row.get("tier"))]
+    cells = [
+        _cell(interval[0]),
+        _cell(interval[1]),
+        row.get("interval_how") or "",
+        _cell(ranks[0]),
+        _cell(ranks[1]),
+        _cell(row.get("tier")),
+    ]
     return cells + [_cell(row.get("imputed_share"))] if with_share else cells
 
 
@@ -91,22 +97,45 @@ def to_csv(board: Mapping, places: int = PRECISION) -> str:
             for c in row.get("components", []):
                 if c["id"] not in comp_ids:
                     comp_ids.append(c["id"])
-        writer.writerow(["rank", "model", "value", "status", "coverage_have", "coverage_of",
-                         "manual_value", "manual_source"]
-                        + [f"{cid}" for cid in comp_ids] + [f"{cid}_how" for cid in comp_ids]
-                        + (UNCERTAINTY_COLUMNS + ["imputed_share"] if annotated else []))
+        writer.writerow(
+            ["rank", "model", "value", "status", "coverage_have", "coverage_of", "manual_value", "manual_source"]
+            + [f"{cid}" for cid in comp_ids]
+            + [f"{cid}_how" for cid in comp_ids]
+            + (UNCERTAINTY_COLUMNS + ["imputed_share"] if annotated else [])
+        )
         for row in rows:
             comps = {c["id"]: c for c in row.get("components", [])}
             manual = row.get("manual") or {}
-            writer.writerow([_cell(row.get("rank")), row["model"], _cell(row.get("value")), row.get("status", ""),
-                             _cell(row["coverage"]["have"]), _cell(row["coverage"]["of"]),
-                             _cell(manual.get("value")), _cell(manual.get("source"))]
-                            + [_cell(comps[c]["value"]) if c in comps else "" for c in comp_ids]
-                            + [comps[c]["how"] if c in comps else "" for c in comp_ids]
-                            + (_uncertainty_cells(row, True) if annotated else []))
+            writer.writerow(
+                [
+                    _cell(row.get("rank")),
+                    row["model"],
+                    _cell(row.get("value")),
+                    row.get("status", ""),
+                    _cell(row["coverage"]["have"]),
+                    _cell(row["coverage"]["of"]),
+                    _cell(manual.get("value")),
+                    _cell(manual.get("source")),
+                ]
+                + [_cell(comps[c]["value"]) if c in comps else "" for c in comp_ids]
+                + [comps[c]["how"] if c in comps else "" for c in comp_ids]
+                + (_uncertainty_cells(row, True) if annotated else [])
+            )
     else:
-        cols = ["rank", "model", "value", "how", "source", "retrieved", "url", "stderr", "ci_low", "ci_high",
-                "harness", "self_reported"]
+        cols = [
+            "rank",
+            "model",
+            "value",
+            "how",
+            "source",
+            "retrieved",
+            "url",
+            "stderr",
+            "ci_low",
+            "ci_high",
+            "harness",
+            "self_reported",
+        ]
         writer.writerow(cols + (UNCERTAINTY_COLUMNS if annotated else []))
         for row in rows:
             writer.writerow([_cell(row.get(c)) for c in cols] + (_uncertainty_cells(row, False) if annotated else []))
@@ -117,12 +146,25 @@ API = "api/v1"
 
 
 def _dump(data: Any, places: int = PRECISION) -> str:
-    return json.dumps(_fixed(data, places), sort_keys=True, ensure_ascii=False, allow_nan=False,
-                      separators=(",", ":")) + "\n"
+    return (
+        json.dumps(_fixed(data, places), sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        + "\n"
+    )
 
 
-FRONTIER_COLUMNS = ["frontier", "month", "model", "on_frontier", "x_raw", "x_log10", "y", "released",
-                    "price_source", "price_as_of", "count_source"]
+FRONTIER_COLUMNS = [
+    "frontier",
+    "month",
+    "model",
+    "on_frontier",
+    "x_raw",
+    "x_log10",
+    "y",
+    "released",
+    "price_source",
+    "price_as_of",
+    "count_source",
+]
 
 
 def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
@@ -138,9 +180,20 @@ def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
         members = set(fr.get("frontier", []))
 
         def line(month: str, p: Mapping, on: bool, key: str = key) -> list[str]:
-            return [key, month, p["model"], _cell(on), _cell(p.get("x_raw")), _cell(p.get("x")), _cell(p.get("y")),
-                    _cell(p.get("released")), _cell(p.get("price_source")), _cell(p.get("price_as_of")),
-                    _cell(p.get("count_source"))]
+            return [
+                key,
+                month,
+                p["model"],
+                _cell(on),
+                _cell(p.get("x_raw")),
+                _cell(p.get("x")),
+                _cell(p.get("y")),
+                _cell(p.get("released")),
+                _cell(p.get("price_source")),
+                _cell(p.get("price_as_of")),
+                _cell(p.get("count_source")),
+            ]
+
         for p in fr.get("points", []):
             writer.writerow(line("", p, p["model"] in members))
         for month, models in sorted((fr.get("by_month") or {}).items()):
@@ -154,9 +207,17 @@ def _source_entries(ids, sources: Mapping[str, Mapping]) -> list[dict]:
     out = []
     for sid in sorted(i for i in ids if i):
         src = sources.get(sid, {})
-        out.append({"id": sid, "name": src.get("name"), "url": src.get("url"), "licence": src.get("licence"),
-                    "licence_flag": src.get("licence_flag"), "attribution": src.get("attribution"),
-                    "provenance": src.get("provenance")})
+        out.append(
+            {
+                "id": sid,
+                "name": src.get("name"),
+                "url": src.get("url"),
+                "licence": src.get("licence"),
+                "licence_flag": src.get("licence_flag"),
+                "attribution": src.get("attribution"),
+                "provenance": src.get("provenance"),
+            }
+        )
     return out
 
 
@@ -184,9 +245,16 @@ def _with_reasoning(rows, states: Mapping[str, str]) -> list[dict]:
     return [dict(row, reasoning_state=states.get(row["model"], "not known")) for row in rows]
 
 
-def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, result_records: list,
-              benchmarks: list, sources: list, frontiers: Mapping | None = None,
-              price_history: Mapping | None = None) -> dict[str, str]:
+def api_files(
+    boards: Mapping,
+    benchmark_boards: Mapping,
+    model_records: list,
+    result_records: list,
+    benchmarks: list,
+    sources: list,
+    frontiers: Mapping | None = None,
+    price_history: Mapping | None = None,
+) -> dict[str, str]:
     """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page.
 
     A board with frontiers (the pedagogy boards) carries them in its JSON and in `<board>-frontiers.csv`.
@@ -197,10 +265,18 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
     files: dict[str, str] = {}
     listing: dict[str, Any] = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
-        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
-                    rows=_with_reasoning(board.get("rows", []), states))
-        entry = {"id": bid, "name": board.get("name"), "version": board.get("version"),
-                 "json": f"{API}/indices/{bid}.json", "csv": f"{API}/indices/{bid}.csv"}
+        data = dict(
+            board,
+            sources=_source_entries(_sources_of_board(board), by_source),
+            rows=_with_reasoning(board.get("rows", []), states),
+        )
+        entry = {
+            "id": bid,
+            "name": board.get("name"),
+            "version": board.get("version"),
+            "json": f"{API}/indices/{bid}.json",
+            "csv": f"{API}/indices/{bid}.csv",
+        }
         if bid in frontiers:
             data["frontiers"] = frontiers[bid]
             files[f"{API}/indices/{bid}-frontiers.csv"] = frontiers_csv(frontiers[bid])
@@ -209,12 +285,21 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
         files[f"{API}/indices/{bid}.csv"] = to_csv(board)
         listing["indices"].append(entry)
     for bid, board in sorted(benchmark_boards.items()):
-        data = dict(board, sources=_source_entries(_sources_of_board(board), by_source),
-                    rows=_with_reasoning(board.get("rows", []), states))
+        data = dict(
+            board,
+            sources=_source_entries(_sources_of_board(board), by_source),
+            rows=_with_reasoning(board.get("rows", []), states),
+        )
         files[f"{API}/benchmarks/{bid}.json"] = to_json(data)
         files[f"{API}/benchmarks/{bid}.csv"] = to_csv(board)
-        listing["benchmarks"].append({"id": bid, "name": board.get("name"),
-                                      "json": f"{API}/benchmarks/{bid}.json", "csv": f"{API}/benchmarks/{bid}.csv"})
+        listing["benchmarks"].append(
+            {
+                "id": bid,
+                "name": board.get("name"),
+                "json": f"{API}/benchmarks/{bid}.json",
+                "csv": f"{API}/benchmarks/{bid}.csv",
+            }
+        )
     results_by_model: dict[str, list] = {}
     for record in result_records:
         results_by_model.setdefault(record["model"], []).append(_nan_to_none(record))
@@ -225,14 +310,20 @@ def api_files(boards: Mapping, benchmark_boards: Mapping, model_records: list, r
     for record in model_records:
         model_id = record["model"]
         results = results_by_model.get(model_id, [])
-        data = {"model": _nan_to_none(record), "results": results, "indices": rows_by_model.get(model_id, {}),
-                "sources": _source_entries({r["source"] for r in results} | {record.get("pricing_source")}
-                                           | _metadata_sources(record), by_source)}
+        data = {
+            "model": _nan_to_none(record),
+            "results": results,
+            "indices": rows_by_model.get(model_id, {}),
+            "sources": _source_entries(
+                {r["source"] for r in results} | {record.get("pricing_source")} | _metadata_sources(record), by_source
+            ),
+        }
         if price_history is not None:
             data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
-        files[f"{API}/models/{model_id}.json"] = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False,
-                                                            separators=(",", ":")) + "\n"
+        files[f"{API}/models/{model_id}.json"] = (
+            json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+        )
         listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
     files[f"{API}/sources.json"] = _dump({"sources": _source_entries(by_source, by_source)})
     files[f"{API}/benchmarks.json"] = _dump({"benchmarks": list(benchmarks)})

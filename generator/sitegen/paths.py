@@ -60,8 +60,14 @@ def link_problem(root: Path, path: Path) -> Problem | None:
             return Problem(Path(*rel.parts[: i + 1]).as_posix(), 0, 0, "", f"cannot read: {exc.strerror}", _HINT)
         if stat.S_ISLNK(info.st_mode):
             last = i == len(rel.parts) - 1 and not os.path.isdir(current)
-            return Problem(Path(*rel.parts[: i + 1]).as_posix(), 0, 0, "", "is a symbolic link",
-                           _FILE_HINT if last else _FOLDER_HINT)
+            return Problem(
+                Path(*rel.parts[: i + 1]).as_posix(),
+                0,
+                0,
+                "",
+                "is a symbolic link",
+                _FILE_HINT if last else _FOLDER_HINT,
+            )
     return None
 
 

@@ -24,7 +24,7 @@ def field_path(path, limit: int | None = None) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out if limit is None or len(out) <= limit else out[:limit - 3] + "..."
+    return out if limit is None or len(out) <= limit else out[: limit - 3] + "..."
 
 
 @dataclasses.dataclass(frozen=True, order=True)

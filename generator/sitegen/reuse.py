@@ -145,8 +145,11 @@ class Output:
             return None
         source = self.previous / rel
         try:
-            if paths.link_problem(self.previous, source) is not None or not source.is_file() \
-                    or _sha256(source.read_bytes()) != entry[1]:
+            if (
+                paths.link_problem(self.previous, source) is not None
+                or not source.is_file()
+                or _sha256(source.read_bytes()) != entry[1]
+            ):
                 return None  # a link at any depth of the previous site is never followed (paths.py)
             target = self._path(rel)
             self._make_parent(target)

@@ -52,8 +52,16 @@ def replace_files(root: Path, changes: dict[str, bytes | None], under: tuple[str
     for rel in changes:
         clean = posixpath.normpath(rel)
         if clean != rel or not any(rel.startswith(u) if u.endswith("/") else rel == u for u in under):
-            raise paths.PathRefused(Problem(rel, 0, 0, "", f"may not be written by this command (only {', '.join(under)})",
-                                            "a command writes only where its help says"))
+            raise paths.PathRefused(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"may not be written by this command (only {', '.join(under)})",
+                    "a command writes only where its help says",
+                )
+            )
         paths.inside(root, root / rel)
     for rel, data in sorted(changes.items()):
         if data is None:
@@ -95,12 +103,15 @@ def out_problem(out: Path, root: Path) -> Problem | None:
     if Path(os.path.abspath(given.parent)).is_relative_to(Path(os.path.abspath(root_given))):
         linked = paths.link_problem(root_given, given.parent)  # below the root, no link on the way to out
         if linked is not None:
-            return refuse(f"lies below {linked.path}, which is a symbolic link",
-                          "write the site to a real folder, e.g. site/")
+            return refuse(
+                f"lies below {linked.path}, which is a symbolic link", "write the site to a real folder, e.g. site/"
+            )
 
     if out == root:
-        return refuse("is the data root; replacing it would delete scores/, methodology/ and .git",
-                      "write the site to a folder of its own, e.g. site/")
+        return refuse(
+            "is the data root; replacing it would delete scores/, methodology/ and .git",
+            "write the site to a folder of its own, e.g. site/",
+        )
     if out in root.parents:
         return refuse("contains the data root", "write the site to a folder of its own, e.g. site/")
     if any(out == d or d in out.parents for d in data):
@@ -109,8 +120,10 @@ def out_problem(out: Path, root: Path) -> Problem | None:
         if out.is_symlink() or not out.is_dir():
             return refuse("exists and is not a folder", "choose a new folder name")
         if any(out.iterdir()) and not any((out / m).is_file() for m in _OLD_MARKERS):
-            return refuse(f"is a non-empty folder that sitegen did not write (no {MARKER} in it)",
-                          "choose a new or empty folder, or empty this one yourself")
+            return refuse(
+                f"is a non-empty folder that sitegen did not write (no {MARKER} in it)",
+                "choose a new or empty folder, or empty this one yourself",
+            )
     return None
 
 
@@ -196,8 +209,14 @@ def atomic_build(out: Path, render) -> list[Problem]:
 
 def _write_problem(out: Path, exc: OSError) -> Problem:
     reason = exc.strerror or str(exc)
-    return Problem(out.name, 0, 0, "--out", f"cannot write the output: {reason}",
-                   "free disk space or choose a writable folder; the previous output is unchanged")
+    return Problem(
+        out.name,
+        0,
+        0,
+        "--out",
+        f"cannot write the output: {reason}",
+        "free disk space or choose a writable folder; the previous output is unchanged",
+    )
 
 
 # The renderer quotes every attribute with double quotes (autoescape turns a quote in a value into &#34;).
@@ -237,8 +256,11 @@ def check_links(folder: Path, base: str = "/") -> list[Problem]:
             problem = verdicts[key]
             if problem:
                 line = text.count("\n", 0, match.start()) + 1
-                hint = ("internal links stay within the site" if "outside" in problem
-                        else "the page or file it names was not generated")
+                hint = (
+                    "internal links stay within the site"
+                    if "outside" in problem
+                    else "the page or file it names was not generated"
+                )
                 problems.append(Problem(f"site/{rel_page}", line, 1, "link", problem, hint))
     return problems
 
@@ -251,7 +273,7 @@ def _link_problem(page_dir: str, link: str, files: set[str], base: str = "/") ->
     if path.startswith("/"):
         # root-relative: inside the site only under the path it is served from
         inside = path.startswith(base) or path + "/" == base
-        target = posixpath.normpath(path[len(base):] or ".") if inside else None
+        target = posixpath.normpath(path[len(base) :] or ".") if inside else None
     else:
         target = posixpath.normpath(posixpath.join(page_dir, path))
     if target is None or target == ".." or target.startswith("../"):

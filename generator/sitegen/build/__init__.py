@@ -38,8 +38,14 @@ class Computed:
     ahead: dict = dataclasses.field(default_factory=dict)  # per board, each ranked row's simulated rank in every draw
 
 
-def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: str | None = None,
-            root: Path | None = None, keep: bool = True) -> Computed:
+def compute(
+    repo,
+    cache: Path | None = None,
+    boards_only: bool = False,
+    inputs: str | None = None,
+    root: Path | None = None,
+    keep: bool = True,
+) -> Computed:
     """Every board and the JSON API, from a validated repository. With `cache` (a folder, build/simcache.py), each
     as-of month's boards and each simulated board are kept there by a digest of their inputs and loaded on the next
     run; with `inputs` and `root` too (stamp.data_digest(root), taken before `repo` was read from root), so is the
@@ -58,8 +64,13 @@ def compute(repo, cache: Path | None = None, boards_only: bool = False, inputs: 
     whole = FileStore(Path(cache) / "compute", salt, keep) if inputs and root is not None else None
     from ..indices import uncertainty
 
-    name = hashlib.sha256(f"{salt}\0{inputs}\0boards_only={boards_only}\0seeds={uncertainty.current_salt()}".encode()
-                          ).hexdigest() if whole else ""
+    name = (
+        hashlib.sha256(
+            f"{salt}\0{inputs}\0boards_only={boards_only}\0seeds={uncertainty.current_salt()}".encode()
+        ).hexdigest()
+        if whole
+        else ""
+    )
     if whole is not None:
         data = whole.get(name)
         kept = _unpickled(data) if data is not None else None
@@ -115,19 +126,58 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     for bid, board in benchmark_boards.items():
         # each board's intervals are drawn on their own (annotate_benchmark_boards reads only its benchmark and
         # the values an index owns of it), so each is kept by its own inputs: an edit re-draws the boards it reaches
-        simcache.annotated(board, lambda b, bid=bid: uncertainty.annotate_benchmark_boards(
-            {bid: b}, benchmarks, config, owned), benchmark=by_id.get(bid), config=config, owned=owned.get(bid),
-            seed_salt=uncertainty.current_salt())
+        simcache.annotated(
+            board,
+            lambda b, bid=bid: uncertainty.annotate_benchmark_boards({bid: b}, benchmarks, config, owned),
+            benchmark=by_id.get(bid),
+            config=config,
+            owned=owned.get(bid),
+            seed_salt=uncertainty.current_salt(),
+        )
     if boards_only:
-        return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"],
-                        index_defs, {}, frontiers, result_records, model_records, {}, ahead)
+        return Computed(
+            results,
+            models,
+            boards,
+            benchmark_boards,
+            benchmarks,
+            repo.sources.data["sources"],
+            index_defs,
+            {},
+            frontiers,
+            result_records,
+            model_records,
+            {},
+            ahead,
+        )
     # Every board as of every month end, price steps, frontier over time (indices/asof.py).
     as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
-    api_files = export.api_files(boards, benchmark_boards, model_records, result_records,
-                                 benchmarks, repo.sources.data["sources"], frontiers, as_of["price_steps"])
+    api_files = export.api_files(
+        boards,
+        benchmark_boards,
+        model_records,
+        result_records,
+        benchmarks,
+        repo.sources.data["sources"],
+        frontiers,
+        as_of["price_steps"],
+    )
     api_files.update(export.asof_texts(as_of))
-    return Computed(results, models, boards, benchmark_boards, benchmarks, repo.sources.data["sources"], index_defs,
-                    api_files, frontiers, result_records, model_records, as_of, ahead)
+    return Computed(
+        results,
+        models,
+        boards,
+        benchmark_boards,
+        benchmarks,
+        repo.sources.data["sources"],
+        index_defs,
+        api_files,
+        frontiers,
+        result_records,
+        model_records,
+        as_of,
+        ahead,
+    )
 
 
 def raw_frames(repo) -> dict:
@@ -192,17 +242,23 @@ def site_context(repo, computed: Computed, history=None, config: Settings | None
 
     config = config if config is not None else settings()
     committed = history.committed if history else None
-    return context(repo, computed, data_date=data_date(repo, committed, config.source_date_epoch),
-                   site_url=config.site_url, repo_url=config.repo_url,
-                   history=history.summary() if history else [])
+    return context(
+        repo,
+        computed,
+        data_date=data_date(repo, committed, config.source_date_epoch),
+        site_url=config.site_url,
+        repo_url=config.repo_url,
+        history=history.summary() if history else [],
+    )
 
 
 #: The stages `run` reports to its `progress` callback, in order.
 BUILD_STAGES = ("validating", "computing boards", "rendering pages", "writing")
 
 
-def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
-        config: Settings | None = None) -> Outcome:
+def run(
+    root: Path, out: Path, check: bool = False, progress=None, history=None, config: Settings | None = None
+) -> Outcome:
     """Build the site into out (atomically), or with check=True into a temporary folder that is then removed.
 
     `progress(stage)` is called as each of BUILD_STAGES starts (the command line shows it on stderr). `history`
@@ -222,9 +278,15 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     config = config if config is not None else settings()
     committed, history_key = (history.committed, history.key) if history else (None, "")
     data = stamp.data_digest(root)
-    digest = stamp.inputs_digest(root, {"committed": committed or "", "history": history_key,
-                                        **{f"settings.{k}": v for k, v in dataclasses.asdict(config).items()}},
-                                 data=data)
+    digest = stamp.inputs_digest(
+        root,
+        {
+            "committed": committed or "",
+            "history": history_key,
+            **{f"settings.{k}": v for k, v in dataclasses.asdict(config).items()},
+        },
+        data=data,
+    )
     if not check and stamp.up_to_date(out, digest):
         # The inputs are those of the last build: so are their warnings, which the stamp recorded.
         return Outcome(stamp.recorded_warnings(out), f"up to date (nothing changed since the last build of {out})")
@@ -261,8 +323,11 @@ def run(root: Path, out: Path, check: bool = False, progress=None, history=None,
     else:
         problems += write.atomic_build(Path(out), render)
     pages = len(ctx.models) + len(computed.boards) + len(computed.benchmark_boards)
-    return Outcome(problems, f"{len(ctx.models)} models, {len(computed.boards)} index boards, "
-                             f"{len(computed.benchmark_boards)} benchmark boards, ~{pages} pages")
+    return Outcome(
+        problems,
+        f"{len(ctx.models)} models, {len(computed.boards)} index boards, "
+        f"{len(computed.benchmark_boards)} benchmark boards, ~{pages} pages",
+    )
 
 
 def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:

@@ -87,7 +87,7 @@ class FileStore:
         except OSError:
             return
         for name in names:
-            if not (_NAME.fullmatch(name) and name[:-len(".pickle")] in self.used):
+            if not (_NAME.fullmatch(name) and name[: -len(".pickle")] in self.used):
                 try:
                     os.unlink(self.folder / name)
                 except OSError:

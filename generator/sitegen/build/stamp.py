@@ -59,8 +59,11 @@ def stamp_text(digest: str, warnings=()) -> str:
     import dataclasses
     import json
 
-    return digest + "\n" + "".join(json.dumps(dataclasses.asdict(p), ensure_ascii=True, sort_keys=True) + "\n"
-                                   for p in warnings)
+    return (
+        digest
+        + "\n"
+        + "".join(json.dumps(dataclasses.asdict(p), ensure_ascii=True, sort_keys=True) + "\n" for p in warnings)
+    )
 
 
 def recorded_warnings(out: Path) -> list:

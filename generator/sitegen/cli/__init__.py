@@ -27,12 +27,20 @@ def main():
 # Each verb module is a thin layer over its stage (imported here, below main, which they are added to).
 from . import build, contrib, diff, imports  # noqa: E402
 
-for command, name in ((build.validate, "validate"), (build.build, "build"), (build.export, "export"),
-                      (imports.import_command, "import"), (imports.aliases_group, "aliases"),
-                      (imports.stats_command, "stats"), (imports.fetch_command, "fetch"),
-                      (diff.diff_command, "diff"), (diff.changelog_command, "changelog"),
-                      (contrib.new_group, "new"), (contrib.serve_command, "serve"),
-                      (contrib.interchange_import, "interchange")):
+for command, name in (
+    (build.validate, "validate"),
+    (build.build, "build"),
+    (build.export, "export"),
+    (imports.import_command, "import"),
+    (imports.aliases_group, "aliases"),
+    (imports.stats_command, "stats"),
+    (imports.fetch_command, "fetch"),
+    (diff.diff_command, "diff"),
+    (diff.changelog_command, "changelog"),
+    (contrib.new_group, "new"),
+    (contrib.serve_command, "serve"),
+    (contrib.interchange_import, "interchange"),
+):
     main.add_command(command, name)
 
 
@@ -47,7 +55,7 @@ def entry():
     except Exception as exc:  # an internal error, not bad input: no traceback for the user
         if os.environ.get("SITEGEN_DEBUG"):
             raise
-        click.echo(f"sitegen: internal error: {type(exc).__name__}: {exc} (set SITEGEN_DEBUG=1 for a traceback)",
-                   err=True)
+        click.echo(
+            f"sitegen: internal error: {type(exc).__name__}: {exc} (set SITEGEN_DEBUG=1 for a traceback)", err=True
+        )
         sys.exit(2)
-

@@ -29,8 +29,9 @@ def new_group():
 @new_group.command("model")
 @click.argument("model_id", metavar="ORG/NAME")
 @click.option("--name", help="Display name (default: NAME).")
-@click.option("--organization", help="The developer (default: the name the other models in scores/models/ORG/ give, "
-                                     "else ORG).")
+@click.option(
+    "--organization", help="The developer (default: the name the other models in scores/models/ORG/ give, else ORG)."
+)
 @ROOT
 def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path):
     """Write scores/models/ORG/NAME.yaml with the schema line and the required fields."""
@@ -55,8 +56,9 @@ def new_model_command(model_id: str, name: str | None, organization: str | None,
 @click.option("--self-reported", is_flag=True, help="The number comes from the model's developer.")
 @click.option("--retrieved", help="Retrieval date YYYY-MM-DD (default: today).")
 @ROOT
-def new_result_command(model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved,
-                       root: Path):
+def new_result_command(
+    model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved, root: Path
+):
     """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout.
 
     Refuses (and writes nothing) what `sitegen validate` would reject; prints the warnings the result brings,
@@ -65,25 +67,47 @@ def new_result_command(model_id, benchmark, value, source, url, metric, subset, 
 
     warnings: list = []
     try:
-        path = new_result(root, model_id, benchmark=benchmark, value=value, source=source, url=url, metric=metric,
-                          subset=subset, harness=harness, self_reported=self_reported, retrieved=retrieved,
-                          on_warning=warnings.append)
+        path = new_result(
+            root,
+            model_id,
+            benchmark=benchmark,
+            value=value,
+            source=source,
+            url=url,
+            metric=metric,
+            subset=subset,
+            harness=harness,
+            self_reported=self_reported,
+            retrieved=retrieved,
+            on_warning=warnings.append,
+        )
     except RefusedError as exc:
         _refused(exc)
     click.echo(f"added {benchmark} to {path.relative_to(root).as_posix()}")
     for problem in warnings:
         click.echo(problem.format(), err=True)
     if warnings:
-        click.echo(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: likely mistakes, written anyway; "
-                   "check them before you commit", err=True)
+        click.echo(
+            f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}: likely mistakes, written anyway; "
+            "check them before you commit",
+            err=True,
+        )
 
 
 @click.command("serve")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port (0 picks a free one).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; loopback only by default (any other address prints a warning).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: site/ under --root).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; loopback only by default (any other address prints a warning).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: site/ under --root).",
+)
 @ROOT
 def serve_command(port: int, host: str, out: Path | None, root: Path):
     """Build the site, serve it, rebuild when data, methodology or templates change, and reload the open page.
@@ -95,8 +119,14 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
     from .options import report
 
     try:
-        serve(root, host=host, port=port, out=out, echo=lambda m: click.echo(m, err=True),
-              report=lambda problems: report(problems, False) if problems else None)
+        serve(
+            root,
+            host=host,
+            port=port,
+            out=out,
+            echo=lambda m: click.echo(m, err=True),
+            report=lambda problems: report(problems, False) if problems else None,
+        )
     except ServeError as exc:
         click.echo(f"sitegen serve: {exc}", err=True)
         sys.exit(1)
@@ -113,24 +143,43 @@ def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, res
 
     raws = [(str(p), read_input(p)) for p in paths]
     if fmt == "eee":
-        return eee.import_eee([raw for _, raw in raws], source=source, benchmarks=benchmarks, resolve=resolve,
-                              retrieved=retrieved, paths=[name for name, _ in raws])
+        return eee.import_eee(
+            [raw for _, raw in raws],
+            source=source,
+            benchmarks=benchmarks,
+            resolve=resolve,
+            retrieved=retrieved,
+            paths=[name for name, _ in raws],
+        )
     docs = []
     for name, raw in raws:
         text = decode(raw, name)
         if fmt == "hf-model-index":
-            docs.append(hf.import_model_index(text, source=source, retrieved=retrieved, benchmarks=benchmarks,
-                                              resolve=resolve, path=name))
+            docs.append(
+                hf.import_model_index(
+                    text, source=source, retrieved=retrieved, benchmarks=benchmarks, resolve=resolve, path=name
+                )
+            )
         else:
-            docs.append(hf.import_eval_results(text, model=model_name, source=source, retrieved=retrieved,
-                                               benchmarks=benchmarks, resolve=resolve, path=name))
+            docs.append(
+                hf.import_eval_results(
+                    text,
+                    model=model_name,
+                    source=source,
+                    retrieved=retrieved,
+                    benchmarks=benchmarks,
+                    resolve=resolve,
+                    path=name,
+                )
+            )
     outcome = docs[0]
     for more in docs[1:]:
         outcome.doc["results"].extend(more.doc["results"])
         outcome.unmatched.extend(more.unmatched)
         outcome.skipped.extend(more.skipped)
-    outcome.doc["results"].sort(key=lambda r: tuple(str(r.get(k, "")) for k in
-                                                    ("model", "benchmark", "metric", "subset", "harness")))
+    outcome.doc["results"].sort(
+        key=lambda r: tuple(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness"))
+    )
     return outcome
 
 
@@ -181,6 +230,7 @@ def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, for
     except Refused as exc:
         _refused(exc)
     except OSError as exc:
-        raise click.ClickException(f"{source}: cannot write scores/imported/{source}.yaml: {exc.strerror} "
-                                   "(the previous file is unchanged)") from None
+        raise click.ClickException(
+            f"{source}: cannot write scores/imported/{source}.yaml: {exc.strerror} (the previous file is unchanged)"
+        ) from None
     click.echo(f"{source}: wrote {target.relative_to(root).as_posix()} ({len(outcome.doc['results'])} results)")

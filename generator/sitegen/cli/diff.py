@@ -15,15 +15,31 @@ from .progress import Progress, quiet_option
 @click.argument("base")
 @click.argument("head", required=False)
 @root_option
-@click.option("--format", "fmt", type=click.Choice(["md", "json", "report"]), default="md", show_default=True,
-              help="md: the review comment; json: the diff as data (sorted keys); report: the pull-request report "
-                   "(JSON: the diff, the warnings the change brings, or the errors), written even when the "
-                   "change does not validate.")
-@click.option("--max-lines", type=click.IntRange(min=10), default=200, show_default=True,
-              help="Cut the Markdown after this many lines, with a note.")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of standard output (under GitHub Actions, the report's warnings "
-                   "and errors are then printed as annotations).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json", "report"]),
+    default="md",
+    show_default=True,
+    help="md: the review comment; json: the diff as data (sorted keys); report: the pull-request report "
+    "(JSON: the diff, the warnings the change brings, or the errors), written even when the "
+    "change does not validate.",
+)
+@click.option(
+    "--max-lines",
+    type=click.IntRange(min=10),
+    default=200,
+    show_default=True,
+    help="Cut the Markdown after this many lines, with a note.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output (under GitHub Actions, the report's warnings "
+    "and errors are then printed as annotations).",
+)
 @quiet_option
 def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool):
     """Show what the change from git ref BASE to HEAD (default: the working tree) does to the published boards.
@@ -94,14 +110,34 @@ def _report_problems(shown: list, annotate: bool) -> None:
 
 @click.command()
 @root_option
-@click.option("--format", "fmt", type=click.Choice(["md", "atom", "json"]), default="md", show_default=True,
-              help="md: a Markdown changelog; atom: an Atom 1.0 feed; json: the entries as data.")
-@click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="Only the newest N commits that touched scores/ or methodology/ (default: all).")
-@click.option("--boards", "boards_last", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Also compute the board changes (models moved) of the newest N of those commits; 0 skips this.")
-@click.option("--site-url", default="https://example.org/", show_default=True,
-              help="The site's address, for the Atom feed's links and ids.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "atom", "json"]),
+    default="md",
+    show_default=True,
+    help="md: a Markdown changelog; atom: an Atom 1.0 feed; json: the entries as data.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Only the newest N commits that touched scores/ or methodology/ (default: all).",
+)
+@click.option(
+    "--boards",
+    "boards_last",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Also compute the board changes (models moved) of the newest N of those commits; 0 skips this.",
+)
+@click.option(
+    "--site-url",
+    default="https://example.org/",
+    show_default=True,
+    help="The site's address, for the Atom feed's links and ids.",
+)
 def changelog_command(root: Path, fmt: str, limit: int | None, boards_last: int, site_url: str):
     """The data changelog from git history: models, results and methodology files changed per commit."""
     from ..history import changelog as history

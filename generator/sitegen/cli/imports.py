@@ -32,11 +32,14 @@ def _report(source, ex, outcome, verbose: bool = True) -> int:
         for name, reason in outcome.ignored:
             click.echo(f"{source}: ignored {name!r}: {reason}", err=True)
     elif ex.skipped or outcome.ignored:
-        counts = [f"{len(ex.skipped)} row{'s' if len(ex.skipped) != 1 else ''} skipped" if ex.skipped else "",
-                  f"{len(outcome.ignored)} name{'s' if len(outcome.ignored) != 1 else ''} ignored"
-                  if outcome.ignored else ""]
-        click.echo(f"{source}: {', '.join(c for c in counts if c)}, each for a reviewed reason (--verbose lists them)",
-                   err=True)
+        counts = [
+            f"{len(ex.skipped)} row{'s' if len(ex.skipped) != 1 else ''} skipped" if ex.skipped else "",
+            f"{len(outcome.ignored)} name{'s' if len(outcome.ignored) != 1 else ''} ignored" if outcome.ignored else "",
+        ]
+        click.echo(
+            f"{source}: {', '.join(c for c in counts if c)}, each for a reviewed reason (--verbose lists them)",
+            err=True,
+        )
     for p in outcome.unmatched:
         click.echo(f"{source}: unmatched {p.name!r}: {p.message}", err=True)
     for c in outcome.conflicts:
@@ -49,14 +52,24 @@ def _report(source, ex, outcome, verbose: bool = True) -> int:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--retrieved", help="Retrieval date (YYYY-MM-DD) when the files do not carry one.")
 @click.option("--allow-unmatched", is_flag=True, help="Write even when source names match no model or several.")
-@click.option("--allow-shrink", is_flag=True,
-              help="Write even when the files give more than 20% fewer results than the current imported file.")
+@click.option(
+    "--allow-shrink",
+    is_flag=True,
+    help="Write even when the files give more than 20% fewer results than the current imported file.",
+)
 @click.option("--all", "all_", is_flag=True, help="Re-import every source listed with files in scores/sources.yaml.")
 @click.option("--check", is_flag=True, help="With --all: compare with scores/imported/ instead of writing.")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files for --all (default: downloads/ in the root).")
-@click.option("--verbose", is_flag=True, help="With --all: list every skipped row and ignored name with its reason "
-              "(by default each source's are counted in one line).")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of downloaded files for --all (default: downloads/ in the root).",
+)
+@click.option(
+    "--verbose",
+    is_flag=True,
+    help="With --all: list every skipped row and ignored name with its reason "
+    "(by default each source's are counted in one line).",
+)
 @quiet_option
 @ROOT
 def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet, verbose):
@@ -72,8 +85,14 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
         for plan in plans:
             progress(plan.source)
             try:
-                done = importers.import_planned(root, plan, check=check, allow_unmatched=allow_unmatched,
-                                                allow_shrink=allow_shrink, write_file=False)
+                done = importers.import_planned(
+                    root,
+                    plan,
+                    check=check,
+                    allow_unmatched=allow_unmatched,
+                    allow_shrink=allow_shrink,
+                    write_file=False,
+                )
             except ImportError_ as exc:
                 raise click.ClickException(str(exc)) from exc
             problems += _report(plan.source, done.ex, done.outcome, verbose or not all_)
@@ -86,13 +105,14 @@ def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_
                 pending.append((plan.source, done.outcome))
     _write_imports(root, pending)
     if stale:
-        raise click.ClickException(
-            f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
+        raise click.ClickException(f"{', '.join(stale)} needs to be updated, run: sitegen import --all --root {root}")
     if refused:
         raise click.ClickException(f"{refused} source{'s' if refused > 1 else ''} not written (see above)")
     if problems and not allow_unmatched:
-        raise click.ClickException(f"{problems} source names or rows did not import cleanly (see above); "
-                                   "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched")
+        raise click.ClickException(
+            f"{problems} source names or rows did not import cleanly (see above); "
+            "add aliases (sitegen aliases suggest), ignore.yaml entries, or pass --allow-unmatched"
+        )
     if check:  # the verdict, last, in one line (what came above is per-source detail)
         click.echo(f"import --all --check: all {len(plans)} imported files are what their downloads give")
 
@@ -121,8 +141,10 @@ def _write_imports(root: Path, pending: list) -> None:
         for p in sorted(added)[:20]:
             click.echo(p.format(), err=True)
         more = f" (the first 20 of {len(added)} shown)" if len(added) > 20 else ""
-        raise click.ClickException(f"the import would add {len(added)} validation error{'s' if len(added) > 1 else ''}"
-                                   f" (above{more}); nothing written")
+        raise click.ClickException(
+            f"the import would add {len(added)} validation error{'s' if len(added) > 1 else ''}"
+            f" (above{more}); nothing written"
+        )
     for source, outcome in pending:
         target = imported_path(root, outcome.doc["source"])
         try:
@@ -130,10 +152,13 @@ def _write_imports(root: Path, pending: list) -> None:
         except PathRefused as exc:
             raise click.ClickException(f"{source}: {exc}; nothing written") from None
         except OSError as exc:
-            raise click.ClickException(f"{source}: cannot write {target.relative_to(root)}: {exc.strerror} "
-                                       "(the previous file is unchanged)") from exc
-        click.echo(f"{source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
-                   f"{len(outcome.doc['results'])} results)")
+            raise click.ClickException(
+                f"{source}: cannot write {target.relative_to(root)}: {exc.strerror} (the previous file is unchanged)"
+            ) from exc
+        click.echo(
+            f"{source}: wrote {target.relative_to(root)} ({len(outcome.doc['models'])} models, "
+            f"{len(outcome.doc['results'])} results)"
+        )
 
 
 def _plans(source, paths, retrieved, all_, check, root, data) -> list:
@@ -159,8 +184,12 @@ def aliases_group():
 @aliases_group.command("suggest")
 @click.argument("source")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--retrieved", default="0000-00-00", show_default=True,
-              help="Only needed by importers that insist; suggestions do not use it.")
+@click.option(
+    "--retrieved",
+    default="0000-00-00",
+    show_default=True,
+    help="Only needed by importers that insist; suggestions do not use it.",
+)
 @ROOT
 def suggest_command(source, paths, retrieved, root):
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
@@ -189,7 +218,6 @@ def apply_command(review, root):
     from ..importers import aliases as alias_tools
     from ..importers.extracts import ImportError_, read_bytes
 
-
     try:  # the review file is an input like any other: bounded, a regular file, read by the strict YAML reader
         parsed, found = yamlstrict.parse(read_bytes(review, yamlstrict.MAX_BYTES), str(review))
     except ImportError_ as exc:
@@ -198,8 +226,9 @@ def apply_command(review, root):
         for p in found:
             click.echo(p.format(), err=True)
         count = f"{len(found)} error{'s' if len(found) != 1 else ''}"
-        raise click.ClickException(f"{count} in the review file (above), not as `aliases suggest` writes it; "
-                                   "nothing written")
+        raise click.ClickException(
+            f"{count} in the review file (above), not as `aliases suggest` writes it; nothing written"
+        )
     doc = parsed.data
     proposals = (doc.get("proposals") if isinstance(doc, dict) else None) or []
     if not isinstance(proposals, list):
@@ -217,13 +246,19 @@ def _metadata_stats(root: Path) -> None:
         click.echo("\nmetadata known: unknown (the repository does not validate)")
         return
     computed = build.compute(repo, boards_only=True)  # the ranked models: no as-of views or API files
-    click.echo("\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)")
-    for label, ids in (("all models", None),
-                       ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards))):
+    click.echo(
+        "\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)"
+    )
+    for label, ids in (
+        ("all models", None),
+        ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards)),
+    ):
         c = metadata.coverage(computed.model_records, ids)
-        click.echo(f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  "
-                   f"{c['reasoning_not_stated']:>12}  {c['parameters']:>6}  "
-                   f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})")
+        click.echo(
+            f"{label:<26} {c['models']:>7}  {c['weights']:>7}  {c['reasoning']:>9}  "
+            f"{c['reasoning_not_stated']:>12}  {c['parameters']:>6}  "
+            f"{c['context_window']:>7}  {c['licence']:>7}  {c['open_weights']} ({c['open_with_parameters']})"
+        )
 
 
 def _changed(fn, *args, echo=None) -> None:
@@ -251,9 +286,12 @@ def merge_command(old, into, root):
 @aliases_group.command("rename")
 @click.argument("old")
 @click.argument("new")
-@click.option("--organization", default=None,
-              help="For a rename into another organisation folder (e.g. a fine-tune filed under its base model's "
-                   "developer): the new organisation's name, from the organisations table in scores/metadata.yaml.")
+@click.option(
+    "--organization",
+    default=None,
+    help="For a rename into another organisation folder (e.g. a fine-tune filed under its base model's "
+    "developer): the new organisation's name, from the organisations table in scores/metadata.yaml.",
+)
 @ROOT
 def rename_command(old, new, organization, root):
     """Give model OLD the id NEW; OLD goes under former_ids and its page redirects."""
@@ -276,8 +314,9 @@ def audit_command(root):
     identity = load.read_yaml(root, "scores/identity.yaml")
     distinct, unresolved = audit.reviewed_sets(identity)
     models = Registry.load(root).models
-    findings = (audit.audit(models, distinct, unresolved, audit.ranked_models(root, models))
-                + audit.alias_default_findings(models, identity))
+    findings = audit.audit(
+        models, distinct, unresolved, audit.ranked_models(root, models)
+    ) + audit.alias_default_findings(models, identity)
     for f in findings:
         click.echo(f.format())
     click.echo(f"{len(findings)} findings")
@@ -293,8 +332,11 @@ def stats_kind(results: int, by_hand: int) -> str:
 
 
 @click.command("stats")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).",
+)
 @ROOT
 def stats_command(data, root):
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
@@ -343,9 +385,18 @@ def stats_command(data, root):
 @click.argument("source", required=False)
 @click.option("--all", "all_", is_flag=True, help="Fetch every source whose files have a url in scores/sources.yaml.")
 @click.option("--base-url", help="Send every request to URL/<host>/<path> instead (a local test server).")
-@click.option("--allow-shrink", is_flag=True,
-              help="Keep a download that loses more than a fifth of the source's results (after checking why).")
-@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, help="Seconds a whole download may take (redirects and every chunk).")
+@click.option(
+    "--allow-shrink",
+    is_flag=True,
+    help="Keep a download that loses more than a fifth of the source's results (after checking why).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=60,
+    show_default=True,
+    help="Seconds a whole download may take (redirects and every chunk).",
+)
 @ROOT
 def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
     """Download SOURCE's files again into downloads/, check them and record them in scores/sources.yaml.
@@ -376,5 +427,6 @@ def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
         if result.status == "skipped" and not all_:
             failed += 1
     if failed:
-        raise click.ClickException(f"{failed} source{'s' if failed != 1 else ''} not fetched (see above); "
-                                   "the existing captures are unchanged")
+        raise click.ClickException(
+            f"{failed} source{'s' if failed != 1 else ''} not fetched (see above); the existing captures are unchanged"
+        )

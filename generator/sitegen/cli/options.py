@@ -25,8 +25,14 @@ def _checked_root(ctx, param, root: Path) -> Path:
 
 def root_option(fn=None, *, help: str = ROOT_HELP):
     """The --root option, checked by the path rule before the command runs."""
-    option = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                          show_default=True, help=help, callback=_checked_root)
+    option = click.option(
+        "--root",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("."),
+        show_default=True,
+        help=help,
+        callback=_checked_root,
+    )
     return option(fn) if fn is not None else option
 
 

@@ -32,9 +32,16 @@ class Progress:
         self.done = 0
         self.bar = None
         if not quiet and interactive(self.stream):
-            self.bar = click.progressbar(length=self.total, label=label, file=self.stream, show_eta=False,
-                                         show_percent=False, show_pos=True, width=20,
-                                         item_show_func=lambda stage: stage)
+            self.bar = click.progressbar(
+                length=self.total,
+                label=label,
+                file=self.stream,
+                show_eta=False,
+                show_percent=False,
+                show_pos=True,
+                width=20,
+                item_show_func=lambda stage: stage,
+            )
             self.bar.__enter__()
 
     def __call__(self, stage: str) -> None:
@@ -61,5 +68,6 @@ class Progress:
 
 
 def quiet_option(fn):
-    return click.option("--quiet", "-q", is_flag=True,
-                        help="No progress on stderr (problems and the summary are still printed).")(fn)
+    return click.option(
+        "--quiet", "-q", is_flag=True, help="No progress on stderr (problems and the summary are still printed)."
+    )(fn)

@@ -19,8 +19,20 @@ from ..problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
 # Field order of a hand-written result, as in the README's example.
-RESULT_ORDER = ("benchmark", "metric", "subset", "harness", "value", "source", "retrieved", "url", "n", "stderr",
-                "notes", "self_reported")
+RESULT_ORDER = (
+    "benchmark",
+    "metric",
+    "subset",
+    "harness",
+    "value",
+    "source",
+    "retrieved",
+    "url",
+    "n",
+    "stderr",
+    "notes",
+    "self_reported",
+)
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 ._()+/-]*\Z")
 _YAML_WORDS = {"yes", "no", "on", "off", "y", "n", "true", "false", "null", "nan", "inf"}
 
@@ -54,8 +66,16 @@ def _existing_problems(root: Path, model_id: str) -> list[Problem]:
         for path in sorted(folder.glob("*/*.yaml")):
             other = path.relative_to(root).as_posix()
             if other.casefold() == wanted:
-                return [Problem(rel, 0, 0, "id", f"collides with {other} when case is ignored",
-                                "ids must differ by more than letter case (case-insensitive file systems merge them)")]
+                return [
+                    Problem(
+                        rel,
+                        0,
+                        0,
+                        "id",
+                        f"collides with {other} when case is ignored",
+                        "ids must differ by more than letter case (case-insensitive file systems merge them)",
+                    )
+                ]
     return []
 
 
@@ -66,10 +86,17 @@ def scalar(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     text = str(value)
-    if re.match(r"https://[^\s\"'#]*(#[^\s\"']*)?\Z", text):  # a link reads best unquoted; '#' after no space is no comment
+    if re.match(
+        r"https://[^\s\"'#]*(#[^\s\"']*)?\Z", text
+    ):  # a link reads best unquoted; '#' after no space is no comment
         return text
-    if _PLAIN.match(text) and text.casefold() not in _YAML_WORDS and not text.endswith(" ") and ": " not in text \
-            and " #" not in text:
+    if (
+        _PLAIN.match(text)
+        and text.casefold() not in _YAML_WORDS
+        and not text.endswith(" ")
+        and ": " not in text
+        and " #" not in text
+    ):
         return text
     import json
 
@@ -81,8 +108,13 @@ def number_text(text: str) -> str:
     try:
         value = Decimal(str(text).strip())
     except InvalidOperation:
-        raise RefusedError([Problem("", 0, 0, "value", f"'{text}' is not a number",
-                                    "write a plain number without quotes, %, $ or units")]) from None
+        raise RefusedError(
+            [
+                Problem(
+                    "", 0, 0, "value", f"'{text}' is not a number", "write a plain number without quotes, %, $ or units"
+                )
+            ]
+        ) from None
     if not value.is_finite():
         raise RefusedError([Problem("", 0, 0, "value", f"'{text}' is not a finite number", "write a plain number")])
     out = format(value.normalize(), "f")
@@ -181,8 +213,9 @@ def registries(root: Path) -> Registries:
     repo, problems = load.load_repo(Path(root))
     bad = [p for p in problems if p.path in ("methodology/benchmarks.yaml", "scores/sources.yaml")]
     if bad or repo.benchmarks is None or repo.sources is None:
-        raise RefusedError(bad or [Problem("methodology/benchmarks.yaml", 0, 0, "", "registry cannot be read",
-                                           "run sitegen validate")])
+        raise RefusedError(
+            bad or [Problem("methodology/benchmarks.yaml", 0, 0, "", "registry cannot be read", "run sitegen validate")]
+        )
     benchmarks = {b["id"]: b for b in repo.benchmarks.data.get("benchmarks", []) if isinstance(b, dict) and "id" in b}
     sources = {s["id"] for s in repo.sources.data.get("sources", []) if isinstance(s, dict) and "id" in s}
     return Registries(benchmarks, sources)
@@ -193,25 +226,47 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
     out = []
     benchmark = result["benchmark"]
     if benchmark not in reg.benchmarks:
-        out.append(Problem(rel, 0, 0, "benchmark", f"unknown benchmark '{benchmark}'",
-                           suggest_id(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml")))
+        out.append(
+            Problem(
+                rel,
+                0,
+                0,
+                "benchmark",
+                f"unknown benchmark '{benchmark}'",
+                suggest_id(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+            )
+        )
     source = result["source"]
     if source not in reg.sources:
-        out.append(Problem(rel, 0, 0, "source", f"unknown source '{source}'",
-                           suggest_id(source, reg.sources, "add it to scores/sources.yaml")))
+        out.append(
+            Problem(
+                rel,
+                0,
+                0,
+                "source",
+                f"unknown source '{source}'",
+                suggest_id(source, reg.sources, "add it to scores/sources.yaml"),
+            )
+        )
     entry = reg.benchmarks.get(benchmark)
     if entry is not None:
         metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         metric = result.get("metric")
         if metric is not None and metric not in metrics:
-            hint = (f"{benchmark} has metrics: {', '.join(metrics)}" if metrics
-                    else f"{benchmark} has only its primary metric; leave metric out")
+            hint = (
+                f"{benchmark} has metrics: {', '.join(metrics)}"
+                if metrics
+                else f"{benchmark} has only its primary metric; leave metric out"
+            )
             out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", hint))
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if subset is not None and subset not in subsets:
-            hint = (f"{benchmark} has subsets: {', '.join(subsets)}" if subsets
-                    else f"{benchmark} declares no subsets; leave subset out")
+            hint = (
+                f"{benchmark} has subsets: {', '.join(subsets)}"
+                if subsets
+                else f"{benchmark} declares no subsets; leave subset out"
+            )
             out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", hint))
     return out
 
@@ -243,8 +298,11 @@ def _block_end(lines: list[str], start: int, key_col: int) -> int:
             if indent > key_col:
                 last = i
             continue
-        if indent > key_col or (indent == key_col and stripped.startswith("- ")) or (
-                indent == key_col and stripped == "-"):
+        if (
+            indent > key_col
+            or (indent == key_col and stripped.startswith("- "))
+            or (indent == key_col and stripped == "-")
+        ):
             last = i
             continue
         break
@@ -267,34 +325,76 @@ def append_text(text: str, result: dict, rel: str = "model.yaml") -> str:
     existing = data["results"]
     header = lines[key_line - 1]
     if not isinstance(existing, list):
-        raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "results is not a list",
-                                    "make it a list of results")])
+        raise RefusedError(
+            [Problem(rel, key_line, key_col + 1, "results", "results is not a list", "make it a list of results")]
+        )
     if not existing:
         if not re.match(r"\s*results:\s*\[\s*\]\s*(#.*)?$", header.rstrip("\n")):
-            raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "cannot append to this empty list",
-                                        "write `results: []` on one line, or add the first result by hand")])
-        comment = header[header.index("]") + 1:].strip()
+            raise RefusedError(
+                [
+                    Problem(
+                        rel,
+                        key_line,
+                        key_col + 1,
+                        "results",
+                        "cannot append to this empty list",
+                        "write `results: []` on one line, or add the first result by hand",
+                    )
+                ]
+            )
+        comment = header[header.index("]") + 1 :].strip()
         lines[key_line - 1] = " " * key_col + "results:" + (f"  {comment}" if comment else "") + "\n"
         new = result_lines(result, key_col + 2, key_col + 4)
         return "".join(lines[:key_line] + new + lines[key_line:])
     first_line, first_col = parsed.marks[("results", 0)]
     if first_line == key_line:
-        raise RefusedError([Problem(rel, key_line, key_col + 1, "results", "results is written in flow style [...]",
-                                    "write each result on its own lines starting with '- ' and run again")])
+        raise RefusedError(
+            [
+                Problem(
+                    rel,
+                    key_line,
+                    key_col + 1,
+                    "results",
+                    "results is written in flow style [...]",
+                    "write each result on its own lines starting with '- ' and run again",
+                )
+            ]
+        )
     item_line = lines[first_line - 1]
     dash_indent = len(item_line) - len(item_line.lstrip(" "))
     key_indent = first_col - 1
     if not item_line.lstrip(" ").startswith("-") or key_indent <= dash_indent:
-        raise RefusedError([Problem(rel, first_line, first_col, "results[0]", "each result must be a mapping",
-                                    "write '- benchmark: ...' for each result")])
+        raise RefusedError(
+            [
+                Problem(
+                    rel,
+                    first_line,
+                    first_col,
+                    "results[0]",
+                    "each result must be a mapping",
+                    "write '- benchmark: ...' for each result",
+                )
+            ]
+        )
     end = _block_end(lines, key_line - 1, key_col)
     return "".join(lines[:end] + result_lines(result, dash_indent, key_indent) + lines[end:])
 
 
-def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source: str, url: str | None = None,
-               metric: str | None = None, subset: str | None = None, harness: str | None = None,
-               self_reported: bool = False, retrieved: str | None = None,
-               on_warning: Callable[[Problem], None] | None = None) -> Path:
+def new_result(
+    root: Path,
+    model_id: str,
+    *,
+    benchmark: str,
+    value: str,
+    source: str,
+    url: str | None = None,
+    metric: str | None = None,
+    subset: str | None = None,
+    harness: str | None = None,
+    self_reported: bool = False,
+    retrieved: str | None = None,
+    on_warning: Callable[[Problem], None] | None = None,
+) -> Path:
     """Append one result to a model file (today's retrieval date by default); refuse what would not validate.
 
     `on_warning` is called with each warning the new result brings (in the file, or caused elsewhere)."""
@@ -303,21 +403,40 @@ def new_result(root: Path, model_id: str, *, benchmark: str, value: str, source:
     problems = model_id_problems(model_id)
     path = model_path(root, model_id)
     if not problems and not path.is_file():
-        known = [p.relative_to(root / "scores/models").with_suffix("").as_posix()
-                 for p in (root / "scores/models").glob("*/*.yaml")]
-        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'",
-                            suggest_id(model_id, known, "create it first with `sitegen new model`"))]
+        known = [
+            p.relative_to(root / "scores/models").with_suffix("").as_posix()
+            for p in (root / "scores/models").glob("*/*.yaml")
+        ]
+        problems = [
+            Problem(
+                rel,
+                0,
+                0,
+                "",
+                f"unknown model '{model_id}'",
+                suggest_id(model_id, known, "create it first with `sitegen new model`"),
+            )
+        ]
     if problems:
         raise RefusedError(problems)
-    result = {"benchmark": benchmark, "metric": metric, "subset": subset, "harness": harness,
-              "value": number_text(value), "source": source,
-              "retrieved": retrieved or authoring_date(), "url": url,
-              "self_reported": True if self_reported else None}
+    result = {
+        "benchmark": benchmark,
+        "metric": metric,
+        "subset": subset,
+        "harness": harness,
+        "value": number_text(value),
+        "source": source,
+        "retrieved": retrieved or authoring_date(),
+        "url": url,
+        "self_reported": True if self_reported else None,
+    }
     before = load.read_data(path, root, yamlstrict.MAX_BYTES)
     if before is None:
         problems = []
         load.read_regular(path, root, yamlstrict.MAX_BYTES, problems)
-        raise RefusedError(problems or [Problem(rel, 0, 0, "", "cannot read the file", "check that it is a regular file")])
+        raise RefusedError(
+            problems or [Problem(rel, 0, 0, "", "cannot read the file", "check that it is a regular file")]
+        )
     old_text = before.decode("utf-8")
     new_text = append_text(old_text, result, rel)
     problems = result_problems(result, registries(root), rel)

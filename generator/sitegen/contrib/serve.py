@@ -44,8 +44,10 @@ class ServeError(Exception):
 #: Files editors write beside the one being edited (swap, backup, lock and autosave files, atomic-save temporaries):
 #: vim `.x.swp` `x~` `4913`, emacs `.#x` `#x#`, JetBrains `x___jb_tmp___`, gedit `.goutputstream-*`, kate
 #: `.x.kate-swp`, and `*.tmp`/`*.bak`/`*.orig`/`*.rej`. The build reads none of them, so they trigger no rebuild.
-EDITOR_TEMP = re.compile(r"(^\.#|^#.*#$|~$|\.sw[a-px]$|^4913$|___jb_(tmp|old|bak)___$|^\.goutputstream-|\.kate-swp$"
-                         r"|\.(tmp|bak|orig|rej)$)")
+EDITOR_TEMP = re.compile(
+    r"(^\.#|^#.*#$|~$|\.sw[a-px]$|^4913$|___jb_(tmp|old|bak)___$|^\.goutputstream-|\.kate-swp$"
+    r"|\.(tmp|bak|orig|rej)$)"
+)
 
 
 def is_editor_temp(path: str) -> bool:
@@ -70,8 +72,13 @@ def _shown(path: str, root: Path) -> str:
 class Watcher(threading.Thread):
     """Calls `on_change(sorted relative paths)` after each debounced burst of changes under the watched folders."""
 
-    def __init__(self, root: Path, on_change: Callable[[list[str]], None], debounce_ms: int = 300,
-                 paths: list[Path] | None = None):
+    def __init__(
+        self,
+        root: Path,
+        on_change: Callable[[list[str]], None],
+        debounce_ms: int = 300,
+        paths: list[Path] | None = None,
+    ):
         super().__init__(name="sitegen-watch", daemon=True)
         self.root = Path(root)
         self.on_change = on_change
@@ -86,8 +93,9 @@ class Watcher(threading.Thread):
         if not self.paths:
             return
         self.started_watching.set()
-        for batch in watchfiles.watch(*self.paths, stop_event=self.stopped, debounce=self.debounce_ms, step=50,
-                                      raise_interrupt=False):
+        for batch in watchfiles.watch(
+            *self.paths, stop_event=self.stopped, debounce=self.debounce_ms, step=50, raise_interrupt=False
+        ):
             changed = sorted({_shown(path, self.root) for _, path in batch if not is_editor_temp(path)})
             if changed:
                 self.on_change(changed)
@@ -182,8 +190,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def make_server(site: Path, host: str = "127.0.0.1", port: int = 8000,
-                state: BuildState | None = None) -> http.server.ThreadingHTTPServer:
+def make_server(
+    site: Path, host: str = "127.0.0.1", port: int = 8000, state: BuildState | None = None
+) -> http.server.ThreadingHTTPServer:
     """Bind an HTTP server for the folder `site` (port 0 picks a free one); ServeError when it cannot bind.
     The folder is resolved per request, so an atomic rebuild that swaps it is served at once."""
     handler = type("SiteHandler", (Handler,), {"state": state or BuildState()})
@@ -194,8 +203,10 @@ def make_server(site: Path, host: str = "127.0.0.1", port: int = 8000,
         import errno
 
         if exc.errno == errno.EADDRINUSE:
-            raise ServeError(f"port {port} on {host} is already in use (another `sitegen serve`?); "
-                             "stop it, or pick another port with --port (0 picks a free one)") from None
+            raise ServeError(
+                f"port {port} on {host} is already in use (another `sitegen serve`?); "
+                "stop it, or pick another port with --port (0 picks a free one)"
+            ) from None
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     server.daemon_threads = True
     return server
@@ -225,9 +236,17 @@ def remove_leftovers(out: Path, since: float) -> list[Path]:
     return removed
 
 
-def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | None = None,
-          echo: Callable[[str], None] = print, report: Callable = lambda problems: None,
-          build: Callable = default_build, debounce_ms: int = 300, ready: Callable | None = None) -> None:
+def serve(
+    root: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    out: Path | None = None,
+    echo: Callable[[str], None] = print,
+    report: Callable = lambda problems: None,
+    build: Callable = default_build,
+    debounce_ms: int = 300,
+    ready: Callable | None = None,
+) -> None:
     """Bind, build once, serve `out` (site/ under root) until interrupted, rebuilding after each change.
 
     `ready(server, watcher, state)` is called once all run (tests use it to drive and stop the server).
@@ -240,8 +259,10 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | Non
     server = make_server(out, host, port, state)  # first: a taken port fails before a minute of building
     bound_host, bound_port = server.server_address[:2]
     if not is_loopback(host):
-        echo(f"warning: serving on {host}, not loopback: anyone who can reach this machine on port {bound_port} "
-             "can read the site; use --host 127.0.0.1 unless you mean to share it")
+        echo(
+            f"warning: serving on {host}, not loopback: anyone who can reach this machine on port {bound_port} "
+            "can read the site; use --host 127.0.0.1 unless you mean to share it"
+        )
     lock = threading.Lock()
 
     def rebuild(reason: str) -> None:
@@ -251,7 +272,9 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | Non
             except Exception as exc:  # an internal error in a rebuild must not stop the watcher thread
                 if reason == "start":
                     raise
-                message = f"{reason}: the build crashed ({type(exc).__name__}: {exc}); the last good site is still served"
+                message = (
+                    f"{reason}: the build crashed ({type(exc).__name__}: {exc}); the last good site is still served"
+                )
                 state.fail([message])
                 echo(message)
                 return
@@ -262,14 +285,24 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | Non
             else:
                 message = f"{reason}: the build failed; the last good site is still served"
                 errors = [p for p in outcome.problems if getattr(p, "severity", "error") == "error"]
-                state.fail([message] + [p.format() for p in errors[:FAILED_SHOWN]]
-                           + ([f"… and {len(errors) - FAILED_SHOWN} more (see the terminal)"]
-                              if len(errors) > FAILED_SHOWN else []))
+                state.fail(
+                    [message]
+                    + [p.format() for p in errors[:FAILED_SHOWN]]
+                    + (
+                        [f"… and {len(errors) - FAILED_SHOWN} more (see the terminal)"]
+                        if len(errors) > FAILED_SHOWN
+                        else []
+                    )
+                )
                 echo(message)
 
-    watcher = Watcher(root, lambda paths: rebuild(f"changed {', '.join(paths[:3])}"
-                                                  + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")),
-                      debounce_ms)
+    watcher = Watcher(
+        root,
+        lambda paths: rebuild(
+            f"changed {', '.join(paths[:3])}" + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        ),
+        debounce_ms,
+    )
     try:
         rebuild("start")
         out.mkdir(parents=True, exist_ok=True)  # serve an empty folder rather than fail when the first build failed

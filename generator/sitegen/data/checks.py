@@ -54,18 +54,30 @@ class Index:
         for doc in self.repo.imported:
             for i, result in enumerate(list_of(doc.data, "results")):
                 if isinstance(result, dict):
-                    yield (doc, ("results", i), result, result.get("model"), doc.data.get("source"),
-                           result.get("retrieved", doc.data.get("retrieved")))
+                    yield (
+                        doc,
+                        ("results", i),
+                        result,
+                        result.get("model"),
+                        doc.data.get("source"),
+                        result.get("retrieved", doc.data.get("retrieved")),
+                    )
 
 
 @check
 def model_id_matches_path(index):
     for doc in index.repo.models:
         model_id = doc.data.get("id")
-        expected = doc.path[len("scores/models/"): -len(".yaml")]
+        expected = doc.path[len("scores/models/") : -len(".yaml")]
         if isinstance(model_id, str) and model_id != expected:
-            yield problem_at(doc, ("id",), "id", f"id '{model_id}' does not match the file's path", f"write id: {expected}",
-                      key=False)
+            yield problem_at(
+                doc,
+                ("id",),
+                "id",
+                f"id '{model_id}' does not match the file's path",
+                f"write id: {expected}",
+                key=False,
+            )
 
 
 @check
@@ -74,8 +86,14 @@ def ids_unique_ignoring_case(index):
     for doc in index.repo.models:
         key = doc.path.casefold()
         if key in seen:
-            yield Problem(doc.path, 0, 0, "id", f"collides with {seen[key]} when case is ignored",
-                          "ids must differ by more than letter case (case-insensitive file systems merge them)")
+            yield Problem(
+                doc.path,
+                0,
+                0,
+                "id",
+                f"collides with {seen[key]} when case is ignored",
+                "ids must differ by more than letter case (case-insensitive file systems merge them)",
+            )
         else:
             seen[key] = doc.path
     for doc, key in ((index.repo.benchmarks, "benchmarks"), (index.repo.sources, "sources")):
@@ -88,8 +106,14 @@ def ids_unique_ignoring_case(index):
                 continue
             folded = item_id.casefold()
             if folded in seen_ids:
-                yield problem_at(doc, (key, i, "id"), f"{key}[{i}].id", f"'{item_id}' is defined twice",
-                          f"first at line {seen_ids[folded]}", key=False)
+                yield problem_at(
+                    doc,
+                    (key, i, "id"),
+                    f"{key}[{i}].id",
+                    f"'{item_id}' is defined twice",
+                    f"first at line {seen_ids[folded]}",
+                    key=False,
+                )
             else:
                 seen_ids[folded] = doc.value_mark(key, i, "id")[0]
 
@@ -101,33 +125,68 @@ def known_references(index):
         base = field_path(path)
         benchmark = result.get("benchmark")
         if isinstance(benchmark, str) and benchmark not in index.benchmarks:
-            yield problem_at(doc, path + ("benchmark",), f"{base}.benchmark", f"unknown benchmark '{benchmark}'",
-                      suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                      key=False)
+            yield problem_at(
+                doc,
+                path + ("benchmark",),
+                f"{base}.benchmark",
+                f"unknown benchmark '{benchmark}'",
+                suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                key=False,
+            )
         if isinstance(source_id, str) and source_id not in index.sources:
             where = path + ("source",) if "source" in result else ("source",)
-            yield problem_at(doc, where, f"{base}.source" if "source" in result else "source", f"unknown source '{source_id}'",
-                      suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+            yield problem_at(
+                doc,
+                where,
+                f"{base}.source" if "source" in result else "source",
+                f"unknown source '{source_id}'",
+                suggest(source_id, index.sources, "add it to scores/sources.yaml"),
+                key=False,
+            )
         if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
-            yield problem_at(doc, path + ("model",), f"{base}.model", f"unknown model '{model_id}'",
-                      suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+            yield problem_at(
+                doc,
+                path + ("model",),
+                f"{base}.model",
+                f"unknown model '{model_id}'",
+                suggest(model_id, index.models, "add a model file under scores/models/"),
+                key=False,
+            )
     for doc in index.repo.imported:
         source_id = doc.data.get("source")
         for i, entry in enumerate(list_of(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
             if isinstance(model_id, str) and model_id not in index.models:
-                yield problem_at(doc, ("models", i, "model"), f"models[{i}].model", f"unknown model '{model_id}'",
-                          suggest(model_id, index.models, "add a model file under scores/models/"), key=False)
+                yield problem_at(
+                    doc,
+                    ("models", i, "model"),
+                    f"models[{i}].model",
+                    f"unknown model '{model_id}'",
+                    suggest(model_id, index.models, "add a model file under scores/models/"),
+                    key=False,
+                )
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
-            yield problem_at(doc, ("source",), "source", f"source '{source_id}' does not match the file name",
-                      f"an importer writes scores/imported/{source_id}.yaml", key=False)
+            yield problem_at(
+                doc,
+                ("source",),
+                "source",
+                f"source '{source_id}' does not match the file name",
+                f"an importer writes scores/imported/{source_id}.yaml",
+                key=False,
+            )
     for doc in index.repo.models:
         for key in ("pricing", "manual_iq"):
             entry = doc.data.get(key)
             source_id = entry.get("source") if isinstance(entry, dict) else None
             if isinstance(source_id, str) and source_id not in index.sources:
-                yield problem_at(doc, (key, "source"), f"{key}.source", f"unknown source '{source_id}'",
-                          suggest(source_id, index.sources, "add it to scores/sources.yaml"), key=False)
+                yield problem_at(
+                    doc,
+                    (key, "source"),
+                    f"{key}.source",
+                    f"unknown source '{source_id}'",
+                    suggest(source_id, index.sources, "add it to scores/sources.yaml"),
+                    key=False,
+                )
 
 
 @check
@@ -137,18 +196,40 @@ def named_files_and_lists_known(index):
     scores/imported/ignore.yaml."""
     for raw in index.repo.raw:
         if raw.benchmark not in index.benchmarks:
-            yield Problem(raw.path, 0, 0, "", f"unknown benchmark '{raw.benchmark}' in the path",
-                          suggest_id(raw.benchmark, index.benchmarks, "per-question files live at "
-                                   "scores/raw/<benchmark>/<org>/<model>.jsonl, benchmark ids as in methodology/benchmarks.yaml"))
+            yield Problem(
+                raw.path,
+                0,
+                0,
+                "",
+                f"unknown benchmark '{raw.benchmark}' in the path",
+                suggest_id(
+                    raw.benchmark,
+                    index.benchmarks,
+                    "per-question files live at "
+                    "scores/raw/<benchmark>/<org>/<model>.jsonl, benchmark ids as in methodology/benchmarks.yaml",
+                ),
+            )
         if raw.model not in index.models:
-            yield Problem(raw.path, 0, 0, "", f"unknown model '{raw.model}' in the path",
-                          suggest_id(raw.model, index.models, "name the file after a model file under scores/models/"))
+            yield Problem(
+                raw.path,
+                0,
+                0,
+                "",
+                f"unknown model '{raw.model}' in the path",
+                suggest_id(raw.model, index.models, "name the file after a model file under scores/models/"),
+            )
     doc = index.repo.ignore
     for i, entry in enumerate(list_of(doc.data, "ignore") if doc is not None else []):
         source = entry.get("source") if isinstance(entry, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield problem_at(doc, ("ignore", i, "source"), f"ignore[{i}].source", f"unknown source '{source}'",
-                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            yield problem_at(
+                doc,
+                ("ignore", i, "source"),
+                f"ignore[{i}].source",
+                f"unknown source '{source}'",
+                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
+                key=False,
+            )
 
 
 MAX_SUGGESTIONS = 50
@@ -177,13 +258,25 @@ def metric_and_subset_declared(index):
         metric = result.get("metric")
         metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         if isinstance(metric, str) and metric not in metrics:
-            hint = f"{entry['id']} has metrics: {', '.join(metrics)}" if metrics else f"{entry['id']} has only its primary metric; leave metric out"
-            yield problem_at(doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False)
+            hint = (
+                f"{entry['id']} has metrics: {', '.join(metrics)}"
+                if metrics
+                else f"{entry['id']} has only its primary metric; leave metric out"
+            )
+            yield problem_at(
+                doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False
+            )
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if isinstance(subset, str) and subset not in subsets:
-            hint = f"{entry['id']} has subsets: {', '.join(subsets)}" if subsets else f"{entry['id']} declares no subsets; leave subset out"
-            yield problem_at(doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False)
+            hint = (
+                f"{entry['id']} has subsets: {', '.join(subsets)}"
+                if subsets
+                else f"{entry['id']} declares no subsets; leave subset out"
+            )
+            yield problem_at(
+                doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False
+            )
 
 
 def scale_of(entry: dict, metric) -> dict:
@@ -218,12 +311,20 @@ def values_within_scale(index):
             hint = f"{entry['id']} is on {span} {scale.get('unit', '')}".strip()
             if scale.get("unit") == "percent" and high == 100 and 100 < value <= 10000 and value / 100 <= 1:
                 hint += "; is it on another scale?"
-            yield problem_at(doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False)
+            yield problem_at(
+                doc, path + ("value",), field, f"{value} is outside the benchmark's scale", hint, key=False
+            )
         elif scale.get("unit") == "percent" and 0 < value < min(1, plausible_min(entry)):
-            yield problem_at(doc, path + ("value",), field, f"{value} looks like a fraction",
-                      f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?; if scores below 1% are "
-                      f"real on {entry['id']}, declare plausible: {{min: 0, reason: ...}} in methodology/benchmarks.yaml",
-                      WARNING, key=False)
+            yield problem_at(
+                doc,
+                path + ("value",),
+                field,
+                f"{value} looks like a fraction",
+                f"percent benchmarks are on 0–100: write {round(value * 100, 4):g}?; if scores below 1% are "
+                f"real on {entry['id']}, declare plausible: {{min: 0, reason: ...}} in methodology/benchmarks.yaml",
+                WARNING,
+                key=False,
+            )
 
 
 def plausible_min(entry: dict) -> float:
@@ -238,22 +339,42 @@ def plausible_min(entry: dict) -> float:
 def scales_in_order(index):
     for entry, doc, path in index.benchmarks.values():
         scales = [(path + ("scale",), entry.get("scale"))]
-        scales += [(path + ("metrics", i, "scale"), m.get("scale")) for i, m in enumerate(list_of(entry, "metrics"))
-                   if isinstance(m, dict)]
+        scales += [
+            (path + ("metrics", i, "scale"), m.get("scale"))
+            for i, m in enumerate(list_of(entry, "metrics"))
+            if isinstance(m, dict)
+        ]
         for where, scale in scales:
             low, high = (scale.get("min"), scale.get("max")) if isinstance(scale, dict) else (None, None)
             if isinstance(low, (int, float)) and isinstance(high, (int, float)) and not low < high:
-                yield problem_at(doc, where + ("max",), field_path(where + ("max",)), f"scale max {high:g} is not above min {low:g}",
-                          "write the scale's lowest and highest possible values", key=False)
+                yield problem_at(
+                    doc,
+                    where + ("max",),
+                    field_path(where + ("max",)),
+                    f"scale max {high:g} is not above min {low:g}",
+                    "write the scale's lowest and highest possible values",
+                    key=False,
+                )
 
 
 @check
 def intervals_in_order(index):
     for doc, path, result, *_ in index.results():
         ci95 = result.get("ci95")
-        if isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, (int, float)) for v in ci95) and ci95[0] > ci95[1]:
-            yield problem_at(doc, path + ("ci95",), field_path(path + ("ci95",)), f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
-                      "write [low, high]", key=False)
+        if (
+            isinstance(ci95, list)
+            and len(ci95) == 2
+            and all(isinstance(v, (int, float)) for v in ci95)
+            and ci95[0] > ci95[1]
+        ):
+            yield problem_at(
+                doc,
+                path + ("ci95",),
+                field_path(path + ("ci95",)),
+                f"interval [{ci95[0]:g}, {ci95[1]:g}] is reversed",
+                "write [low, high]",
+                key=False,
+            )
 
 
 @check
@@ -302,13 +423,25 @@ def _date_problem(value: str, month_allowed: bool):
 def results_not_repeated(index):
     seen = {}
     for doc, path, result, model_id, source_id, retrieved in index.results():
-        key = (model_id, result.get("benchmark"), source_id, retrieved, result.get("metric", ""),
-               result.get("subset", ""), result.get("harness", ""))
+        key = (
+            model_id,
+            result.get("benchmark"),
+            source_id,
+            retrieved,
+            result.get("metric", ""),
+            result.get("subset", ""),
+            result.get("harness", ""),
+        )
         line = doc.mark(*path)[0]
         if key in seen:
             first_doc, first_line = seen[key]
-            yield problem_at(doc, path, field_path(path), "the same result is given twice",
-                      f"first at {first_doc}:{first_line} (same model, benchmark, source, date, metric, subset and harness)")
+            yield problem_at(
+                doc,
+                path,
+                field_path(path),
+                "the same result is given twice",
+                f"first at {first_doc}:{first_line} (same model, benchmark, source, date, metric, subset and harness)",
+            )
         else:
             seen[key] = (doc.path, line)
 
@@ -330,8 +463,14 @@ def aliases_map_to_one_model(index):
             folded = fold_alias(name)
             if folded in owner and owner[folded][0] != model_id:
                 other = owner[folded]
-                yield problem_at(doc, path, field_path(path), f"'{name}' already names {other[0]}",
-                          f"see {other[1]}; an alias must map to one model", key=False)
+                yield problem_at(
+                    doc,
+                    path,
+                    field_path(path),
+                    f"'{name}' already names {other[0]}",
+                    f"see {other[1]}; an alias must map to one model",
+                    key=False,
+                )
             else:
                 owner.setdefault(folded, (model_id, doc.path))
 
@@ -339,8 +478,11 @@ def aliases_map_to_one_model(index):
 def distinct_pairs(repo) -> set[frozenset]:
     """The reviewed pairs of look-alike models that are different models (scores/identity.yaml)."""
     data = repo.identity.data if repo.identity is not None and isinstance(repo.identity.data, dict) else {}
-    return {frozenset(e["models"]) for e in list_of(data, "distinct")
-            if isinstance(e, dict) and isinstance(e.get("models"), list) and len(e["models"]) == 2}
+    return {
+        frozenset(e["models"])
+        for e in list_of(data, "distinct")
+        if isinstance(e, dict) and isinstance(e.get("models"), list) and len(e["models"]) == 2
+    }
 
 
 def _effort_key(effort):
@@ -353,20 +495,40 @@ def release_and_effort_agree(index):
     for doc in index.repo.models:
         data, model_id = doc.data, doc.data.get("id")
         release, effort = data.get("release"), data.get("effort")
-        if (isinstance(release, str) and doc.path == f"scores/models/{model_id}.yaml"
-                and release.split("/")[0] != model_id.split("/")[0]):
-            yield problem_at(doc, ("release",), "release", f"release {release} is not in organisation "
-                      f"'{model_id.split('/')[0]}' of {model_id}", "a configuration belongs to its own lab's release",
-                      key=False)
+        if (
+            isinstance(release, str)
+            and doc.path == f"scores/models/{model_id}.yaml"
+            and release.split("/")[0] != model_id.split("/")[0]
+        ):
+            yield problem_at(
+                doc,
+                ("release",),
+                "release",
+                f"release {release} is not in organisation '{model_id.split('/')[0]}' of {model_id}",
+                "a configuration belongs to its own lab's release",
+                key=False,
+            )
         reasoning = data.get("reasoning")
         if effort is not None and isinstance(reasoning, bool) and reasoning != (effort != "none"):
-            yield problem_at(doc, ("reasoning",), "reasoning", f"reasoning: {str(reasoning).lower()} contradicts effort "
-                      f"{identity.effort_label(effort)}", "effort none means non-reasoning; any other effort means "
-                      "reasoning (or leave reasoning out: effort decides)", key=False)
+            yield problem_at(
+                doc,
+                ("reasoning",),
+                "reasoning",
+                f"reasoning: {str(reasoning).lower()} contradicts effort {identity.effort_label(effort)}",
+                "effort none means non-reasoning; any other effort means "
+                "reasoning (or leave reasoning out: effort decides)",
+                key=False,
+            )
         for i, former in enumerate(list_of(data, "former_ids")):
             if former in index.models:
-                yield problem_at(doc, ("former_ids", i), f"former_ids[{i}]", f"{former} is still a model file",
-                          f"see {index.models[former].path}; a former id must not be reused", key=False)
+                yield problem_at(
+                    doc,
+                    ("former_ids", i),
+                    f"former_ids[{i}]",
+                    f"{former} is still a model file",
+                    f"see {index.models[former].path}; a former id must not be reused",
+                    key=False,
+                )
 
 
 @check
@@ -379,13 +541,24 @@ def source_aliases_known_and_unique(index):
                 continue
             source = entry.get("source")
             if isinstance(source, str) and source not in index.sources:
-                yield problem_at(doc, ("source_aliases", i, "source"), f"source_aliases[{i}].source", f"unknown source '{source}'",
-                          suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+                yield problem_at(
+                    doc,
+                    ("source_aliases", i, "source"),
+                    f"source_aliases[{i}].source",
+                    f"unknown source '{source}'",
+                    suggest_id(source, index.sources, "add it to scores/sources.yaml"),
+                    key=False,
+                )
             folded = (source, fold_alias(entry["name"]))
             if folded in owner and owner[folded][0] != doc.data.get("id"):
-                yield problem_at(doc, ("source_aliases", i, "name"), f"source_aliases[{i}].name",
-                          f"'{entry['name']}' at {source} already names {owner[folded][0]}",
-                          f"see {owner[folded][1]}; at one source a name maps to one model", key=False)
+                yield problem_at(
+                    doc,
+                    ("source_aliases", i, "name"),
+                    f"source_aliases[{i}].name",
+                    f"'{entry['name']}' at {source} already names {owner[folded][0]}",
+                    f"see {owner[folded][1]}; at one source a name maps to one model",
+                    key=False,
+                )
             owner.setdefault(folded, (doc.data.get("id"), doc.path))
 
 
@@ -398,31 +571,67 @@ def identity_file_references(index):
     for i, table in enumerate(list_of(doc.data, "naming")):
         source = table.get("source") if isinstance(table, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield problem_at(doc, ("naming", i, "source"), f"naming[{i}].source", f"unknown source '{source}'",
-                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            yield problem_at(
+                doc,
+                ("naming", i, "source"),
+                f"naming[{i}].source",
+                f"unknown source '{source}'",
+                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
+                key=False,
+            )
     for i, entry in enumerate(list_of(doc.data, "unresolved")):
         mid = entry.get("model") if isinstance(entry, dict) else None
         if isinstance(mid, str) and mid not in index.models:
-            yield problem_at(doc, ("unresolved", i, "model"), f"unresolved[{i}].model", f"unknown model '{mid}'",
-                      suggest_id(mid, index.models, "an unresolved entry names a model file"), key=False)
+            yield problem_at(
+                doc,
+                ("unresolved", i, "model"),
+                f"unresolved[{i}].model",
+                f"unknown model '{mid}'",
+                suggest_id(mid, index.models, "an unresolved entry names a model file"),
+                key=False,
+            )
     releases = {str(d.data.get("release") or d.data.get("id")) for d in index.repo.models if isinstance(d.data, dict)}
-    rules = [(("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
-             for i, vendor in enumerate(list_of(doc.data, "vendor_defaults")) for j, rule in enumerate(list_of(vendor, "rules"))]
-    rules += [(("source_defaults", i), f"source_defaults[{i}]", rule) for i, rule in enumerate(list_of(doc.data, "source_defaults"))]
+    rules = [
+        (("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
+        for i, vendor in enumerate(list_of(doc.data, "vendor_defaults"))
+        for j, rule in enumerate(list_of(vendor, "rules"))
+    ]
+    rules += [
+        (("source_defaults", i), f"source_defaults[{i}]", rule)
+        for i, rule in enumerate(list_of(doc.data, "source_defaults"))
+    ]
     for path, field, rule in rules:
         source = rule.get("source") if isinstance(rule, dict) else None
         if isinstance(source, str) and source not in index.sources:
-            yield problem_at(doc, path + ("source",), f"{field}.source", f"unknown source '{source}'",
-                      suggest_id(source, index.sources, "add it to scores/sources.yaml"), key=False)
+            yield problem_at(
+                doc,
+                path + ("source",),
+                f"{field}.source",
+                f"unknown source '{source}'",
+                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
+                key=False,
+            )
         for k, release in enumerate(list_of(rule, "releases")):
             if isinstance(release, str) and release not in releases:
-                yield problem_at(doc, path + ("releases", k), f"{field}.releases[{k}]", f"unknown release '{release}'",
-                          suggest_id(release, releases, "a rule names the `release` of model files"), key=False)
+                yield problem_at(
+                    doc,
+                    path + ("releases", k),
+                    f"{field}.releases[{k}]",
+                    f"unknown release '{release}'",
+                    suggest_id(release, releases, "a rule names the `release` of model files"),
+                    key=False,
+                )
     for i, pair in enumerate(list_of(doc.data, "distinct")):
         for j, mid in enumerate(list_of(pair, "models")):
             if isinstance(mid, str) and mid not in index.models:
-                yield problem_at(doc, ("distinct", i, "models", j), f"distinct[{i}].models[{j}]", f"unknown model '{mid}'",
-                          suggest_id(mid, index.models, "a distinct pair names two model files"), key=False)
+                yield problem_at(
+                    doc,
+                    ("distinct", i, "models", j),
+                    f"distinct[{i}].models[{j}]",
+                    f"unknown model '{mid}'",
+                    suggest_id(mid, index.models, "a distinct pair names two model files"),
+                    key=False,
+                )
 
 
 @check
@@ -438,12 +647,17 @@ def configurations_unique(index):
         if key in seen and frozenset((seen[key].data.get("id"), doc.data.get("id"))) in distinct:
             continue
         if key in seen:
-            yield problem_at(doc, ("effort",), "effort", f"{release} at effort {identity.effort_label(effort)} is already "
-                      f"{seen[key].data.get('id')}", f"see {seen[key].path}; merge the two files (the merged id goes "
-                      "under former_ids) or correct the release or effort", key=False)
+            yield problem_at(
+                doc,
+                ("effort",),
+                "effort",
+                f"{release} at effort {identity.effort_label(effort)} is already {seen[key].data.get('id')}",
+                f"see {seen[key].path}; merge the two files (the merged id goes "
+                "under former_ids) or correct the release or effort",
+                key=False,
+            )
         else:
             seen[key] = doc
-
 
 
 @check
@@ -454,10 +668,18 @@ def ids_not_mistyped(index):
     models = {mid: doc.data for mid, doc in index.models.items() if isinstance(doc.data, dict)}
     for a, b in lookalike.typo_pairs(models, distinct_pairs(index.repo)):
         first, second = sorted((index.models[a], index.models[b]), key=lambda d: d.path)
-        yield problem_at(second, ("id",), "id", f"{second.data['id']} is within two edits of {first.data['id']}, which has "
-                  f"the same name '{second.data.get('name')}'", f"see {first.path}; if one id is mistyped, merge it "
-                  "with `sitegen aliases merge OLD --into NEW`; if they are different models, give them different "
-                  "names or list the pair under distinct: in scores/identity.yaml with the reason", key=False)
+        yield problem_at(
+            second,
+            ("id",),
+            "id",
+            f"{second.data['id']} is within two edits of {first.data['id']}, which has "
+            f"the same name '{second.data.get('name')}'",
+            f"see {first.path}; if one id is mistyped, merge it "
+            "with `sitegen aliases merge OLD --into NEW`; if they are different models, give them different "
+            "names or list the pair under distinct: in scores/identity.yaml with the reason",
+            key=False,
+        )
+
 
 _CONFUSABLE_SCRIPTS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"}
 
@@ -482,13 +704,25 @@ def names_not_mixed_script(index):
             odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
             if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
                 plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
-                yield problem_at(doc, (key,), key, f"'{value}' has look-alike letters ({describe_char(odd[0])})",
-                          f"write it as '{plain}'", key=False)
+                yield problem_at(
+                    doc,
+                    (key,),
+                    key,
+                    f"'{value}' has look-alike letters ({describe_char(odd[0])})",
+                    f"write it as '{plain}'",
+                    key=False,
+                )
             for word in value.split():
                 scripts = _scripts(word)
                 if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
-                    yield problem_at(doc, (key,), key, f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
-                              "look-alike letters from another script; type the name in one script", key=False)
+                    yield problem_at(
+                        doc,
+                        (key,),
+                        key,
+                        f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
+                        "look-alike letters from another script; type the name in one script",
+                        key=False,
+                    )
 
 
 @check
@@ -504,14 +738,22 @@ def overrides_match_something(index):
         source_id = idoc.data.get("source")
         for result in list_of(idoc.data, "results"):
             if isinstance(result, dict):
-                key = (result.get("model"), result.get("benchmark"), source_id, result.get("metric", ""),
-                       result.get("subset", ""), result.get("harness", ""))
+                key = (
+                    result.get("model"),
+                    result.get("benchmark"),
+                    source_id,
+                    result.get("metric", ""),
+                    result.get("subset", ""),
+                    result.get("harness", ""),
+                )
                 keys.add(key)
                 near[key[:2]].add(key[2:])
-    known = {"model": (index.models, "add a model file under scores/models/"),
-             "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-             "source": (index.sources, "add it to scores/sources.yaml"),
-             "disagrees_with": (index.sources, "add it to scores/sources.yaml")}
+    known = {
+        "model": (index.models, "add a model file under scores/models/"),
+        "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+        "source": (index.sources, "add it to scores/sources.yaml"),
+        "disagrees_with": (index.sources, "add it to scores/sources.yaml"),
+    }
     for i, entry in enumerate(list_of(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
@@ -520,14 +762,30 @@ def overrides_match_something(index):
             value = entry.get(name)
             if isinstance(value, str) and value not in ids:
                 unknown = True
-                yield problem_at(doc, ("overrides", i, name), f"overrides[{i}].{name}",
-                          f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
-                          suggest_id(value, ids, fallback), key=False)
-        key = (entry.get("model"), entry.get("benchmark"), entry.get("source"), entry.get("metric", ""),
-               entry.get("subset", ""), entry.get("harness", ""))
+                yield problem_at(
+                    doc,
+                    ("overrides", i, name),
+                    f"overrides[{i}].{name}",
+                    f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
+                    suggest_id(value, ids, fallback),
+                    key=False,
+                )
+        key = (
+            entry.get("model"),
+            entry.get("benchmark"),
+            entry.get("source"),
+            entry.get("metric", ""),
+            entry.get("subset", ""),
+            entry.get("harness", ""),
+        )
         if not unknown and key not in keys:
-            yield problem_at(doc, ("overrides", i), f"overrides[{i}]", "matches no imported result",
-                      _near_hint(key, near.get(key[:2], set())))
+            yield problem_at(
+                doc,
+                ("overrides", i),
+                f"overrides[{i}]",
+                "matches no imported result",
+                _near_hint(key, near.get(key[:2], set())),
+            )
 
 
 def _near_hint(key, found: set) -> str:
@@ -535,8 +793,9 @@ def _near_hint(key, found: set) -> str:
     harness shows."""
     if not found:
         return f"scores/imported/ has no {key[1]} result for {key[0]}"
-    shown = sorted(" ".join(f"{k}: {v}" for k, v in zip(("source", "metric", "subset", "harness"), f) if v)
-                   for f in found)
+    shown = sorted(
+        " ".join(f"{k}: {v}" for k, v in zip(("source", "metric", "subset", "harness"), f) if v) for f in found
+    )
     more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
     return f"scores/imported/ has {key[0]} {key[1]} from: {'; '.join(shown[:3])}{more}"
 
@@ -553,8 +812,15 @@ def _value_groups(index) -> dict[tuple, list]:
     for doc, path, result, model_id, source_id, _ in index.results():
         value = result.get("value")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            groups[(model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
-                    result.get("harness", ""))].append((value, source_id, doc, path))
+            groups[
+                (
+                    model_id,
+                    result.get("benchmark"),
+                    result.get("metric", ""),
+                    result.get("subset", ""),
+                    result.get("harness", ""),
+                )
+            ].append((value, source_id, doc, path))
     return groups
 
 
@@ -585,14 +851,22 @@ def sources_disagree(index):
         best = None
         for name, (_, high) in spans.items():
             for other, (low, _) in spans.items():
-                if other != name and (best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])):
+                if other != name and (
+                    best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])
+                ):
                     best = (high[0] - low[0], high, low)
         gap, high, low = best
         if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
-            yield problem_at(doc, path + ("value",), field_path(path + ("value",)),
-                      f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
-                      _disagreement_hint(limit, high, low), WARNING, key=False)
+            yield problem_at(
+                doc,
+                path + ("value",),
+                field_path(path + ("value",)),
+                f"{key[0]} {key[1]}: {high[1]} gives {high[0]:g}, {low[1]} gives {low[0]:g}",
+                _disagreement_hint(limit, high, low),
+                WARNING,
+                key=False,
+            )
 
 
 @check
@@ -612,8 +886,13 @@ def metadata_rules_match_models(index):
         if not isinstance(entry, dict):
             continue
         if not any(key in entry for key in metadata.FIELDS):
-            yield problem_at(doc, ("rules", i), f"rules[{i}]", "sets no metadata field",
-                      f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule")
+            yield problem_at(
+                doc,
+                ("rules", i),
+                f"rules[{i}]",
+                "sets no metadata field",
+                f"give at least one of {', '.join(metadata.FIELDS)}, or remove the rule",
+            )
         for j, pattern in enumerate(list_of(entry, "match")):
             if not isinstance(pattern, str):
                 continue
@@ -622,8 +901,14 @@ def metadata_rules_match_models(index):
             if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
                 fallback = "the model was renamed or merged, or the pattern has a typo; update or remove it"
                 literal = not any(ch in pattern for ch in "*?[")  # an id: the closest model id may be the one meant
-                yield problem_at(doc, ("rules", i, "match", j), f"rules[{i}].match[{j}]", f"'{pattern}' matches no model",
-                          suggest_id(pattern, every, fallback) if literal else fallback, key=False)
+                yield problem_at(
+                    doc,
+                    ("rules", i, "match", j),
+                    f"rules[{i}].match[{j}]",
+                    f"'{pattern}' matches no model",
+                    suggest_id(pattern, every, fallback) if literal else fallback,
+                    key=False,
+                )
 
 
 @check
@@ -647,9 +932,13 @@ def metadata_rules_agree(index):
                     first = seen.setdefault(key, (value, rule))
                     if first[0] != value and (first[1].index, rule.index, key) not in reported:
                         reported.add((first[1].index, rule.index, key))
-                        yield problem_at(doc, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
-                                  f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
-                                  "narrow one rule's match, or move the exception to a more specific level")
+                        yield problem_at(
+                            doc,
+                            ("rules", rule.index, key),
+                            f"rules[{rule.index}].{key}",
+                            f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
+                            "narrow one rule's match, or move the exception to a more specific level",
+                        )
 
 
 def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
@@ -663,7 +952,8 @@ def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
                 for key in metadata.FIELDS:
                     if entry.get(key) is not None:
                         said.setdefault(entry["model"], {}).setdefault(key, []).append(
-                            (entry[key], doc.data.get("source"), doc, i))
+                            (entry[key], doc.data.get("source"), doc, i)
+                        )
     return said
 
 
@@ -676,8 +966,10 @@ def _settled(index, rules, model_id: str) -> set[str]:
     return own | set(metadata.reviewed_values(rules, model_id))
 
 
-REVIEW_HINT = ("record the reviewed choice as a rule in scores/metadata.yaml (match: [{model}], level: release, "
-               "{key}: ..., source, url, reviewed: <why, with the evidence>)")
+REVIEW_HINT = (
+    "record the reviewed choice as a rule in scores/metadata.yaml (match: [{model}], level: release, "
+    "{key}: ..., source, url, reviewed: <why, with the evidence>)"
+)
 
 
 @check
@@ -704,9 +996,13 @@ def metadata_rules_agree_with_sources(index):
             settled = _settled(index, rules, model_id) if settled is None else settled
             if key in settled:
                 continue
-            yield problem_at(index.repo.metadata, ("rules", rule.index, key), f"rules[{rule.index}].{key}",
-                      f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
-                      REVIEW_HINT.format(model=model_id, key=key) + ", or narrow this rule's match")
+            yield problem_at(
+                index.repo.metadata,
+                ("rules", rule.index, key),
+                f"rules[{rule.index}].{key}",
+                f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
+                REVIEW_HINT.format(model=model_id, key=key) + ", or narrow this rule's match",
+            )
 
 
 @check
@@ -729,9 +1025,14 @@ def metadata_sources_agree(index):
                 settled = _settled(index, rules, model_id) if settled is None else settled
                 if key in settled:
                     break
-                yield problem_at(doc, ("models", i, key), f"models[{i}].{key}",
-                          f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
-                          REVIEW_HINT.format(model=model_id, key=key), key=False)
+                yield problem_at(
+                    doc,
+                    ("models", i, key),
+                    f"models[{i}].{key}",
+                    f"{model_id}: {source} says {value!r}, {first[1]} says {first[0]!r}",
+                    REVIEW_HINT.format(model=model_id, key=key),
+                    key=False,
+                )
 
 
 def _disagreement_hint(limit, high, low) -> str:
@@ -742,8 +1043,10 @@ def _disagreement_hint(limit, high, low) -> str:
     if imported is None:
         return hint
     (_, source, _, _), (_, other, _, _) = imported
-    return (f"{hint}; if both stand, add a reviewed entry to scores/overrides.yaml (model, benchmark, source: {source}, "
-            f"disagrees_with: {other}, reason)")
+    return (
+        f"{hint}; if both stand, add a reviewed entry to scores/overrides.yaml (model, benchmark, source: {source}, "
+        f"disagrees_with: {other}, reason)"
+    )
 
 
 @check
@@ -752,14 +1055,22 @@ def reviewed_disagreements_exist(index):
     the other no longer gives one, or they are now within the tolerance): stale, so that a reviewed exception
     cannot silence a later, different disagreement of the same pair."""
     doc, tolerance = index.repo.overrides, _tolerance(index)
-    entries = [(i, e) for i, e in enumerate(list_of(doc.data, "overrides") if doc is not None else [])
-               if isinstance(e, dict) and isinstance(e.get("disagrees_with"), str)]
+    entries = [
+        (i, e)
+        for i, e in enumerate(list_of(doc.data, "overrides") if doc is not None else [])
+        if isinstance(e, dict) and isinstance(e.get("disagrees_with"), str)
+    ]
     if not entries or not tolerance:
         return
     groups = _value_groups(index)
     for i, entry in entries:
-        key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
-               entry.get("harness", ""))
+        key = (
+            entry.get("model"),
+            entry.get("benchmark"),
+            entry.get("metric", ""),
+            entry.get("subset", ""),
+            entry.get("harness", ""),
+        )
         bench = index.benchmarks.get(key[1], (None,))[0]
         if bench is None or entry.get("source") not in index.sources or entry["disagrees_with"] not in index.sources:
             continue  # an unknown id is reported by the id checks
@@ -767,7 +1078,9 @@ def reviewed_disagreements_exist(index):
         if limit is None:
             continue
         mine, theirs = publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"])
-        values = {side: [r[0] for r in groups.get(key, []) if publisher(index, r[1]) == side] for side in (mine, theirs)}
+        values = {
+            side: [r[0] for r in groups.get(key, []) if publisher(index, r[1]) == side] for side in (mine, theirs)
+        }
         missing = [side for side in (mine, theirs) if not values[side]]
         if missing:
             gone = f"{missing[0]} gives no value for it now"
@@ -775,10 +1088,16 @@ def reviewed_disagreements_exist(index):
             gap = max(max(values[mine]) - min(values[theirs]), max(values[theirs]) - min(values[mine]))
             if gap > limit:
                 continue
-            gone = (f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}")
-        yield problem_at(doc, ("overrides", i, "disagrees_with"), f"overrides[{i}].disagrees_with",
-                  f"{key[0]} {key[1]}: the reviewed disagreement with {entry['disagrees_with']} is gone ({gone})",
-                  "remove this entry", WARNING, key=False)
+            gone = f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}"
+        yield problem_at(
+            doc,
+            ("overrides", i, "disagrees_with"),
+            f"overrides[{i}].disagrees_with",
+            f"{key[0]} {key[1]}: the reviewed disagreement with {entry['disagrees_with']} is gone ({gone})",
+            "remove this entry",
+            WARNING,
+            key=False,
+        )
 
 
 def reviewed_disagreements(index) -> set[tuple]:
@@ -789,9 +1108,16 @@ def reviewed_disagreements(index) -> set[tuple]:
     out = set()
     for entry in list_of(doc.data, "overrides") if doc is not None else []:
         if isinstance(entry, dict) and isinstance(entry.get("disagrees_with"), str):
-            key = (entry.get("model"), entry.get("benchmark"), entry.get("metric", ""), entry.get("subset", ""),
-                   entry.get("harness", ""))
-            out.add((key, frozenset((publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"])))))
+            key = (
+                entry.get("model"),
+                entry.get("benchmark"),
+                entry.get("metric", ""),
+                entry.get("subset", ""),
+                entry.get("harness", ""),
+            )
+            out.add(
+                (key, frozenset((publisher(index, entry.get("source")), publisher(index, entry["disagrees_with"]))))
+            )
     return out
 
 
@@ -815,6 +1141,7 @@ def run_checks(repo) -> list[Problem]:
 
 # ---------------------------------------------------------------- contributor warnings (likely slips)
 
+
 @check
 def organization_named_one_way(index):
     """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
@@ -830,10 +1157,16 @@ def organization_named_one_way(index):
             folders[parts[2]].append((org, doc))
     for folder, entries in sorted(folders.items()):
         for org, doc, usual, counts in _odd_ones(entries):
-            yield problem_at(doc, ("organization",), "organization",
-                      f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
-                      f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
-                      f"write organization: {usual} (one organisation, one spelling)", WARNING, key=False)
+            yield problem_at(
+                doc,
+                ("organization",),
+                "organization",
+                f"'{org}' differs from '{usual}', the name {counts[usual]} other model"
+                f"{'s' if counts[usual] != 1 else ''} in scores/models/{folder}/ use",
+                f"write organization: {usual} (one organisation, one spelling)",
+                WARNING,
+                key=False,
+            )
 
 
 @check
@@ -849,11 +1182,16 @@ def release_facts_agree(index):
         for mid in sorted(values):
             doc = index.models.get(mid)
             if doc is not None:
-                yield problem_at(doc, ("release",), "release",
-                          f"configurations of {release} disagree on {field}: {said}",
-                          f"record the release's {field} as a reviewed rule in scores/metadata.yaml "
-                          f"(match: [{release.split('/')[0]}/...], level: release, {field}: ..., reviewed: <why>)",
-                          WARNING, key=False)
+                yield problem_at(
+                    doc,
+                    ("release",),
+                    "release",
+                    f"configurations of {release} disagree on {field}: {said}",
+                    f"record the release's {field} as a reviewed rule in scores/metadata.yaml "
+                    f"(match: [{release.split('/')[0]}/...], level: release, {field}: ..., reviewed: <why>)",
+                    WARNING,
+                    key=False,
+                )
                 break
 
 
@@ -877,8 +1215,14 @@ def organizations_in_table(index):
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
             continue
         if entry["id"] in table:
-            yield problem_at(doc, ("organizations", i, "id"), f"organizations[{i}].id",
-                      f"'{entry['id']}' is in the table twice", "keep one entry per organisation", key=False)
+            yield problem_at(
+                doc,
+                ("organizations", i, "id"),
+                f"organizations[{i}].id",
+                f"'{entry['id']}' is in the table twice",
+                "keep one entry per organisation",
+                key=False,
+            )
             continue
         table[entry["id"]] = (i, entry)
     used = set()
@@ -889,18 +1233,34 @@ def organizations_in_table(index):
         folder = model_id.partition("/")[0]
         used.add(folder)
         if folder not in table:
-            yield problem_at(model_doc, ("organization",), "organization",
-                      f"organisation '{folder}' ({org}) is not in the organisations table",
-                      f"add {{id: {folder}, name: {org}}} to organizations: in scores/metadata.yaml, or file the "
-                      "model under an organisation the table has", key=False)
+            yield problem_at(
+                model_doc,
+                ("organization",),
+                "organization",
+                f"organisation '{folder}' ({org}) is not in the organisations table",
+                f"add {{id: {folder}, name: {org}}} to organizations: in scores/metadata.yaml, or file the "
+                "model under an organisation the table has",
+                key=False,
+            )
         elif org != table[folder][1].get("name"):
-            yield problem_at(model_doc, ("organization",), "organization",
-                      f"'{org}' is not the organisations table's name for {folder}",
-                      f"write organization: {table[folder][1].get('name')}", key=False)
+            yield problem_at(
+                model_doc,
+                ("organization",),
+                "organization",
+                f"'{org}' is not the organisations table's name for {folder}",
+                f"write organization: {table[folder][1].get('name')}",
+                key=False,
+            )
     for folder, (i, _) in sorted(table.items()):
         if folder not in used:
-            yield problem_at(doc, ("organizations", i, "id"), f"organizations[{i}].id", f"no model is filed under '{folder}'",
-                      "remove the entry, or fix the folder name", key=False)
+            yield problem_at(
+                doc,
+                ("organizations", i, "id"),
+                f"organizations[{i}].id",
+                f"no model is filed under '{folder}'",
+                "remove the entry, or fix the folder name",
+                key=False,
+            )
 
 
 @check
@@ -912,12 +1272,23 @@ def base_model_known(index):
         if not isinstance(target, str):
             continue
         if target == doc.data.get("id"):
-            yield problem_at(doc, ("base_model", "model"), "base_model.model", "a model is not its own base model",
-                      "name the model it was trained from", key=False)
+            yield problem_at(
+                doc,
+                ("base_model", "model"),
+                "base_model.model",
+                "a model is not its own base model",
+                "name the model it was trained from",
+                key=False,
+            )
         elif target not in index.models:
-            yield problem_at(doc, ("base_model", "model"), "base_model.model", f"unknown model '{target}'",
-                      suggest_id(target, index.models, "leave `model` out when the site has no page for the base"),
-                      key=False)
+            yield problem_at(
+                doc,
+                ("base_model", "model"),
+                "base_model.model",
+                f"unknown model '{target}'",
+                suggest_id(target, index.models, "leave `model` out when the site has no page for the base"),
+                key=False,
+            )
 
 
 @check
@@ -928,18 +1299,30 @@ def one_result_per_source_snapshot(index):
     for doc, path, result, model_id, source_id, retrieved in index.results():
         value = result.get("value")
         if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(retrieved, str):
-            key = (model_id, result.get("benchmark"), result.get("metric", ""), result.get("subset", ""),
-                   result.get("harness", ""), source_id)
+            key = (
+                model_id,
+                result.get("benchmark"),
+                result.get("metric", ""),
+                result.get("subset", ""),
+                result.get("harness", ""),
+                source_id,
+            )
             groups[key].append((retrieved, value, doc, path))
     for key, rows in groups.items():
         rows.sort(key=lambda r: (r[0], r[2].path, r[3]))
         for (date, value, _, _), (later, later_value, doc, path) in zip(rows, rows[1:]):
             if later != date and later_value != value:
-                yield problem_at(doc, path + ("retrieved",), field_path(path + ("retrieved",)),
-                          f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
-                          f"{value:g} on {date}",
-                          "replace the older result with the newer one, or give each a different metric, subset "
-                          "or harness if they measure different things", WARNING, key=False)
+                yield problem_at(
+                    doc,
+                    path + ("retrieved",),
+                    field_path(path + ("retrieved",)),
+                    f"a second {key[1]} result from {key[5]} for {key[0]}: {later_value:g} on {later}, "
+                    f"{value:g} on {date}",
+                    "replace the older result with the newer one, or give each a different metric, subset "
+                    "or harness if they measure different things",
+                    WARNING,
+                    key=False,
+                )
 
 
 @check
@@ -956,20 +1339,37 @@ def question_counts_name_known_sources(index):
             if not q.get("sources"):
                 general += 1
                 if general > 1:
-                    yield problem_at(doc, where, field_path(where), f"{bid} has a second question count for all sources",
-                              "name the sources each count applies to")
+                    yield problem_at(
+                        doc,
+                        where,
+                        field_path(where),
+                        f"{bid} has a second question count for all sources",
+                        "name the sources each count applies to",
+                    )
                 continue
             for j, source_id in enumerate(list_of(q, "sources")):
                 if not isinstance(source_id, str):
                     continue
                 at = where + ("sources", j)
                 if source_id not in index.sources:  # a warning: the count then applies to nothing
-                    yield problem_at(doc, at, field_path(at), f"unknown source '{source_id}'",
-                              suggest_id(source_id, index.sources, "add it to scores/sources.yaml"), WARNING,
-                              key=False)
+                    yield problem_at(
+                        doc,
+                        at,
+                        field_path(at),
+                        f"unknown source '{source_id}'",
+                        suggest_id(source_id, index.sources, "add it to scores/sources.yaml"),
+                        WARNING,
+                        key=False,
+                    )
                 elif source_id in seen:
-                    yield problem_at(doc, at, field_path(at), f"{bid} has two question counts for source '{source_id}'",
-                              "keep one", key=False)
+                    yield problem_at(
+                        doc,
+                        at,
+                        field_path(at),
+                        f"{bid} has two question counts for source '{source_id}'",
+                        "keep one",
+                        key=False,
+                    )
                 seen.add(source_id)
 
 
@@ -981,8 +1381,13 @@ def question_count_or_unknown(index):
     for bid, (entry, doc, path) in sorted(index.benchmarks.items()):
         if list_of(entry, "questions") and entry.get("questions_unknown"):
             where = path + ("questions_unknown",)
-            yield problem_at(doc, where, field_path(where), f"{bid} declares a question count and says it is unknown",
-                      "keep the count if a source states it, else remove `questions`")
+            yield problem_at(
+                doc,
+                where,
+                field_path(where),
+                f"{bid} declares a question count and says it is unknown",
+                "keep the count if a source states it, else remove `questions`",
+            )
 
 
 from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)
@@ -992,10 +1397,24 @@ from . import checks_methodology  # noqa: E402,F401  (registers the methodology 
 _EFFORT_WORDS = ("minimal", "low", "medium", "high", "xhigh", "max")
 _MODE_WORDS = {"reasoning": "Reasoning", "non-reasoning": "Non-reasoning"}
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December")
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _FOOTNOTE_MARKS = "*†‡§¶⁰¹²³⁴⁵⁶⁷⁸⁹"
-_MONTH_YEAR = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r"|" + "|".join(_MONTHS) + r")\.?(?:(?: '|' ?| )(\d{2})|,? (\d{4}))\b")
+_MONTH_YEAR = re.compile(
+    r"\b(" + "|".join(_MONTH_NAMES) + r"|" + "|".join(_MONTHS) + r")\.?(?:(?: '|' ?| )(\d{2})|,? (\d{4}))\b"
+)
 _NUMERIC_MONTH_YEAR = re.compile(r"(?<![\d./-])(0?[1-9]|1[0-2])(?:-(\d{4})|/(\d{4}|\d{2}))(?![\d/-])")  # 08-2024, 2/26
 _GLUED_DATE = re.compile(r"[A-Za-z0-9]-(20\d\d)-?(\d\d)-?(\d\d)\b")
 _CLAUDE_ORDER = re.compile(r"\bClaude ([4-9](?:\.\d+)?) (Opus|Sonnet|Haiku)\b")
@@ -1012,15 +1431,25 @@ def name_style_problems(name: str) -> list[tuple[str, str]]:
     marks = sorted({ch for ch in name if ch in _FOOTNOTE_MARKS})
     if marks:
         plain = " ".join("".join(ch for ch in name if ch not in _FOOTNOTE_MARKS).split())
-        out.append((f"'{name}' has a footnote mark ({''.join(marks)})",
-                    f"write '{plain}'; a note about the model goes in its notes, not its name"))
+        out.append(
+            (
+                f"'{name}' has a footnote mark ({''.join(marks)})",
+                f"write '{plain}'; a note about the model goes in its notes, not its name",
+            )
+        )
     if "not stated" in name.casefold() or "mode unknown" in name.casefold():
-        out.append((f"'{name}' writes the reasoning mode into the name",
-                    "leave the mode out of the name: the site renders 'not stated' from reasoning and effort"))
+        out.append(
+            (
+                f"'{name}' writes the reasoning mode into the name",
+                "leave the mode out of the name: the site renders 'not stated' from reasoning and effort",
+            )
+        )
     for group in re.findall(r"\(([^()]*)\)", name):
         for part in (p.strip() for p in group.split(",")):
             if part.casefold() in _EFFORT_WORDS and part != part.casefold():
-                out.append((f"'{name}' spells the effort '{part}'", f"write ({part.casefold()}): effort words are lower-case"))
+                out.append(
+                    (f"'{name}' spells the effort '{part}'", f"write ({part.casefold()}): effort words are lower-case")
+                )
             elif part.casefold() in _MODE_WORDS and part != _MODE_WORDS[part.casefold()]:
                 out.append((f"'{name}' spells the mode '{part}'", f"write ({_MODE_WORDS[part.casefold()]})"))
     for match in _MONTH_YEAR.finditer(name):
@@ -1029,14 +1458,26 @@ def name_style_problems(name: str) -> list[tuple[str, str]]:
         if match.group(0) != wanted:
             out.append((f"'{name}' writes the date '{match.group(0)}'", f"write {wanted}: month dates are Mon 'YY"))
     for match in _NUMERIC_MONTH_YEAR.finditer(name):
-        out.append((f"'{name}' writes the date '{match.group(0)}'",
-                    f"write {_month_year(int(match.group(1)), match.group(2) or match.group(3))}: month dates are Mon 'YY"))
+        out.append(
+            (
+                f"'{name}' writes the date '{match.group(0)}'",
+                f"write {_month_year(int(match.group(1)), match.group(2) or match.group(3))}: month dates are Mon 'YY",
+            )
+        )
     for match in _GLUED_DATE.finditer(name):
-        out.append((f"'{name}' reads like an API id (a date joined to the name)",
-                    f"use the vendor's product name, the date as ({match.group(1)}-{match.group(2)}-{match.group(3)})"))
+        out.append(
+            (
+                f"'{name}' reads like an API id (a date joined to the name)",
+                f"use the vendor's product name, the date as ({match.group(1)}-{match.group(2)}-{match.group(3)})",
+            )
+        )
     for match in _CLAUDE_ORDER.finditer(name):
-        out.append((f"'{name}' orders Anthropic's name the old way",
-                    f"write 'Claude {match.group(2)} {match.group(1)}': Anthropic's names from version 4 on"))
+        out.append(
+            (
+                f"'{name}' orders Anthropic's name the old way",
+                f"write 'Claude {match.group(2)} {match.group(1)}': Anthropic's names from version 4 on",
+            )
+        )
     return out
 
 
@@ -1076,14 +1517,25 @@ def names_follow_style(index):
         by_name[fold_alias(name)].append(doc)
     for release, entries in sorted(by_release.items()):
         for product, doc, usual, counts in _odd_ones(entries):
-            yield problem_at(doc, ("name",), "name", f"'{product}' differs from '{usual}', the product name of "
-                      f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
-                      "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
-                      key=False)
+            yield problem_at(
+                doc,
+                ("name",),
+                "name",
+                f"'{product}' differs from '{usual}', the product name of "
+                f"{counts[usual]} other configuration{'s' if counts[usual] != 1 else ''} of {release}",
+                "one release, one spelling: the vendor's (keep the old spelling as an alias if a source uses it)",
+                key=False,
+            )
     for _folded, docs in sorted(by_name.items()):
         for doc in docs[1:]:
-            yield problem_at(doc, ("name",), "name", f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
-                      "two models need names a reader can tell apart (add who built it or what differs)", key=False)
+            yield problem_at(
+                doc,
+                ("name",),
+                "name",
+                f"'{doc.data['name']}' is also the name of {docs[0].data.get('id')}",
+                "two models need names a reader can tell apart (add who built it or what differs)",
+                key=False,
+            )
 
 
 @check
@@ -1109,15 +1561,25 @@ def published_in_order(index):
     for doc, path, result, model_id, source_id, retrieved in index.results():
         imported = doc.kind == "imported"
         if not isinstance(retrieved, str) or (
-                imported and frame.override_key(model_id, result.get("benchmark"), source_id, result) in excluded):
+            imported and frame.override_key(model_id, result.get("benchmark"), source_id, result) in excluded
+        ):
             continue
         published, _ = frame.published_of(result, retrieved, None if imported else versions.get(source_id))
         where = path + ("published",) if result.get("published") else path
-        said = "" if result.get("published") or imported or source_id not in versions else (
-            f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
+        said = (
+            ""
+            if result.get("published") or imported or source_id not in versions
+            else (f" (the date of {source_id}'s recorded version, scores/sources.yaml)")
+        )
         if published > retrieved:
-            yield problem_at(doc, where, field_path(where), f"published {published}{said} is after retrieved {retrieved}",
-                      "a number cannot be read from a source before it is public: check both dates", key=False)
+            yield problem_at(
+                doc,
+                where,
+                field_path(where),
+                f"published {published}{said} is after retrieved {retrieved}",
+                "a number cannot be read from a source before it is public: check both dates",
+                key=False,
+            )
         release = released.get(model_id)
         if not isinstance(release, str) or not release:
             continue
@@ -1127,13 +1589,22 @@ def published_in_order(index):
         if imported:
             if frame.override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
                 continue
-            hint = ("if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
-                    "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
-                    "release date or which model the source's name means")
+            hint = (
+                "if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
+                "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
+                "release date or which model the source's name means"
+            )
         else:
             if result.get("pre_release") and result.get("published_url"):
                 continue
-            hint = ("write pre_release: true with published_url (the page that shows it) if it was, "
-                    "else correct the date")
-        yield problem_at(doc, where, field_path(where), f"published {published}{said} is before {model_id}'s release ({release})",
-                  hint, key=False)
+            hint = (
+                "write pre_release: true with published_url (the page that shows it) if it was, else correct the date"
+            )
+        yield problem_at(
+            doc,
+            where,
+            field_path(where),
+            f"published {published}{said} is before {model_id}'s release ({release})",
+            hint,
+            key=False,
+        )

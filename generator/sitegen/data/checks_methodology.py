@@ -30,8 +30,14 @@ def index_id_matches_file(index):
         expected = doc.path.rsplit("/", 1)[-1].removesuffix(".yaml")
         found = doc.data.get("id")
         if isinstance(found, str) and found != expected:
-            yield problem_at(doc, ("id",), "id", f"id '{found}' does not match the file name",
-                      f"write id: {expected} (the id is the board's URL)", key=False)
+            yield problem_at(
+                doc,
+                ("id",),
+                "id",
+                f"id '{found}' does not match the file name",
+                f"write id: {expected} (the id is the board's URL)",
+                key=False,
+            )
 
 
 @check
@@ -44,17 +50,35 @@ def index_references_known(index):
         for path, key, value in _walk(doc.data):
             where = path + (key,)
             if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
-                yield problem_at(doc, where, field_path(where), f"unknown benchmark '{value}'",
-                          suggest_id(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                          key=False)
+                yield problem_at(
+                    doc,
+                    where,
+                    field_path(where),
+                    f"unknown benchmark '{value}'",
+                    suggest_id(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                    key=False,
+                )
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
-                        yield problem_at(doc, where + (name,), field_path(where + (name,)), f"unknown benchmark '{name}'",
-                                  suggest_id(name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"))
+                        yield problem_at(
+                            doc,
+                            where + (name,),
+                            field_path(where + (name,)),
+                            f"unknown benchmark '{name}'",
+                            suggest_id(
+                                name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"
+                            ),
+                        )
             elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield problem_at(doc, where, field_path(where), f"unknown source '{value}'",
-                          suggest_id(value, index.sources, "add it to scores/sources.yaml"), key=False)
+                yield problem_at(
+                    doc,
+                    where,
+                    field_path(where),
+                    f"unknown source '{value}'",
+                    suggest_id(value, index.sources, "add it to scores/sources.yaml"),
+                    key=False,
+                )
 
 
 @check
@@ -73,8 +97,14 @@ def benchmark_in_one_dimension(index):
                 name = str(dim.get("id", i))
                 if bid in first:
                     where = ("dimensions", i, "benchmarks", j, "benchmark")
-                    yield problem_at(doc, where, field_path(where), f"benchmark '{bid}' is already in dimension '{first[bid]}'",
-                              "an index counts each benchmark once: keep it in one dimension", key=False)
+                    yield problem_at(
+                        doc,
+                        where,
+                        field_path(where),
+                        f"benchmark '{bid}' is already in dimension '{first[bid]}'",
+                        "an index counts each benchmark once: keep it in one dimension",
+                        key=False,
+                    )
                 else:
                     first[bid] = name
 
@@ -90,8 +120,13 @@ def family_match_switch_acts(index):
             for j, entry in enumerate(list_of(dim, "benchmarks") if isinstance(dim, dict) else []):
                 if isinstance(entry, dict) and "family_match" in entry:
                     where = ("dimensions", i, "benchmarks", j, "family_match")
-                    yield problem_at(doc, where, field_path(where), "family match is off for the whole index, so this "
-                              "setting changes nothing", "remove it, or write family_match: true at the top level")
+                    yield problem_at(
+                        doc,
+                        where,
+                        field_path(where),
+                        "family match is off for the whole index, so this setting changes nothing",
+                        "remove it, or write family_match: true at the top level",
+                    )
 
 
 @check
@@ -105,8 +140,14 @@ def anchors_ascending(index):
                 a, b = raws[i - 1], raws[i]
                 if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not a < b:
                     where = path + (key, i, 0)
-                    yield problem_at(doc, where, field_path(where), f"raw score {b:g} does not rise above {a:g}",
-                              "anchor rows go from the lowest raw score to the highest", key=False)
+                    yield problem_at(
+                        doc,
+                        where,
+                        field_path(where),
+                        f"raw score {b:g} does not rise above {a:g}",
+                        "anchor rows go from the lowest raw score to the highest",
+                        key=False,
+                    )
 
 
 @check
@@ -116,8 +157,13 @@ def weights_as_declared(index):
             continue
         weights = [c.get("weight") for c in list_of(doc.data, "constituents") if isinstance(c, dict)]
         if weights and all(isinstance(w, (int, float)) for w in weights) and abs(sum(weights) - 1) > FRACTION_TOLERANCE:
-            yield problem_at(doc, ("constituents",), "constituents", f"weights sum to {sum(weights):g}, not 1",
-                      "fix the weights, or declare weights: relative to have them divided by their sum")
+            yield problem_at(
+                doc,
+                ("constituents",),
+                "constituents",
+                f"weights sum to {sum(weights):g}, not 1",
+                "fix the weights, or declare weights: relative to have them divided by their sum",
+            )
 
 
 @check
@@ -147,10 +193,16 @@ def snapshot_has_each_constituent(index):
             continue
         have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(kinds.items()))
         where = ("constituents", i) + (("subset",) if want[1] else ("metric",) if want[0] else ())
-        yield problem_at(doc, where, field_path(where), f"no {c['benchmark']} result of {snapshot} is filed under "
-                  f"{_filed_as(*want)} ({have}), so no row of this index is complete",
-                  "regenerate the imported file (sitegen import --all) if its importer now files them so, "
-                  "or correct the constituent", key=len(where) == 2)
+        yield problem_at(
+            doc,
+            where,
+            field_path(where),
+            f"no {c['benchmark']} result of {snapshot} is filed under "
+            f"{_filed_as(*want)} ({have}), so no row of this index is complete",
+            "regenerate the imported file (sitegen import --all) if its importer now files them so, "
+            "or correct the constituent",
+            key=len(where) == 2,
+        )
 
 
 def _filed_as(metric: str, subset: str) -> str:
@@ -169,16 +221,27 @@ def pages_do_not_collide(index):
     for entry, _, path in index.benchmarks.values():
         url = _UNSAFE.sub("-", entry["id"]).strip("-.").casefold()
         if url in seen and seen[url] != entry["id"]:
-            yield problem_at(doc, path + ("id",), field_path(path + ("id",)), f"'{entry['id']}' has the same page as "
-                      f"'{seen[url]}'", "benchmark pages are named by id; choose an id that differs in letters or digits",
-                      key=False)
+            yield problem_at(
+                doc,
+                path + ("id",),
+                field_path(path + ("id",)),
+                f"'{entry['id']}' has the same page as '{seen[url]}'",
+                "benchmark pages are named by id; choose an id that differs in letters or digits",
+                key=False,
+            )
         seen.setdefault(url, entry["id"])
     pages: dict[str, str] = {}
     for name, _ in index.repo.pages:
         url = _UNSAFE.sub("-", name.removesuffix(".md")).strip("-.").casefold() or "x"
         if url in pages:
-            yield Problem(f"methodology/{name}", 0, 0, "", f"has the same page as methodology/{pages[url]}",
-                          "rename one of them: both would be published at one address")
+            yield Problem(
+                f"methodology/{name}",
+                0,
+                0,
+                "",
+                f"has the same page as methodology/{pages[url]}",
+                "rename one of them: both would be published at one address",
+            )
         pages.setdefault(url, name)
 
 
@@ -198,8 +261,11 @@ def history_versions_meet(index):
         history = doc.data.get("history")
         if not isinstance(history, list):
             continue
-        dated = sorted((_first_day(e["from"]), i) for i, e in enumerate(history)
-                       if isinstance(e, dict) and isinstance(e.get("from"), str))
+        dated = sorted(
+            (_first_day(e["from"]), i)
+            for i, e in enumerate(history)
+            if isinstance(e, dict) and isinstance(e.get("from"), str)
+        )
         for (_start, i), after in zip(dated, dated[1:] + [None]):
             entry = history[i]
             records.setdefault((str(doc.data.get("name")), str(entry.get("version"))), []).append((doc, i, entry))
@@ -208,14 +274,24 @@ def history_versions_meet(index):
                 continue
             nxt = history[after[1]]
             if end is None:
-                yield problem_at(doc, ("history", i), f"history[{i}]", f"version {entry.get('version')} has no `to` although "
-                          f"version {nxt.get('version')} follows it from {nxt['from']}",
-                          f"write to: \"{nxt['from']}\" (a version runs up to, not including, its successor's from)")
+                yield problem_at(
+                    doc,
+                    ("history", i),
+                    f"history[{i}]",
+                    f"version {entry.get('version')} has no `to` although "
+                    f"version {nxt.get('version')} follows it from {nxt['from']}",
+                    f'write to: "{nxt["from"]}" (a version runs up to, not including, its successor\'s from)',
+                )
             elif _first_day(end) != after[0]:
-                yield problem_at(doc, ("history", i, "to"), f"history[{i}].to", f"version {entry.get('version')} ends on "
-                          f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
-                          f"write to: \"{nxt['from']}\" (`to` is exclusive: the first day of the next version)",
-                          key=False)
+                yield problem_at(
+                    doc,
+                    ("history", i, "to"),
+                    f"history[{i}].to",
+                    f"version {entry.get('version')} ends on "
+                    f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
+                    f'write to: "{nxt["from"]}" (`to` is exclusive: the first day of the next version)',
+                    key=False,
+                )
     for (name, version), found in sorted(records.items()):
         for field in ("from", "to"):
             values = {_first_day(e[field]) if e.get(field) else None for _, _, e in found}
@@ -225,6 +301,10 @@ def history_versions_meet(index):
             for doc, i, entry in found:
                 if entry.get(field) is None or _first_day(entry[field]) != _first_day(told):
                     others = ", ".join(sorted({d.path for d, _, e in found if e.get(field) == told}))
-                    yield problem_at(doc, ("history", i), f"history[{i}].{field}", f"{name} version {version}: {field} "
-                              f"{entry.get(field) or '(none)'} here but {told} in {others}",
-                              "every definition's history must give a version the same dates")
+                    yield problem_at(
+                        doc,
+                        ("history", i),
+                        f"history[{i}].{field}",
+                        f"{name} version {version}: {field} {entry.get(field) or '(none)'} here but {told} in {others}",
+                        "every definition's history must give a version the same dates",
+                    )

@@ -15,25 +15,61 @@ if TYPE_CHECKING:
     from .load import Repo
 
 RESULT_COLUMNS = {
-    "model": "string", "benchmark": "string", "metric": "string", "subset": "string", "harness": "string",
-    "value": "float64", "source": "string", "retrieved": "string", "published": "string", "public_by": "bool",
+    "model": "string",
+    "benchmark": "string",
+    "metric": "string",
+    "subset": "string",
+    "harness": "string",
+    "value": "float64",
+    "source": "string",
+    "retrieved": "string",
+    "published": "string",
+    "public_by": "bool",
     "url": "string",
-    "n": "float64", "stderr": "float64", "ci_low": "float64", "ci_high": "float64",
-    "cost_per_task_usd": "float64", "self_reported": "bool", "notes": "string", "origin": "string",
+    "n": "float64",
+    "stderr": "float64",
+    "ci_low": "float64",
+    "ci_high": "float64",
+    "cost_per_task_usd": "float64",
+    "self_reported": "bool",
+    "notes": "string",
+    "origin": "string",
     "override": "string",
 }
 MODEL_COLUMNS = {
-    "model": "string", "name": "string", "organization": "string", "released": "string", "weights": "string",
-    "reasoning": "boolean", "reasoning_state": "string", "total_b": "float64", "active_b": "float64", "input_per_mtok": "float64",
-    "output_per_mtok": "float64", "pricing_as_of": "string", "pricing_source": "string", "manual_iq": "float64",
-    "manual_iq_source": "string", "family": "string", "context_window": "float64", "licence": "string",
-    "origin": "string", "prices": "object", "release": "string", "effort": "string", "effort_rank": "float64",
+    "model": "string",
+    "name": "string",
+    "organization": "string",
+    "released": "string",
+    "weights": "string",
+    "reasoning": "boolean",
+    "reasoning_state": "string",
+    "total_b": "float64",
+    "active_b": "float64",
+    "input_per_mtok": "float64",
+    "output_per_mtok": "float64",
+    "pricing_as_of": "string",
+    "pricing_source": "string",
+    "manual_iq": "float64",
+    "manual_iq_source": "string",
+    "family": "string",
+    "context_window": "float64",
+    "licence": "string",
+    "origin": "string",
+    "prices": "object",
+    "release": "string",
+    "effort": "string",
+    "effort_rank": "float64",
     # Where each metadata value came from (metadata.label): the model file's path, a source id or a rule's line.
-    "weights_source": "string", "reasoning_source": "string", "parameters_source": "string",
-    "context_window_source": "string", "licence_source": "string", "released_source": "string",
+    "weights_source": "string",
+    "reasoning_source": "string",
+    "parameters_source": "string",
+    "context_window_source": "string",
+    "licence_source": "string",
+    "released_source": "string",
     "context_window_approximate": "boolean",
-    "kind": "string", "kind_source": "string",  # language (the default) or image-generation; boards filter on it  # the figure is a source's rounding (AA's '131k'), shown with '≈'
-
+    "kind": "string",
+    "kind_source": "string",  # language (the default) or image-generation; boards filter on it  # the figure is a source's rounding (AA's '131k'), shown with '≈'
     "provenance": "object",  # field -> metadata.resolve's provenance dict (None when unknown)
 }
 METADATA_FIELDS = ("organization",)
@@ -62,10 +98,19 @@ def excluded_records(repo: Repo) -> list[dict]:
         for result in doc.data.get("results", []):
             fix = excluded.get(override_key(result["model"], result["benchmark"], doc.data["source"], result))
             if fix is not None:
-                out.append({"model": result["model"], "benchmark": result["benchmark"],
-                            "metric": result.get("metric", ""), "subset": result.get("subset", ""),
-                            "harness": result.get("harness", ""), "source": doc.data["source"],
-                            "value": float(result["value"]), "url": result.get("url", ""), "reason": fix["reason"]})
+                out.append(
+                    {
+                        "model": result["model"],
+                        "benchmark": result["benchmark"],
+                        "metric": result.get("metric", ""),
+                        "subset": result.get("subset", ""),
+                        "harness": result.get("harness", ""),
+                        "source": doc.data["source"],
+                        "value": float(result["value"]),
+                        "url": result.get("url", ""),
+                        "reason": fix["reason"],
+                    }
+                )
     return out
 
 
@@ -116,18 +161,42 @@ def result_records(repo: Repo) -> list[dict]:
             ci = result.get("ci95") or [None, None]
             retrieved = result.get("retrieved", doc.data.get("retrieved", ""))
             published, public_by = published_of(result, retrieved, None if imported else versions.get(source))
-            records.append({
-                "model": model, "benchmark": result["benchmark"], "metric": result.get("metric", ""),
-                "subset": result.get("subset", ""), "harness": result.get("harness", ""), "value": value,
-                "source": source, "retrieved": retrieved, "published": published, "public_by": public_by,
-                "url": result.get("url", ""), "n": _num(result.get("n")), "stderr": _num(result.get("stderr")),
-                "ci_low": _num(ci[0]), "ci_high": _num(ci[1]),
-                "cost_per_task_usd": _num(result.get("cost_per_task_usd")),
-                "self_reported": bool(result.get("self_reported", False)), "notes": result.get("notes", ""),
-                "origin": doc.path, "override": note,
-            })
-    records.sort(key=lambda r: (r["model"], r["benchmark"], r["metric"], r["subset"], r["harness"], r["source"],
-                                r["retrieved"], r["origin"]))
+            records.append(
+                {
+                    "model": model,
+                    "benchmark": result["benchmark"],
+                    "metric": result.get("metric", ""),
+                    "subset": result.get("subset", ""),
+                    "harness": result.get("harness", ""),
+                    "value": value,
+                    "source": source,
+                    "retrieved": retrieved,
+                    "published": published,
+                    "public_by": public_by,
+                    "url": result.get("url", ""),
+                    "n": _num(result.get("n")),
+                    "stderr": _num(result.get("stderr")),
+                    "ci_low": _num(ci[0]),
+                    "ci_high": _num(ci[1]),
+                    "cost_per_task_usd": _num(result.get("cost_per_task_usd")),
+                    "self_reported": bool(result.get("self_reported", False)),
+                    "notes": result.get("notes", ""),
+                    "origin": doc.path,
+                    "override": note,
+                }
+            )
+    records.sort(
+        key=lambda r: (
+            r["model"],
+            r["benchmark"],
+            r["metric"],
+            r["subset"],
+            r["harness"],
+            r["source"],
+            r["retrieved"],
+            r["origin"],
+        )
+    )
     return records
 
 
@@ -161,12 +230,25 @@ def price_observations(record: Mapping) -> list[dict]:
     out = []
     for source, price in sorted((record.get("prices") or {}).items()):
         if price.get("as_of"):
-            out.append({"date": str(price["as_of"]), "input": known(price.get("input_per_mtok")),
-                        "output": known(price.get("output_per_mtok")), "source": source})
+            out.append(
+                {
+                    "date": str(price["as_of"]),
+                    "input": known(price.get("input_per_mtok")),
+                    "output": known(price.get("output_per_mtok")),
+                    "source": source,
+                }
+            )
     for entry in record.get("list_prices") or []:
-        out.append({"date": str(entry["as_of"]), "input": known(entry.get("input_per_mtok")),
-                    "output": known(entry.get("output_per_mtok")), "source": VENDOR, "url": entry.get("url"),
-                    "captured": bool(entry.get("capture"))})
+        out.append(
+            {
+                "date": str(entry["as_of"]),
+                "input": known(entry.get("input_per_mtok")),
+                "output": known(entry.get("output_per_mtok")),
+                "source": VENDOR,
+                "url": entry.get("url"),
+                "captured": bool(entry.get("capture")),
+            }
+        )
     return out
 
 
@@ -211,12 +293,14 @@ def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
         if decider is None:
             continue
         if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
-            steps.append({**decider, "date": day, **({"source_date": decider["date"]}
-                                                      if decider["date"] != day else {})})
+            steps.append(
+                {**decider, "date": day, **({"source_date": decider["date"]} if decider["date"] != day else {})}
+            )
         for other in (o for o in observations if o["date"] == day and o is not decider):
             if (other["input"], other["output"]) != (decider["input"], decider["output"]):
-                disagreements.append({**other, "in_force": {k: decider.get(k) for k in
-                                                            ("date", "input", "output", "source")}})
+                disagreements.append(
+                    {**other, "in_force": {k: decider.get(k) for k in ("date", "input", "output", "source")}}
+                )
     return steps, disagreements
 
 
@@ -257,8 +341,12 @@ def model_records(repo: Repo) -> list[dict]:
         steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")})
         if steps:
             now = steps[-1]
-            pricing = {"input_per_mtok": now["input"], "output_per_mtok": now["output"],
-                       "as_of": now.get("source_date", now["date"]), "source": now["source"]}
+            pricing = {
+                "input_per_mtok": now["input"],
+                "output_per_mtok": now["output"],
+                "as_of": now.get("source_date", now["date"]),
+                "source": now["source"],
+            }
         manual = data.get("manual_iq") or {}
         # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
         # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.
@@ -267,19 +355,29 @@ def model_records(repo: Repo) -> list[dict]:
         if data.get("effort") is not None:
             provenance["reasoning"] = {"by": "model"}
         record = {
-            "model": model_id, "name": data["name"], "organization": meta["organization"] or data["organization"],
-            "released": values["released"], "weights": values["weights"], "reasoning": reasoning,
+            "model": model_id,
+            "name": data["name"],
+            "organization": meta["organization"] or data["organization"],
+            "released": values["released"],
+            "weights": values["weights"],
+            "reasoning": reasoning,
             "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
-            "total_b": _num(params.get("total_b")), "active_b": _num(params.get("active_b")),
+            "total_b": _num(params.get("total_b")),
+            "active_b": _num(params.get("active_b")),
             "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
             "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
             "pricing_as_of": pricing.get("as_of") if pricing else None,
             "pricing_source": pricing.get("source") if pricing else None,
-            "manual_iq": _num(manual.get("value")), "manual_iq_source": manual.get("source"),
-            "family": data.get("family"), "context_window": _num(values["context_window"]),
-            "licence": values["licence"], "origin": doc.path, "prices": prices,
+            "manual_iq": _num(manual.get("value")),
+            "manual_iq_source": manual.get("source"),
+            "family": data.get("family"),
+            "context_window": _num(values["context_window"]),
+            "licence": values["licence"],
+            "origin": doc.path,
+            "prices": prices,
             "list_prices": [dict(e) for e in data.get("list_prices") or []],
-            "release": data["release"], "effort": identity.effort_label(effort),
+            "release": data["release"],
+            "effort": identity.effort_label(effort),
             "effort_rank": identity.effort_rank(effort, reasoning),
             "former_ids": list(data.get("former_ids") or []),
             "kind": values["kind"] or metadata.KINDS[0],
@@ -287,8 +385,11 @@ def model_records(repo: Repo) -> list[dict]:
         for key in metadata.FIELDS:
             record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
         window = provenance["context_window"]
-        record["context_window_approximate"] = bool(window and window["by"] == "source" and any(
-            source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates))
+        record["context_window_approximate"] = bool(
+            window
+            and window["by"] == "source"
+            and any(source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates)
+        )
         record["provenance"] = provenance
         records.append(record)
     metadata.inherit_release(records)  # release-level facts, once per release (disagreements: sitegen validate)

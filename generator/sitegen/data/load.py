@@ -13,8 +13,22 @@ from .. import paths
 from ..problems import Problem
 from . import yamlstrict
 
-RESERVED_NAMES = {"index", "assets", "api", "search", "404", "cname", "models", "benchmarks", "static",
-                  "methodology", "compare", "downloads", "sitemap", "robots"}
+RESERVED_NAMES = {
+    "index",
+    "assets",
+    "api",
+    "search",
+    "404",
+    "cname",
+    "models",
+    "benchmarks",
+    "static",
+    "methodology",
+    "compare",
+    "downloads",
+    "sitemap",
+    "robots",
+}
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 _SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 MAX_RAW_BYTES = 50 * 1024 * 1024
@@ -69,8 +83,16 @@ class Repo:
     site: Doc | None = None  # methodology/site.yaml: how the site presents the boards (title, order, charts)
 
     def all_docs(self):
-        for doc in (self.benchmarks, self.sources, self.overrides, self.ignore, self.citation, self.metadata,
-                    self.identity, self.site):
+        for doc in (
+            self.benchmarks,
+            self.sources,
+            self.overrides,
+            self.ignore,
+            self.citation,
+            self.metadata,
+            self.identity,
+            self.site,
+        ):
             if doc is not None:
                 yield doc
         yield from self.indices
@@ -86,8 +108,14 @@ def _name_problem(rel: str, name: str) -> Problem | None:
     """File names must be plain lower-case slugs ending in .yaml: they become ids and URLs."""
     shown = name.encode("unicode_escape").decode("ascii")
     if any(ch.isspace() for ch in name) or any(ord(ch) < 32 for ch in name):
-        return Problem(rel, 0, 0, "", f"file name '{shown}' contains white space or control characters",
-                       "use lower-case letters, digits, '.', '_' and '-'")
+        return Problem(
+            rel,
+            0,
+            0,
+            "",
+            f"file name '{shown}' contains white space or control characters",
+            "use lower-case letters, digits, '.', '_' and '-'",
+        )
     for segment in rel.split("/"):
         base = segment[: -len(".yaml")] if segment == name and name.endswith(".yaml") else segment
         if base.endswith((".", " ")) or base.split(".")[0].lower() in WINDOWS_RESERVED:
@@ -112,19 +140,43 @@ def model_id_problems(model_id: str) -> list[Problem]:
     pattern, longest = model_id_pattern()
     parts = model_id.split("/")
     if len(parts) != 2 or not all(parts):
-        return [Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
-                        "give the id as ORG/NAME, e.g. acme/widget-7b")]
+        return [
+            Problem(
+                rel,
+                0,
+                0,
+                "",
+                "model files live at scores/models/<org>/<model>.yaml",
+                "give the id as ORG/NAME, e.g. acme/widget-7b",
+            )
+        ]
     for segment in parts:
         if not _SEGMENT.match(segment):
             shown = segment.encode("unicode_escape").decode("ascii")
-            return [Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
-                            "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit")]
+            return [
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"path segment '{shown}' is not a valid id",
+                    "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
+                )
+            ]
     if not pattern.fullmatch(model_id) or len(model_id) > longest:
         return [Problem(rel, 0, 0, "", f"the id is longer than {longest} characters", "choose a shorter id")]
     for segment in parts:
         if segment.lower() in RESERVED_NAMES:
-            return [Problem(rel, 0, 0, "", f"'{segment}' is a reserved name on the site",
-                            "choose another file name; it would clash with a generated page")]
+            return [
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"'{segment}' is a reserved name on the site",
+                    "choose another file name; it would clash with a generated page",
+                )
+            ]
     return []
 
 
@@ -145,14 +197,26 @@ def read_regular(path: Path, root: Path, limit: int, problems: list[Problem]) ->
     try:
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
-            problems.append(Problem(rel, 0, 0, "", "is a symbolic link", "data files must be regular files in the repository"))
+            problems.append(
+                Problem(rel, 0, 0, "", "is a symbolic link", "data files must be regular files in the repository")
+            )
             return None
         if not stat.S_ISREG(info.st_mode):
-            problems.append(Problem(rel, 0, 0, "", "is not a regular file", "data files must be regular files in the repository"))
+            problems.append(
+                Problem(rel, 0, 0, "", "is not a regular file", "data files must be regular files in the repository")
+            )
             return None
         if info.st_size > limit:  # refuse by size before reading or parsing
-            problems.append(Problem(rel, 1, 1, "", f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit",
-                                    "split it or remove what does not belong"))
+            problems.append(
+                Problem(
+                    rel,
+                    1,
+                    1,
+                    "",
+                    f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit",
+                    "split it or remove what does not belong",
+                )
+            )
             return None
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as fh:
@@ -161,7 +225,9 @@ def read_regular(path: Path, root: Path, limit: int, problems: list[Problem]) ->
         problems.append(Problem(rel, 0, 0, "", f"cannot read file: {exc.strerror}", "check that it is a readable file"))
         return None
     if len(raw) > limit:
-        problems.append(Problem(rel, 1, 1, "", f"file is over the {limit:,}-byte limit", "split it or remove what does not belong"))
+        problems.append(
+            Problem(rel, 1, 1, "", f"file is over the {limit:,}-byte limit", "split it or remove what does not belong")
+        )
         return None
     return raw
 
@@ -187,8 +253,16 @@ def _walk(folder: Path, root: Path, problems: list[Problem]):
         dirnames.sort()
         for name in list(dirnames):
             if os.path.islink(os.path.join(dirpath, name)):
-                problems.append(Problem(_rel(Path(dirpath) / name, root), 0, 0, "", "is a symbolic link",
-                                        "data folders must be real folders in the repository"))
+                problems.append(
+                    Problem(
+                        _rel(Path(dirpath) / name, root),
+                        0,
+                        0,
+                        "",
+                        "is a symbolic link",
+                        "data folders must be real folders in the repository",
+                    )
+                )
                 dirnames.remove(name)
         for name in sorted(filenames):
             out.append(Path(dirpath) / name)
@@ -249,20 +323,44 @@ def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
             problems.append(problem)
             continue
         if len(parts) != 2:
-            problems.append(Problem(rel, 0, 0, "", "model files live at scores/models/<org>/<model>.yaml",
-                                    "move the file one folder below scores/models"))
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    "model files live at scores/models/<org>/<model>.yaml",
+                    "move the file one folder below scores/models",
+                )
+            )
             continue
         segments = (parts[0], parts[1][: -len(".yaml")])
         bad = [s for s in segments if not _SEGMENT.match(s)]
         if bad:
             shown = bad[0].encode("unicode_escape").decode("ascii")
-            problems.append(Problem(rel, 0, 0, "", f"path segment '{shown}' is not a valid id",
-                                    "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit"))
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"path segment '{shown}' is not a valid id",
+                    "use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
+                )
+            )
             continue
         reserved = [s for s in segments if s.lower() in RESERVED_NAMES]
         if reserved:
-            problems.append(Problem(rel, 0, 0, "", f"'{reserved[0]}' is a reserved name on the site",
-                                    "choose another file name; it would clash with a generated page"))
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"'{reserved[0]}' is a reserved name on the site",
+                    "choose another file name; it would clash with a generated page",
+                )
+            )
             continue
         doc = _read_yaml(path, root, "model", problems)
         if doc:
@@ -277,8 +375,16 @@ def _load_flat(folder: Path, root: Path, kind: str, problems: list[Problem]) -> 
     for path in _walk(folder, root, problems):
         rel = _rel(path, root)
         if path.parent != folder:
-            problems.append(Problem(rel, 0, 0, "", f"unexpected sub-folder in {_rel(folder, root)}",
-                                    "keep these files directly in the folder"))
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    f"unexpected sub-folder in {_rel(folder, root)}",
+                    "keep these files directly in the folder",
+                )
+            )
             continue
         problem = _name_problem(rel, path.name)
         if problem:
@@ -298,10 +404,21 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
     for path in _walk(folder, root, problems):
         rel = _rel(path, root)
         parts = path.relative_to(folder).parts
-        if len(parts) != 3 or not path.name.endswith(".jsonl") or not all(
-                _SEGMENT.match(s) for s in (parts[0], parts[1], parts[2][: -len(".jsonl")])):
-            problems.append(Problem(rel, 0, 0, "", "per-question files live at scores/raw/<benchmark>/<org>/<model>.jsonl",
-                                    "rename or move the file"))
+        if (
+            len(parts) != 3
+            or not path.name.endswith(".jsonl")
+            or not all(_SEGMENT.match(s) for s in (parts[0], parts[1], parts[2][: -len(".jsonl")]))
+        ):
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    0,
+                    "",
+                    "per-question files live at scores/raw/<benchmark>/<org>/<model>.jsonl",
+                    "rename or move the file",
+                )
+            )
             continue
         raw_bytes = read_regular(path, root, MAX_RAW_BYTES, problems)
         if raw_bytes is None:
@@ -354,8 +471,16 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
         path = root / rel
         if not path.is_file():
             if required:
-                problems.append(Problem(rel, 0, 0, "", "required file is missing",
-                                        "run sitegen from the folder that holds scores/ and methodology/, or pass --root"))
+                problems.append(
+                    Problem(
+                        rel,
+                        0,
+                        0,
+                        "",
+                        "required file is missing",
+                        "run sitegen from the folder that holds scores/ and methodology/, or pass --root",
+                    )
+                )
             return None
         return _read_yaml(path, root, kind, problems)
 
@@ -383,6 +508,20 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
                 pages.append((path.name, raw_page.decode("utf-8")))
             except UnicodeDecodeError:
                 problems.append(Problem(_rel(path, root), 1, 1, "", "file is not valid UTF-8", "save it as UTF-8"))
-    repo = Repo(root, benchmarks, sources, overrides, ignore, citation, tuple(indices), tuple(models), tuple(imported), tuple(raw),
-                tuple(pages), metadata, identity, site)
+    repo = Repo(
+        root,
+        benchmarks,
+        sources,
+        overrides,
+        ignore,
+        citation,
+        tuple(indices),
+        tuple(models),
+        tuple(imported),
+        tuple(raw),
+        tuple(pages),
+        metadata,
+        identity,
+        site,
+    )
     return repo, problems

@@ -12,8 +12,21 @@ import itertools
 import re
 from collections import defaultdict
 
-EFFORT_WORDS = {"none", "minimal", "low", "medium", "high", "xhigh", "max", "reasoning", "non", "thinking", "think",
-                "adaptive", "effort"}
+EFFORT_WORDS = {
+    "none",
+    "minimal",
+    "low",
+    "medium",
+    "high",
+    "xhigh",
+    "max",
+    "reasoning",
+    "non",
+    "thinking",
+    "think",
+    "adaptive",
+    "effort",
+}
 # Words that mark a release stage or a serving variant, not a different model: 'grok-3-mini-beta' is a name
 # of Grok 3 Mini to compare, '-exp' is '-experimental' spelled short. The audit then shows both, and a person
 # decides (merge, or `distinct:` with the reason); the key never decides on its own.
@@ -21,18 +34,39 @@ STAGE_WORDS = {"beta": "", "exp": "experimental"}
 # Organisation and provider prefixes copied from Hugging Face, Bedrock or a host ('qwen-qwen3-32b',
 # 'openai-gpt-oss-120b', 'deepseek-ai-deepseek-v4', 'fireworks-kimi-k2p5', 'amazon.nova-premier-v1:0'): dropped
 # before comparing.
-ORG_PREFIXES = ("qwen", "openai", "deepseek-ai", "fireworks", "meta-llama", "mistralai", "google", "anthropic",
-                "x-ai", "xai", "moonshotai", "zai-org", "nvidia", "microsoft", "amazon", "together", "novita")
-_DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d|[01]\d-20\d\d|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                   r"[a-z]*-\d\d)(?![0-9])")
+ORG_PREFIXES = (
+    "qwen",
+    "openai",
+    "deepseek-ai",
+    "fireworks",
+    "meta-llama",
+    "mistralai",
+    "google",
+    "anthropic",
+    "x-ai",
+    "xai",
+    "moonshotai",
+    "zai-org",
+    "nvidia",
+    "microsoft",
+    "amazon",
+    "together",
+    "novita",
+)
+_DATE = re.compile(
+    r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d|[01]\d-20\d\d|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"[a-z]*-\d\d)(?![0-9])"
+)
 # A month and day with no year ('-02-05' in 'gemini-2.0-pro-exp-02-05'), only after a word, never inside a
 # version ('3-5' is Claude 3.5) or before a size ('01-8b').
 _MONTH_DAY = re.compile(r"(?<=[a-z]-)(0[1-9]|1[0-2])-([0-2]\d|3[01])(?![0-9a-z.])")
 # A four-digit checkpoint date ('-1103' in 'ernie-5.0-preview-1103', '-0924' in 'molmo-7b-d-0924', '-2407' in
 # 'mistral-large-2407'): month and day, or month and year, or year and month; never a number like '1776'.
 _FOUR_DIGIT_DATE = re.compile(r"(?<=-)((0[1-9]|1[0-2])([0-2]\d|3[01])|(2[3-9])(0[1-9]|1[0-2]))(?![0-9a-z.])")
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                       "dec"), start=1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)
+}
 _BUDGET = re.compile(r"(?<![a-z0-9.])\d+k(?![a-z0-9])")
 # A first version written out ('-v1', '-v1-0', '-v1.0', Bedrock's '-v1:0'): the model's only version so far.
 _FIRST_VERSION = re.compile(r"(?<![a-z0-9])v1([-.:]0)?(?![0-9.])")
@@ -45,7 +79,7 @@ def fold(slug: str) -> str:
     text = slug.casefold().replace("_", "-").replace(" ", "-").replace("(", "").replace(")", "")
     for prefix in ORG_PREFIXES:
         if text.startswith((prefix + "-", prefix + ".", prefix + "/")) and len(text) > len(prefix) + 1:
-            rest = text[len(prefix) + 1:]
+            rest = text[len(prefix) + 1 :]
             if not rest.startswith(("1", "2", "3", "4", "5", "6", "7", "8", "9")):
                 text = rest
                 break

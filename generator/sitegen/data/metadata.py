@@ -118,8 +118,18 @@ def rules_of(doc) -> RuleSet:
     out = []
     for i, entry in enumerate(doc.data.get("rules") or []):
         values = {key: entry[key] for key in FIELDS if key in entry}
-        out.append(Rule(i, doc.mark("rules", i)[0], tuple(entry["match"]), entry["level"], values,
-                        entry["source"], entry["url"], entry.get("reviewed")))
+        out.append(
+            Rule(
+                i,
+                doc.mark("rules", i)[0],
+                tuple(entry["match"]),
+                entry["level"],
+                values,
+                entry["source"],
+                entry["url"],
+                entry.get("reviewed"),
+            )
+        )
     return RuleSet(out)
 
 
@@ -273,7 +283,11 @@ def _release_value(records: list[dict], field: str):
 def _field_value(record: dict, field: str):
     if field == "parameters":
         total = record["total_b"]
-        return None if total != total else (total, None if record["active_b"] != record["active_b"] else record["active_b"])
+        return (
+            None
+            if total != total
+            else (total, None if record["active_b"] != record["active_b"] else record["active_b"])
+        )
     if field == "pricing":
         price = record["input_per_mtok"]
         return None if price != price else (price, record["output_per_mtok"])
@@ -300,8 +314,13 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
                 continue
             found = _release_value(group, field)
             if found is None:
-                disagreements.append((release, field, {r["model"]: _field_value(r, field) for r in group
-                                                       if _field_value(r, field) is not None}))
+                disagreements.append(
+                    (
+                        release,
+                        field,
+                        {r["model"]: _field_value(r, field) for r in group if _field_value(r, field) is not None},
+                    )
+                )
                 continue
             value, sibling = found
             if sibling is None:

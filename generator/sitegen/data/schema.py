@@ -66,8 +66,11 @@ def inline_refs(schema, base: str, depth: int = 0):
         return [inline_refs(item, base, depth) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: (value if key in ("enum", "const") else inline_refs(value, base, depth))
-           for key, value in schema.items() if key not in ("$ref", "$defs", "$id", "$schema")}
+    out = {
+        key: (value if key in ("enum", "const") else inline_refs(value, base, depth))
+        for key, value in schema.items()
+        if key not in ("$ref", "$defs", "$id", "$schema")
+    }
     ref = schema.get("$ref")
     if ref is None:
         return out
@@ -92,7 +95,9 @@ def validator(kind: str) -> jsonschema.protocols.Validator:
     cls.check_schema(schema)
     # A count, seed or precision written 4.0 (or -0.0) would reach range() and Decimal.scaleb as a float:
     # "integer" means a whole number written without a decimal point.
-    strict = cls.TYPE_CHECKER.redefine("integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    strict = cls.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
     return jsonschema.validators.extend(cls, type_checker=strict)(inline_refs(schema, name))
 
 
@@ -155,7 +160,7 @@ _TYPE_HINTS = {
     ("number", str): "write a plain number without quotes, %, $ or units",
     ("integer", str): "write a whole number without quotes",
     ("integer", float): "write a whole number without a decimal point",
-    ("string", int): "quote it, e.g. \"2025-08\"; unquoted it is read as a number",
+    ("string", int): 'quote it, e.g. "2025-08"; unquoted it is read as a number',
     ("string", float): "quote it; unquoted it is read as a number (3.10 would become 3.1)",
     ("string", bool): "quote it; unquoted true/false are booleans",
     ("boolean", str): "write true or false without quotes",
@@ -185,8 +190,10 @@ def _problems_for(error, doc) -> list[Problem]:
     if validator_name == "required":
         missing = [name for name in error.validator_value if name not in (error.instance or {})]
         line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
-        return [Problem(doc.path, line, col, field_path(path + [name]), f"missing field '{name}'",
-                        "this field is required") for name in missing]
+        return [
+            Problem(doc.path, line, col, field_path(path + [name]), f"missing field '{name}'", "this field is required")
+            for name in missing
+        ]
     line, col = doc.value_mark(*path)
     value = error.instance
     if validator_name == "type":
@@ -195,22 +202,47 @@ def _problems_for(error, doc) -> list[Problem]:
         return [Problem(doc.path, line, col, field, f"expected {expected}, got {_describe(value)}", hint)]
     if validator_name == "pattern":
         description = error.schema.get("description", "")
-        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not in the expected form",
-                        description or f"must match {error.validator_value}")]
+        return [
+            Problem(
+                doc.path,
+                line,
+                col,
+                field,
+                f"{_describe(value)} is not in the expected form",
+                description or f"must match {error.validator_value}",
+            )
+        ]
     if validator_name == "enum":
         options = ", ".join(json.dumps(o) if isinstance(o, bool) else str(o) for o in error.validator_value)
         return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed", f"one of: {options}")]
     if validator_name == "const":
-        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed",
-                        f"the only allowed value is {json.dumps(error.validator_value)}")]
+        return [
+            Problem(
+                doc.path,
+                line,
+                col,
+                field,
+                f"{_describe(value)} is not allowed",
+                f"the only allowed value is {json.dumps(error.validator_value)}",
+            )
+        ]
     if validator_name in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
-                 "exclusiveMaximum": "less than"}[validator_name]
-        return [Problem(doc.path, line, col, field, f"{value} is out of range", f"must be {words} {error.validator_value}")]
+        words = {
+            "minimum": "at least",
+            "maximum": "at most",
+            "exclusiveMinimum": "more than",
+            "exclusiveMaximum": "less than",
+        }[validator_name]
+        return [
+            Problem(doc.path, line, col, field, f"{value} is out of range", f"must be {words} {error.validator_value}")
+        ]
     if validator_name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):
         limit = error.validator_value
         words = {
-            "minLength": ("is empty" if limit == 1 else f"is shorter than {limit} characters", "write a value or leave the field out"),
+            "minLength": (
+                "is empty" if limit == 1 else f"is shorter than {limit} characters",
+                "write a value or leave the field out",
+            ),
             "maxLength": (f"is longer than {limit} characters", "shorten it"),
             "minItems": (f"has fewer than {limit} items", f"give at least {limit}"),
             "maxItems": (f"has more than {limit} items", f"give at most {limit}"),
@@ -220,8 +252,16 @@ def _problems_for(error, doc) -> list[Problem]:
     if validator_name == "uniqueItems":
         return [Problem(doc.path, line, col, field, "items are repeated", "each entry may appear once")]
     if validator_name == "oneOf" and path and path[-1] != "":
-        return [Problem(doc.path, line, col, field, "matches none or several of the allowed forms",
-                        "see the schema's description of this field")]
+        return [
+            Problem(
+                doc.path,
+                line,
+                col,
+                field,
+                "matches none or several of the allowed forms",
+                "see the schema's description of this field",
+            )
+        ]
     return [Problem(doc.path, line, col, field, error.message, "")]
 
 
@@ -267,8 +307,13 @@ def integer_fields(kind: str) -> frozenset:
             if word == "properties" and isinstance(value, dict):
                 for name, sub in value.items():
                     walk(sub, name)
-            elif word in ("additionalProperties", "patternProperties", "unevaluatedProperties", "propertyNames",
-                          "dependentSchemas"):
+            elif word in (
+                "additionalProperties",
+                "patternProperties",
+                "unevaluatedProperties",
+                "propertyNames",
+                "dependentSchemas",
+            ):
                 walk(value, "*")
             else:
                 walk(value, field)
@@ -309,8 +354,9 @@ def check_doc(doc) -> list[Problem]:
     unique = sorted(set(found))
     if len(unique) > MAX_PER_FILE:
         extra = len(unique) - MAX_PER_FILE
-        unique = unique[:MAX_PER_FILE] + [Problem(doc.path, 0, 0, "", f"{extra} more problems not shown",
-                                                    "fix the ones above and run again")]
+        unique = unique[:MAX_PER_FILE] + [
+            Problem(doc.path, 0, 0, "", f"{extra} more problems not shown", "fix the ones above and run again")
+        ]
     return unique
 
 
@@ -337,6 +383,7 @@ def check_raw(raw) -> list[Problem]:
             for leaf in _leaves(error):
                 found.extend(_problems_for(leaf, _Row(raw.path, line)))
         if len(found) > MAX_PER_FILE:
-            return found[:MAX_PER_FILE] + [Problem(raw.path, 0, 0, "", "more problems not shown",
-                                                   "fix the ones above and run again")]
+            return found[:MAX_PER_FILE] + [
+                Problem(raw.path, 0, 0, "", "more problems not shown", "fix the ones above and run again")
+            ]
     return found

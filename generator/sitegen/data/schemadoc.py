@@ -136,16 +136,25 @@ def _table(rows: Iterable[Sequence[object]]) -> list[str]:
 
 def schema_markdown() -> str:
     """Every JSON Schema as Markdown: per kind of file, a table of its fields (nested fields dotted, list items [])."""
-    lines = ["# Data file reference", "",
-             "Generated from the JSON Schemas in `generator/sitegen/schemas/`, the single source of truth for the "
-             "shape of every data file. Nested fields are written with dots, list items with `[]`.", ""]
+    lines = [
+        "# Data file reference",
+        "",
+        "Generated from the JSON Schemas in `generator/sitegen/schemas/`, the single source of truth for the "
+        "shape of every data file. Nested fields are written with dots, list items with `[]`.",
+        "",
+    ]
     listed = dict(FILES)
     kinds = [(k, w) for k, w in FILES if k in schema.SCHEMA_FOR_KIND]
     kinds += [(k, "") for k in schema.SCHEMA_FOR_KIND if k not in listed]
     for kind, where in kinds:
         name = schema.SCHEMA_FOR_KIND[kind]
         doc = _load(name)
-        lines += [f"## {doc.get('title', name)}", "", (f"File: `{where}`. " if where else "") + f"Schema: `{name}`.", ""]
+        lines += [
+            f"## {doc.get('title', name)}",
+            "",
+            (f"File: `{where}`. " if where else "") + f"Schema: `{name}`.",
+            "",
+        ]
         if doc.get("description"):
             lines += [_cell(doc["description"]), ""]
         rows: list = []

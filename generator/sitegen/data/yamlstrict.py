@@ -41,7 +41,9 @@ _OTHER_NUMBER = re.compile(r"[-+]?0[xXoObB][0-9a-fA-F_]+\Z|[-+]?[0-9][0-9_]*(?::
 
 # Text may hold newlines and tabs (block scalars in notes); nothing else that is invisible or reorders text
 # (U+2028/U+2029 end a line in JavaScript and some editors but not in YAML).
-_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_BAD_CHAR = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -103,8 +105,14 @@ def decode_utf8(raw: bytes, path: str, problems: list[Problem]) -> str | None:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         problems.append(
-            Problem(path, line, col, "", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
-                    "save the file as UTF-8 (it looks like Latin-1 or another legacy encoding)")
+            Problem(
+                path,
+                line,
+                col,
+                "",
+                f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
+                "save the file as UTF-8 (it looks like Latin-1 or another legacy encoding)",
+            )
         )
         return None
     if "\x00" in text:
@@ -119,13 +127,11 @@ def _tabs(text: str, path: str) -> list[Problem]:
     for number, line in enumerate(text.split("\n"), 1):
         indent = len(line) - len(line.lstrip(" \t"))
         if "\t" in line[:indent]:
-            found.append(Problem(path, number, line.index("\t") + 1, "", "tab in indentation",
-                                 "indent with spaces"))
+            found.append(Problem(path, number, line.index("\t") + 1, "", "tab in indentation", "indent with spaces"))
     return found
 
 
-def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple,
-                   problems: list[Problem]) -> object:
+def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tuple, problems: list[Problem]) -> object:
     """Type a plain (unquoted) scalar by YAML 1.2's core schema, refusing YAML 1.1 surprises."""
     if value in _NULL:
         return None
@@ -136,37 +142,79 @@ def _resolve_plain(value: str, where: tuple[int, int], path: str, json_path: tup
     lowered = value.lower()
     if lowered in _YAML11_BOOL:
         meant = "true" if lowered in ("yes", "on") else "false"
-        problems.append(Problem(path, *where, _field(json_path), f"unquoted '{value}' is a boolean in YAML 1.1",
-                                f"write {meant} for a flag, or quote it (\"{value}\") for text"))
+        problems.append(
+            Problem(
+                path,
+                *where,
+                _field(json_path),
+                f"unquoted '{value}' is a boolean in YAML 1.1",
+                f'write {meant} for a flag, or quote it ("{value}") for text',
+            )
+        )
         return value
     if value[0] not in _NUMBER_START:  # every number form below starts with a sign, a dot or a digit
         return value
     if _SPECIAL_FLOAT.match(value):
-        problems.append(Problem(path, *where, _field(json_path), f"'{value}' is not a finite number",
-                                "NaN and infinities are not allowed; leave the value out when unknown"))
+        problems.append(
+            Problem(
+                path,
+                *where,
+                _field(json_path),
+                f"'{value}' is not a finite number",
+                "NaN and infinities are not allowed; leave the value out when unknown",
+            )
+        )
         return value
     if _INT.match(value):
         digits = value.lstrip("+-")
         if len(digits) > 1 and digits.startswith("0"):
-            problems.append(Problem(path, *where, _field(json_path), f"number '{value}' has a leading zero",
-                                    "YAML 1.1 reads it as octal; quote it or drop the zero"))
+            problems.append(
+                Problem(
+                    path,
+                    *where,
+                    _field(json_path),
+                    f"number '{value}' has a leading zero",
+                    "YAML 1.1 reads it as octal; quote it or drop the zero",
+                )
+            )
             return value
         if len(digits) > MAX_INT_DIGITS:
-            problems.append(Problem(path, *where, _field(json_path), f"number with {len(digits):,} digits is too long",
-                                    f"at most {MAX_INT_DIGITS} digits; check the value"))
+            problems.append(
+                Problem(
+                    path,
+                    *where,
+                    _field(json_path),
+                    f"number with {len(digits):,} digits is too long",
+                    f"at most {MAX_INT_DIGITS} digits; check the value",
+                )
+            )
             return value
         return int(value)
     if _FLOAT.match(value):
         number = float(value)
         if number != number or number in (float("inf"), float("-inf")):
             shown = value if len(value) <= 20 else value[:17] + "..."
-            problems.append(Problem(path, *where, _field(json_path), f"'{shown}' is too large to be a finite number",
-                                    "NaN and infinities are not allowed; check the exponent"))
+            problems.append(
+                Problem(
+                    path,
+                    *where,
+                    _field(json_path),
+                    f"'{shown}' is too large to be a finite number",
+                    "NaN and infinities are not allowed; check the exponent",
+                )
+            )
             return value
         return number
     if _OTHER_NUMBER.match(value):
-        problems.append(Problem(path, *where, _field(json_path), f"'{value}' is read as a number in some YAML versions",
-                                "quote it if it is text, or write a plain decimal number"))
+        problems.append(
+            Problem(
+                path,
+                *where,
+                _field(json_path),
+                f"'{value}' is read as a number in some YAML versions",
+                "quote it if it is text, or write a plain decimal number",
+            )
+        )
         return value
     return value
 
@@ -197,7 +245,9 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = exc.problem or exc.context or "invalid YAML"
-        problems.append(Problem(path, line, col, "", f"YAML syntax error: {message}", "check the indentation and quoting here"))
+        problems.append(
+            Problem(path, line, col, "", f"YAML syntax error: {message}", "check the indentation and quoting here")
+        )
         return None, problems
     except yaml.YAMLError as exc:
         problems.append(Problem(path, 1, 1, "", f"YAML syntax error: {exc}", "check the file's syntax"))
@@ -212,8 +262,16 @@ def parse(raw: bytes, path: str, expect: tuple | None = (dict,)) -> tuple[Parsed
     if expect is not None and not isinstance(root, expect):
         kind = "empty" if root is None else type(root).__name__
         line, col = builder.marks.get((), (1, 1))
-        problems.append(Problem(path, line, col, "", f"top level is {kind}, not a mapping",
-                                "a data file is a mapping of field names to values"))
+        problems.append(
+            Problem(
+                path,
+                line,
+                col,
+                "",
+                f"top level is {kind}, not a mapping",
+                "a data file is a mapping of field names to values",
+            )
+        )
         return None, problems
     return Parsed(root, builder.marks, builder.key_marks), problems
 
@@ -222,8 +280,16 @@ def _text(raw: bytes, path: str) -> tuple[str | None, list[Problem]]:
     """The file's text, or None with the problems when it is too large, not UTF-8, indented with tabs or empty."""
     problems: list[Problem] = []
     if len(raw) > MAX_BYTES:
-        problems.append(Problem(path, 1, 1, "", f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
-                                "split it or remove what does not belong"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                1,
+                "",
+                f"file is {len(raw):,} bytes, over the {MAX_BYTES:,}-byte limit",
+                "split it or remove what does not belong",
+            )
+        )
         return None, problems
     text = decode_utf8(raw, path, problems)
     if text is None:
@@ -306,16 +372,36 @@ class _Builder:
         if cls is yaml.DocumentStartEvent:
             self.documents += 1
             if self.documents > 1:
-                self.problems.append(Problem(self.path, *where, "", "more than one YAML document",
-                                             "a data file holds exactly one document; remove the '---' separator"))
+                self.problems.append(
+                    Problem(
+                        self.path,
+                        *where,
+                        "",
+                        "more than one YAML document",
+                        "a data file holds exactly one document; remove the '---' separator",
+                    )
+                )
                 return False
             if event.version is not None or event.tags:
-                self.problems.append(Problem(self.path, *where, "", "YAML directives (%YAML, %TAG) are not allowed",
-                                             "remove the directive line"))
+                self.problems.append(
+                    Problem(
+                        self.path,
+                        *where,
+                        "",
+                        "YAML directives (%YAML, %TAG) are not allowed",
+                        "remove the directive line",
+                    )
+                )
         elif cls is yaml.AliasEvent:
-            self.problems.append(Problem(self.path, *where, _field(self.current_path()),
-                                         f"alias '*{event.anchor}' is not allowed",
-                                         "write the value out in full; anchors and aliases are refused"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(self.current_path()),
+                    f"alias '*{event.anchor}' is not allowed",
+                    "write the value out in full; anchors and aliases are refused",
+                )
+            )
             top = self.stack[-1] if self.stack else None
             if top is not None and type(top.container) is dict and top.key is _NO_KEY:
                 top.key, top.key_mark = _ALIAS_KEY, where
@@ -326,8 +412,15 @@ class _Builder:
     def _key(self, event: Any, cls: type, where: tuple[int, int], top: _Frame) -> None:
         """A mapping key: a plain string, written once, with no anchor, tag, merge or invisible character."""
         if cls is not yaml.ScalarEvent:
-            self.problems.append(Problem(self.path, *where, _field(top.path), "a mapping key must be a plain string",
-                                         "complex keys are not allowed"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(top.path),
+                    "a mapping key must be a plain string",
+                    "complex keys are not allowed",
+                )
+            )
             raise _Abort
         if event.anchor is not None or event.tag is not None:
             self.refuse_node_extras(event, where)
@@ -336,12 +429,26 @@ class _Builder:
             self._plain_key_problems(key, where, top.path)
         bad = _bad_text(key)
         if bad:
-            self.problems.append(Problem(self.path, *where, _field(top.path), f"key contains {bad}",
-                                         "remove invisible and control characters"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(top.path),
+                    f"key contains {bad}",
+                    "remove invisible and control characters",
+                )
+            )
         if key in top.seen:
             first = top.seen[key]
-            self.problems.append(Problem(self.path, *where, _field(top.path + (key,)), f"duplicate key '{key}'",
-                                         f"first defined at line {first[0]}; YAML would silently keep the last one"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(top.path + (key,)),
+                    f"duplicate key '{key}'",
+                    f"first defined at line {first[0]}; YAML would silently keep the last one",
+                )
+            )
             key = _DuplicateKey(key, where)
         else:
             top.seen[key] = where
@@ -350,20 +457,40 @@ class _Builder:
     def _plain_key_problems(self, key: str, where: tuple[int, int], parent: Path) -> None:
         """An unquoted key that is a merge ('<<') or that YAML would read as something other than a string."""
         if key == "<<":
-            self.problems.append(Problem(self.path, *where, _field(parent), "merge key '<<' is not allowed",
-                                         "write the merged fields out in full"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(parent),
+                    "merge key '<<' is not allowed",
+                    "write the merged fields out in full",
+                )
+            )
             return
         typed = _resolve_plain(key, where, self.path, parent + (key,), self.problems)
         if not isinstance(typed, str):
-            self.problems.append(Problem(self.path, *where, _field(parent + (key,)),
-                                         f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
-                                         "keys must be names; quote it if it is really meant"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(parent + (key,)),
+                    f"key '{key}' is read as {type(typed).__name__ if typed is not None else 'null'}, not a string",
+                    "keys must be names; quote it if it is really meant",
+                )
+            )
 
     def _node(self, event: Any, cls: type, where: tuple[int, int]) -> None:
         """A value: a scalar, typed and checked, or a new mapping or sequence, opened no deeper than MAX_DEPTH."""
         if len(self.stack) >= MAX_DEPTH and cls is not yaml.ScalarEvent:
-            self.problems.append(Problem(self.path, *where, _field(self.current_path()),
-                                         f"nesting deeper than {MAX_DEPTH} levels", "data files are shallow; check the brackets"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    _field(self.current_path()),
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                    "data files are shallow; check the brackets",
+                )
+            )
             raise _Abort
         if event.anchor is not None or event.tag is not None:
             self.refuse_node_extras(event, where)
@@ -382,8 +509,15 @@ class _Builder:
         if isinstance(value, str):
             bad = _bad_text(value)
             if bad:
-                self.problems.append(Problem(self.path, *where, _field(self.current_path()), f"text contains {bad}",
-                                             "remove invisible and control characters"))
+                self.problems.append(
+                    Problem(
+                        self.path,
+                        *where,
+                        _field(self.current_path()),
+                        f"text contains {bad}",
+                        "remove invisible and control characters",
+                    )
+                )
         return value
 
     def refuse_node_extras(self, event: Any, where: tuple[int, int]) -> None:
@@ -392,11 +526,25 @@ class _Builder:
             return
         field = _field(self.current_path())
         if anchor:
-            self.problems.append(Problem(self.path, *where, field, f"anchor '&{anchor}' is not allowed",
-                                         "write the value out in full; anchors and aliases are refused"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    field,
+                    f"anchor '&{anchor}' is not allowed",
+                    "write the value out in full; anchors and aliases are refused",
+                )
+            )
         if tag is not None:  # the parser reports a tag only when one is written out
-            self.problems.append(Problem(self.path, *where, field, f"tag '{tag}' is not allowed",
-                                         "remove the tag; write plain values and quote strings"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    *where,
+                    field,
+                    f"tag '{tag}' is not allowed",
+                    "remove the tag; write plain values and quote strings",
+                )
+            )
 
     def current_path(self) -> Path:
         """The path of the value the next event gives."""

@@ -22,7 +22,6 @@ KEY = ("benchmark", "metric", "subset", "harness", "source")
 COMPARED = ("value", "retrieved", "url", "n", "stderr", "ci95", "self_reported")
 
 
-
 def _utc(timestamp: str) -> str:
     return datetime.datetime.fromtimestamp(int(timestamp), datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -30,15 +29,24 @@ def _utc(timestamp: str) -> str:
 def log(root: Path) -> list[dict]:
     """First-parent commits that touched scores/ or methodology/, oldest first: sha, parent, date, subject."""
     prefix = repo_prefix(root)
-    out = run_git(root, "log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%P%x1f%ct%x1f%s", "--",
-               *[f"{prefix}{f}" for f in DATA_FOLDERS])
+    out = run_git(
+        root,
+        "log",
+        "--first-parent",
+        "--reverse",
+        "-z",
+        "--format=%H%x1f%P%x1f%ct%x1f%s",
+        "--",
+        *[f"{prefix}{f}" for f in DATA_FOLDERS],
+    )
     commits = []
     for record in out.decode("utf-8", "replace").split("\0"):
         if not record.strip():
             continue
         sha, parents, stamp, subject = record.strip("\n").split("\x1f", 3)
-        commits.append({"commit": sha, "parent": (parents.split() or [None])[0], "date": _utc(stamp),
-                        "subject": subject})
+        commits.append(
+            {"commit": sha, "parent": (parents.split() or [None])[0], "date": _utc(stamp), "subject": subject}
+        )
     return commits
 
 
@@ -46,10 +54,20 @@ def changed_files(root: Path, parent: str | None, sha: str) -> list[tuple[str, s
     """(status letter, path relative to root) of data files the commit changed against its first parent."""
     prefix = repo_prefix(root)
     base = [parent, sha] if parent else ["--root", sha]
-    out = run_git(root, "diff-tree", "-r", "-z", "--no-renames", "--name-status", "--no-commit-id", *base, "--",
-               *[f"{prefix}{f}" for f in DATA_FOLDERS])
+    out = run_git(
+        root,
+        "diff-tree",
+        "-r",
+        "-z",
+        "--no-renames",
+        "--name-status",
+        "--no-commit-id",
+        *base,
+        "--",
+        *[f"{prefix}{f}" for f in DATA_FOLDERS],
+    )
     items = [x for x in out.decode("utf-8", "surrogateescape").split("\0") if x]
-    return [(items[i][0], items[i + 1][len(prefix):]) for i in range(0, len(items) - 1, 2)]
+    return [(items[i][0], items[i + 1][len(prefix) :]) for i in range(0, len(items) - 1, 2)]
 
 
 def _blob(root: Path, sha: str | None, rel: str):
@@ -91,7 +109,7 @@ def _result_view(key: tuple, result: dict) -> dict:
 def _model_id(rel: str) -> str | None:
     parts = PurePosixPath(rel).parts
     if len(parts) == 4 and parts[:2] == ("scores", "models") and parts[3].endswith(".yaml"):
-        return f"{parts[2]}/{parts[3][:-len('.yaml')]}"
+        return f"{parts[2]}/{parts[3][: -len('.yaml')]}"
     return None
 
 
@@ -105,8 +123,9 @@ def entry_for(root: Path, commit: dict) -> dict:
         if rel.startswith("methodology/"):
             old, new = _blob(root, parent, rel), _blob(root, sha, rel)
             keys = diffing.changed_keys(old, new) if rel.endswith(".yaml") and status == "M" else []
-            methodology.append({"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed"),
-                                "keys": keys})
+            methodology.append(
+                {"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed"), "keys": keys}
+            )
             continue
         model = _model_id(rel)
         if model and status == "A":
@@ -122,9 +141,16 @@ def entry_for(root: Path, commit: dict) -> dict:
             a, b = before.get(m, {}), after.get(m, {})
             change = {
                 "added": [_result_view(k, b[k]) for k in sorted(b.keys() - a.keys())],
-                "changed": [{**dict(zip(KEY, k)), "old": a[k].get("value"), "new": b[k].get("value"),
-                             "fields": [f for f in COMPARED if a[k].get(f) != b[k].get(f)]}
-                            for k in sorted(a.keys() & b.keys()) if any(a[k].get(f) != b[k].get(f) for f in COMPARED)],
+                "changed": [
+                    {
+                        **dict(zip(KEY, k)),
+                        "old": a[k].get("value"),
+                        "new": b[k].get("value"),
+                        "fields": [f for f in COMPARED if a[k].get(f) != b[k].get(f)],
+                    }
+                    for k in sorted(a.keys() & b.keys())
+                    if any(a[k].get(f) != b[k].get(f) for f in COMPARED)
+                ],
                 "removed": [_result_view(k, a[k]) for k in sorted(a.keys() - b.keys())],
             }
             if any(change.values()):
@@ -133,7 +159,9 @@ def entry_for(root: Path, commit: dict) -> dict:
                     mine[kind].extend(rows)
     counts = {kind: sum(len(r[kind]) for r in results.values()) for kind in ("added", "changed", "removed")}
     return {
-        "commit": sha, "date": commit["date"], "subject": commit["subject"],
+        "commit": sha,
+        "date": commit["date"],
+        "subject": commit["subject"],
         "models": {k: sorted(v) for k, v in models.items()},
         "results": {m: results[m] for m in sorted(results)},
         "results_count": counts,
@@ -168,7 +196,8 @@ def board_changes(states: _States, parent: str | None, sha: str) -> dict:
         return {"error": f"the {side} does not validate ({len(errors)} error{'s' if len(errors) != 1 else ''})"}
     d = diffing.diff(old, new)
     return {
-        "affected": d["summary"]["boards_affected"], "models_moved": d["summary"]["models_moved"],
+        "affected": d["summary"]["boards_affected"],
+        "models_moved": d["summary"]["models_moved"],
         "entered": {b: [r["model"] for r in v["entered"]] for b, v in d["boards"].items() if v["entered"]},
         "left": {b: [r["model"] for r in v["left"]] for b, v in d["boards"].items() if v["left"]},
     }
@@ -202,9 +231,24 @@ _RS, _US = "\x1e", "\x1f"
 
 def data_releases(root: Path) -> list[dict]:
     """`data-*` tags, newest first: tag, date (the tagger's, else the commit's, UTC), the tagged commit and its date."""
-    out = git.text(root, "tag", "--list", "data-*", "--format=" + _US.join([
-        "%(refname:strip=2)", "%(creatordate:unix)", "%(objectname)", "%(*objectname)", "%(committerdate:unix)",
-        "%(*committerdate:unix)", "%(contents:subject)"]))
+    out = git.text(
+        root,
+        "tag",
+        "--list",
+        "data-*",
+        "--format="
+        + _US.join(
+            [
+                "%(refname:strip=2)",
+                "%(creatordate:unix)",
+                "%(objectname)",
+                "%(*objectname)",
+                "%(committerdate:unix)",
+                "%(*committerdate:unix)",
+                "%(contents:subject)",
+            ]
+        ),
+    )
     releases = []
     for line in (out or "").splitlines():
         fields = line.split(_US)
@@ -212,9 +256,15 @@ def data_releases(root: Path) -> list[dict]:
             continue
         tag, created, obj, deref, cdate, deref_cdate, subject = fields
         commit_date = deref_cdate or cdate  # an annotated tag's target commit, else the tagged commit itself
-        releases.append({"tag": tag, "date": _utc(created), "commit": deref or obj,
-                         "commit_date": _utc(commit_date) if commit_date.isdigit() else _utc(created),
-                         "subject": subject if deref else ""})
+        releases.append(
+            {
+                "tag": tag,
+                "date": _utc(created),
+                "commit": deref or obj,
+                "commit_date": _utc(commit_date) if commit_date.isdigit() else _utc(created),
+                "subject": subject if deref else "",
+            }
+        )
     return sorted(releases, key=lambda r: (r["commit_date"], r["date"], r["tag"]), reverse=True)
 
 
@@ -228,15 +278,29 @@ def _summarise(sha: str, stamp: str, parents: str, subject: str, changes: list[t
         if model:
             models[{"A": "added", "D": "removed"}.get(status, "changed")].append(model)
         elif len(parts) == 3 and parts[:2] == ("scores", "imported") and rel.endswith(".yaml"):
-            imported.append({"source": parts[2][:-len(".yaml")], "status": word})
+            imported.append({"source": parts[2][: -len(".yaml")], "status": word})
         elif parts and parts[0] == "methodology":
-            index = parts[2][:-len(".yaml")] if len(parts) == 3 and parts[1] == "indices" and rel.endswith(".yaml") else None
+            index = (
+                parts[2][: -len(".yaml")]
+                if len(parts) == 3 and parts[1] == "indices" and rel.endswith(".yaml")
+                else None
+            )
             methodology.append({"file": rel, "status": word, "index": index})
         else:
             files.append({"file": rel, "status": word})
-    return {"commit": sha, "date": _utc(stamp), "subject": subject, "root": not parents.strip(),
-            "models_added": models["added"], "models_removed": models["removed"], "models_changed": models["changed"],
-            "imported": imported, "methodology": methodology, "files": files, "release": None}
+    return {
+        "commit": sha,
+        "date": _utc(stamp),
+        "subject": subject,
+        "root": not parents.strip(),
+        "models_added": models["added"],
+        "models_removed": models["removed"],
+        "models_changed": models["changed"],
+        "imported": imported,
+        "methodology": methodology,
+        "files": files,
+        "release": None,
+    }
 
 
 def summary_entries(root: Path, limit: int = 200) -> list[dict]:
@@ -252,9 +316,20 @@ def summary_entries(root: Path, limit: int = 200) -> list[dict]:
     if limit <= 0:
         return []
     # --relative: paths relative to root, wherever root sits in the repository; merges diffed to their first parent.
-    out = git.text(root, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--relative",
-                    "--name-status", "-z", f"-n{int(limit)}", f"--format={_RS}%H{_US}%ct{_US}%P{_US}%s", "--",
-                    *DATA_FOLDERS)
+    out = git.text(
+        root,
+        "log",
+        "--first-parent",
+        "--diff-merges=first-parent",
+        "--no-renames",
+        "--relative",
+        "--name-status",
+        "-z",
+        f"-n{int(limit)}",
+        f"--format={_RS}%H{_US}%ct{_US}%P{_US}%s",
+        "--",
+        *DATA_FOLDERS,
+    )
     if out is None:
         return []
     entries = []
@@ -268,8 +343,10 @@ def summary_entries(root: Path, limit: int = 200) -> list[dict]:
         entries.append(_summarise(*fields, changes))
     if not entries:
         return []
-    shallow = any(e["root"] for e in entries) and (git.text(root, "rev-parse", "--is-shallow-repository") or "") \
-        .strip() == "true"
+    shallow = (
+        any(e["root"] for e in entries)
+        and (git.text(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
+    )
     for e in entries:
         e["shallow"] = shallow
     _attach_releases(entries, data_releases(root))
@@ -300,13 +377,18 @@ def _attach_releases(entries: list[dict], releases: list[dict]) -> None:
         start = position.get(release["commit"])
         if start is None:
             start = next((i for i, e in enumerate(entries) if e["date"] <= release["commit_date"]), len(entries))
-        brief = {"tag": release["tag"], "date": release["date"], "commit": release["commit"],
-                 "subject": release["subject"]}
+        brief = {
+            "tag": release["tag"],
+            "date": release["date"],
+            "commit": release["commit"],
+            "subject": release["subject"],
+        }
         for e in entries[start:]:
             e["release"] = brief  # older releases overwrite: the earliest release that includes the commit wins
 
 
 # ---------------------------------------------------------------- renderers
+
 
 def summary_lines(entry: dict) -> list[str]:
     """Plain-text lines describing one entry (for Markdown items and Atom content)."""
@@ -336,8 +418,10 @@ def summary_lines(entry: dict) -> list[str]:
     if boards and "error" in boards:
         lines.append(f"Boards: not computed, {boards['error']}")
     elif boards and boards["affected"]:
-        lines.append(f"Boards affected: {', '.join(boards['affected'])}; "
-                     f"{len(boards['models_moved'])} model{'s' if len(boards['models_moved']) != 1 else ''} moved")
+        lines.append(
+            f"Boards affected: {', '.join(boards['affected'])}; "
+            f"{len(boards['models_moved'])} model{'s' if len(boards['models_moved']) != 1 else ''} moved"
+        )
     return lines
 
 
@@ -353,7 +437,7 @@ def md_text(text) -> str:
     text = INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", " ".join(str(text).split()))
     out = []
     for i, ch in enumerate(text):
-        before, after = text[i - 1:i], text[i + 1:i + 2]
+        before, after = text[i - 1 : i], text[i + 1 : i + 2]
         if ch in _ALWAYS:
             out.append(_ALWAYS[ch])
         elif ch in "_~" and not (before.isalnum() and after.isalnum()) and not (before.isspace() and after.isspace()):
@@ -376,7 +460,7 @@ def to_markdown(entries: list[dict], max_lines_per_entry: int = 20) -> str:
         out += [f"## {entry['date'][:10]}: {md_text(entry['subject'])} ({entry['commit'][:12]})", ""]
         lines = summary_lines(entry) or ["No data change."]
         if len(lines) > max_lines_per_entry:
-            lines = lines[:max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
+            lines = lines[: max_lines_per_entry - 1] + [f"… and {len(lines) - max_lines_per_entry + 1} more"]
         out += [f"- {md_text(line)}" for line in lines] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
 

@@ -50,13 +50,18 @@ def load_state(root: Path):
     methodology = {repo.benchmarks.path: repo.benchmarks.data}
     methodology.update({doc.path: doc.data for doc in repo.indices})
     methodology.update({f"methodology/{name}": text for name, text in repo.pages})
-    state = State(boards=computed.boards, benchmark_boards=computed.benchmark_boards,
-                  results=frame.result_records(repo), models=tuple(sorted(d.data["id"] for d in repo.models)),
-                  methodology=methodology)
+    state = State(
+        boards=computed.boards,
+        benchmark_boards=computed.benchmark_boards,
+        results=frame.result_records(repo),
+        models=tuple(sorted(d.data["id"] for d in repo.models)),
+        methodology=methodology,
+    )
     return state, problems
 
 
 # ---------------------------------------------------------------- the diff (pure)
+
 
 def _clean(value):
     if isinstance(value, float) and math.isnan(value):
@@ -88,13 +93,20 @@ def diff_results(old: list, new: list) -> tuple[dict, int]:
         if fields == ["retrieved"]:
             retrieval_only += 1  # fetched again, same result: counted, not a change of results
         elif fields:
-            changed.append({**{k: b[key][k] for k in RESULT_KEY}, "fields": fields,
-                            "old": {f: _clean(a[key].get(f)) for f in ("value", "retrieved", "url")},
-                            "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")},
-                            **({"self_reported": True} if b[key].get("self_reported") is True else {})})
-    return {"added": [_result_view(b[k]) for k in sorted(b.keys() - a.keys())],
-            "changed": changed,
-            "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())]}, retrieval_only
+            changed.append(
+                {
+                    **{k: b[key][k] for k in RESULT_KEY},
+                    "fields": fields,
+                    "old": {f: _clean(a[key].get(f)) for f in ("value", "retrieved", "url")},
+                    "new": {f: _clean(b[key].get(f)) for f in ("value", "retrieved", "url")},
+                    **({"self_reported": True} if b[key].get("self_reported") is True else {}),
+                }
+            )
+    return {
+        "added": [_result_view(b[k]) for k in sorted(b.keys() - a.keys())],
+        "changed": changed,
+        "removed": [_result_view(a[k]) for k in sorted(a.keys() - b.keys())],
+    }, retrieval_only
 
 
 #: Reason kinds that say a row's own results changed.
@@ -128,9 +140,20 @@ def _own_result_reasons(model: str, benches: set[str] | None, results: dict) -> 
                 continue
             old = r["old"]["value"] if group == "changed" else r["value"] if group == "removed" else None
             new = r["new"]["value"] if group == "changed" else r["value"] if group == "added" else None
-            out.append({"kind": kind, "component": r["benchmark"], "component_kind": "benchmark", "old": old,
-                        "new": new, "old_raw": old, "new_raw": new, "source": r["source"],
-                        "new_how": "absent" if group == "removed" else "observed", "result": True})
+            out.append(
+                {
+                    "kind": kind,
+                    "component": r["benchmark"],
+                    "component_kind": "benchmark",
+                    "old": old,
+                    "new": new,
+                    "old_raw": old,
+                    "new_raw": new,
+                    "source": r["source"],
+                    "new_how": "absent" if group == "removed" else "observed",
+                    "result": True,
+                }
+            )
     return out
 
 
@@ -159,8 +182,10 @@ def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: l
         else:
             out.append(r)
     corrected = {r["component"] for r in own if r["kind"] == "observed-changed"}
-    out = [{**r, "correction": True} if r.get("kind") == "observed-changed" and r.get("component") in corrected
-           else r for r in out]
+    out = [
+        {**r, "correction": True} if r.get("kind") == "observed-changed" and r.get("component") in corrected else r
+        for r in out
+    ]
     covered = {r.get("component") for r in out if r.get("kind") in OWN_RESULT_KINDS}  # the engine said it already
     out = [r for r in own if r["component"] not in covered] + out
     if not out and methodology_files and set(entry["changed"]) - {"rank"}:
@@ -202,8 +227,11 @@ def _list_id_key(old: list, new: list) -> str | None:
     if not items or not all(isinstance(x, Mapping) for x in items):
         return None
     for key in LIST_ID_KEYS:
-        if (all(key in x and isinstance(x[key], (str, int)) for x in items)
-                and len({x[key] for x in old}) == len(old) and len({x[key] for x in new}) == len(new)):
+        if (
+            all(key in x and isinstance(x[key], (str, int)) for x in items)
+            and len({x[key] for x in old}) == len(old)
+            and len({x[key] for x in new}) == len(new)
+        ):
             return key
     return None
 
@@ -228,19 +256,25 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     methodology = diff_methodology(old.methodology, new.methodology)
     changed_models = {r["model"] for group in results.values() for r in group}
     boards: dict[str, dict] = {}
-    for group, old_boards, new_boards in (("index", old.boards, new.boards),
-                                          ("benchmark", old.benchmark_boards, new.benchmark_boards)):
+    for group, old_boards, new_boards in (
+        ("index", old.boards, new.boards),
+        ("benchmark", old.benchmark_boards, new.benchmark_boards),
+    ):
         for board_id in sorted(set(old_boards) | set(new_boards)):
-            files = [m["file"] for m in methodology
-                     if m["file"] == "methodology/benchmarks.yaml"
-                     or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
-                     or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")]
+            files = [
+                m["file"]
+                for m in methodology
+                if m["file"] == "methodology/benchmarks.yaml"
+                or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
+                or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")
+            ]
             d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
             key = f"{group}:{board_id}"
             kept = []
             for entry in d["moved"]:
-                entry["reasons"] = true_reasons(key, entry, results, files,
-                                                [old_boards.get(board_id), new_boards.get(board_id)])
+                entry["reasons"] = true_reasons(
+                    key, entry, results, files, [old_boards.get(board_id), new_boards.get(board_id)]
+                )
                 if entry["reasons"]:
                     kept.append(entry)
                 elif "rank" in entry["changed"]:
@@ -255,21 +289,31 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     sources_before, sources_after = ({r.get("source") for r in side.results} - {None} for side in (old, new))
     # Models whose value, rank or status moved for a reason of their own (rank shifts caused only by others are
     # counted per board in `rank_shifts`, not named).
-    moved_models = sorted({m["model"] for d in boards.values() for m in d["moved"] if set(m["changed"]) - {"source"}}
-                          | {r["model"] for d in boards.values() for r in d["entered"] + d["left"]})
+    moved_models = sorted(
+        {m["model"] for d in boards.values() for m in d["moved"] if set(m["changed"]) - {"source"}}
+        | {r["model"] for d in boards.values() for r in d["entered"] + d["left"]}
+    )
     return {
-        "base": base, "head": head,
+        "base": base,
+        "head": head,
         "summary": {
-            "boards_affected": sorted(boards), "models_moved": moved_models,
+            "boards_affected": sorted(boards),
+            "models_moved": moved_models,
             "rank_shifts": sum(d["rank_shifts"] for d in boards.values()),
-            "results_added": len(results["added"]), "results_changed": len(results["changed"]),
-            "results_removed": len(results["removed"]), "results_retrieval_only": retrieval_only,
+            "results_added": len(results["added"]),
+            "results_changed": len(results["changed"]),
+            "results_removed": len(results["removed"]),
+            "results_retrieval_only": retrieval_only,
             "methodology_files": [m["file"] for m in methodology],
-            "models_added": models["added"], "models_removed": models["removed"],
+            "models_added": models["added"],
+            "models_removed": models["removed"],
             "sources_added": sorted(sources_after - sources_before),
             "sources_removed": sorted(sources_before - sources_after),
         },
-        "models": models, "results": results, "methodology": methodology, "boards": boards,
+        "models": models,
+        "results": results,
+        "methodology": methodology,
+        "boards": boards,
     }
 
 
@@ -321,8 +365,11 @@ def definition_warnings(methodology: list[dict], head_root: Path) -> list:
         return []
     out = []
     for m in methodology:
-        if m["status"] != "changed" or not m["file"].startswith("methodology/indices/") \
-                or m["file"].endswith("/benchmark-boards.yaml"):
+        if (
+            m["status"] != "changed"
+            or not m["file"].startswith("methodology/indices/")
+            or m["file"].endswith("/benchmark-boards.yaml")
+        ):
             continue
         keys = [k for k in m["keys"] if DEFINITION_KEY.search(k)]
         if not keys:
@@ -330,10 +377,18 @@ def definition_warnings(methodology: list[dict], head_root: Path) -> list:
         top = re.split(r"[.\[]", keys[0], maxsplit=1)[0]
         line = _top_key_line(Path(head_root) / m["file"], top)
         more = f" and {len(keys) - 1} more" if len(keys) > 1 else ""
-        out.append(Problem(m["file"], line, 1 if line else 0, keys[0],
-                           f"a published index definition changed in place ({keys[0]}{more})",
-                           "add a new version file (e.g. methodology/indices/<id>-v<N>.yaml) and keep this one, "
-                           "so published numbers keep their meaning", WARNING))
+        out.append(
+            Problem(
+                m["file"],
+                line,
+                1 if line else 0,
+                keys[0],
+                f"a published index definition changed in place ({keys[0]}{more})",
+                "add a new version file (e.g. methodology/indices/<id>-v<N>.yaml) and keep this one, "
+                "so published numbers keep their meaning",
+                WARNING,
+            )
+        )
     return out
 
 
@@ -366,8 +421,15 @@ def changed_files(root: Path, base: str, head: str | None) -> set[str]:
 
 
 def _problem_data(p) -> dict:
-    return {"path": p.path, "line": p.line, "col": p.col, "field": p.field, "message": p.message, "hint": p.hint,
-            "severity": p.severity}
+    return {
+        "path": p.path,
+        "line": p.line,
+        "col": p.col,
+        "field": p.field,
+        "message": p.message,
+        "hint": p.hint,
+        "severity": p.severity,
+    }
 
 
 def new_warnings(head_problems: list, base_problems: list) -> list:
@@ -385,8 +447,10 @@ def new_warnings(head_problems: list, base_problems: list) -> list:
     base = [p for p in base_problems if p.severity != ERROR]
     spare = Counter(key(p) for p in base)
     fields = {(key(p), p.field) for p in base}
-    head = sorted((p for p in head_problems if p.severity != ERROR),
-                  key=lambda p: ((key(p), p.field) not in fields, p.path, p.line, p.col, p.field, p.message))
+    head = sorted(
+        (p for p in head_problems if p.severity != ERROR),
+        key=lambda p: ((key(p), p.field) not in fields, p.path, p.line, p.col, p.field, p.message),
+    )
     out = []
     for p in head:  # the ones the base names exactly come first, and use up the base's count
         if spare[key(p)] > 0:
@@ -413,8 +477,13 @@ def report(root: Path, base: str, head: str | None, progress=None):
         side = "head" if any(p.severity == ERROR for p in problems["head"]) else "base"
         errors = [p for p in problems[side] if p.severity == ERROR]
         warnings = new_warnings(problems["head"], problems["base"])
-        out.update(status="invalid", invalid_side=side, errors=[_problem_data(p) for p in errors],
-                   warnings=[_problem_data(p) for p in warnings], diff=None)
+        out.update(
+            status="invalid",
+            invalid_side=side,
+            errors=[_problem_data(p) for p in errors],
+            warnings=[_problem_data(p) for p in warnings],
+            diff=None,
+        )
         return cap_report(out), errors + warnings
     warnings = new_warnings(problems["head"], problems["base"])
     out.update(status="ok", errors=[], warnings=[_problem_data(p) for p in warnings], diff=result)
@@ -447,6 +516,7 @@ def cap_report(rep: dict, limit: int = MAX_REPORT_BYTES) -> dict:
 
 
 # ---------------------------------------------------------------- renderers
+
 
 def to_json(d: object) -> str:
     """Deterministic JSON: sorted keys, two-space indent, a final newline."""

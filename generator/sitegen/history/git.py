@@ -46,15 +46,16 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
     """
     sha = resolve(root, ref)
     prefix = repo_prefix(root)
-    listing = run_git(root, "ls-tree", "-r", "-z", "--full-tree", sha, "--",
-                   *[f"{prefix}{folder}" for folder in DATA_FOLDERS])
+    listing = run_git(
+        root, "ls-tree", "-r", "-z", "--full-tree", sha, "--", *[f"{prefix}{folder}" for folder in DATA_FOLDERS]
+    )
     blobs = []
     for item in listing.split(b"\0"):
         if not item:
             continue
         meta, _, path = item.partition(b"\t")
         mode, kind, obj = meta.decode().split()
-        rel = path.decode("utf-8", "surrogateescape")[len(prefix):]
+        rel = path.decode("utf-8", "surrogateescape")[len(prefix) :]
         parts = PurePosixPath(rel).parts
         if kind != "blob" or mode not in ("100644", "100755") or ".." in parts or rel.startswith("/"):
             continue
@@ -65,7 +66,7 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
         for rel, _ in blobs:
             header_end = data.index(b"\n", pos)
             size = int(data[pos:header_end].split()[2])
-            body = data[header_end + 1: header_end + 1 + size]
+            body = data[header_end + 1 : header_end + 1 + size]
             pos = header_end + 1 + size + 1
             target = dest.joinpath(*PurePosixPath(rel).parts)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -76,8 +77,13 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
 def last_commit_date(root: Path) -> str | None:
     """The last commit's date (YYYY-MM-DD), or None outside git."""
     try:
-        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cs"], capture_output=True, text=True,
-                             timeout=10, env={**os.environ, "TZ": "UTC"})
+        out = subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%cs"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            env={**os.environ, "TZ": "UTC"},
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
@@ -87,8 +93,12 @@ def history_key(root: Path) -> str:
     """What the changelog page depends on besides the data: the commit, its ancestry and the data-* tags."""
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-        tags = subprocess.run(["git", "-C", str(root), "tag", "--list", "data-*", "--format=%(refname) %(objectname)"],
-                              capture_output=True, text=True, timeout=10)
+        tags = subprocess.run(
+            ["git", "-C", str(root), "tag", "--list", "data-*", "--format=%(refname) %(objectname)"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return head.stdout.strip() + "\n" + tags.stdout.strip()
@@ -97,8 +107,12 @@ def history_key(root: Path) -> str:
 def text(root: Path, *args: str) -> str | None:
     """A read-only git command's output, or None when git is missing, times out or fails (not a repository)."""
     try:
-        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60,
-                             env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+        out = subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.decode("utf-8", "replace") if out.returncode == 0 else None

@@ -27,9 +27,24 @@ MAX_STRING = 200  # characters kept of any one string from the report
 HEADLINE_NAMES = 5  # models named per board and kind (entered, left, changed value) in the headline
 MAX_PROBLEMS = 50
 
-_MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "`": "&#96;", "[": "\\[",
-               "]": "\\]", "*": "\\*", "_": "\\_", "~": "\\~", "!": "\\!", "#": "\\#\u200b", "(": "\\(",
-               ")": "\\)", "$": "\\$"}
+_MD_ESCAPES = {
+    "\\": "\\\\",
+    "|": "\\|",
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    "`": "&#96;",
+    "[": "\\[",
+    "]": "\\]",
+    "*": "\\*",
+    "_": "\\_",
+    "~": "\\~",
+    "!": "\\!",
+    "#": "\\#\u200b",
+    "(": "\\(",
+    ")": "\\)",
+    "$": "\\$",
+}
 # Control, bidi-override and zero-width characters: shown as U+FFFD so nothing hides or reorders text.
 INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 WWW = re.compile(r"(www)\.", re.IGNORECASE)
@@ -68,14 +83,14 @@ def code_span(text, limit: int | None = MAX_STRING) -> str:
 def code_block(text: str, info: str = "") -> list[str]:
     """Lines of a fenced code block holding `text` verbatim (invisible characters shown as U+FFFD): the fence is
     longer than any run of backticks in it, so nothing inside closes it."""
-    lines = [INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    "))
-             for line in str(text).splitlines()]
+    lines = [INVISIBLE.sub("\N{REPLACEMENT CHARACTER}", line.replace("\t", "    ")) for line in str(text).splitlines()]
     longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
     return [f"{fence}{re.sub(r'[^A-Za-z0-9_-]', '', info)}", *lines, fence]
 
 
 # ---------------------------------------------------------------- defensive readers of untrusted data
+
 
 def _d(x) -> dict:
     return x if isinstance(x, dict) else {}
@@ -123,8 +138,14 @@ def _plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------- pieces of the template
 
 #: Reason kinds caused by the row's own results (listed first): the rest follow from methodology or other rows.
-OWN_KINDS = ("new-observed", "imputed-to-observed", "observed-removed", "observed-changed", "source-changed",
-             "status-changed")
+OWN_KINDS = (
+    "new-observed",
+    "imputed-to-observed",
+    "observed-removed",
+    "observed-changed",
+    "source-changed",
+    "status-changed",
+)
 
 
 def _paren(text: str) -> str:
@@ -157,9 +178,13 @@ def describe_reason(r) -> str:
     if kind == "methodology" and "files" in r:
         return "methodology: " + ", ".join(_s(f) for f in _l(r["files"], 10))
     if kind == "methodology":
-        return f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r.get('old'), r.get('new'))} (methodology)"
+        return (
+            f"{c}: same score {_num(r.get('new_raw'))} now maps to {_arrow(r.get('old'), r.get('new'))} (methodology)"
+        )
     if kind == "scale-changed":
-        return f"{c}: {_arrow(r.get('old'), r.get('new'))}, own result unchanged (other models' results moved the scale)"
+        return (
+            f"{c}: {_arrow(r.get('old'), r.get('new'))}, own result unchanged (other models' results moved the scale)"
+        )
     if kind in ("p80-shift", "imputed-changed"):
         p = _d(r.get("percentile"))
         extra = f", {_s(p.get('name'))} of {_s(p.get('of'))} {_arrow(p.get('old'), p.get('new'))}" if p else ""
@@ -212,7 +237,7 @@ def _entry(row) -> str:
 
 
 def _rank_move(row) -> str:
-    """", rank 2 → 3" when the row's rank moved (nothing otherwise)."""
+    """ ", rank 2 → 3" when the row's rank moved (nothing otherwise)."""
     old, new = _d(_d(row).get("old")).get("rank"), _d(_d(row).get("new")).get("rank")
     return f", rank {_arrow(old, new)}" if old != new and (_is_num(old) or _is_num(new)) else ""
 
@@ -220,8 +245,9 @@ def _rank_move(row) -> str:
 def _printable(row) -> bool:
     """A moved row worth a line: it has a reason, and a value or a rank on one side (never "— | —")."""
     old, new = _d(_d(row).get("old")), _d(_d(row).get("new"))
-    return bool(_why(row)) and any(_is_num(x) for x in (old.get("value"), new.get("value"), old.get("rank"),
-                                                         new.get("rank")))
+    return bool(_why(row)) and any(
+        _is_num(x) for x in (old.get("value"), new.get("value"), old.get("rank"), new.get("rank"))
+    )
 
 
 def _value_moved(row) -> bool:
@@ -245,18 +271,23 @@ def headline(boards: dict) -> list[str]:
         moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
         changed = [m for m in _own_first(moved) if _value_moved(m) and cause_order(m) < 2]
         if changed:
-            shown = "; ".join(f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
-                              f"{_rank_move(m)} ({_why(m)})" for m in changed[:HEADLINE_NAMES])
+            shown = "; ".join(
+                f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
+                f"{_rank_move(m)} ({_why(m)})"
+                for m in changed[:HEADLINE_NAMES]
+            )
             more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
             parts.append(f"changed value: {shown}{more}")
         followers = [m for m in moved if _value_moved(m) and cause_order(m) == 2]
         if followers:
             kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
-            how = [w for k, w in (("imputation", "imputation reach"), ("scale", "scale")) if
-                   (k == "imputation" and kinds & {"p80-shift", "imputed-changed"}) or
-                   (k == "scale" and "scale-changed" in kinds)]
-            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results"
-                         f"{_paren(', '.join(how))}")
+            how = [
+                w
+                for k, w in (("imputation", "imputation reach"), ("scale", "scale"))
+                if (k == "imputation" and kinds & {"p80-shift", "imputed-changed"})
+                or (k == "scale" and "scale-changed" in kinds)
+            ]
+            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results{_paren(', '.join(how))}")
         other = len(moved) - len(changed) - len(followers)
         if other > 0:
             parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
@@ -265,9 +296,10 @@ def headline(boards: dict) -> list[str]:
             parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
         if not parts:  # only rows without a value or rank on either side (never listed) changed
             hidden = len([m for m in _l(b.get("moved")) if isinstance(m, dict)]) - len(moved)
-            parts.append("no published value or rank changed"
-                         + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden
-                                  else ""))
+            parts.append(
+                "no published value or rank changed"
+                + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden else "")
+            )
         lines.append(f"- {_title(board_id, b)}: " + "; ".join(parts))
     return lines
 
@@ -297,12 +329,17 @@ def lead(d: dict) -> list[str]:
     change it is, the results whose retrieval date alone changed (one count), and the methodology files changed."""
     results, s = _d(d.get("results")), _d(d.get("summary"))
     rows = [(change, label, _d(r)) for change, label in RESULT_CHANGES for r in _l(results.get(change))]
-    lines = [f"- {label}: {', '.join(_s(m) for m in _l(s.get(key), HEADLINE_NAMES))}"
-             + (f" and {len(_l(s.get(key))) - HEADLINE_NAMES} more" if len(_l(s.get(key))) > HEADLINE_NAMES else "")
-             for key, label in (("models_added", "new model"), ("models_removed", "removed model"),
-                                ("sources_added", "new source (its first results)"),
-                                ("sources_removed", "source with no results left"))
-             if _l(s.get(key))]
+    lines = [
+        f"- {label}: {', '.join(_s(m) for m in _l(s.get(key), HEADLINE_NAMES))}"
+        + (f" and {len(_l(s.get(key))) - HEADLINE_NAMES} more" if len(_l(s.get(key))) > HEADLINE_NAMES else "")
+        for key, label in (
+            ("models_added", "new model"),
+            ("models_removed", "removed model"),
+            ("sources_added", "new source (its first results)"),
+            ("sources_removed", "source with no results left"),
+        )
+        if _l(s.get(key))
+    ]
     lines += [_result_line(*row) for row in rows[:LEAD_RESULTS]]
     if len(rows) > LEAD_RESULTS:
         lines.append(f"- and {len(rows) - LEAD_RESULTS} more result changes (under Results)")
@@ -311,8 +348,10 @@ def lead(d: dict) -> list[str]:
         lines.append(f"- methodology change: {', '.join(_s(f) for f in files[:10])}")
     same = _int(s.get("results_retrieval_only"))
     if same:
-        lines.append(f"- {_plural(same, 'result')} fetched again with the same value (retrieval date only): "
-                     "not a change of results")
+        lines.append(
+            f"- {_plural(same, 'result')} fetched again with the same value (retrieval date only): "
+            "not a change of results"
+        )
     return lines
 
 
@@ -340,12 +379,15 @@ def details(d: dict) -> list[str]:
     s = _d(d.get("summary"))
     boards = _d(d.get("boards"))
     results = _d(d.get("results"))
-    lines = [f"Counts: {_plural(len(_l(s.get('boards_affected'))), 'board')} affected; "
-             f"{_plural(len(_l(s.get('models_moved'))), 'model')} moved (own value, rank or status); "
-             f"{_int(s.get('rank_shifts'))} rank shifts caused only by other rows; results added / changed / removed "
-             f"{_int(s.get('results_added'))} / {_int(s.get('results_changed'))} / {_int(s.get('results_removed'))}; "
-             f"models added / removed {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))}; "
-             f"{_plural(len(_l(s.get('methodology_files'))), 'methodology file')} changed.", ""]
+    lines = [
+        f"Counts: {_plural(len(_l(s.get('boards_affected'))), 'board')} affected; "
+        f"{_plural(len(_l(s.get('models_moved'))), 'model')} moved (own value, rank or status); "
+        f"{_int(s.get('rank_shifts'))} rank shifts caused only by other rows; results added / changed / removed "
+        f"{_int(s.get('results_added'))} / {_int(s.get('results_changed'))} / {_int(s.get('results_removed'))}; "
+        f"models added / removed {len(_l(s.get('models_added')))} / {len(_l(s.get('models_removed')))}; "
+        f"{_plural(len(_l(s.get('methodology_files'))), 'methodology file')} changed.",
+        "",
+    ]
     methodology = _l(d.get("methodology"))
     if methodology:
         lines += ["### Methodology", ""]
@@ -360,13 +402,20 @@ def details(d: dict) -> list[str]:
         lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
         for change, r in rows:
             side = _d(r.get("new")) if change == "changed" else r
-            value = (_arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed"
-                     else _num(r.get("value")))
-            lines.append(f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
-                         f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |")
+            value = (
+                _arrow(_d(r.get("old")).get("value"), side.get("value"))
+                if change == "changed"
+                else _num(r.get("value"))
+            )
+            lines.append(
+                f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
+                f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |"
+            )
         lines.append("")
     for board_id, b in _board_order(boards):
-        changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and cause_order(m) < 2]
+        changed = [
+            m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and cause_order(m) < 2
+        ]
         shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
         moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
         if not moved:
@@ -375,8 +424,10 @@ def details(d: dict) -> list[str]:
         if moved:
             lines += ["| model | value | rank | why |", "|---|---|---|---|"]
             for m in moved:
-                lines.append(f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
-                             f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |")
+                lines.append(
+                    f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
+                    f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |"
+                )
             lines.append("")
     return lines
 
@@ -396,11 +447,17 @@ def _render(report: dict, max_lines: int) -> str:
     errors, warnings = _l(report.get("errors")), _l(report.get("warnings"))
     if report.get("status") == "invalid" or errors:
         if report.get("invalid_side") == "base":
-            lines += [f"**The base branch does not validate: {_plural(len(errors), 'error')}**, so the boards "
-                      "cannot be compared. Merge or rebase on a base that does.", ""]
+            lines += [
+                f"**The base branch does not validate: {_plural(len(errors), 'error')}**, so the boards "
+                "cannot be compared. Merge or rebase on a base that does.",
+                "",
+            ]
         else:
-            lines += [f"**This change does not validate: {_plural(len(errors), 'error')}.** The boards are "
-                      "compared again once it does; `sitegen validate --warnings` shows the same list.", ""]
+            lines += [
+                f"**This change does not validate: {_plural(len(errors), 'error')}.** The boards are "
+                "compared again once it does; `sitegen validate --warnings` shows the same list.",
+                "",
+            ]
         lines += _problems("Errors", errors) + _problems("New warnings", warnings)
         return _cap(lines, max_lines)
     if "diff" in report and not isinstance(report.get("diff"), dict):
@@ -409,8 +466,11 @@ def _render(report: dict, max_lines: int) -> str:
     if report.get("truncated") is True:
         lines += ["_Long lists in this report were shortened; `sitegen diff --format json` has everything._", ""]
     boards = _d(d.get("boards"))
-    nothing = not boards and not _l(d.get("methodology")) and not any(
-        _l(_d(d.get("results")).get(k)) for k in ("added", "changed", "removed"))
+    nothing = (
+        not boards
+        and not _l(d.get("methodology"))
+        and not any(_l(_d(d.get("results")).get(k)) for k in ("added", "changed", "removed"))
+    )
     if nothing:
         lines += ["No change to the data, the methodology or any published board.", ""]
         lines += lead(d)[-1:] + [""] if _int(_d(d.get("summary")).get("results_retrieval_only")) else []
@@ -436,6 +496,7 @@ def _cap(lines: list[str], max_lines: int) -> str:
 
 
 # ---------------------------------------------------------------- the trusted job's entry point
+
 
 def read_report(path, max_bytes: int = MAX_REPORT_BYTES) -> dict:
     """Parse the report file: at most max_bytes, strict JSON (no NaN), an object."""
@@ -497,8 +558,10 @@ def github_outputs(artifact: Path, output) -> None:
 
 
 def main(argv: list[str]) -> int:
-    usage = ("usage: pr_comment.py REPORT.json                       print the comment body\n"
-             "       pr_comment.py --artifact DIR --github-output FILE  write pr-number and body outputs")
+    usage = (
+        "usage: pr_comment.py REPORT.json                       print the comment body\n"
+        "       pr_comment.py --artifact DIR --github-output FILE  write pr-number and body outputs"
+    )
     if len(argv) == 1 and not argv[0].startswith("-"):
         sys.stdout.write(comment_body(argv[0]))
         return 0

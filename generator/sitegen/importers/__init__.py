@@ -11,8 +11,7 @@ from . import aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_be
 from .extracts import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
 from .registry import Registry, key
 
-MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench,
-           pedagogy_models)
+MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench, pedagogy_models)
 IMPORTERS = {source: module for module in MODULES for source in module.SOURCES}
 #: The repository's copies of the downloaded files, laid out as ../shared/data (where new downloads arrive).
 DEFAULT_DATA = "downloads"
@@ -30,8 +29,7 @@ def importer_for(source: str):
     return next((mod for sid, mod in IMPORTERS.items() if SNAPSHOT_DATE.sub("", sid) == family), None)
 
 
-def extract(source: str, paths: list[Path], retrieved: str | None, registry: Registry,
-            ignores: list[dict]) -> Extract:
+def extract(source: str, paths: list[Path], retrieved: str | None, registry: Registry, ignores: list[dict]) -> Extract:
     """Read a source's files into an Extract (names not yet resolved)."""
     module = importer_for(source)
     if module is None:
@@ -69,8 +67,9 @@ def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tu
 def _below(root: Path, path: Path) -> bool:
     import os
 
-    return Path(os.path.abspath(path)).is_relative_to(Path(os.path.abspath(root))) or \
-        Path(path).absolute().is_relative_to(Path(root).resolve())
+    return Path(os.path.abspath(path)).is_relative_to(Path(os.path.abspath(root))) or Path(
+        path
+    ).absolute().is_relative_to(Path(root).resolve())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,10 +78,10 @@ class Capture:
 
     source: str
     name: str
-    use: str                 # import | tests | notice
+    use: str  # import | tests | notice
     sha256: str | None
-    redistributable: bool    # False: the terms forbid a copy in the repository; only the hash is kept
-    download: str            # how to get the file again
+    redistributable: bool  # False: the terms forbid a copy in the repository; only the hash is kept
+    download: str  # how to get the file again
 
 
 def captures(root: Path) -> list[Capture]:
@@ -90,9 +89,18 @@ def captures(root: Path) -> list[Capture]:
     from ..data.load import read_yaml
 
     doc = read_yaml(root, "scores/sources.yaml") or {}
-    return [Capture(src["id"], f["name"], f.get("use", "import"), f.get("sha256"), f.get("redistributable", True),
-                    src.get("download", ""))
-            for src in doc.get("sources") or [] for f in src.get("files") or []]
+    return [
+        Capture(
+            src["id"],
+            f["name"],
+            f.get("use", "import"),
+            f.get("sha256"),
+            f.get("redistributable", True),
+            src.get("download", ""),
+        )
+        for src in doc.get("sources") or []
+        for f in src.get("files") or []
+    ]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,8 +121,11 @@ def planned(root: Path, data: Path) -> list[Planned]:
     for cap in captures(root):
         if cap.use == "import":
             read.setdefault(cap.source, []).append(Path(data) / cap.name)
-    return [Planned(src["id"], tuple(read[src["id"]]), str(src["retrieved"]) if src.get("retrieved") else None)
-            for src in doc.get("sources") or [] if importer_for(src["id"]) and src["id"] in read]
+    return [
+        Planned(src["id"], tuple(read[src["id"]]), str(src["retrieved"]) if src.get("retrieved") else None)
+        for src in doc.get("sources") or []
+        if importer_for(src["id"]) and src["id"] in read
+    ]
 
 
 MAX_SHRINK = 0.2  # the share of the previous results an import may drop without --allow-shrink
@@ -140,8 +151,10 @@ def shrink_problem(root: Path, ex: Extract, outcome: Outcome) -> str | None:
     if not ex.results and not ex.models:
         return "the files give no results (an empty or truncated download?); nothing written"
     if old and new < old * (1 - MAX_SHRINK):
-        return (f"{new} results where {path.name} has {old}: more than {MAX_SHRINK:.0%} would be dropped (a truncated "
-                "download?); nothing written. Pass --allow-shrink if the source really shrank")
+        return (
+            f"{new} results where {path.name} has {old}: more than {MAX_SHRINK:.0%} would be dropped (a truncated "
+            "download?); nothing written. Pass --allow-shrink if the source really shrank"
+        )
     return None
 
 
@@ -168,8 +181,15 @@ class Done:
     shrunk: str | None = None
 
 
-def import_planned(root: Path, plan: Planned, *, check: bool = False, allow_unmatched: bool = False,
-                   allow_shrink: bool = False, write_file: bool = True) -> Done:
+def import_planned(
+    root: Path,
+    plan: Planned,
+    *,
+    check: bool = False,
+    allow_unmatched: bool = False,
+    allow_shrink: bool = False,
+    write_file: bool = True,
+) -> Done:
     """Import one planned source: compare with scores/imported/ (`check`), or write it unless names are unmatched
     or the results shrank. A file that cannot be read or written is an ImportError_ naming the source. With
     `write_file=False` an importable outcome is returned as "ready" and nothing is written: `sitegen import` validates
@@ -201,6 +221,7 @@ def import_planned(root: Path, plan: Planned, *, check: bool = False, allow_unma
     except PathRefused as exc:
         raise ImportError_(f"{plan.source}: {exc}; nothing written") from None
     except OSError as exc:
-        raise ImportError_(f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} "
-                           "(the previous file is unchanged)") from exc
+        raise ImportError_(
+            f"{plan.source}: cannot write {target.relative_to(root)}: {exc.strerror} (the previous file is unchanged)"
+        ) from exc
     return Done(ex, outcome, target, "written")

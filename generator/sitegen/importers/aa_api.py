@@ -27,9 +27,16 @@ INDICES = {
     "artificial_analysis_math_index": "aa-math-index",
 }
 EVALS = {
-    "mmlu_pro": "mmlu-pro", "gpqa": "gpqa-diamond", "hle": "hle", "livecodebench": "livecodebench",
-    "scicode": "scicode", "aime_25": "aime-2025", "ifbench": "ifbench", "lcr": "aa-lcr",
-    "terminalbench_hard": "terminal-bench-hard", "tau2": "tau2-bench-telecom",
+    "mmlu_pro": "mmlu-pro",
+    "gpqa": "gpqa-diamond",
+    "hle": "hle",
+    "livecodebench": "livecodebench",
+    "scicode": "scicode",
+    "aime_25": "aime-2025",
+    "ifbench": "ifbench",
+    "lcr": "aa-lcr",
+    "terminalbench_hard": "terminal-bench-hard",
+    "tau2": "tau2-bench-telecom",
 }
 
 
@@ -48,9 +55,14 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             ex.result(name, bench, number(ev.get(field), 100), url=url, subset=SUBSETS.get(bench))
         price = rec.get("pricing") or {}
         ex.hint(name, (rec.get("model_creator") or {}).get("name"))
-        ex.model(name, released=rec.get("release_date"), reasoning=reasoning_from_name(name),
-                 pricing=pricing(number(price.get("price_1m_input_tokens")),
-                                 number(price.get("price_1m_output_tokens")), retrieved))
+        ex.model(
+            name,
+            released=rec.get("release_date"),
+            reasoning=reasoning_from_name(name),
+            pricing=pricing(
+                number(price.get("price_1m_input_tokens")), number(price.get("price_1m_output_tokens")), retrieved
+            ),
+        )
     return ex
 
 

@@ -37,10 +37,23 @@ EVALS = {
 
 # API provider -> the organisation slug (first part of a model id) whose own endpoint it is, best first.
 CREATOR_ENDPOINTS = {
-    "OpenAI": "openai", "Anthropic": "anthropic", "Google (AI Studio)": "google", "Google (AI_Studio)": "google",
-    "Google": "google", "Google Vertex": "google", "Google (Vertex)": "google", "Mistral": "mistral",
-    "Cohere": "cohere", "xAI": "xai", "DeepSeek": "deepseek", "MiniMax": "minimax", "AI21 Labs": "ai21-labs",
-    "Reka AI": "reka-ai", "Upstage": "upstage", "Perplexity": "perplexity", "Amazon Bedrock": "amazon",
+    "OpenAI": "openai",
+    "Anthropic": "anthropic",
+    "Google (AI Studio)": "google",
+    "Google (AI_Studio)": "google",
+    "Google": "google",
+    "Google Vertex": "google",
+    "Google (Vertex)": "google",
+    "Mistral": "mistral",
+    "Cohere": "cohere",
+    "xAI": "xai",
+    "DeepSeek": "deepseek",
+    "MiniMax": "minimax",
+    "AI21 Labs": "ai21-labs",
+    "Reka AI": "reka-ai",
+    "Upstage": "upstage",
+    "Perplexity": "perplexity",
+    "Amazon Bedrock": "amazon",
     "Microsoft Azure": "microsoft",
 }
 PREFERENCE = list(CREATOR_ENDPOINTS)
@@ -85,20 +98,27 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         for column, bench in EVALS.items():
             ex.result(name, bench, number(first[column]), subset=SUBSETS.get(bench))
         licence = first["License"].strip()
-        fields = {"licence": licence if licence == "Proprietary" else None,
-                  "weights": ("closed" if licence == "Proprietary" else "open") if licence else None,
-                  "reasoning": reasoning_from_name(name)}
+        fields = {
+            "licence": licence if licence == "Proprietary" else None,
+            "weights": ("closed" if licence == "Proprietary" else "open") if licence else None,
+            "reasoning": reasoning_from_name(name),
+        }
         mid = ctx.resolve(name)
         own = [r for r in group if mid and CREATOR_ENDPOINTS.get(r["API Provider"].strip()) == mid.split("/")[0]]
         own.sort(key=lambda r: PREFERENCE.index(r["API Provider"].strip()))
         if own:
             endpoint = own[0]
-            fields["pricing"] = pricing(number(endpoint["Input Price USD/1M Tokens"]),
-                                        number(endpoint["Output Price USD/1M Tokens"]), retrieved)
+            fields["pricing"] = pricing(
+                number(endpoint["Input Price USD/1M Tokens"]), number(endpoint["Output Price USD/1M Tokens"]), retrieved
+            )
             fields["context_window"] = context_window(endpoint.get("Context Window"))
             # the page rounds to thousands ('131k' for 131,072): the figure is approximate
             fields["context_window_approximate"] = True if fields["context_window"] is not None else None
-            ex.result(name, "aa-response-time", number(endpoint["Total Response (s)"]),
-                      notes=f"{endpoint['API Provider'].strip()} endpoint ({endpoint['Model'].strip()})")
+            ex.result(
+                name,
+                "aa-response-time",
+                number(endpoint["Total Response (s)"]),
+                notes=f"{endpoint['API Provider'].strip()} endpoint ({endpoint['Model'].strip()})",
+            )
         ex.model(name, **fields)
     return ex

@@ -23,9 +23,17 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         name, url = row["name"].strip(), URL.format(slug=row["slug"].strip())
         ex.hint(name, row["creator"])
         cost = number(row["cost"])
-        ex.result(name, "aa-suite-tokens", number(row["tokens_m"]), url=url,
-                  notes=f"cost to run the AA Intelligence Index: {cost} USD" if cost is not None else None)
+        ex.result(
+            name,
+            "aa-suite-tokens",
+            number(row["tokens_m"]),
+            url=url,
+            notes=f"cost to run the AA Intelligence Index: {cost} USD" if cost is not None else None,
+        )
         ex.result(name, "aa-intelligence-index", number(row["intel"]), url=url)
-        ex.model(name, weights=WEIGHTS.get(row["type"].strip()),
-                 pricing=pricing(number(row["inp"]), number(row["out"]), retrieved))
+        ex.model(
+            name,
+            weights=WEIGHTS.get(row["type"].strip()),
+            pricing=pricing(number(row["inp"]), number(row["out"]), retrieved),
+        )
     return ex

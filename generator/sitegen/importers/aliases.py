@@ -24,12 +24,20 @@ NOISE = {"instruct", "it", "bf16", "fp8", "fw", "hf", "latest", "api"}
 # Organisation names come from one reviewed table, scores/metadata.yaml's `organizations:` (Registry.organizations):
 # a source's developer name is looked up among each entry's name and `aka` spellings.
 PREFIXES = (
-    (("gpt", "o1", "o3", "o4", "chatgpt", "davinci"), "openai"), (("claude",), "anthropic"),
-    (("gemini", "gemma"), "google"), (("llama", "meta-llama"), "meta"), (("qwen", "qwq"), "alibaba"),
-    (("deepseek",), "deepseek"), (("grok",), "xai"),
+    (("gpt", "o1", "o3", "o4", "chatgpt", "davinci"), "openai"),
+    (("claude",), "anthropic"),
+    (("gemini", "gemma"), "google"),
+    (("llama", "meta-llama"), "meta"),
+    (("qwen", "qwq"), "alibaba"),
+    (("deepseek",), "deepseek"),
+    (("grok",), "xai"),
     (("mistral", "mixtral", "magistral", "codestral", "devstral", "ministral", "pixtral"), "mistral"),
-    (("phi",), "microsoft"), (("command",), "cohere"), (("nova", "amazon"), "amazon"), (("kimi",), "kimi"),
-    (("glm",), "zai"), (("minimax",), "minimax"),
+    (("phi",), "microsoft"),
+    (("command",), "cohere"),
+    (("nova", "amazon"), "amazon"),
+    (("kimi",), "kimi"),
+    (("glm",), "zai"),
+    (("minimax",), "minimax"),
 )
 
 
@@ -189,21 +197,33 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
             data = registry.models[mid]
         elif p.get("new"):
             new = p["new"]
-            if not isinstance(new, dict) or not all(isinstance(new.get(k), str) for k in ("id", "name", "organization")):
+            if not isinstance(new, dict) or not all(
+                isinstance(new.get(k), str) for k in ("id", "name", "organization")
+            ):
                 raise ValueError(f"{name!r}: `new` needs an id, a name and an organization")
             mid = new["id"]
             _id_refused(mid)
-            data = registry.models.get(mid) or {**{k: new[k] for k in ("id", "name", "organization")},
-                                                **identity.propose(mid, new["name"])}
+            data = registry.models.get(mid) or {
+                **{k: new[k] for k in ("id", "name", "organization")},
+                **identity.propose(mid, new["name"]),
+            }
             registry.models[mid] = data
         else:
             continue
         aliases = list(data.get("aliases") or [])
         scoped = list(data.get("source_aliases") or [])
-        extra = [n for n in (name, p.get("display") if p.get("add_display") else None) if n and key(n) != key(data["name"])
-                 and key(n) not in {key(a) for a in aliases}]
-        local = [n for n in extra if p.get("source") and scoped_here(n, mid, registry.models, rules)
-                 and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}]
+        extra = [
+            n
+            for n in (name, p.get("display") if p.get("add_display") else None)
+            if n and key(n) != key(data["name"]) and key(n) not in {key(a) for a in aliases}
+        ]
+        local = [
+            n
+            for n in extra
+            if p.get("source")
+            and scoped_here(n, mid, registry.models, rules)
+            and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}
+        ]
         extra = [n for n in extra if not (p.get("source") and scoped_here(n, mid, registry.models, rules))]
         exists = model_path(root, mid).exists() or _rel(mid) in changes
         if p.get("unreviewed") and (extra or local or not exists):
@@ -214,8 +234,14 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
                 data.pop("aliases")
             if local:
                 data["source_aliases"] = scoped + [
-                    {"source": p["source"], "name": n, "notes": "A bare name that pins this configuration at this "
-                     "source only (no vendor_defaults rule gives it); the evidence goes here."} for n in local]
+                    {
+                        "source": p["source"],
+                        "name": n,
+                        "notes": "A bare name that pins this configuration at this "
+                        "source only (no vendor_defaults rule gives it); the evidence goes here.",
+                    }
+                    for n in local
+                ]
             changes[_rel(mid)] = model_text(data).encode("utf-8")
             added = extra + [f"{n} (at {p['source']})" for n in local]
             done.append(f"{mid}: {', '.join(added) or '(new)'}")
@@ -234,8 +260,9 @@ def _repoint(root: Path, old: str, new: str, changes: dict[str, bytes | None]) -
     `match` list entry, a `distinct` pair, an `unresolved` model; a glob pattern is left as it is, and prose
     that mentions the id is not a reference)."""
     rows = re.compile(rf"^(\s*-?\s*model: ){re.escape(old)}$", re.MULTILINE)
-    values = re.compile(rf"((?:^|[\[,])[ \t]*|(?:^[ \t]*-|:)[ \t]+)([\"']?){re.escape(old)}\2(?=[ \t]*(?:[\],]|#|$))",
-                        re.MULTILINE)
+    values = re.compile(
+        rf"((?:^|[\[,])[ \t]*|(?:^[ \t]*-|:)[ \t]+)([\"']?){re.escape(old)}\2(?=[ \t]*(?:[\],]|#|$))", re.MULTILINE
+    )
     files = [(p.relative_to(root).as_posix(), rows) for p in sorted((root / "scores").glob("imported/*.yaml"))]
     files += [("scores/overrides.yaml", rows), ("scores/metadata.yaml", values), ("scores/identity.yaml", values)]
 
@@ -272,13 +299,18 @@ def rename(root: Path, old: str, new: str, organization: str | None = None) -> l
     data = dict(registry.models[old], id=new)
     if new_org != old_org:
         if not organization:
-            raise ValueError(f"{new} is in another organisation than {old}: give the new organisation's name "
-                             "(--organization)")
+            raise ValueError(
+                f"{new} is in another organisation than {old}: give the new organisation's name (--organization)"
+            )
         release = str(data.get("release") or old)
-        siblings = sorted(mid for mid, other in registry.models.items() if mid != old and other.get("release") == release)
+        siblings = sorted(
+            mid for mid, other in registry.models.items() if mid != old and other.get("release") == release
+        )
         if siblings:
-            raise ValueError(f"{', '.join(siblings)} also belong to release {release}: rename every configuration of "
-                             "a release, or none")
+            raise ValueError(
+                f"{', '.join(siblings)} also belong to release {release}: rename every configuration of "
+                "a release, or none"
+            )
         data["organization"] = organization
         data["release"] = f"{new_org}/{release.split('/', 1)[1]}" if release.startswith(f"{old_org}/") else release
     elif organization:

@@ -35,8 +35,13 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
             ex.skipped.append((name, f"dataset {ev['datasetId']} is not a semi-private ARC-AGI-1/2 set"))
             continue
         cost = number(ev.get("costPerTask"), digits=4)
-        ex.result(name, bench, number(ev["score"], 100), url=(ev.get("resultsUrl") or "").strip() or None,
-                  cost_per_task_usd=cost)
+        ex.result(
+            name,
+            bench,
+            number(ev["score"], 100),
+            url=(ev.get("resultsUrl") or "").strip() or None,
+            cost_per_task_usd=cost,
+        )
         meta = models.get(name, {})
         released = (meta.get("modelReleaseDate") or "")[:10] or None
         ex.model(name, released=released)

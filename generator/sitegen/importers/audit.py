@@ -73,12 +73,17 @@ def _reasoning_effort_stated(data: dict) -> bool:
     return effort is not None and effort != "none"
 
 
-def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str] | frozenset[str] = frozenset(),
-          ranked: dict[str, set[str]] | None = None) -> list[Finding]:
+def audit(
+    models: dict[str, dict],
+    distinct: set[frozenset],
+    unresolved: set[str] | frozenset[str] = frozenset(),
+    ranked: dict[str, set[str]] | None = None,
+) -> list[Finding]:
     """Findings over model files ({id: data}). Pairs in `distinct` (two model ids, or two release ids) are not
     reported together; a model in `unresolved` (reviewed: no source identifies its configuration) is not
     reported as bare or effort-unstated. `ranked` maps each model with results on the boards to the benchmarks
     of those results (None: not known, the ranked-bare check is skipped)."""
+
     def reviewed(a: str, b: str) -> bool:
         ra, rb = models[a].get("release"), models[b].get("release")
         return frozenset((a, b)) in distinct or frozenset((ra, rb)) in distinct
@@ -99,26 +104,50 @@ def audit(models: dict[str, dict], distinct: set[frozenset], unresolved: set[str
                 continue
             seen.add((a, b))
             where = "" if a.split("/")[0] == b.split("/")[0] else " in two organisations"
-            out.append(Finding("near-duplicate", (a, b), f"{what} fold to '{key}' but name releases {ra} and "
-                               f"{rb}{where}", "merge one into the other with `sitegen aliases merge OLD --into "
-                               "NEW` if they are one model, else list the pair under distinct: in "
-                               "scores/identity.yaml with the reason"))
+            out.append(
+                Finding(
+                    "near-duplicate",
+                    (a, b),
+                    f"{what} fold to '{key}' but name releases {ra} and {rb}{where}",
+                    "merge one into the other with `sitegen aliases merge OLD --into "
+                    "NEW` if they are one model, else list the pair under distinct: in "
+                    "scores/identity.yaml with the reason",
+                )
+            )
     for release, ids in sorted(by_release.items()):
         keys = {mid: fold(mid.split("/", 1)[1]) for mid in ids}
         for a, b in itertools.combinations(ids, 2):
             if keys[a] != keys[b] and not reviewed(a, b):
-                out.append(Finding("spread", (a, b), f"configurations of {release} spelled differently "
-                                   f"('{keys[a]}' vs '{keys[b]}')", "rename one with `sitegen aliases merge` or "
-                                   "a rename that keeps the old id under former_ids, or list the pair under distinct:"))
+                out.append(
+                    Finding(
+                        "spread",
+                        (a, b),
+                        f"configurations of {release} spelled differently ('{keys[a]}' vs '{keys[b]}')",
+                        "rename one with `sitegen aliases merge` or "
+                        "a rename that keeps the old id under former_ids, or list the pair under distinct:",
+                    )
+                )
         out.extend(_release_findings(release, ids, models, reviewed, unresolved, ranked))
     for a, b in typo_pairs(models, distinct):
-        out.append(Finding("typo", (a, b), f"ids within edit distance 2 with one display name "
-                           f"'{models[a].get('name')}'", "one model entered twice with a mistyped id: merge it with "
-                           "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with the reason"))
+        out.append(
+            Finding(
+                "typo",
+                (a, b),
+                f"ids within edit distance 2 with one display name '{models[a].get('name')}'",
+                "one model entered twice with a mistyped id: merge it with "
+                "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with the reason",
+            )
+        )
     for mid, data in sorted(models.items()):
         if data.get("unreviewed"):
-            out.append(Finding("unreviewed", (mid,), "written by `aliases apply` from an unreviewed proposal",
-                               "check its id, release, effort and aliases, then delete `unreviewed: true`"))
+            out.append(
+                Finding(
+                    "unreviewed",
+                    (mid,),
+                    "written by `aliases apply` from an unreviewed proposal",
+                    "check its id, release, effort and aliases, then delete `unreviewed: true`",
+                )
+            )
     return out
 
 
@@ -141,8 +170,12 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
             continue
         aliases: list = given if isinstance(given := data.get("aliases"), list) else []
         scoped: list = given if isinstance(given := data.get("source_aliases"), list) else []
-        names: list[tuple[str | None, str]] = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
-        names += [(e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)]
+        names: list[tuple[str | None, str]] = [
+            ("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n
+        ]
+        names += [
+            (e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)
+        ]
         for source, name in names:
             if not defaults.is_bare(name):
                 continue
@@ -151,15 +184,27 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
                 continue  # a scoped alias with no source rule: the source's own listing identifies it
             where = f"the alias '{name}'" + (f" at {source}" if source else "")
             if rule is None:
-                out.append(Finding("alias-default", (mid,), f"{where} names the {claim} configuration of {release}, "
-                                   "and no vendor_defaults rule says a bare name means that",
-                                   "make it a source_aliases entry of the source whose listing identifies it, or "
-                                   "add the vendor's documented default as a rule in scores/identity.yaml"))
+                out.append(
+                    Finding(
+                        "alias-default",
+                        (mid,),
+                        f"{where} names the {claim} configuration of {release}, "
+                        "and no vendor_defaults rule says a bare name means that",
+                        "make it a source_aliases entry of the source whose listing identifies it, or "
+                        "add the vendor's documented default as a rule in scores/identity.yaml",
+                    )
+                )
             elif rule.configuration != claim:
-                out.append(Finding("alias-default", (mid,), f"{where} names the {claim} configuration of {release}, "
-                                   f"but {rule.where} says a bare name means {rule.configuration}",
-                                   "move the alias to that configuration, or scope it to the source that "
-                                   "identifies this one (source_aliases)"))
+                out.append(
+                    Finding(
+                        "alias-default",
+                        (mid,),
+                        f"{where} names the {claim} configuration of {release}, "
+                        f"but {rule.where} says a bare name means {rule.configuration}",
+                        "move the alias to that configuration, or scope it to the source that "
+                        "identifies this one (source_aliases)",
+                    )
+                )
     return out
 
 
@@ -171,41 +216,78 @@ def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> lis
         data = models[mid]
         others = [o for o in ids if o != mid and not reviewed(mid, o)]
         if not _mode_known(data) and mid not in unresolved and others:
-            out.append(Finding("bare", (mid, *others), f"{mid} states neither effort nor reasoning next to "
-                               f"other configurations of {release}", "give it the vendor's default "
-                               "configuration (scores/identity.yaml vendor_defaults) or merge it into that one"))
+            out.append(
+                Finding(
+                    "bare",
+                    (mid, *others),
+                    f"{mid} states neither effort nor reasoning next to other configurations of {release}",
+                    "give it the vendor's default "
+                    "configuration (scores/identity.yaml vendor_defaults) or merge it into that one",
+                )
+            )
         stated = [o for o in others if _reasoning_effort_stated(models[o])]
         if data.get("reasoning") is True and data.get("effort") is None and mid not in unresolved and stated:
-            out.append(Finding("effort-unstated", (mid, *stated), f"{mid} is a reasoning configuration of "
-                               f"{release} with no effort, next to configurations whose effort is stated",
-                               "if a source or the vendor's default identifies its effort, merge it into that "
-                               "configuration; else list it under unresolved: with the reason"))
+            out.append(
+                Finding(
+                    "effort-unstated",
+                    (mid, *stated),
+                    f"{mid} is a reasoning configuration of "
+                    f"{release} with no effort, next to configurations whose effort is stated",
+                    "if a source or the vendor's default identifies its effort, merge it into that "
+                    "configuration; else list it under unresolved: with the reason",
+                )
+            )
         own = (ranked or {}).get(mid) or set()
         known = [o for o in others if _mode_known(models[o]) and own & ((ranked or {}).get(o) or set())]
         if not _mode_known(data) and known:
-            out.append(Finding("ranked-bare", (mid, *known), f"{mid}, mode unknown, has results on benchmarks "
-                               f"where configurations of {release} whose mode is known have results too: it may "
-                               "be one of them, ranked twice", "merge it where a source identifies its "
-                               "configuration, else exclude its results in scores/overrides.yaml with the reason"))
+            out.append(
+                Finding(
+                    "ranked-bare",
+                    (mid, *known),
+                    f"{mid}, mode unknown, has results on benchmarks "
+                    f"where configurations of {release} whose mode is known have results too: it may "
+                    "be one of them, ranked twice",
+                    "merge it where a source identifies its "
+                    "configuration, else exclude its results in scores/overrides.yaml with the reason",
+                )
+            )
     unstated: dict[str, list[str]] = defaultdict(list)
     for mid in ids:
         data = models[mid]
         if data.get("effort") is None:
-            unstated["reasoning" if data.get("reasoning") is True else "non-reasoning" if
-                     data.get("reasoning") is False else "not stated"].append(mid)
+            unstated[
+                "reasoning"
+                if data.get("reasoning") is True
+                else "non-reasoning"
+                if data.get("reasoning") is False
+                else "not stated"
+            ].append(mid)
     for mode, same in sorted(unstated.items()):
         for a, b in itertools.combinations(same, 2):
             if not reviewed(a, b):
-                out.append(Finding("twice", (a, b), f"two configurations of {release} with mode {mode} and no "
-                                   "effort: one configuration entered twice", "merge one into the other with "
-                                   "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with "
-                                   "the reason"))
+                out.append(
+                    Finding(
+                        "twice",
+                        (a, b),
+                        f"two configurations of {release} with mode {mode} and no "
+                        "effort: one configuration entered twice",
+                        "merge one into the other with "
+                        "`sitegen aliases merge OLD --into NEW`, or list the pair under distinct: with "
+                        "the reason",
+                    )
+                )
     return out
 
 
 def _result_key(row: dict, model: str | None, source: str | None) -> tuple:
-    return (model, row.get("benchmark"), source, row.get("metric") or "", row.get("subset") or "",
-            row.get("harness") or "")
+    return (
+        model,
+        row.get("benchmark"),
+        source,
+        row.get("metric") or "",
+        row.get("subset") or "",
+        row.get("harness") or "",
+    )
 
 
 def ranked_models(root, models: dict[str, dict]) -> dict[str, set[str]]:
@@ -217,8 +299,11 @@ def ranked_models(root, models: dict[str, dict]) -> dict[str, set[str]]:
 
     def rows(doc) -> list:
         data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
-        return [r for r in data.get("results" if doc is None or doc.kind != "overrides" else "overrides") or []
-                if isinstance(r, dict)]
+        return [
+            r
+            for r in data.get("results" if doc is None or doc.kind != "overrides" else "overrides") or []
+            if isinstance(r, dict)
+        ]
 
     excluded = {_result_key(o, o.get("model"), o.get("source")) for o in rows(repo.overrides) if o.get("exclude")}
     out: dict[str, set[str]] = defaultdict(set)

@@ -29,6 +29,11 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         m = TOOLS.match(name)
         if m:
             name, harness = f"{m['model'].strip()} ({m['effort'].strip()})", m["tools"].strip()
-        ex.result(name, "critpt", number(row["challenge_accuracy_pct"]), harness=harness,
-                  notes=(row.get("note") or "").strip() or None)
+        ex.result(
+            name,
+            "critpt",
+            number(row["challenge_accuracy_pct"]),
+            harness=harness,
+            notes=(row.get("note") or "").strip() or None,
+        )
     return ex

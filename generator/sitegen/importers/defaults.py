@@ -23,8 +23,25 @@ import dataclasses
 import re
 
 # Words that state a configuration; a name with none of them (and no budget such as '16k') is bare.
-CONFIG_WORDS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max", "reasoning", "thinking",
-                          "think", "reasoner", "effort", "adaptive", "unknown", "stated"})
+CONFIG_WORDS = frozenset(
+    {
+        "none",
+        "minimal",
+        "low",
+        "medium",
+        "high",
+        "xhigh",
+        "max",
+        "reasoning",
+        "thinking",
+        "think",
+        "reasoner",
+        "effort",
+        "adaptive",
+        "unknown",
+        "stated",
+    }
+)
 _BUDGET = re.compile(r"\d+k")
 
 
@@ -38,9 +55,9 @@ def is_bare(name: str) -> bool:
 @dataclasses.dataclass(frozen=True)
 class Rule:
     releases: frozenset[str]
-    configuration: str           # an effort level, or 'reasoning' (on, effort not stated)
-    where: str                   # 'vendor_defaults[2] (Google)' or 'source_defaults[0] (lmarena)'
-    source: str | None = None    # set for a rule scoped to one source
+    configuration: str  # an effort level, or 'reasoning' (on, effort not stated)
+    where: str  # 'vendor_defaults[2] (Google)' or 'source_defaults[0] (lmarena)'
+    source: str | None = None  # set for a rule scoped to one source
 
 
 def _configuration(bare: object) -> str | None:

@@ -91,6 +91,7 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
 class _Reading:
     """What the readers share: the extract they add to, the weights the capabilities index gives each version,
     and the source names read so far (the capabilities index adds metadata only for versions no file named)."""
+
     ex: Extract
     access: dict[str, str]
     named: set[str] = field(default_factory=set)
@@ -101,8 +102,12 @@ class _Reading:
             self.ex.skipped.append((f"{file}:{row.get('id')}", "no model version"))
             return False
         self.ex.hint(name, row.get("Organization") or row.get("Model Org"), row.get("Name"))
-        self.ex.model(name, released=(row.get("Release date") or "").strip() or None, weights=self.access.get(name),
-                      reasoning=reasoning_from_version(name))
+        self.ex.model(
+            name,
+            released=(row.get("Release date") or "").strip() or None,
+            weights=self.access.get(name),
+            reasoning=reasoning_from_version(name),
+        )
         self.named.add(name)
         return True
 
@@ -130,13 +135,23 @@ def _read_own_runs(reading: _Reading, file: str, rows: list[dict]) -> None:
         if not reading.model(file, row, name):
             continue
         if latest[name] is not row:
-            reading.ex.skipped.append((name, f"{file} run {row.get('id')} of {row.get('Started at')} "
-                                             f"({number(row['mean_score'], 100)}) superseded by the later run {latest[name].get('id')}"))
+            reading.ex.skipped.append(
+                (
+                    name,
+                    f"{file} run {row.get('id')} of {row.get('Started at')} "
+                    f"({number(row['mean_score'], 100)}) superseded by the later run {latest[name].get('id')}",
+                )
+            )
             continue
-        reading.ex.result(name, OWN_RUNS[file], number(row["mean_score"], 100),
-                          stderr=number(row.get("stderr"), 100), url=(row.get("Log viewer") or "").strip() or None,
-                          published=row.get("Started at"),
-                          notes=f"Epoch run {row.get('id')}, started {(row.get('Started at') or '')[:10]}" if row.get("id") else None)
+        reading.ex.result(
+            name,
+            OWN_RUNS[file],
+            number(row["mean_score"], 100),
+            stderr=number(row.get("stderr"), 100),
+            url=(row.get("Log viewer") or "").strip() or None,
+            published=row.get("Started at"),
+            notes=f"Epoch run {row.get('id')}, started {(row.get('Started at') or '')[:10]}" if row.get("id") else None,
+        )
 
 
 def _read_external(reading: _Reading, file: str, rows: list[dict]) -> None:
@@ -150,9 +165,13 @@ def _read_external(reading: _Reading, file: str, rows: list[dict]) -> None:
         if named_by_display(name, row.get("Name"), len(names_of.get(name, ()))):
             name = " ".join(row["Name"].split())
         if reading.model(file, row, name):
-            reading.ex.result(name, EXTERNAL[file], number(row["Score"], 100),
-                              url=(row.get("Source link") or "").strip() or None,
-                              notes=_notes(row.get("Source"), row.get("Notes")))
+            reading.ex.result(
+                name,
+                EXTERNAL[file],
+                number(row["Score"], 100),
+                url=(row.get("Source link") or "").strip() or None,
+                notes=_notes(row.get("Source"), row.get("Notes")),
+            )
 
 
 def _read_hle(reading: _Reading, file: str, rows: list[dict]) -> None:
@@ -160,8 +179,9 @@ def _read_hle(reading: _Reading, file: str, rows: list[dict]) -> None:
     for row in rows:
         name = _name(row)
         if reading.model(file, row, name):
-            reading.ex.result(name, "hle", number(row["Accuracy"], 100), ci95=_hle_interval(row),
-                              notes=_notes(None, row.get("Notes")))
+            reading.ex.result(
+                name, "hle", number(row["Accuracy"], 100), ci95=_hle_interval(row), notes=_notes(None, row.get("Notes"))
+            )
             reading.ex.result(name, "hle", number(row.get("Calibration Error")), metric="calibration-error")
 
 
@@ -177,14 +197,22 @@ def _read_terminal_bench(reading: _Reading, file: str, rows: list[dict]) -> None
         if not reading.model(file, row, name):
             continue
         if (row.get("Source") or "").strip() != TB2_SOURCE:
-            reading.ex.skipped.append((name, f"terminalbench_external.csv row {row['id']}: source is not the v2.0 leaderboard"))
+            reading.ex.skipped.append(
+                (name, f"terminalbench_external.csv row {row['id']}: source is not the v2.0 leaderboard")
+            )
             continue
         agent = " ".join(row["Agent"].split())
         harness = agent if agents[(name, agent)] == 1 else f"{agent} (run of {(row.get('Run date') or '').strip()})"
-        reading.ex.result(name, "terminal-bench-2", number(row["Accuracy mean"], 100),
-                          stderr=number(row.get("Accuracy SE"), 100), harness=harness,
-                          published=published_day(row.get("Run date")) or published_day(row.get("Created")),
-                          url=(row.get("Source Link") or "").strip() or None, notes=_notes(None, row.get("Notes")))
+        reading.ex.result(
+            name,
+            "terminal-bench-2",
+            number(row["Accuracy mean"], 100),
+            stderr=number(row.get("Accuracy SE"), 100),
+            harness=harness,
+            published=published_day(row.get("Run date")) or published_day(row.get("Created")),
+            url=(row.get("Source Link") or "").strip() or None,
+            notes=_notes(None, row.get("Notes")),
+        )
 
 
 def _index_only_versions(reading: _Reading, eci: list[dict], ctx: Context) -> None:

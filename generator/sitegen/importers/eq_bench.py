@@ -24,7 +24,11 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     for row in rows:
         raw = row["model_name"].strip()
         name = raw.lstrip("*").strip()
-        ex.result(name, "eq-bench-3", number(row["elo_norm"]),
-                  ci95=[number(row["ci_low_norm"]), number(row["ci_high_norm"])],
-                  notes="marked * on the leaderboard (meaning not stated)" if raw.startswith("*") else None)
+        ex.result(
+            name,
+            "eq-bench-3",
+            number(row["elo_norm"]),
+            ci95=[number(row["ci_low_norm"]), number(row["ci_high_norm"])],
+            notes="marked * on the leaderboard (meaning not stated)" if raw.startswith("*") else None,
+        )
     return ex

@@ -245,12 +245,16 @@ def read_csv(path: Path) -> list[dict]:
     try:
         rows = list(reader)
     except csv.Error as exc:
-        raise ImportError_(f"{Path(path).name}:{reader.line_num + 1}:1: (file): cannot be read as CSV: {exc} "
-                           "(the download may be cut off or not a CSV)") from None
+        raise ImportError_(
+            f"{Path(path).name}:{reader.line_num + 1}:1: (file): cannot be read as CSV: {exc} "
+            "(the download may be cut off or not a CSV)"
+        ) from None
     if any(None in row for row in rows):
         line = next(i for i, row in enumerate(rows, 2) if None in row)
-        raise ImportError_(f"{Path(path).name}:{line}:1: (file): a row has more fields than the header "
-                           "(the download may be cut off or not a CSV)")
+        raise ImportError_(
+            f"{Path(path).name}:{line}:1: (file): a row has more fields than the header "
+            "(the download may be cut off or not a CSV)"
+        )
     return rows
 
 
@@ -261,17 +265,27 @@ def read_json(path: Path, **options):
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated")
         what = "ends early (a truncated download?)" if cut else "is not valid JSON"
-        raise ImportError_(f"{Path(path).name}:{exc.lineno}:{exc.colno}: (file): {what}: {exc.msg} "
-                           "(download the file again)") from exc
+        raise ImportError_(
+            f"{Path(path).name}:{exc.lineno}:{exc.colno}: (file): {what}: {exc.msg} (download the file again)"
+        ) from exc
     except RecursionError as exc:
         raise ImportError_(f"{Path(path).name}:1:1: (file): is nested too deeply (download the file again)") from exc
     except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
-        raise ImportError_(f"{Path(path).name}:1:1: (file): is not valid JSON: {str(exc)[:120]} "
-                           "(download the file again)") from exc
+        raise ImportError_(
+            f"{Path(path).name}:1:1: (file): is not valid JSON: {str(exc)[:120]} (download the file again)"
+        ) from exc
 
 
-SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError, InvalidOperation, OverflowError,
-                RecursionError)
+SHAPE_ERRORS = (
+    AttributeError,
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    InvalidOperation,
+    OverflowError,
+    RecursionError,
+)
 
 
 @contextlib.contextmanager
@@ -287,12 +301,16 @@ def reading(paths: list[Path], source: str):
             raise
         raise ImportError_(_place(paths, exc.text, str(exc))) from None
     except KeyError as exc:
-        raise ImportError_(f"{first}:1:1: (file): {exc} is missing: not the shape the {source} importer reads "
-                           "(compare the file with the capture in downloads/)") from None
+        raise ImportError_(
+            f"{first}:1:1: (file): {exc} is missing: not the shape the {source} importer reads "
+            "(compare the file with the capture in downloads/)"
+        ) from None
     except SHAPE_ERRORS as exc:
-        raise ImportError_(f"{first}:1:1: (file): not the shape the {source} importer reads "
-                           f"({type(exc).__name__}: {str(exc)[:200]}) (compare the file with the capture in "
-                           "downloads/)") from None
+        raise ImportError_(
+            f"{first}:1:1: (file): not the shape the {source} importer reads "
+            f"({type(exc).__name__}: {str(exc)[:200]}) (compare the file with the capture in "
+            "downloads/)"
+        ) from None
 
 
 def _place(paths: list[Path], text: str, message: str) -> str:
@@ -380,8 +398,12 @@ def _result_sort_key(row: dict):
     return tuple(str(row.get(k, "")) for k in RESULT_KEYS) + (repr(row.get("value")), str(row.get("notes", "")))
 
 
-def resolve(extract: Extract, registry: Registry, ignores: list[dict],
-            prefer: Callable[[str, list[tuple[str, dict]]], tuple[str, dict]] | None = None) -> Outcome:
+def resolve(
+    extract: Extract,
+    registry: Registry,
+    ignores: list[dict],
+    prefer: Callable[[str, list[tuple[str, dict]]], tuple[str, dict]] | None = None,
+) -> Outcome:
     """Map every source name to a model id; build the imported document; report what did not resolve.
 
     `prefer(model, [(name, fields), ...])` chooses between two metadata records of one model (e.g. the
@@ -417,7 +439,8 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
                 continue  # the same number listed twice (data README: duplicated rows); one is enough
             conflicts.append(
                 f"{extract.source}: {name!r} gives {full['value']} for {key[1]} {' '.join(k for k in key[2:] if k)}"
-                f" but another row gives {results[key]['value']} for {mapping[name]}; add an ignore or an override")
+                f" but another row gives {results[key]['value']} for {mapping[name]}; add an ignore or an override"
+            )
             continue
         results[key] = full
 
@@ -458,8 +481,13 @@ def resolve(extract: Extract, registry: Registry, ignores: list[dict],
             if n == name and not row.get("metric") and not row.get("subset"):
                 values.setdefault(row["benchmark"], row["value"])
         if values:
-            left_out.append({"name": name, "reason": reason,
-                             "results": [{"benchmark": b, "value": v} for b, v in sorted(values.items())]})
+            left_out.append(
+                {
+                    "name": name,
+                    "reason": reason,
+                    "results": [{"benchmark": b, "value": v} for b, v in sorted(values.items())],
+                }
+            )
     if left_out:
         doc["not_attributed"] = left_out
     return Outcome(doc, dump(doc), sorted(unmatched), ignored, conflicts)

@@ -41,13 +41,13 @@ from ..write import replace_file, replace_files
 from . import DEFAULT_DATA, MAX_SHRINK, imported_count, run
 from .extracts import ImportError_
 
-TIMEOUT = 60                    # seconds a whole download may take: every redirect, every chunk
-MAX_BYTES = 64 * 1024 * 1024    # no source is near this; a bigger answer (or unpacked member) is not what we asked for
-MAX_RATIO = 100                 # a zip member unpacks to at most this many times its packed size (CSV: about 5-10)
+TIMEOUT = 60  # seconds a whole download may take: every redirect, every chunk
+MAX_BYTES = 64 * 1024 * 1024  # no source is near this; a bigger answer (or unpacked member) is not what we asked for
+MAX_RATIO = 100  # a zip member unpacks to at most this many times its packed size (CSV: about 5-10)
 MAX_REDIRECTS = 5
 CHUNK = 64 * 1024
 SECRET_HEADERS = frozenset({"x-api-key", "authorization", "cookie"})  # sent only to the host the URL names
-MIN_BYTES = 64                  # an empty or near-empty answer is an error page, not data
+MIN_BYTES = 64  # an empty or near-empty answer is an error page, not data
 USER_AGENT = "sitegen-fetch (+https://github.com/; refreshes a leaderboard's source captures)"
 SNAPSHOT_ID = re.compile(r"^(?P<family>.+)-(?P<date>\d{4}-\d{2}(?:-\d{2})?)$")
 DATE_IN_NAME = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -91,7 +91,7 @@ class Remote:
         if self.base_url:
             prefix = self.base_url.rstrip("/") + "/"
             if actual.startswith(prefix):
-                return "https://" + actual[len(prefix):]
+                return "https://" + actual[len(prefix) :]
         return actual
 
     def get(self, url: str, headers: dict | None = None, hosts=()) -> bytes:
@@ -112,8 +112,10 @@ class Remote:
             if published.scheme == "http" and urllib.parse.urlsplit(url).scheme == "https" and not self.base_url:
                 raise FetchError(f"{url}: redirected from https to plain http ({here}); refused")
             if here not in allowed:
-                raise FetchError(f"{url}: redirected to another host ({here}); refused (if the publisher moved "
-                                 "its files there, list the host under the source's redirect_hosts)")
+                raise FetchError(
+                    f"{url}: redirected to another host ({here}); refused (if the publisher moved "
+                    "its files there, list the host under the source's redirect_hosts)"
+                )
         raise FetchError(f"{url}: more than {MAX_REDIRECTS} redirects; refused")
 
     def _late(self, url: str) -> FetchError:
@@ -166,8 +168,10 @@ class Remote:
                 raise self._late(url) from None
             raise FetchError(f"{url}: cannot download: timed out") from None
         except http.client.IncompleteRead as exc:
-            raise FetchError(f"{url}: truncated download: got {sum(map(len, chunks)) + len(exc.partial)} bytes, "
-                             f"{exc.expected} more were announced") from None
+            raise FetchError(
+                f"{url}: truncated download: got {sum(map(len, chunks)) + len(exc.partial)} bytes, "
+                f"{exc.expected} more were announced"
+            ) from None
         except (http.client.HTTPException, OSError) as exc:
             raise FetchError(f"{url}: cannot download: {exc}") from None
         finally:
@@ -263,8 +267,10 @@ def _unpack(url: str, archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> byte
     packed size or MAX_BYTES: a header that lies cannot make us unpack more than a chunk past it."""
     limit = min(MAX_BYTES, max(MAX_RATIO * member.compress_size, CHUNK))
     if member.file_size > limit:
-        raise FetchError(f"{url}: {member.filename} would unpack to {member.file_size} bytes, more than "
-                         f"{MAX_RATIO} times its {member.compress_size} packed bytes or {MAX_BYTES} bytes; refused")
+        raise FetchError(
+            f"{url}: {member.filename} would unpack to {member.file_size} bytes, more than "
+            f"{MAX_RATIO} times its {member.compress_size} packed bytes or {MAX_BYTES} bytes; refused"
+        )
     chunks, size = [], 0
     try:
         with archive.open(member) as stream:
@@ -275,12 +281,15 @@ def _unpack(url: str, archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> byte
                 chunks.append(chunk)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
         if "CRC" in str(exc) or size >= member.file_size:
-            raise FetchError(f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header "
-                             f"says ({exc}); refused") from None
+            raise FetchError(
+                f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header "
+                f"says ({exc}); refused"
+            ) from None
         raise FetchError(f"{url}: {member.filename}: {exc}") from None
     if size != member.file_size:
-        raise FetchError(f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header "
-                         f"says; refused")
+        raise FetchError(
+            f"{url}: {member.filename} does not unpack to the {member.file_size} bytes its header says; refused"
+        )
     return b"".join(chunks)
 
 
@@ -314,18 +323,22 @@ def fetch_markdown_table(plan: Plan, remote: Remote) -> dict[str, bytes]:
     out = {}
     for f in plan.files:
         lines = _text(remote.get(f["url"], None, plan.hosts), f["url"]).splitlines()
-        start = next((i for i, line in enumerate(lines)
-                      if line.lstrip().startswith("|") and _cells(line)[:1] == ["Model"]), None)
+        start = next(
+            (i for i, line in enumerate(lines) if line.lstrip().startswith("|") and _cells(line)[:1] == ["Model"]), None
+        )
         if start is None or start + 1 >= len(lines):
             raise FetchError(f"{f['url']}: format changed: no table whose first column is 'Model'")
         header = [MARKER.sub("", c) for c in _cells(lines[start])]
         if header != ["Model", "Challenge Accuracy"]:
-            raise FetchError(f"{f['url']}: format changed: the table's columns are {header}, "
-                             "expected ['Model', 'Challenge Accuracy']")
-        footnotes = {m.group(1).translate(SUPERSCRIPT): _plain(m.group(2))
-                     for line in lines if (m := FOOTNOTE.match(line))}
+            raise FetchError(
+                f"{f['url']}: format changed: the table's columns are {header}, "
+                "expected ['Model', 'Challenge Accuracy']"
+            )
+        footnotes = {
+            m.group(1).translate(SUPERSCRIPT): _plain(m.group(2)) for line in lines if (m := FOOTNOTE.match(line))
+        }
         rows = []
-        for line in lines[start + 2:]:
+        for line in lines[start + 2 :]:
             if not line.lstrip().startswith("|"):
                 break
             name, value = _cells(line)[:2]
@@ -346,8 +359,25 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-SWE_COLUMNS = ("leaderboard", "name", "resolved", "date", "cost", "instance_cost", "instance_calls", "os_model",
-               "os_system", "checked", "mini-swe-agent_version", "tags", "folder", "site", "logs", "trajs", "warning")
+SWE_COLUMNS = (
+    "leaderboard",
+    "name",
+    "resolved",
+    "date",
+    "cost",
+    "instance_cost",
+    "instance_calls",
+    "os_model",
+    "os_system",
+    "checked",
+    "mini-swe-agent_version",
+    "tags",
+    "folder",
+    "site",
+    "logs",
+    "trajs",
+    "warning",
+)
 
 
 def fetch_json_to_csv(plan: Plan, remote: Remote) -> dict[str, bytes]:
@@ -357,11 +387,16 @@ def fetch_json_to_csv(plan: Plan, remote: Remote) -> dict[str, bytes]:
         try:
             doc = json.loads(remote.get(f["url"], None, plan.hosts))
             boards = doc["leaderboards"]
-            rows = [[board["name"], *(_cell(result.get(col)) for col in SWE_COLUMNS[1:])]
-                    for board in boards for result in board["results"]]
+            rows = [
+                [board["name"], *(_cell(result.get(col)) for col in SWE_COLUMNS[1:])]
+                for board in boards
+                for result in board["results"]
+            ]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise FetchError(f"{f['url']}: format changed: expected {{'leaderboards': [{{'name', 'results'}}]}} "
-                             f"({type(exc).__name__}: {exc})") from None
+            raise FetchError(
+                f"{f['url']}: format changed: expected {{'leaderboards': [{{'name', 'results'}}]}} "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
         out[f["name"]] = _csv([list(SWE_COLUMNS), *rows], "\r\n")  # as the capture was written
     return out
 
@@ -458,8 +493,10 @@ def resolve_name(root: Path, name: str) -> Plan:
     known = plans(root)
     if family(name) in known:
         return known[family(name)]
-    raise FetchError(f"scores/sources.yaml: no fetchable source {name!r} (a source whose files have a url); "
-                     f"known: {', '.join(sorted(known))}")
+    raise FetchError(
+        f"scores/sources.yaml: no fetchable source {name!r} (a source whose files have a url); "
+        f"known: {', '.join(sorted(known))}"
+    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -489,8 +526,10 @@ def check_format(name: str, data: bytes, old: Path) -> None:
             if missing:
                 raise FetchError(f"{name}: format changed: columns {missing} are gone (now: {header})")
         if len(rows) > 1 and len(rows[-1]) != len(header):
-            raise FetchError(f"{name}: truncated: the last row has {len(rows[-1])} fields where the header has "
-                             f"{len(header)} (line {len(data.splitlines())})")
+            raise FetchError(
+                f"{name}: truncated: the last row has {len(rows[-1])} fields where the header has "
+                f"{len(header)} (line {len(data.splitlines())})"
+            )
         if old.is_file() and old.read_bytes().endswith(b"\n") and not data.endswith(b"\n"):
             raise FetchError(f"{name}: truncated: the download does not end with a line break, as the capture does")
 
@@ -524,15 +563,21 @@ def _on_disk(path: Path, sha: str | None) -> bool:
 @dataclasses.dataclass
 class Result:
     family: str
-    source: str               # the source id the new capture is recorded under
-    status: str               # unchanged | updated | new-snapshot | skipped
+    source: str  # the source id the new capture is recorded under
+    status: str  # unchanged | updated | new-snapshot | skipped
     message: str = ""
-    replaces: str | None = None   # for a new snapshot: the source it follows
+    replaces: str | None = None  # for a new snapshot: the source it follows
     files: list[str] = dataclasses.field(default_factory=list)
 
 
-def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow_shrink: bool = False,
-          data_dir: Path | None = None) -> Result:
+def fetch(
+    root: Path,
+    name: str,
+    remote: Remote,
+    today: str | None = None,
+    allow_shrink: bool = False,
+    data_dir: Path | None = None,
+) -> Result:
     """Fetch one source family, check it, and write it (or nothing, if it did not change)."""
     root = Path(root)
     today = today or _dt.date.today().isoformat()
@@ -540,8 +585,12 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     plan = resolve_name(root, name)
     fam = family(plan.id)
     for f in plan.files:  # names come from reviewed data, but a download never lands outside downloads/
-        if not isinstance(f.get("name"), str) or posixpath.normpath(f["name"]) != f["name"] \
-                or f["name"].startswith(("/", "../")) or f["name"] == "..":
+        if (
+            not isinstance(f.get("name"), str)
+            or posixpath.normpath(f["name"]) != f["name"]
+            or f["name"].startswith(("/", "../"))
+            or f["name"] == ".."
+        ):
             raise FetchError(f"scores/sources.yaml: {f.get('name')}: a file name must stay inside {DEFAULT_DATA}/")
         if data_dir == root / DEFAULT_DATA:  # below the root: no link on the way, downloads/ itself included
             linked = paths.link_problem(root, data_dir / f["name"])
@@ -556,10 +605,15 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
     for f in plan.files:
         check_format(f["name"], got[f["name"]], data_dir / f["name"])
         old_note = data_dir / f["name"]
-        if f.get("use") == "notice" and _sha(got[f["name"]]) != f.get("sha256") and (
-                not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes())):
-            raise FetchError(f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
-                             f"downloads/{f['name']} and its sha256 by hand")
+        if (
+            f.get("use") == "notice"
+            and _sha(got[f["name"]]) != f.get("sha256")
+            and (not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes()))
+        ):
+            raise FetchError(
+                f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
+                f"downloads/{f['name']} and its sha256 by hand"
+            )
     if all(f.get("sha256") == _sha(got[f["name"]]) for f in plan.files):
         stale = [f["name"] for f in plan.files if not _on_disk(data_dir / f["name"], f.get("sha256"))]
         if not stale:
@@ -567,8 +621,14 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
         for name in stale:  # the download is the recorded capture; the copy on disk is not
             _write_download(root, data_dir, name, got[name])
         shown = ", ".join(f"{DEFAULT_DATA}/{n}" for n in stale)
-        return Result(fam, plan.id, "restored", f"{shown} differed from its recorded sha256; rewritten from the "
-                      "download, which matches it", None, sorted(stale))
+        return Result(
+            fam,
+            plan.id,
+            "restored",
+            f"{shown} differed from its recorded sha256; rewritten from the download, which matches it",
+            None,
+            sorted(stale),
+        )
 
     snapshot = is_snapshot(plan.id)
     new_id = _new_snapshot_id(root, fam, today) if snapshot else plan.id
@@ -582,8 +642,9 @@ def fetch(root: Path, name: str, remote: Remote, today: str | None = None, allow
         _write_download(root, data_dir, new_name, got[old_name])
     if snapshot:
         _add_snapshot(root, plan, new_id, names, got, commits, today)
-        return Result(fam, new_id, "new-snapshot", f"new source {new_id} beside {plan.id}", plan.id,
-                      sorted(names.values()))
+        return Result(
+            fam, new_id, "new-snapshot", f"new source {new_id} beside {plan.id}", plan.id, sorted(names.values())
+        )
     _update_source(root, plan, got, commits, today)
     return Result(fam, plan.id, "updated", "new capture", None, sorted(names.values()))
 
@@ -610,13 +671,16 @@ def _check_import(root, plan, new_id, got, names, today, allow_shrink) -> None:
             _, outcome = run(root, new_id, paths, today)
         except (ImportError_, LookupError, ValueError, TypeError, AttributeError) as exc:  # any misreading
             what = ", ".join(f["name"] for f in readable)
-            raise FetchError(f"{what}: format changed: the importer cannot read the download: "
-                             f"{type(exc).__name__}: {exc}") from None
+            raise FetchError(
+                f"{what}: format changed: the importer cannot read the download: {type(exc).__name__}: {exc}"
+            ) from None
     before = imported_count(root, plan.id)  # the results filed under the current id (a new snapshot compares with it)
     after = len(outcome.doc["results"])
     if before and after < before * (1 - MAX_SHRINK) and not allow_shrink:
-        raise FetchError(f"{plan.id}: the download would shrink the source from {before} to {after} results "
-                         f"(more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+        raise FetchError(
+            f"{plan.id}: the download would shrink the source from {before} to {after} results "
+            f"(more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink"
+        )
 
 
 def _check_rows(plan: Plan, got: dict[str, bytes], data_dir: Path, allow_shrink: bool) -> None:
@@ -630,9 +694,11 @@ def _check_rows(plan: Plan, got: dict[str, bytes], data_dir: Path, allow_shrink:
             continue
         before, after = _entries(f["name"], old.read_bytes()), _entries(f["name"], got[f["name"]])
         if before and before[0] > 0 and after is not None and after[0] < before[0] * (1 - MAX_SHRINK):
-            raise FetchError(f"{plan.id}: the download would shrink the source from {before[0]} to {after[0]} "
-                             f"{before[1]} ({f['name']}: {after[0]} {before[1]} where the capture has {before[0]}; "
-                             f"more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink")
+            raise FetchError(
+                f"{plan.id}: the download would shrink the source from {before[0]} to {after[0]} "
+                f"{before[1]} ({f['name']}: {after[0]} {before[1]} where the capture has {before[0]}; "
+                f"more than {MAX_SHRINK:.0%} gone); check the source, then pass --allow-shrink"
+            )
 
 
 def _entries(name: str, data: bytes) -> tuple[int, str] | None:
@@ -655,7 +721,6 @@ def _entries(name: str, data: bytes) -> tuple[int, str] | None:
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
 
 
 def _new_snapshot_id(root: Path, fam: str, today: str) -> str:
@@ -738,10 +803,11 @@ def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, c
     entry["files"] = files
     if "download" in src:
         entry["download"] = src["download"]
-    dumped = yaml.dump([entry], Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=1000,
-                       default_flow_style=False)
+    dumped = yaml.dump(
+        [entry], Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False
+    )
     body = "".join("  " + line if line.strip() else line for line in dumped.splitlines(keepends=True))
-    body = re.sub(r'^(    retrieved: )\'?(\d{4}-\d{2}-\d{2})\'?$', r'\1"\2"', body, count=1, flags=re.M)
+    body = re.sub(r"^(    retrieved: )\'?(\d{4}-\d{2}-\d{2})\'?$", r'\1"\2"', body, count=1, flags=re.M)
     note = f"  # Fetched {today} by `sitegen fetch {family(new_id)}`: a new snapshot; {plan.id} stays as published.\n"
     text = _sources_text(root)
     start, end = _block(text, plan.id)
@@ -769,7 +835,10 @@ def _write_sources(root: Path, text: str) -> None:
 def _replace(root: Path, path: Path, data: bytes) -> None:
     """fetch writes only downloads/ and scores/sources.yaml, through no link (paths.py), atomically."""
     try:
-        replace_files(root, {Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(root))).as_posix(): data},
-                      under=(f"{DEFAULT_DATA}/", "scores/sources.yaml"))
+        replace_files(
+            root,
+            {Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(root))).as_posix(): data},
+            under=(f"{DEFAULT_DATA}/", "scores/sources.yaml"),
+        )
     except (PathRefused, ValueError) as exc:
         raise FetchError(f"{exc}; nothing written") from None

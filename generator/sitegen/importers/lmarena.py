@@ -27,17 +27,19 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
     ex = Extract(source, retrieved, files_entry(ordered))
     board = read_json(by_name[RATINGS], parse_float=Decimal)["full"]
     for name, r in board.items():
-        ex.result(name, "lmarena-text", number(r["rating"]),
-                  ci95=[number(r["rating_q025"]), number(r["rating_q975"])])
+        ex.result(name, "lmarena-text", number(r["rating"]), ci95=[number(r["rating_q025"]), number(r["rating_q975"])])
     if PRICES in by_name:
         for p in read_json(by_name[PRICES]):
             ex.hint(p["model_api_name"], p.get("organization"), p.get("name"))
             licence = (p.get("license") or "").strip() or None
             licence = "Proprietary" if licence == "Propretary" else licence  # one entry misspells it
-            ex.model(p["model_api_name"], licence=licence, weights=weights_from_licence(licence),
-                     reasoning=reasoning_from_name(p["model_api_name"]),
-                     pricing=pricing(number(p.get("input_token_price")), number(p.get("output_token_price")),
-                                     retrieved))
+            ex.model(
+                p["model_api_name"],
+                licence=licence,
+                weights=weights_from_licence(licence),
+                reasoning=reasoning_from_name(p["model_api_name"]),
+                pricing=pricing(number(p.get("input_token_price")), number(p.get("output_token_price")), retrieved),
+            )
     return ex
 
 

@@ -27,11 +27,13 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         month, _, year = (row["release_date"] or "").strip().partition("/")
         ex.hint(row["model_id"], row["provider"], row["display_name"])
         size = number(row["size"], "1e-9")
-        ex.model(row["model_id"].strip(),
-                 weights={"True": "open", "False": "closed"}.get(row["open"].strip()),
-                 released=f"{year}-{month}" if year and month else None,
-                 parameters={"total_b": size} if size else None,
-                 pricing=pricing(number(row["input_cost"]), number(row["output_cost"]), retrieved))
+        ex.model(
+            row["model_id"].strip(),
+            weights={"True": "open", "False": "closed"}.get(row["open"].strip()),
+            released=f"{year}-{month}" if year and month else None,
+            parameters={"total_b": size} if size else None,
+            pricing=pricing(number(row["input_cost"]), number(row["output_cost"]), retrieved),
+        )
     return ex
 
 

@@ -10,8 +10,26 @@ import yaml
 
 MODEL_HEADER = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
 # Key order of a model file as people read it; anything else follows alphabetically.
-MODEL_KEY_ORDER = ("id", "name", "release", "effort", "reasoning", "former_ids", "organization", "base_model", "family", "released", "weights", "parameters",
-                   "context_window", "licence", "pricing", "aliases", "source_aliases", "results")
+MODEL_KEY_ORDER = (
+    "id",
+    "name",
+    "release",
+    "effort",
+    "reasoning",
+    "former_ids",
+    "organization",
+    "base_model",
+    "family",
+    "released",
+    "weights",
+    "parameters",
+    "context_window",
+    "licence",
+    "pricing",
+    "aliases",
+    "source_aliases",
+    "results",
+)
 
 
 # A snapshot's source id ends in its date ('aa-tokens-2026-07'); without it, the source family ('aa-tokens').

@@ -75,8 +75,14 @@ def extract(paths: list[Path], retrieved: str | None, ctx: Context, source: str 
         name = source_name(row, ctx.resolve, ctx.scoped)
         if seen[(name, harness)] > 1:
             harness = f"{harness} ({row['folder'].strip()})"
-        ex.result(name, "swe-bench-verified", number(row["resolved"]), harness=harness,
-                  url=site if site.startswith("https://") and " " not in site else None,
-                  notes=f"submitted {row['date']}" if row.get("date") else None, published=row.get("date"),
-                  self_reported=None if checked else True)
+        ex.result(
+            name,
+            "swe-bench-verified",
+            number(row["resolved"]),
+            harness=harness,
+            url=site if site.startswith("https://") and " " not in site else None,
+            notes=f"submitted {row['date']}" if row.get("date") else None,
+            published=row.get("date"),
+            self_reported=None if checked else True,
+        )
     return ex

@@ -20,8 +20,9 @@ def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str]
     published = definition.get("published") or {}
     if published:
         overrides.setdefault(published["benchmark"], {"metric": "", "subset": ""})
-    return select_by_benchmark(rows_of_source(results, snapshot), {"sources": [snapshot], "only_listed": True},
-                               overrides)
+    return select_by_benchmark(
+        rows_of_source(results, snapshot), {"sources": [snapshot], "only_listed": True}, overrides
+    )
 
 
 def complete_models(definition: Mapping, chosen: Mapping) -> list[str]:
@@ -65,9 +66,15 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
         for c in constituents:
             rec = chosen.get((model, c["benchmark"]))
             if rec is None:
-                comps.append(component(c["benchmark"], "benchmark", "missing", reason=(
-                    f"no {c['benchmark']} result in snapshot {snapshot}; the index is not imputed"),
-                    precision=precision))
+                comps.append(
+                    component(
+                        c["benchmark"],
+                        "benchmark",
+                        "missing",
+                        reason=(f"no {c['benchmark']} result in snapshot {snapshot}; the index is not imputed"),
+                        precision=precision,
+                    )
+                )
                 continue
             have += 1
             comps.append(from_result(c["benchmark"], rec, rec["value"], precision=precision))
@@ -79,22 +86,42 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             pub = chosen.get((model, published["benchmark"]))
             policy = published.get("rows_without_components") or {"show_value": False, "ranked": False}
             if pub is None:
-                comps.append(component(published["benchmark"], "benchmark", "missing", precision=precision,
-                                       reason=f"no published index for this model in snapshot {snapshot}"))
+                comps.append(
+                    component(
+                        published["benchmark"],
+                        "benchmark",
+                        "missing",
+                        precision=precision,
+                        reason=f"no published index for this model in snapshot {snapshot}",
+                    )
+                )
             elif complete:
-                comps.append(from_result(published["benchmark"], pub, pub["value"], how="published",
-                                         precision=precision))
+                comps.append(
+                    from_result(published["benchmark"], pub, pub["value"], how="published", precision=precision)
+                )
             else:
-                reason = (f"published by the source, but {n - have} of {n} constituents are not in snapshot "
-                          f"{snapshot}, so it cannot be recomputed")
-                comps.append(from_result(published["benchmark"], pub, pub["value"], how="published",
-                                         reason=reason, precision=precision))
+                reason = (
+                    f"published by the source, but {n - have} of {n} constituents are not in snapshot "
+                    f"{snapshot}, so it cannot be recomputed"
+                )
+                comps.append(
+                    from_result(
+                        published["benchmark"], pub, pub["value"], how="published", reason=reason, precision=precision
+                    )
+                )
                 if policy["show_value"]:
                     value = round_half_up(pub["value"], precision)
                     status = "published"
                     ranked = policy["ranked"]
-        rows.append({
-            "model": model, "value": value, "rank": None, "status": status,
-            "coverage": {"have": have, "of": n}, "components": comps, "_ranked": ranked,
-        })
+        rows.append(
+            {
+                "model": model,
+                "value": value,
+                "rank": None,
+                "status": status,
+                "coverage": {"have": have, "of": n},
+                "components": comps,
+                "_ranked": ranked,
+            }
+        )
     return board(definition, rows)

@@ -60,8 +60,9 @@ def family_benchmarks(definition: Mapping) -> frozenset[str]:
     whose own entry says `family_match: false` (where held-out error showed it worse than the fallback)."""
     if not definition.get("family_match"):
         return frozenset()
-    return frozenset(b["benchmark"] for d in definition["dimensions"] for b in d["benchmarks"]
-                     if b.get("family_match", True))
+    return frozenset(
+        b["benchmark"] for d in definition["dimensions"] for b in d["benchmarks"] if b.get("family_match", True)
+    )
 
 
 def reasoning_mode(value) -> bool | None:
@@ -98,8 +99,9 @@ def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
     return info
 
 
-def _siblings_among(info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping],
-                    benchmarks: Iterable[str] | None = None):
+def _siblings_among(
+    info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping], benchmarks: Iterable[str] | None = None
+):
     """family_siblings over the configurations `_placed` gives."""
     allowed = None if benchmarks is None else frozenset(benchmarks)
     by_group: dict[tuple[str, bool], list[tuple[float, str]]] = {}
@@ -137,8 +139,10 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     dim_value = {d: _point(pair) for d, pair in out["dims"].items()}
     p80_bench = {b: float(v[0, 0]) for b, v in parts["p80"].items()}
     p80_dim = {d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()}
-    gaps = {b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
-            for b, (cols, values, sibling) in parts["gaps"].items()}
+    gaps = {
+        b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
+        for b, (cols, values, sibling) in parts["gaps"].items()
+    }
 
     # Per model and dimension, the benchmark values the dimension takes: real, min-of-two or a family match.
     per_model: dict[str, dict] = {}
@@ -158,8 +162,10 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                 if sibling >= 0:
                     bench_values[b] = ("family", value, model_ids[sibling], None)
                 else:
-                    why = (f"min(own mean IQ over real {did} benchmarks {_fmt(own[did][j])}, "
-                           f"{pct} of {b} {_fmt(p80_bench[b])})")
+                    why = (
+                        f"min(own mean IQ over real {did} benchmarks {_fmt(own[did][j])}, "
+                        f"{pct} of {b} {_fmt(p80_bench[b])})"
+                    )
                     bench_values[b] = ("imputed", value, why, p80_bench[b])
             entry[did] = {"scored": True, "benchmarks": bench_values, "value": dim_value[did][j]}
         per_model[model] = entry
@@ -174,8 +180,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     statuses = sorted(definition["status"], key=lambda s: -s["min_scored"])
     rows = []
     for model in sorted(set(model_ids) | _manual_models(people, manual_cfg)):
-        entry = per_model[model] if model in per_model else {d["id"]: {"scored": False, "benchmarks": {}}
-                                                             for d in dims}
+        entry = per_model[model] if model in per_model else {d["id"]: {"scored": False, "benchmarks": {}} for d in dims}
         j = column.get(model, -1)
         scored = [d["id"] for d in dims if entry[d["id"]]["scored"]]
         comps: list[dict] = []
@@ -185,26 +190,61 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             if e["scored"]:
                 comps.append(component(did, "dimension", "observed", e["value"], precision=precision))
             elif len(scored) < min_dims:
-                comps.append(component(did, "dimension", "missing", precision=precision, reason=(
-                    f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions")))
+                comps.append(
+                    component(
+                        did,
+                        "dimension",
+                        "missing",
+                        precision=precision,
+                        reason=(f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"),
+                    )
+                )
             elif not d["imputable"]:
-                comps.append(component(did, "dimension", "missing", precision=precision, reason=(
-                    f"no real benchmark in this dimension; {did} is never imputed at dimension level")))
+                comps.append(
+                    component(
+                        did,
+                        "dimension",
+                        "missing",
+                        precision=precision,
+                        reason=(f"no real benchmark in this dimension; {did} is never imputed at dimension level"),
+                    )
+                )
             elif p80_dim[did] is None:
-                comps.append(component(did, "dimension", "missing", precision=precision, reason=(
-                    f"no model has real data in this dimension, so it has no {pct}")))
+                comps.append(
+                    component(
+                        did,
+                        "dimension",
+                        "missing",
+                        precision=precision,
+                        reason=(f"no model has real data in this dimension, so it has no {pct}"),
+                    )
+                )
             else:
-                comps.append(component(did, "dimension", "imputed", imputed_dim[did][j], precision=precision, reason=(
-                    f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean[j])}, "
-                    f"{pct} of {did} {_fmt(p80_dim[did])})")))
+                comps.append(
+                    component(
+                        did,
+                        "dimension",
+                        "imputed",
+                        imputed_dim[did][j],
+                        precision=precision,
+                        reason=(
+                            f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean[j])}, "
+                            f"{pct} of {did} {_fmt(p80_dim[did])})"
+                        ),
+                    )
+                )
                 comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
             comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct, people))
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
         value = composite.get(j)
         row = {
-            "model": model, "value": round_half_up(value, precision), "rank": None,
-            "status": status["status"], "coverage": {"have": len(scored), "of": len(dims)},
-            "components": comps, "_ranked": status["ranked"] and value is not None,
+            "model": model,
+            "value": round_half_up(value, precision),
+            "rank": None,
+            "status": status["status"],
+            "coverage": {"have": len(scored), "of": len(dims)},
+            "components": comps,
+            "_ranked": status["ranked"] and value is not None,
         }
         if value is None and manual_cfg:
             info = people.get(model, {})
@@ -227,8 +267,11 @@ def _manual_models(people: Mapping[str, dict], manual_cfg: Mapping | None) -> se
     """Models that carry a sourced manual value (listed even without benchmark data)."""
     if not manual_cfg:
         return set()
-    return {m for m, info in people.items()
-            if info.get(manual_cfg["field"]) is not None and info.get(manual_cfg["source_field"])}
+    return {
+        m
+        for m, info in people.items()
+        if info.get(manual_cfg["field"]) is not None and info.get(manual_cfg["source_field"])
+    }
 
 
 def _effort(info: Mapping) -> str:
@@ -240,14 +283,29 @@ def _mode(info: Mapping) -> str:
     return {True: "reasoning", False: "non-reasoning"}.get(reasoning_mode(info.get("reasoning")), "mode unknown")
 
 
-def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Mapping, model: str,
-                          precision: int, pct: str, people: Mapping[str, dict]) -> list[dict]:
+def _benchmark_components(
+    d: Mapping,
+    e: Mapping,
+    active: list[str],
+    chosen: Mapping,
+    model: str,
+    precision: int,
+    pct: str,
+    people: Mapping[str, dict],
+) -> list[dict]:
     out = []
     for b in d["benchmarks"]:
         bid = b["benchmark"]
         if bid not in active:
-            out.append(component(bid, "benchmark", "excluded", precision=precision,
-                                 reason="no model has a real score on this benchmark; left out of the dimension"))
+            out.append(
+                component(
+                    bid,
+                    "benchmark",
+                    "excluded",
+                    precision=precision,
+                    reason="no model has a real score on this benchmark; left out of the dimension",
+                )
+            )
         elif bid in e["benchmarks"]:
             how, value, why, p80 = e["benchmarks"][bid]
             if how == "observed":
@@ -256,17 +314,35 @@ def _benchmark_components(d: Mapping, e: Mapping, active: list[str], chosen: Map
             elif how == "family":
                 sibling, rec = why, chosen[(why, bid)]
                 own, sib = people.get(model, {}), people.get(sibling, {})
-                out.append(from_result(bid, rec, value, raw=rec["value"], how="imputed", precision=precision, reason=(
-                    f"family match: the real score of {sibling} (effort {_effort(sib)}), a configuration of the "
-                    f"same release {own.get('release')}, also {_mode(own)}, at a lower reasoning effort than this "
-                    f"one's ({_effort(own)})")))
+                out.append(
+                    from_result(
+                        bid,
+                        rec,
+                        value,
+                        raw=rec["value"],
+                        how="imputed",
+                        precision=precision,
+                        reason=(
+                            f"family match: the real score of {sibling} (effort {_effort(sib)}), a configuration of the "
+                            f"same release {own.get('release')}, also {_mode(own)}, at a lower reasoning effort than this "
+                            f"one's ({_effort(own)})"
+                        ),
+                    )
+                )
                 out[-1]["sibling"] = sibling
             else:
                 out.append(component(bid, "benchmark", "imputed", value, reason=why, precision=precision))
                 out[-1]["percentile"] = percentile(pct, bid, p80, precision)
         else:
-            out.append(component(bid, "benchmark", "missing", precision=precision, reason=(
-                "no real benchmark in this dimension, so benchmark-level imputation does not run")))
+            out.append(
+                component(
+                    bid,
+                    "benchmark",
+                    "missing",
+                    precision=precision,
+                    reason=("no real benchmark in this dimension, so benchmark-level imputation does not run"),
+                )
+            )
     return out
 
 
@@ -277,12 +353,14 @@ def percentile(name: str, of: str, value: float, precision: int) -> dict:
 
 # ------------------------------------------------------------------------------ the index on draws x models
 
+
 @dataclasses.dataclass
 class Scores:
     """Raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
     results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
     ascending; draws x those columns). The board's are one draw of the selected values (`point_scores`); the
     simulation's are drawn from each value's interval (uncertainty.aiiq_raw)."""
+
     models: int
     sims: int
     by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
@@ -317,13 +395,16 @@ def point_scores(definition: Mapping, chosen: Mapping, model_ids: Sequence[str])
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             cols = [j for j, m in enumerate(model_ids) if (m, bid) in chosen]  # a selected result has a value
-            by[bid] = (np.array(cols, dtype=np.intp), np.array([[chosen[(model_ids[j], bid)]["value"] for j in cols]],
-                                                               float))
+            by[bid] = (
+                np.array(cols, dtype=np.intp),
+                np.array([[chosen[(model_ids[j], bid)]["value"] for j in cols]], float),
+            )
     return Scores(len(model_ids), 1, by)
 
 
-def family_relatives(definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str],
-                     real: Mapping[str, Mapping]) -> dict:
+def family_relatives(
+    definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str], real: Mapping[str, Mapping]
+) -> dict:
     """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (`family_siblings`:
     same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
     definition runs family match on (`family_benchmarks`; {} when none)."""
@@ -352,7 +433,11 @@ def _no_noise(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> 
 # update the same draws x columns arrays (own, acc, plain, gaps) in the definition's order, and a split would pass
 # them all between the parts without making a step clearer.
 def index_values(  # noqa: C901
-    definition: Mapping, raw: Scores, noise=_no_noise, relatives: Mapping | None = None, detail: bool = False,
+    definition: Mapping,
+    raw: Scores,
+    noise=_no_noise,
+    relatives: Mapping | None = None,
+    detail: bool = False,
     p80_at: Mapping[str, float] | None = None,
 ) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
@@ -405,8 +490,7 @@ def index_values(  # noqa: C901
         if detail:
             info["own"][d["id"]] = (here, own)
         gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
-        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})]
-                  for bid in iqs}
+        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
         acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
         plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
         for bid, (iq, mk) in iqs.items():
@@ -435,12 +519,21 @@ def index_values(  # noqa: C901
                 imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
                 plain[:, at] += imputed
                 place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-                imputed[:, matched] = noise("family", bid, cols[matched], np.column_stack(
-                    [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan)
-                     for _, sibs in family[bid]]))
+                imputed[:, matched] = noise(
+                    "family",
+                    bid,
+                    cols[matched],
+                    np.column_stack(
+                        [
+                            iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan)
+                            for _, sibs in family[bid]
+                        ]
+                    ),
+                )
                 if detail:  # the lowest of the siblings' IQs, the first (lower id) of equals
-                    sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)]
-                                                           for _, sibs in family[bid]])
+                    sibling[:, matched] = np.column_stack(
+                        [sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family[bid]]
+                    )
                 acc[:, at] += imputed
             if detail:
                 info["gaps"][bid] = (cols, imputed, sibling)
@@ -451,8 +544,9 @@ def index_values(  # noqa: C901
             plain /= n_bench
         dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
         imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = (_centred(nearest_rank_rows(plain, level)[:, None], (p80_at or {}).get(d["id"]))
-                            if here.size else None)
+        p80_dim[d["id"]] = (
+            _centred(nearest_rank_rows(plain, level)[:, None], (p80_at or {}).get(d["id"])) if here.size else None
+        )
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
     rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
@@ -482,8 +576,14 @@ def index_values(  # noqa: C901
         info.update(p80_dim=p80_dim, scored_mean=(rows, scored_mean))
     del scored_mean
     total /= np.maximum(used[rows], 1)
-    out = {"dims": dims, "plain": plains, "imputed": imputed_dims, "scored": scored, "composite": (rows, total),
-           "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan)}
+    out = {
+        "dims": dims,
+        "plain": plains,
+        "imputed": imputed_dims,
+        "scored": scored,
+        "composite": (rows, total),
+        "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan),
+    }
     if detail:
         out["detail"] = info
     return out
@@ -514,8 +614,13 @@ def holdout_folds(model_ids: Sequence[str], k: int = HOLDOUT_FOLDS, seed: str = 
     return {ids[i]: place % k for place, i in enumerate(order)}
 
 
-def family_holdout(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
-                   folds: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> list[dict]:
+def family_holdout(
+    definition: Mapping,
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    folds: int = HOLDOUT_FOLDS,
+    seed: str = HOLDOUT_SEED,
+) -> list[dict]:
     """Out-of-fold error of family match and of its fallback rule on the same held-out cases, per benchmark.
 
     A case is a model with a real score on benchmark b, another real benchmark in b's dimension and a family
@@ -548,15 +653,23 @@ def family_holdout(definition: Mapping, results: pd.DataFrame, models: pd.DataFr
                 truth.append(real[bid][model])
                 fam.append(min(real[bid][s] for s in sibs))
                 fallback.append(min(mean(others), p80))
-            rows.append({"benchmark": bid, "dimension": d["id"], "cases": len(cases), "models": cases,
-                         "family": _error(fam, truth), "fallback": _error(fallback, truth)})
+            rows.append(
+                {
+                    "benchmark": bid,
+                    "dimension": d["id"],
+                    "cases": len(cases),
+                    "models": cases,
+                    "family": _error(fam, truth),
+                    "fallback": _error(fallback, truth),
+                }
+            )
     return rows
 
 
 def _error(imputed: Sequence[float], truth: Sequence[float]) -> dict:
     err = np.asarray(imputed, float) - np.asarray(truth, float)
     n = err.size
-    return {"bias": float(err.mean()) if n else None, "rmse": float(np.sqrt((err ** 2).mean())) if n >= 2 else None}
+    return {"bias": float(err.mean()) if n else None, "rmse": float(np.sqrt((err**2).mean())) if n >= 2 else None}
 
 
 def family_verdict(row: Mapping) -> str | None:

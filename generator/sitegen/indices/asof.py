@@ -46,7 +46,7 @@ FRONTIER_KINDS = frozenset({"weighted-mean", "ai-iq", "pedagogy"})
 
 
 def month_end(month: str) -> str:
-    """"YYYY-MM" -> its last day, "YYYY-MM-DD"."""
+    """ "YYYY-MM" -> its last day, "YYYY-MM-DD"."""
     y, m = int(month[:4]), int(month[5:7])
     return f"{month[:7]}-{calendar.monthrange(y, m)[1]:02d}"
 
@@ -66,8 +66,13 @@ def _day(value) -> str | None:
 def data_date(results: pd.DataFrame) -> str | None:
     """The newest `published` or `retrieved` date in the results: the last day any board can speak for (the build
     reads no clock)."""
-    days = [str(d)[:10] for col in ("published", "retrieved") if col in results
-            for d in results[col].tolist() if isinstance(d, str) and d]
+    days = [
+        str(d)[:10]
+        for col in ("published", "retrieved")
+        if col in results
+        for d in results[col].tolist()
+        if isinstance(d, str) and d
+    ]
     return max(days) if days else None
 
 
@@ -148,18 +153,22 @@ def models_priced_at(models: pd.DataFrame, steps: Mapping[str, list[dict]], day:
     return frame
 
 
-def priced_lookup(lookup: Mapping[str, Mapping], steps: Mapping[str, list[dict]], day: str,
-                  present: set[str]) -> dict[str, dict]:
+def priced_lookup(
+    lookup: Mapping[str, Mapping], steps: Mapping[str, list[dict]], day: str, present: set[str]
+) -> dict[str, dict]:
     """model_lookup(models_priced_at(models of `present`, steps, day)), from model_lookup(models): each present
     model's cells with the price cells in force on `day` (converting every month's frame cost more than its boards)."""
     out = {}
     for model, cells in lookup.items():
         if model in present:
             step = price_at(steps.get(model, []), day)
-            out[model] = {**cells, "input_per_mtok": None if step is None else step["input"],
-                          "output_per_mtok": None if step is None else step["output"],
-                          "pricing_as_of": None if step is None else step["date"],
-                          "pricing_source": None if step is None else step["source"]}
+            out[model] = {
+                **cells,
+                "input_per_mtok": None if step is None else step["input"],
+                "output_per_mtok": None if step is None else step["output"],
+                "pricing_as_of": None if step is None else step["date"],
+                "pricing_source": None if step is None else step["source"],
+            }
     return out
 
 
@@ -189,14 +198,20 @@ def superseded(definition: Mapping, index_defs: Mapping[str, Mapping], day: str)
     if end is None or day < end:
         return None
     for other_id, other in sorted(index_defs.items()):
-        if other.get("name") == definition.get("name") and other is not definition and _own_entry(other) \
-                and _day(_own_entry(other).get("from")) == end and in_force(other, day):
+        if (
+            other.get("name") == definition.get("name")
+            and other is not definition
+            and _own_entry(other)
+            and _day(_own_entry(other).get("from")) == end
+            and in_force(other, day)
+        ):
             return {"from": end, "by": other_id, "version": str(other.get("version"))}
     return {"from": end, "by": None, "version": None}
 
 
-def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[str, str], raw: Mapping,
-              day: str, view: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+def frames_at(
+    results: pd.DataFrame, models: pd.DataFrame, available: Mapping[str, str], raw: Mapping, day: str, view: str
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """The results, models and per-question rows a board could use on `day` in the given view."""
     present = {m for m, d in available.items() if d <= day}
     kept = results["model"].isin(present)
@@ -204,15 +219,22 @@ def frames_at(results: pd.DataFrame, models: pd.DataFrame, available: Mapping[st
         kept &= results["published"] <= day
     elif view != "released":
         raise ValueError(f"unknown as-of view {view!r}")
-    return (results[kept], models[models["model"].isin(present)],
-            {key: rows for key, rows in raw.items() if key[1] in present})
+    return (
+        results[kept],
+        models[models["model"].isin(present)],
+        {key: rows for key, rows in raw.items() if key[1] in present},
+    )
 
 
 def _slim(row: Mapping) -> dict:
     """What the as-of table shows of a row: value, rank, status, and its interval, rank range and tier where the
     board has them (the organisation comes with the names file)."""
-    out = {"model": row["model"], "value": row.get("value"), "rank": row.get("rank"),
-           "status": row.get("status", row.get("how"))}
+    out = {
+        "model": row["model"],
+        "value": row.get("value"),
+        "rank": row.get("rank"),
+        "status": row.get("status", row.get("how")),
+    }
     for key in ("interval", "rank_interval", "tier"):
         if row.get(key) is not None:
             out[key] = row[key]
@@ -238,16 +260,23 @@ class InputDigests:
 
     def __init__(self, results: pd.DataFrame, models: pd.DataFrame, raw: Mapping, benchmarks: list):
         self.index = results.index
-        self.rows = np.array([_digest(r) for r in results.itertuples(index=False, name=None)] or [b""],
-                             dtype="S16")
+        self.rows = np.array([_digest(r) for r in results.itertuples(index=False, name=None)] or [b""], dtype="S16")
         self.frames = _digest((tuple(results.columns), tuple(models.columns), benchmarks))
-        self.models = {m: _digest(row) for m, row in zip(models["model"].tolist(),
-                                                         models.itertuples(index=False, name=None))}
+        self.models = {
+            m: _digest(row) for m, row in zip(models["model"].tolist(), models.itertuples(index=False, name=None))
+        }
         self.raw = {k: _digest(v) for k, v in raw.items()}
         self.definitions: dict[str, bytes] = {}
 
-    def key(self, index_id: str, definition: Mapping, res: pd.DataFrame, raw_at: Mapping, month_models,
-            reads: tuple[str, ...]) -> str:
+    def key(
+        self,
+        index_id: str,
+        definition: Mapping,
+        res: pd.DataFrame,
+        raw_at: Mapping,
+        month_models,
+        reads: tuple[str, ...],
+    ) -> str:
         if index_id not in self.definitions:
             self.definitions[index_id] = _digest((index_id, definition))
         digest = hashlib.sha256(b"asof-boards-1" + self.frames + self.definitions[index_id])
@@ -255,8 +284,9 @@ class InputDigests:
         wanted = res["benchmark"].isin(reads).to_numpy()
         positions = self.index.get_indexer(res.index[wanted])
         digest.update(self.rows[positions].tobytes() if len(positions) else b"")
-        digest.update(b"".join(k[0].encode() + b"\0" + k[1].encode() + b"\0" + self.raw[k]
-                               for k in raw_at if k[0] in reads))
+        digest.update(
+            b"".join(k[0].encode() + b"\0" + k[1].encode() + b"\0" + self.raw[k] for k in raw_at if k[0] in reads)
+        )
         digest.update(month_models.digest(self))
         return digest.hexdigest()
 
@@ -299,8 +329,9 @@ class _TodayModels:
         return b"".join(digests.models[m] for m in self.models["model"].tolist()) + b"today"
 
 
-def today_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, index_defs: Mapping[str, Mapping],
-                 raw: Mapping) -> dict[str, dict]:
+def today_boards(
+    results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, index_defs: Mapping[str, Mapping], raw: Mapping
+) -> dict[str, dict]:
     """Today's publishable index boards, annotated: boards.compute_boards and uncertainty.annotate_boards one
     definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards),
     so an edit recomputes only the definitions that read what it changed."""
@@ -309,14 +340,25 @@ def today_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, 
     out: dict[str, dict] = {}
     for index_id, definition in sorted(index_defs.items()):
         if definition["kind"] not in NOT_BOARDS:
-            out.update(month_boards(digests, {}, index_id, definition, results, today, benchmarks, raw,
-                                    benchmarks_read(definition)))
+            out.update(
+                month_boards(
+                    digests, {}, index_id, definition, results, today, benchmarks, raw, benchmarks_read(definition)
+                )
+            )
     return dict(sorted(out.items()))
 
 
-def month_boards(digests: InputDigests, seen: dict[str, dict], index_id: str, definition: Mapping,
-                 res: pd.DataFrame, month_models: _MonthModels | _TodayModels, benchmarks: list, raw_at: Mapping,
-                 reads: tuple[str, ...]) -> dict:
+def month_boards(
+    digests: InputDigests,
+    seen: dict[str, dict],
+    index_id: str,
+    definition: Mapping,
+    res: pd.DataFrame,
+    month_models: _MonthModels | _TodayModels,
+    benchmarks: list,
+    raw_at: Mapping,
+    reads: tuple[str, ...],
+) -> dict:
     """A definition's publishable boards of one month, annotated with intervals, rank intervals and tiers as
     today's boards are: taken from `seen` or the simulation store (indices/simcache.py) when a month with the same
     inputs (InputDigests.key) was computed before, otherwise computed and kept in both."""
@@ -338,9 +380,15 @@ def month_boards(digests: InputDigests, seen: dict[str, dict], index_id: str, de
     return seen[name]
 
 
-def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: list[Mapping], benchmarks: list,
-                 index_defs: Mapping[str, Mapping], raw: Mapping | None = None,
-                 months: list[str] | None = None) -> dict:
+def compute_asof(
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    model_records: list[Mapping],
+    benchmarks: list,
+    index_defs: Mapping[str, Mapping],
+    raw: Mapping | None = None,
+    months: list[str] | None = None,
+) -> dict:
     """Every board at every month end, in both views, plus frontiers over time and month-to-month changes.
 
     Returns {"months": [...], "boards": {board id: {month: {view: full board or None}}},
@@ -354,8 +402,15 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     months = months_covered(results, available) if months is None else months
     results = results.sort_values("published", kind="stable")
     dates = {month: month_day(month, last) for month in months}
-    out: dict = {"months": months, "dates": dates, "data_date": last, "boards": {}, "price_steps": steps,
-                 "price_disagreements": disagreements, "superseded": {}}
+    out: dict = {
+        "months": months,
+        "dates": dates,
+        "data_date": last,
+        "boards": {},
+        "price_steps": steps,
+        "price_disagreements": disagreements,
+        "superseded": {},
+    }
     computed_runs = 0
     reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
     lookup = model_lookup(models)
@@ -391,9 +446,12 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                     # the models with a manual value, and (for cost) the prices in force. Each filtered set only
                     # grows with the date, so equal counts mean equal inputs. A computation that starts reading
                     # something else from the frames (e.g. other models' metadata) must add it here.
-                    key = (tuple(counts.get(b, 0) for b in reads[index_id]),
-                           tuple(raw_counts.get(b, 0) for b in reads[index_id]), manual,
-                           priced if definition["kind"] == "cost" else None)
+                    key = (
+                        tuple(counts.get(b, 0) for b in reads[index_id]),
+                        tuple(raw_counts.get(b, 0) for b in reads[index_id]),
+                        manual,
+                        priced if definition["kind"] == "cost" else None,
+                    )
                     same = known_at.get((month, index_id))
                     if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
                         cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
@@ -402,8 +460,17 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                         if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
                             if month_models is None:
                                 month_models = _MonthModels(mods, steps, day, lookup)
-                            boards = month_boards(digests, seen, index_id, definition, res, month_models,
-                                                  benchmarks, raw_at, reads[index_id])
+                            boards = month_boards(
+                                digests,
+                                seen,
+                                index_id,
+                                definition,
+                                res,
+                                month_models,
+                                benchmarks,
+                                raw_at,
+                                reads[index_id],
+                            )
                         cache[index_id] = (key, boards)
                         computed_runs += 1
                     if view == "known":
@@ -417,8 +484,11 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
     out["engine_runs"] = computed_runs
     # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
     pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
-    out["snapshots"] = {s: str(results.loc[results["source"] == s, "retrieved"].max())
-                        for s in sorted(pinned) if (results["source"] == s).any()}
+    out["snapshots"] = {
+        s: str(results.loc[results["source"] == s, "retrieved"].max())
+        for s in sorted(pinned)
+        if (results["source"] == s).any()
+    }
     out["changes"] = {b: monthly_changes(per_month, results, dates) for b, per_month in sorted(out["boards"].items())}
     out["frontier"] = {}
     priced_at: dict = {}
@@ -429,7 +499,8 @@ def compute_asof(results: pd.DataFrame, models: pd.DataFrame, model_records: lis
                 "best": best_over_time(per_month, available, index_defs, dates),
                 "as_known": best_as_known(per_month, available, index_defs, dates),
                 "coverage": coverage(per_month, models),
-                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at)}
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at),
+            }
     return out
 
 
@@ -468,8 +539,12 @@ def _top(rows: list[Mapping], higher: bool, available: Mapping[str, str]) -> Map
     return min(ranked, key=lambda r: (sign * r["value"], available.get(r["model"], ""), r["model"]))
 
 
-def best_over_time(per_month: Mapping[str, Mapping], available: Mapping[str, str],
-                   index_defs: Mapping[str, Mapping], dates: Mapping[str, str] | None = None) -> list[dict]:
+def best_over_time(
+    per_month: Mapping[str, Mapping],
+    available: Mapping[str, str],
+    index_defs: Mapping[str, Mapping],
+    dates: Mapping[str, str] | None = None,
+) -> list[dict]:
     """The frontier over release date: at each month's day, the best of today's values (the newest month's
     released board: today's definition, results and population) among the models released by then. A point
     wherever that best changes, with the model that set it; a running best, so it never gets worse.
@@ -486,22 +561,33 @@ def best_over_time(per_month: Mapping[str, Mapping], available: Mapping[str, str
         top = _top([r for r in today["rows"] if available.get(r["model"], "9999") <= day], higher, available)
         if top is None or (points and points[-1]["value"] == top["value"]):
             continue
-        points.append({"date": day, "value": top["value"], "model": top["model"],
-                       "released": available.get(top["model"])})
+        points.append(
+            {"date": day, "value": top["value"], "model": top["model"], "released": available.get(top["model"])}
+        )
     return points
 
 
-def best_as_known(per_month: Mapping[str, Mapping], available: Mapping[str, str],
-                  index_defs: Mapping[str, Mapping], dates: Mapping[str, str] | None = None) -> list[dict]:
-    """"As known then": the top of each month's known board as it was computed on that day (the results, models
+def best_as_known(
+    per_month: Mapping[str, Mapping],
+    available: Mapping[str, str],
+    index_defs: Mapping[str, Mapping],
+    dates: Mapping[str, str] | None = None,
+) -> list[dict]:
+    """ "As known then": the top of each month's known board as it was computed on that day (the results, models
     and methodology of the day, so each month ranks its own population; the series can fall). One point a month."""
     points = []
     for month in sorted(per_month):
         board = per_month[month].get("known")
         top = _top(board["rows"], _higher(board, index_defs), available) if board else None
         if top is not None:
-            points.append({"date": (dates or {}).get(month, month_end(month)), "value": top["value"],
-                           "model": top["model"], "released": available.get(top["model"])})
+            points.append(
+                {
+                    "date": (dates or {}).get(month, month_end(month)),
+                    "value": top["value"],
+                    "model": top["model"],
+                    "released": available.get(top["model"]),
+                }
+            )
     return points
 
 
@@ -518,9 +604,13 @@ def coverage(per_month: Mapping[str, Mapping], models: pd.DataFrame) -> dict | N
     return {"snapshot": today["source_snapshot"], "models": len(ranked), "organisations": orgs}
 
 
-def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataFrame,
-                              steps: Mapping[str, list[dict]], index_defs: Mapping[str, Mapping],
-                              priced_at: dict | None = None) -> dict:
+def value_frontier_by_quarter(
+    per_month: Mapping[str, Mapping],
+    models: pd.DataFrame,
+    steps: Mapping[str, list[dict]],
+    index_defs: Mapping[str, Mapping],
+    priced_at: dict | None = None,
+) -> dict:
     """At each quarter end (release-date view): the rising hull of value against log10 input price in force then.
 
     The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does.
@@ -541,13 +631,15 @@ def value_frontier_by_quarter(per_month: Mapping[str, Mapping], models: pd.DataF
         ranked = [r for r in board["rows"] if r.get("rank") is not None]
         found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
         points = {p["model"]: p for p in found["points"]}
-        out[month_end(month)] = [{"model": m, "value": points[m]["y"], "input_per_mtok": points[m]["x_raw"]}
-                                 for m in found["frontier"]]
+        out[month_end(month)] = [
+            {"model": m, "value": points[m]["y"], "input_per_mtok": points[m]["x_raw"]} for m in found["frontier"]
+        ]
     return out
 
 
-def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame,
-                    dates: Mapping[str, str] | None = None) -> dict[str, dict]:
+def monthly_changes(
+    per_month: Mapping[str, Mapping], results: pd.DataFrame, dates: Mapping[str, str] | None = None
+) -> dict[str, dict]:
     """Known view: what changed on the board from the end of one month to the end of the next, with why.
 
     Reasons come from compare.diff_board; a model counts as having changed results when one of its results was
@@ -555,19 +647,23 @@ def monthly_changes(per_month: Mapping[str, Mapping], results: pd.DataFrame,
     out = {}
     months = sorted(per_month)
     # (published, model) in date order, so a month's publications are one slice (a frame filter per month cost more)
-    dated = sorted((day, model) for day, model in zip(results["published"].tolist(), results["model"].tolist())
-                   if isinstance(day, str))
+    dated = sorted(
+        (day, model)
+        for day, model in zip(results["published"].tolist(), results["model"].tolist())
+        if isinstance(day, str)
+    )
     days = [day for day, _ in dated]
     for before, after in zip(months, months[1:]):
         old, new = per_month[before].get("known"), per_month[after].get("known")
         if old is None and new is None:
             continue
         start, end = (dates or {}).get(before, month_end(before)), (dates or {}).get(after, month_end(after))
-        changed = {model for _, model in dated[bisect_right(days, start):bisect_right(days, end)]}
+        changed = {model for _, model in dated[bisect_right(days, start) : bisect_right(days, end)]}
         change = diff_board(old, new, changed, [])
         # the highest-ranked entrants first (unranked ones after, by id), so a reader sees the notable ones
-        change["entered"] = sorted(change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
-                                                                     r["model"]))
+        change["entered"] = sorted(
+            change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"])
+        )
         if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
             out[after] = {"from": start, "to": end, **change}
     return out
@@ -596,18 +692,32 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
             day = (asof.get("dates") or {}).get(month, month_end(month))
             gone = (asof.get("superseded") or {}).get(any_board.get("definition"), {}).get(month)
             files[path] = {
-                "index": board_id, "month": month, "date": day,
+                "index": board_id,
+                "month": month,
+                "date": day,
                 **({"superseded": gone} if gone and views["known"] is None else {}),
-                "version": any_board.get("version"), "source_snapshot": any_board.get("source_snapshot"),
+                "version": any_board.get("version"),
+                "source_snapshot": any_board.get("source_snapshot"),
                 "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
                 "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
                 "changes": changes.get(month),
             }
-            listing.append({"month": month, "date": day, "json": path,
-                            "known": views["known"] is not None, "released": views["released"] is not None})
+            listing.append(
+                {
+                    "month": month,
+                    "date": day,
+                    "json": path,
+                    "known": views["known"] is not None,
+                    "released": views["released"] is not None,
+                }
+            )
         files[f"{api}/indices/{board_id}/dates.json"] = {
-            "index": board_id, "views": {"known": "as known on that date: results public by then",
-                                         "released": "models released by that date, with every result we have, "
-                                                     "under today's definition"},
-            "dates": listing, "frontier": asof["frontier"].get(board_id)}
+            "index": board_id,
+            "views": {
+                "known": "as known on that date: results public by then",
+                "released": "models released by that date, with every result we have, under today's definition",
+            },
+            "dates": listing,
+            "frontier": asof["frontier"].get(board_id),
+        }
     return files

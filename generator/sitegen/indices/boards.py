@@ -26,9 +26,11 @@ NOT_BOARDS = frozenset({"benchmark-boards"})
 #: Kinds that compute several boards at once from per-question rows: kind -> (function, benchmarks it reads raw).
 MULTI_BOARD: dict[str, Callable] = {
     "hle": lambda definition, results, models, raw: hle.compute_hle(
-        results, models, {m: f for (b, m), f in raw.items() if b == "hle"}, definition),
+        results, models, {m: f for (b, m), f in raw.items() if b == "hle"}, definition
+    ),
     "pedagogy": lambda definition, results, models, raw: pedagogy.compute_pedagogy(
-        results, models, _nested(raw), definition),
+        results, models, _nested(raw), definition
+    ),
 }
 
 
@@ -39,8 +41,13 @@ def _nested(raw: Mapping) -> dict:
     return out
 
 
-def compute_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
-                   indices: dict[str, dict], raw: Mapping | None = None) -> dict[str, dict]:
+def compute_boards(
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: list[dict],
+    indices: dict[str, dict],
+    raw: Mapping | None = None,
+) -> dict[str, dict]:
     """Every index board, keyed by board id, in id order.
 
     `raw` maps (benchmark id, model id) to that model's per-question rows, for the kinds that use them. Each board
@@ -87,8 +94,9 @@ def publishable(board: Mapping, definition: Mapping) -> bool:
     return any(row["value"] is not None for row in board["rows"])
 
 
-def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict],
-                             indices: dict[str, dict]) -> dict[str, dict]:
+def compute_benchmark_boards(
+    results: pd.DataFrame, models: pd.DataFrame, benchmarks: list[dict], indices: dict[str, dict]
+) -> dict[str, dict]:
     """One board per registered benchmark: one value per model, chosen by the benchmark-boards selection rule.
     Without a benchmark-boards definition (methodology/indices) there is no rule to choose by, so no board."""
     config = next((d for d in indices.values() if d["kind"] == "benchmark-boards"), None)
@@ -106,7 +114,9 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
     for b in sorted(benchmarks, key=lambda b: b["id"]):
         scale = b.get("scale") or {}
         out[b["id"]] = {
-            "benchmark": b["id"], "name": b["name"], "unit": scale.get("unit", ""),
+            "benchmark": b["id"],
+            "name": b["name"],
+            "unit": scale.get("unit", ""),
             "higher_is_better": higher[b["id"]],
             "description": " ".join(str(b.get("description", "")).split()),
             "rows": rank_rows(one_snapshot(by_bench[b["id"]]), higher[b["id"]]),
@@ -116,18 +126,24 @@ def compute_benchmark_boards(results: pd.DataFrame, models: pd.DataFrame, benchm
             continue
         out[bid]["question_set"] = sets["full"]
         out[bid]["other_question_sets"] = [
-            {"subset": qs["subset"], "label": qs["label"],
-             "rows": _subset_rows(results, config, per.get(bid), qs, bid, precision, higher[bid])}
-            for qs in sets["others"]]
+            {
+                "subset": qs["subset"],
+                "label": qs["label"],
+                "rows": _subset_rows(results, config, per.get(bid), qs, bid, precision, higher[bid]),
+            }
+            for qs in sets["others"]
+        ]
     for bid, tables in sorted((config.get("category_tables") or {}).items()):
         if bid in out:
-            out[bid]["category_tables"] = [_category_table(results, config, per.get(bid), bid, t, precision)
-                                           for t in tables]
+            out[bid]["category_tables"] = [
+                _category_table(results, config, per.get(bid), bid, t, precision) for t in tables
+            ]
     return out
 
 
-def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | None, bid: str, table: Mapping,
-                    precision: int) -> dict:
+def _category_table(
+    results: pd.DataFrame, config: Mapping, override: Mapping | None, bid: str, table: Mapping, precision: int
+) -> dict:
     """One value per model and category (a subset each), unranked: {"label", "columns", "rows"}; a model is listed
     when it has any category, and a missing category is None (unknown, never 0)."""
     cells: dict[str, dict[str, dict]] = {}
@@ -135,11 +151,16 @@ def _category_table(results: pd.DataFrame, config: Mapping, override: Mapping | 
         rule = {**(override or {}), "subset": col["subset"]}
         for (model, _), rec in select_by_benchmark(results, config.get("selection"), {bid: rule}).items():
             cells.setdefault(model, {})[col["subset"]] = {
-                "value": round_half_up(rec["value"], precision), "source": rec["source"],
-                "retrieved": rec["retrieved"], "url": rec["url"] or None}
-    return {"label": table["label"], "columns": [dict(c) for c in table["columns"]],
-            "rows": [{"model": m, "cells": [cells[m].get(c["subset"]) for c in table["columns"]]}
-                     for m in sorted(cells)]}
+                "value": round_half_up(rec["value"], precision),
+                "source": rec["source"],
+                "retrieved": rec["retrieved"],
+                "url": rec["url"] or None,
+            }
+    return {
+        "label": table["label"],
+        "columns": [dict(c) for c in table["columns"]],
+        "rows": [{"model": m, "cells": [cells[m].get(c["subset"]) for c in table["columns"]]} for m in sorted(cells)],
+    }
 
 
 _SNAPSHOT = re.compile(r"^([a-z0-9]+)-.*-(\d{4}-\d{2})$")  # aa-api-2026-07: publisher "aa", month 2026-07
@@ -168,25 +189,43 @@ def one_snapshot(rows: list[dict]) -> list[dict]:
             if row.get("_ranked") and row.get("source") in sources and row["source"] != newest:
                 row["_ranked"] = False
                 row["how"] = "excluded"
-                row["reason"] = (f"from the older snapshot {row['source']}: values of one source are comparable only "
-                                 f"within one snapshot, and this board ranks {newest}")
+                row["reason"] = (
+                    f"from the older snapshot {row['source']}: values of one source are comparable only "
+                    f"within one snapshot, and this board ranks {newest}"
+                )
     return rows
 
 
 def _bench_row(model: str, rec: Mapping, precision: int) -> dict:
     return {
-        "model": model, "value": round_half_up(rec["value"], precision), "rank": None, "how": "observed",
-        "source": rec["source"], "retrieved": rec["retrieved"], "url": rec["url"] or None,
-        "stderr": round_half_up(rec["stderr"], precision), "ci_low": round_half_up(rec["ci_low"], precision),
-        "ci_high": round_half_up(rec["ci_high"], precision), "harness": rec["harness"] or None,
-        "self_reported": bool(clean(rec["self_reported"])), "_ranked": True,
+        "model": model,
+        "value": round_half_up(rec["value"], precision),
+        "rank": None,
+        "how": "observed",
+        "source": rec["source"],
+        "retrieved": rec["retrieved"],
+        "url": rec["url"] or None,
+        "stderr": round_half_up(rec["stderr"], precision),
+        "ci_low": round_half_up(rec["ci_low"], precision),
+        "ci_high": round_half_up(rec["ci_high"], precision),
+        "harness": rec["harness"] or None,
+        "self_reported": bool(clean(rec["self_reported"])),
+        "_ranked": True,
     }
 
 
-def _subset_rows(results: pd.DataFrame, config: Mapping, override: Mapping | None, qs: Mapping, bid: str,
-                 precision: int, higher: bool) -> list[dict]:
+def _subset_rows(
+    results: pd.DataFrame,
+    config: Mapping,
+    override: Mapping | None,
+    qs: Mapping,
+    bid: str,
+    precision: int,
+    higher: bool,
+) -> list[dict]:
     """One question set's rows, ranked only among themselves: the benchmark's selection with the subset named."""
     rule = {**(override or {}), **(qs.get("selection") or {}), "subset": qs["subset"]}
     chosen = select_by_benchmark(results, config.get("selection"), {bid: rule})
-    return rank_rows(one_snapshot([_bench_row(model, rec, precision) for (model, _), rec in sorted(chosen.items())]),
-                     higher)
+    return rank_rows(
+        one_snapshot([_bench_row(model, rec, precision) for (model, _), rec in sorted(chosen.items())]), higher
+    )

@@ -44,8 +44,14 @@ def component_reasons(old_comps: list, new_comps: list, own_results_changed: boo
         now = after["how"] if after else "absent"
         old_value = before["value"] if before else None
         new_value = after["value"] if after else None
-        base = {"component": key[1], "component_kind": key[0], "old_how": was, "new_how": now,
-                "old": old_value, "new": new_value}
+        base = {
+            "component": key[1],
+            "component_kind": key[0],
+            "old_how": was,
+            "new_how": now,
+            "old": old_value,
+            "new": new_value,
+        }
         if was == now == "observed" and after and _is_aggregate(after):
             continue  # a dimension mean moves because its benchmarks did; those carry the reason
         if was != "observed" and now == "observed":
@@ -58,19 +64,35 @@ def component_reasons(old_comps: list, new_comps: list, own_results_changed: boo
                 kind = "methodology"  # same result, new mapping (anchors, weights)
             else:
                 kind = "observed-changed"
-            out.append({**base, "kind": kind, "old_raw": before.get("raw"), "new_raw": after.get("raw"),
-                        "source": after.get("source"), "retrieved": after.get("retrieved")})
+            out.append(
+                {
+                    **base,
+                    "kind": kind,
+                    "old_raw": before.get("raw"),
+                    "new_raw": after.get("raw"),
+                    "source": after.get("source"),
+                    "retrieved": after.get("retrieved"),
+                }
+            )
         elif was == now == "imputed" or (now == "imputed" and was != "observed"):
             if old_value == new_value and was == now:
                 continue
             old_p, new_p = _percentile(before), _percentile(after)
             shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
             kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
-            entry = {**base, "kind": kind, "old_reason": (before or {}).get("reason"),
-                     "new_reason": after.get("reason")}
+            entry = {
+                **base,
+                "kind": kind,
+                "old_reason": (before or {}).get("reason"),
+                "new_reason": after.get("reason"),
+            }
             if old_p or new_p:
-                entry["percentile"] = {"name": (new_p or old_p)["name"], "of": (new_p or old_p)["of"],
-                                       "old": old_p and old_p["value"], "new": new_p and new_p["value"]}
+                entry["percentile"] = {
+                    "name": (new_p or old_p)["name"],
+                    "of": (new_p or old_p)["of"],
+                    "old": old_p and old_p["value"],
+                    "new": new_p and new_p["value"],
+                }
             out.append(entry)
         else:
             out.append({**base, "kind": "status-changed", "reason": (after or {}).get("reason")})
@@ -84,8 +106,9 @@ def _row_summary(row: Mapping) -> dict:
     return out
 
 
-def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str],
-               methodology_files: list[str]) -> dict:
+def diff_board(
+    old: Mapping | None, new: Mapping | None, changed_models: set[str], methodology_files: list[str]
+) -> dict:
     """Rows entering, leaving and moving (value, rank or status) on one board, each move with its reasons."""
     a = {r["model"]: r for r in (old or {}).get("rows", [])}
     b = {r["model"]: r for r in (new or {}).get("rows", [])}
@@ -94,20 +117,32 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
         before, after = a[model], b[model]
         fields = [f for f in ("value", "rank", "status") if before.get(f) != after.get(f)]
         comps_differ = before.get("components") != after.get("components")
-        if not fields and not comps_differ and before.get("how") == after.get("how") \
-                and before.get("source") == after.get("source"):
+        if (
+            not fields
+            and not comps_differ
+            and before.get("how") == after.get("how")
+            and before.get("source") == after.get("source")
+        ):
             continue
         if not fields and not comps_differ:
             fields = ["source"]
-        reasons = component_reasons(before.get("components") or [], after.get("components") or [],
-                                    model in changed_models)
+        reasons = component_reasons(
+            before.get("components") or [], after.get("components") or [], model in changed_models
+        )
         board_moved = (before.get("value"), before.get("source")) != (after.get("value"), after.get("source"))
         if "components" not in after and board_moved:
             same = before.get("value") == after.get("value")
-            reasons.append({"kind": "source-changed" if same else "observed-changed",
-                            "component": (new or {}).get("benchmark"), "old": before.get("value"),
-                            "new": after.get("value"), "old_source": before.get("source"),
-                            "source": after.get("source"), "retrieved": after.get("retrieved")})
+            reasons.append(
+                {
+                    "kind": "source-changed" if same else "observed-changed",
+                    "component": (new or {}).get("benchmark"),
+                    "old": before.get("value"),
+                    "new": after.get("value"),
+                    "old_source": before.get("source"),
+                    "source": after.get("source"),
+                    "retrieved": after.get("retrieved"),
+                }
+            )
         if not reasons and fields == ["rank"]:
             reasons.append({"kind": "others-moved"})
         if not reasons and methodology_files:
@@ -117,14 +152,25 @@ def diff_board(old: Mapping | None, new: Mapping | None, changed_models: set[str
         if reasons == [{"kind": "others-moved"}]:
             rank_shifts += 1  # only its rank moved, because other rows entered, left or moved: counted, not listed
             continue
-        moved.append({"model": model, "changed": fields, "old": _row_summary(before), "new": _row_summary(after),
-                      "reasons": reasons})
+        moved.append(
+            {
+                "model": model,
+                "changed": fields,
+                "old": _row_summary(before),
+                "new": _row_summary(after),
+                "reasons": reasons,
+            }
+        )
     board = new or old
-    return {"name": board.get("name", ""), "kind": board.get("kind", "benchmark"),
-            "status": "added" if old is None else "removed" if new is None else "changed",
-            "entered": [_entry_row(b[m], changed_models, methodology_files) for m in sorted(b.keys() - a.keys())],
-            "left": [_entry_row(a[m], changed_models, methodology_files) for m in sorted(a.keys() - b.keys())],
-            "moved": moved, "rank_shifts": rank_shifts}
+    return {
+        "name": board.get("name", ""),
+        "kind": board.get("kind", "benchmark"),
+        "status": "added" if old is None else "removed" if new is None else "changed",
+        "entered": [_entry_row(b[m], changed_models, methodology_files) for m in sorted(b.keys() - a.keys())],
+        "left": [_entry_row(a[m], changed_models, methodology_files) for m in sorted(a.keys() - b.keys())],
+        "moved": moved,
+        "rank_shifts": rank_shifts,
+    }
 
 
 def _entry_row(row: Mapping, changed_models: set[str], methodology_files: list[str]) -> dict:

@@ -27,12 +27,20 @@ def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str]
 
 def applied(definition: Mapping, bid: str, model_ids: Sequence[str], people: Mapping[str, Mapping]) -> list:
     """[(adjustment, mask of the models it applies to)] for benchmark `bid`, in the definition's order."""
-    return [(a, np.array([_matches(a["organization"], m, people.get(m, {})) for m in model_ids], bool))
-            for a in definition.get("adjustments", []) if a["benchmark"] == bid]
+    return [
+        (a, np.array([_matches(a["organization"], m, people.get(m, {})) for m in model_ids], bool))
+        for a in definition.get("adjustments", [])
+        if a["benchmark"] == bid
+    ]
 
 
-def index_values(definition: Mapping, elos: Iterable[np.ndarray], model_ids: Sequence[str],
-                 people: Mapping[str, Mapping], keep: bool = False) -> tuple[np.ndarray, list]:
+def index_values(
+    definition: Mapping,
+    elos: Iterable[np.ndarray],
+    model_ids: Sequence[str],
+    people: Mapping[str, Mapping],
+    keep: bool = False,
+) -> tuple[np.ndarray, list]:
     """The EQ on draws x models Elo arrays, one per component in the definition's order (NaN where a model has no
     rating; read one at a time): each rating moved by the adjustments that apply to the model, one after the
     other, mapped through its anchor table (clamped), and the mean of the components a model has (NaN without
@@ -64,8 +72,13 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     chosen = selected(definition, results)
     people = model_lookup(models)
     model_ids = sorted({m for m, _ in chosen})
-    elos = (np.array([[chosen[(m, c["benchmark"])]["value"] if (m, c["benchmark"]) in chosen else np.nan
-                       for m in model_ids]], float) for c in comps_def)
+    elos = (
+        np.array(
+            [[chosen[(m, c["benchmark"])]["value"] if (m, c["benchmark"]) in chosen else np.nan for m in model_ids]],
+            float,
+        )
+        for c in comps_def
+    )
     eq, mapped = index_values(definition, elos, model_ids, people, keep=True)
     rows = []
     for j, model in enumerate(model_ids):
@@ -74,20 +87,32 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             bid = c["benchmark"]
             rec = chosen.get((model, bid))
             if rec is None:
-                comps.append(component(bid, "benchmark", "missing", precision=precision,
-                                       reason=f"no {bid} rating for this model"))
+                comps.append(
+                    component(
+                        bid, "benchmark", "missing", precision=precision, reason=f"no {bid} rating for this model"
+                    )
+                )
                 continue
             have += 1
             adjusted = [a for a, mask in applied(definition, bid, [model], people) if mask[0]]
             if adjusted:
                 reason = "; ".join(f"{a['elo_delta']:+g} Elo before mapping: {a['reason']}" for a in adjusted)
-                comps.append(from_result(bid, rec, values[0, j], raw=rec["value"], how="derived", reason=reason,
-                                         precision=precision))
+                comps.append(
+                    from_result(
+                        bid, rec, values[0, j], raw=rec["value"], how="derived", reason=reason, precision=precision
+                    )
+                )
             else:
                 comps.append(from_result(bid, rec, values[0, j], raw=rec["value"], precision=precision))
-        rows.append({
-            "model": model, "value": round_half_up(float(eq[0, j]), precision), "rank": None,
-            "status": "complete" if have == len(comps_def) else "partial",
-            "coverage": {"have": have, "of": len(comps_def)}, "components": comps, "_ranked": True,
-        })
+        rows.append(
+            {
+                "model": model,
+                "value": round_half_up(float(eq[0, j]), precision),
+                "rank": None,
+                "status": "complete" if have == len(comps_def) else "partial",
+                "coverage": {"have": have, "of": len(comps_def)},
+                "components": comps,
+                "_ranked": True,
+            }
+        )
     return board(definition, rows)

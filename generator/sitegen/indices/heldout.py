@@ -43,9 +43,16 @@ def hidden_half(models: Sequence[str], key: str, seed: str = SEED) -> list[str]:
     return sorted(ids[i] for i in order[: len(ids) // 2])
 
 
-def run(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame, benchmarks: Mapping[str, Mapping],
-        sets: Sequence[Sequence[str]] | None = None, sims: int = 400, level: float | None = None,
-        seed: str = SEED) -> list[dict]:
+def run(
+    definition: Mapping,
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: Mapping[str, Mapping],
+    sets: Sequence[Sequence[str]] | None = None,
+    sims: int = 400,
+    level: float | None = None,
+    seed: str = SEED,
+) -> list[dict]:
     """One dict per held-out case: {set, model, full, value, interval, sd, covered}."""
     level = float(level if level is not None else definition["uncertainty"]["level"])
     rows = aiiq.compute(definition, results, models)["rows"]
@@ -65,19 +72,28 @@ def run(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame, benchm
         # The imputed values that hiding changed: imputed here, and observed or different in the full data. Only
         # they can set the recomputed composite apart from the full one (which shares every measured value and
         # every other imputed value), so only they are drawn.
-        changed = frozenset((r["model"], c["id"]) for r in rows if r["model"] in picked for c in r["components"]
-                            if c["how"] == "imputed" and parts[r["model"]].get(c["id"]) != ("imputed", c.get("value")))
+        changed = frozenset(
+            (r["model"], c["id"])
+            for r in rows
+            if r["model"] in picked
+            for c in r["components"]
+            if c["how"] == "imputed" and parts[r["model"]].get(c["id"]) != ("imputed", c.get("value"))
+        )
         samples, *_ = aiiq_samples(definition, reduced, benchmarks, sims, level, models=models)
-        apart, *_ = aiiq_samples(definition, reduced, benchmarks, sims, level, models=models, measure=False,
-                                 only=changed)
+        apart, *_ = aiiq_samples(
+            definition, reduced, benchmarks, sims, level, models=models, measure=False, only=changed
+        )
         for m in picked:
             if m not in samples or board.get(m) is None:
                 continue  # no composite without the hidden scores
             case = {"set": "+".join(hidden), "model": m, "full": full[m], "value": board[m]}
             for name, draws in (("total", samples[m]), ("hidden", apart[m])):
                 lo, hi = quantile_interval(draws[:, None], level)[:, 0].tolist()
-                case[name] = {"interval": [lo, hi], "sd": float(np.std(draws)),
-                              "covered": lo - 1e-9 <= full[m] <= hi + 1e-9}
+                case[name] = {
+                    "interval": [lo, hi],
+                    "sd": float(np.std(draws)),
+                    "covered": lo - 1e-9 <= full[m] <= hi + 1e-9,
+                }
             out.append(case)
     return out
 
@@ -87,7 +103,7 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     tail = (1 - level) / 2
 
     def cdf(p: float, upto: int) -> float:  # P(X <= upto) for X ~ Binomial(n, p)
-        return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(upto + 1))
+        return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(upto + 1))
 
     def solve(f: Callable[[float], bool]) -> float:
         lo, hi = 0.0, 1.0
@@ -97,7 +113,7 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
         return (lo + hi) / 2
 
     low = 0.0 if k == 0 else solve(lambda p: 1 - cdf(p, k - 1) < tail)  # P(X >= k) < tail: p too small
-    high = 1.0 if k == n else solve(lambda p: cdf(p, k) > tail)          # P(X <= k) > tail: p too small
+    high = 1.0 if k == n else solve(lambda p: cdf(p, k) > tail)  # P(X <= k) > tail: p too small
     return low, high
 
 
@@ -113,8 +129,13 @@ def summary(cases: Sequence[Mapping], sims: int, which: str = "hidden") -> dict:
         per_set.setdefault(c["set"], [0, 0])
         per_set[c["set"]][0] += 1
         per_set[c["set"]][1] += bool(c["covered"])
-    return {"cases": n, "covered": k, "coverage": k / n if n else None,
-            "coverage_interval": list(clopper_pearson(k, n)) if n else None,
-            "median_standardised_error": float(np.median(ratios)) if ratios else None,
-            "rmse": float(np.sqrt(np.mean([(c["value"] - c["full"]) ** 2 for c in cases]))) if n else None,
-            "simulations": sims, "per_set": {s: {"cases": a, "covered": b} for s, (a, b) in sorted(per_set.items())}}
+    return {
+        "cases": n,
+        "covered": k,
+        "coverage": k / n if n else None,
+        "coverage_interval": list(clopper_pearson(k, n)) if n else None,
+        "median_standardised_error": float(np.median(ratios)) if ratios else None,
+        "rmse": float(np.sqrt(np.mean([(c["value"] - c["full"]) ** 2 for c in cases]))) if n else None,
+        "simulations": sims,
+        "per_set": {s: {"cases": a, "covered": b} for s, (a, b) in sorted(per_set.items())},
+    }

@@ -21,15 +21,21 @@ from ..known import known
 
 # The provenance vocabulary of ARCHITECTURE.md.
 OBSERVED, PUBLISHED, IMPUTED, DERIVED, EXCLUDED, MISSING = (
-    "observed", "published", "imputed", "derived", "excluded", "missing")
+    "observed",
+    "published",
+    "imputed",
+    "derived",
+    "excluded",
+    "missing",
+)
 
 
 # --------------------------------------------------------------------------------------------------
 # Shared small helpers (also used by pedagogy.py; candidates for indices/parts.py)
 # --------------------------------------------------------------------------------------------------
 
-def competition_ranks(values: Sequence[float | None], higher_is_better: bool,
-                      decimals: int) -> list[int | None]:
+
+def competition_ranks(values: Sequence[float | None], higher_is_better: bool, decimals: int) -> list[int | None]:
     """Rank values "1224"-style (competition ranking): equal values, compared at `decimals`, share a rank."""
     keyed = [None if v is None else round(float(v), decimals) for v in values]
     present = [v for v in keyed if v is not None]
@@ -69,14 +75,24 @@ def _candidates(results: pd.DataFrame, benchmark: str) -> dict:
     return grouped
 
 
-def pick_result(results: pd.DataFrame, model: str, benchmark: str, metric: str,
-                subsets: Sequence[str], sources: Sequence[str] | None) -> dict | None:
+def pick_result(
+    results: pd.DataFrame,
+    model: str,
+    benchmark: str,
+    metric: str,
+    subsets: Sequence[str],
+    sources: Sequence[str] | None,
+) -> dict | None:
     """The one published result to use: first subset in preference order, then source order, then newest."""
     subset_order = {s: i for i, s in enumerate(subsets)}
     source_order = {s: i for i, s in enumerate(sources or [])}
-    candidates = [rec for rec in _candidates(results, benchmark).get((model, benchmark, metric), [])
-                  if rec["subset"] in subset_order and (not sources or rec["source"] in source_order)
-                  and rec["value"] == rec["value"]]
+    candidates = [
+        rec
+        for rec in _candidates(results, benchmark).get((model, benchmark, metric), [])
+        if rec["subset"] in subset_order
+        and (not sources or rec["source"] in source_order)
+        and rec["value"] == rec["value"]
+    ]
     if not candidates:
         return None
     # Preferred subset, then preferred source, then the newest retrieval, then the file it came from.
@@ -89,6 +105,7 @@ def pick_result(results: pd.DataFrame, model: str, benchmark: str, metric: str,
 # --------------------------------------------------------------------------------------------------
 # Accuracy and its interval
 # --------------------------------------------------------------------------------------------------
+
 
 def wald_interval(correct: int, n: int, z: float) -> tuple[float, float, float, float]:
     """Accuracy and the Wald interval p ± z·sqrt(p(1−p)/n) in percent: (value, lo, hi, half_width).
@@ -113,8 +130,7 @@ def accuracy_from_rows(rows: pd.DataFrame, z: float, questions: int | None = Non
     if n == 0:
         return {"value": None, "interval": None, "coverage": {"have": 0, "of": questions or 0}}
     value, lo, hi, half = wald_interval(k, n, z)
-    return {"value": value, "interval": [lo, hi], "half_width": half,
-            "coverage": {"have": have, "of": n}}
+    return {"value": value, "interval": [lo, hi], "half_width": half, "coverage": {"have": have, "of": n}}
 
 
 def category_accuracy(rows: pd.DataFrame, z: float) -> list[dict]:
@@ -133,6 +149,7 @@ def category_accuracy(rows: pd.DataFrame, z: float) -> list[dict]:
 # --------------------------------------------------------------------------------------------------
 # RMS calibration error, as the official HLE code computes it
 # --------------------------------------------------------------------------------------------------
+
 
 def calib_err(confidence: np.ndarray, correct: np.ndarray, p: str = "2", beta: int = 100) -> float:
     """Hendrycks' calib_err, reproduced line for line (confidence as a fraction 0–1).
@@ -153,8 +170,8 @@ def calib_err(confidence: np.ndarray, correct: np.ndarray, p: str = "2", beta: i
     cerr = 0.0
     total_examples = len(confidence)
     for i in range(len(bins) - 1):
-        bin_confidence = confidence[bins[i][0]:bins[i][1]]
-        bin_correct = correct[bins[i][0]:bins[i][1]]
+        bin_confidence = confidence[bins[i][0] : bins[i][1]]
+        bin_correct = correct[bins[i][0] : bins[i][1]]
         num_examples_in_bin = len(bin_confidence)
         if num_examples_in_bin > 0:
             difference = np.abs(np.nanmean(bin_confidence) - np.nanmean(bin_correct))
@@ -181,8 +198,10 @@ def calibration_error(rows: pd.DataFrame, calibration: Mapping[str, Any]) -> tup
     answered = rows[rows["correct"].notna()]
     minimum = int(calibration["min_answered"])
     if len(answered) < minimum:
-        return None, (f"{len(answered)} answered questions; the binned calibration error needs at "
-                      f"least {minimum} (bins of {calibration['bin_size']}, the last bin is skipped)")
+        return None, (
+            f"{len(answered)} answered questions; the binned calibration error needs at "
+            f"least {minimum} (bins of {calibration['bin_size']}, the last bin is skipped)"
+        )
     if "confidence" in answered.columns:
         conf = pd.to_numeric(answered["confidence"], errors="coerce")
         conf = conf.fillna(float(calibration["missing_confidence"]))
@@ -199,6 +218,7 @@ def calibration_error(rows: pd.DataFrame, calibration: Mapping[str, Any]) -> tup
 # Boards
 # --------------------------------------------------------------------------------------------------
 
+
 def _published_interval(res: Mapping, z: float, questions: int | None) -> tuple[list | None, str, str | None]:
     """Interval for a published value: its own CI, else ±z·stderr, else Wald from n; with how and reason."""
     if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
@@ -210,30 +230,43 @@ def _published_interval(res: Mapping, z: float, questions: int | None) -> tuple[
     if n:
         p = float(res["value"]) / 100.0
         half = z * math.sqrt(max(p * (1 - p), 0.0) / n)
-        return ([100 * max(0.0, p - half), 100 * min(1.0, p + half)], DERIVED,
-                f"Wald interval from the published accuracy and n = {n}")
+        return (
+            [100 * max(0.0, p - half), 100 * min(1.0, p + half)],
+            DERIVED,
+            f"Wald interval from the published accuracy and n = {n}",
+        )
     return None, MISSING, "the source publishes neither a standard error nor the number of questions"
 
 
 def _subset_info(definition: Mapping[str, Any]) -> tuple[list[str], dict[str, int | None], dict[str, str]]:
     """Subset ids in preference order, their question counts and labels."""
     subsets = definition["subsets"]
-    return ([s["id"] for s in subsets], {s["id"]: s.get("questions") for s in subsets},
-            {s["id"]: s.get("label", s["id"]) for s in subsets})
+    return (
+        [s["id"] for s in subsets],
+        {s["id"]: s.get("questions") for s in subsets},
+        {s["id"]: s.get("label", s["id"]) for s in subsets},
+    )
 
 
 def _board_header(definition: Mapping[str, Any], board: Mapping[str, Any]) -> dict:
     """The fixed keys of a board dict."""
-    out = {"index": board["id"], "name": board["name"], "version": str(definition["version"]),
-           "kind": definition["kind"], "unit": board["unit"], "description": board["description"],
-           "higher_is_better": bool(board["higher_is_better"])}
+    out = {
+        "index": board["id"],
+        "name": board["name"],
+        "version": str(definition["version"]),
+        "kind": definition["kind"],
+        "unit": board["unit"],
+        "description": board["description"],
+        "higher_is_better": bool(board["higher_is_better"]),
+    }
     if definition.get("scope"):
         out["scope"] = {"text": " ".join(definition["scope"].split()), "benchmark": definition["benchmark"]}
     return out
 
 
-def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
-             definition: Mapping[str, Any]) -> tuple[list[dict], list[dict]]:
+def hle_rows(
+    results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame], definition: Mapping[str, Any]
+) -> tuple[list[dict], list[dict]]:
     """Unranked rows of the accuracy board and the calibration board, one per model with any HLE data."""
     benchmark = definition["benchmark"]
     sources = definition.get("sources") or None
@@ -243,8 +276,11 @@ def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
     calibration = definition["calibration"]
     acc_board, cal_board = definition["boards"]["accuracy"], definition["boards"]["calibration"]
 
-    has_results = results[(results["benchmark"] == benchmark) & results["subset"].isin(subsets)
-                          & results["metric"].isin([acc_board["metric"], cal_board["metric"]])]
+    has_results = results[
+        (results["benchmark"] == benchmark)
+        & results["subset"].isin(subsets)
+        & results["metric"].isin([acc_board["metric"], cal_board["metric"]])
+    ]
     if sources:
         has_results = has_results[has_results["source"].isin(sources)]
     models = sorted(set(has_results["model"]) | {m for m, df in raw_by_model.items() if len(df)})
@@ -254,18 +290,30 @@ def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
         raw = raw_by_model.get(model)
         if raw is not None and len(raw):
             acc = accuracy_from_rows(raw, z, questions.get(raw_subset))
-            acc_rows.append({"model": model, "value": acc["value"],
-                             "status": OBSERVED if acc["value"] is not None else MISSING,
-                             **({} if acc["value"] is not None else {"reason": "no answered questions"}),
-                             "subset": raw_subset, "coverage": acc["coverage"],
-                             "interval": acc["interval"], "interval_how": OBSERVED,
-                             "half_width": acc.get("half_width"),
-                             "components": category_accuracy(raw, z)})
+            acc_rows.append(
+                {
+                    "model": model,
+                    "value": acc["value"],
+                    "status": OBSERVED if acc["value"] is not None else MISSING,
+                    **({} if acc["value"] is not None else {"reason": "no answered questions"}),
+                    "subset": raw_subset,
+                    "coverage": acc["coverage"],
+                    "interval": acc["interval"],
+                    "interval_how": OBSERVED,
+                    "half_width": acc.get("half_width"),
+                    "components": category_accuracy(raw, z),
+                }
+            )
             value, reason = calibration_error(raw, calibration)
-            cal = {"model": model, "value": value, "status": OBSERVED if value is not None else MISSING,
-                   "subset": raw_subset,
-                   "coverage": acc["coverage"], "interval": None,
-                   "components": []}
+            cal = {
+                "model": model,
+                "value": value,
+                "status": OBSERVED if value is not None else MISSING,
+                "subset": raw_subset,
+                "coverage": acc["coverage"],
+                "interval": None,
+                "components": [],
+            }
             if reason:
                 cal["reason"] = reason
             cal_rows.append(cal)
@@ -273,15 +321,31 @@ def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
 
         res = pick_result(results, model, benchmark, acc_board["metric"], subsets, sources)
         if res is None:
-            acc_rows.append({"model": model, "value": None, "status": MISSING, "subset": None,
-                             "reason": "no per-question results and no published accuracy",
-                             "coverage": {"have": 0, "of": 1}, "interval": None, "components": []})
+            acc_rows.append(
+                {
+                    "model": model,
+                    "value": None,
+                    "status": MISSING,
+                    "subset": None,
+                    "reason": "no per-question results and no published accuracy",
+                    "coverage": {"have": 0, "of": 1},
+                    "interval": None,
+                    "components": [],
+                }
+            )
         else:
             interval, how, reason = _published_interval(res, z, questions.get(res["subset"]))
-            row = {"model": model, "value": float(res["value"]), "status": PUBLISHED,
-                   "subset": res["subset"], "source": res["source"],
-                   "coverage": {"have": 1, "of": 1}, "interval": interval, "interval_how": how,
-                   "components": []}
+            row = {
+                "model": model,
+                "value": float(res["value"]),
+                "status": PUBLISHED,
+                "subset": res["subset"],
+                "source": res["source"],
+                "coverage": {"have": 1, "of": 1},
+                "interval": interval,
+                "interval_how": how,
+                "components": [],
+            }
             if reason:
                 row["interval_reason"] = reason
             if res["subset"] != subsets[0]:
@@ -290,21 +354,38 @@ def hle_rows(results: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame],
 
         cres = pick_result(results, model, benchmark, cal_board["metric"], subsets, sources)
         if cres is None:
-            cal_rows.append({"model": model, "value": None, "status": MISSING, "subset": None,
-                             "reason": "no per-question confidences and no published calibration error",
-                             "coverage": {"have": 0, "of": 1}, "interval": None, "components": []})
+            cal_rows.append(
+                {
+                    "model": model,
+                    "value": None,
+                    "status": MISSING,
+                    "subset": None,
+                    "reason": "no per-question confidences and no published calibration error",
+                    "coverage": {"have": 0, "of": 1},
+                    "interval": None,
+                    "components": [],
+                }
+            )
         else:
-            row = {"model": model, "value": float(cres["value"]), "status": PUBLISHED,
-                   "subset": cres["subset"], "source": cres["source"],
-                   "coverage": {"have": 1, "of": 1}, "interval": None, "components": []}
+            row = {
+                "model": model,
+                "value": float(cres["value"]),
+                "status": PUBLISHED,
+                "subset": cres["subset"],
+                "source": cres["source"],
+                "coverage": {"have": 1, "of": 1},
+                "interval": None,
+                "components": [],
+            }
             if cres["subset"] != subsets[0]:
                 row["note"] = f"evaluated on the {labels[cres['subset']]} only"
             cal_rows.append(row)
     return acc_rows, cal_rows
 
 
-def compute_hle(results: pd.DataFrame, models: pd.DataFrame,
-                raw_by_model: Mapping[str, pd.DataFrame], definition: Mapping[str, Any]) -> dict:
+def compute_hle(
+    results: pd.DataFrame, models: pd.DataFrame, raw_by_model: Mapping[str, pd.DataFrame], definition: Mapping[str, Any]
+) -> dict:
     """Both HLE boards, keyed by index id: {"hle": board, "hle-calibration": board}.
 
     `raw_by_model` maps model id -> the rows of `scores/raw/hle/<org>/<model>.jsonl`

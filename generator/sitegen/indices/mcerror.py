@@ -91,15 +91,19 @@ def error_text(error: float) -> float:
 def describe(sims: int, level: float) -> str:
     """What the board's `uncertainty` says of the Monte-Carlo error of its bounds."""
     d = math.sqrt(sims * float(_tail(level)) * (1 - float(_tail(level))))
-    return (f"each bound is an order statistic of the {sims:,} draws; its Monte-Carlo error "
-            "(interval_mc_error, rank_interval_mc_error: one standard error, low and high) is half the distance "
-            f"between the draws {d:.1f} positions below and above it (the number of draws below a true quantile "
-            "is binomial), and a value bound is published to the decimal place of its error's leading digit, "
-            "rounded outwards")
+    return (
+        f"each bound is an order statistic of the {sims:,} draws; its Monte-Carlo error "
+        "(interval_mc_error, rank_interval_mc_error: one standard error, low and high) is half the distance "
+        f"between the draws {d:.1f} positions below and above it (the number of draws below a true quantile "
+        "is binomial), and a value bound is published to the decimal place of its error's leading digit, "
+        "rounded outwards"
+    )
 
 
 def bounds(samples: np.ndarray, models: list[str], interval: Callable, level: float) -> tuple[dict, dict]:
     """({model: [low, high]} as `interval` (quantile_interval) takes them, {model: their Monte-Carlo errors}) for
     the columns of a draws x models array."""
-    return (dict(zip(models, interval(samples, level).T.tolist())),
-            dict(zip(models, quantile_errors(samples, level).T.tolist())))
+    return (
+        dict(zip(models, interval(samples, level).T.tolist())),
+        dict(zip(models, quantile_errors(samples, level).T.tolist())),
+    )

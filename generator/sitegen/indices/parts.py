@@ -21,8 +21,19 @@ import pandas as pd
 
 #: Columns a selected result carries into boards (the rest of the results frame is not needed).
 SELECTED_COLUMNS = [
-    "model", "benchmark", "subset", "value", "source", "retrieved", "url", "harness",
-    "n", "stderr", "ci_low", "ci_high", "self_reported",
+    "model",
+    "benchmark",
+    "subset",
+    "value",
+    "source",
+    "retrieved",
+    "url",
+    "harness",
+    "n",
+    "stderr",
+    "ci_low",
+    "ci_high",
+    "self_reported",
 ]
 
 #: How a value was obtained; the last three always carry a reason.
@@ -260,9 +271,11 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
         candidates = [p for p, s in zip(candidates, _cells(results, "source", candidates)) if s in listed]
     if not candidates:
         return []
-    col = {c: _cells(results, c, candidates) for c in ("model", "benchmark", "source", "harness", "origin",
-                                                        "value", "retrieved", "self_reported")
-           if c in results.columns}
+    col = {
+        c: _cells(results, c, candidates)
+        for c in ("model", "benchmark", "source", "harness", "origin", "value", "retrieved", "self_reported")
+        if c in results.columns
+    }
     keys: list[list] = []  # one sort key per rule, each a value per candidate row
     ascending: list[bool] = []
     harness_rule = selection.get("harness") or {}
@@ -317,15 +330,19 @@ def _text_or_empty(x: Any) -> str:
     return "" if _none(x) is None else str(x)
 
 
-def select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
-                        overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
+def select_by_benchmark(
+    results: pd.DataFrame, default: Mapping | None, overrides: Mapping[str, Mapping | None]
+) -> dict[tuple[str, str], dict]:
     """Select values for several benchmarks, each with its own selection override; keyed (model, benchmark).
 
     Remembered per frame and rule, because the uncertainty stage selects again what an index just selected;
     callers read the answer and never change it.
     """
-    return _SELECTED.get(results, (repr(default), repr(sorted(overrides.items()))),
-                         lambda: _select_by_benchmark(results, default, overrides))
+    return _SELECTED.get(
+        results,
+        (repr(default), repr(sorted(overrides.items()))),
+        lambda: _select_by_benchmark(results, default, overrides),
+    )
 
 
 def forget_selections() -> None:
@@ -341,8 +358,9 @@ def rows_of_source(results: pd.DataFrame, source: str) -> pd.DataFrame:
     return _SOURCE_ROWS.get(results, source, lambda: results[results["source"] == source])
 
 
-def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
-                         overrides: Mapping[str, Mapping | None]) -> dict[tuple[str, str], dict]:
+def _select_by_benchmark(
+    results: pd.DataFrame, default: Mapping | None, overrides: Mapping[str, Mapping | None]
+) -> dict[tuple[str, str], dict]:
     groups: dict[str, list[str]] = {}
     rules: dict[str, dict] = {}
     for bench, override in overrides.items():
@@ -360,29 +378,60 @@ def _select_by_benchmark(results: pd.DataFrame, default: Mapping | None,
     return out
 
 
-def component(id: str, kind: str, how: str, value: float | None = None, *, raw: float | None = None,
-              reason: str | None = None, source: str | None = None, retrieved: str | None = None,
-              precision: int = 4) -> dict:
+def component(
+    id: str,
+    kind: str,
+    how: str,
+    value: float | None = None,
+    *,
+    raw: float | None = None,
+    reason: str | None = None,
+    source: str | None = None,
+    retrieved: str | None = None,
+    precision: int = 4,
+) -> dict:
     """One entry of a row's components; a reason is required for imputed/derived/excluded/missing."""
     if how not in HOW:
         raise ValueError(f"unknown provenance {how!r}")
     if how in NEEDS_REASON and not reason:
         raise ValueError(f"{id}: how={how} needs a reason")
     entry = {
-        "id": id, "kind": kind, "value": round_half_up(value, precision), "raw": clean(raw),
-        "how": how, "source": source, "retrieved": retrieved,
+        "id": id,
+        "kind": kind,
+        "value": round_half_up(value, precision),
+        "raw": clean(raw),
+        "how": how,
+        "source": source,
+        "retrieved": retrieved,
     }
     if reason:
         entry["reason"] = reason
     return entry
 
 
-def from_result(id: str, rec: Mapping, value: float | None, *, raw: float | None = None, how: str = "observed",
-                reason: str | None = None, precision: int = 4) -> dict:
+def from_result(
+    id: str,
+    rec: Mapping,
+    value: float | None,
+    *,
+    raw: float | None = None,
+    how: str = "observed",
+    reason: str | None = None,
+    precision: int = 4,
+) -> dict:
     """A benchmark component that carries a selected result's source and retrieval date, and its subset (the
     question set) when it is not the full set."""
-    entry = component(id, "benchmark", how, value, raw=raw, reason=reason, source=rec.get("source"),
-                      retrieved=rec.get("retrieved"), precision=precision)
+    entry = component(
+        id,
+        "benchmark",
+        how,
+        value,
+        raw=raw,
+        reason=reason,
+        source=rec.get("source"),
+        retrieved=rec.get("retrieved"),
+        precision=precision,
+    )
     if rec.get("subset"):
         entry["subset"] = rec["subset"]
     return entry
@@ -446,7 +495,8 @@ def _model_lookup(models: pd.DataFrame) -> dict[str, dict]:
     columns = list(models.columns)
     # Column by column: a typed column's tolist gives Python scalars and NA, for which _nones is clean; an object
     # column may hold anything (numpy scalars too), so clean reads each of its cells.
-    cells = [[clean(v) for v in models[c].tolist()] if models[c].dtype == object else _nones(models[c].tolist())
-             for c in columns]
+    cells = [
+        [clean(v) for v in models[c].tolist()] if models[c].dtype == object else _nones(models[c].tolist())
+        for c in columns
+    ]
     return {rec["model"]: rec for rec in (dict(zip(columns, row)) for row in zip(*cells))}
-

@@ -39,6 +39,7 @@ TOL = 1e-9
 # Bootstrap intervals
 # --------------------------------------------------------------------------------------------------
 
+
 def rng_for(seed: int, *keys: str) -> np.random.Generator:
     """A generator for one (board, model): the YAML seed plus CRC-32s of the keys.
 
@@ -55,8 +56,7 @@ def _percentile_interval(stats: np.ndarray, level: float) -> list[float]:
     return [float(lo), float(hi)]
 
 
-def bootstrap_interval(correct: np.ndarray, resamples: int, rng: np.random.Generator,
-                       level: float) -> list[float]:
+def bootstrap_interval(correct: np.ndarray, resamples: int, rng: np.random.Generator, level: float) -> list[float]:
     """Percentile bootstrap interval of accuracy (percent): resample the questions with replacement."""
     correct = np.asarray(correct, dtype=float)
     idx = rng.integers(0, len(correct), size=(int(resamples), len(correct)))
@@ -80,11 +80,11 @@ def binomial_interval(k: int, n: int, level: float) -> list[float]:
 
 @functools.cache
 def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
-    total, miss = n ** n, n - k
+    total, miss = n**n, n - k
     tail = (1 - level) / 2
-    targets = [tail, 1 - tail]            # compared as cumulative * den >= num * total, in integers
+    targets = [tail, 1 - tail]  # compared as cumulative * den >= num * total, in integers
     out: list[float] = []
-    cumulative, term = 0, miss ** n       # term = n^n P(X = x) = C(n, x) k^x (n - k)^(n - x), from x = 0
+    cumulative, term = 0, miss**n  # term = n^n P(X = x) = C(n, x) k^x (n - k)^(n - x), from x = 0
     for x in range(n + 1):
         cumulative += term
         while targets and cumulative * targets[0].denominator >= targets[0].numerator * total:
@@ -101,6 +101,7 @@ def _binomial_interval(k: int, n: int, level: Fraction) -> tuple[float, ...]:
 # --------------------------------------------------------------------------------------------------
 # Per-question data
 # --------------------------------------------------------------------------------------------------
+
 
 def answered(rows: pd.DataFrame) -> pd.DataFrame:
     """Rows with a known outcome."""
@@ -122,8 +123,14 @@ def subject_scores(rows: pd.DataFrame) -> list[dict]:
     done = done[done["subject"].notna() & (done["subject"].astype(str) != "")]
     out = []
     for subject, group in sorted(done.groupby("subject", sort=False), key=lambda g: str(g[0])):
-        out.append({"id": str(subject), "value": 100.0 * float(group["correct"].astype(bool).mean()),
-                    "n": len(group), "how": OBSERVED})
+        out.append(
+            {
+                "id": str(subject),
+                "value": 100.0 * float(group["correct"].astype(bool).mean()),
+                "n": len(group),
+                "how": OBSERVED,
+            }
+        )
     return out
 
 
@@ -133,13 +140,13 @@ def best_and_worst(components: list[dict]) -> tuple[dict | None, dict | None]:
         return None, None
     best = min(components, key=lambda c: (-c["value"], c["id"]))
     worst = min(components, key=lambda c: (c["value"], c["id"]))
-    return ({"subject": best["id"], "value": best["value"]},
-            {"subject": worst["id"], "value": worst["value"]})
+    return ({"subject": best["id"], "value": best["value"]}, {"subject": worst["id"], "value": worst["value"]})
 
 
 # --------------------------------------------------------------------------------------------------
 # Frontiers
 # --------------------------------------------------------------------------------------------------
+
 
 def _cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
     """z of (a − o) × (b − o): > 0 when o→a→b turns left."""
@@ -171,7 +178,7 @@ def rising_hull(points: Iterable[tuple[str, float, float]], include_collinear: b
             hull.pop()
         hull.append(p)
     top = max(range(len(hull)), key=lambda i: (hull[i][1], -i))
-    hull = hull[:top + 1]
+    hull = hull[: top + 1]
 
     def on_frontier(x: float, y: float) -> bool:
         if include_collinear:
@@ -185,7 +192,7 @@ def rising_hull(points: Iterable[tuple[str, float, float]], include_collinear: b
 
 
 def release_month(value: Any) -> str | None:
-    """"YYYY-MM" from a release date given as YYYY-MM, YYYY-MM-DD or a date; None when unknown or unreadable."""
+    """ "YYYY-MM" from a release date given as YYYY-MM, YYYY-MM-DD or a date; None when unknown or unreadable."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return None
     if isinstance(value, (date, pd.Timestamp)):
@@ -206,8 +213,13 @@ def month_range(first: str, last: str) -> list[str]:
     return out
 
 
-def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[str, Mapping], tuple[float | None, str | None]],
-             include_collinear: bool, by_month: bool) -> dict:
+def frontier(
+    rows: list[dict],
+    models: pd.DataFrame,
+    x_of: Callable[[str, Mapping], tuple[float | None, str | None]],
+    include_collinear: bool,
+    by_month: bool,
+) -> dict:
     """A frontier over board rows: points, exclusions with reasons, the rising hull and, optionally, by month.
 
     `x_of(model id, model row as a dict, NA as None)` returns (x before log10, None, provenance) or (None, reason, {}); the provenance
@@ -230,22 +242,34 @@ def frontier(rows: list[dict], models: pd.DataFrame, x_of: Callable[[str, Mappin
             excluded.append({"model": model, "reason": reason})
             continue
         released[model] = release_month(info[model].get("released"))
-        points.append({"model": model, "x": math.log10(raw_x), "x_raw": float(raw_x), "y": float(row["value"]),
-                       "released": released[model], **provenance})
-    out = {"points": sorted(points, key=lambda p: (p["x"], p["y"], p["model"])),
-           "excluded": sorted(excluded, key=lambda e: e["model"]),
-           **rising_hull(((p["model"], p["x"], p["y"]) for p in points), include_collinear)}
+        points.append(
+            {
+                "model": model,
+                "x": math.log10(raw_x),
+                "x_raw": float(raw_x),
+                "y": float(row["value"]),
+                "released": released[model],
+                **provenance,
+            }
+        )
+    out = {
+        "points": sorted(points, key=lambda p: (p["x"], p["y"], p["model"])),
+        "excluded": sorted(excluded, key=lambda e: e["model"]),
+        **rising_hull(((p["model"], p["x"], p["y"]) for p in points), include_collinear),
+    }
     if by_month:
         dated = [p for p in points if released[p["model"]]]
         out["by_month_excluded"] = sorted(
-            ({"model": p["model"], "reason": "no readable release date"}
-             for p in points if not released[p["model"]]), key=lambda e: e["model"])
+            ({"model": p["model"], "reason": "no readable release date"} for p in points if not released[p["model"]]),
+            key=lambda e: e["model"],
+        )
         out["by_month"], out["hull_by_month"] = {}, {}
         if dated:
             months = sorted(released[p["model"]] for p in dated)
             for month in month_range(months[0], months[-1]):
-                hull = rising_hull(((p["model"], p["x"], p["y"]) for p in dated
-                                    if released[p["model"]] <= month), include_collinear)
+                hull = rising_hull(
+                    ((p["model"], p["x"], p["y"]) for p in dated if released[p["model"]] <= month), include_collinear
+                )
                 out["by_month"][month] = hull["frontier"]
                 out["hull_by_month"][month] = hull["hull"]
     return out
@@ -289,6 +313,7 @@ def size_x(counts: Mapping[str, Mapping[str, Any]] | None = None) -> XOf:
         if known(total) is None or float(total) <= 0:
             return None, "no published total parameter count", {}
         return float(total), None, {"count_source": "model registry"}
+
     return x_of
 
 
@@ -301,15 +326,18 @@ def _text(x: Any) -> str | None:
 # Boards
 # --------------------------------------------------------------------------------------------------
 
-def _bad_format_from_results(results: pd.DataFrame, model: str, benchmark: str, metric: str,
-                             sources: list[str] | None) -> float | None:
+
+def _bad_format_from_results(
+    results: pd.DataFrame, model: str, benchmark: str, metric: str, sources: list[str] | None
+) -> float | None:
     """Published share (0–1) of badly formatted answers, from a result with metric `metric` in percent."""
     res = pick_result(results, model, benchmark, metric, [""], sources)
     return None if res is None else float(res["value"]) / 100.0
 
 
-def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definition: Mapping[str, Any],
-               board: Mapping[str, Any]) -> list[dict]:
+def board_rows(
+    results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definition: Mapping[str, Any], board: Mapping[str, Any]
+) -> list[dict]:
     """Unranked rows of one accuracy board (CDPK or SEND), one per model with data for its benchmark."""
     bench, n_questions = board["benchmark"], int(board["questions"])
     sources = definition.get("sources") or None
@@ -331,41 +359,82 @@ def board_rows(results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definitio
             correct = done["correct"].astype(bool).to_numpy()
             components = subject_scores(done)
             best, worst = best_and_worst(components)
-            row = {"model": model, "value": 100.0 * float(correct.mean()), "status": OBSERVED,
-                   "coverage": {"have": len(done), "of": n_questions},
-                   "interval": bootstrap_interval(correct, resamples, rng, level), "interval_how": OBSERVED,
-                   "interval_method": "question bootstrap",
-                   "interval_reason": (f"bootstrap over the {len(done)} answered questions: {resamples} "
-                                       f"resamples with replacement, percentile interval"),
-                   "components": components, "best_subject": best, "worst_subject": worst,
-                   "bad_format": bad_format_share(rows_raw)}
+            row = {
+                "model": model,
+                "value": 100.0 * float(correct.mean()),
+                "status": OBSERVED,
+                "coverage": {"have": len(done), "of": n_questions},
+                "interval": bootstrap_interval(correct, resamples, rng, level),
+                "interval_how": OBSERVED,
+                "interval_method": "question bootstrap",
+                "interval_reason": (
+                    f"bootstrap over the {len(done)} answered questions: {resamples} "
+                    f"resamples with replacement, percentile interval"
+                ),
+                "components": components,
+                "best_subject": best,
+                "worst_subject": worst,
+                "bad_format": bad_format_share(rows_raw),
+            }
             if row["bad_format"] is None:
                 row["bad_format"] = _bad_format_from_results(results, model, bench, bad["metric"], sources)
         else:
             res = pick_result(results, model, bench, "", [""], sources)
             if res is None:  # only raw rows without outcomes
-                rows.append({"model": model, "value": None, "status": MISSING, "reason": "no answered questions",
-                             "coverage": {"have": 0, "of": n_questions}, "interval": None, "components": []})
+                rows.append(
+                    {
+                        "model": model,
+                        "value": None,
+                        "status": MISSING,
+                        "reason": "no answered questions",
+                        "coverage": {"have": 0, "of": n_questions},
+                        "interval": None,
+                        "components": [],
+                    }
+                )
                 continue
             value = float(res["value"])
             n = int(res["n"]) if known(res.get("n")) is not None else n_questions
-            row = {"model": model, "value": value, "status": PUBLISHED, "source": res["source"],
-                   "coverage": {"have": n, "of": n_questions}, "components": [],
-                   "best_subject": None, "worst_subject": None,
-                   "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources)}
+            row = {
+                "model": model,
+                "value": value,
+                "status": PUBLISHED,
+                "source": res["source"],
+                "coverage": {"have": n, "of": n_questions},
+                "components": [],
+                "best_subject": None,
+                "worst_subject": None,
+                "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources),
+            }
             if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
-                row.update(interval=[float(res["ci_low"]), float(res["ci_high"])], interval_how=PUBLISHED,
-                           interval_method="published")
+                row.update(
+                    interval=[float(res["ci_low"]), float(res["ci_high"])],
+                    interval_how=PUBLISHED,
+                    interval_method="published",
+                )
             else:
                 k = correct_count(value, n)
-                row.update(interval=binomial_interval(k, n, level), interval_how=DERIVED, interval_method="exact binomial",
-                           interval_reason=(f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
-                                            f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
-                                            f"Binomial(n = {n}, {k}/{n}) / n"))
+                row.update(
+                    interval=binomial_interval(k, n, level),
+                    interval_how=DERIVED,
+                    interval_method="exact binomial",
+                    interval_reason=(
+                        f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
+                        f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
+                        f"Binomial(n = {n}, {k}/{n}) / n"
+                    ),
+                )
         if row["bad_format"] is not None and row["bad_format"] > max_share:
-            row.update(status=EXCLUDED, measured=row["value"], value=None, interval=None,
-                       reason=(f"{100 * row['bad_format']:.1f}% of answers badly formatted "
-                               f"(more than {100 * max_share:g}%): unable to perform the benchmark"))
+            row.update(
+                status=EXCLUDED,
+                measured=row["value"],
+                value=None,
+                interval=None,
+                reason=(
+                    f"{100 * row['bad_format']:.1f}% of answers badly formatted "
+                    f"(more than {100 * max_share:g}%): unable to perform the benchmark"
+                ),
+            )
         rows.append(row)
     return rows
 
@@ -389,17 +458,21 @@ def paper_over_time(value: Mapping[str, Any], claims: Mapping[str, Any] | None) 
         else:
             xs, ys, x = [h[0] for h in hull], [h[1] for h in hull], math.log10(price)
             if x < xs[0] - TOL:
-                entry["reason"] = (f"no model released by then costs {price:g} USD per 1M input tokens or less at the "
-                                   f"paper's prices (the cheapest then cost {10 ** xs[0]:.3g})")
+                entry["reason"] = (
+                    f"no model released by then costs {price:g} USD per 1M input tokens or less at the "
+                    f"paper's prices (the cheapest then cost {10 ** xs[0]:.3g})"
+                )
             elif x > xs[-1] + TOL:
                 entry["reason"] = f"the frontier then ended at {10 ** xs[-1]:.3g} USD per 1M input tokens"
             else:
                 ours = float(np.interp(x, xs, ys))
                 entry.update(ours=ours, reproduced=abs(ours - paper) <= tolerance + TOL)
                 if not entry["reproduced"]:
-                    entry["reason"] = (f"the frontier from the paper's model list, prices and release months gives "
-                                       f"{ours:.1f}%; the paper does not say how it dated models, and its figure "
-                                       f"may use other dates")
+                    entry["reason"] = (
+                        f"the frontier from the paper's model list, prices and release months gives "
+                        f"{ours:.1f}%; the paper does not say how it dated models, and its figure "
+                        f"may use other dates"
+                    )
         out.append(entry)
     return out
 
@@ -409,13 +482,25 @@ def _reference(board: Mapping[str, Any]) -> list[dict]:
     base = board.get("human_baseline")
     if not base:
         return []
-    return [{"id": "human-baseline", "value": float(base["value"]), "how": PUBLISHED, "estimate": True,
-             "label": base["label"], "note": base["note"], "source": base["source"]}]
+    return [
+        {
+            "id": "human-baseline",
+            "value": float(base["value"]),
+            "how": PUBLISHED,
+            "estimate": True,
+            "label": base["label"],
+            "note": base["note"],
+            "source": base["source"],
+        }
+    ]
 
 
-def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
-                     raw_by_model: Mapping[str, Mapping[str, pd.DataFrame]],
-                     definition: Mapping[str, Any]) -> dict:
+def compute_pedagogy(
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    raw_by_model: Mapping[str, Mapping[str, pd.DataFrame]],
+    definition: Mapping[str, Any],
+) -> dict:
     """Both Pedagogy boards, keyed by index id: {"pedagogy-cdpk": board, "pedagogy-send": board}.
 
     `raw_by_model` maps benchmark id -> model id -> the rows of `scores/raw/<benchmark>/<org>/<model>.jsonl`
@@ -431,15 +516,23 @@ def compute_pedagogy(results: pd.DataFrame, models: pd.DataFrame,
         rows = board_rows(results, raw_by_model.get(board["benchmark"], {}), definition, board)
         ranked = rank_rows(rows, bool(board["higher_is_better"]), int(board["rank_decimals"]))
         boards[board["id"]] = {
-            "index": board["id"], "name": board["name"], "version": str(definition["version"]),
-            "kind": definition["kind"], "unit": board["unit"], "description": board["description"],
+            "index": board["id"],
+            "name": board["name"],
+            "version": str(definition["version"]),
+            "kind": definition["kind"],
+            "unit": board["unit"],
+            "description": board["description"],
             "higher_is_better": bool(board["higher_is_better"]),
             "rows": ranked,
             "frontiers": {
-                "value": {"axes": fr["value"]["axes"],
-                          **frontier(ranked, models, price_x(fr["value"].get("price_source")), collinear, by_month=True)},
-                "size": {"axes": fr["size"]["axes"],
-                         **frontier(ranked, models, size_x(fr["size"].get("counts")), collinear, by_month=False)},
+                "value": {
+                    "axes": fr["value"]["axes"],
+                    **frontier(ranked, models, price_x(fr["value"].get("price_source")), collinear, by_month=True),
+                },
+                "size": {
+                    "axes": fr["size"]["axes"],
+                    **frontier(ranked, models, size_x(fr["size"].get("counts")), collinear, by_month=False),
+                },
             },
             "references": _reference(board),
         }

@@ -15,10 +15,23 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     snapshot = definition["source_snapshot"]
     bench = definition["published"]["benchmark"]
     precision = definition.get("precision", 4)
-    chosen = select_by_benchmark(rows_of_source(results, snapshot), {"sources": [snapshot], "only_listed": True},
-                                 {bench: {"metric": "", "subset": ""}})
-    rows = [{"model": model, "value": round_half_up(rec["value"], precision), "rank": None, "status": "published",
-             "source": rec["source"], "retrieved": rec["retrieved"], "url": rec["url"] or None,
-             "coverage": {"have": None, "of": None}, "_ranked": True}  # no components to count: none are public
-            for (model, _), rec in sorted(chosen.items())]
+    chosen = select_by_benchmark(
+        rows_of_source(results, snapshot),
+        {"sources": [snapshot], "only_listed": True},
+        {bench: {"metric": "", "subset": ""}},
+    )
+    rows = [
+        {
+            "model": model,
+            "value": round_half_up(rec["value"], precision),
+            "rank": None,
+            "status": "published",
+            "source": rec["source"],
+            "retrieved": rec["retrieved"],
+            "url": rec["url"] or None,
+            "coverage": {"have": None, "of": None},
+            "_ranked": True,
+        }  # no components to count: none are public
+        for (model, _), rec in sorted(chosen.items())
+    ]
     return board(definition, rows)

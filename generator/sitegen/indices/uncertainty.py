@@ -43,11 +43,13 @@ from .parts import interpolate, nearest_rank
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
 #: Said on every board whose rows are drawn one by one from their own intervals (benchmark boards, HLE, Pedagogy).
-INDEPENDENT = ("Rank ranges and tiers on this board are conservative: every model is drawn independently from its "
-               "own interval, although all models answer the same questions. No per-question results are used, so "
-               "the draws cannot move together where a question set is harder or easier for all models; differences "
-               "between models are less uncertain than independent draws make them, and the rank ranges are wider "
-               "than they would be.")
+INDEPENDENT = (
+    "Rank ranges and tiers on this board are conservative: every model is drawn independently from its "
+    "own interval, although all models answer the same questions. No per-question results are used, so "
+    "the draws cannot move together where a question set is harder or easier for all models; differences "
+    "between models are less uncertain than independent draws make them, and the rank ranges are wider "
+    "than they would be."
+)
 
 
 # --------------------------------------------------------------------------------------------------- streams
@@ -104,6 +106,7 @@ def z_of(level: float) -> float:
 
 # --------------------------------------------------------------------------------------------- value spreads
 
+
 def question_count(bench: Mapping | None, source: str | None) -> dict | None:
     """The `questions` entry for a result's source: one naming the source, else the entry naming none."""
     entries = (bench or {}).get("questions") or []
@@ -140,14 +143,20 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
         # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
         sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
-        return {"interval": [value - z * sd_lo, value + z * sd_hi], "interval_how": PUBLISHED,
-                "interval_reason": f"{rec.get('source')}'s published 95% interval" + (
-                    "" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
-                "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max"))}
+        return {
+            "interval": [value - z * sd_lo, value + z * sd_hi],
+            "interval_how": PUBLISHED,
+            "interval_reason": f"{rec.get('source')}'s published 95% interval"
+            + ("" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
+            "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max")),
+        }
     if se is not None and se >= 0:
-        return {"interval": _clip([value - z * se, value + z * se], scale), "interval_how": PUBLISHED,
-                "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
-                "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max"))}
+        return {
+            "interval": _clip([value - z * se, value + z * se], scale),
+            "interval_how": PUBLISHED,
+            "interval_reason": f"± {z:.2f} × {rec.get('source')}'s published standard error",
+            "draw": ("split-normal", value, se, se, scale.get("min"), scale.get("max")),
+        }
     count = known(rec.get("n"))
     entry = None if count else question_count(bench, rec.get("source"))
     n = int(count) if count else (entry or {}).get("count")
@@ -156,9 +165,12 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
         p = value / 100
         low, high = wilson(p, n, z)
         sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
-        return {"interval": [100 * low, 100 * high], "interval_how": DERIVED,
-                "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
-                "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0)}
+        return {
+            "interval": [100 * low, 100 * high],
+            "interval_how": DERIVED,
+            "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
+            "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0),
+        }
     if n:
         return _none(f"{n} {unit}, but the value is not a percentage, so the binomial model does not apply")
     return _none(f"{rec.get('source')} publishes no interval or standard error, and {unknown_size(bench)}")
@@ -173,8 +185,11 @@ def repeats_note(entry: Mapping | None) -> str:
 def unknown_size(bench: Mapping | None) -> str:
     """Why a value has no binomial interval, and what that leaves out (never a silent zero)."""
     why = (bench or {}).get("questions_unknown")
-    size = (f"the number of questions is not known ({why.rstrip('.')})" if why
-            else "methodology/benchmarks.yaml declares no question count")
+    size = (
+        f"the number of questions is not known ({why.rstrip('.')})"
+        if why
+        else "methodology/benchmarks.yaml declares no question count"
+    )
     return f"{size}: its question-sampling error is left out, so no interval is given"
 
 
@@ -185,10 +200,17 @@ def _owned_spread(row: Mapping, row_level: float) -> dict:
     value, (lo, hi), z = float(row["value"]), row["interval"], z_of(row_level)
     # Exempt from `level`: a published interval is the source's own (read as 95%, as spread() reads it).
     reason = row.get("interval_reason") or f"{row.get('source')}'s published 95% interval"
-    draw = (("split-normal", value, (value - lo) / z, (hi - value) / z, lo if lo == 0 else None,
-             hi if hi == 100 else None) if lo <= value <= hi and z > 0 else None)
-    return {"interval": [float(lo), float(hi)], "interval_how": row.get("interval_how"), "interval_reason": reason,
-            "draw": draw}
+    draw = (
+        ("split-normal", value, (value - lo) / z, (hi - value) / z, lo if lo == 0 else None, hi if hi == 100 else None)
+        if lo <= value <= hi and z > 0
+        else None
+    )
+    return {
+        "interval": [float(lo), float(hi)],
+        "interval_how": row.get("interval_how"),
+        "interval_reason": reason,
+        "draw": draw,
+    }
 
 
 def _none(reason: str) -> dict:
@@ -204,12 +226,12 @@ def _clip(interval: list[float], scale: Mapping) -> list[float]:
     return [lo, hi]
 
 
-
-
 def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
     """Standard normals (draws x values) -> draws of each value from its split-normal spread, all at once."""
-    table = np.array([[s[1], s[2], s[3], -np.inf if s[4] is None else s[4], np.inf if s[5] is None else s[5]]
-                      for s in specs], dtype=float).reshape(-1, 5)
+    table = np.array(
+        [[s[1], s[2], s[3], -np.inf if s[4] is None else s[4], np.inf if s[5] is None else s[5]] for s in specs],
+        dtype=float,
+    ).reshape(-1, 5)
     value, sd_lo, sd_hi, lo, hi = table.T
     out = np.where(z < 0, sd_lo, sd_hi)  # value + z * sd, clipped, in one array (the same numbers, in place)
     out *= z
@@ -253,6 +275,7 @@ def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarr
 
 
 # ------------------------------------------------------------------------------------------------ ranks, tiers
+
 
 def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
     """Competition ranks ("1224") within each row of a draws x models array, all rows at once."""
@@ -299,7 +322,7 @@ def rank_draws(ranks: np.ndarray) -> np.ndarray:
     values share one). The rows are kept in the smallest unsigned type that holds the ranks (uint16 below 65,536
     ranked rows): linear in models x draws, where counting every pair that overlaps grows with the square of the
     models (87 million pairs at 20,000 synthetic models)."""
-    dtype = np.uint16 if int(ranks.max(initial=0)) < 2 ** 16 else np.uint32
+    dtype = np.uint16 if int(ranks.max(initial=0)) < 2**16 else np.uint32
     return np.ascontiguousarray(ranks.T, dtype=dtype)
 
 
@@ -317,6 +340,7 @@ def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ component draws
 
+
 class Components:
     """Draws of one board's components, and per model which components were drawn how (for the reason)."""
 
@@ -329,16 +353,18 @@ class Components:
         self.bounds: dict[tuple[str, str], list[float]] = {}  # (model, component) -> simulated interval
         self.measurement: dict[str, np.ndarray] = {}  # model -> draws with measurement error alone (AI IQ)
 
-    def matrix(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
-               noise: bool = True) -> np.ndarray:
+    def matrix(
+        self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool = True
+    ) -> np.ndarray:
         """draws x models of one component from the selected results {model: record}; NaN where absent."""
         out = np.full((self.sims, len(self.models)), np.nan)
         cols, drawn = self.columns(component, values, benchmark, noise)
         out[:, cols] = drawn
         return out
 
-    def columns(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None,
-                noise: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def columns(
+        self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(the columns of the models with a value, draws x those columns): `matrix` without its absent models."""
         cols, fixed, drawn, specs = [], [], [], []
         for j, model in enumerate(self.models):
@@ -385,8 +411,10 @@ class Components:
         text = f"simulated from component intervals: {', '.join(parts) or 'none'}"
         if self.fixed[model]:
             whose = "its" if len(self.fixed[model]) == 1 else "their"
-            text += (f"; none to be had for {', '.join(self.fixed[model])} (held fixed: {whose} measurement error is "
-                     "left out, so the interval is too narrow)")
+            text += (
+                f"; none to be had for {', '.join(self.fixed[model])} (held fixed: {whose} measurement error is "
+                "left out, so the interval is too narrow)"
+            )
         return text + extra
 
 
@@ -397,8 +425,15 @@ def _settings(definition: Mapping) -> tuple[int, float] | None:
 
 # ------------------------------------------------------------------------------------ weighted mean (AA)
 
-def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping],
-                          sims: int, level: float, noise: bool = True) -> tuple[dict, Components]:
+
+def weighted_mean_samples(
+    definition: Mapping,
+    results: pd.DataFrame,
+    benchmarks: Mapping[str, Mapping],
+    sims: int,
+    level: float,
+    noise: bool = True,
+) -> tuple[dict, Components]:
     """{model: draws} for every model with all constituents in the snapshot (the rows the index computes): the
     board's own function (aa.index_values) on the constituents' draws."""
     chosen = aa.selected(definition, results)
@@ -406,16 +441,28 @@ def weighted_mean_samples(definition: Mapping, results: pd.DataFrame, benchmarks
     comps = Components(definition["id"], complete, sims, level)
     constituents = {c["benchmark"] for c in definition["constituents"]}
     comps.chosen = {k: rec for k, rec in chosen.items() if k[1] in constituents}  # not the published index
-    draws = (comps.matrix(c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in complete},
-                          benchmarks.get(c["benchmark"]), noise) for c in definition["constituents"])
+    draws = (
+        comps.matrix(
+            c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in complete}, benchmarks.get(c["benchmark"]), noise
+        )
+        for c in definition["constituents"]
+    )
     values = aa.index_values(definition, draws)  # one constituent's draws alive at a time
     return {m: values[:, j] for j, m in enumerate(complete)}, comps
 
 
 # ------------------------------------------------------------------------------------------------- AI EQ
 
-def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
-               benchmarks: Mapping[str, Mapping], sims: int, level: float, noise: bool = True):
+
+def eq_samples(
+    definition: Mapping,
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: Mapping[str, Mapping],
+    sims: int,
+    level: float,
+    noise: bool = True,
+):
     """{model: draws} of the EQ: the board's own function (eq.index_values) on the Elo draws."""
     from .parts import model_lookup
 
@@ -430,14 +477,21 @@ def eq_samples(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame,
         for a, mask in eq.applied(definition, bid, model_ids, people):
             shift += np.where(mask, float(a["elo_delta"]), 0.0)
         comps.shift.update({(m, bid): float(shift[j]) for j, m in enumerate(model_ids)})
-    elos = (comps.matrix(c["benchmark"], {m: chosen[(m, c["benchmark"])] for m in model_ids
-                                          if (m, c["benchmark"]) in chosen}, benchmarks.get(c["benchmark"]), noise)
-            for c in definition["components"])
+    elos = (
+        comps.matrix(
+            c["benchmark"],
+            {m: chosen[(m, c["benchmark"])] for m in model_ids if (m, c["benchmark"]) in chosen},
+            benchmarks.get(c["benchmark"]),
+            noise,
+        )
+        for c in definition["components"]
+    )
     values, _ = eq.index_values(definition, elos, model_ids, people)
     return {m: values[:, j] for j, m in enumerate(model_ids)}, comps
 
 
 # ------------------------------------------------------------------------------------------------- AI IQ
+
 
 class DrawnOnRead(Mapping):
     """{benchmark: (columns, draws)} whose draws are made when a benchmark is read, and not kept: AI IQ's arrays
@@ -457,8 +511,14 @@ class DrawnOnRead(Mapping):
         return len(self._ids)
 
 
-def aiiq_raw(definition: Mapping, chosen: Mapping, model_ids: Sequence[str], comps: Components,
-             benchmarks: Mapping[str, Mapping], noise: bool = True) -> Scores:
+def aiiq_raw(
+    definition: Mapping,
+    chosen: Mapping,
+    model_ids: Sequence[str],
+    comps: Components,
+    benchmarks: Mapping[str, Mapping],
+    noise: bool = True,
+) -> Scores:
     """Raw scores per benchmark, of the models that have it: comps' draws, made when aiiq.index_values reads each
     benchmark (DrawnOnRead), in the order of this loop."""
     by = {}
@@ -523,9 +583,14 @@ def anchor_ranges(definition: Mapping) -> dict[str, tuple[float, float]]:
     return out
 
 
-def calibration_cases(definition: Mapping, raw: Scores, relatives: Mapping | None = None,
-                      model_ids: Sequence[str] | None = None, folds: int = CALIBRATION_FOLDS,
-                      seed: str = CALIBRATION_SEED) -> tuple[dict, dict]:
+def calibration_cases(
+    definition: Mapping,
+    raw: Scores,
+    relatives: Mapping | None = None,
+    model_ids: Sequence[str] | None = None,
+    folds: int = CALIBRATION_FOLDS,
+    seed: str = CALIBRATION_SEED,
+) -> tuple[dict, dict]:
     """Held-out cases of each AI IQ imputation rule, out of fold: ({(rule, component): case arrays}, point).
 
     The models (`model_ids`, else the columns' numbers) are dealt into `folds` seeded folds (aiiq.holdout_folds).
@@ -558,9 +623,13 @@ def calibration_cases(definition: Mapping, raw: Scores, relatives: Mapping | Non
         return out
 
     def add(rule, component, dimension, cols, base, truth):
-        cases[(rule, component)] = {"dimension": dimension, "cols": np.asarray(cols, int),
-                                    "fold": fold[np.asarray(cols, int)], "base": np.asarray(base, float),
-                                    "truth": np.asarray(truth, float)}
+        cases[(rule, component)] = {
+            "dimension": dimension,
+            "cols": np.asarray(cols, int),
+            "fold": fold[np.asarray(cols, int)],
+            "base": np.asarray(base, float),
+            "truth": np.asarray(truth, float),
+        }
 
     for d in definition["dimensions"]:
         iqs = {}
@@ -578,8 +647,14 @@ def calibration_cases(definition: Mapping, raw: Scores, relatives: Mapping | Non
             add("benchmark", bid, d["id"], idx[ok], np.minimum(own, p80)[ok], iq[idx][ok])
             if bid in family_on:
                 pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
-                add("family", bid, d["id"], [j for j, _ in pairs], [iq[sibs].min() for _, sibs in pairs],
-                    [iq[j] for j, _ in pairs])
+                add(
+                    "family",
+                    bid,
+                    d["id"],
+                    [j for j, _ in pairs],
+                    [iq[sibs].min() for _, sibs in pairs],
+                    [iq[j] for j, _ in pairs],
+                )
     dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
     scored = point["scored"]
     n_scored = sum((s.astype(int) for s in scored.values()), 0)
@@ -618,9 +693,15 @@ def out_of_fold_coverage(case: Mapping, level: float, span: Sequence[float]) -> 
     return out
 
 
-def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping | None = None,
-                           model_ids: Sequence[str] | None = None, level: float = 0.95,
-                           folds: int = CALIBRATION_FOLDS, seed: str = CALIBRATION_SEED) -> list[dict]:
+def imputation_calibration(
+    definition: Mapping,
+    raw: Scores,
+    relatives: Mapping | None = None,
+    model_ids: Sequence[str] | None = None,
+    level: float = 0.95,
+    folds: int = CALIBRATION_FOLDS,
+    seed: str = CALIBRATION_SEED,
+) -> list[dict]:
     """The calibration table of AI IQ's imputation rules, from their out-of-fold held-out cases
     (calibration_cases): one row per rule x component, in the definition's order, with `cases`, `bias`, `se`,
     `sd` (fit_errors), `seen` and `fitted` (the ranges of the cases' observed and imputed values: no bias
@@ -637,11 +718,15 @@ def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping 
     cuts = np.quantile(known, [1 / 3, 2 / 3]) if known.size else None
     table = []
     for (rule, component), case in cases.items():
-        row = {"rule": rule, "component": component, "dimension": case["dimension"],
-               **fit_errors(case["base"] - case["truth"]),
-               "seen": [float(case["truth"].min()), float(case["truth"].max())] if case["truth"].size else None,
-               "fitted": [float(case["base"].min()), float(case["base"].max())] if case["base"].size else None,
-               "span": list(spans[component])}
+        row = {
+            "rule": rule,
+            "component": component,
+            "dimension": case["dimension"],
+            **fit_errors(case["base"] - case["truth"]),
+            "seen": [float(case["truth"].min()), float(case["truth"].max())] if case["truth"].size else None,
+            "fitted": [float(case["base"].min()), float(case["base"].max())] if case["base"].size else None,
+            "span": list(spans[component]),
+        }
         hit = out_of_fold_coverage(case, level, spans[component]) if case["truth"].size else np.array([])
         counted = ~np.isnan(hit)
         row["coverage_cases"] = int(counted.sum())
@@ -672,16 +757,29 @@ def imputation_calibration(definition: Mapping, raw: Scores, relatives: Mapping 
             continue
         # Too few cases of its own: the rule's error over all its cases, as a root-mean-square error about zero
         # (this benchmark's bias is not known, so none is corrected and all of the pooled miss is spread).
-        rmse = float(np.sqrt(np.mean(err ** 2)))
-        row.update(shift=0.0, se=fit["se"], sd=rmse, pooled=int(err.size),
-                   reason=f"{row['cases']} held-out case(s) of its own: too few, so drawn with the rule's error over "
-                          f"its {err.size} cases on every component (root-mean-square {rmse:.2f}; no bias corrected)")
+        rmse = float(np.sqrt(np.mean(err**2)))
+        row.update(
+            shift=0.0,
+            se=fit["se"],
+            sd=rmse,
+            pooled=int(err.size),
+            reason=f"{row['cases']} held-out case(s) of its own: too few, so drawn with the rule's error over "
+            f"its {err.size} cases on every component (root-mean-square {rmse:.2f}; no bias corrected)",
+        )
     return table
 
 
-def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping[str, Mapping], sims: int,
-                 level: float, noise: bool = True, models: pd.DataFrame | None = None,
-                 measure: bool = True, only: frozenset[tuple[str, str]] | None = None):
+def aiiq_samples(
+    definition: Mapping,
+    results: pd.DataFrame,
+    benchmarks: Mapping[str, Mapping],
+    sims: int,
+    level: float,
+    noise: bool = True,
+    models: pd.DataFrame | None = None,
+    measure: bool = True,
+    only: frozenset[tuple[str, str]] | None = None,
+):
     """{model: draws} of the AI IQ composite (total: measurement and imputation), the Components (whose
     `measurement` holds the draws with measurement error alone), the imputed share, and the calibration table
     (imputation_calibration). `models` (with release and effort_rank) is what family match reads; without it no
@@ -701,8 +799,10 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
     point_raw = aiiq.point_scores(definition, chosen, model_ids)
     table = imputation_calibration(definition, point_raw, relatives, model_ids, level)
     point = aiiq.index_values(definition, point_raw, relatives=relatives, detail=True)
-    p80_at = {**{b: float(v[0, 0]) for b, v in point["detail"]["p80"].items()},
-              **{d: float(v[0, 0]) for d, v in point["detail"]["p80_dim"].items() if v is not None}}
+    p80_at = {
+        **{b: float(v[0, 0]) for b, v in point["detail"]["p80"].items()},
+        **{d: float(v[0, 0]) for d, v in point["detail"]["p80_dim"].items() if v is not None},
+    }
     cal = {(row["rule"], row["component"]): row for row in table}
     spans = anchor_ranges(definition)
     comps = Components(definition["id"], model_ids, sims, level)
@@ -727,13 +827,17 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
             return base
         centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
         drawn = centre + comps.imputation_noise(
-            component, cols, row, "family-match" if rule == "family" else "imputation")
+            component, cols, row, "family-match" if rule == "family" else "imputation"
+        )
         return within(drawn, base, spans[component])
 
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
-    alone = aiiq.index_values(definition, aiiq_raw(definition, chosen, model_ids, measured, benchmarks,
-                                                   noise and measure),
-                              relatives=relatives, p80_at=p80_at)
+    alone = aiiq.index_values(
+        definition,
+        aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure),
+        relatives=relatives,
+        p80_at=p80_at,
+    )
     rows, composite = alone["composite"]
     del alone
     comps.measurement = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
@@ -767,12 +871,21 @@ def aiiq_samples(definition: Mapping, results: pd.DataFrame, benchmarks: Mapping
     return samples, comps, extras, table
 
 
-
 # ------------------------------------------------------------------------------------------ board annotation
 
-def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[str, str], sims: int, level: float,
-             higher_is_better: bool = True, why_none: str = "", value_intervals: bool = True,
-             pairs: bool = False, measurement: Mapping[str, np.ndarray] | None = None) -> dict:
+
+def annotate(
+    board: dict,
+    samples: Mapping[str, np.ndarray],
+    reasons: Mapping[str, str],
+    sims: int,
+    level: float,
+    higher_is_better: bool = True,
+    why_none: str = "",
+    value_intervals: bool = True,
+    pairs: bool = False,
+    measurement: Mapping[str, np.ndarray] | None = None,
+) -> dict:
     """Write interval, interval_how, interval_reason, rank_interval and tier on a board's rows (in place).
 
     `samples` holds draws of the rows whose value the simulation reran. Ranked rows without draws take part
@@ -785,37 +898,55 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
     point rank: where the central range of the draws misses it, it is widened to it, and the board's
     `uncertainty.rank_widened` counts those rows.
     """
-    drawn = [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples] \
-        if value_intervals else []
-    bounds, errors = mcerror.bounds(np.column_stack([samples[m] for m in drawn]), drawn, quantile_interval, level) \
-        if drawn else ({}, {})
+    drawn = (
+        [r["model"] for r in board["rows"] if r.get("value") is not None and r["model"] in samples]
+        if value_intervals
+        else []
+    )
+    bounds, errors = (
+        mcerror.bounds(np.column_stack([samples[m] for m in drawn]), drawn, quantile_interval, level)
+        if drawn
+        else ({}, {})
+    )
     alone = [m for m in drawn if m in (measurement or {})]
-    inner, inner_errors = mcerror.bounds(np.column_stack([measurement[m] for m in alone]), alone, quantile_interval,
-                                         level) if alone else ({}, {})
+    inner, inner_errors = (
+        mcerror.bounds(np.column_stack([measurement[m] for m in alone]), alone, quantile_interval, level)
+        if alone
+        else ({}, {})
+    )
     for row in board["rows"]:
         if not value_intervals:
             pass
         elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
             row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
         elif row["model"] in bounds:
-            row.update(interval=mcerror.round_out(bounds[row["model"]], errors[row["model"]]), interval_how=DERIVED,
-                       interval_reason=reasons[row["model"]],
-                       interval_mc_error=[mcerror.error_text(e) for e in errors[row["model"]]])
+            row.update(
+                interval=mcerror.round_out(bounds[row["model"]], errors[row["model"]]),
+                interval_how=DERIVED,
+                interval_reason=reasons[row["model"]],
+                interval_mc_error=[mcerror.error_text(e) for e in errors[row["model"]]],
+            )
             if measurement is not None:
                 held = inner.get(row["model"])
-                row["interval_measurement"] = mcerror.round_out(held, inner_errors[row["model"]]) \
-                    if held and held[0] < held[1] else None
+                row["interval_measurement"] = (
+                    mcerror.round_out(held, inner_errors[row["model"]]) if held and held[0] < held[1] else None
+                )
         elif row.get("value") is not None:
-            row.update(interval=None, interval_how=None, interval_reason=why_none or
-                       "the value is not recomputed from components here, so no interval can be propagated")
+            row.update(
+                interval=None,
+                interval_how=None,
+                interval_reason=why_none
+                or "the value is not recomputed from components here, so no interval can be propagated",
+            )
         else:
             row.update(interval=None, interval_how=None)
         row.update(rank_interval=None, tier=None, ahead_of_next=None)
     ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
     fixed = [r["model"] for r in ranked if r["model"] not in samples]
     if ranked and len(fixed) < len(ranked):
-        matrix = np.column_stack([samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"]))
-                                  for r in ranked])
+        matrix = np.column_stack(
+            [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
+        )
         ranks = competition_ranks(matrix, higher_is_better)
         intervals = rank_intervals(ranks, level)
         widened = 0
@@ -831,17 +962,24 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
             row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
         if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
             cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
-            board["ahead"] = {"simulations": sims, "models": [ranked[k]["model"] for k in cols],
-                              "ranks": [ranked[k]["rank"] for k in cols],
-                              "draws": rank_draws(ranks[:, cols])}
+            board["ahead"] = {
+                "simulations": sims,
+                "models": [ranked[k]["model"] for k in cols],
+                "ranks": [ranked[k]["rank"] for k in cols],
+                "draws": rank_draws(ranks[:, cols]),
+            }
     board["uncertainty"] = {
-        "simulations": sims, "level": level,
-        "method": ("each component drawn from its own interval (each side a normal half, clipped to the scale), "
-                   "the index definition rerun on every draw; intervals are the central quantiles of the draws"
-                   if value_intervals else "each row drawn from its own interval (each side a normal half)"),
+        "simulations": sims,
+        "level": level,
+        "method": (
+            "each component drawn from its own interval (each side a normal half, clipped to the scale), "
+            "the index definition rerun on every draw; intervals are the central quantiles of the draws"
+            if value_intervals
+            else "each row drawn from its own interval (each side a normal half)"
+        ),
         "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
         "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
-                 f"{level_text(level)} of simulations",
+        f"{level_text(level)} of simulations",
         "held_fixed": len(fixed),
         "monte_carlo": mcerror.describe(sims, level),
     }
@@ -850,13 +988,20 @@ def annotate(board: dict, samples: Mapping[str, np.ndarray], reasons: Mapping[st
     if ranked and len(fixed) == len(ranked):
         board["uncertainty"]["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
     elif fixed:
-        board["uncertainty"]["ranks"] = (f"{len(fixed)} of {len(ranked)} ranked values have no interval and are "
-                                         "held fixed in the rank simulation")
+        board["uncertainty"]["ranks"] = (
+            f"{len(fixed)} of {len(ranked)} ranked values have no interval and are held fixed in the rank simulation"
+        )
     return board
 
 
-def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, models: pd.DataFrame,
-                   benchmarks: Mapping[str, Mapping], raw: Mapping | None = None) -> dict:
+def annotate_index(
+    definition: Mapping,
+    board: dict,
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: Mapping[str, Mapping],
+    raw: Mapping | None = None,
+) -> dict:
     """Intervals, rank intervals, tiers and imputed shares for one composite index board (in place); `raw`
     ({(benchmark, model): per-question rows}) lets HLE and Pedagogy draw those rows together."""
     kind = definition["kind"]
@@ -871,8 +1016,10 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
         for row in board["rows"]:
             row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
             if row.get("value") is not None:
-                row["interval_reason"] = ("the source's own published figure: it publishes no interval per model, "
-                                          "and the components are not public, so none can be propagated")
+                row["interval_reason"] = (
+                    "the source's own published figure: it publishes no interval per model, "
+                    "and the components are not public, so none can be propagated"
+                )
         board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
         return board
     settings = _settings(definition)
@@ -882,21 +1029,27 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     extras: dict = {}
     if kind == "weighted-mean":
         samples, comps = weighted_mean_samples(definition, results, benchmarks, sims, level)
-        why_none = ("AA's own published figure: AA states about ±1% for its whole index but publishes no interval "
-                    "per model, and the components are not all in the snapshot")
+        why_none = (
+            "AA's own published figure: AA states about ±1% for its whole index but publishes no interval "
+            "per model, and the components are not all in the snapshot"
+        )
     elif kind == "ai-eq":
         samples, comps = eq_samples(definition, results, models, benchmarks, sims, level)
         why_none = ""
     elif kind == "ai-iq":
-        samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level,
-                                                     models=models)
+        samples, comps, extras, table = aiiq_samples(definition, results, benchmarks, sims, level, models=models)
         board["imputation_calibration"] = table
         why_none = "a sourced manual IQ, not computed from benchmarks: no interval is published with it"
     elif kind in ("hle", "pedagogy"):
         bench = board.get("benchmark") or definition.get("benchmark")
-        return rank_from_row_intervals(board, sims, level, definition.get("higher_is_better", True),
-                                       {m: f for (b, m), f in (raw or {}).items() if b == bench},
-                                       interval_level(definition))
+        return rank_from_row_intervals(
+            board,
+            sims,
+            level,
+            definition.get("higher_is_better", True),
+            {m: f for (b, m), f in (raw or {}).items() if b == bench},
+            interval_level(definition),
+        )
     else:
         return board
     # The draws come from the function the board's values come from (aa/eq/aiiq.index_values), so there is no
@@ -904,8 +1057,17 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     measurement = comps.measurement if kind == "ai-iq" else samples
     samples, measurement = centre_on_values(board, samples, measurement)
     reasons = {m: comps.reason(m, extras.get(m, ("", 0.0))[0]) for m in samples}
-    annotate(board, samples, reasons, sims, level, definition.get("higher_is_better", True), why_none, pairs=True,
-             measurement=measurement)
+    annotate(
+        board,
+        samples,
+        reasons,
+        sims,
+        level,
+        definition.get("higher_is_better", True),
+        why_none,
+        pairs=True,
+        measurement=measurement,
+    )
     for row in board["rows"]:
         if row["model"] in samples and row.get("value") is not None:
             row["imputed_share"] = extras.get(row["model"], ("", 0.0))[1]
@@ -913,8 +1075,9 @@ def annotate_index(definition: Mapping, board: dict, results: pd.DataFrame, mode
     return board
 
 
-def centre_on_values(board: Mapping, samples: Mapping[str, np.ndarray],
-                     measurement: Mapping[str, np.ndarray]) -> tuple[dict, dict]:
+def centre_on_values(
+    board: Mapping, samples: Mapping[str, np.ndarray], measurement: Mapping[str, np.ndarray]
+) -> tuple[dict, dict]:
     """Each row's draws moved so that the median of its measurement-only draws is the row's value: (samples,
     measurement), both moved by the same amount per model (so a total interval keeps its imputation bias).
 
@@ -929,8 +1092,14 @@ def centre_on_values(board: Mapping, samples: Mapping[str, np.ndarray],
     return moved, alone
 
 
-def component_intervals(definition: Mapping, board: dict, comps: Components, benchmarks: Mapping[str, Mapping],
-                        level: float, table: Sequence[Mapping] | None = None) -> None:
+def component_intervals(
+    definition: Mapping,
+    board: dict,
+    comps: Components,
+    benchmarks: Mapping[str, Mapping],
+    level: float,
+    table: Sequence[Mapping] | None = None,
+) -> None:
     """The interval beside each component value (in place): a benchmark's own interval, mapped through the
     anchor table where the index maps it; an imputed value's rule error; a dimension's simulated interval."""
     z = z_of(level)
@@ -955,15 +1124,24 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 rule = rules.get(("family" if family else "benchmark", c["id"]), {})
                 name = "family-match" if family else "imputation"
                 if rule.get("sd") is None:
-                    c.update(interval=None, interval_how=None, interval_reason=(
-                        f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"))
+                    c.update(
+                        interval=None,
+                        interval_how=None,
+                        interval_reason=(
+                            f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"
+                        ),
+                    )
                 else:
-                    c.update(interval=imputed_interval(value, rule, z, spans.get(c["id"])), interval_how=DERIVED,
-                             interval_reason=f"the {name} rule: {rule['reason']}" if rule.get("pooled") else
-                             f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
-                                             f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
-                                             f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
-                                             f"sd {rule['sd']:.2f}²), within the anchor table's range")
+                    c.update(
+                        interval=imputed_interval(value, rule, z, spans.get(c["id"])),
+                        interval_how=DERIVED,
+                        interval_reason=f"the {name} rule: {rule['reason']}"
+                        if rule.get("pooled")
+                        else f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
+                        f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
+                        f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
+                        f"sd {rule['sd']:.2f}²), within the anchor table's range",
+                    )
             elif key in comps.chosen:
                 # The reason is kept only where there is no interval: the benchmark's board row gives the method.
                 s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
@@ -975,8 +1153,11 @@ def component_intervals(definition: Mapping, board: dict, comps: Components, ben
                 if interval is None:
                     c["interval_reason"] = s["interval_reason"]
             elif c["how"] == "published":
-                c.update(interval=None, interval_how=None,
-                         interval_reason="the source publishes no interval for its own index value")
+                c.update(
+                    interval=None,
+                    interval_how=None,
+                    interval_reason="the source publishes no interval for its own index value",
+                )
 
 
 def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float] | None) -> list[float]:
@@ -998,9 +1179,14 @@ def imputed_interval(value: float, rule: Mapping, z: float, span: Sequence[float
     return [lo, hi]
 
 
-def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_better: bool = True,
-                            answers: Mapping[str, pd.DataFrame] | None = None,
-                            rows_level: float | None = None) -> dict:
+def rank_from_row_intervals(
+    board: dict,
+    sims: int,
+    level: float,
+    higher_is_better: bool = True,
+    answers: Mapping[str, pd.DataFrame] | None = None,
+    rows_level: float | None = None,
+) -> dict:
     """Rank intervals and tiers for a board whose rows already carry their own interval (HLE's Wald, the
     Pedagogy bootstrap, a published one). The rows' intervals are kept as they are.
 
@@ -1015,21 +1201,36 @@ def rank_from_row_intervals(board: dict, sims: int, level: float, higher_is_bett
     for row in board["rows"]:
         interval, value = row.get("interval"), row.get("value")
         # z is 0 only at a level too small for a float (a ci_level of 1e-17): such an interval is held fixed
-        if (row["model"] not in joint and interval and value is not None and interval[0] <= value <= interval[1]
-                and z > 0):
+        if (
+            row["model"] not in joint
+            and interval
+            and value is not None
+            and interval[0] <= value <= interval[1]
+            and z > 0
+        ):
             drawn.append(row["model"])
-            specs.append(("split-normal", value, (value - interval[0]) / z, (interval[1] - value) / z,
-                          interval[0] if interval[0] == 0 else None, interval[1] if interval[1] == 100 else None))
-    samples = (dict(zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn], sims)).T))
-               if drawn else {})
+            specs.append(
+                (
+                    "split-normal",
+                    value,
+                    (value - interval[0]) / z,
+                    (interval[1] - value) / z,
+                    interval[0] if interval[0] == 0 else None,
+                    interval[1] if interval[1] == 100 else None,
+                )
+            )
+    samples = (
+        dict(zip(drawn, transform(specs, normals(board["index"], [(m,) for m in drawn], sims)).T)) if drawn else {}
+    )
     annotate(board, {**samples, **joint}, {}, sims, level, higher_is_better, value_intervals=False, pairs=True)
     if rows_level is not None and rows_level != level:
         board["uncertainty"]["interval_level"] = rows_level
     return _independent(board, samples, joint)
 
 
-def shared_question_draws(key: str, rows: Sequence[Mapping], answers: Mapping[str, pd.DataFrame],
-                          sims: int) -> dict[str, np.ndarray]:
+def shared_question_draws(
+    key: str, rows: Sequence[Mapping], answers: Mapping[str, pd.DataFrame], sims: int
+) -> dict[str, np.ndarray]:
     """{model: draws of its accuracy in percent} for the rows whose value is their per-question accuracy, all
     from one bootstrap of the question set per draw (so a resample that is harder is harder for every model).
 
@@ -1058,8 +1259,11 @@ def shared_question_draws(key: str, rows: Sequence[Mapping], answers: Mapping[st
     ids = sorted(set().union(*(asked for _, asked, _ in cases.values())))
     size = max([len(ids)] + [of for _, _, of in cases.values() if of])
     where = {q: i for i, q in enumerate(ids)}
-    weights = stream(key, "questions").multinomial(size, [1.0 / size] * len(ids) + [1.0 - len(ids) / size],
-                                                   size=sims)[:, :-1].astype(float)
+    weights = (
+        stream(key, "questions")
+        .multinomial(size, [1.0 / size] * len(ids) + [1.0 - len(ids) / size], size=sims)[:, :-1]
+        .astype(float)
+    )
     out = {}
     for model, (right, asked, of) in sorted(cases.items()):
         hit = np.zeros(len(ids))
@@ -1084,23 +1288,44 @@ def _independent(board: dict, samples: Mapping, joint: Mapping | None = None) ->
         board["uncertainty"]["joint"] = (
             f"{len(joint)} row{'s' if len(joint) != 1 else ''} computed from per-question results "
             f"{'are' if len(joint) != 1 else 'is'} drawn together: each simulation resamples the questions once, "
-            "with the same resample for every such model.")
+            "with the same resample for every such model."
+        )
     if samples:
-        board["uncertainty"]["independent"] = INDEPENDENT if not joint else (
-            INDEPENDENT.replace("every model is drawn", f"the other {len(samples)} row"
-                                f"{'s are' if len(samples) != 1 else ' is'} drawn"))
+        board["uncertainty"]["independent"] = (
+            INDEPENDENT
+            if not joint
+            else (
+                INDEPENDENT.replace(
+                    "every model is drawn",
+                    f"the other {len(samples)} row{'s are' if len(samples) != 1 else ' is'} drawn",
+                )
+            )
+        )
     return board
 
 
-def annotate_boards(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping], results: pd.DataFrame,
-                    models: pd.DataFrame, benchmarks: Sequence[Mapping], raw: Mapping | None = None) -> None:
+def annotate_boards(
+    boards: Mapping[str, dict],
+    index_defs: Mapping[str, Mapping],
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: Sequence[Mapping],
+    raw: Mapping | None = None,
+) -> None:
     """Every composite board whose definition has an `uncertainty` block (in place)."""
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
         definition = index_defs[board["definition"]]
-        simcache.annotated(board, lambda b, d=definition: annotate_index(d, b, results, models, by_id, raw),
-                           definition=definition, results=results, models=models, benchmarks=benchmarks, raw=raw,
-                           seed_salt=_SALT)
+        simcache.annotated(
+            board,
+            lambda b, d=definition: annotate_index(d, b, results, models, by_id, raw),
+            definition=definition,
+            results=results,
+            models=models,
+            benchmarks=benchmarks,
+            raw=raw,
+            seed_salt=_SALT,
+        )
 
 
 def owned_intervals(boards: Mapping[str, dict], index_defs: Mapping[str, Mapping]) -> dict[str, dict]:
@@ -1128,13 +1353,20 @@ def _owned(row: Mapping, owner: Mapping | None) -> Mapping | None:
     mine = (owner or {}).get("rows", {}).get(row["model"])
     if not mine or not mine.get("interval") or mine.get("value") is None or known(row.get("value")) is None:
         return None
-    same = (mine.get("source") == row.get("source") and (mine.get("subset") or "") == (row.get("subset") or "")
-            and abs(float(mine["value"]) - float(row["value"])) < 1e-9)
+    same = (
+        mine.get("source") == row.get("source")
+        and (mine.get("subset") or "") == (row.get("subset") or "")
+        and abs(float(mine["value"]) - float(row["value"])) < 1e-9
+    )
     return mine if same else None
 
 
-def annotate_benchmark_boards(boards: Mapping[str, dict], benchmarks: Sequence[Mapping],
-                              config: Mapping, owned: Mapping[str, Mapping] | None = None) -> None:
+def annotate_benchmark_boards(
+    boards: Mapping[str, dict],
+    benchmarks: Sequence[Mapping],
+    config: Mapping,
+    owned: Mapping[str, Mapping] | None = None,
+) -> None:
     """Per-value intervals on benchmark boards, and rank intervals and tiers from them (in place).
 
     A value an index owns (`owned`, from owned_intervals) keeps that index's interval, method and reason, and is

@@ -95,16 +95,29 @@ LOG_SHAPE = {
     "model_info": {"id": TEXT, "name": TEXT},
     "retrieved_timestamp": _timestamp,
     "eval_library": {"name": TEXT},
-    "evaluation_results": [{
-        "evaluation_name": TEXT, "evaluation_result_id": TEXT,
-        "source_data": {"hf_repo": TEXT, "hf_config": TEXT, "dataset_name": TEXT, "samples_number": SCORE,
-                        "additional_details": {"subset": TEXT, "benchmark_hf_repo": TEXT}},
-        "metric_config": {"metric_id": TEXT, "metric_name": TEXT, "max_score": NUMBER, "score_type": TEXT},
-        "score_details": {"score": SCORE, "details": {"url": TEXT, "notes": TEXT},
-                          "uncertainty": {"standard_error": {"value": NUMBER}, "num_samples": SCORE,
-                                          "confidence_interval": {"lower": NUMBER, "upper": NUMBER,
-                                                                  "confidence_level": NUMBER}}},
-    }],
+    "evaluation_results": [
+        {
+            "evaluation_name": TEXT,
+            "evaluation_result_id": TEXT,
+            "source_data": {
+                "hf_repo": TEXT,
+                "hf_config": TEXT,
+                "dataset_name": TEXT,
+                "samples_number": SCORE,
+                "additional_details": {"subset": TEXT, "benchmark_hf_repo": TEXT},
+            },
+            "metric_config": {"metric_id": TEXT, "metric_name": TEXT, "max_score": NUMBER, "score_type": TEXT},
+            "score_details": {
+                "score": SCORE,
+                "details": {"url": TEXT, "notes": TEXT},
+                "uncertainty": {
+                    "standard_error": {"value": NUMBER},
+                    "num_samples": SCORE,
+                    "confidence_interval": {"lower": NUMBER, "upper": NUMBER, "confidence_level": NUMBER},
+                },
+            },
+        }
+    ],
 }
 
 
@@ -112,8 +125,15 @@ def log_problems(data, path: str) -> list:
     """Where an EEE log does not have the shape the importer reads (placed at the file, by JSON path)."""
     if not isinstance(data, dict):
         kind = {list: "a list", str: "text"}.get(type(data), type(data).__name__)
-        return [problem(path, (0, 0), (), f"must be a mapping (one evaluation log), not {kind}",
-                        "an Every Eval Ever file is one JSON object")]
+        return [
+            problem(
+                path,
+                (0, 0),
+                (),
+                f"must be a mapping (one evaluation log), not {kind}",
+                "an Every Eval Ever file is one JSON object",
+            )
+        ]
     return shape_problems(data, LOG_SHAPE, path)
 
 
@@ -122,8 +142,15 @@ def timestamp_of(date: str) -> str:
     return str(calendar.timegm(datetime.date.fromisoformat(date).timetuple()))
 
 
-def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
-               retrieved: str | None = None, paths: list[str] | None = None) -> Imported:
+def import_eee(
+    logs,
+    *,
+    source: str,
+    benchmarks: Benchmarks,
+    resolve: Resolve,
+    retrieved: str | None = None,
+    paths: list[str] | None = None,
+) -> Imported:
     """EEE evaluation logs (dicts or JSON texts) -> records for scores/imported/<source>.yaml.
 
     The document's retrieval date is `retrieved`, else the newest `retrieved_timestamp` of the logs; each record
@@ -132,8 +159,11 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
     paths = list(paths or [f"log {i + 1}" for i in range(len(logs))])
     datas, found = [], []
     for log, path in zip(logs, paths):
-        data = parse_json(log.encode("utf-8") if isinstance(log, str) else log, path) \
-            if isinstance(log, (str, bytes)) else log
+        data = (
+            parse_json(log.encode("utf-8") if isinstance(log, str) else log, path)
+            if isinstance(log, (str, bytes))
+            else log
+        )
         found += log_problems(data, path)
         datas.append(data)
     if found:
@@ -155,12 +185,22 @@ def import_eee(logs, *, source: str, benchmarks: Benchmarks, resolve: Resolve,
             records_for = _result(result, benchmarks, skipped, info.get("id") or info.get("name"))
             if records_for is None or model is None:
                 continue
-            records.append(record(model=model, harness=harness, self_reported=self_reported, retrieved=date,
-                                  **records_for))
+            records.append(
+                record(model=model, harness=harness, self_reported=self_reported, retrieved=date, **records_for)
+            )
     doc_date = retrieved or (max(dates) if dates else None)
     if doc_date is None:
-        raise Refused([problem(paths[0] if paths else "(logs)", (0, 0), ("retrieved_timestamp",),
-                               "no retrieval date: the logs have no retrieved_timestamp", "give --retrieved")])
+        raise Refused(
+            [
+                problem(
+                    paths[0] if paths else "(logs)",
+                    (0, 0),
+                    ("retrieved_timestamp",),
+                    "no retrieval date: the logs have no retrieved_timestamp",
+                    "give --retrieved",
+                )
+            ]
+        )
     return build_doc(source, doc_date, records, unmatched, skipped)
 
 
@@ -192,8 +232,14 @@ def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | 
             continue
         if at_k([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
             continue  # a metric name: judged with the metric below
-        return None, None, (f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
-                            "(interchange/names.yaml): a part of the benchmark or another measure")
+        return (
+            None,
+            None,
+            (
+                f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
+                "(interchange/names.yaml): a part of the benchmark or another measure"
+            ),
+        )
     return bench, None, ""
 
 
@@ -212,8 +258,12 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
     elif (at_k(metric_names) or ("", 1))[1] > 1:
         metric = None
     if metric is None:
-        skipped.append((f"{label} {config.get('metric_id') or config.get('metric_name') or ''}".rstrip(),
-                        benchmarks.why_not_metric(bench, metric_names)))
+        skipped.append(
+            (
+                f"{label} {config.get('metric_id') or config.get('metric_name') or ''}".rstrip(),
+                benchmarks.why_not_metric(bench, metric_names),
+            )
+        )
         return None
     if "lower_is_better" in config and bool(config["lower_is_better"]) == benchmarks.higher_is_better(bench, metric):
         skipped.append((label, f"lower_is_better contradicts {bench}{'/' + metric if metric else ''}'s direction"))
@@ -234,18 +284,31 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
     n = uncertainty.get("num_samples") or data.get("samples_number")
     notes = (details.get("details") or {}).get("notes")
     url = (details.get("details") or {}).get("url")
-    return {"benchmark": bench, "metric": metric,
-            "subset": benchmarks.subset(bench, [extra.get("subset"), data.get("hf_config")]),
-            "value": clean_number(score, factor), "stderr": clean_number(stderr, factor), "ci95": ci95,
-            "n": int(n) if isinstance(n, int) and n > 0 else None,
-            "url": url if isinstance(url, str) and url.startswith("https://") else None, "notes": notes}
+    return {
+        "benchmark": bench,
+        "metric": metric,
+        "subset": benchmarks.subset(bench, [extra.get("subset"), data.get("hf_config")]),
+        "value": clean_number(score, factor),
+        "stderr": clean_number(stderr, factor),
+        "ci95": ci95,
+        "n": int(n) if isinstance(n, int) and n > 0 else None,
+        "url": url if isinstance(url, str) and url.startswith("https://") else None,
+        "notes": notes,
+    }
 
 
 # --------------------------------------------------------------------------- export
 
 
-def to_eee(records: list[dict], *, benchmarks: Benchmarks, models: dict | None = None,
-           sources: dict | None = None, retrieved: str | None = None, source: str | None = None) -> dict[str, str]:
+def to_eee(
+    records: list[dict],
+    *,
+    benchmarks: Benchmarks,
+    models: dict | None = None,
+    sources: dict | None = None,
+    retrieved: str | None = None,
+    source: str | None = None,
+) -> dict[str, str]:
     """Records -> EEE files {path: JSON text}: one file per record, deterministic names and sorted keys.
 
     Paths follow EEE's datastore layout, data/<collection>/<developer>/<model>/<UUID4>.json: the collection is
@@ -291,9 +354,12 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
         data = {"dataset_name": names.name, "source_type": "url", "url": [entry["url"]]}
     if subset:
         data["additional_details"] = {"subset": subset}
-    config = {"metric_id": metric or ("accuracy" if unit == "percent" else "score"),
-              "metric_name": next((m["name"] for m in entry.get("metrics", []) if m["id"] == metric), entry["name"]),
-              "metric_unit": unit, "lower_is_better": not benchmarks.higher_is_better(bench, metric)}
+    config = {
+        "metric_id": metric or ("accuracy" if unit == "percent" else "score"),
+        "metric_name": next((m["name"] for m in entry.get("metrics", []) if m["id"] == metric), entry["name"]),
+        "metric_unit": unit,
+        "lower_is_better": not benchmarks.higher_is_better(bench, metric),
+    }
     if "min" in scale and "max" in scale:
         config.update({"score_type": "continuous", "min_score": scale["min"], "max_score": scale["max"]})
     uncertainty = {}
@@ -326,11 +392,21 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
             **({"source_organization_url": source["url"]} if source.get("url") else {}),
         },
         "eval_library": {"name": r.get("harness") or "unknown", "version": "unknown"},
-        "model_info": {"name": model.get("name") or r["model"], "id": r["model"],
-                       **({"developer": model["organization"]} if model.get("organization") else {}),
-                       "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"}},
-        "evaluation_results": [{"evaluation_result_id": result_id, "evaluation_name": bench, "source_data": data,
-                                "metric_config": config, "score_details": score}],
+        "model_info": {
+            "name": model.get("name") or r["model"],
+            "id": r["model"],
+            **({"developer": model["organization"]} if model.get("organization") else {}),
+            "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"},
+        },
+        "evaluation_results": [
+            {
+                "evaluation_result_id": result_id,
+                "evaluation_name": bench,
+                "source_data": data,
+                "metric_config": config,
+                "score_details": score,
+            }
+        ],
     }
 
 
@@ -339,6 +415,8 @@ def export_eee(computed) -> dict[str, str]:
     benchmarks = Benchmarks.from_list(computed.benchmarks)
     models = {}
     for row in computed.models.to_dict("records"):
-        models[row["model"]] = {k: row.get(k) if isinstance(row.get(k), str) else None for k in ("name", "organization")}
+        models[row["model"]] = {
+            k: row.get(k) if isinstance(row.get(k), str) else None for k in ("name", "organization")
+        }
     sources = {s["id"]: s for s in computed.sources}
     return to_eee(board_records(computed), benchmarks=benchmarks, models=models, sources=sources)

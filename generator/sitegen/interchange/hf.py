@@ -62,13 +62,26 @@ FORMAT_EVAL_RESULTS = "hf-eval-results"
 
 #: The fields the model-index reader uses, and their shapes (interchange.records.shape_problems).
 _DATASET = {"name": TEXT, "type": TEXT, "config": TEXT, "revision": TEXT}
-MODEL_INDEX_SHAPE = {"model-index": [{
-    "name": TEXT,
-    "results": [{"dataset": _DATASET, "source": {"name": TEXT, "url": TEXT},
-                 "metrics": [{"type": TEXT, "name": TEXT, "value": SCORE}]}],
-}]}
-_EVAL_RESULT = {"dataset": {"id": TEXT, "task_id": TEXT, "revision": TEXT}, "value": SCORE, "notes": TEXT,
-                "source": {"url": TEXT, "name": TEXT, "user": TEXT}}
+MODEL_INDEX_SHAPE = {
+    "model-index": [
+        {
+            "name": TEXT,
+            "results": [
+                {
+                    "dataset": _DATASET,
+                    "source": {"name": TEXT, "url": TEXT},
+                    "metrics": [{"type": TEXT, "name": TEXT, "value": SCORE}],
+                }
+            ],
+        }
+    ]
+}
+_EVAL_RESULT = {
+    "dataset": {"id": TEXT, "task_id": TEXT, "revision": TEXT},
+    "value": SCORE,
+    "notes": TEXT,
+    "source": {"url": TEXT, "name": TEXT, "user": TEXT},
+}
 
 
 def _front_matter(text: str, path: str = "model card"):
@@ -114,8 +127,9 @@ def _shots(dataset: dict, args: dict) -> int | None:
     return shots if isinstance(shots, int) and not isinstance(shots, bool) and shots >= 0 else None
 
 
-def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Benchmarks,
-                       resolve: Resolve, path: str = "model card") -> Imported:
+def import_model_index(
+    text: str, *, source: str, retrieved: str, benchmarks: Benchmarks, resolve: Resolve, path: str = "model card"
+) -> Imported:
     """A model card's model-index -> records for scores/imported/<source>.yaml.
 
     Refused (listed in `skipped` with the reason): datasets the names table does not map or says are another set;
@@ -147,8 +161,13 @@ def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Be
             board = _normalised_by(result)
             if board is not None:
                 setting = f", {shots}-shot" if shots is not None else ""
-                skipped.append((label, f"{board} score (normalised: random guessing 0, perfect 100{setting}), "
-                                       f"not a raw {bench} score; not imported"))
+                skipped.append(
+                    (
+                        label,
+                        f"{board} score (normalised: random guessing 0, perfect 100{setting}), "
+                        f"not a raw {bench} score; not imported",
+                    )
+                )
                 continue
             subset = benchmarks.subset(bench, [args.get("subset"), dataset.get("config")])
             url = _https((result.get("source") or {}).get("url"))
@@ -166,22 +185,47 @@ def import_model_index(text: str, *, source: str, retrieved: str, benchmarks: Be
                 if model is None:
                     continue
                 factor = percent_factor(benchmarks.unit(bench, metric_id), None, value)
-                records.append(record(model=model, benchmark=bench, metric=metric_id, subset=subset,
-                                      value=clean_number(value, factor), url=url,
-                                      notes=f"{shots}-shot (the model card's setting)" if shots is not None else None,
-                                      self_reported=not bool(metric.get("verified"))))
+                records.append(
+                    record(
+                        model=model,
+                        benchmark=bench,
+                        metric=metric_id,
+                        subset=subset,
+                        value=clean_number(value, factor),
+                        url=url,
+                        notes=f"{shots}-shot (the model card's setting)" if shots is not None else None,
+                        self_reported=not bool(metric.get("verified")),
+                    )
+                )
     return build_doc(source, retrieved, records, unmatched, skipped)
 
 
-def import_eval_results(text: str, *, model: str, source: str, retrieved: str, benchmarks: Benchmarks,
-                        resolve: Resolve, path: str = ".eval_results file") -> Imported:
+def import_eval_results(
+    text: str,
+    *,
+    model: str,
+    source: str,
+    retrieved: str,
+    benchmarks: Benchmarks,
+    resolve: Resolve,
+    path: str = ".eval_results file",
+) -> Imported:
     """One `.eval_results/*.yaml` file of the Hub repository `model` -> records (Refused: not strict YAML, or
     not a list of results of the documented shape)."""
     parsed = parse_yaml(text.encode("utf-8"), path) if text.strip() else None
     entries = parsed.data if parsed is not None else []
     if not isinstance(entries, (list, dict)):
-        raise Refused([problem(path, (1, 1), (), "must be a list of results (or one result mapping)",
-                               "an .eval_results file lists {dataset, value, ...} entries")])
+        raise Refused(
+            [
+                problem(
+                    path,
+                    (1, 1),
+                    (),
+                    "must be a list of results (or one result mapping)",
+                    "an .eval_results file lists {dataset, value, ...} entries",
+                )
+            ]
+        )
     _checked(parsed, entries, [_EVAL_RESULT] if isinstance(entries, list) else _EVAL_RESULT, path)
     records: list[dict] = []
     unmatched: list = []
@@ -204,10 +248,17 @@ def import_eval_results(text: str, *, model: str, source: str, retrieved: str, b
             continue
         src = entry.get("source") or {}
         notes = entry.get("notes")
-        records.append(record(model=model_id, benchmark=bench, subset=benchmarks.subset(bench, [dataset.get("task_id")]),
-                              value=clean_number(value), url=_https(src.get("url")),
-                              notes=str(notes) if notes not in (None, "") else None,
-                              self_reported=not entry.get("verifyToken")))
+        records.append(
+            record(
+                model=model_id,
+                benchmark=bench,
+                subset=benchmarks.subset(bench, [dataset.get("task_id")]),
+                value=clean_number(value),
+                url=_https(src.get("url")),
+                notes=str(notes) if notes not in (None, "") else None,
+                self_reported=not entry.get("verifyToken"),
+            )
+        )
     return build_doc(source, retrieved, records, unmatched, skipped)
 
 
@@ -243,8 +294,11 @@ def to_model_index(records: list[dict], *, benchmarks: Benchmarks) -> str:
             unit = benchmarks.unit(bench, metric)
             value = clean_number(r["value"] / 100 if unit == "percent" else r["value"], 1, 8)
             metric_type = metric or ("accuracy" if unit == "percent" else "score")
-            item = {"task": {"type": "text-generation"}, "dataset": dataset,
-                    "metrics": [{"type": metric_type, "value": value, "verified": not r.get("self_reported", False)}]}
+            item = {
+                "task": {"type": "text-generation"},
+                "dataset": dataset,
+                "metrics": [{"type": metric_type, "value": value, "verified": not r.get("self_reported", False)}],
+            }
             if r.get("url"):
                 item["source"] = {"name": r.get("source", "sitegen"), "url": r["url"]}
             results.append(item)
@@ -258,8 +312,10 @@ def to_eval_results(records: list[dict], *, benchmarks: Benchmarks) -> str:
     for r in _sorted(records):
         bench, subset = r["benchmark"], r.get("subset", "")
         names = benchmarks.export_name(bench)
-        entry = {"dataset": {"id": names.hub or bench, "task_id": names.config or subset or bench.replace("-", "_")},
-                 "value": r["value"]}
+        entry = {
+            "dataset": {"id": names.hub or bench, "task_id": names.config or subset or bench.replace("-", "_")},
+            "value": r["value"],
+        }
         if r.get("url"):
             entry["source"] = {"url": r["url"], "name": r.get("source", "sitegen")}
         if r.get("notes"):

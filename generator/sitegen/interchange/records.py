@@ -39,16 +39,35 @@ def load_names(path: Path = NAMES_FILE) -> tuple[tuple[BenchmarkName, ...], tupl
     for bench, entry in data["benchmarks"].items():
         hubs = tuple((h["dataset"], h.get("config")) for h in entry.get("hub") or ())
         metrics = tuple((m, tuple(str(n) for n in names)) for m, names in (entry.get("metrics") or {}).items())
-        entries.append(BenchmarkName(bench, hubs, entry.get("name"), tuple(str(n) for n in entry.get("names") or ()),
-                                     metrics))
-    refusals = tuple(("hub", norm(r["hub"]), r["why"]) if "hub" in r else ("name", norm(r["name"]), r["why"])
-                     for r in data.get("not") or ())
+        entries.append(
+            BenchmarkName(bench, hubs, entry.get("name"), tuple(str(n) for n in entry.get("names") or ()), metrics)
+        )
+    refusals = tuple(
+        ("hub", norm(r["hub"]), r["why"]) if "hub" in r else ("name", norm(r["name"]), r["why"])
+        for r in data.get("not") or ()
+    )
     return tuple(entries), refusals
 
 
 #: Metric names that mean a benchmark's primary metric (compared after `norm`).
-PRIMARY_METRICS = frozenset({"accuracy", "acc", "score", "pass-1", "pass-at-1", "exact-match", "em", "resolved",
-                             "resolve-rate", "primary", "elo", "rating", "win-rate", "mean"})
+PRIMARY_METRICS = frozenset(
+    {
+        "accuracy",
+        "acc",
+        "score",
+        "pass-1",
+        "pass-at-1",
+        "exact-match",
+        "em",
+        "resolved",
+        "resolve-rate",
+        "primary",
+        "elo",
+        "rating",
+        "win-rate",
+        "mean",
+    }
+)
 
 
 def norm(text) -> str:
@@ -154,8 +173,10 @@ class Benchmarks:
         """The reason metric() gave None, for the skipped list."""
         several = at_k(names)
         if several is not None and several[1] > 1:
-            return (f"{several[0]} is not {benchmark}'s primary value (a single attempt, pass@1), and {benchmark} "
-                    f"declares no {several[0]} metric")
+            return (
+                f"{several[0]} is not {benchmark}'s primary value (a single attempt, pass@1), and {benchmark} "
+                f"declares no {several[0]} metric"
+            )
         return f"not a metric {benchmark} declares"
 
     def subset(self, benchmark: str, names=()) -> str | None:
@@ -244,8 +265,21 @@ class Imported:
         return self.doc["results"]
 
 
-RESULT_KEYS = ("model", "benchmark", "metric", "subset", "harness", "value", "url", "n", "stderr", "ci95", "notes",
-               "self_reported", "retrieved")
+RESULT_KEYS = (
+    "model",
+    "benchmark",
+    "metric",
+    "subset",
+    "harness",
+    "value",
+    "url",
+    "n",
+    "stderr",
+    "ci95",
+    "notes",
+    "self_reported",
+    "retrieved",
+)
 
 
 def record(**fields) -> dict:
@@ -271,12 +305,22 @@ def board_records(computed) -> list[dict]:
             if row.get("value") is None:
                 continue
             ci = [row.get("ci_low"), row.get("ci_high")]
-            out.append(record(model=row["model"], benchmark=bench, metric=selection.get("metric", ""),
-                              subset=selection.get("subset", ""), harness=row.get("harness"), value=row["value"],
-                              url=row.get("url"), stderr=row.get("stderr"),
-                              ci95=ci if all(v is not None for v in ci) else None,
-                              self_reported=bool(row.get("self_reported")), retrieved=row.get("retrieved"))
-                       | {"source": row["source"], "how": row.get("how")})
+            out.append(
+                record(
+                    model=row["model"],
+                    benchmark=bench,
+                    metric=selection.get("metric", ""),
+                    subset=selection.get("subset", ""),
+                    harness=row.get("harness"),
+                    value=row["value"],
+                    url=row.get("url"),
+                    stderr=row.get("stderr"),
+                    ci95=ci if all(v is not None for v in ci) else None,
+                    self_reported=bool(row.get("self_reported")),
+                    retrieved=row.get("retrieved"),
+                )
+                | {"source": row["source"], "how": row.get("how")}
+            )
     return out
 
 
@@ -357,8 +401,9 @@ def registered_sources(root: Path) -> set[str]:
         raise Refused(problems)
     if data is None:
         raise FileNotFoundError(2, "No such file or directory", "scores/sources.yaml")
-    return {str(s.get("id")) for s in (data.get("sources") or [] if isinstance(data, dict) else [])
-            if isinstance(s, dict)}
+    return {
+        str(s.get("id")) for s in (data.get("sources") or [] if isinstance(data, dict) else []) if isinstance(s, dict)
+    }
 
 
 def imported_rel(source: str) -> str:
@@ -375,8 +420,16 @@ def target_problems(root: Path, source: str, force: bool) -> list:
     rel = imported_rel(source)
     if source not in registered_sources(root) or rel in SPECIAL_FILES:
         shown = source.encode("unicode_escape").decode("ascii")
-        return [Problem("scores/sources.yaml", 0, 0, "sources", f"'{shown}' is not a registered source id",
-                        "SOURCE is an id from scores/sources.yaml, not a path: add the source there first")]
+        return [
+            Problem(
+                "scores/sources.yaml",
+                0,
+                0,
+                "sources",
+                f"'{shown}' is not a registered source id",
+                "SOURCE is an id from scores/sources.yaml, not a path: add the source there first",
+            )
+        ]
     target = Path(root) / rel
     folder = (Path(root) / "scores" / "imported").resolve()
     if target.resolve().parent != folder or "/" in source:
@@ -385,8 +438,16 @@ def target_problems(root: Path, source: str, force: bool) -> list:
     if linked is not None:
         return [linked]
     if target.exists() and not force:
-        return [Problem(rel, 0, 0, "", "file already exists",
-                        "pass --force to replace it with this import (its current results are lost)")]
+        return [
+            Problem(
+                rel,
+                0,
+                0,
+                "",
+                "file already exists",
+                "pass --force to replace it with this import (its current results are lost)",
+            )
+        ]
     return []
 
 
@@ -448,8 +509,13 @@ def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
 
     raw, why = regular_bytes(Path(path), limit)
     if raw is None:
-        hint = ("give a file saved on disk, not a device, FIFO or folder" if "regular" in why else
-                "this is not a model card, .eval_results file or EEE log" if "limit" in why else "check the path")
+        hint = (
+            "give a file saved on disk, not a device, FIFO or folder"
+            if "regular" in why
+            else "this is not a model card, .eval_results file or EEE log"
+            if "limit" in why
+            else "check the path"
+        )
         raise Refused([problem(str(path), (0, 0), (), why, hint)])
     return raw
 
@@ -480,18 +546,21 @@ def parse_json(raw: bytes, path: str):
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated")
         what = "ends early (a truncated download?)" if cut else "is not valid JSON"
-        raise Refused([problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}",
-                               "download the file again")]) from None
+        raise Refused(
+            [problem(path, (exc.lineno, exc.colno), (), f"{what}: {exc.msg}", "download the file again")]
+        ) from None
     except RecursionError:
         raise Refused([problem(path, (1, 1), (), "is nested too deeply", "this is not an evaluation log")]) from None
     except ValueError as exc:  # a number past Python's 4,300-digit limit for int() of text
-        raise Refused([problem(path, (1, 1), (), f"is not valid JSON: {str(exc)[:120]}",
-                               "download the file again")]) from None
+        raise Refused(
+            [problem(path, (1, 1), (), f"is not valid JSON: {str(exc)[:120]}", "download the file again")]
+        ) from None
 
 
 def _kind(value) -> str:
-    return {dict: "a mapping", list: "a list", str: "text", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(value), type(value).__name__)
+    return {dict: "a mapping", list: "a list", str: "text", bool: "a boolean", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list:
@@ -521,8 +590,14 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
                 return
             for i, item in enumerate(value):
                 if item is None and isinstance(spec[0], (dict, list)):  # an empty list item is not an absent field
-                    out.append(problem(path, mark(json_path + (i,)), json_path + (i,),
-                                       f"must be {'a mapping' if isinstance(spec[0], dict) else 'a list'}, not null"))
+                    out.append(
+                        problem(
+                            path,
+                            mark(json_path + (i,)),
+                            json_path + (i,),
+                            f"must be {'a mapping' if isinstance(spec[0], dict) else 'a list'}, not null",
+                        )
+                    )
                     continue
                 walk(item, spec[0], json_path + (i,))
         elif spec == TEXT:
@@ -538,8 +613,15 @@ def shape_problems(data, spec, path: str, mark=lambda json_path: (0, 0)) -> list
             elif abs(value) > MAX_NUMBER:
                 digits = str(abs(value)) if isinstance(value, int) else ""
                 shown = f"{value:g}" if not digits or len(digits) <= 20 else f"a {len(digits)}-digit number"
-                out.append(problem(path, mark(json_path), json_path, f"{shown} is out of range",
-                                   f"numbers from other formats are at most {MAX_NUMBER:g} in size"))
+                out.append(
+                    problem(
+                        path,
+                        mark(json_path),
+                        json_path,
+                        f"{shown} is out of range",
+                        f"numbers from other formats are at most {MAX_NUMBER:g} in size",
+                    )
+                )
         else:
             message = spec(value)
             if message:

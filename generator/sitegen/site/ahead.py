@@ -39,10 +39,13 @@ def ahead_files(ahead: dict[str, dict[str, Any]], number: dict[str, int]) -> dic
                 continue
             best = int(ranks.min()) if ranks.size else 1
             span = int(ranks.max()) - best if ranks.size else 0
-            width = 1 if span < 2 ** 8 else 2 if span < 2 ** 16 else 4
+            width = 1 if span < 2**8 else 2 if span < 2**16 else 4
             offsets = base64.b64encode((ranks - best).astype(f"<u{width}").tobytes()).decode("ascii")
             files.setdefault(f"{FOLDER}{number[mid]}.json", {"model": mid, "boards": {}})["boards"][bid] = [
-                best, width, offsets]
+                best,
+                width,
+                offsets,
+            ]
     return files
 
 

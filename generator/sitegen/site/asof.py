@@ -40,16 +40,20 @@ def control(ctx: SiteContext, bid: str, digits: int) -> dict[str, Any] | None:
     per_month: Mapping[str, Mapping] = ((ctx.as_of or {}).get("boards") or {}).get(bid) or {}
     if not per_month:
         return None
-    definition = next((v["definition"] for views in per_month.values() for v in views.values()
-                       if v and v.get("definition")), bid)
+    definition = next(
+        (v["definition"] for views in per_month.values() for v in views.values() if v and v.get("definition")), bid
+    )
     gone = ((ctx.as_of or {}).get("superseded") or {}).get(definition) or {}
-    return {"id": bid, "known": month_ranges([m for m, v in per_month.items() if v.get("known")]),
-            "released": month_ranges([m for m, v in per_month.items() if v.get("released")]),
-            # months whose known view is empty because a later version had replaced this one: offered, to say so
-            "superseded": month_ranges([m for m, v in per_month.items() if not v.get("known") and m in gone]),
-            # the newest date in the data: today's board speaks for it, never for a later day
-            "data_date": (ctx.as_of or {}).get("data_date") or ctx.data_date,
-            "digits": digits}
+    return {
+        "id": bid,
+        "known": month_ranges([m for m, v in per_month.items() if v.get("known")]),
+        "released": month_ranges([m for m, v in per_month.items() if v.get("released")]),
+        # months whose known view is empty because a later version had replaced this one: offered, to say so
+        "superseded": month_ranges([m for m, v in per_month.items() if not v.get("known") and m in gone]),
+        # the newest date in the data: today's board speaks for it, never for a later day
+        "data_date": (ctx.as_of or {}).get("data_date") or ctx.data_date,
+        "digits": digits,
+    }
 
 
 def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:
@@ -62,8 +66,14 @@ def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:
             for row in (board or {}).get("rows", []):
                 if row.get("value") is not None:
                     seen.add(row["model"])
-    return {mid: [str((by_id.get(mid) or {}).get("name") or mid), urls.model_href(mid) or "",
-                  str((by_id.get(mid) or {}).get("organization") or "")] for mid in sorted(seen)}
+    return {
+        mid: [
+            str((by_id.get(mid) or {}).get("name") or mid),
+            urls.model_href(mid) or "",
+            str((by_id.get(mid) or {}).get("organization") or ""),
+        ]
+        for mid in sorted(seen)
+    }
 
 
 def texts(ctx: SiteContext, bid: str, digits: int) -> dict[str, dict[str, dict[str, list]]]:

@@ -73,12 +73,18 @@ def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
     name = lk.model_meta(mid)["name"]
     prices = price_rows(lk.ctx, lk, mid) if PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"] else []
     disagreements = price_disagreement_rows(lk.ctx, lk, mid) if prices else []
-    return {"v": model_view(mid, lk), "chart_kinds": kinds, "price_steps": prices,
-            "price_disagreements": disagreements,
-            "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
-            "contrib_links": contribute_links(
-        lk.ctx, f"scores/models/{mid}.yaml",
-        {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])})}
+    return {
+        "v": model_view(mid, lk),
+        "chart_kinds": kinds,
+        "price_steps": prices,
+        "price_disagreements": disagreements,
+        "price_digits": decimals("USD", [r[k] for r in prices for k in ("input", "output")]),
+        "contrib_links": contribute_links(
+            lk.ctx,
+            f"scores/models/{mid}.yaml",
+            {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])},
+        ),
+    }
 
 
 def _public(ctx: SiteContext, path: str) -> str:
@@ -95,7 +101,11 @@ def _describe_board(ctx: SiteContext, view: dict) -> str:
 
 def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
     meta = lk.model_meta(mid)
-    boards = [f"{lk.board_title(bid)} #{row['rank']}" for bid, row in lk.board_rows.get(mid, []) if row.get("rank") is not None]
+    boards = [
+        f"{lk.board_title(bid)} #{row['rank']}"
+        for bid, row in lk.board_rows.get(mid, [])
+        if row.get("rank") is not None
+    ]
     org = f" by {meta['org']}" if meta["org"] else ""
     ranks = ("; ranked " + ", ".join(boards[:3])) if boards else ""
     return f"{meta['name']}{org}: benchmark scores and index breakdowns with sources{ranks}."
@@ -105,89 +115,224 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
     pages: list[Page] = []
     # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
-    headline = headline_boards(ctx) or [{"id": b, "coverage": board_coverage(ctx, b), "others": []}
-                                        for b in board_ids(ctx)[:ctx.presentation.headline_fallback]]
-    pages.append(Page("index.html", "home.html", ctx.site_name, "home", {
-        "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
-        "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
-        "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
-        "n_ranked_models": len({r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}),
-        "n_models": len(ctx.models), "n_benchmark_boards": len(ctx.benchmark_boards), "n_boards": len(ctx.boards),
-        "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
-    }, ctx.site_description))
+    headline = headline_boards(ctx) or [
+        {"id": b, "coverage": board_coverage(ctx, b), "others": []}
+        for b in board_ids(ctx)[: ctx.presentation.headline_fallback]
+    ]
+    pages.append(
+        Page(
+            "index.html",
+            "home.html",
+            ctx.site_name,
+            "home",
+            {
+                "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
+                "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
+                "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
+                "n_ranked_models": len(
+                    {r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}
+                ),
+                "n_models": len(ctx.models),
+                "n_benchmark_boards": len(ctx.benchmark_boards),
+                "n_boards": len(ctx.boards),
+                "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
+            },
+            ctx.site_description,
+        )
+    )
     for bid in board_ids(ctx):
         view = board_view(bid, lk)
         definition = str(ctx.boards[bid].get("definition") or bid)
-        pages.append(Page(urls.board[bid], "board.html", board_title(ctx, bid), f"board:{bid}", {
-            "view": view, "og_image": ogimage.board_image(bid), "chart_kinds": [k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts],
-            "methodology": _methodology_for(ctx, urls, bid),
-            "asof": asof.control(ctx, bid, view["digits"]),
-            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
-                                           {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])}),
-        }, _describe_board(ctx, view)))
+        pages.append(
+            Page(
+                urls.board[bid],
+                "board.html",
+                board_title(ctx, bid),
+                f"board:{bid}",
+                {
+                    "view": view,
+                    "og_image": ogimage.board_image(bid),
+                    "chart_kinds": [
+                        k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts
+                    ],
+                    "methodology": _methodology_for(ctx, urls, bid),
+                    "asof": asof.control(ctx, bid, view["digits"]),
+                    "contrib_links": contribute_links(
+                        ctx,
+                        f"methodology/indices/{definition}.yaml",
+                        {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])},
+                    ),
+                },
+                _describe_board(ctx, view),
+            )
+        )
         per_release = board_view(bid, lk, per_release=True)
-        pages.append(Page(release_path(urls.board[bid]), "board.html", board_title(ctx, bid) + " (one row per release)",
-                          f"board:{bid}", {
-            "view": per_release, "og_image": ogimage.board_image(bid), "chart_kinds": [], "methodology": _methodology_for(ctx, urls, bid),
-            "contrib_links": contribute_links(ctx, f"methodology/indices/{definition}.yaml",
-                                           {"title": f"Wrong score: {board_title(ctx, bid)}",
-                                            "page": _public(ctx, release_path(urls.board[bid]))}),
-        }, _describe_board(ctx, per_release)))
+        pages.append(
+            Page(
+                release_path(urls.board[bid]),
+                "board.html",
+                board_title(ctx, bid) + " (one row per release)",
+                f"board:{bid}",
+                {
+                    "view": per_release,
+                    "og_image": ogimage.board_image(bid),
+                    "chart_kinds": [],
+                    "methodology": _methodology_for(ctx, urls, bid),
+                    "contrib_links": contribute_links(
+                        ctx,
+                        f"methodology/indices/{definition}.yaml",
+                        {
+                            "title": f"Wrong score: {board_title(ctx, bid)}",
+                            "page": _public(ctx, release_path(urls.board[bid])),
+                        },
+                    ),
+                },
+                _describe_board(ctx, per_release),
+            )
+        )
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx)
     for bid in sorted(urls.benchmark):
-        pages.append(Page(urls.benchmark[bid], "benchmark.html", lk.bench_name(bid), "benchmarks", {
-            "bench": bench_meta.get(bid) or {"id": bid}, "view": bench_board_view(bid, lk),
-            "anchor": anchors.get(bid), "has_curve": bid in anchors and "anchor-curves" in charts,
-            "anchor_digits": decimals(lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]),
-        }))
-    pages.append(Page("benchmarks/index.html", "benchmarks.html", "Benchmarks", "benchmarks", {
-        "items": [{"b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)}, "href": href(urls.benchmark[bid]),
-                   "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", []))} for bid in sorted(urls.benchmark)],
-    }))
+        pages.append(
+            Page(
+                urls.benchmark[bid],
+                "benchmark.html",
+                lk.bench_name(bid),
+                "benchmarks",
+                {
+                    "bench": bench_meta.get(bid) or {"id": bid},
+                    "view": bench_board_view(bid, lk),
+                    "anchor": anchors.get(bid),
+                    "has_curve": bid in anchors and "anchor-curves" in charts,
+                    "anchor_digits": decimals(
+                        lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
+                    ),
+                },
+            )
+        )
+    pages.append(
+        Page(
+            "benchmarks/index.html",
+            "benchmarks.html",
+            "Benchmarks",
+            "benchmarks",
+            {
+                "items": [
+                    {
+                        "b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)},
+                        "href": href(urls.benchmark[bid]),
+                        "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", [])),
+                    }
+                    for bid in sorted(urls.benchmark)
+                ],
+            },
+        )
+    )
     iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
-    model_rows = [{**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
-                  for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))]
-    pages.append(Page("models/index.html", "models.html", "Models", "models", {
-        "rows": model_rows, "unknown": unknown_counts(model_rows),
-    }))
+    model_rows = [
+        {**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+        for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))
+    ]
+    pages.append(
+        Page(
+            "models/index.html",
+            "models.html",
+            "Models",
+            "models",
+            {
+                "rows": model_rows,
+                "unknown": unknown_counts(model_rows),
+            },
+        )
+    )
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
-        pages.append(Page(urls.model[mid], "model.html", str(m.get("name") or mid), "models",
-                          functools.partial(_model_page_data, mid, lk, charts), _describe_model(ctx, mid, lk)))
+        pages.append(
+            Page(
+                urls.model[mid],
+                "model.html",
+                str(m.get("name") or mid),
+                "models",
+                functools.partial(_model_page_data, mid, lk, charts),
+                _describe_model(ctx, mid, lk),
+            )
+        )
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
-    pages.append(Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)}))
+    pages.append(
+        Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)})
+    )
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
         stem = name.removesuffix(".md")
         path = urls.methodology[name]
         root, md_base = "../" * path.count("/"), "../" * (path.count("/") - 1)
-        bench_href = (lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None)
-        defs = [methodology.definition_view(d, ctx, lk, bench_href, md_base)
-                for d in methodology.definitions_for(stem, ctx.index_defs or {})]
-        pages.append(Page(path, "methodology.html", methodology_title(name, text), f"methodology:{name}", {
-            "text": text, "md_pages": md_pages, "md_base": md_base, "defs": defs,
-            "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
-            "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
-            "figures": methodology.build_figures(ctx, lk) if name == "uncertainty.md" else [],
-        }))
+        bench_href = lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None
+        defs = [
+            methodology.definition_view(d, ctx, lk, bench_href, md_base)
+            for d in methodology.definitions_for(stem, ctx.index_defs or {})
+        ]
+        pages.append(
+            Page(
+                path,
+                "methodology.html",
+                methodology_title(name, text),
+                f"methodology:{name}",
+                {
+                    "text": text,
+                    "md_pages": md_pages,
+                    "md_base": md_base,
+                    "defs": defs,
+                    "overview": methodology.overview(ctx, md_pages, md_base) if name == "index.md" else [],
+                    "benchmarks": ctx.benchmarks if stem in ("benchmarks", "index") else [],
+                    "figures": methodology.build_figures(ctx, lk) if name == "uncertainty.md" else [],
+                },
+            )
+        )
     # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
     pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))
-    pages.append(Page("downloads/index.html", "downloads.html", "Downloads & API", "downloads", {
-        "files": [{"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))} for p in sorted(ctx.api_files)],
-        "sources": ctx.sources,
-    }))
-    pages.append(Page(changes.CHANGELOG_PAGE, "changelog.html", "Data changelog", "changelog",
-                      changes.changelog_view(ctx, urls, lk),
-                      "What changed in the data, commit by commit, and the dated data releases."))
-    pages.append(Page("cite/index.html", "cite.html", "Cite", "cite",
-                      {"cite": changes.citation_view(ctx.citation, ctx.repo_url)}))
+    pages.append(
+        Page(
+            "downloads/index.html",
+            "downloads.html",
+            "Downloads & API",
+            "downloads",
+            {
+                "files": [
+                    {"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))}
+                    for p in sorted(ctx.api_files)
+                ],
+                "sources": ctx.sources,
+            },
+        )
+    )
+    pages.append(
+        Page(
+            changes.CHANGELOG_PAGE,
+            "changelog.html",
+            "Data changelog",
+            "changelog",
+            changes.changelog_view(ctx, urls, lk),
+            "What changed in the data, commit by commit, and the dated data releases.",
+        )
+    )
+    pages.append(
+        Page(
+            "cite/index.html", "cite.html", "Cite", "cite", {"cite": changes.citation_view(ctx.citation, ctx.repo_url)}
+        )
+    )
     schema_doc = changes.data_format_view(ctx)
-    pages.append(Page("contributing/data-format/index.html", "data-format.html", schema_doc["title"], "data-format",
-                      schema_doc,
-                      "Every field of every data file, generated from the JSON Schemas."))
+    pages.append(
+        Page(
+            "contributing/data-format/index.html",
+            "data-format.html",
+            schema_doc["title"],
+            "data-format",
+            schema_doc,
+            "Every field of every data file, generated from the JSON Schemas.",
+        )
+    )
     return pages
 
 
@@ -195,8 +340,10 @@ def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
     """The charts the charts page shows, in methodology/site.yaml's order (the others after, in their own): all
     but one model's prices and each board's best over time, which are shown on the pages they belong to."""
     order = ctx.presentation.gallery
-    return sorted((k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)),
-                  key=lambda kind: order.index(kind) if kind in order else len(order))
+    return sorted(
+        (k for k in charts if k != PRICE_CHART and not k.startswith(BEST_PREFIX)),
+        key=lambda kind: order.index(kind) if kind in order else len(order),
+    )
 
 
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
@@ -217,13 +364,28 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
     boards = [b for b in board_ids(ctx)]
-    board_vals = {b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    board_vals = {
+        b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards
+    }
     # each value's interval, for the compare chart: [low, high, its text by the one formatter]
-    board_ivs = {b: {r["model"]: [lo, hi, f"{number(lo, lk.board_format(b)['digits'])}–{number(hi, lk.board_format(b)['digits'])}"]
-                     for r in ctx.boards[b].get("rows", []) if r["model"] in index and r.get("value") is not None
-                     for lo, hi in [r.get("interval") or (None, None)] if lo is not None and hi is not None}
-                 for b in boards}
-    board_status = {b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards}
+    board_ivs = {
+        b: {
+            r["model"]: [
+                lo,
+                hi,
+                f"{number(lo, lk.board_format(b)['digits'])}–{number(hi, lk.board_format(b)['digits'])}",
+            ]
+            for r in ctx.boards[b].get("rows", [])
+            if r["model"] in index and r.get("value") is not None
+            for lo, hi in [r.get("interval") or (None, None)]
+            if lo is not None and hi is not None
+        }
+        for b in boards
+    }
+    board_status = {
+        b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index}
+        for b in boards
+    }
     # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
     # Analysis') has a row for each, labelled, since an index may be fed by any of them
     benches = []
@@ -258,36 +420,78 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
     meta = [lk.model_meta(m["id"]) for m in models]
     params = decimals("billions", [x["total_b"] for x in meta])
-    board_cells = [cells([board_vals[b].get(m["id"]) for m in models],
-                         lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"])) for b in boards]
-    bench_cells = [cells([rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
-                         lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)))
-                   for (b, _, _, _), rows in zip(benches, bench_rows)]
+    board_cells = [
+        cells(
+            [board_vals[b].get(m["id"]) for m in models],
+            lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"]),
+        )
+        for b in boards
+    ]
+    bench_cells = [
+        cells(
+            [rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
+            lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)),
+        )
+        for (b, _, _, _), rows in zip(benches, bench_rows)
+    ]
     # Every number is a cell [number, text]: the text is what the page shows, written here by the site's one
     # formatter (numbers.number; prices as a model page writes them); compare.js only places it, and uses the
     # number to mark the best value
     return {
         # [id, name, organisation, page, input price, output price, weights, total parameters (B),
         #  1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
-        "models": [[m["id"], x["name"], x["org"], x["href"], *cells([x["input_price"], x["output_price"]], fmt_price),
-                    x["weights"], *cells([x["total_b"]], lambda v: number(v, params)), 1 if m["id"] in simulated else 0]
-                   for m, x in zip(models, meta)],
+        "models": [
+            [
+                m["id"],
+                x["name"],
+                x["org"],
+                x["href"],
+                *cells([x["input_price"], x["output_price"]], fmt_price),
+                x["weights"],
+                *cells([x["total_b"]], lambda v: number(v, params)),
+                1 if m["id"] in simulated else 0,
+            ]
+            for m, x in zip(models, meta)
+        ],
         # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
         #  the level of the values' intervals ("95%", views.levels), the intervals (sparse, board_ivs)]
-        "boards": [[b, board_title(ctx, b), sparse(vals), None, higher_is_better(ctx, b),
-                    sparse([board_status[b].get(m["id"], "") for m in models]),
-                    " · ".join(x for x in (f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
-                                            str(ctx.boards[b].get("source_snapshot") or "")) if x),
-                    href(urls.board[b]), simulations(ctx.ahead, b),
-                    levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"],
-                    dict(sorted((index[mid], iv) for mid, iv in board_ivs[b].items()))]
-                   for b, vals in zip(boards, board_cells)],
+        "boards": [
+            [
+                b,
+                board_title(ctx, b),
+                sparse(vals),
+                None,
+                higher_is_better(ctx, b),
+                sparse([board_status[b].get(m["id"], "") for m in models]),
+                " · ".join(
+                    x
+                    for x in (
+                        f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
+                        str(ctx.boards[b].get("source_snapshot") or ""),
+                    )
+                    if x
+                ),
+                href(urls.board[b]),
+                simulations(ctx.ahead, b),
+                levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"],
+                dict(sorted((index[mid], iv) for mid, iv in board_ivs[b].items())),
+            ]
+            for b, vals in zip(boards, board_cells)
+        ],
         # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
         #  provenance per model (see provenance(): its link a number in "links")]; cells, statuses and provenance
         #  are sparse (see sparse())
-        "benchmarks": [[b + (f"/{subset}" if subset else ""), lk.bench_name(b), sparse(vals), label, bench_higher.get(b, True),
-                        sparse([provenance(rows.get(m["id"])) for m in models])]
-                       for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)],
+        "benchmarks": [
+            [
+                b + (f"/{subset}" if subset else ""),
+                lk.bench_name(b),
+                sparse(vals),
+                label,
+                bench_higher.get(b, True),
+                sparse([provenance(rows.get(m["id"])) for m in models]),
+            ]
+            for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)
+        ],
         "sources": [lk.source_name(sid) for sid in source_ids],
         "links": list(links),
     }
@@ -337,8 +541,12 @@ def _chart_slice(c: dict, highlight: str = "", title_only: bool = False) -> dict
         return out
     own = c["by_model"].get(highlight) if highlight else None
     if own:
-        return {**out, "labels": c["labels"], "by_model": {highlight: own},
-                "fallback": {k: c["fallback"][k] for k in ("fields", "digits", "total")}}
+        return {
+            **out,
+            "labels": c["labels"],
+            "by_model": {highlight: own},
+            "fallback": {k: c["fallback"][k] for k in ("fields", "digits", "total")},
+        }
     return {**out, "fallback_html": c["fallback_html"], "by_model": {}}
 
 
@@ -370,7 +578,9 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
         c["models_set"] = frozenset(c["models"])
         # a model's own point, for the one-line text alternative on its page
         c["labels"] = dict(zip(c["fallback"]["fields"], c["fallback"]["columns"]))
-        c["by_model"] = {r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r}
+        c["by_model"] = {
+            r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r
+        }
     env = environment()
     nav = nav_items(ctx, urls)
     files: dict[str, bytes] = dict(_static_files())
@@ -407,8 +617,11 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
             page_charts = _page_charts(page, fields, charts)
 
             def render(page=page, shown=shown, fields=fields, page_charts=page_charts) -> bytes:
-                return env.get_template(page.template).render(
-                    page=shown, root=page.root, charts=page_charts, **common, **fields).encode("utf-8")
+                return (
+                    env.get_template(page.template)
+                    .render(page=shown, root=page.root, charts=page_charts, **common, **fields)
+                    .encode("utf-8")
+                )
 
             if output is None:
                 out[page.path] = render()
@@ -420,16 +633,22 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
     for page in pages:
         if page.template == "board.html" and page.data["view"]["has_components"]:
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
-            files[page.path.removesuffix("index.html") + "cells.json"] = (str(script_json(board_data(page.data["view"], lk))) + "\n").encode("utf-8")
+            files[page.path.removesuffix("index.html") + "cells.json"] = (
+                str(script_json(board_data(page.data["view"], lk))) + "\n"
+            ).encode("utf-8")
         if page.template == "board.html" and page.data.get("asof"):
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
-                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n").encode("utf-8")
+                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n"
+            ).encode("utf-8")
             for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
                 files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
     # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
-    views = {p.data["view"]["id"]: p.data["view"] for p in pages
-             if p.template == "board.html" and not p.data["view"]["per_release"]}
+    views = {
+        p.data["view"]["id"]: p.data["view"]
+        for p in pages
+        if p.template == "board.html" and not p.data["view"]["per_release"]
+    }
     home = next((p.data for p in pages if p.path == "index.html"), {"boards": []})
     files.update(ogimage.images(ctx, views, [v["id"] for v in home["boards"]]))
     rendered = _in_parallel(render_pages, pages)
@@ -445,8 +664,9 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
         files[path] = text.encode("utf-8")
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
-    files["sitemap.xml"] = sitemap(ctx, [p for p in set(files) | set(rendered)
-                                         if p.endswith(".html") and p != "404.html"])
+    files["sitemap.xml"] = sitemap(
+        ctx, [p for p in set(files) | set(rendered) if p.endswith(".html") and p != "404.html"]
+    )
     files.update(redirects(ctx, urls, set(files) | set(rendered)))  # not in the sitemap: they only forward
     return files
 
@@ -467,11 +687,12 @@ def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]
             out[path] = (
                 '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
                 f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">'  # as on every page
-                f'<title>{escape(former)} is now {name}</title>'
+                f"<title>{escape(former)} is now {name}</title>"
                 f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
                 '<meta name="robots" content="noindex"></head>\n'
                 f'<body><p><code>{escape(former)}</code> was merged or renamed: it is now <a href="{target}">{name}</a>.'
-                '</p></body></html>\n').encode()
+                "</p></body></html>\n"
+            ).encode()
     return out
 
 
@@ -483,7 +704,9 @@ def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for path in sorted(paths):
         loc = href(path)
-        lines.append(f"<url><loc>{xml_escape(base + ('' if loc == './' else loc))}</loc><lastmod>{xml_escape(ctx.data_date)}</lastmod></url>")
+        lines.append(
+            f"<url><loc>{xml_escape(base + ('' if loc == './' else loc))}</loc><lastmod>{xml_escape(ctx.data_date)}</lastmod></url>"
+        )
     lines.append("</urlset>")
     return ("\n".join(lines) + "\n").encode("utf-8")
 

@@ -20,8 +20,13 @@ from .views import Lookups, iq_anchors, levels
 DATA = "points"
 #: a time axis a reader can date: month and year on every label (in UTC, as its scale: Vega formats a utc scale's
 #: labels in UTC; Vega-Lite drops a "formatType": "utc"), few enough labels not to crowd a phone's width
-DATE_AXIS = {"format": "%b %Y", "labelOverlap": "greedy", "tickCount": {"interval": "month", "step": 3},
-             "labelAngle": 0, "labelSeparation": 8}
+DATE_AXIS = {
+    "format": "%b %Y",
+    "labelOverlap": "greedy",
+    "tickCount": {"interval": "month", "step": 3},
+    "labelAngle": 0,
+    "labelSeparation": 8,
+}
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
 
 
@@ -43,7 +48,11 @@ def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
 def _bar_level(ctx: SiteContext, bid: str, bars: dict) -> str:
     """The level of a board's error bars as the chart labels it ("95%"); "" when it has none (no bars drawn)."""
     board = ctx.boards.get(bid) or {}
-    return (levels(board, (ctx.index_defs or {}).get(board.get("definition") or bid))["level"] or "interval") if bars else ""
+    return (
+        (levels(board, (ctx.index_defs or {}).get(board.get("definition") or bid))["level"] or "interval")
+        if bars
+        else ""
+    )
 
 
 def _with_ci(rows: list[dict], unit: str) -> list[dict]:
@@ -71,8 +80,14 @@ def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
 def _point(lk: Lookups, mid: str, **values: Any) -> dict[str, Any]:
     meta = lk.model_meta(mid)
     # page: the model page's path from the site root; charts.js turns it into a link from the page shown
-    return {"model": mid, "name": meta["name"], "org": meta["org"] or "unknown", "weights": meta["weights"],
-            "page": meta["href"] or "", **values}
+    return {
+        "model": mid,
+        "name": meta["name"],
+        "org": meta["org"] or "unknown",
+        "weights": meta["weights"],
+        "page": meta["href"] or "",
+        **values,
+    }
 
 
 def _blended(lk: Lookups, mid: str) -> float | None:
@@ -84,10 +99,10 @@ def _blended(lk: Lookups, mid: str) -> float | None:
 #: The plot size label placement assumes: the charts are as wide as their column (about 620 px of plot on a desktop);
 #: on a narrower screen the labels keep their sides and may touch, and the data summary names the same points.
 LABEL_PLOT = (620.0, 340.0)
-LABEL_CHAR_PX = 5.8   # the average width of a character of the labels' 10 px font
+LABEL_CHAR_PX = 5.8  # the average width of a character of the labels' 10 px font
 LABEL_LINE_PX = 12.0
-LABEL_GAP_PX = 7.0    # from the point's centre to its label
-LABEL_MAX = 12        # labels per chart at most: more would crowd any width
+LABEL_GAP_PX = 7.0  # from the point's centre to its label
+LABEL_MAX = 12  # labels per chart at most: more would crowd any width
 #: the sides a label may take, in the order they are tried: right, left, above, below, above and to the right,
 #: above and to the left
 LABEL_SIDES = ("r", "l", "t", "b", "tr", "tl")
@@ -96,18 +111,27 @@ LABEL_SIDES = ("r", "l", "t", "b", "tr", "tl")
 def _label_box(px: float, py: float, side: str, width: float) -> tuple[float, float, float, float]:
     """The box (x0, y0, x1, y1, in pixels, y down) a label of `width` pixels takes on `side` of a point."""
     g, h = LABEL_GAP_PX, LABEL_LINE_PX
-    return {"r": (px + g, py - h / 2, px + g + width, py + h / 2), "l": (px - g - width, py - h / 2, px - g, py + h / 2),
-            "t": (px - width / 2, py - g - h, px + width / 2, py - g),
-            "b": (px - width / 2, py + g, px + width / 2, py + g + h),
-            "tr": (px + 2, py - g - h, px + 2 + width, py - g), "tl": (px - 2 - width, py - g - h, px - 2, py - g)}[side]
+    return {
+        "r": (px + g, py - h / 2, px + g + width, py + h / 2),
+        "l": (px - g - width, py - h / 2, px - g, py + h / 2),
+        "t": (px - width / 2, py - g - h, px + width / 2, py - g),
+        "b": (px - width / 2, py + g, px + width / 2, py + g + h),
+        "tr": (px + 2, py - g - h, px + 2 + width, py - g),
+        "tl": (px - 2 - width, py - g - h, px - 2, py - g),
+    }[side]
 
 
 def _overlap(a: tuple, b: tuple) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def place_labels(points: list[tuple[float, float]], names: list[str], wanted: list[int],
-                 size: tuple[float, float] = LABEL_PLOT, obstacles: list[tuple] = ()) -> dict[int, str]:
+def place_labels(
+    points: list[tuple[float, float]],
+    names: list[str],
+    wanted: list[int],
+    size: tuple[float, float] = LABEL_PLOT,
+    obstacles: list[tuple] = (),
+) -> dict[int, str]:
     """Which points get a label, and on which side: {point index: side}. `points` are pixel positions (x right,
     y down) in a plot of `size`; `wanted` the points to label, most important first. Greedy and deterministic: each
     wanted point takes the first side (LABEL_SIDES) whose box stays inside the plot (or half a line beyond its top
@@ -145,12 +169,13 @@ def _nice(lo: float, hi: float, scale: str) -> tuple[float, float]:
         return (lo, hi) if hi > lo else (lo - 1, hi + 1)
     raw = (hi - lo) / 10
     step = 10 ** math.floor(math.log10(raw))
-    step *= 10 if raw / step >= 50 ** 0.5 else 5 if raw / step >= 10 ** 0.5 else 2 if raw / step >= 2 ** 0.5 else 1
+    step *= 10 if raw / step >= 50**0.5 else 5 if raw / step >= 10**0.5 else 2 if raw / step >= 2**0.5 else 1
     return math.floor(lo / step) * step, math.ceil(hi / step) * step
 
 
-def _pixels(values: list[float], scale: str, reverse: bool, span: float, flip: bool,
-            extent: list[float] = ()) -> list[float]:
+def _pixels(
+    values: list[float], scale: str, reverse: bool, span: float, flip: bool, extent: list[float] = ()
+) -> list[float]:
     """Values as pixel positions along an axis of `span` pixels on a "linear", "log" or "time" scale, over the
     domain Vega gives the values and `extent` (more values the axis spans, such as error bars); `flip` for the y
     axis, whose pixels grow downwards."""
@@ -163,27 +188,56 @@ def _pixels(values: list[float], scale: str, reverse: bool, span: float, flip: b
     return out
 
 
-def label_points(rows: list[dict], x: str, y: str, *, xlog=False, ylog=False, xreverse=False, higher=True,
-                 cheaper: bool | None = None, top: int = 6, size: tuple[float, float] = LABEL_PLOT) -> list[dict]:
+def label_points(
+    rows: list[dict],
+    x: str,
+    y: str,
+    *,
+    xlog=False,
+    ylog=False,
+    xreverse=False,
+    higher=True,
+    cheaper: bool | None = None,
+    top: int = 6,
+    size: tuple[float, float] = LABEL_PLOT,
+) -> list[dict]:
     """Mark the points a reader should be able to name without hovering (their `lpos`: the label's side): the
     frontier members (rows with `frontier`), the `top` best by y, and, where a smaller x is better (`cheaper`),
     the points no other beats on both axes; placed by place_labels. Returns the rows."""
-    usable = [i for i, r in enumerate(rows) if isinstance(r.get(x), (int, float)) and isinstance(r.get(y), (int, float))
-              and (not xlog or r[x] > 0) and (not ylog or r[y] > 0)]
+    usable = [
+        i
+        for i, r in enumerate(rows)
+        if isinstance(r.get(x), (int, float))
+        and isinstance(r.get(y), (int, float))
+        and (not xlog or r[x] > 0)
+        and (not ylog or r[y] > 0)
+    ]
     if not usable:
         return rows
     sub = [rows[i] for i in usable]
     bars = [v for r in sub for v in (r.get("lo"), r.get("hi")) if isinstance(v, (int, float))]  # the y axis spans them
-    pts = list(zip(_pixels([r[x] for r in sub], "log" if xlog else "linear", xreverse, size[0], False),
-                   _pixels([r[y] for r in sub], "log" if ylog else "linear", False, size[1], True, bars)))
+    pts = list(
+        zip(
+            _pixels([r[x] for r in sub], "log" if xlog else "linear", xreverse, size[0], False),
+            _pixels([r[y] for r in sub], "log" if ylog else "linear", False, size[1], True, bars),
+        )
+    )
     sign = 1 if higher else -1
     best = sorted(range(len(sub)), key=lambda i: (-sign * sub[i][y], sub[i]["model"]))
     wanted = [i for i in best if sub[i].get("frontier")] + best[:top]
     if cheaper is not None:
         better_x = (lambda a, b: a <= b) if cheaper else (lambda a, b: a >= b)
-        wanted += [i for i in best if not any(
-            j != i and better_x(sub[j][x], sub[i][x]) and sign * sub[j][y] >= sign * sub[i][y]
-            and (sub[j][x], sub[j][y]) != (sub[i][x], sub[i][y]) for j in range(len(sub)))]
+        wanted += [
+            i
+            for i in best
+            if not any(
+                j != i
+                and better_x(sub[j][x], sub[i][x])
+                and sign * sub[j][y] >= sign * sub[i][y]
+                and (sub[j][x], sub[j][y]) != (sub[i][x], sub[i][y])
+                for j in range(len(sub))
+            )
+        ]
     for i, side in place_labels(pts, [r["name"] for r in sub], wanted, size).items():
         sub[i]["lpos"] = side
     return rows
@@ -195,17 +249,36 @@ def _label_layers(alt, x, y) -> list:
     label (the ring's) replaces its static one."""
     base = alt.Chart(alt.NamedData(DATA))
     g = LABEL_GAP_PX
-    layout = {"r": {"align": "left", "baseline": "middle", "dx": g}, "l": {"align": "right", "baseline": "middle", "dx": -g},
-              "t": {"align": "center", "baseline": "bottom", "dy": -g}, "b": {"align": "center", "baseline": "top", "dy": g},
-              "tr": {"align": "left", "baseline": "bottom", "dx": 2, "dy": -g},
-              "tl": {"align": "right", "baseline": "bottom", "dx": -2, "dy": -g}}
-    return [base.mark_text(fontSize=10, **layout[side]).encode(x=x, y=y, text="name:N").transform_filter(
-        f"datum.lpos === '{side}' && datum.model !== hl") for side in LABEL_SIDES]
+    layout = {
+        "r": {"align": "left", "baseline": "middle", "dx": g},
+        "l": {"align": "right", "baseline": "middle", "dx": -g},
+        "t": {"align": "center", "baseline": "bottom", "dy": -g},
+        "b": {"align": "center", "baseline": "top", "dy": g},
+        "tr": {"align": "left", "baseline": "bottom", "dx": 2, "dy": -g},
+        "tl": {"align": "right", "baseline": "bottom", "dx": -2, "dy": -g},
+    }
+    return [
+        base.mark_text(fontSize=10, **layout[side])
+        .encode(x=x, y=y, text="name:N")
+        .transform_filter(f"datum.lpos === '{side}' && datum.model !== hl")
+        for side in LABEL_SIDES
+    ]
 
 
-def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreverse=False, ylog=False,
-             description: str, hover_label: bool = True,
-             error_bars: str = ""):
+def _scatter(
+    alt,
+    x: str,
+    y: str,
+    xtitle: str,
+    ytitle: str,
+    *,
+    xlog=False,
+    xreverse=False,
+    ylog=False,
+    description: str,
+    hover_label: bool = True,
+    error_bars: str = "",
+):
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
     With error_bars (the bars' level, "95%"), a vertical rule from `lo` to `hi` (the y value's interval at that
@@ -221,28 +294,54 @@ def _scatter(alt, x: str, y: str, xtitle: str, ytitle: str, *, xlog=False, xreve
     interval_tips = [alt.Tooltip("ci:N", title=f"{error_bars} interval")] if error_bars else []
     xenc = alt.X(f"{x}:Q", title=xtitle, scale=xscale)
     yenc = alt.Y(f"{y}:Q", title=ytitle, scale=alt.Scale(type="log") if ylog else alt.Scale(zero=False))
-    points = base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer").encode(
-        x=xenc, y=yenc,
-        color=alt.Color("weights:N", title="Weights", scale=weights),
-        size=alt.condition(is_hl, alt.value(260), alt.value(50)),
-        tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                 alt.Tooltip(f"{x}_t:N", title=xtitle), alt.Tooltip(f"{y}_t:N", title=ytitle), *interval_tips],
-    ).add_params(hl, *([hover] if hover_label else []))
-    label = base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold").encode(
-        x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(is_hl)
-    ring = base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63").encode(
-        x=f"{x}:Q", y=f"{y}:Q").transform_filter(is_hl)
+    points = (
+        base.mark_circle(opacity=0.75, stroke="white", strokeWidth=0.5, cursor="pointer")
+        .encode(
+            x=xenc,
+            y=yenc,
+            color=alt.Color("weights:N", title="Weights", scale=weights),
+            size=alt.condition(is_hl, alt.value(260), alt.value(50)),
+            tooltip=[
+                alt.Tooltip("name:N", title="Model"),
+                alt.Tooltip("org:N", title="Organisation"),
+                alt.Tooltip(f"{x}_t:N", title=xtitle),
+                alt.Tooltip(f"{y}_t:N", title=ytitle),
+                *interval_tips,
+            ],
+        )
+        .add_params(hl, *([hover] if hover_label else []))
+    )
+    label = (
+        base.mark_text(align="left", dx=9, dy=-9, fontWeight="bold")
+        .encode(x=f"{x}:Q", y=f"{y}:Q", text="name:N")
+        .transform_filter(is_hl)
+    )
+    ring = (
+        base.mark_point(shape="circle", size=420, strokeWidth=2.5, color="#e91e63")
+        .encode(x=f"{x}:Q", y=f"{y}:Q")
+        .transform_filter(is_hl)
+    )
     layers = [points, ring, label, *_label_layers(alt, xenc, yenc)]
     if error_bars:  # drawn first, so the points sit on top; the y scale spans the bars too
-        bars = base.mark_rule(opacity=0.35, strokeWidth=1.2).encode(
-            x=f"{x}:Q", y=alt.Y("lo:Q", title=ytitle), y2="hi:Q",
-            # one legend for both layers, its symbols as opaque as the points
-            color=alt.Color("weights:N", title="Weights", scale=weights, legend=alt.Legend(symbolOpacity=0.75)),
-        ).transform_filter("datum.lo != null")
+        bars = (
+            base.mark_rule(opacity=0.35, strokeWidth=1.2)
+            .encode(
+                x=f"{x}:Q",
+                y=alt.Y("lo:Q", title=ytitle),
+                y2="hi:Q",
+                # one legend for both layers, its symbols as opaque as the points
+                color=alt.Color("weights:N", title="Weights", scale=weights, legend=alt.Legend(symbolOpacity=0.75)),
+            )
+            .transform_filter("datum.lo != null")
+        )
         layers.insert(0, bars)
     if hover_label:
-        layers.append(base.mark_text(align="left", dx=8, dy=-8).encode(
-            x=f"{x}:Q", y=f"{y}:Q", text="name:N").transform_filter(hover).transform_filter("!datum.lpos"))
+        layers.append(
+            base.mark_text(align="left", dx=8, dy=-8)
+            .encode(x=f"{x}:Q", y=f"{y}:Q", text="name:N")
+            .transform_filter(hover)
+            .transform_filter("!datum.lpos")
+        )
     return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
@@ -270,11 +369,20 @@ def _texts(rows: list[dict], *fields: tuple[str, str]) -> list[dict]:
     return rows
 
 
-def _fallback(rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10,
-              units: dict[str, str] | None = None) -> dict[str, Any]:
-    ordered = sorted(rows, key=lambda r: ((r.get(key) is None), -(r.get(key) or 0) if reverse else (r.get(key) or 0), r.get("model", "")))
-    return {"columns": [c[1] for c in cols], "fields": [c[0] for c in cols], "rows": ordered[:n], "total": len(rows),
-            "digits": _digits(rows, units or {})}
+def _fallback(
+    rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10, units: dict[str, str] | None = None
+) -> dict[str, Any]:
+    ordered = sorted(
+        rows,
+        key=lambda r: ((r.get(key) is None), -(r.get(key) or 0) if reverse else (r.get(key) or 0), r.get("model", "")),
+    )
+    return {
+        "columns": [c[1] for c in cols],
+        "fields": [c[0] for c in cols],
+        "rows": ordered[:n],
+        "total": len(rows),
+        "digits": _digits(rows, units or {}),
+    }
 
 
 def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
@@ -287,71 +395,167 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     def add(kind, title, description, chart, rows, fallback, highlight="model"):
         if not rows:
             return
-        out[kind] = {"title": title, "description": description, "spec": _to_dict(chart, {DATA: rows}),
-                     "fallback": fallback, "models": sorted({r["model"] for r in rows if "model" in r}),
-                     "highlight": highlight}
+        out[kind] = {
+            "title": title,
+            "description": description,
+            "spec": _to_dict(chart, {DATA: rows}),
+            "fallback": fallback,
+            "models": sorted({r["model"] for r in rows if "model" in r}),
+            "highlight": highlight,
+        }
 
     # effective cost is the cost board's own value (the engine's row value), never a guessed component
     eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
     iq_err = _board_intervals(ctx, "ai-iq")
     iq_level = _bar_level(ctx, "ai-iq", iq_err)
-    bars = f" Vertical bars: the {iq_level} interval of the AI IQ (see the uncertainty methodology)." if iq_level else ""
-    rows = _with_ci([_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq)
-                     if m in eff and eff[m] > 0], "IQ")
-    desc = ("AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
-            "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0."
-            + bars)
+    bars = (
+        f" Vertical bars: the {iq_level} interval of the AI IQ (see the uncertainty methodology)." if iq_level else ""
+    )
+    rows = _with_ci(
+        [_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq) if m in eff and eff[m] > 0], "IQ"
+    )
+    desc = (
+        "AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
+        "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0."
+        + bars
+    )
     _texts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))  # the tooltips' texts
     label_points(rows, "cost", "iq", xlog=True, cheaper=True)
-    add("iq-vs-cost", "AI IQ vs effective cost", desc,
-        _scatter(alt, "cost", "iq", "Effective cost (USD per task, log)", "AI IQ", xlog=True, description=desc, error_bars=iq_level),
-        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")], "iq",
-                        units={"iq": "IQ", "cost": "USD-per-task"}))
+    add(
+        "iq-vs-cost",
+        "AI IQ vs effective cost",
+        desc,
+        _scatter(
+            alt,
+            "cost",
+            "iq",
+            "Effective cost (USD per task, log)",
+            "AI IQ",
+            xlog=True,
+            description=desc,
+            error_bars=iq_level,
+        ),
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")],
+            "iq",
+            units={"iq": "IQ", "cost": "USD-per-task"},
+        ),
+    )
 
     # AI IQ's own cost view: the sticker price of a task against what the model actually spends on it.
     token = _cost_component(ctx, "token-cost")
-    rows = [_point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token)
-            if m in eff and token[m] > 0 and eff[m] > 0]
-    desc = ("Token cost (the sticker price of a task: 2M input + 1M output tokens) against effective cost (token cost "
-            "times the model's token efficiency), both on log scales, USD per task. A model whose effective cost is above its "
-            "token cost uses more tokens than the median model and costs more than its price suggests; below, fewer. Models "
-            "without token data have no effective cost and are left out, never put at 1×.")
+    rows = [
+        _point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token) if m in eff and token[m] > 0 and eff[m] > 0
+    ]
+    desc = (
+        "Token cost (the sticker price of a task: 2M input + 1M output tokens) against effective cost (token cost "
+        "times the model's token efficiency), both on log scales, USD per task. A model whose effective cost is above its "
+        "token cost uses more tokens than the median model and costs more than its price suggests; below, fewer. Models "
+        "without token data have no effective cost and are left out, never put at 1×."
+    )
     _texts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))  # the tooltips' texts
     label_points(rows, "token", "cost", xlog=True, ylog=True, higher=False)
-    add("token-vs-effective-cost", "Token cost vs effective cost", desc,
-        _scatter(alt, "token", "cost", "Token cost (USD per task, log)", "Effective cost (USD per task, log)",
-                 xlog=True, ylog=True, description=desc),
-        rows, _fallback(rows, [("name", "Model"), ("token", "Token cost (USD per task)"),
-                               ("cost", "Effective cost (USD per task)")], "cost",
-                        units={"token": "USD-per-task", "cost": "USD-per-task"}))
+    add(
+        "token-vs-effective-cost",
+        "Token cost vs effective cost",
+        desc,
+        _scatter(
+            alt,
+            "token",
+            "cost",
+            "Token cost (USD per task, log)",
+            "Effective cost (USD per task, log)",
+            xlog=True,
+            ylog=True,
+            description=desc,
+        ),
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("token", "Token cost (USD per task)"), ("cost", "Effective cost (USD per task)")],
+            "cost",
+            units={"token": "USD-per-task", "cost": "USD-per-task"},
+        ),
+    )
 
-    time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get("benchmark") or "aa-response-time"
+    time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get(
+        "benchmark"
+    ) or "aa-response-time"
     rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
-    rows = _with_ci([_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq)
-                     if m in rt and rt[m] > 0], "IQ")
+    rows = _with_ci(
+        [_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq) if m in rt and rt[m] > 0], "IQ"
+    )
     desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
     _texts(rows, ("seconds", "seconds"), ("iq", "IQ"))  # the tooltips' texts
     label_points(rows, "seconds", "iq", xlog=True, xreverse=True, cheaper=True)
-    add("iq-vs-speed", "AI IQ vs response time", desc,
-        _scatter(alt, "seconds", "iq", "Response time (s, log, reversed)", "AI IQ", xlog=True, xreverse=True, description=desc, error_bars=iq_level),
-        rows, _fallback(rows, [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")], "iq",
-                        units={"iq": "IQ", "seconds": "seconds"}))
+    add(
+        "iq-vs-speed",
+        "AI IQ vs response time",
+        desc,
+        _scatter(
+            alt,
+            "seconds",
+            "iq",
+            "Response time (s, log, reversed)",
+            "AI IQ",
+            xlog=True,
+            xreverse=True,
+            description=desc,
+            error_bars=iq_level,
+        ),
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")],
+            "iq",
+            units={"iq": "IQ", "seconds": "seconds"},
+        ),
+    )
 
     rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
     if rows:
         desc = "Distribution of AI IQ across ranked models, in bins of 5 points."
-        hist = alt.Chart(alt.NamedData(DATA)).mark_bar().encode(
-            x=alt.X("iq:Q", bin=alt.Bin(step=5), title="AI IQ"), y=alt.Y("count():Q", title="Models"),
-            tooltip=[alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title="AI IQ"), alt.Tooltip("count():Q", title="Models")],
-        ).properties(width="container", height=260, description=desc)
-        hl_rule = alt.Chart(alt.NamedData(DATA)).mark_rule(color="#e91e63", strokeWidth=3).encode(x="iq:Q").transform_filter("datum.model === hl")
+        hist = (
+            alt.Chart(alt.NamedData(DATA))
+            .mark_bar()
+            .encode(
+                x=alt.X("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
+                y=alt.Y("count():Q", title="Models"),
+                tooltip=[
+                    alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
+                    alt.Tooltip("count():Q", title="Models"),
+                ],
+            )
+            .properties(width="container", height=260, description=desc)
+        )
+        hl_rule = (
+            alt.Chart(alt.NamedData(DATA))
+            .mark_rule(color="#e91e63", strokeWidth=3)
+            .encode(x="iq:Q")
+            .transform_filter("datum.model === hl")
+        )
         chart = alt.layer(hist.add_params(alt.param(name="hl", value="")), hl_rule)
         vals = sorted(r["iq"] for r in rows)
-        summary = [{"model": "", "name": label, "iq": v} for label, v in (
-            ("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))]
-        add("iq-distribution", "Distribution of AI IQ", desc, chart, rows,
-            {"columns": ["Statistic", "AI IQ"], "fields": ["name", "iq"], "rows": summary, "total": len(rows),
-             "digits": _digits(rows, {"iq": "IQ"})})
+        summary = [
+            {"model": "", "name": label, "iq": v}
+            for label, v in (("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))
+        ]
+        add(
+            "iq-distribution",
+            "Distribution of AI IQ",
+            desc,
+            chart,
+            rows,
+            {
+                "columns": ["Statistic", "AI IQ"],
+                "fields": ["name", "iq"],
+                "rows": summary,
+                "total": len(rows),
+                "digits": _digits(rows, {"iq": "IQ"}),
+            },
+        )
 
     aa_id = next((b for b in AA_PREFERRED if b in ctx.boards), None)
     # each index version gets its own chart: its board shows it (aa-vs-price, on home and model pages, is the newest)
@@ -361,45 +565,94 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         kind = aa_chart_kind(aa_board, aa_id)
         aa = _board_values(ctx, aa_board)
         aa_err = _board_intervals(ctx, aa_board)
-        rows = _with_ci([_point(lk, m, index=aa[m], price=p, **aa_err.get(m, {})) for m in sorted(aa)
-                         if (p := _blended(lk, m)) and p > 0], "points")
+        rows = _with_ci(
+            [
+                _point(lk, m, index=aa[m], price=p, **aa_err.get(m, {}))
+                for m in sorted(aa)
+                if (p := _blended(lk, m)) and p > 0
+            ],
+            "points",
+        )
         name = board_title(ctx, aa_board)
         desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
             f" Vertical bars: the index's {_bar_level(ctx, aa_board, aa_err)} interval, where it can be had (see the "
             "uncertainty methodology)."
-            if aa_err else "")
+            if aa_err
+            else ""
+        )
         _texts(rows, ("price", "USD"), ("index", "points"))  # the tooltips' texts
         label_points(rows, "price", "index", xlog=True, cheaper=True)
-        add(kind, f"{name} vs price", desc,
-            _scatter(alt, "price", "index", "Blended price (USD / M tokens, log)", name, xlog=True, description=desc, error_bars=_bar_level(ctx, aa_board, aa_err)),
-            rows, _fallback(rows, [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")], "index",
-                            units={"index": "points", "price": "USD"}))
+        add(
+            kind,
+            f"{name} vs price",
+            desc,
+            _scatter(
+                alt,
+                "price",
+                "index",
+                "Blended price (USD / M tokens, log)",
+                name,
+                xlog=True,
+                description=desc,
+                error_bars=_bar_level(ctx, aa_board, aa_err),
+            ),
+            rows,
+            _fallback(
+                rows,
+                [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")],
+                "index",
+                units={"index": "points", "price": "USD"},
+            ),
+        )
 
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
     fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
-    refs = _texts([{"label": str(r.get("label") or r.get("id")), "y": known(r.get("value"))}
-                   for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
-                   if known(r.get("value")) is not None], ("y", "percent"))
+    refs = _texts(
+        [
+            {"label": str(r.get("label") or r.get("id")), "y": known(r.get("value"))}
+            for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
+            if known(r.get("value")) is not None
+        ],
+        ("y", "percent"),
+    )
     _frontier_charts(alt, lk, fronts, refs, add, out)
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
     _texts(rows, ("cdpk", "percent"), ("send", "percent"))  # the tooltips' texts
     label_points(rows, "cdpk", "send")
-    add("cdpk-vs-send", "CDPK vs SEND", desc,
+    add(
+        "cdpk-vs-send",
+        "CDPK vs SEND",
+        desc,
         _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc),
-        rows, _fallback(rows, [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")], "cdpk",
-                        units={"cdpk": "percent", "send": "percent"}))
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")],
+            "cdpk",
+            units={"cdpk": "percent", "send": "percent"},
+        ),
+    )
 
     acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
     _texts(rows, ("calibration", "percent"), ("accuracy", "percent"))  # the tooltips' texts
     label_points(rows, "calibration", "accuracy", cheaper=True)
-    add("hle-calibration", "HLE accuracy vs calibration error", desc,
+    add(
+        "hle-calibration",
+        "HLE accuracy vs calibration error",
+        desc,
         _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc),
-        rows, _fallback(rows, [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")], "accuracy",
-                        units={"accuracy": "percent", "calibration": "percent"}))
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")],
+            "accuracy",
+            units={"accuracy": "percent", "calibration": "percent"},
+        ),
+    )
 
     _anchor_chart(alt, ctx, lk, out)
     _price_chart(alt, ctx, lk, out)
@@ -420,9 +673,11 @@ def alt_text(chart: Mapping[str, Any]) -> str:
     fb = chart["fallback"]
     shown = []
     for row in fb["rows"][:6]:
-        values = [f"{col} {number(row[f], fb['digits'][f]) if f in fb['digits'] else row[f]}"
-                  for f, col in zip(fb["fields"][1:], fb["columns"][1:])
-                  if row.get(f) is not None and not isinstance(row.get(f), bool)]
+        values = [
+            f"{col} {number(row[f], fb['digits'][f]) if f in fb['digits'] else row[f]}"
+            for f, col in zip(fb["fields"][1:], fb["columns"][1:])
+            if row.get(f) is not None and not isinstance(row.get(f), bool)
+        ]
         shown.append(f"{row[fb['fields'][0]]} ({', '.join(values)})" if values else str(row[fb["fields"][0]]))
     head = f"{chart['title']}: {chart['description']} {fb['total']} points plotted."
     return head + (f" {fb['columns'][0]}: " + "; ".join(shown) + "." if shown else "")
@@ -457,42 +712,70 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
 
 def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out: dict) -> None:
     """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
-    ref_layer = lambda: alt.Chart(alt.NamedData("refs")).mark_rule(color="#757575", strokeDash=[4, 4]).encode(  # noqa: E731
-        y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
+    ref_layer = lambda: (  # noqa: E731
+        alt.Chart(alt.NamedData("refs"))
+        .mark_rule(color="#757575", strokeDash=[4, 4])
+        .encode(y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
+    )
     for key, kind, title, xtitle, xunit in (
-            ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
-            ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions")):
+        ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
+        ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions"),
+    ):
         fr = fronts.get(key) or {}
         members = set(fr.get("frontier") or [])
-        rows = [_point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
-                for p in fr.get("points") or [] if known(p.get("x_raw")) and known(p.get("y")) is not None]
+        rows = [
+            _point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
+            for p in fr.get("points") or []
+            if known(p.get("x_raw")) and known(p.get("y")) is not None
+        ]
         if not rows:
             continue
-        hull = [{"x": 10 ** known(h[0]), "y": known(h[1]), "order": i} for i, h in enumerate(fr.get("hull") or [])
-                if known(h[0]) is not None and known(h[1]) is not None]
+        hull = [
+            {"x": 10 ** known(h[0]), "y": known(h[1]), "order": i}
+            for i, h in enumerate(fr.get("hull") or [])
+            if known(h[0]) is not None and known(h[1]) is not None
+        ]
         excluded = len(fr.get("excluded") or [])
         if key == "value":
-            desc = (f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
-                    f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
-                    f"{excluded} models without a positive input price are left out.")
+            desc = (
+                f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
+                f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
+                f"{excluded} models without a positive input price are left out."
+            )
         else:
-            desc = (f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
-                    f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
-                    f"are left out (no published size).")
+            desc = (
+                f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
+                f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
+                f"are left out (no published size)."
+            )
         _texts(rows, ("x", xunit), ("cdpk", "percent"))  # the tooltips' texts
         label_points(rows, "x", "cdpk", xlog=True, top=3, size=(LABEL_PLOT[0], 360.0))
-        scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False)
-        line = alt.Chart(alt.NamedData("hull")).mark_line(color="#ff6f00", strokeWidth=2.5).encode(
-            x="x:Q", y="y:Q", order="order:Q")
+        scatter = _scatter(
+            alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False
+        )
+        line = (
+            alt.Chart(alt.NamedData("hull"))
+            .mark_line(color="#ff6f00", strokeWidth=2.5)
+            .encode(x="x:Q", y="y:Q", order="order:Q")
+        )
         scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
         layers = [line, *scatter_layers] + ([ref_layer()] if refs else [])
         chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
         front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
-        out[kind] = {"title": title, "description": desc, "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
-                     "fallback": {"columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
-                                  "fields": ["name", "cdpk", "x"], "rows": front_rows, "total": len(rows),
-                                  "digits": _digits(rows, {"cdpk": "percent", "x": xunit})},
-                     "models": sorted(r["model"] for r in rows), "highlight": "model"}
+        out[kind] = {
+            "title": title,
+            "description": desc,
+            "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
+            "fallback": {
+                "columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
+                "fields": ["name", "cdpk", "x"],
+                "rows": front_rows,
+                "total": len(rows),
+                "digits": _digits(rows, {"cdpk": "percent", "x": xunit}),
+            },
+            "models": sorted(r["model"] for r in rows),
+            "highlight": "model",
+        }
         if key != "value":
             continue
         evo = []
@@ -506,29 +789,59 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
             eras = frontier_eras(sorted({e["month"] for e in evo}))
             for e in evo:
                 e["era"] = eras[e["month"]]
-            desc = ("How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
-                    "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
-                    "further left when models get better and cheaper.")
+            desc = (
+                "How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
+                "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
+                "further left when models get better and cheaper."
+            )
             domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
             palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
-            lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
-                x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
-                y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
-                color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
-                opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
-                detail="month:O", order="order:Q",
-                tooltip=[alt.Tooltip("month:O", title="As of"), alt.Tooltip("cdpk_t:N", title="CDPK"),
-                         alt.Tooltip("x_t:N", title="Input price")])
+            lines = (
+                alt.Chart(alt.NamedData(DATA))
+                .mark_line(point=True)
+                .encode(
+                    x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
+                    y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
+                    color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
+                    opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
+                    detail="month:O",
+                    order="order:Q",
+                    tooltip=[
+                        alt.Tooltip("month:O", title="As of"),
+                        alt.Tooltip("cdpk_t:N", title="CDPK"),
+                        alt.Tooltip("x_t:N", title="Input price"),
+                    ],
+                )
+            )
             # the grey lines first, so the first and the latest frontier are drawn over them
-            chart = alt.layer(lines.transform_filter("datum.era === 'in between'"),
-                              lines.transform_filter("datum.era !== 'in between'")).properties(
-                width="container", height=340, description=desc)
+            chart = alt.layer(
+                lines.transform_filter("datum.era === 'in between'"),
+                lines.transform_filter("datum.era !== 'in between'"),
+            ).properties(width="container", height=340, description=desc)
             months = _changed_months(fr.get("by_month") or {})
-            summary = [{"month": m, "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
-                        "n": len(fr["by_month"][m] or [])} for m in months[-8:]]
-            add("pedagogy-evolution", "Pedagogy value frontier over time", desc, chart, evo,
-                {"columns": ["As of", "Top of the frontier", "Models on it"], "fields": ["month", "name", "n"],
-                 "rows": summary, "total": len(months), "digits": {"n": 0}}, highlight="")
+            summary = [
+                {
+                    "month": m,
+                    "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
+                    "n": len(fr["by_month"][m] or []),
+                }
+                for m in months[-8:]
+            ]
+            add(
+                "pedagogy-evolution",
+                "Pedagogy value frontier over time",
+                desc,
+                chart,
+                evo,
+                {
+                    "columns": ["As of", "Top of the frontier", "Models on it"],
+                    "fields": ["month", "name", "n"],
+                    "rows": summary,
+                    "total": len(months),
+                    "digits": {"n": 0},
+                },
+                highlight="",
+            )
 
 
 def frontier_eras(months: list[str]) -> dict[str, str]:
@@ -551,46 +864,101 @@ def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
         a = anchors[bid]
         name = lk.bench_name(bid)
         for order, (x, y) in enumerate(a["points"]):
-            curve.append({"benchmark": bid, "name": name, "score": x, "iq": y, "order": order, "curve": "published table"})
+            curve.append(
+                {"benchmark": bid, "name": name, "score": x, "iq": y, "order": order, "curve": "published table"}
+            )
         for order, (x, y) in enumerate(a["original"] or []):
-            curve.append({"benchmark": bid, "name": name, "score": x, "iq": y, "order": order, "curve": "original (uncompressed)"})
-        for label, v in (("compressed ceiling", a["ceiling"] if a["ceiling_original"] is not None else None),
-                         ("ceiling", a["ceiling"] if a["ceiling_original"] is None else None),
-                         ("original ceiling", a["ceiling_original"])):
+            curve.append(
+                {
+                    "benchmark": bid,
+                    "name": name,
+                    "score": x,
+                    "iq": y,
+                    "order": order,
+                    "curve": "original (uncompressed)",
+                }
+            )
+        for label, v in (
+            ("compressed ceiling", a["ceiling"] if a["ceiling_original"] is not None else None),
+            ("ceiling", a["ceiling"] if a["ceiling_original"] is None else None),
+            ("original ceiling", a["ceiling_original"]),
+        ):
             if v is not None:
                 ceil.append({"benchmark": bid, "name": name, "ceiling": label, "iq": v})
     if not curve:
         return
     _texts(curve, ("score", ""), ("iq", "IQ"))
     _texts(ceil, ("iq", "IQ"))
-    desc = ("AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
-            "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
-            "benchmark's page its ceilings are drawn as horizontal rules.")
+    desc = (
+        "AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
+        "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
+        "benchmark's page its ceilings are drawn as horizontal rules."
+    )
     hl = alt.param(name="hl", value="")
     op = alt.condition("hl === '' || datum.benchmark === hl", alt.value(1), alt.value(0.12))
-    lines = alt.Chart(alt.NamedData(DATA)).mark_line(point=True).encode(
-        x=alt.X("score:Q", title="Benchmark score (on the benchmark's own scale)"), y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
-        color=alt.Color("name:N", title="Benchmark"), detail="curve:N", order="order:Q", opacity=op,
-        strokeDash=alt.StrokeDash("curve:N", title="Curve", scale=alt.Scale(
-            domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]])),
-        tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("curve:N", title="Curve"),
-                 alt.Tooltip("score_t:N", title="Score"), alt.Tooltip("iq_t:N", title="IQ")],
-    ).add_params(hl).transform_filter("hl === '' || datum.benchmark === hl")  # a benchmark's page: its own curve, its own x range
-    rules = alt.Chart(alt.NamedData("ceilings")).mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63").encode(
-        y="iq:Q", tooltip=[alt.Tooltip("name:N", title="Benchmark"), alt.Tooltip("ceiling:N", title="Ceiling"),
-                           alt.Tooltip("iq_t:N", title="IQ")],
-    ).transform_filter("datum.benchmark === hl")
-    labels = alt.Chart(alt.NamedData("ceilings")).mark_text(align="left", dx=4, dy=-6, color="#e91e63").encode(
-        y="iq:Q", x=alt.value(0), text="ceiling:N").transform_filter("datum.benchmark === hl")
+    lines = (
+        alt.Chart(alt.NamedData(DATA))
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("score:Q", title="Benchmark score (on the benchmark's own scale)"),
+            y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
+            color=alt.Color("name:N", title="Benchmark"),
+            detail="curve:N",
+            order="order:Q",
+            opacity=op,
+            strokeDash=alt.StrokeDash(
+                "curve:N",
+                title="Curve",
+                scale=alt.Scale(domain=["published table", "original (uncompressed)"], range=[[1, 0], [6, 3]]),
+            ),
+            tooltip=[
+                alt.Tooltip("name:N", title="Benchmark"),
+                alt.Tooltip("curve:N", title="Curve"),
+                alt.Tooltip("score_t:N", title="Score"),
+                alt.Tooltip("iq_t:N", title="IQ"),
+            ],
+        )
+        .add_params(hl)
+        .transform_filter("hl === '' || datum.benchmark === hl")
+    )  # a benchmark's page: its own curve, its own x range
+    rules = (
+        alt.Chart(alt.NamedData("ceilings"))
+        .mark_rule(strokeWidth=1.5, strokeDash=[2, 2], color="#e91e63")
+        .encode(
+            y="iq:Q",
+            tooltip=[
+                alt.Tooltip("name:N", title="Benchmark"),
+                alt.Tooltip("ceiling:N", title="Ceiling"),
+                alt.Tooltip("iq_t:N", title="IQ"),
+            ],
+        )
+        .transform_filter("datum.benchmark === hl")
+    )
+    labels = (
+        alt.Chart(alt.NamedData("ceilings"))
+        .mark_text(align="left", dx=4, dy=-6, color="#e91e63")
+        .encode(y="iq:Q", x=alt.value(0), text="ceiling:N")
+        .transform_filter("datum.benchmark === hl")
+    )
     chart = alt.layer(lines, rules, labels).properties(width="container", height=360, description=desc)
-    summary = [{"name": lk.bench_name(b), "tier": a["tier"], "ceiling": a["ceiling"], "original": a["ceiling_original"]}
-               for b, a in sorted(anchors.items())]
-    out["anchor-curves"] = {"title": "AI IQ anchor curves", "description": desc,
-                            "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
-                            "fallback": {"columns": ["Benchmark", "Tier", "Ceiling (IQ)", "Original ceiling (IQ)"],
-                                         "fields": ["name", "tier", "ceiling", "original"], "rows": summary,
-                                         "total": len(summary), "digits": _digits(summary, {"ceiling": "IQ", "original": "IQ"})},
-                            "models": [], "highlight": "benchmark"}
+    summary = [
+        {"name": lk.bench_name(b), "tier": a["tier"], "ceiling": a["ceiling"], "original": a["ceiling_original"]}
+        for b, a in sorted(anchors.items())
+    ]
+    out["anchor-curves"] = {
+        "title": "AI IQ anchor curves",
+        "description": desc,
+        "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
+        "fallback": {
+            "columns": ["Benchmark", "Tier", "Ceiling (IQ)", "Original ceiling (IQ)"],
+            "fields": ["name", "tier", "ceiling", "original"],
+            "rows": summary,
+            "total": len(summary),
+            "digits": _digits(summary, {"ceiling": "IQ", "original": "IQ"}),
+        },
+        "models": [],
+        "highlight": "benchmark",
+    }
 
 
 #: shown on the pages they belong to, never on the charts page: one model's prices, one board's best over time
@@ -603,24 +971,39 @@ def _price_source(lk: Lookups, step: Mapping) -> str:
     a captured price that holds from before its own date (indices/asof.price_history) says its date."""
     if step["source"] == "vendor":
         return "vendor list price" + ("" if step.get("captured") else " (not captured)")
-    return lk.source_name(step["source"]) + (f" (its price of {step['source_date']})" if step.get("source_date")
-                                             else "")
+    return lk.source_name(step["source"]) + (
+        f" (its price of {step['source_date']})" if step.get("source_date") else ""
+    )
 
 
 def price_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
     """A model's price steps in date order (indices/asof.price_steps), each with its source's name and link."""
-    return [{"date": s["date"], "input": known(s.get("input")), "output": known(s.get("output")),
-             "source": _price_source(lk, s), "url": lk.source_url(s["source"], s.get("url"))}
-            for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])]
+    return [
+        {
+            "date": s["date"],
+            "input": known(s.get("input")),
+            "output": known(s.get("output")),
+            "source": _price_source(lk, s),
+            "url": lk.source_url(s["source"], s.get("url")),
+        }
+        for s in ((ctx.as_of or {}).get("price_steps") or {}).get(mid, [])
+    ]
 
 
 def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dict[str, Any]]:
     """The dated prices a lower-precedence source gives that differ from the price in force on their date
     (indices/asof.price_disagreements): shown beside the steps, never as one."""
-    return [{"date": d["date"], "input": known(d.get("input")), "output": known(d.get("output")),
-             "source": _price_source(lk, d), "url": lk.source_url(d["source"], d.get("url")),
-             "in_force": _price_source(lk, d["in_force"])}
-            for d in ((ctx.as_of or {}).get("price_disagreements") or {}).get(mid, [])]
+    return [
+        {
+            "date": d["date"],
+            "input": known(d.get("input")),
+            "output": known(d.get("output")),
+            "source": _price_source(lk, d),
+            "url": lk.source_url(d["source"], d.get("url")),
+            "in_force": _price_source(lk, d["in_force"]),
+        }
+        for d in ((ctx.as_of or {}).get("price_disagreements") or {}).get(mid, [])
+    ]
 
 
 def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -630,12 +1013,24 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     rows = []
     newest = {}
     for mid in sorted((ctx.as_of or {}).get("price_steps") or {}):
-        steps = [s for s in ctx.as_of["price_steps"][mid]
-                 if known(s.get("input")) is not None or known(s.get("output")) is not None]
+        steps = [
+            s
+            for s in ctx.as_of["price_steps"][mid]
+            if known(s.get("input")) is not None or known(s.get("output")) is not None
+        ]
         if not steps:
             continue
-        rows += [{"model": mid, "date": s["date"], "since": s["date"], "input": known(s.get("input")),
-                  "output": known(s.get("output")), "source": s["source"]} for s in steps]
+        rows += [
+            {
+                "model": mid,
+                "date": s["date"],
+                "since": s["date"],
+                "input": known(s.get("input")),
+                "output": known(s.get("output")),
+                "source": s["source"],
+            }
+            for s in steps
+        ]
         newest[mid] = {"name": lk.model_meta(mid)["name"], **rows[-1], "source": _price_source(lk, steps[-1])}
         if ctx.data_date > steps[-1]["date"]:  # the newest price holds until the data's date (a row without source)
             rows.append({"model": mid, "date": ctx.data_date, "input": rows[-1]["input"], "output": rows[-1]["output"]})
@@ -644,31 +1039,62 @@ def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     digits = decimals("USD", [r[k] for r in rows for k in ("input", "output")])  # as the model page's table
     for r in rows:
         r["input_t"], r["output_t"] = number(r["input"], digits), number(r["output"], digits)
-    desc = ("Input and output price (USD per million tokens) over time: each step holds from its date until the "
-            "next change, the newest until the data's date. Where sources differ, the vendor's list "
-            "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
-            "different price is listed as a disagreement, not drawn as a step. Point at a step for its source.")
+    desc = (
+        "Input and output price (USD per million tokens) over time: each step holds from its date until the "
+        "next change, the newest until the data's date. Where sources differ, the vendor's list "
+        "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
+        "different price is listed as a disagreement, not drawn as a step. Point at a step for its source."
+    )
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
-    x = alt.X("date:T", title="Date", scale=alt.Scale(type="utc"),  # dates are days: never shifted by a time zone
-              axis=DATE_AXIS)
+    x = alt.X(
+        "date:T",
+        title="Date",
+        scale=alt.Scale(type="utc"),  # dates are days: never shifted by a time zone
+        axis=DATE_AXIS,
+    )
     y = alt.Y("usd:Q", title="USD per 1M tokens", scale=alt.Scale(zero=True))
-    base = alt.Chart(alt.NamedData(DATA)).transform_filter("datum.model === hl").transform_fold(
-        ["input", "output"], as_=["side", "usd"]).transform_filter("isValid(datum.usd)").transform_calculate(
-        usd_t="datum.side === 'input' ? datum.input_t : datum.output_t")
+    base = (
+        alt.Chart(alt.NamedData(DATA))
+        .transform_filter("datum.model === hl")
+        .transform_fold(["input", "output"], as_=["side", "usd"])
+        .transform_filter("isValid(datum.usd)")
+        .transform_calculate(usd_t="datum.side === 'input' ? datum.input_t : datum.output_t")
+    )
     line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(x=x, y=y, color=side)
-    points = base.mark_point(filled=True, size=70).encode(
-        x=x, y=y, color=side,
-        tooltip=[alt.Tooltip("side:N", title="Price"), alt.Tooltip("usd_t:N", title="USD per 1M tokens"),
-                 alt.Tooltip("since:N", title="Since"), alt.Tooltip("source:N", title="Source")],
-    ).transform_filter("isValid(datum.source)")
-    chart = alt.layer(line, points).add_params(alt.param(name="hl", value="")).properties(
-        width="container", height=240, description=desc)
-    out[PRICE_CHART] = {"title": "Price over time", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
-                        "fallback": {"columns": ["Model", "Since", "Input (USD / 1M)", "Output (USD / 1M)", "Source"],
-                                     "fields": ["name", "since", "input", "output", "source"],
-                                     "rows": [newest[m] for m in sorted(newest)][:10], "total": len(newest),
-                                     "digits": _digits(rows, {"input": "USD", "output": "USD"})},
-                        "models": sorted(newest), "highlight": "model"}
+    points = (
+        base.mark_point(filled=True, size=70)
+        .encode(
+            x=x,
+            y=y,
+            color=side,
+            tooltip=[
+                alt.Tooltip("side:N", title="Price"),
+                alt.Tooltip("usd_t:N", title="USD per 1M tokens"),
+                alt.Tooltip("since:N", title="Since"),
+                alt.Tooltip("source:N", title="Source"),
+            ],
+        )
+        .transform_filter("isValid(datum.source)")
+    )
+    chart = (
+        alt.layer(line, points)
+        .add_params(alt.param(name="hl", value=""))
+        .properties(width="container", height=240, description=desc)
+    )
+    out[PRICE_CHART] = {
+        "title": "Price over time",
+        "description": desc,
+        "spec": _to_dict(chart, {DATA: rows}),
+        "fallback": {
+            "columns": ["Model", "Since", "Input (USD / 1M)", "Output (USD / 1M)", "Source"],
+            "fields": ["name", "since", "input", "output", "source"],
+            "rows": [newest[m] for m in sorted(newest)][:10],
+            "total": len(newest),
+            "digits": _digits(rows, {"input": "USD", "output": "USD"}),
+        },
+        "models": sorted(newest),
+        "highlight": "model",
+    }
 
 
 def _day_number(date: str) -> int:
@@ -683,9 +1109,11 @@ def _coverage_note(cov: Mapping | None) -> str:
     if not cov:
         return ""
     orgs = cov.get("organisations") or []
-    return (f" Drawn on one source snapshot ({cov['snapshot']}), which covers {cov['models']} ranked models from "
-            f"{len(orgs)} organisation{'s' if len(orgs) != 1 else ''} ({', '.join(orgs)}); labs it does not "
-            f"cover may have led.")
+    return (
+        f" Drawn on one source snapshot ({cov['snapshot']}), which covers {cov['models']} ranked models from "
+        f"{len(orgs)} organisation{'s' if len(orgs) != 1 else ''} ({', '.join(orgs)}); labs it does not "
+        f"cover may have led."
+    )
 
 
 def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
@@ -695,47 +1123,83 @@ def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> Non
         if bid not in ctx.boards:
             continue
         fmt_info = lk.board_format(bid)
-        rows = [{**_point(lk, p["model"], value=known(p.get("value"))), "date": p["date"], "asof": p["date"],
-                 "released": p.get("released") or ""}
-                for p in fr.get("best") or [] if known(p.get("value")) is not None]
+        rows = [
+            {
+                **_point(lk, p["model"], value=known(p.get("value"))),
+                "date": p["date"],
+                "asof": p["date"],
+                "released": p.get("released") or "",
+            }
+            for p in fr.get("best") or []
+            if known(p.get("value")) is not None
+        ]
         if not rows:
             continue
         for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again
             row["new"] = before is None or before["model"] != row["model"]
-        higher = (ctx.boards[bid].get("higher_is_better", True) is not False)
+        higher = ctx.boards[bid].get("higher_is_better", True) is not False
         end = (ctx.as_of or {}).get("data_date") or ctx.data_date
         if end and end > rows[-1]["date"]:  # the last best holds until the data's date: the line runs on to it
             rows.append({**rows[-1], "date": end, "new": False, "end": True})
         # the leaders' names, the latest first, where they fit (the summary table lists every step)
-        pts = list(zip(_pixels([_day_number(r["date"]) for r in rows], "time", False, LABEL_PLOT[0], False),
-                       _pixels([r["value"] for r in rows], "linear", not higher, 320.0, True)))
+        pts = list(
+            zip(
+                _pixels([_day_number(r["date"]) for r in rows], "time", False, LABEL_PLOT[0], False),
+                _pixels([r["value"] for r in rows], "linear", not higher, 320.0, True),
+            )
+        )
         wanted = [i for i in reversed(range(len(rows))) if rows[i]["new"]]
-        steps = [box for (x0, y0), (x1, y1) in zip(pts, pts[1:])  # the step line: along, then up to the next
-                 for box in ((x0, y0 - 1, x1, y0 + 1), (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1)))]
+        steps = [
+            box
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:])  # the step line: along, then up to the next
+            for box in ((x0, y0 - 1, x1, y0 + 1), (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1)))
+        ]
         for i, side in place_labels(pts, [r["name"] for r in rows], wanted, (LABEL_PLOT[0], 320.0), steps).items():
             rows[i]["lpos"] = side
         name = board_title(ctx, bid)
-        desc = (f"The frontier over release date: the best of today's {name} values (today's definition, results "
-                f"and population) among the models released by each month's end, as steps; each point is a month "
-                f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
-                f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
-                f"the board page's date control.)") + _coverage_note(fr.get("coverage"))
+        desc = (
+            f"The frontier over release date: the best of today's {name} values (today's definition, results "
+            f"and population) among the models released by each month's end, as steps; each point is a month "
+            f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
+            f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
+            f"the board page's date control.)"
+        ) + _coverage_note(fr.get("coverage"))
         _texts(rows, ("value", fmt_info["unit"]))
         base = alt.Chart(alt.NamedData(DATA))
         x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"), axis=DATE_AXIS)
         y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
         line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
-        points = base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer").encode(
-            x=x, y=y, tooltip=[alt.Tooltip("name:N", title="Model"), alt.Tooltip("org:N", title="Organisation"),
-                               alt.Tooltip("value_t:N", title=name),
-                               alt.Tooltip("asof:N", title="Best at the end of"),
-                               alt.Tooltip("released:N", title="Released")]).transform_filter("!datum.end")
-        chart = alt.layer(line, points, *_label_layers(alt, x, y)).add_params(alt.param(name="hl", value="")).properties(
-            width="container", height=320, description=desc)
+        points = (
+            base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer")
+            .encode(
+                x=x,
+                y=y,
+                tooltip=[
+                    alt.Tooltip("name:N", title="Model"),
+                    alt.Tooltip("org:N", title="Organisation"),
+                    alt.Tooltip("value_t:N", title=name),
+                    alt.Tooltip("asof:N", title="Best at the end of"),
+                    alt.Tooltip("released:N", title="Released"),
+                ],
+            )
+            .transform_filter("!datum.end")
+        )
+        chart = (
+            alt.layer(line, points, *_label_layers(alt, x, y))
+            .add_params(alt.param(name="hl", value=""))
+            .properties(width="container", height=320, description=desc)
+        )
         out[BEST_PREFIX + bid] = {
-            "title": f"{name}: the frontier over release date", "description": desc, "spec": _to_dict(chart, {DATA: rows}),
-            "fallback": {"columns": ["Best at the end of", "Model", "Value", "Released"],
-                         "fields": ["asof", "name", "value", "released"],
-                         "rows": [r for r in rows if not r.get("end")][::-1][:10], "total": sum(not r.get("end") for r in rows),
-                         "digits": _digits(rows, {"value": fmt_info["unit"]})},
-            "models": [], "highlight": ""}
+            "title": f"{name}: the frontier over release date",
+            "description": desc,
+            "spec": _to_dict(chart, {DATA: rows}),
+            "fallback": {
+                "columns": ["Best at the end of", "Model", "Value", "Released"],
+                "fields": ["asof", "name", "value", "released"],
+                "rows": [r for r in rows if not r.get("end")][::-1][:10],
+                "total": sum(not r.get("end") for r in rows),
+                "digits": _digits(rows, {"value": fmt_info["unit"]}),
+            },
+            "models": [],
+            "highlight": "",
+        }

@@ -9,8 +9,9 @@ from ..data import frame
 from ..known import known
 
 SITE_NAME = "Leaderboards"
-SITE_DESCRIPTION = ("Open, reproducible leaderboards of AI models: every number with its source, "
-                    "every imputed value with its reason.")
+SITE_DESCRIPTION = (
+    "Open, reproducible leaderboards of AI models: every number with its source, every imputed value with its reason."
+)
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,14 @@ class Presentation:
         """From the file's data (validated by its schema); None: no file."""
         data = data or {}
         charts = data.get("charts") or {}
-        return cls(tuple(data.get("boards") or ()), int((data.get("headline") or {}).get("fallback", 3)),
-                   tuple(charts.get("home") or ()), tuple(charts.get("model") or ()),
-                   tuple(charts.get("gallery") or ()),
-                   {bid: tuple(kinds) for bid, kinds in (charts.get("boards") or {}).items()})
+        return cls(
+            tuple(data.get("boards") or ()),
+            int((data.get("headline") or {}).get("fallback", 3)),
+            tuple(charts.get("home") or ()),
+            tuple(charts.get("model") or ()),
+            tuple(charts.get("gallery") or ()),
+            {bid: tuple(kinds) for bid, kinds in (charts.get("boards") or {}).items()},
+        )
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,9 @@ class SiteContext:
     presentation: Presentation = field(default_factory=Presentation)
 
 
-def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "",
-                 history: list[dict[str, Any]] = ()) -> SiteContext:
+def site_context(
+    repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "", history: list[dict[str, Any]] = ()
+) -> SiteContext:
     """The context of a build: build.compute's boards and records, the repository's model files, pages and
     citation, and the build's settings; each model's view (its file's fields, its results, its metadata) here."""
     by_model: dict[str, list] = {}
@@ -87,13 +93,25 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
     citation = repo.citation.data if repo.citation is not None else None
     site = repo.site.data if repo.site is not None else {}
     return SiteContext(
-        site_name=site.get("title", SITE_NAME), site_description=site.get("description", SITE_DESCRIPTION),
+        site_name=site.get("title", SITE_NAME),
+        site_description=site.get("description", SITE_DESCRIPTION),
         presentation=Presentation.from_data(site),
-        boards=computed.boards, benchmark_boards=computed.benchmark_boards, models=models,
-        benchmarks=computed.benchmarks, sources=computed.sources, index_defs=computed.index_defs,
-        methodology_pages=dict(repo.pages), frontiers=computed.frontiers, data_date=data_date,
-        api_files=computed.api_files, site_url=site_url, repo_url=repo_url, as_of=computed.as_of,
-        ahead=computed.ahead, history=list(history), citation=citation,
+        boards=computed.boards,
+        benchmark_boards=computed.benchmark_boards,
+        models=models,
+        benchmarks=computed.benchmarks,
+        sources=computed.sources,
+        index_defs=computed.index_defs,
+        methodology_pages=dict(repo.pages),
+        frontiers=computed.frontiers,
+        data_date=data_date,
+        api_files=computed.api_files,
+        site_url=site_url,
+        repo_url=repo_url,
+        as_of=computed.as_of,
+        ahead=computed.ahead,
+        history=list(history),
+        citation=citation,
         not_attributed={d.data["source"]: list(d.data.get("not_attributed") or []) for d in repo.imported},
         excluded=frame.excluded_records(repo),
     )
@@ -101,34 +119,63 @@ def site_context(repo, computed, *, data_date: str, site_url: str = "", repo_url
 
 def _model_view(data: dict, results: list[dict]) -> dict:
     return {
-        "id": data["id"], "name": data["name"], "organization": data["organization"],
-        "aliases": list(data.get("aliases", [])), "family": data.get("family"), "notes": data.get("notes"),
-        "release": data.get("release"), "former_ids": list(data.get("former_ids", [])),
+        "id": data["id"],
+        "name": data["name"],
+        "organization": data["organization"],
+        "aliases": list(data.get("aliases", [])),
+        "family": data.get("family"),
+        "notes": data.get("notes"),
+        "release": data.get("release"),
+        "former_ids": list(data.get("former_ids", [])),
         "base_model": data.get("base_model"),
-        "results": [{
-            "benchmark": r["benchmark"], "value": r["value"], "metric": r["metric"] or None,
-            "subset": r["subset"] or None, "harness": r["harness"] or None, "source": r["source"],
-            "retrieved": r["retrieved"], "published": r["published"], "public_by": bool(r["public_by"]),
-            "url": r["url"] or None, "stderr": known(r["stderr"]),
-            "ci95": [r["ci_low"], r["ci_high"]] if known(r["ci_low"]) is not None else None,
-            "notes": r["notes"] or None, "self_reported": r["self_reported"], "override": r["override"] or None,
-        } for r in results],
+        "results": [
+            {
+                "benchmark": r["benchmark"],
+                "value": r["value"],
+                "metric": r["metric"] or None,
+                "subset": r["subset"] or None,
+                "harness": r["harness"] or None,
+                "source": r["source"],
+                "retrieved": r["retrieved"],
+                "published": r["published"],
+                "public_by": bool(r["public_by"]),
+                "url": r["url"] or None,
+                "stderr": known(r["stderr"]),
+                "ci95": [r["ci_low"], r["ci_high"]] if known(r["ci_low"]) is not None else None,
+                "notes": r["notes"] or None,
+                "self_reported": r["self_reported"],
+                "override": r["override"] or None,
+            }
+            for r in results
+        ],
     }
 
 
 def _fill_metadata(view: dict, rec: dict) -> None:
-    view.update({
-        "released": rec["released"], "weights": rec["weights"], "reasoning": rec["reasoning"],
-        "reasoning_state": rec.get("reasoning_state") or "not known",
-        "effort": rec["effort"], "effort_rank": known(rec["effort_rank"]),
-        "parameters": {"total_b": known(rec["total_b"]), "active_b": known(rec["active_b"])},
-        "pricing": None if known(rec["input_per_mtok"]) is None else {
-            "input_per_mtok": rec["input_per_mtok"], "output_per_mtok": known(rec["output_per_mtok"]),
-            "as_of": rec["pricing_as_of"], "source": rec["pricing_source"]},
-        "context_window": known(rec["context_window"]), "licence": rec["licence"],
-        "context_window_approximate": bool(rec.get("context_window_approximate")),
-        "kind": rec.get("kind") or "language",
-        "metadata_provenance": rec.get("provenance") or {},
-        "manual_iq": None if known(rec["manual_iq"]) is None else {
-            "value": rec["manual_iq"], "source": rec["manual_iq_source"]},
-    })
+    view.update(
+        {
+            "released": rec["released"],
+            "weights": rec["weights"],
+            "reasoning": rec["reasoning"],
+            "reasoning_state": rec.get("reasoning_state") or "not known",
+            "effort": rec["effort"],
+            "effort_rank": known(rec["effort_rank"]),
+            "parameters": {"total_b": known(rec["total_b"]), "active_b": known(rec["active_b"])},
+            "pricing": None
+            if known(rec["input_per_mtok"]) is None
+            else {
+                "input_per_mtok": rec["input_per_mtok"],
+                "output_per_mtok": known(rec["output_per_mtok"]),
+                "as_of": rec["pricing_as_of"],
+                "source": rec["pricing_source"],
+            },
+            "context_window": known(rec["context_window"]),
+            "licence": rec["licence"],
+            "context_window_approximate": bool(rec.get("context_window_approximate")),
+            "kind": rec.get("kind") or "language",
+            "metadata_provenance": rec.get("provenance") or {},
+            "manual_iq": None
+            if known(rec["manual_iq"]) is None
+            else {"value": rec["manual_iq"], "source": rec["manual_iq_source"]},
+        }
+    )

@@ -14,11 +14,16 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 def brief_lines(entry: dict) -> list[str]:
     """Plain-text lines describing one summary entry (for the Atom feed)."""
     if entry.get("root") and entry.get("shallow"):
-        return ["The oldest commit in this shallow clone: its files are listed as added (fetch the full history "
-                "to see what it changed)."]
+        return [
+            "The oldest commit in this shallow clone: its files are listed as added (fetch the full history "
+            "to see what it changed)."
+        ]
     lines = []
-    for key, word in (("models_added", "Models added"), ("models_removed", "Models removed"),
-                      ("models_changed", "Model files changed")):
+    for key, word in (
+        ("models_added", "Models added"),
+        ("models_removed", "Models removed"),
+        ("models_changed", "Model files changed"),
+    ):
         if entry[key]:
             lines.append(f"{word}: {capped(entry[key])}")
     if entry["imported"]:
@@ -48,9 +53,16 @@ def tag_uri(site_url: str, entry: dict) -> str:
     return f"tag:{host},{entry['date'][:10]}:commit:{entry['commit']}"
 
 
-def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
-              feed_path: str = "changelog.atom", max_lines_per_entry: int = 50, lines=None,
-              page_path: str = "", empty_updated: str = "1970-01-01T00:00:00Z") -> str:
+def atom_feed(
+    entries: list[dict],
+    site_url: str,
+    title: str = "Data changelog",
+    feed_path: str = "changelog.atom",
+    max_lines_per_entry: int = 50,
+    lines=None,
+    page_path: str = "",
+    empty_updated: str = "1970-01-01T00:00:00Z",
+) -> str:
     """An Atom 1.0 feed of changelog entries, newest first; `updated` from commit dates, never the clock.
 
     `lines(entry)` describes an entry (brief_lines, for history.changelog.summary_entries, by default). With no
@@ -70,10 +82,18 @@ def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
         return el
 
     def entry_id(entry: dict) -> str:
-        return tag_uri(base, entry) if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'git:commit:' + entry['commit'])}"
+        return (
+            tag_uri(base, entry)
+            if base
+            else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'git:commit:' + entry['commit'])}"
+        )
 
     feed = ET.Element(f"{{{ATOM}}}feed")
-    sub(feed, "id", urljoin(base, feed_path) if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'sitegen:' + feed_path)}")
+    sub(
+        feed,
+        "id",
+        urljoin(base, feed_path) if base else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'sitegen:' + feed_path)}",
+    )
     sub(feed, "title", title)
     sub(feed, "updated", ordered[0]["date"] if ordered else empty_updated)
     sub(feed, "link", href=urljoin(base, page_path) if base else (page_path or "./"))
@@ -91,7 +111,7 @@ def atom_feed(entries: list[dict], site_url: str, title: str = "Data changelog",
             sub(el, "link", href=urljoin(base, anchor) if base else anchor)
         text = lines(entry) or ["No data change."]
         if len(text) > max_lines_per_entry:
-            text = text[:max_lines_per_entry - 1] + [f"… and {len(text) - max_lines_per_entry + 1} more"]
+            text = text[: max_lines_per_entry - 1] + [f"… and {len(text) - max_lines_per_entry + 1} more"]
         sub(el, "summary", text[0], type="text")
         sub(el, "content", "\n".join(text), type="text")
     ET.indent(feed)

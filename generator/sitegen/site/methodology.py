@@ -15,8 +15,12 @@ from .views import Lookups
 
 # Definitions shown on a page other than the one named after them: the AA sub-indices beside the Intelligence
 # Index, and the per-benchmark boards' selection rules on the overview page.
-PAGE_OF = {"aa-coding": "aa-intelligence", "aa-math": "aa-intelligence", "aa-multilingual": "aa-intelligence",
-           "benchmark-boards": "index"}
+PAGE_OF = {
+    "aa-coding": "aa-intelligence",
+    "aa-math": "aa-intelligence",
+    "aa-multilingual": "aa-intelligence",
+    "benchmark-boards": "index",
+}
 
 _ORDER_WORDS = {
     "source-precedence": "the sources listed for it first, in their order, then any other source",
@@ -72,8 +76,9 @@ def _link(text: Any, href: str | None) -> dict:
 class _View:
     """Builds one definition's section; `take` marks a field as shown."""
 
-    def __init__(self, d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None],
-                 md_base: str) -> None:
+    def __init__(
+        self, d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None], md_base: str
+    ) -> None:
         self.d, self.ctx, self.lk, self.bench_href, self.md_base = d, ctx, lk, bench_href, md_base
         self.used: set[str] = {"id", "kind", "name", "version"}
         self.facts: list[tuple[str, Any]] = []
@@ -118,16 +123,34 @@ class _View:
         if h:
             prefer = ["the plain model (no harness)" if p == "" else f"harness {p}" for p in h.get("prefer") or []]
             best = h.get("otherwise") == "best"
-            text = (" or ".join(prefer) + " preferred" + (", otherwise the best harness result" if best else "")
-                    if prefer else "the best harness result" if best else "any harness")
+            text = (
+                " or ".join(prefer) + " preferred" + (", otherwise the best harness result" if best else "")
+                if prefer
+                else "the best harness result"
+                if best
+                else "any harness"
+            )
             parts.append(text)
         return "; ".join(parts)
 
-    def table(self, title: str | None, head: list | None, rows: list[list], text: str = "",
-              row_headers: bool = False, caption: str = "", facts: bool = False) -> None:
+    def table(
+        self,
+        title: str | None,
+        head: list | None,
+        rows: list[list],
+        text: str = "",
+        row_headers: bool = False,
+        caption: str = "",
+        facts: bool = False,
+    ) -> None:
         """A table; with `row_headers` the first cell of each row is its header (numbers right-aligned unless `facts`)."""
-        self.blocks.append({"title": title, "text": text, "table": {"head": head, "rows": rows, "row_headers": row_headers,
-                                                                    "caption": caption, "facts": facts}})
+        self.blocks.append(
+            {
+                "title": title,
+                "text": text,
+                "table": {"head": head, "rows": rows, "row_headers": row_headers, "caption": caption, "facts": facts},
+            }
+        )
 
     def prose(self, title: str | None, text: str = "", items: list | None = None) -> None:
         self.blocks.append({"title": title, "text": text, "items": items or []})
@@ -135,22 +158,32 @@ class _View:
     def anchors(self, title: str, bid: str, points: list, out: str, in_unit: str | None = None) -> None:
         """An anchor table: the input score and the value it maps to, one column per anchor."""
         in_unit = in_unit or self.unit(bid)
-        self.table(None, None, [[f"{self.lk.bench_name(bid)} ({in_unit})", *[num(p[0]) for p in points]],
-                                [out, *[num(p[1]) for p in points]]],
-                   row_headers=True, caption=title)
+        self.table(
+            None,
+            None,
+            [
+                [f"{self.lk.bench_name(bid)} ({in_unit})", *[num(p[0]) for p in points]],
+                [out, *[num(p[1]) for p in points]],
+            ],
+            row_headers=True,
+            caption=title,
+        )
 
 
 def _front_page_words(fp: dict, v: _View) -> str:
     """A definition's front_page entry in words (views.headline_boards applies it)."""
     where = f"headline place {num(fp['order'])}, for the family {fp['family']}" + (
-        f" (its board {fp['board']})" if fp.get("board") else "")
+        f" (its board {fp['board']})" if fp.get("board") else ""
+    )
     cur = fp.get("current")
     if not cur:
         return where + ": the family's newest version leads"
     share = level_text(fp.get("min_share", 0.8))
-    return (f"{where}: the newest version that ranks at least {share} of the models on the source's current board "
-            f"({v.lk.bench_name(cur['benchmark'])} in {cur['source']}) leads; below that a board is labelled a partial "
-            "snapshot")
+    return (
+        f"{where}: the newest version that ranks at least {share} of the models on the source's current board "
+        f"({v.lk.bench_name(cur['benchmark'])} in {cur['source']}) leads; below that a board is labelled a partial "
+        "snapshot"
+    )
 
 
 def _common(v: _View) -> None:
@@ -161,42 +194,71 @@ def _common(v: _View) -> None:
         v.facts.append(("Unit", ", ".join(x for x in (str(unit or ""), better) if x)))
     if (p := v.take("precision")) is not None:
         v.facts.append(("Precision", f"values are computed and stored to {num(p)} decimals"))
-    if (u := v.take("uncertainty")):
+    if u := v.take("uncertainty"):
         level, n = f"{level_text(u['level'])} (level {num(u.get('level'))})", num(u.get("simulations"))
         # a composite's interval is simulated from its components; other values bring their own interval, at
         # their own level where the definition sets one (HLE's and the Pedagogy paper's ci_level)
         own = interval_level(d)
-        text = (f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
-                "from the same draws" if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq") else
-                f"rank ranges and tiers from {n} draws of each value from its own {level} interval"
-                if own == float(u["level"]) else
-                f"{level} rank ranges and tiers from {n} draws of each value from its own "
-                f"{level_text(own)} interval (level {num(own)})")
+        text = (
+            f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
+            "from the same draws"
+            if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq")
+            else f"rank ranges and tiers from {n} draws of each value from its own {level} interval"
+            if own == float(u["level"])
+            else f"{level} rank ranges and tiers from {n} draws of each value from its own "
+            f"{level_text(own)} interval (level {num(own)})"
+        )
         # the link only where the repository has that page (a tree may leave it out)
         page = v.md_base + "uncertainty/" if "uncertainty.md" in v.lk.urls.methodology else None
         v.facts.append(("Uncertainty", _link(text, page)))
-    if (pub := v.take("publish")):
-        v.facts.append(("Board published", {"always": "always", "never": "never (defined and tested only)",
-                                             "when-data": "once at least one model has a value"}.get(pub, pub)))
-    if (snap := v.take("source_snapshot")):
+    if pub := v.take("publish"):
+        v.facts.append(
+            (
+                "Board published",
+                {
+                    "always": "always",
+                    "never": "never (defined and tested only)",
+                    "when-data": "once at least one model has a value",
+                }.get(pub, pub),
+            )
+        )
+    if snap := v.take("source_snapshot"):
         v.facts.append(("Computed from", _link(f"{v.lk.source_name(snap)} ({snap}) only", v.lk.source_url(snap))))
-    if (imp := v.take("imputation")):
-        v.facts.append(("Imputation", "none: a model missing a constituent gets no value and shows its coverage (k/N)"
-                        if imp == "none" else imp))
-    if (w := v.take("weights")):
-        v.facts.append(("Weights", {"fractions": "shares of the index, summing to 1",
-                                    "relative": "relative: each weight is divided by the sum of the weights"}.get(w, w)))
-    if (pb := v.take("published")):
+    if imp := v.take("imputation"):
+        v.facts.append(
+            (
+                "Imputation",
+                "none: a model missing a constituent gets no value and shows its coverage (k/N)"
+                if imp == "none"
+                else imp,
+            )
+        )
+    if w := v.take("weights"):
+        v.facts.append(
+            (
+                "Weights",
+                {
+                    "fractions": "shares of the index, summing to 1",
+                    "relative": "relative: each weight is divided by the sum of the weights",
+                }.get(w, w),
+            )
+        )
+    if pb := v.take("published"):
         r = pb.get("rows_without_components") or {}
         text = f"the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) is shown beside each row as a check"
         if d.get("kind") == "published":
-            text = (f"each row is the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) as published, "
-                    "not recomputed: its components are not public")
+            text = (
+                f"each row is the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) as published, "
+                "not recomputed: its components are not public"
+            )
         if r:
-            text += ("; a row with that figure but not every constituent " + ("shows it, marked published" if r.get("show_value")
-                     else "shows no value") + (", and is ranked" if r.get("ranked") else ", and is not ranked"))
+            text += (
+                "; a row with that figure but not every constituent "
+                + ("shows it, marked published" if r.get("show_value") else "shows no value")
+                + (", and is ranked" if r.get("ranked") else ", and is not ranked")
+            )
         v.facts.append(("Published figure", text))
-    if (fp := v.take("front_page")):
+    if fp := v.take("front_page"):
         v.facts.append(("Front page", _front_page_words(fp, v)))
     if (tol := v.take("reproduction_tolerance")) is not None:
         v.facts.append(("Reproduces the published figure", f"within ±{num(tol)} {unit or ''}".strip()))
@@ -205,59 +267,129 @@ def _common(v: _View) -> None:
 def _weighted_mean(v: _View) -> None:
     cons = v.take("constituents") or []
     total = sum(float(c.get("weight") or 0) for c in cons) or 1.0
-    rows = [[v.bench(c["benchmark"]), c.get("subset") and _code(c["subset"]) or "full set", v.unit(c["benchmark"]),
-             num(c.get("weight")), f"{float(c.get('weight') or 0) / total * 100:.4g}%"] for c in cons]
-    v.table("Constituents and weights", ["Benchmark", "Question set", "Unit", "Weight", "Share of the index"], rows,
-            "The index is the weighted mean of these scores: the sum of weight × score, divided by the sum of the weights.")
+    rows = [
+        [
+            v.bench(c["benchmark"]),
+            c.get("subset") and _code(c["subset"]) or "full set",
+            v.unit(c["benchmark"]),
+            num(c.get("weight")),
+            f"{float(c.get('weight') or 0) / total * 100:.4g}%",
+        ]
+        for c in cons
+    ]
+    v.table(
+        "Constituents and weights",
+        ["Benchmark", "Question set", "Unit", "Weight", "Share of the index"],
+        rows,
+        "The index is the weighted mean of these scores: the sum of weight × score, divided by the sum of the weights.",
+    )
 
 
 def _ai_iq(v: _View) -> None:
     pc = v.take("percentile") or {}
     if pc:
-        v.facts.append(("P80", f"{pc.get('method', '')} percentile at level {num(pc.get('level'))}: of the ascending list of "
-                        f"n implied IQs, the value at 1-based position ceil({num(pc.get('level'))} × n)"))
+        v.facts.append(
+            (
+                "P80",
+                f"{pc.get('method', '')} percentile at level {num(pc.get('level'))}: of the ascending list of "
+                f"n implied IQs, the value at 1-based position ceil({num(pc.get('level'))} × n)",
+            )
+        )
     if (md := v.take("min_dimensions")) is not None:
-        v.facts.append(("Composite", f"needs at least {num(md)} scored dimensions; it is the mean of the dimensions used"))
+        v.facts.append(
+            ("Composite", f"needs at least {num(md)} scored dimensions; it is the mean of the dimensions used")
+        )
     if (fm := v.take("family_match")) is not None:
-        off = [v.lk.bench_name(b["benchmark"]) for dim in v.d.get("dimensions") or [] for b in dim.get("benchmarks") or []
-               if b.get("family_match") is False]
-        v.facts.append(("Family match", "on: inside a scored dimension, a missing benchmark first takes the real score of a "
-                        "configuration of the same release in the same stated reasoning mode at a lower reasoning effort, "
-                        "the nearest effort first; configurations of unknown mode, or of equal or unknown effort, never "
-                        "match" + (f"; off on {', '.join(off)}, where its held-out error is worse than the fallback's"
-                                   if off else "") if fm else "off"))
-    if (cp := v.take("compression")):
-        v.facts.append(("Compression", f"pivot {num(cp.get('pivot'))}: {cp.get('rule', '')}; the anchor tables below are "
-                        f"the {cp.get('anchors_are', '')} curves"))
-    if (mf := v.take("manual_fallback")):
-        v.facts.append(("Without a composite", f"a sourced manual IQ (model file fields {mf.get('field')} and "
-                        f"{mf.get('source_field')}) is shown, labelled, " + ("ranked" if mf.get("ranked") else "not ranked")))
-    if (st := v.take("status")):
-        v.table("Rank status", ["Status", "Scored dimensions", "Ranked"],
-                [[_code(s["status"]), f"at least {num(s['min_scored'])}", num(bool(s.get("ranked")))] for s in st])
+        off = [
+            v.lk.bench_name(b["benchmark"])
+            for dim in v.d.get("dimensions") or []
+            for b in dim.get("benchmarks") or []
+            if b.get("family_match") is False
+        ]
+        v.facts.append(
+            (
+                "Family match",
+                "on: inside a scored dimension, a missing benchmark first takes the real score of a "
+                "configuration of the same release in the same stated reasoning mode at a lower reasoning effort, "
+                "the nearest effort first; configurations of unknown mode, or of equal or unknown effort, never "
+                "match"
+                + (f"; off on {', '.join(off)}, where its held-out error is worse than the fallback's" if off else "")
+                if fm
+                else "off",
+            )
+        )
+    if cp := v.take("compression"):
+        v.facts.append(
+            (
+                "Compression",
+                f"pivot {num(cp.get('pivot'))}: {cp.get('rule', '')}; the anchor tables below are "
+                f"the {cp.get('anchors_are', '')} curves",
+            )
+        )
+    if mf := v.take("manual_fallback"):
+        v.facts.append(
+            (
+                "Without a composite",
+                f"a sourced manual IQ (model file fields {mf.get('field')} and "
+                f"{mf.get('source_field')}) is shown, labelled, " + ("ranked" if mf.get("ranked") else "not ranked"),
+            )
+        )
+    if st := v.take("status"):
+        v.table(
+            "Rank status",
+            ["Status", "Scored dimensions", "Ranked"],
+            [[_code(s["status"]), f"at least {num(s['min_scored'])}", num(bool(s.get("ranked")))] for s in st],
+        )
     for dim in v.take("dimensions") or []:
-        rows = [[v.bench(b["benchmark"]), b.get("tier", ""), num(b.get("ceiling", "")),
-                 num(b["ceiling_original"]) if "ceiling_original" in b else "–",
-                 v.selection_words(b.get("selection"), general=False) or "the general rule above"] for b in dim.get("benchmarks") or []]
-        text = ("Missing dimension imputed at dimension level when the model has enough others." if dim.get("imputable")
-                else "Never imputed at dimension level.")
-        v.table(f"{dim.get('name')} ({dim.get('id')})", ["Benchmark", "Tier", "Ceiling (IQ)", "Ceiling before compression",
-                                                          "Values from"], rows, text)
+        rows = [
+            [
+                v.bench(b["benchmark"]),
+                b.get("tier", ""),
+                num(b.get("ceiling", "")),
+                num(b["ceiling_original"]) if "ceiling_original" in b else "–",
+                v.selection_words(b.get("selection"), general=False) or "the general rule above",
+            ]
+            for b in dim.get("benchmarks") or []
+        ]
+        text = (
+            "Missing dimension imputed at dimension level when the model has enough others."
+            if dim.get("imputable")
+            else "Never imputed at dimension level."
+        )
+        v.table(
+            f"{dim.get('name')} ({dim.get('id')})",
+            ["Benchmark", "Tier", "Ceiling (IQ)", "Ceiling before compression", "Values from"],
+            rows,
+            text,
+        )
         for b in dim.get("benchmarks") or []:
             unit = b.get("raw_scale") and "score" or None
-            v.anchors(f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ" +
-                      (f" ({b['raw_scale']})" if b.get("raw_scale") else ""), b["benchmark"], b.get("anchors") or [],
-                      "Implied IQ", unit)
+            v.anchors(
+                f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ"
+                + (f" ({b['raw_scale']})" if b.get("raw_scale") else ""),
+                b["benchmark"],
+                b.get("anchors") or [],
+                "Implied IQ",
+                unit,
+            )
     _calibration(v)
-    if (sup := v.take("supplementary")):
-        v.table("Supplementary benchmarks", ["Benchmark", "Ceiling (IQ)", "Note"],
-                [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup])
-    if (ex := v.take("excluded_benchmarks")):
-        v.table("Benchmarks left out", ["Benchmark", "Reason"], [[v.bench(e["benchmark"]), e.get("reason", "")] for e in ex])
+    if sup := v.take("supplementary"):
+        v.table(
+            "Supplementary benchmarks",
+            ["Benchmark", "Ceiling (IQ)", "Note"],
+            [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup],
+        )
+    if ex := v.take("excluded_benchmarks"):
+        v.table(
+            "Benchmarks left out", ["Benchmark", "Reason"], [[v.bench(e["benchmark"]), e.get("reason", "")] for e in ex]
+        )
 
 
-_RULE_WORDS = {"family": "family match", "benchmark": "min(own mean, P80), benchmark level",
-               "dimension": "min(own mean, P80), dimension level"}
+_RULE_WORDS = {
+    "family": "family match",
+    "benchmark": "min(own mean, P80), benchmark level",
+    "dimension": "min(own mean, P80), dimension level",
+}
 
 
 def _pct(x: float | None) -> str:
@@ -290,27 +422,47 @@ def _calibration(v: _View) -> None:
         what = _plain(dims.get(r["component"], "")) if r["rule"] == "dimension" else None
         thirds = " / ".join(_pct(x) for x in r.get("coverage_by_tercile") or [])
         pooled = f" (pooled over {r['pooled']:,} cases)" if r.get("pooled") else ""
-        rows.append([_RULE_WORDS.get(r["rule"], r["rule"]), what or v.bench(r["component"]), str(r["cases"]),
-                     _signed(r["bias"]), _plain_num(r["se"]), _plain_num(r["sd"]) + pooled,
-                     f"{_pct(r['coverage'])} of {r['coverage_cases']}" if r.get("coverage") is not None else "–",
-                     thirds, str(r.get("imputes", 0))])
+        rows.append(
+            [
+                _RULE_WORDS.get(r["rule"], r["rule"]),
+                what or v.bench(r["component"]),
+                str(r["cases"]),
+                _signed(r["bias"]),
+                _plain_num(r["se"]),
+                _plain_num(r["sd"]) + pooled,
+                f"{_pct(r['coverage'])} of {r['coverage_cases']}" if r.get("coverage") is not None else "–",
+                thirds,
+                str(r.get("imputes", 0)),
+            ]
+        )
     cases = sum(r["cases"] for r in table)
-    v.table("Imputation error, calibrated out of fold (this build)",
-            ["Rule", "Benchmark or dimension", "Held-out cases", "Bias (IQ)", "SE of bias", "Residual SD",
-             "Out-of-fold coverage", "By composite third (low / middle / high)", "Values it imputes here"], rows,
-            f"Every observed value a rule could have imputed is hidden and imputed by the rule, with its P80 fitted "
-            f"on the models of the other folds of {CALIBRATION_FOLDS} seeded folds ({cases:,} held-out cases in all). Bias is the "
-            "mean error (imputed − observed): the simulation moves each imputed value by −bias (never beyond the "
-            "range of the cases' observed values), adds one normal term with the SE of the bias shared by every "
-            "model the rule imputes there, and one with the residual SD of each model's own, and clips to the anchor "
-            "table's range. Coverage: how often the interval so fitted on the other folds holds the hidden value "
-            f"(nominal {level_text(float((v.d.get('uncertainty') or {}).get('level', 0.95)))}); a rule with fewer "
-            f"than {MIN_CASES} cases of its own is drawn with the rule's error pooled over all its cases, as a "
-            "root-mean-square error with no bias corrected.")
+    v.table(
+        "Imputation error, calibrated out of fold (this build)",
+        [
+            "Rule",
+            "Benchmark or dimension",
+            "Held-out cases",
+            "Bias (IQ)",
+            "SE of bias",
+            "Residual SD",
+            "Out-of-fold coverage",
+            "By composite third (low / middle / high)",
+            "Values it imputes here",
+        ],
+        rows,
+        f"Every observed value a rule could have imputed is hidden and imputed by the rule, with its P80 fitted "
+        f"on the models of the other folds of {CALIBRATION_FOLDS} seeded folds ({cases:,} held-out cases in all). Bias is the "
+        "mean error (imputed − observed): the simulation moves each imputed value by −bias (never beyond the "
+        "range of the cases' observed values), adds one normal term with the SE of the bias shared by every "
+        "model the rule imputes there, and one with the residual SD of each model's own, and clips to the anchor "
+        "table's range. Coverage: how often the interval so fitted on the other folds holds the hidden value "
+        f"(nominal {level_text(float((v.d.get('uncertainty') or {}).get('level', 0.95)))}); a rule with fewer "
+        f"than {MIN_CASES} cases of its own is drawn with the rule's error pooled over all its cases, as a "
+        "root-mean-square error with no bias corrected.",
+    )
     examples = _imputation_examples(v, board)
     if examples:
-        v.prose("Imputed values on this build's board", "One real case of each rule, as its row states it:",
-                examples)
+        v.prose("Imputed values on this build's board", "One real case of each rule, as its row states it:", examples)
 
 
 def _imputation_examples(v: _View, board: dict) -> list[str]:
@@ -327,8 +479,10 @@ def _imputation_examples(v: _View, board: dict) -> list[str]:
             seen.add(kind)
             name = v.lk.model_meta(row["model"]).get("name") or row["model"]
             comp = v.lk.comp_name(c["id"], c.get("kind", "benchmark"))
-            out.append(f"{name} (rank {row['rank']}), {comp}: {c['value']:.2f}, {c.get('reason') or ''}"
-                       + (f"; interval {c['interval'][0]:.1f}–{c['interval'][1]:.1f}" if c.get("interval") else ""))
+            out.append(
+                f"{name} (rank {row['rank']}), {comp}: {c['value']:.2f}, {c.get('reason') or ''}"
+                + (f"; interval {c['interval'][0]:.1f}–{c['interval'][1]:.1f}" if c.get("interval") else "")
+            )
         if len(seen) == 3:
             break
     return out
@@ -348,30 +502,60 @@ def build_figures(ctx: SiteContext, lk: Lookups) -> list[dict]:
             continue
         ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
         widths = sorted(r["interval"][1] - r["interval"][0] for r in with_interval)
-        inner = sorted(r["interval_measurement"][1] - r["interval_measurement"][0] for r in with_interval
-                       if r.get("interval_measurement"))
+        inner = sorted(
+            r["interval_measurement"][1] - r["interval_measurement"][0]
+            for r in with_interval
+            if r.get("interval_measurement")
+        )
         tiers: dict[int, int] = {}
         for r in ranked:
             if r.get("tier") is not None:
                 tiers[r["tier"]] = tiers.get(r["tier"], 0) + 1
         top = ranked[0] if ranked else None
-        rows.append([lk.board_title(bid), f"{len(with_interval):,}", f"{_median(widths):.1f}",
-                     f"{_median(inner):.1f}" if inner else "–",
-                     (f"{lk.model_meta(top['model']).get('name') or top['model']}: "
-                      + (f"{top['rank_interval'][0]}–{top['rank_interval'][1]}" if top.get("rank_interval") else "–"))
-                     if top else "–",
-                     " / ".join(str(tiers[t]) for t in sorted(tiers)) or "–",
-                     str(board["uncertainty"].get("rank_widened", 0))])
+        rows.append(
+            [
+                lk.board_title(bid),
+                f"{len(with_interval):,}",
+                f"{_median(widths):.1f}",
+                f"{_median(inner):.1f}" if inner else "–",
+                (
+                    f"{lk.model_meta(top['model']).get('name') or top['model']}: "
+                    + (f"{top['rank_interval'][0]}–{top['rank_interval'][1]}" if top.get("rank_interval") else "–")
+                )
+                if top
+                else "–",
+                " / ".join(str(tiers[t]) for t in sorted(tiers)) or "–",
+                str(board["uncertainty"].get("rank_widened", 0)),
+            ]
+        )
     if not rows:
         return []
-    return [{"title": "Figures from this build", "text": (
-        "Computed by the build that made this page, at each board's level: rows with an interval, the median width "
-        "of the total interval (measurement and imputation) and of the measurement-only one, the #1 row's rank "
-        "interval, the number of rows in each tier from the top, and the rows whose rank interval was widened to "
-        "hold their own rank."),
-        "table": {"head": ["Board", "Rows with an interval", "Median width", "Median width, measurement alone",
-                           "#1 row: rank interval", "Tier sizes", "Rank intervals widened"],
-                  "rows": rows, "row_headers": True, "caption": "", "facts": False}}]
+    return [
+        {
+            "title": "Figures from this build",
+            "text": (
+                "Computed by the build that made this page, at each board's level: rows with an interval, the median width "
+                "of the total interval (measurement and imputation) and of the measurement-only one, the #1 row's rank "
+                "interval, the number of rows in each tier from the top, and the rows whose rank interval was widened to "
+                "hold their own rank."
+            ),
+            "table": {
+                "head": [
+                    "Board",
+                    "Rows with an interval",
+                    "Median width",
+                    "Median width, measurement alone",
+                    "#1 row: rank interval",
+                    "Tier sizes",
+                    "Rank intervals widened",
+                ],
+                "rows": rows,
+                "row_headers": True,
+                "caption": "",
+                "facts": False,
+            },
+        }
+    ]
 
 
 def _median(xs: list[float]) -> float:
@@ -381,79 +565,163 @@ def _median(xs: list[float]) -> float:
 
 def _ai_eq(v: _View) -> None:
     for c in v.take("components") or []:
-        v.anchors(f"{v.lk.bench_name(c['benchmark'])}: Elo to implied EQ", c["benchmark"], c.get("anchors") or [], "Implied EQ")
-    if (adj := v.take("adjustments")):
-        v.table("Adjustments", ["Benchmark", "Organisation", "Elo change", "Applied", "Reason"],
-                [[v.bench(a["benchmark"]), a.get("organization", ""), f"{a.get('elo_delta', 0):+}",
-                  (a.get("stage") or "").replace("-", " "), a.get("reason", "")] for a in adj])
+        v.anchors(
+            f"{v.lk.bench_name(c['benchmark'])}: Elo to implied EQ",
+            c["benchmark"],
+            c.get("anchors") or [],
+            "Implied EQ",
+        )
+    if adj := v.take("adjustments"):
+        v.table(
+            "Adjustments",
+            ["Benchmark", "Organisation", "Elo change", "Applied", "Reason"],
+            [
+                [
+                    v.bench(a["benchmark"]),
+                    a.get("organization", ""),
+                    f"{a.get('elo_delta', 0):+}",
+                    (a.get("stage") or "").replace("-", " "),
+                    a.get("reason", ""),
+                ]
+                for a in adj
+            ],
+        )
 
 
 def _cost(v: _View) -> None:
-    if (mix := v.take("price_mix")):
-        v.facts.append(("Token cost", f"{num(mix.get('input'))} × input price + {num(mix.get('output'))} × output price "
-                        "(USD per 1M tokens each)"))
-    if (eff := v.take("efficiency")):
-        v.facts.append(("Token efficiency", f"the model's {v.lk.bench_name(eff.get('tokens_benchmark'))} divided by the "
-                        f"{eff.get('reference')} over every model with token data; values from "
-                        f"{v.selection_words(eff.get('tokens_selection'), general=False)}"))
-    if (rt := v.take("response_time")):
-        v.facts.append(("Response time", f"{v.lk.bench_name(rt.get('benchmark'))}, from "
-                        f"{v.selection_words(rt.get('selection'), general=False)}"))
+    if mix := v.take("price_mix"):
+        v.facts.append(
+            (
+                "Token cost",
+                f"{num(mix.get('input'))} × input price + {num(mix.get('output'))} × output price "
+                "(USD per 1M tokens each)",
+            )
+        )
+    if eff := v.take("efficiency"):
+        v.facts.append(
+            (
+                "Token efficiency",
+                f"the model's {v.lk.bench_name(eff.get('tokens_benchmark'))} divided by the "
+                f"{eff.get('reference')} over every model with token data; values from "
+                f"{v.selection_words(eff.get('tokens_selection'), general=False)}",
+            )
+        )
+    if rt := v.take("response_time"):
+        v.facts.append(
+            (
+                "Response time",
+                f"{v.lk.bench_name(rt.get('benchmark'))}, from {v.selection_words(rt.get('selection'), general=False)}",
+            )
+        )
 
 
 def _hle(v: _View) -> None:
-    if (b := v.take("benchmark")):
+    if b := v.take("benchmark"):
         v.facts.append(("Benchmark", v.bench(b)))
-    if (s := v.take("sources")):
-        v.facts.append(("Published figures", f"used where no per-question results exist, in this order: {v.sources(s)}"))
+    if s := v.take("sources"):
+        v.facts.append(
+            ("Published figures", f"used where no per-question results exist, in this order: {v.sources(s)}")
+        )
     if "raw_subset" in v.d:
         rs = v.take("raw_subset")
         v.facts.append(("Per-question results", "on the full set" if not rs else f"on subset {rs}"))
-    if (acc := v.take("accuracy")):
-        v.facts.append(("Accuracy interval", f"{acc.get('interval', '').capitalize()}, {pct(acc.get('ci_level', 0))} "
-                        f"(level {num(acc.get('ci_level'))}): accuracy ± {num(acc.get('z'))} × √(p(1 − p)/n)"))
-    if (cal := v.take("calibration")):
-        v.facts.append(("Calibration error", f"{cal.get('implementation')}, norm {num(cal.get('norm'))}, bins of "
-                        f"{num(cal.get('bin_size'))} questions; no value under {num(cal.get('min_answered'))} answered "
-                        f"questions; a missing confidence counts as {num(cal.get('missing_confidence'))}"))
-    if (sc := v.take("scope")):
+    if acc := v.take("accuracy"):
+        v.facts.append(
+            (
+                "Accuracy interval",
+                f"{acc.get('interval', '').capitalize()}, {pct(acc.get('ci_level', 0))} "
+                f"(level {num(acc.get('ci_level'))}): accuracy ± {num(acc.get('z'))} × √(p(1 − p)/n)",
+            )
+        )
+    if cal := v.take("calibration"):
+        v.facts.append(
+            (
+                "Calibration error",
+                f"{cal.get('implementation')}, norm {num(cal.get('norm'))}, bins of "
+                f"{num(cal.get('bin_size'))} questions; no value under {num(cal.get('min_answered'))} answered "
+                f"questions; a missing confidence counts as {num(cal.get('missing_confidence'))}",
+            )
+        )
+    if sc := v.take("scope"):
         v.prose("Which models the boards list", sc)
-    if (sub := v.take("subsets")):
-        v.table("Question sets, in order of preference", ["Subset", "Label", "Questions"],
-                [[_code(s["id"]) if s.get("id") else "full set", s.get("label", ""),
-                  "not stated (answered rows used)" if s.get("questions") is None else num(s["questions"])] for s in sub])
+    if sub := v.take("subsets"):
+        v.table(
+            "Question sets, in order of preference",
+            ["Subset", "Label", "Questions"],
+            [
+                [
+                    _code(s["id"]) if s.get("id") else "full set",
+                    s.get("label", ""),
+                    "not stated (answered rows used)" if s.get("questions") is None else num(s["questions"]),
+                ]
+                for s in sub
+            ],
+        )
     boards = v.take("boards") or {}
     if isinstance(boards, dict):
-        v.table("Boards", ["Board", "Metric", "Unit", "Better", "Rank decimals", "What it shows"],
-                [[_code(b.get("id")), b.get("metric") or "primary", b.get("unit", ""),
-                  "higher" if b.get("higher_is_better", True) else "lower", num(b.get("rank_decimals", "")),
-                  b.get("description", "")] for b in boards.values()])
+        v.table(
+            "Boards",
+            ["Board", "Metric", "Unit", "Better", "Rank decimals", "What it shows"],
+            [
+                [
+                    _code(b.get("id")),
+                    b.get("metric") or "primary",
+                    b.get("unit", ""),
+                    "higher" if b.get("higher_is_better", True) else "lower",
+                    num(b.get("rank_decimals", "")),
+                    b.get("description", ""),
+                ]
+                for b in boards.values()
+            ],
+        )
 
 
 def _pedagogy(v: _View) -> None:
-    if (s := v.take("sources")):
+    if s := v.take("sources"):
         v.facts.append(("Published figures", f"used where no per-question results exist: {v.sources(s)}"))
-    if (bs := v.take("bootstrap")):
-        v.facts.append(("Intervals", f"{pct(bs.get('ci_level', 0))} (level {num(bs.get('ci_level'))}) percentile bootstrap "
-                        f"over questions, {num(bs.get('resamples'))} resamples, seed {num(bs.get('seed'))}; without "
-                        "per-question data, the exact binomial quantiles"))
-    if (bf := v.take("bad_format")):
-        v.facts.append(("Excluded", f"models with more than {pct(bf.get('max_share', 0))} (share {num(bf.get('max_share'))}) "
-                        f"badly formatted answers (metric {bf.get('metric')})"))
+    if bs := v.take("bootstrap"):
+        v.facts.append(
+            (
+                "Intervals",
+                f"{pct(bs.get('ci_level', 0))} (level {num(bs.get('ci_level'))}) percentile bootstrap "
+                f"over questions, {num(bs.get('resamples'))} resamples, seed {num(bs.get('seed'))}; without "
+                "per-question data, the exact binomial quantiles",
+            )
+        )
+    if bf := v.take("bad_format"):
+        v.facts.append(
+            (
+                "Excluded",
+                f"models with more than {pct(bf.get('max_share', 0))} (share {num(bf.get('max_share'))}) "
+                f"badly formatted answers (metric {bf.get('metric')})",
+            )
+        )
     for b in v.take("boards") or []:
-        rows = [["Board", _code(b.get("id"))], ["Benchmark", v.bench(b.get("benchmark"))],
-                ["Questions scored", num(b.get("questions"))], ["Unit", b.get("unit", "")],
-                ["Better", "higher" if b.get("higher_is_better", True) else "lower"],
-                ["Rank decimals", num(b.get("rank_decimals", ""))]]
-        if (hb := b.get("human_baseline")):
-            rows.append(["Human baseline", f"{hb.get('label')}: {num(hb.get('value'))} {b.get('unit', '')}. {hb.get('note', '')} "
-                         f"Source: {v.lk.source_name(hb.get('source'))}."])
+        rows = [
+            ["Board", _code(b.get("id"))],
+            ["Benchmark", v.bench(b.get("benchmark"))],
+            ["Questions scored", num(b.get("questions"))],
+            ["Unit", b.get("unit", "")],
+            ["Better", "higher" if b.get("higher_is_better", True) else "lower"],
+            ["Rank decimals", num(b.get("rank_decimals", ""))],
+        ]
+        if hb := b.get("human_baseline"):
+            rows.append(
+                [
+                    "Human baseline",
+                    f"{hb.get('label')}: {num(hb.get('value'))} {b.get('unit', '')}. {hb.get('note', '')} "
+                    f"Source: {v.lk.source_name(hb.get('source'))}.",
+                ]
+            )
         v.table(b.get("name"), None, rows, b.get("description", ""), row_headers=True, facts=True)
-        if (pt := b.get("paper_over_time")):
-            v.table(None, ["Month", "Input price (USD per 1M tokens)", "Accuracy (%)"],
-                    [[p.get("month"), num(p.get("price")), num(p.get("accuracy"))] for p in pt.get("points") or []],
-                    caption=f"The paper's value frontier over time, checked within ±{num(pt.get('tolerance'))} points")
-    if (fr := v.take("frontier")):
+        if pt := b.get("paper_over_time"):
+            v.table(
+                None,
+                ["Month", "Input price (USD per 1M tokens)", "Accuracy (%)"],
+                [[p.get("month"), num(p.get("price")), num(p.get("accuracy"))] for p in pt.get("points") or []],
+                caption=f"The paper's value frontier over time, checked within ±{num(pt.get('tolerance'))} points",
+            )
+    if fr := v.take("frontier"):
         rows = [["Collinear models", "on the frontier" if fr.get("include_collinear") else "not on the frontier"]]
         for key, label in (("value", "Value frontier"), ("size", "Size frontier")):
             f = fr.get(key) or {}
@@ -471,25 +739,48 @@ def _pedagogy(v: _View) -> None:
                 text += f"; {mid} at {num(c.get('total_b'))} B ({c.get('source')})"
             rows.append([label, text])
         v.table("Frontiers", None, rows, row_headers=True, facts=True)
-    if (pf := v.take("paper_frontier")):
-        v.table("Frontiers the paper reports on CDPK", ["Frontier", "Models, in order"],
-                [[k, ", ".join(ms)] for k, ms in pf.items()])
+    if pf := v.take("paper_frontier"):
+        v.table(
+            "Frontiers the paper reports on CDPK",
+            ["Frontier", "Models, in order"],
+            [[k, ", ".join(ms)] for k, ms in pf.items()],
+        )
 
 
 def _benchmark_boards(v: _View) -> None:
-    if (pb := v.take("per_benchmark")):
-        v.table("Sources by benchmark", ["Benchmark", "Values from"],
-                [[v.bench(b), v.selection_words(sel, general=False)] for b, sel in pb.items()])
+    if pb := v.take("per_benchmark"):
+        v.table(
+            "Sources by benchmark",
+            ["Benchmark", "Values from"],
+            [[v.bench(b), v.selection_words(sel, general=False)] for b, sel in pb.items()],
+        )
     for bid, qs in (v.take("question_sets") or {}).items():
-        v.table(f"{v.lk.bench_name(bid)}: question sets, each ranked only within itself", ["Subset", "Table"],
-                [["full set", qs.get("full", "")]] + [[_code(o["subset"]), o.get("label", "")] for o in qs.get("others") or []])
+        v.table(
+            f"{v.lk.bench_name(bid)}: question sets, each ranked only within itself",
+            ["Subset", "Table"],
+            [["full set", qs.get("full", "")]]
+            + [[_code(o["subset"]), o.get("label", "")] for o in qs.get("others") or []],
+        )
     for bid, tables in (v.take("category_tables") or {}).items():
-        v.table(f"{v.lk.bench_name(bid)}: category tables", ["Table", "Columns (subset: name)"],
-                [[t.get("label", ""), ", ".join(f"{c['subset']}: {c['name']}" for c in t.get("columns") or [])] for t in tables])
+        v.table(
+            f"{v.lk.bench_name(bid)}: category tables",
+            ["Table", "Columns (subset: name)"],
+            [
+                [t.get("label", ""), ", ".join(f"{c['subset']}: {c['name']}" for c in t.get("columns") or [])]
+                for t in tables
+            ],
+        )
 
 
-_KINDS = {"weighted-mean": _weighted_mean, "ai-iq": _ai_iq, "ai-eq": _ai_eq, "cost": _cost, "hle": _hle,
-          "pedagogy": _pedagogy, "benchmark-boards": _benchmark_boards}
+_KINDS = {
+    "weighted-mean": _weighted_mean,
+    "ai-iq": _ai_iq,
+    "ai-eq": _ai_eq,
+    "cost": _cost,
+    "hle": _hle,
+    "pedagogy": _pedagogy,
+    "benchmark-boards": _benchmark_boards,
+}
 
 
 def _plain(x: Any) -> str:
@@ -500,14 +791,15 @@ def _plain(x: Any) -> str:
     return num(x)
 
 
-def definition_view(d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None],
-                    md_base: str = "") -> dict:
+def definition_view(
+    d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None], md_base: str = ""
+) -> dict:
     """One definition's section: heading, description, facts, tables, selection rule, notes, history, file links.
     `bench_href` gives a benchmark page's address from this page; `md_base` leads to the methodology section."""
     v = _View(d, ctx, lk, bench_href, md_base)
     description = v.take("description") or ""
     _common(v)
-    if (sel := v.take("selection")):
+    if sel := v.take("selection"):
         v.prose("Choosing one value", v.selection_words(sel))
     _KINDS.get(d.get("kind"), lambda _: None)(v)
     notes = v.take("notes") or []
@@ -516,17 +808,30 @@ def definition_view(d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable
     path = f"methodology/indices/{d['id']}.yaml"
     repo = ctx.repo_url.rstrip("/")
     title = str(d.get("name") or d["id"]) + (f", version {d['version']}" if d.get("version") else "")
-    return {"id": d["id"], "title": title, "description": description, "facts": v.facts, "blocks": v.blocks,
-            "notes": notes, "other": other, "path": path,
-            "history": [[h.get("version", ""), h.get("from", "") or "–", h.get("to", "") or "–", h.get("change", "")] for h in history],
-            "file_url": f"{repo}/blob/HEAD/{path}" if contribute_links(ctx, path) else None,
-            "edit_url": contribute_links(ctx, path).get("edit")}
+    return {
+        "id": d["id"],
+        "title": title,
+        "description": description,
+        "facts": v.facts,
+        "blocks": v.blocks,
+        "notes": notes,
+        "other": other,
+        "path": path,
+        "history": [
+            [h.get("version", ""), h.get("from", "") or "–", h.get("to", "") or "–", h.get("change", "")]
+            for h in history
+        ],
+        "file_url": f"{repo}/blob/HEAD/{path}" if contribute_links(ctx, path) else None,
+        "edit_url": contribute_links(ctx, path).get("edit"),
+    }
 
 
 def overview(ctx: SiteContext, md_pages: dict[str, str], md_base: str) -> list[list]:
     """The overview page's list of definitions: index, version, the page that explains it, its file."""
     rows = []
-    for i, d in sorted((ctx.index_defs or {}).items(), key=lambda kv: (str(kv[1].get("name") or kv[0]), _version_key(kv[1]))):
+    for i, d in sorted(
+        (ctx.index_defs or {}).items(), key=lambda kv: (str(kv[1].get("name") or kv[0]), _version_key(kv[1]))
+    ):
         page = page_stem(i) + ".md"
         if page not in md_pages:
             where: Any = "–"
@@ -537,6 +842,12 @@ def overview(ctx: SiteContext, md_pages: dict[str, str], md_base: str) -> list[l
             name = _link(str(d.get("name") or i), f"{target}#{i}")
         path = f"methodology/indices/{i}.yaml"
         link = contribute_links(ctx, path)
-        rows.append([name, str(d.get("version") or "–"), where,
-                     _link(path, f"{ctx.repo_url.rstrip('/')}/blob/HEAD/{path}") if link else _code(path)])
+        rows.append(
+            [
+                name,
+                str(d.get("version") or "–"),
+                where,
+                _link(path, f"{ctx.repo_url.rstrip('/')}/blob/HEAD/{path}") if link else _code(path),
+            ]
+        )
     return rows

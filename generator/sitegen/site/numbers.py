@@ -25,8 +25,16 @@ UNITS: dict[str, tuple[int, str, str]] = {
     "billions": (0, "", " B"),
 }
 #: short unit names for column headers, where the cells show bare numbers
-HEADER = {"percent": "%", "elo": "Elo", "million-tokens": "M tokens", "seconds": "s", "USD": "USD", "ratio": "×",
-          "USD-per-task": "USD per task", "IQ": "IQ points"}
+HEADER = {
+    "percent": "%",
+    "elo": "Elo",
+    "million-tokens": "M tokens",
+    "seconds": "s",
+    "USD": "USD",
+    "ratio": "×",
+    "USD-per-task": "USD per task",
+    "IQ": "IQ points",
+}
 #: how a unit is named in words (a board's unit line and value column); others are named by their id
 NAMES = {"USD-per-task": "USD per task", "IQ": "IQ points"}
 MAX_DECIMALS = 4

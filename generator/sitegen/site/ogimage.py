@@ -24,8 +24,9 @@ INK, BAND, PAPER = (33, 33, 33), (63, 81, 181), (255, 255, 255)  # indigo: the s
 # The card is drawn in grey levels and saved as a palette image (a third of the pixels to compress, ten times
 # faster to save): levels 0-127 blend the band's indigo into white (0 the band, 127 its white text), levels
 # 128-255 the ink into white (128 the ink, 255 the paper; the footer's grey between).
-PALETTE = [round(a + (255 - a) * i / 127) for i in range(128) for a in BAND] + \
-          [round(a + (255 - a) * i / 127) for i in range(128) for a in INK]
+PALETTE = [round(a + (255 - a) * i / 127) for i in range(128) for a in BAND] + [
+    round(a + (255 - a) * i / 127) for i in range(128) for a in INK
+]
 L_BAND, L_BAND_TEXT, L_INK, L_MUTED, L_PAPER = 0, 127, 128, 161, 255
 ROWS = 5
 MARGIN = 64
@@ -120,12 +121,21 @@ def card(site_name: str, title: str, lines: list[tuple[str, str]], footer: str) 
 def images(ctx: SiteContext, views: dict[str, dict[str, Any]], headline: list[str]) -> dict[str, bytes]:
     """{path: PNG} for the site (its headline boards, each with how many models it ranks) and for each board view
     (views.board_view's, keyed by board id: its top rows with their values, formatted as the board formats them)."""
-    out = {SITE_IMAGE: card(ctx.site_name, ctx.site_description,
-                            [(views[b]["title"], f"{views[b]['n_ranked']} ranked") for b in headline if b in views],
-                            f"{len(ctx.models)} models · {len(ctx.boards)} boards · data as of {ctx.data_date}")}
+    out = {
+        SITE_IMAGE: card(
+            ctx.site_name,
+            ctx.site_description,
+            [(views[b]["title"], f"{views[b]['n_ranked']} ranked") for b in headline if b in views],
+            f"{len(ctx.models)} models · {len(ctx.boards)} boards · data as of {ctx.data_date}",
+        )
+    }
     for bid, view in sorted(views.items()):
-        top = [(f"{r['rank']}. {r['name']}", with_unit(r["value"], view["unit"], view["digits"]))
-               for r in view["rows"] if r["rank"] is not None and r["value"] is not None][:ROWS]
-        out[board_image(bid)] = card(ctx.site_name, view["title"], top,
-                                     f"{view['n_ranked']} ranked · data as of {ctx.data_date}")
+        top = [
+            (f"{r['rank']}. {r['name']}", with_unit(r["value"], view["unit"], view["digits"]))
+            for r in view["rows"]
+            if r["rank"] is not None and r["value"] is not None
+        ][:ROWS]
+        out[board_image(bid)] = card(
+            ctx.site_name, view["title"], top, f"{view['n_ranked']} ranked · data as of {ctx.data_date}"
+        )
     return out

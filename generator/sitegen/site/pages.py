@@ -12,6 +12,7 @@ from .context import SiteContext
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
+
 @dataclass(frozen=True)
 class Page:
     """One output HTML file: its path under site/, template, title, nav section and template data."""
@@ -69,7 +70,11 @@ class Urls:
         bench_ids = sorted({b["id"] for b in ctx.benchmarks} | set(ctx.benchmark_boards))
         self.benchmark = {bid: f"benchmarks/{slug(bid)}/index.html" for bid in bench_ids}
         self.methodology = {
-            name: ("methodology/index.html" if name == "index.md" else f"methodology/{slug(name.removesuffix('.md'))}/index.html")
+            name: (
+                "methodology/index.html"
+                if name == "index.md"
+                else f"methodology/{slug(name.removesuffix('.md'))}/index.html"
+            )
             for name in sorted(ctx.methodology_pages)
         }
 
@@ -112,7 +117,12 @@ def nav_items(ctx: SiteContext, urls: Urls) -> list[dict[str, Any]]:
         {"title": "Downloads & API", "path": "downloads/index.html", "key": "downloads", "children": []},
         {"title": "Changelog", "path": "changelog/index.html", "key": "changelog", "children": []},
         {"title": "Cite", "path": "cite/index.html", "key": "cite", "children": []},
-        {"title": "Data file format", "path": "contributing/data-format/index.html", "key": "data-format", "children": []},
+        {
+            "title": "Data file format",
+            "path": "contributing/data-format/index.html",
+            "key": "data-format",
+            "children": [],
+        },
     ]
     return [i for i in items if i["path"] or i["children"]]  # a tree with no boards or pages: no empty section
 

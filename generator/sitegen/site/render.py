@@ -99,6 +99,7 @@ def _markdown():
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("js-default")  # html=False: raw HTML in Markdown is shown as text; tables on
+
     def link_open(self, tokens, idx, options, env):
         token = tokens[idx]
         href = token.attrGet("href") or ""
@@ -179,12 +180,30 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(auto=fmt_auto, fmt=fmt, unit=with_unit, price=fmt_price, num=num_attr, script_json=script_json, markdown=markdown)
-    env.globals.update(scale_text=scale_text, ext=external_link, safe_url=safe_url, cell=cell_html, board_cell=board_cell_html,
-                       interval_text=interval_html, rank_range_text=rank_range_html,
-                       component_row=component_row_html, result_row=result_row_html,
-                       model_link=model_link_html, row_attrs=row_attrs_html, mode_mark=mode_mark_html,
-                       board_name=board_name_html)
+    env.filters.update(
+        auto=fmt_auto,
+        fmt=fmt,
+        unit=with_unit,
+        price=fmt_price,
+        num=num_attr,
+        script_json=script_json,
+        markdown=markdown,
+    )
+    env.globals.update(
+        scale_text=scale_text,
+        ext=external_link,
+        safe_url=safe_url,
+        cell=cell_html,
+        board_cell=board_cell_html,
+        interval_text=interval_html,
+        rank_range_text=rank_range_html,
+        component_row=component_row_html,
+        result_row=result_row_html,
+        model_link=model_link_html,
+        row_attrs=row_attrs_html,
+        mode_mark=mode_mark_html,
+        board_name=board_name_html,
+    )
     return env
 
 
@@ -194,7 +213,9 @@ def interval_html(x: dict[str, Any], digits: int) -> Markup:
     lo, hi = x["interval"][0], x["interval"][1]
     how = x["interval_how"]
     tail = f' <span class="lb-how">{escape(how)}</span>' if how else ""
-    return Markup(f'<span title="{escape(x["interval_title"])}">{escape(fmt(lo, digits))}–{escape(fmt(hi, digits))}</span>{tail}')
+    return Markup(
+        f'<span title="{escape(x["interval_title"])}">{escape(fmt(lo, digits))}–{escape(fmt(hi, digits))}</span>{tail}'
+    )
 
 
 def rank_range_html(x: dict[str, Any]) -> Markup:
@@ -204,8 +225,10 @@ def rank_range_html(x: dict[str, Any]) -> Markup:
         return Markup("")
     tier = f", tier {escape(x['tier'])}" if x["tier"] is not None else ""
     level = escape(x["rank_level"])
-    return Markup(f', <span title="the central {level} of its ranks over the simulations; the rows of one tier cannot '
-                  f'be told apart at {level}">ranked {escape(x["rank_range"])} in {level} of simulations{tier}</span>')
+    return Markup(
+        f', <span title="the central {level} of its ranks over the simulations; the rows of one tier cannot '
+        f'be told apart at {level}">ranked {escape(x["rank_range"])} in {level} of simulations{tier}</span>'
+    )
 
 
 _MARK = {"imputed": "i", "derived": "d", "published": "p"}
@@ -306,7 +329,7 @@ def component_row_html(c: dict[str, Any]) -> Markup:
         f'<tr{dim}><th scope="row">{escape(c["name"])}</th>{cell_html(c)}<td class="lb-num">{interval}</td>'
         f'<td class="lb-num">{escape(with_unit(c["raw"], c["raw_unit"], c["raw_digits"]))}</td>'
         f'<td><span class="lb-how lb-how--{how}">{how}</span></td><td>{escape(c["reason"] or "")}</td>'
-        f'<td>{external_link(c["source"] or "–", c["url"])}</td><td>{escape(c["retrieved"] or "–")}</td></tr>'
+        f"<td>{external_link(c['source'] or '–', c['url'])}</td><td>{escape(c['retrieved'] or '–')}</td></tr>"
     )
 
 
@@ -315,7 +338,7 @@ def published_text(r: dict[str, Any]) -> str:
     public then at the latest; methodology/sources.md)."""
     if not r.get("published"):
         return "–"
-    return f'public by {r["published"]}' if r.get("public_by") else r["published"]
+    return f"public by {r['published']}" if r.get("public_by") else r["published"]
 
 
 def result_row_html(r: dict[str, Any], root: str) -> Markup:
@@ -325,18 +348,21 @@ def result_row_html(r: dict[str, Any], root: str) -> Markup:
     value = escape(with_unit(r["value"], r["unit"], r["digits"]))
     if r["url"]:
         value = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{value}</a>'
-    who = ('<span class="lb-self" title="Reported by the model\'s developer">self-reported</span>'
-           if r["self_reported"] else "third-party")
+    who = (
+        '<span class="lb-self" title="Reported by the model\'s developer">self-reported</span>'
+        if r["self_reported"]
+        else "third-party"
+    )
     override = ""
     if r["override"]:
-        override = f'<strong>Corrected:</strong> {escape(r["override"])}' + ("<br>" if r["notes"] else "")
+        override = f"<strong>Corrected:</strong> {escape(r['override'])}" + ("<br>" if r["notes"] else "")
     return Markup(
         f'<tr><th scope="row">{head}</th><td>{escape(r["metric"] or "primary")}</td><td>{escape(r["subset"] or "full")}</td>\n'
         f'<td class="lb-num">{value}</td>\n'
         f'<td class="lb-num">{escape(fmt(r["stderr"], r["digits"]))}</td><td>{escape(r["harness"] or "–")}</td>'
-        f'<td>{external_link(r["source"], r["url"])}</td><td>{escape(r["retrieved"] or "–")}</td>'
-        f'<td>{escape(published_text(r))}</td>\n'
-        f'<td>{who}</td>\n'
+        f"<td>{external_link(r['source'], r['url'])}</td><td>{escape(r['retrieved'] or '–')}</td>"
+        f"<td>{escape(published_text(r))}</td>\n"
+        f"<td>{who}</td>\n"
         f'<td class="lb-notes">{override}{escape(r["notes"])}</td></tr>'
     )
 

@@ -38,41 +38,72 @@ def _model_doc(m: dict[str, Any], location: str) -> dict[str, Any]:
     name, mid, release = str(m.get("name") or m["id"]), str(m["id"]), str(m.get("release") or m["id"])
     aliases = [str(a) for a in (m.get("aliases") or [])]
     text = " ".join(str(x) for x in (mid, m.get("organization") or "", m.get("family") or "", *aliases))
-    return {"location": location, "title": html.escape(name), "text": html.escape(text),
-            "exact": _keys(name, mid, mid.rpartition("/")[2], *aliases),
-            "config": _keys(_CONFIG.sub("", name), release, release.rpartition("/")[2]), "release": words(release)}
+    return {
+        "location": location,
+        "title": html.escape(name),
+        "text": html.escape(text),
+        "exact": _keys(name, mid, mid.rpartition("/")[2], *aliases),
+        "config": _keys(_CONFIG.sub("", name), release, release.rpartition("/")[2]),
+        "release": words(release),
+    }
 
 
 def search_index(ctx: SiteContext, urls: Urls) -> str:
     """One doc per page worth finding: boards, benchmarks, models, methodology. Text is HTML-escaped."""
-    docs: list[dict[str, Any]] = [{"location": "", "title": html.escape(ctx.site_name), "text": html.escape(ctx.site_description)}]
+    docs: list[dict[str, Any]] = [
+        {"location": "", "title": html.escape(ctx.site_name), "text": html.escape(ctx.site_description)}
+    ]
     for bid in sorted(ctx.boards):
         b = ctx.boards[bid]
-        docs.append({"location": href(urls.board[bid]), "title": html.escape(board_title(ctx, bid)),
-                     "text": html.escape(f"Leaderboard {bid}. {b.get('description') or ''}"),
-                     "exact": _keys(board_title(ctx, bid), bid)})
+        docs.append(
+            {
+                "location": href(urls.board[bid]),
+                "title": html.escape(board_title(ctx, bid)),
+                "text": html.escape(f"Leaderboard {bid}. {b.get('description') or ''}"),
+                "exact": _keys(board_title(ctx, bid), bid),
+            }
+        )
     bench = {b["id"]: b for b in ctx.benchmarks}
     for bid in sorted(urls.benchmark):
         b = bench.get(bid) or {}
         name = b.get("name") or (ctx.benchmark_boards.get(bid) or {}).get("name") or bid
-        docs.append({"location": href(urls.benchmark[bid]), "title": html.escape(str(name)),
-                     "text": html.escape(f"Benchmark {bid}. {b.get('category') or ''}. {b.get('description') or ''}"),
-                     "exact": _keys(name, bid)})
+        docs.append(
+            {
+                "location": href(urls.benchmark[bid]),
+                "title": html.escape(str(name)),
+                "text": html.escape(f"Benchmark {bid}. {b.get('category') or ''}. {b.get('description') or ''}"),
+                "exact": _keys(name, bid),
+            }
+        )
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         docs.append(_model_doc(m, href(urls.model[m["id"]])))
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
-        docs.append({"location": href(urls.methodology[name]), "title": html.escape(methodology_title(name, text)),
-                     "text": html.escape(" ".join(_MD_NOISE.sub(" ", text).split()))})
-    for loc, title in (("charts/", "Charts"), ("compare/", "Compare models"), ("downloads/", "Downloads and API"),
-                       ("models/", "All models"), ("benchmarks/", "All benchmarks")):
+        docs.append(
+            {
+                "location": href(urls.methodology[name]),
+                "title": html.escape(methodology_title(name, text)),
+                "text": html.escape(" ".join(_MD_NOISE.sub(" ", text).split())),
+            }
+        )
+    for loc, title in (
+        ("charts/", "Charts"),
+        ("compare/", "Compare models"),
+        ("downloads/", "Downloads and API"),
+        ("models/", "All models"),
+        ("benchmarks/", "All benchmarks"),
+    ):
         docs.append({"location": loc, "title": title, "text": title})
     return dumps({"config": CONFIG, "docs": docs})
 
 
 #: the search's settings (mkdocs-material's `config` of search_index.json)
-CONFIG = {"lang": ["en"], "separator": r"[\s\-,.:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])", "pipeline": ["stopWordFilter"],
-          "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}}
+CONFIG = {
+    "lang": ["en"],
+    "separator": r"[\s\-,.:!=\[\]()\"/]+|(?!\b)(?=[A-Z][a-z])",
+    "pipeline": ["stopWordFilter"],
+    "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}},
+}
 #: Where the documents are: mkdocs-material's page fetches search/search_index.json on every page it opens, so
 #: that file holds only the settings and no documents, and the search worker (static/js/search-worker.js) fetches
 #: this one when a reader first searches.

@@ -16,8 +16,12 @@ from .numbers import HEADER, decimals, header, number, unit_name, with_unit
 from .pages import Urls, board_ids, board_title, href
 
 HOW_LABEL = {
-    "observed": "observed", "published": "published by the source", "imputed": "imputed",
-    "derived": "derived", "excluded": "excluded", "missing": "missing",
+    "observed": "observed",
+    "published": "published by the source",
+    "imputed": "imputed",
+    "derived": "derived",
+    "excluded": "excluded",
+    "missing": "missing",
 }
 
 
@@ -34,7 +38,9 @@ class Lookups:
         for bid in board_ids(ctx):
             for row in ctx.boards[bid].get("rows", []):
                 self.board_rows[row["model"]].append((bid, row))
-        self.ranked_count = {bid: sum(1 for r in ctx.boards[bid].get("rows", []) if r.get("rank") is not None) for bid in ctx.boards}
+        self.ranked_count = {
+            bid: sum(1 for r in ctx.boards[bid].get("rows", []) if r.get("rank") is not None) for bid in ctx.boards
+        }
         self.component_names = component_names(ctx)
         self.meta_cache: dict[str, dict[str, Any]] = {}
         self.bench_rows: dict[str, list[tuple[str, dict]]] = defaultdict(list)
@@ -113,12 +119,20 @@ class Lookups:
         name = m.get("name") or mid
         org = m.get("organization") or ""
         return {
-            "id": mid, "name": name, "org": org, "href": self.urls.model_href(mid),
-            "weights": weights, "reasoning": reasoning_state(m),
-            "total_b": known(params.get("total_b")), "active_b": known(params.get("active_b")),
-            "input_price": known(pricing.get("input_per_mtok")), "output_price": known(pricing.get("output_per_mtok")),
+            "id": mid,
+            "name": name,
+            "org": org,
+            "href": self.urls.model_href(mid),
+            "weights": weights,
+            "reasoning": reasoning_state(m),
+            "total_b": known(params.get("total_b")),
+            "active_b": known(params.get("active_b")),
+            "input_price": known(pricing.get("input_per_mtok")),
+            "output_price": known(pricing.get("output_per_mtok")),
             "released": m.get("released") or "",
-            "search": " ".join(str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))).lower(),
+            "search": " ".join(
+                str(x) for x in (name, mid, org, m.get("family") or "", *(m.get("aliases") or []))
+            ).lower(),
             "aka": _aka(name, org, mid, (m.get("family") or "", *(m.get("aliases") or []))),
         }
 
@@ -152,16 +166,23 @@ def _aka(name: str, org: str, mid: str, names) -> str:
 
 #: Labels of computed (non-benchmark) components that the engine names by id.
 DIMENSION_LABELS = {
-    "token-cost": "Token cost (USD per task)", "token-efficiency": "Token efficiency (×)",
-    "token_cost": "Token cost (USD per task)", "efficiency": "Token efficiency (×)",
-    "effective_cost": "Effective cost (USD per task)", "response_time": "Response time (s)",
+    "token-cost": "Token cost (USD per task)",
+    "token-efficiency": "Token efficiency (×)",
+    "token_cost": "Token cost (USD per task)",
+    "efficiency": "Token efficiency (×)",
+    "effective_cost": "Effective cost (USD per task)",
+    "response_time": "Response time (s)",
 }
 
 
 #: Units of computed (non-benchmark) components.
 DIMENSION_UNITS = {
-    "token-cost": "USD-per-task", "token_cost": "USD-per-task", "effective_cost": "USD-per-task",
-    "token-efficiency": "ratio", "efficiency": "ratio", "response_time": "seconds",
+    "token-cost": "USD-per-task",
+    "token_cost": "USD-per-task",
+    "effective_cost": "USD-per-task",
+    "token-efficiency": "ratio",
+    "efficiency": "ratio",
+    "response_time": "seconds",
 }
 #: Index kinds whose component values are mapped onto the index's own scale (the raw score keeps the benchmark's).
 MAPPED_KINDS = ("ai-iq", "ai-eq")
@@ -220,9 +241,15 @@ def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
             if orig is not None and ceil is not None and ceil > pivot:
                 k = (orig - pivot) / (ceil - pivot)
                 original = [[x, round(pivot + (y - pivot) * k, 2) if y > pivot else y] for x, y in pts]
-            out[b["benchmark"]] = {"points": pts, "ceiling": ceil, "ceiling_original": orig, "tier": b.get("tier") or "",
-                                   "dimension": dim.get("id"), "dimension_name": dim.get("name") or dim.get("id"),
-                                   "original": original}
+            out[b["benchmark"]] = {
+                "points": pts,
+                "ceiling": ceil,
+                "ceiling_original": orig,
+                "tier": b.get("tier") or "",
+                "dimension": dim.get("id"),
+                "dimension_name": dim.get("name") or dim.get("id"),
+                "original": original,
+            }
     return out
 
 
@@ -236,15 +263,26 @@ def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[s
     elif how == "published":
         note = f"Published by {lk.source_name(comp.get('source'))}"
     return {
-        "value": known(comp.get("value")), "how": how, "note": note, "uid": uid,
-        "url": lk.source_url(comp.get("source")), "digits": digits,
+        "value": known(comp.get("value")),
+        "how": how,
+        "note": note,
+        "uid": uid,
+        "url": lk.source_url(comp.get("source")),
+        "digits": digits,
         "title": f"on question set {comp['subset']}" if comp.get("subset") else "",
-        "src": comp.get("source") or "", "retrieved": comp.get("retrieved") or "", "raw": known(comp.get("raw")),
+        "src": comp.get("source") or "",
+        "retrieved": comp.get("retrieved") or "",
+        "raw": known(comp.get("raw")),
     }
 
 
 def _interval(value: Any) -> list[float | None] | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and known(value[0]) is not None and known(value[1]) is not None:
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and known(value[0]) is not None
+        and known(value[1]) is not None
+    ):
         return [known(value[0]), known(value[1])]
     return None
 
@@ -262,8 +300,10 @@ def levels(board: dict[str, Any], definition: dict[str, Any] | None = None) -> d
     and tiers' (`uncertainty.level`). "" where the board has none."""
     u = board.get("uncertainty") or {}
     value = interval_level(definition) if definition else u.get("interval_level", u.get("level"))
-    return {"level": level_text(value) if value is not None else "",
-            "rank_level": level_text(u["level"]) if u.get("level") is not None else ""}
+    return {
+        "level": level_text(value) if value is not None else "",
+        "rank_level": level_text(u["level"]) if u.get("level") is not None else "",
+    }
 
 
 def interval_view(item: dict[str, Any], level: str = "") -> dict[str, Any]:
@@ -277,8 +317,12 @@ def interval_view(item: dict[str, Any], level: str = "") -> dict[str, Any]:
     if item.get("interval_level") is not None:
         level = level_text(item["interval_level"])
     if bounds is None:
-        return {"interval": None, "interval_how": "", "interval_title": f"no interval: {reason}" if reason else "",
-                "level": level}
+        return {
+            "interval": None,
+            "interval_how": "",
+            "interval_title": f"no interval: {reason}" if reason else "",
+            "level": level,
+        }
     title = f"{level} interval, {label}" + (f": {reason}" if reason else "")
     return {"interval": bounds, "interval_how": label, "interval_title": title, "level": level}
 
@@ -294,9 +338,11 @@ def _rank_range(interval: Any) -> str:
 def shared_interval_note(rows: list[dict[str, Any]]) -> str:
     """The interval note most rows share (counts aside), said once above the table instead of in every row's
     title; rows with that note drop it (a long board would otherwise repeat it hundreds of times)."""
+
     def kind(note: str) -> str:  # "…: 3 derived; …" and "…: 1 published; …" are one kind (coverage has the count)
-        return re.sub(r"\b\d+ (derived|published|observed|imputed)(, \d+ (derived|published|observed|imputed))*\b",
-                      "…", note)
+        return re.sub(
+            r"\b\d+ (derived|published|observed|imputed)(, \d+ (derived|published|observed|imputed))*\b", "…", note
+        )
 
     counts: dict[str, int] = {}
     for r in rows:
@@ -368,11 +414,25 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
                 kinds[c["id"]] = c.get("kind", "benchmark")
                 comp_ids.append(c["id"])
     form = lk.board_format(bid)
-    columns = [{"id": c, "name": header(lk.comp_name(c, kinds[c]), form["components"][c][0]), "kind": kinds[c],
-                "digits": form["components"][c][1]} for c in comp_ids]
+    columns = [
+        {
+            "id": c,
+            "name": header(lk.comp_name(c, kinds[c]), form["components"][c][0]),
+            "kind": kinds[c],
+            "digits": form["components"][c][1],
+        }
+        for c in comp_ids
+    ]
     higher = higher_is_better(lk.ctx, bid)
-    ordered = sorted(rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0,
-                                          -(r.get("value") or 0) if higher else (r.get("value") or 0), r["model"]))
+    ordered = sorted(
+        rows,
+        key=lambda r: (
+            r.get("rank") is None,
+            r.get("rank") or 0,
+            -(r.get("value") or 0) if higher else (r.get("value") or 0),
+            r["model"],
+        ),
+    )
     n_configurations = len(ordered)
     if per_release:
         ordered = best_per_release(ordered, lk)
@@ -387,16 +447,26 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         cov = row.get("coverage") or {}
         meta = lk.model_meta(row["model"])
         vr = {
-            **meta, "rank": row.get("rank"), "value": known(row.get("value")), "status": row.get("status") or "",
-            "interval": _interval(row.get("interval")), "interval_note": _interval_note(row),
+            **meta,
+            "rank": row.get("rank"),
+            "value": known(row.get("value")),
+            "status": row.get("status") or "",
+            "interval": _interval(row.get("interval")),
+            "interval_note": _interval_note(row),
             # the measurement-only interval beside the total one, where the row has it (board.html: row details)
             "interval_measurement": _interval(row.get("interval_measurement")),
-            "interval_method": row.get("interval_method") if row.get("interval") else None, "have": cov.get("have"), "of": cov.get("of"), "cells": cells,
-            "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
+            "interval_method": row.get("interval_method") if row.get("interval") else None,
+            "have": cov.get("have"),
+            "of": cov.get("of"),
+            "cells": cells,
+            "manual": row.get("manual"),
+            "manual_url": safe_url((row.get("manual") or {}).get("source")),
             "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
-            "notes": row_notes(row), "url": lk.source_url(row.get("source")) if not comp_ids else None,
+            "notes": row_notes(row),
+            "url": lk.source_url(row.get("source")) if not comp_ids else None,
             "ranked": row.get("rank") is not None,
-            "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
+            "tier": row.get("tier"),
+            "rank_range": _rank_range(row.get("rank_interval")),
         }
         view_rows.append(vr)
         if row.get("manual") and row.get("rank") is None:
@@ -407,35 +477,60 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
     desc = " ".join(str(board.get("description") or "").split())
     cut = desc.find(". ", 0, 400)
-    lede, more = (desc[: cut + 1], desc[cut + 2:]) if len(desc) > 320 and cut > 0 else (desc, "")
-    return {"id": bid, "board": board, "title": board_title(lk.ctx, bid), "columns": columns, "unit": form["unit"],
-            "higher_is_better": higher, "lede": lede, "more": more, "rows": view_rows, "manual_rows": manual_rows,
-            "has_interval": any(r["interval"] for r in view_rows), "interval_legend": interval_legend, "digits": digits,
-            **lv,
-            "has_tier": any(r["tier"] is not None for r in view_rows),
-            "ranks_note": " ".join(filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent")))),
-            "uncertainty_href": href(lk.urls.methodology["uncertainty.md"]) if "uncertainty.md" in lk.urls.methodology
-            else None,
-            "has_components": bool(comp_ids), "has_notes": any(r["notes"] for r in view_rows),
-            "n_ranked": n_ranked, "n_unranked": len(view_rows) - n_ranked,
-            "hide_unranked": hide_unranked,
-            "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
-            "references": [r for r in board.get("references") or [] if known(r.get("value")) is not None],
-            "scope": _scope(board, lk), "unit_name": unit_name(form["unit"]),
-            "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
-            # the organisation filter lists first those of the rows the table shows at first; where it hides the
-            # unranked rows, organisations with unranked rows only (AI IQ: human baselines, ARC Prize competition
-            # entries, independent entrants, on the ARC-AGI results alone) follow in a group of their own
-            "orgs": sorted({r["org"] for r in view_rows if r["org"] and (r["ranked"] or not hide_unranked)}, key=str.lower),
-            "unranked_orgs": sorted({r["org"] for r in view_rows if r["org"] and hide_unranked} -
-                                    {r["org"] for r in view_rows if r["ranked"]}, key=str.lower),
-            # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
-            "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
-            "per_release": per_release, "n_configurations": n_configurations,
-            "left_out": left_out(lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None)
-            if comp_ids else [],
-            "per_release_href": href(release_path(lk.urls.board[bid])), "all_href": href(lk.urls.board[bid]),
-            "coverage": board_coverage(lk.ctx, bid)}
+    lede, more = (desc[: cut + 1], desc[cut + 2 :]) if len(desc) > 320 and cut > 0 else (desc, "")
+    return {
+        "id": bid,
+        "board": board,
+        "title": board_title(lk.ctx, bid),
+        "columns": columns,
+        "unit": form["unit"],
+        "higher_is_better": higher,
+        "lede": lede,
+        "more": more,
+        "rows": view_rows,
+        "manual_rows": manual_rows,
+        "has_interval": any(r["interval"] for r in view_rows),
+        "interval_legend": interval_legend,
+        "digits": digits,
+        **lv,
+        "has_tier": any(r["tier"] is not None for r in view_rows),
+        "ranks_note": " ".join(
+            filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent")))
+        ),
+        "uncertainty_href": href(lk.urls.methodology["uncertainty.md"])
+        if "uncertainty.md" in lk.urls.methodology
+        else None,
+        "has_components": bool(comp_ids),
+        "has_notes": any(r["notes"] for r in view_rows),
+        "n_ranked": n_ranked,
+        "n_unranked": len(view_rows) - n_ranked,
+        "hide_unranked": hide_unranked,
+        "statuses": sorted({r["status"] for r in view_rows if r["status"]}),
+        "references": [r for r in board.get("references") or [] if known(r.get("value")) is not None],
+        "scope": _scope(board, lk),
+        "unit_name": unit_name(form["unit"]),
+        "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
+        # the organisation filter lists first those of the rows the table shows at first; where it hides the
+        # unranked rows, organisations with unranked rows only (AI IQ: human baselines, ARC Prize competition
+        # entries, independent entrants, on the ARC-AGI results alone) follow in a group of their own
+        "orgs": sorted({r["org"] for r in view_rows if r["org"] and (r["ranked"] or not hide_unranked)}, key=str.lower),
+        "unranked_orgs": sorted(
+            {r["org"] for r in view_rows if r["org"] and hide_unranked} - {r["org"] for r in view_rows if r["ranked"]},
+            key=str.lower,
+        ),
+        # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
+        "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
+        "per_release": per_release,
+        "n_configurations": n_configurations,
+        "left_out": left_out(
+            lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None
+        )
+        if comp_ids
+        else [],
+        "per_release_href": href(release_path(lk.urls.board[bid])),
+        "all_href": href(lk.urls.board[bid]),
+        "coverage": board_coverage(lk.ctx, bid),
+    }
 
 
 def release_path(board_path: str) -> str:
@@ -452,9 +547,16 @@ def left_out(lk: Lookups, benchmarks: set[str], sources: set[str] | None = None)
         for e in entries:
             values = [(r["benchmark"], r["value"]) for r in e.get("results") or [] if r["benchmark"] in benchmarks]
             if values:
-                out.append({"name": e["name"], "reason": e["reason"], "source": lk.source_name(source),
-                            "url": lk.source_url(source), "href": None,
-                            "shown": ", ".join(f"{lk.bench_name(b)} {number(v, lk.bench_digits(b))}" for b, v in values)})
+                out.append(
+                    {
+                        "name": e["name"],
+                        "reason": e["reason"],
+                        "source": lk.source_name(source),
+                        "url": lk.source_url(source),
+                        "href": None,
+                        "shown": ", ".join(f"{lk.bench_name(b)} {number(v, lk.bench_digits(b))}" for b, v in values),
+                    }
+                )
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
@@ -469,21 +571,36 @@ def excluded_rows(lk: Lookups, bid: str) -> list[dict[str, Any]]:
         # the row's own name at the source (its harness, e.g. a SWE-bench system) first, then the model it is tagged
         where = ", ".join(x for x in (e.get("metric"), e.get("subset")) if x)
         name = f"{e['harness']} (tagged {meta['name']})" if e.get("harness") else meta["name"]
-        out.append({"name": name + (f" ({where})" if where else ""), "href": meta["href"],
-                    "reasoning": meta["reasoning"], "source": lk.source_name(e["source"]),
-                    "url": lk.source_url(e["source"], e.get("url")), "shown": number(e["value"], lk.bench_digits(bid)),
-                    "reason": f"Excluded by a reviewed correction: {e['reason']}"})
+        out.append(
+            {
+                "name": name + (f" ({where})" if where else ""),
+                "href": meta["href"],
+                "reasoning": meta["reasoning"],
+                "source": lk.source_name(e["source"]),
+                "url": lk.source_url(e["source"], e.get("url")),
+                "shown": number(e["value"], lk.bench_digits(bid)),
+                "reason": f"Excluded by a reviewed correction: {e['reason']}",
+            }
+        )
     return sorted(out, key=lambda e: (e["source"], e["name"].casefold(), e["name"]))
 
 
 def other_runs(model: dict[str, Any], bid: str, subset: str, shown: dict[str, Any]) -> list[dict[str, Any]]:
     """A model's other results on a benchmark's table under another harness (a tool-using run, another agent), best
     first: the board ranks one run per model, and these are said beside it rather than only on the model page."""
-    runs = [r for r in model.get("results") or [] if r.get("benchmark") == bid and not r.get("metric")
-            and (r.get("subset") or "") == subset and (r.get("harness") or "") != (shown.get("harness") or "")
-            and r.get("harness")]
-    return [{"harness": r["harness"], "value": known(r.get("value"))}
-            for r in sorted(runs, key=lambda r: (-(known(r.get("value")) or 0), r["harness"], r.get("source") or ""))]
+    runs = [
+        r
+        for r in model.get("results") or []
+        if r.get("benchmark") == bid
+        and not r.get("metric")
+        and (r.get("subset") or "") == subset
+        and (r.get("harness") or "") != (shown.get("harness") or "")
+        and r.get("harness")
+    ]
+    return [
+        {"harness": r["harness"], "value": known(r.get("value"))}
+        for r in sorted(runs, key=lambda r: (-(known(r.get("value")) or 0), r["harness"], r.get("source") or ""))
+    ]
 
 
 def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -495,9 +612,15 @@ def unknown_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for r in rows:
         reasoning[r["reasoning"]] += 1
         weights[r["weights"] if r["weights"] in weights else "unknown"] += 1
-    return {"weights": weights["unknown"], "reasoning": reasoning["not known"],
-            "parameters": sum(r["total_b"] is None for r in rows), "not_stated": reasoning["not stated"],
-            "by_reasoning": reasoning, "by_weights": weights, "rows": len(rows)}
+    return {
+        "weights": weights["unknown"],
+        "reasoning": reasoning["not known"],
+        "parameters": sum(r["total_b"] is None for r in rows),
+        "not_stated": reasoning["not stated"],
+        "by_reasoning": reasoning,
+        "by_weights": weights,
+        "rows": len(rows),
+    }
 
 
 def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
@@ -568,8 +691,14 @@ def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
                 item.pop()
             cells.append(item)
         rows.append([r["id"], cells])
-    return {"board": view["id"], "columns": [c["name"] for c in view["columns"]],
-            "notes": list(notes), "sources": src_list, "dates": list(dates), "rows": rows}
+    return {
+        "board": view["id"],
+        "columns": [c["name"] for c in view["columns"]],
+        "notes": list(notes),
+        "sources": src_list,
+        "dates": list(dates),
+        "rows": rows,
+    }
 
 
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
@@ -581,8 +710,10 @@ def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     # rows a source gives for this benchmark that are on no board here, once per page: names not attributed to a
     # model, then results a reviewed override excludes
     view["left_out"] = left_out(lk, {bid}) + excluded_rows(lk, bid)
-    view["others"] = [dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
-                      for qs in bb.get("other_question_sets", [])]
+    view["others"] = [
+        dict(_bench_rows_view(bid, qs["rows"], lk, qs["subset"]), label=qs["label"])
+        for qs in bb.get("other_question_sets", [])
+    ]
     view["categories"] = [_category_view(bid, t, lk, i) for i, t in enumerate(bb.get("category_tables", []))]
     view["ranks_note"] = (bb.get("uncertainty") or {}).get("independent") or ""  # why its rank ranges are wide
     return view
@@ -594,12 +725,25 @@ def _category_view(bid: str, table: dict[str, Any], lk: Lookups, index: int) -> 
     values = [c["value"] for r in table["rows"] for c in r["cells"] if c]
     rows = []
     for r in table["rows"]:
-        cells = [None if c is None else {"value": known(c["value"]), "url": lk.source_url(c["source"], c.get("url")),
-                                         "title": f"{lk.source_name(c['source'])}, retrieved {c['retrieved']}"}
-                 for c in r["cells"]]
+        cells = [
+            None
+            if c is None
+            else {
+                "value": known(c["value"]),
+                "url": lk.source_url(c["source"], c.get("url")),
+                "title": f"{lk.source_name(c['source'])}, retrieved {c['retrieved']}",
+            }
+            for c in r["cells"]
+        ]
         rows.append({**lk.model_meta(r["model"]), "cells": cells})
-    return {"id": f"{bid}-categories-{index}", "label": table["label"], "columns": [c["name"] for c in table["columns"]],
-            "rows": rows, "digits": decimals(unit, values), "unit": HEADER.get(unit, unit)}
+    return {
+        "id": f"{bid}-categories-{index}",
+        "label": table["label"],
+        "columns": [c["name"] for c in table["columns"]],
+        "rows": rows,
+        "digits": decimals(unit, values),
+        "unit": HEADER.get(unit, unit),
+    }
 
 
 def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str) -> dict[str, Any]:
@@ -608,25 +752,45 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
     for i, r in enumerate(rows):
         meta = lk.model_meta(r["model"])
         ci = (known(r.get("ci_low")), known(r.get("ci_high")))
-        out.append({
-            **meta, "rank": r.get("rank"), "value": known(r.get("value")), "how": r.get("how") or "observed",
-            "reason": r.get("reason") or "", "url": lk.source_url(r.get("source"), r.get("url")), "source": lk.source_name(r.get("source")),
-            "retrieved": r.get("retrieved") or "", "stderr": known(r.get("stderr")),
-            "ci": ci if ci[0] is not None and ci[1] is not None else None,
-            "harness": r.get("harness") or "", "self_reported": bool(r.get("self_reported")),
-            "uid": f"b{subset}{i}", "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
-        })
+        out.append(
+            {
+                **meta,
+                "rank": r.get("rank"),
+                "value": known(r.get("value")),
+                "how": r.get("how") or "observed",
+                "reason": r.get("reason") or "",
+                "url": lk.source_url(r.get("source"), r.get("url")),
+                "source": lk.source_name(r.get("source")),
+                "retrieved": r.get("retrieved") or "",
+                "stderr": known(r.get("stderr")),
+                "ci": ci if ci[0] is not None and ci[1] is not None else None,
+                "harness": r.get("harness") or "",
+                "self_reported": bool(r.get("self_reported")),
+                "uid": f"b{subset}{i}",
+                "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
+            }
+        )
     unit = lk.bench_unit(bid)
-    return {"id": f"{bid}-{subset}" if subset else bid, "rows": out,
-            "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower), "unknown": unknown_counts(out),
-            "has_ci": any(r["ci"] for r in out), "unit": unit, "unit_header": header("Score", unit),
-            # a column no row fills is not shown (LMArena: no standard error, no harness on any of its rows)
-            "has_stderr": any(r["stderr"] is not None for r in out), "has_harness": any(r["harness"] or r["also"] for r in out),
-            # one source (or one retrieval date) for every row is said once above the table, not in each row
-            "one_source": out[0]["source"] if out and len({r["source"] for r in out}) == 1 else "",
-            "one_source_url": lk.source_url(board_rows[0].get("source")) if out and len({r["source"] for r in out}) == 1 else None,
-            "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
-            "digits": lk.bench_digits(bid), "stderr_digits": decimals(unit, [r["stderr"] for r in out])}
+    return {
+        "id": f"{bid}-{subset}" if subset else bid,
+        "rows": out,
+        "orgs": sorted({r["org"] for r in out if r["org"]}, key=str.lower),
+        "unknown": unknown_counts(out),
+        "has_ci": any(r["ci"] for r in out),
+        "unit": unit,
+        "unit_header": header("Score", unit),
+        # a column no row fills is not shown (LMArena: no standard error, no harness on any of its rows)
+        "has_stderr": any(r["stderr"] is not None for r in out),
+        "has_harness": any(r["harness"] or r["also"] for r in out),
+        # one source (or one retrieval date) for every row is said once above the table, not in each row
+        "one_source": out[0]["source"] if out and len({r["source"] for r in out}) == 1 else "",
+        "one_source_url": lk.source_url(board_rows[0].get("source"))
+        if out and len({r["source"] for r in out}) == 1
+        else None,
+        "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
+        "digits": lk.bench_digits(bid),
+        "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
+    }
 
 
 def _effort_order(m: dict) -> tuple:
@@ -640,10 +804,19 @@ def siblings(mid: str, lk: Lookups) -> list[dict[str, Any]]:
     members = sorted((lk.models[x] for x in lk.release_members.get(release, [])), key=_effort_order)
     if len(members) < 2:
         return []
-    return [{"id": s["id"], "name": s.get("name") or s["id"], "href": lk.urls.model_href(s["id"]),
-             "effort": s.get("effort") or {"yes": "reasoning, effort not stated", "no": "none",
-                                            "not stated": "mode not stated"}.get(reasoning_state(s), "mode not known"),
-             "self": s["id"] == mid} for s in members]
+    return [
+        {
+            "id": s["id"],
+            "name": s.get("name") or s["id"],
+            "href": lk.urls.model_href(s["id"]),
+            "effort": s.get("effort")
+            or {"yes": "reasoning, effort not stated", "no": "none", "not stated": "mode not stated"}.get(
+                reasoning_state(s), "mode not known"
+            ),
+            "self": s["id"] == mid,
+        }
+        for s in members
+    ]
 
 
 def _price_source(mid: str, pricing: Mapping, lk: Lookups) -> dict[str, Any]:
@@ -651,8 +824,10 @@ def _price_source(mid: str, pricing: Mapping, lk: Lookups) -> dict[str, Any]:
     named as the price steps name it, with the vendor's link."""
     steps = ((lk.ctx.as_of or {}).get("price_steps") or {}).get(mid) or []
     if pricing.get("source") == "vendor" and steps and steps[-1]["source"] == "vendor":
-        return {"source": "vendor list price" + ("" if steps[-1].get("captured") else " (not captured)"),
-                "url": lk.source_url(None, steps[-1].get("url"))}
+        return {
+            "source": "vendor list price" + ("" if steps[-1].get("captured") else " (not captured)"),
+            "url": lk.source_url(None, steps[-1].get("url")),
+        }
     return {"source": lk.source_name(pricing.get("source")), "url": lk.source_url(pricing.get("source"))}
 
 
@@ -661,20 +836,35 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     m = lk.models[mid]
     pricing = m.get("pricing") or {}
     results = []
-    for r in sorted(m.get("results") or [], key=lambda r: (r.get("benchmark") or "", r.get("metric") or "", r.get("subset") or "", r.get("source") or "")):
+    for r in sorted(
+        m.get("results") or [],
+        key=lambda r: (r.get("benchmark") or "", r.get("metric") or "", r.get("subset") or "", r.get("source") or ""),
+    ):
         metric = r.get("metric") or ""
         unit = lk.bench_unit(r.get("benchmark"), metric)
         digits = decimals(unit, [r.get("value")]) if metric else lk.bench_digits(r.get("benchmark"))
-        results.append({
-            "benchmark": r.get("benchmark"), "name": lk.bench_name(r.get("benchmark")), "unit": unit, "digits": digits,
-            "href": href(lk.urls.benchmark[r["benchmark"]]) if r.get("benchmark") in lk.urls.benchmark else None,
-            "value": known(r.get("value")), "metric": r.get("metric") or "", "subset": r.get("subset") or "",
-            "harness": r.get("harness") or "", "source": lk.source_name(r.get("source")),
-            "url": lk.source_url(r.get("source"), r.get("url")), "retrieved": r.get("retrieved") or "",
-            "published": r.get("published") or "", "public_by": bool(r.get("public_by")),
-            "stderr": known(r.get("stderr")), "self_reported": bool(r.get("self_reported")), "notes": r.get("notes") or "",
-            "override": r.get("override") or "",
-        })
+        results.append(
+            {
+                "benchmark": r.get("benchmark"),
+                "name": lk.bench_name(r.get("benchmark")),
+                "unit": unit,
+                "digits": digits,
+                "href": href(lk.urls.benchmark[r["benchmark"]]) if r.get("benchmark") in lk.urls.benchmark else None,
+                "value": known(r.get("value")),
+                "metric": r.get("metric") or "",
+                "subset": r.get("subset") or "",
+                "harness": r.get("harness") or "",
+                "source": lk.source_name(r.get("source")),
+                "url": lk.source_url(r.get("source"), r.get("url")),
+                "retrieved": r.get("retrieved") or "",
+                "published": r.get("published") or "",
+                "public_by": bool(r.get("public_by")),
+                "stderr": known(r.get("stderr")),
+                "self_reported": bool(r.get("self_reported")),
+                "notes": r.get("notes") or "",
+                "override": r.get("override") or "",
+            }
+        )
     breakdowns = []
     for bid, row in lk.board_rows.get(mid, []):
         board = lk.ctx.boards[bid]
@@ -687,36 +877,77 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
             cv = cell(c, lk, f"m-{bid}-{j}", digits)
             cv["unit"] = unit
             cv["raw_unit"], cv["raw_digits"] = form["raw"].get(c["id"], (unit, digits))
-            cv.update({"id": c["id"], "name": lk.comp_name(c["id"], c.get("kind", "benchmark")), "kind": c.get("kind", "benchmark"),
-                       "raw": known(c.get("raw")), "reason": c.get("reason") or "", "source": lk.source_name(c.get("source")),
-                       "retrieved": c.get("retrieved") or ""})
+            cv.update(
+                {
+                    "id": c["id"],
+                    "name": lk.comp_name(c["id"], c.get("kind", "benchmark")),
+                    "kind": c.get("kind", "benchmark"),
+                    "raw": known(c.get("raw")),
+                    "reason": c.get("reason") or "",
+                    "source": lk.source_name(c.get("source")),
+                    "retrieved": c.get("retrieved") or "",
+                }
+            )
             cv.update(interval_view(c, lv["level"]))
             comps.append(cv)
-        breakdowns.append({
-            "id": bid, "name": lk.board_title(bid), "href": href(lk.urls.board[bid]), "value": known(row.get("value")),
-            "rank": row.get("rank"), "of_ranked": lk.ranked_count[bid],
-            "status": row.get("status") or "", "have": cov.get("have"), "of": cov.get("of"), "unit": board.get("unit") or "",
-            "components": comps, "notes": row_notes(row), **interval_view(row, lv["level"]), "rank_level": lv["rank_level"],
-            "tier": row.get("tier"), "rank_range": _rank_range(row.get("rank_interval")),
-            "imputed_share": known(row.get("imputed_share")),
-            "interval_measurement": _interval(row.get("interval_measurement")),
-            "manual": row.get("manual"), "manual_url": safe_url((row.get("manual") or {}).get("source")),
-            "digits": form["digits"],
-        })
+        breakdowns.append(
+            {
+                "id": bid,
+                "name": lk.board_title(bid),
+                "href": href(lk.urls.board[bid]),
+                "value": known(row.get("value")),
+                "rank": row.get("rank"),
+                "of_ranked": lk.ranked_count[bid],
+                "status": row.get("status") or "",
+                "have": cov.get("have"),
+                "of": cov.get("of"),
+                "unit": board.get("unit") or "",
+                "components": comps,
+                "notes": row_notes(row),
+                **interval_view(row, lv["level"]),
+                "rank_level": lv["rank_level"],
+                "tier": row.get("tier"),
+                "rank_range": _rank_range(row.get("rank_interval")),
+                "imputed_share": known(row.get("imputed_share")),
+                "interval_measurement": _interval(row.get("interval_measurement")),
+                "manual": row.get("manual"),
+                "manual_url": safe_url((row.get("manual") or {}).get("source")),
+                "digits": form["digits"],
+            }
+        )
     ranks = []
     for bid, r in lk.bench_rows.get(mid, []):
         lv = levels(lk.ctx.benchmark_boards[bid])
-        ranks.append({"id": bid, "name": lk.bench_name(bid), "rank": r.get("rank"),
-                      "unit": lk.bench_unit(bid), "digits": lk.bench_digits(bid),
-                      "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])), "value": known(r.get("value")),
-                      "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
-                      **interval_view(r, lv["level"]), "rank_level": lv["rank_level"],
-                      "tier": r.get("tier"), "rank_range": _rank_range(r.get("rank_interval"))})
+        ranks.append(
+            {
+                "id": bid,
+                "name": lk.bench_name(bid),
+                "rank": r.get("rank"),
+                "unit": lk.bench_unit(bid),
+                "digits": lk.bench_digits(bid),
+                "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])),
+                "value": known(r.get("value")),
+                "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
+                **interval_view(r, lv["level"]),
+                "rank_level": lv["rank_level"],
+                "tier": r.get("tier"),
+                "rank_range": _rank_range(r.get("rank_interval")),
+            }
+        )
     params = m.get("parameters") or {}
     return {
-        "model": m, "meta": lk.model_meta(mid), "siblings": siblings(mid, lk), "results": results, "breakdowns": breakdowns, "bench_ranks": ranks,
-        "pricing": {"input": known(pricing.get("input_per_mtok")), "output": known(pricing.get("output_per_mtok")),
-                    "as_of": pricing.get("as_of") or "", **_price_source(mid, pricing, lk)},
+        "model": m,
+        "meta": lk.model_meta(mid),
+        "siblings": siblings(mid, lk),
+        "results": results,
+        "breakdowns": breakdowns,
+        "bench_ranks": ranks,
+        "pricing": {
+            "input": known(pricing.get("input_per_mtok")),
+            "output": known(pricing.get("output_per_mtok")),
+            "as_of": pricing.get("as_of") or "",
+            **_price_source(mid, pricing, lk),
+        },
         "params": {"total": known(params.get("total_b")), "active": known(params.get("active_b"))},
         "metadata_sources": metadata_sources(m, lk),
     }
@@ -750,10 +981,15 @@ def board_coverage(ctx: SiteContext, bid: str) -> dict[str, Any]:
         rows = (ctx.benchmark_boards.get(current["benchmark"]) or {}).get("rows", [])
         of_current = sum(1 for r in rows if r.get("source") == current["source"]) or None
     share = front.get("min_share", 0.8)
-    return {"snapshot": snapshot, "retrieved": _snapshot_date(ctx, snapshot), "ranked": ranked,
-            "of_snapshot": snapshot_size(ctx, snapshot) if snapshot else None, "of_current": of_current,
-            "partial": of_current is not None and ranked < share * of_current,
-            "current_source": current["source"] if current else None}
+    return {
+        "snapshot": snapshot,
+        "retrieved": _snapshot_date(ctx, snapshot),
+        "ranked": ranked,
+        "of_snapshot": snapshot_size(ctx, snapshot) if snapshot else None,
+        "of_current": of_current,
+        "partial": of_current is not None and ranked < share * of_current,
+        "current_source": current["source"] if current else None,
+    }
 
 
 def _snapshot_date(ctx: SiteContext, source: str | None) -> str:
@@ -777,7 +1013,22 @@ def headline_boards(ctx: SiteContext) -> list[dict[str, Any]]:
         members.sort(key=lambda m: (m[0], m[1]), reverse=True)
         cover = {bid: board_coverage(ctx, bid) for _, bid, _ in members}
         lead = next((bid for _, bid, _ in members if not cover[bid]["partial"]), members[0][1])
-        out.append({"id": lead, "family": family, "order": min(m[2] for m in members), "coverage": cover[lead],
-                    "others": [{"id": bid, "title": board_title(ctx, bid), "version": ctx.boards[bid].get("version"),
-                                "coverage": cover[bid]} for _, bid, _ in members if bid != lead]})
+        out.append(
+            {
+                "id": lead,
+                "family": family,
+                "order": min(m[2] for m in members),
+                "coverage": cover[lead],
+                "others": [
+                    {
+                        "id": bid,
+                        "title": board_title(ctx, bid),
+                        "version": ctx.boards[bid].get("version"),
+                        "coverage": cover[bid],
+                    }
+                    for _, bid, _ in members
+                    if bid != lead
+                ],
+            }
+        )
     return sorted(out, key=lambda h: (h["order"], h["family"]))
