@@ -97,3 +97,21 @@ def test_model_page_says_why_a_value_or_an_interval_is_missing_in_text():
     assert 'title="no value' not in page and 'title="no interval' not in page
     # the component rows without an interval give the reason in the cell
     assert '– <span class="lb-how">no interval: no question count is known</span>' in page
+
+
+def test_benchmark_pages_give_provenance_reasons_and_unknowns_as_text():
+    """A benchmark row's 'imputed'/'derived' label opens to its reason (it was a `title`), and a dash for a value
+    nobody knows says so to a screen reader; no cell on a benchmark page keeps either in a `title`. The fixture's
+    first benchmark board gets one derived row with a reason and one row without a standard error."""
+    boards = copy.deepcopy(CTX.benchmark_boards)
+    bid = sorted(boards)[0]
+    derived, bare = boards[bid]["rows"][0], boards[bid]["rows"][1]
+    derived.update(how="derived", reason="mean of the two subsets the source reports")
+    bare.update(stderr=None)
+    files = render_files(dataclasses.replace(CTX, benchmark_boards=boards))
+    page = files[f"benchmarks/{bid}/index.html"].decode("utf-8")
+    body = page.split(f'id="bench-{bid}"', 1)[1].split("</tbody>", 1)[0]  # the results table
+    assert 'title="' not in body, re.findall(r'title="[^"]*"', body)[:5]
+    assert ('<details class="lb-rowd"><summary><span class="lb-how lb-how--derived">derived</span></summary>'
+            "mean of the two subsets the source reports</details>") in body
+    assert '–<span class="lb-sr"> not known</span>' in body

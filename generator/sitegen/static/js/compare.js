@@ -123,7 +123,7 @@
       var best = nums.length > 1 && higher !== null && higher !== undefined ? (higher ? Math.max : Math.min).apply(null, nums) : null;
       vals.forEach(function (v, k) {
         var c = el("td", cellText(cells[k]), "lb-num");
-        if (v === null || v === undefined || v === "unknown") c.title = "not known";
+        if (v === null || v === undefined || v === "unknown") c.appendChild(el("span", " not known", "lb-sr"));
         if (best !== null && v === best) c.classList.add("lb-best");
         if (extra && v !== null && v !== undefined) extra(k, c);
         r.appendChild(c);
@@ -162,8 +162,8 @@
         sh.scope = "row";
         var how = el("a", "In the simulations");
         how.href = "../methodology/uncertainty/";
-        how.title = "every value drawn from its " + b[9] + " interval and the index recomputed, " + b[8] + " times";
         sh.appendChild(how);
+        sh.appendChild(el("div", "each value drawn from its " + b[9] + " interval and the index recomputed, " + b[8] + " times", "lb-simnote"));
         sc.colSpan = idx.length;
         said.forEach(function (t) { sc.appendChild(el("div", t)); });
         sr.appendChild(sh); sr.appendChild(sc);
