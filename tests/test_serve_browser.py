@@ -7,7 +7,7 @@ import threading
 import time
 
 from sitegen.contrib import serve
-from sitegen.site import CSP
+from sitegen.site.assembly import CSP
 
 
 def page_html(text: str) -> str:

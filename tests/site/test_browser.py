@@ -122,6 +122,8 @@ def _reveal_charts(page):
     charts = page.locator(".lb-vega")
     for i in range(charts.count()):
         chart = charts.nth(i)
+        if chart.evaluate("e => !!e.closest('details:not([open])')"):
+            continue  # in a closed fold (a board's charts on a phone): not drawn until a reader opens it
         chart.scroll_into_view_if_needed()
         # charts.js's observer has taken it (el._shown) before the next is scrolled to, however slow the machine
         page.wait_for_function("e => e._shown === true", arg=chart.element_handle(), timeout=WAIT_MS)
