@@ -99,6 +99,7 @@ def staged_child(tree: Path, out: Path) -> None:
     from sitegen.build import stamp
     from sitegen.data import load
     from sitegen.history.changelog import Record
+    from sitegen.site import assembly
     from sitegen.site.pages import site_path
 
     mark[:] = [time.perf_counter() - (time.time() - started), 0.0]  # from the process's start: start-up too
@@ -112,8 +113,8 @@ def staged_child(tree: Path, out: Path) -> None:
     lap("compute")
     ctx = build.site_context(repo, computed, Record(tree))
     lap("context")
-    nested(site, "build_charts", "charts")
-    nested(site, "render_files", "render+charts")
+    nested(assembly, "build_charts", "charts")  # the stage code is in site/assembly.py, which looks both up there
+    nested(assembly, "render_files", "render+charts")
 
     def render(folder: Path) -> list:
         site.render_site(ctx, folder)
