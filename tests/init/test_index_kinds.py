@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sitegen.cli import main
@@ -117,3 +118,46 @@ def test_an_unknown_kind_is_rejected_with_the_generic_names_listed(tmp_path):
     first = result.output.splitlines()[0]
     assert first.startswith("methodology/indices/eq-new.yaml:2:7: kind: text 'anchor-means' is not allowed"), first
     assert "anchor-mean," in first and "cost-frontier" in first
+
+
+WEIGHTED_MEAN = """\
+id: quiz-mean
+kind: weighted-mean
+name: Quiz mean
+version: "1"
+unit: points
+description: The quiz alone, from {where}.
+{snapshot}imputation: none
+weights: relative
+constituents:
+  - {{benchmark: quiz, weight: 1}}
+selection: {{metric: "", subset: "", order: [source-precedence, newest, highest], sources: [{first}]}}
+"""
+
+BOARD_QUIZ = """\
+  - benchmark: quiz
+    value: 65.0
+    source: board
+    retrieved: "2025-06-02"
+"""
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "first", "value"),
+    [
+        ("", "board", 65.0),  # no snapshot: every source, the selection's first listed wins
+        ("", "paper", 63.4),
+        ("source_snapshot: paper\n", "board", 63.4),  # a snapshot feeds it alone, whatever the selection says
+    ],
+)
+def test_a_weighted_mean_without_a_snapshot_takes_every_source_by_its_selection(tmp_path, snapshot, first, value):
+    from sitegen.build import compute, validate_repo
+
+    text = WEIGHTED_MEAN.format(where=first, snapshot=snapshot, first=first)
+    root = tree(tmp_path, {"quiz-mean": text})
+    model = root / "scores" / "models" / "acme" / "widget-1.yaml"
+    model.write_text(model.read_text(encoding="utf-8") + BOARD_QUIZ, encoding="utf-8")
+    repo, problems = validate_repo(root)
+    assert repo is not None, [p.format() for p in problems]
+    board = compute(repo).boards["quiz-mean"]
+    assert [(r["model"], r["value"]) for r in board["rows"]] == [("acme/widget-1", value)]
