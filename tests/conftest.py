@@ -121,7 +121,7 @@ def real_computed(real_repo):
 #: busy alone).
 SPREAD = {"test_refresh_pr.py", "test_browser.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
-FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py")
+FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py", "test_wheel.py")
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups

@@ -55,6 +55,13 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
   fi
 fi
 
+# The wheel of this package and a wheelhouse of its dependencies at the constraints.txt versions, in .wheelhouse/
+# (git-ignored): tests/init/test_wheel.py installs from it alone (--no-index --find-links) into a fresh virtual
+# environment, as a stranger installs the generator. The old sitegen wheel goes first, so the one there is this tree's.
+rm -rf .wheelhouse/sitegen-*.whl build  # build/: setuptools' copy, which could keep a removed module
+.venv/bin/python -m pip wheel --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" \
+  -w .wheelhouse .
+
 # On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
 # Arguments come after, so `-n 0` runs in this process alone.
 .venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"

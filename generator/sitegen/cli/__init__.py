@@ -25,7 +25,7 @@ def main():
 
 
 # Each verb module is a thin layer over its stage (imported here, below main, which they are added to).
-from . import build, contrib, diff, imports  # noqa: E402
+from . import build, contrib, diff, imports, init  # noqa: E402
 
 for command, name in (
     (build.validate, "validate"),
@@ -40,6 +40,7 @@ for command, name in (
     (contrib.new_group, "new"),
     (contrib.serve_command, "serve"),
     (contrib.interchange_import, "interchange"),
+    (init.init_command, "init"),
 ):
     main.add_command(command, name)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .. import paths
 from ..problems import Problem
-from . import yamlstrict
+from . import kinds, yamlstrict
 
 RESERVED_NAMES = {
     "index",
@@ -492,6 +492,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     identity = single("scores/identity.yaml", "identity", False)
     site = single("methodology/site.yaml", "site", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
+    kinds.resolve_kinds(doc.data for doc in indices)  # a generic kind name -> the engine's (data/kinds.py)
     models = _load_models(root, problems)
     imported_all = _load_flat(root / "scores" / "imported", root, "imported", problems)
     imported = [d for d in imported_all if d.kind == "imported"]

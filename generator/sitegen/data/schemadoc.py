@@ -162,10 +162,11 @@ def schema_markdown() -> str:
         lines += _table(rows) + [""]
         branches = [part for part in doc.get("allOf", []) if "if" in part and "then" in part]
         for part in branches:
-            const = part["if"].get("properties", {}).get("kind", {}).get("const")
+            kind = part["if"].get("properties", {}).get("kind", {})
+            names = " or ".join(f"`kind: {k}`" for k in kind.get("enum") or [kind.get("const")])
             target, target_file, _ = _resolve(part["then"], name)
             sub: list = []
             _rows(target, target_file, "", 0, sub)
             if sub:
-                lines += [f"### `kind: {const}`", "", *_table(sub), ""]
+                lines += [f"### {names}", "", *_table(sub), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -12,14 +12,17 @@ from .parts import board, component, from_result, round_half_up, rows_of_source,
 
 def selected(definition: Mapping, results: pd.DataFrame) -> dict[tuple[str, str], dict]:
     """{(model, benchmark): result} of the definition's source snapshot only: its constituents and, when the
-    definition has one, the source's own published index."""
-    snapshot = definition["source_snapshot"]
+    definition has one, the source's own published index. Without a snapshot, every source's results, one per
+    model and constituent by the definition's `selection` rule."""
+    snapshot = definition.get("source_snapshot")
     overrides: dict[str, dict] = {}
     for c in definition["constituents"]:
         overrides[c["benchmark"]] = {"metric": c.get("metric", ""), "subset": c.get("subset", "")}
     published = definition.get("published") or {}
     if published:
         overrides.setdefault(published["benchmark"], {"metric": "", "subset": ""})
+    if snapshot is None:
+        return select_by_benchmark(results, definition.get("selection"), overrides)
     return select_by_benchmark(
         rows_of_source(results, snapshot), {"sources": [snapshot], "only_listed": True}, overrides
     )
@@ -47,8 +50,10 @@ def index_values(definition: Mapping, values: Iterable[np.ndarray]) -> np.ndarra
 
 
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
-    """One board for a weighted-mean index, fed only by the definition's source snapshot."""
-    snapshot = definition["source_snapshot"]
+    """One board for a weighted-mean index, fed only by the definition's source snapshot (or, without one, by every
+    source through its selection rule)."""
+    snapshot = definition.get("source_snapshot")
+    where = f" in snapshot {snapshot}" if snapshot else ""
     precision = definition.get("precision", 4)
     constituents = definition["constituents"]
     published = definition.get("published") or {}
@@ -71,7 +76,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
                         c["benchmark"],
                         "benchmark",
                         "missing",
-                        reason=(f"no {c['benchmark']} result in snapshot {snapshot}; the index is not imputed"),
+                        reason=(f"no {c['benchmark']} result{where}; the index is not imputed"),
                         precision=precision,
                     )
                 )

@@ -10,7 +10,8 @@ import pandas as pd
 from . import aa, aiiq, cost, eq, hle, pedagogy, published
 from .parts import clean, rank_rows, round_half_up, select_by_benchmark
 
-#: Index kind -> computation. A new kind (e.g. hle, pedagogy) adds one line here and its $defs in the schema.
+#: Index kind -> computation. A new kind adds one line here and its $defs in the schema (ARCHITECTURE.md, "A new
+#: index kind"); a generic name for a kind is one line in data/kinds.py.
 COMPUTERS: dict[str, Callable[[Mapping, pd.DataFrame, pd.DataFrame], dict]] = {
     "weighted-mean": aa.compute,
     "ai-iq": aiiq.compute,
@@ -26,7 +27,7 @@ NOT_BOARDS = frozenset({"benchmark-boards"})
 #: Kinds that compute several boards at once from per-question rows: kind -> (function, benchmarks it reads raw).
 MULTI_BOARD: dict[str, Callable] = {
     "hle": lambda definition, results, models, raw: hle.compute_hle(
-        results, models, {m: f for (b, m), f in raw.items() if b == "hle"}, definition
+        results, models, {m: f for (b, m), f in raw.items() if b == definition["benchmark"]}, definition
     ),
     "pedagogy": lambda definition, results, models, raw: pedagogy.compute_pedagogy(
         results, models, _nested(raw), definition

@@ -1,0 +1,208 @@
+"""`sitegen init` (cli/init.py): a new leaderboard repository that validates and builds at once, before `git init`,
+holds no Python, keeps the workflow rules of this repository's own workflows, and takes a result by
+`sitegen new result`."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from sitegen.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {"GITHUB_ACTIONS": "false"}
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), env=ENV)
+
+
+def workflow_rules():
+    """tests/test_workflows.py, the rules this repository's workflows keep, loaded to run on the generated ones."""
+    spec = importlib.util.spec_from_file_location("workflow_rules", ROOT / "tests" / "test_workflows.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("init") / "leaderboard"
+    result = run("init", str(folder))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("wrote 32 files into ")
+    return folder
+
+
+def files(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_the_repository_has_its_files_and_no_python(repo):
+    have = files(repo)
+    assert {
+        ".github/workflows/ci.yml", ".github/workflows/pages.yml", ".github/workflows/pr-diff.yml",
+        ".github/workflows/pr-diff-comment.yml", ".github/sitegen-requirements.txt", ".gitignore", "README.md",
+        "CONTRIBUTING.md", "methodology/benchmarks.yaml", "methodology/site.yaml", "methodology/index.md",
+        "methodology/overall.md", "methodology/indices/overall.yaml", "methodology/indices/benchmark-boards.yaml",
+        "scores/sources.yaml", "schemas/index.schema.json", "schemas/model.schema.json", "schemas/site.schema.json",
+    } <= have
+    assert len([p for p in have if p.startswith("scores/models/")]) == 5
+    assert not [p for p in have if p.endswith((".py", ".pyc"))]
+    assert not [p for p in have if "@@" in (repo / p).read_text(encoding="utf-8")]  # every placeholder filled
+
+
+def test_the_index_is_a_weighted_mean_of_the_one_benchmark_and_the_rows_are_credited(repo):
+    index = yaml.safe_load((repo / "methodology/indices/overall.yaml").read_text(encoding="utf-8"))
+    assert (index["id"], index["kind"], index["weights"]) == ("overall", "weighted-mean", "relative")
+    assert index["constituents"] == [{"benchmark": "gpqa-diamond", "weight": 1}]
+    assert "source_snapshot" not in index  # every source feeds it, submitters' too, by the selection rule
+    assert index["selection"]["order"] == ["independent-first", "source-precedence", "newest", "highest"]
+    (bench,) = yaml.safe_load((repo / "methodology/benchmarks.yaml").read_text(encoding="utf-8"))["benchmarks"]
+    assert (bench["id"], bench["scale"]) == ("gpqa-diamond", {"min": 0, "max": 100, "unit": "percent"})
+    (source,) = yaml.safe_load((repo / "scores/sources.yaml").read_text(encoding="utf-8"))["sources"]
+    assert (source["id"], source["licence"]) == ("epoch-hub", "CC BY 4.0")
+    assert source["attribution"].startswith("Epoch AI, 'AI Benchmarking Hub'")
+    model = yaml.safe_load((repo / "scores/models/deepseek/deepseek-r1-jan-25.yaml").read_text(encoding="utf-8"))
+    (row,) = model["results"]
+    assert (row["benchmark"], row["value"], row["source"], row["published"]) == (
+        "gpqa-diamond", 69.223485, "epoch-hub", "2025-05-26")
+    site = yaml.safe_load((repo / "methodology/site.yaml").read_text(encoding="utf-8"))
+    assert (site["title"], site["boards"]) == ("GPQA Diamond leaderboard", ["overall"])
+
+
+def test_the_schemas_are_the_packages_and_the_files_point_at_them(repo):
+    package = ROOT / "generator" / "sitegen" / "schemas"
+    for path in package.glob("*.schema.json"):
+        assert (repo / "schemas" / path.name).read_bytes() == path.read_bytes()
+    first = (repo / "scores/models/deepseek/deepseek-r1-jan-25.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../../../schemas/model.schema.json"
+    assert (repo / "scores/models/deepseek/../../../schemas/model.schema.json").resolve().is_file()
+
+
+def test_it_validates_and_builds_before_git_init(repo, tmp_path):
+    assert not (repo / ".git").exists()
+    result = run("validate", "--root", str(repo), "--max-warnings", "0")
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "site"
+    result = run("build", "--root", str(repo), "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    board = json.loads((out / "api" / "v1" / "indices" / "overall.json").read_text(encoding="utf-8"))
+    values = {r["model"]: r["value"] for r in board["rows"]}
+    assert values["deepseek/deepseek-r1-0528-may-25"] == 76.33  # 76.325758 at the definition's 2 decimals
+    assert values["01-ai/yi-1.5-34b-chat"] == 31.98
+    assert [r["model"] for r in board["rows"]][0] == "deepseek/deepseek-r1-0528-may-25"
+    assert (out / "methodology" / "overall" / "index.html").is_file()
+    result = run("build", "--root", str(repo), "--out", str(out), "--check", "--quiet")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_result_is_added_with_new_result(tmp_path):
+    folder = tmp_path / "lb"
+    assert run("init", str(folder)).exit_code == 0
+    result = run("new", "model", "acme/widget-1", "--name", "Widget 1", "--organization", "Acme", "--root", str(folder))
+    assert result.exit_code == 0, result.output
+    # the source entry as CONTRIBUTING.md shows it (a made-up lab: this model and its number are test data)
+    guide = (folder / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    entry = guide.split("```yaml\n", 1)[1].split("   ```", 1)[0]
+    assert "  - id: your-lab-2026-01\n" in entry and "--benchmark gpqa-diamond --value 71.5" in guide
+    with (folder / "scores/sources.yaml").open("a", encoding="utf-8") as sources:
+        sources.write("\n".join(line.removeprefix("   ") for line in entry.splitlines()) + "\n")
+    result = run("new", "result", "acme/widget-1", "--benchmark", "gpqa-diamond", "--value", "50.5", "--source",
+                 "your-lab-2026-01", "--url", "https://example.org/run", "--retrieved", "2026-04-20", "--root",
+                 str(folder))
+    assert result.exit_code == 0, result.output
+    model = yaml.safe_load((folder / "scores/models/acme/widget-1.yaml").read_text(encoding="utf-8"))
+    assert model["results"] == [{"benchmark": "gpqa-diamond", "value": 50.5, "source": "your-lab-2026-01",
+                                 "retrieved": "2026-04-20", "url": "https://example.org/run"}]
+    assert run("validate", "--root", str(folder), "--max-warnings", "0").exit_code == 0
+
+
+def test_a_named_benchmark_gets_example_rows_marked_on_every_page(tmp_path):
+    folder = tmp_path / "lb"
+    result = run("init", str(folder), "--benchmark", "Widget Bench 2")
+    assert result.exit_code == 0, result.output
+    (bench,) = yaml.safe_load((folder / "methodology/benchmarks.yaml").read_text(encoding="utf-8"))["benchmarks"]
+    assert (bench["id"], bench["name"]) == ("widget-bench-2", "Widget Bench 2")
+    index = yaml.safe_load((folder / "methodology/indices/overall.yaml").read_text(encoding="utf-8"))
+    assert index["constituents"] == [{"benchmark": "widget-bench-2", "weight": 1}]
+    models = sorted(p.name for p in (folder / "scores/models/example").iterdir())
+    assert models == ["model-a.yaml", "model-b.yaml", "model-c.yaml"]
+    out = tmp_path / "site"
+    result = run("build", "--root", str(folder), "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    pages = sorted(out.rglob("*.html"))
+    assert len(pages) > 5
+    unmarked = [p for p in pages if "example data: replace" not in p.read_text(encoding="utf-8")]
+    assert unmarked == []
+
+
+@pytest.mark.parametrize("args", [["--benchmark", "!!!"], []])
+def test_it_refuses_a_non_empty_folder_or_a_nameless_benchmark(tmp_path, args):
+    folder = tmp_path / "lb"
+    folder.mkdir()
+    if not args:
+        (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
+    result = run("init", str(folder), *args)
+    assert result.exit_code == 1
+    assert ("not empty" if not args else "give a name with letters or digits") in result.output
+    assert sorted(p.name for p in folder.iterdir()) == ([] if args else ["notes.txt"])
+
+
+def test_update_refreshes_the_schemas_only(tmp_path):
+    folder = tmp_path / "lb"
+    assert run("init", str(folder)).exit_code == 0
+    (folder / "schemas" / "index.schema.json").write_text("{}", encoding="utf-8")
+    (folder / "README.md").write_text("my own\n", encoding="utf-8")
+    result = run("init", str(folder), "--update")
+    assert result.exit_code == 0, result.output
+    package = ROOT / "generator" / "sitegen" / "schemas" / "index.schema.json"
+    assert (folder / "schemas" / "index.schema.json").read_bytes() == package.read_bytes()
+    assert (folder / "README.md").read_text(encoding="utf-8") == "my own\n"
+    assert run("init", str(tmp_path / "elsewhere"), "--update").exit_code == 1
+
+
+def test_the_requirement_is_written_where_the_workflows_install_from(tmp_path):
+    folder = tmp_path / "lb"
+    assert run("init", str(folder), "--sitegen", "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl").exit_code == 0
+    lines = (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[-1] == "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl"
+    for name in ("ci.yml", "pages.yml", "pr-diff-comment.yml"):
+        text = (folder / ".github/workflows" / name).read_text(encoding="utf-8")
+        assert "python -m pip install -r .github/sitegen-requirements.txt" in text
+
+
+def test_the_workflows_keep_this_repositorys_rules(repo):
+    rules = workflow_rules()
+    paths = sorted((repo / ".github" / "workflows").glob("*.yml"))
+    assert [p.name for p in paths] == ["ci.yml", "pages.yml", "pr-diff-comment.yml", "pr-diff.yml"]
+    for path in paths:
+        rules.test_every_action_is_pinned_to_a_commit_sha_with_its_version(path)
+        rules.test_top_level_permissions_are_read_only(path)
+        rules.test_write_permissions_only_in_the_jobs_that_need_them(path)
+        rules.test_never_pull_request_target(path)
+        rules.test_every_job_has_a_timeout(path)
+        rules.test_every_checkout_keeps_no_credentials(path)
+        rules.test_no_expressions_pasted_into_shell_or_scripts(path)
+        rules.test_secrets_and_environments_only_in_the_jobs_that_need_them(path)
+    # the workflow_run split: the comment job alone writes, with no checkout and no shell; render runs no PR code
+    comment_wf = rules.load(repo / ".github/workflows/pr-diff-comment.yml")
+    assert set(rules.triggers(comment_wf)) == {"workflow_run"}
+    render, comment = comment_wf["jobs"]["render"], comment_wf["jobs"]["comment"]
+    assert comment["permissions"] == {"pull-requests": "write"}
+    assert not any(rules.is_checkout(s) or "run" in s for s in comment["steps"])
+    checkout = next(s for s in render["steps"] if rules.is_checkout(s))
+    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert checkout["with"]["sparse-checkout"] == ".github/sitegen-requirements.txt"
+    done = subprocess.run([rules.actionlint(), "-no-color", *map(str, paths)], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, f"actionlint:\n{done.stdout}{done.stderr}"
+    done = rules.zizmor(*map(str, paths), cwd=repo)
+    assert done.returncode == 0, f"zizmor:\n{done.stdout}{done.stderr}"
