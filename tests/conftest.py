@@ -54,11 +54,16 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped under CI=true, where tools/test.sh prepares what every test needs: {reason}"
 
 
+#: The data tree's digest (build/stamp.data_digest), taken before real_repo reads it: the compute cache's key.
+_REAL_INPUTS: list[str] = []
+
+
 @pytest.fixture(scope="session")
 def real_repo():
     """This repository's data, validated (data.validate_repo): the Repo; a validation error fails the test."""
-    from sitegen.build import validate_repo
+    from sitegen.build import stamp, validate_repo
 
+    _REAL_INPUTS[:] = [stamp.data_digest(ROOT)]
     repo, problems = validate_repo(ROOT)
     assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
     return repo
@@ -104,11 +109,23 @@ def _digest(computed) -> str:
 
 
 @pytest.fixture(scope="session")
-def real_computed(real_repo):
-    """build.compute over this repository's data (every board, the API files, the as-of views): read-only."""
-    from sitegen.build import compute
+def real_computed(real_repo, tmp_path_factory):
+    """build.compute over this repository's data (every board, the API files, the as-of views): read-only.
 
-    computed = compute(real_repo)
+    Computed as `sitegen build --root .` computes it, through the repository's compute cache (build/simcache.py:
+    `.sitegen-cache/`, or SITEGEN_CACHE's folder; SITEGEN_CACHE=off computes afresh), keyed by the data's and the
+    code's digests: the first test process computes and keeps it, the other workers wait for it (a lock in the
+    run's shared temporary folder) and load it, and so does .ci/run's `build --check` after the tests."""
+    import fcntl
+
+    from sitegen.build import compute, simcache
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own (xdist's popen-gw<N>)
+    with open(shared / "real-computed.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        computed = compute(real_repo, simcache.folder(ROOT), inputs=_REAL_INPUTS[0], root=ROOT)
     before = _digest(computed)
     yield computed
     assert _digest(computed) == before, "a test changed the shared real_computed (tests/conftest.py): copy it first"
