@@ -6,6 +6,9 @@ the session ends with a check that nobody changed the shared computation."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import functools
 import hashlib
 import os
 import pickle
@@ -52,6 +55,31 @@ def pytest_runtest_makereport(item, call):
     if not any(allowed in reason for allowed in CI_MAY_SKIP):
         report.outcome = "failed"
         report.longrepr = f"skipped under CI=true, where tools/test.sh prepares what every test needs: {reason}"
+
+
+def _shared_tmp(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def _one_at_a_time(tmp_path_factory, name: str):
+    with open(_shared_tmp(tmp_path_factory) / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+@pytest.fixture(scope="session")
+def shared_tmp(tmp_path_factory) -> Path:
+    """The run's temporary folder, shared by every pytest-xdist worker (each has its own below it, popen-gw<N>)."""
+    return _shared_tmp(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def one_at_a_time(tmp_path_factory):
+    """one_at_a_time(name): a block held by one test process of the run at a time (a lock file in shared_tmp):
+    what one makes in it, the others find made when their turn comes."""
+    return functools.partial(_one_at_a_time, tmp_path_factory)
 
 
 #: The data tree's digest (build/stamp.data_digest), taken before real_repo reads it: the compute cache's key.
@@ -116,15 +144,9 @@ def real_computed(real_repo, tmp_path_factory):
     `.sitegen-cache/`, or SITEGEN_CACHE's folder; SITEGEN_CACHE=off computes afresh), keyed by the data's and the
     code's digests: the first test process computes and keeps it, the other workers wait for it (a lock in the
     run's shared temporary folder) and load it, and so does .ci/run's `build --check` after the tests."""
-    import fcntl
-
     from sitegen.build import compute, simcache
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the run's folder, above each worker's own (xdist's popen-gw<N>)
-    with open(shared / "real-computed.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+    with _one_at_a_time(tmp_path_factory, "real-computed"):
         computed = compute(real_repo, simcache.folder(ROOT), inputs=_REAL_INPUTS[0], root=ROOT)
     before = _digest(computed)
     yield computed
