@@ -1,8 +1,9 @@
 """Session fixtures over the repository's own data, shared by every test that only reads them.
 
-Validating and computing the real data takes ~25 s; a dozen test files used to do it again each. Here it is done
-once per test process (once per worker under pytest-xdist). A test that changes what it gets must copy it first;
-the session ends with a check that nobody changed the shared computation."""
+Validating and computing the real data takes ~25 s; a dozen test files used to do it again each. Here validation
+is done once per test process (once per worker under pytest-xdist) and the computation once per run (the compute
+cache, real_computed). A test that changes what it gets must copy it first; the session ends with a check that
+nobody changed the shared computation."""
 
 from __future__ import annotations
 
@@ -155,9 +156,9 @@ def real_computed(real_repo, tmp_path_factory):
 
 #: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
 #: module fixtures are built once, except the files named here: slow tests spread over the workers one by one,
-#: which share no module fixture (test_refresh_pr) or only session ones, built once per worker (test_browser:
-#: chromium, the fixture site, the real site; a third of the suite's time, which would otherwise keep one worker
-#: busy alone).
+#: which share no module fixture (test_refresh_pr) or only session ones (test_browser: chromium and the fixture
+#: site, built once per worker, and the real site, rendered once per run; a third of the suite's time, which would
+#: otherwise keep one worker busy alone).
 SPREAD = {"test_refresh_pr.py", "test_browser.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
 FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py")
