@@ -1,11 +1,15 @@
 """Session fixtures over the repository's own data, shared by every test that only reads them.
 
-Validating and computing the real data takes ~25 s; a dozen test files used to do it again each. Here it is done
-once per test process (once per worker under pytest-xdist). A test that changes what it gets must copy it first;
-the session ends with a check that nobody changed the shared computation."""
+Validating and computing the real data takes ~25 s; a dozen test files used to do it again each. Here validation
+is done once per test process (once per worker under pytest-xdist) and the computation once per run (the compute
+cache, real_computed). A test that changes what it gets must copy it first; the session ends with a check that
+nobody changed the shared computation."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import functools
 import hashlib
 import os
 import pickle
@@ -54,11 +58,41 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped under CI=true, where tools/test.sh prepares what every test needs: {reason}"
 
 
+def _shared_tmp(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def _one_at_a_time(tmp_path_factory, name: str):
+    with open(_shared_tmp(tmp_path_factory) / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+@pytest.fixture(scope="session")
+def shared_tmp(tmp_path_factory) -> Path:
+    """The run's temporary folder, shared by every pytest-xdist worker (each has its own below it, popen-gw<N>)."""
+    return _shared_tmp(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def one_at_a_time(tmp_path_factory):
+    """one_at_a_time(name): a block held by one test process of the run at a time (a lock file in shared_tmp):
+    what one makes in it, the others find made when their turn comes."""
+    return functools.partial(_one_at_a_time, tmp_path_factory)
+
+
+#: The data tree's digest (build/stamp.data_digest), taken before real_repo reads it: the compute cache's key.
+_REAL_INPUTS: list[str] = []
+
+
 @pytest.fixture(scope="session")
 def real_repo():
     """This repository's data, validated (data.validate_repo): the Repo; a validation error fails the test."""
-    from sitegen.build import validate_repo
+    from sitegen.build import stamp, validate_repo
 
+    _REAL_INPUTS[:] = [stamp.data_digest(ROOT)]
     repo, problems = validate_repo(ROOT)
     assert repo is not None, [p.format() for p in problems if p.severity == "error"][:5]
     return repo
@@ -104,11 +138,17 @@ def _digest(computed) -> str:
 
 
 @pytest.fixture(scope="session")
-def real_computed(real_repo):
-    """build.compute over this repository's data (every board, the API files, the as-of views): read-only."""
-    from sitegen.build import compute
+def real_computed(real_repo, tmp_path_factory):
+    """build.compute over this repository's data (every board, the API files, the as-of views): read-only.
 
-    computed = compute(real_repo)
+    Computed as `sitegen build --root .` computes it, through the repository's compute cache (build/simcache.py:
+    `.sitegen-cache/`, or SITEGEN_CACHE's folder; SITEGEN_CACHE=off computes afresh), keyed by the data's and the
+    code's digests: the first test process computes and keeps it, the other workers wait for it (a lock in the
+    run's shared temporary folder) and load it, and so does .ci/run's `build --check` after the tests."""
+    from sitegen.build import compute, simcache
+
+    with _one_at_a_time(tmp_path_factory, "real-computed"):
+        computed = compute(real_repo, simcache.folder(ROOT), inputs=_REAL_INPUTS[0], root=ROOT)
     before = _digest(computed)
     yield computed
     assert _digest(computed) == before, "a test changed the shared real_computed (tests/conftest.py): copy it first"
@@ -116,9 +156,9 @@ def real_computed(real_repo):
 
 #: Under pytest-xdist with --dist loadgroup (tools/test.sh), every file's tests run on one worker, so that its
 #: module fixtures are built once, except the files named here: slow tests spread over the workers one by one,
-#: which share no module fixture (test_refresh_pr) or only session ones, built once per worker (test_browser:
-#: chromium, the fixture site, the real site; a third of the suite's time, which would otherwise keep one worker
-#: busy alone).
+#: which share no module fixture (test_refresh_pr) or only session ones (test_browser: chromium and the fixture
+#: site, built once per worker, and the real site, rendered once per run; a third of the suite's time, which would
+#: otherwise keep one worker busy alone).
 SPREAD = {"test_refresh_pr.py", "test_browser.py"}
 #: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone.
 FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py", "test_wheel.py")

@@ -216,10 +216,11 @@ def _get(url: str) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-def _until(condition, seconds: float = 60, touch=None) -> bool:
+def _until(condition, seconds: float = 180, touch=None) -> bool:
     """Poll condition() every 0.2 s until it holds or the deadline passes (generous: it returns as soon as the
-    condition holds, and a busy machine may take long to rebuild); `touch()` is repeated meanwhile (the watcher
-    may not be watching yet at first)."""
+    condition holds, and a busy machine may take long to rebuild: the real build of _small_tree takes ~6 s at load
+    15-20 and may take far longer under `stress-ng --cpu 2`; well past serve's own 30 s wait); `touch()` is
+    repeated meanwhile (the watcher may not be watching yet at first)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():

@@ -45,7 +45,9 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert "python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }" in lines
     assert "if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then" in lines
     # Installs the same pins as the README's first command, plus the test extras, and runs pytest in .venv.
-    assert (".venv/bin/python -m pip install --disable-pip-version-check -q "
+    # (through uv, pinned, which pip installs into .venv first: the same pins, downloaded in parallel)
+    assert ".venv/bin/python -m pip install --disable-pip-version-check -q uv==0.13.9" in lines
+    assert (".venv/bin/uv pip install -q --python .venv/bin/python "
             "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'") in lines
     assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
     # axe-core for the browser tests' accessibility check, from the lock file's pinned version and integrity

@@ -51,13 +51,13 @@ def test_the_open_page_reloads_after_a_rebuild(tmp_path, chromium):
             page.on("console", lambda msg: console.append((msg.type, msg.text)))
             # The script's first answer from the build counter (count 1, the build before the change): from then
             # on, a rebuild moves the counter away from what the page has seen.
-            with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=60_000):
+            with page.expect_response(lambda r: r.url.endswith("/__sitegen/build"), timeout=180_000):
                 page.goto(f"http://{host}:{port}/")
             assert page.text_content("#n") == "first"
             data.write_text("second")
             # Polled from here (every 200 ms, within a deadline): wait_for_function would evaluate a string, which
             # the page's CSP forbids.
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 180  # a hang guard, well past serve's own 30 s: it ends at "second"
             while time.monotonic() < deadline and page.text_content("#n") != "second":
                 page.wait_for_timeout(200)
             assert page.text_content("#n") == "second"

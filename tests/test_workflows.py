@@ -161,7 +161,9 @@ def test_ci_runs_what_the_local_gate_runs_on_the_repository_alone():
     setup = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/setup-python@"))
     assert ">=" + setup["with"]["python-version"] == tomllib.loads(
         (ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
-    assert setup["with"]["cache-dependency-path"] == "constraints.txt"
+    # the cache's key: both files tools/test.sh installs pins from
+    keyed = setup["with"]["cache-dependency-path"].split()
+    assert keyed == ["constraints.txt", "tests/interchange/eee-requirements.txt"]
     checkout = next(step for step in job["steps"] if is_checkout(step))
     assert set(checkout["with"]) == {"persist-credentials"}      # no other repository or submodule beside it
     uses = [step["uses"].split("@")[0] for step in job["steps"] if "uses" in step]

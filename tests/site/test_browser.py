@@ -8,6 +8,7 @@ import json
 import http.server
 import os
 import re
+import shutil
 import threading
 from pathlib import Path
 
@@ -433,19 +434,25 @@ PAGE_KINDS = {
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, real_repo, real_computed):
+def real_site(shared_tmp, one_at_a_time, request):
     """The site built from this repository's data (tests/conftest.py computes it once), with a GitHub Pages project
-    URL."""
+    URL: rendered once in the run, by the first worker that needs it, into the run's shared folder; the others
+    serve the same files (the tests only read them)."""
     import dataclasses
 
-    from sitegen.build import site_context
-    from sitegen.history.changelog import Record
-    from sitegen.site import render_site
+    out, done = shared_tmp / "real-site", shared_tmp / "real-site.rendered"
+    with one_at_a_time("real-site"):
+        if not done.is_file():
+            from sitegen.build import site_context
+            from sitegen.history.changelog import Record
+            from sitegen.site import render_site
 
-    ctx = dataclasses.replace(site_context(real_repo, real_computed, Record(REPO)),
-                              site_url="https://example.github.io" + SUB)
-    out = tmp_path_factory.mktemp("real-site")
-    render_site(ctx, out)
+            real_repo, real_computed = request.getfixturevalue("real_repo"), request.getfixturevalue("real_computed")
+            ctx = dataclasses.replace(site_context(real_repo, real_computed, Record(REPO)),
+                                      site_url="https://example.github.io" + SUB)
+            shutil.rmtree(out, ignore_errors=True)  # a render cut short by an earlier failure
+            render_site(ctx, out)
+            done.touch()  # written last: the site is whole
     return out
 
 
