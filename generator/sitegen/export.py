@@ -17,6 +17,16 @@ PRECISION = 4
 _AS_IS = frozenset({str, int, bool, type(None)})
 
 
+def _fixed_float(x: float, places: int) -> float:
+    """A finite float to `places` decimals (Decimal half-up on the shortest repr); -0.0 as 0.0."""
+    if x != x or x in (math.inf, -math.inf):
+        raise ValueError(f"non-finite number in a board: {x!r}")
+    if round(x, places) == x:
+        return x + 0.0  # already at the precision; + 0.0 turns -0.0 into 0.0
+    q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return float(q) + 0.0
+
+
 def _fixed(x: Any, places: int) -> Any:
     """Floats to `places` decimals (Decimal half-up on the shortest repr); containers recursively.
 
@@ -24,12 +34,7 @@ def _fixed(x: Any, places: int) -> Any:
     """
     kind = type(x)
     if kind is float:
-        if x != x or x in (math.inf, -math.inf):
-            raise ValueError(f"non-finite number in a board: {x!r}")
-        if round(x, places) == x:
-            return x + 0.0  # already at the precision; + 0.0 turns -0.0 into 0.0
-        q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-        return float(q) + 0.0
+        return _fixed_float(x, places)
     if kind is dict:  # text, whole numbers and None are kept as they are without a call (most of the cells)
         return {k if type(k) is str else str(k): v if type(v) in _AS_IS else _fixed(v, places) for k, v in x.items()}
     if kind is list or kind is tuple:

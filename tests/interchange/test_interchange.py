@@ -178,6 +178,15 @@ def test_eee_uncertainty_shape():
     assert log["evaluation_results"][0]["metric_config"]["max_score"] == 100
 
 
+def test_eee_export_needs_a_retrieval_date():
+    """EEE requires retrieved_timestamp: a record with no date of its own and no `retrieved=` is refused by name."""
+    record = {"model": W, "benchmark": "gpqa-diamond", "value": 41.4}
+    with pytest.raises(ValueError, match="acme/widget-7b-instruct on gpqa-diamond: no retrieval date"):
+        eee.to_eee([record], benchmarks=REGISTRY)
+    (log,) = [json.loads(t) for t in eee.to_eee([record], benchmarks=REGISTRY, retrieved="2025-06-01").values()]
+    assert log["retrieved_timestamp"] == "1748736000"
+
+
 def test_hf_import_to_eee_and_back():
     """Across formats: a model card's records survive EEE export and import (without HF's url-less fields)."""
     first = hf.import_model_index((FIXTURES / "model-card.md").read_text(), source="s", retrieved="2025-06-01",

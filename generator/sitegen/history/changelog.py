@@ -45,7 +45,7 @@ def log(root: Path) -> list[dict]:
             continue
         sha, parents, stamp, subject = record.strip("\n").split("\x1f", 3)
         commits.append(
-            {"commit": sha, "parent": (parents.split() or [None])[0], "date": _utc(stamp), "subject": subject}
+            {"commit": sha, "parent": next(iter(parents.split()), None), "date": _utc(stamp), "subject": subject}
         )
     return commits
 
@@ -113,50 +113,60 @@ def _model_id(rel: str) -> str | None:
     return None
 
 
+def _model_changes(before: dict, after: dict) -> dict[str, dict[str, list]]:
+    """Per model, the results one file adds, changes (a COMPARED field) and removes; models without any left out."""
+    out = {}
+    for m in sorted(set(before) | set(after)):
+        a, b = before.get(m, {}), after.get(m, {})
+        change = {
+            "added": [_result_view(k, b[k]) for k in sorted(b.keys() - a.keys())],
+            "changed": [
+                {
+                    **dict(zip(KEY, k)),
+                    "old": a[k].get("value"),
+                    "new": b[k].get("value"),
+                    "fields": [f for f in COMPARED if a[k].get(f) != b[k].get(f)],
+                }
+                for k in sorted(a.keys() & b.keys())
+                if any(a[k].get(f) != b[k].get(f) for f in COMPARED)
+            ],
+            "removed": [_result_view(k, a[k]) for k in sorted(a.keys() - b.keys())],
+        }
+        if any(change.values()):
+            out[m] = change
+    return out
+
+
+def _file_results(root: Path, parent: str | None, sha: str, status: str, rel: str) -> dict[str, dict[str, list]]:
+    """The result changes of one model or imported file the commit changed (see _model_changes)."""
+    before = _results_by_model(rel, _blob(root, parent, rel) if status != "A" else None)
+    after = _results_by_model(rel, _blob(root, sha, rel) if status != "D" else None)
+    return _model_changes(before, after)
+
+
 def entry_for(root: Path, commit: dict) -> dict:
     """One changelog entry: models added/removed, results per model, methodology and other files changed."""
     sha, parent = commit["commit"], commit["parent"]
-    models = {"added": [], "removed": []}
+    models: dict[str, list[str]] = {"added": [], "removed": []}
     results: dict[str, dict[str, list]] = {}
     methodology, other = [], []
     for status, rel in changed_files(root, parent, sha):
+        word = {"A": "added", "D": "deleted"}.get(status, "changed")
         if rel.startswith("methodology/"):
             old, new = _blob(root, parent, rel), _blob(root, sha, rel)
             keys = diffing.changed_keys(old, new) if rel.endswith(".yaml") and status == "M" else []
-            methodology.append(
-                {"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed"), "keys": keys}
-            )
+            methodology.append({"file": rel, "status": word, "keys": keys})
             continue
         model = _model_id(rel)
-        if model and status == "A":
-            models["added"].append(model)
-        elif model and status == "D":
-            models["removed"].append(model)
+        if model and status in ("A", "D"):
+            models["added" if status == "A" else "removed"].append(model)
         if not (model or rel.startswith("scores/imported/")) or not rel.endswith(".yaml"):
-            other.append({"file": rel, "status": {"A": "added", "D": "deleted"}.get(status, "changed")})
+            other.append({"file": rel, "status": word})
             continue
-        before = _results_by_model(rel, _blob(root, parent, rel) if status != "A" else None)
-        after = _results_by_model(rel, _blob(root, sha, rel) if status != "D" else None)
-        for m in sorted(set(before) | set(after)):
-            a, b = before.get(m, {}), after.get(m, {})
-            change = {
-                "added": [_result_view(k, b[k]) for k in sorted(b.keys() - a.keys())],
-                "changed": [
-                    {
-                        **dict(zip(KEY, k)),
-                        "old": a[k].get("value"),
-                        "new": b[k].get("value"),
-                        "fields": [f for f in COMPARED if a[k].get(f) != b[k].get(f)],
-                    }
-                    for k in sorted(a.keys() & b.keys())
-                    if any(a[k].get(f) != b[k].get(f) for f in COMPARED)
-                ],
-                "removed": [_result_view(k, a[k]) for k in sorted(a.keys() - b.keys())],
-            }
-            if any(change.values()):
-                mine = results.setdefault(m, {"added": [], "changed": [], "removed": []})
-                for kind, rows in change.items():
-                    mine[kind].extend(rows)
+        for m, change in _file_results(root, parent, sha, status, rel).items():
+            mine = results.setdefault(m, {"added": [], "changed": [], "removed": []})
+            for kind, rows in change.items():
+                mine[kind].extend(rows)
     counts = {kind: sum(len(r[kind]) for r in results.values()) for kind in ("added", "changed", "removed")}
     return {
         "commit": sha,
@@ -174,7 +184,8 @@ class _States:
     """Validated, computed states by commit, materialised once each into one temporary folder."""
 
     def __init__(self, root: Path, tmp: Path):
-        self.root, self.tmp, self.cache = root, tmp, {}
+        self.root, self.tmp = root, tmp
+        self.cache: dict[str, tuple[diffing.State | None, list]] = {}
 
     def get(self, sha: str | None):
         if sha is None:
@@ -340,7 +351,8 @@ def summary_entries(root: Path, limit: int = 200) -> list[dict]:
             continue
         items = [x for x in rest.lstrip("\n").split("\0") if x and x != "\n"]
         changes = [(items[i][:1], items[i + 1]) for i in range(0, len(items) - 1, 2)]
-        entries.append(_summarise(*fields, changes))
+        sha, stamp, parents, subject = fields
+        entries.append(_summarise(sha, stamp, parents, subject, changes))
     if not entries:
         return []
     shallow = (

@@ -47,7 +47,7 @@ def load_state(root: Path):
     if repo is None:
         return None, problems
     computed = compute(repo, boards_only=True)  # the State holds no as-of view and no API file
-    methodology = {repo.benchmarks.path: repo.benchmarks.data}
+    methodology = {repo.benchmarks.path: repo.benchmarks.data} if repo.benchmarks is not None else {}
     methodology.update({doc.path: doc.data for doc in repo.indices})
     methodology.update({f"methodology/{name}": text for name, text in repo.pages})
     state = State(
@@ -166,21 +166,9 @@ def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: l
     own_components = {r["component"] for r in own}
     out = []
     for r in entry["reasons"]:
-        kind = r.get("kind")
-        same_how = kind == "status-changed" and r.get("old_how") == r.get("new_how")
-        if (same_how or kind == "methodology" and "files" not in r) and r.get("old") == r.get("new"):
-            continue  # the component's value did not change (only, say, its retrieval date): no reason
-        if (same_how or kind == "methodology" and "files" not in r) and r.get("component") in own_components:
-            continue  # said by the own-result reason below
-        if kind == "methodology" and "files" not in r and not methodology_files:
-            # same score, new value, no methodology file changed: other rows' results moved the scale
-            out.append({**r, "kind": "scale-changed"})
-        elif same_how and methodology_files:
-            out.append({**r, "kind": "methodology", "files": methodology_files})
-        elif same_how:
-            out.append({**r, "kind": "scale-changed"})
-        else:
-            out.append(r)
+        reason = _engine_reason(r, own_components, methodology_files)
+        if reason is not None:
+            out.append(reason)
     corrected = {r["component"] for r in own if r["kind"] == "observed-changed"}
     out = [
         {**r, "correction": True} if r.get("kind") == "observed-changed" and r.get("component") in corrected else r
@@ -188,12 +176,41 @@ def true_reasons(board_id: str, entry: dict, results: dict, methodology_files: l
     ]
     covered = {r.get("component") for r in out if r.get("kind") in OWN_RESULT_KINDS}  # the engine said it already
     out = [r for r in own if r["component"] not in covered] + out
-    if not out and methodology_files and set(entry["changed"]) - {"rank"}:
-        out = [{"kind": "methodology", "files": methodology_files}]
-    if not out and set(entry["changed"]) - {"rank", "source"}:
-        out = [{"kind": "scale-changed"}]
+    if not out:
+        out = _unexplained_reasons(set(entry["changed"]), methodology_files)
     out.sort(key=lambda r: r.get("kind") not in OWN_RESULT_KINDS)  # the row's own results first
     return out  # empty: only its rank moved (others did), or nothing a reader sees did
+
+
+def _engine_reason(r: dict, own_components: set, methodology_files: list) -> dict | None:
+    """One reason the engine gave, as the report says it (None: not a reason, or one an own-result reason says):
+    a value mapped anew with no methodology file changed moved with the scale; a status kept whose value moved
+    moved with the methodology files, or else with the scale."""
+    kind = r.get("kind")
+    same_how = kind == "status-changed" and r.get("old_how") == r.get("new_how")
+    mapped = kind == "methodology" and "files" not in r
+    if (same_how or mapped) and r.get("old") == r.get("new"):
+        return None  # the component's value did not change (only, say, its retrieval date): no reason
+    if (same_how or mapped) and r.get("component") in own_components:
+        return None  # said by the own-result reason
+    if mapped and not methodology_files:
+        # same score, new value, no methodology file changed: other rows' results moved the scale
+        return {**r, "kind": "scale-changed"}
+    if same_how and methodology_files:
+        return {**r, "kind": "methodology", "files": methodology_files}
+    if same_how:
+        return {**r, "kind": "scale-changed"}
+    return r
+
+
+def _unexplained_reasons(changed: set, methodology_files: list) -> list[dict]:
+    """The reason of a row no result or engine reason explains: the methodology files, when some changed and more
+    than the rank moved; else the scale, when more than rank and source moved; else none."""
+    if methodology_files and changed - {"rank"}:
+        return [{"kind": "methodology", "files": methodology_files}]
+    if changed - {"rank", "source"}:
+        return [{"kind": "scale-changed"}]
+    return []
 
 
 def changed_keys(old, new, path: str = "") -> list[str]:
@@ -208,18 +225,27 @@ def changed_keys(old, new, path: str = "") -> list[str]:
                 out.extend(changed_keys(old[key], new[key], sub))
         return out
     if isinstance(old, list) and isinstance(new, list):
-        id_key = _list_id_key(old, new)
-        if id_key:
-            a = {item[id_key]: item for item in old}
-            b = {item[id_key]: item for item in new}
-            out = []
-            for ident in sorted(set(a) | set(b), key=str):
-                sub = f"{path}[{ident}]"
-                out.extend([sub] if ident not in a or ident not in b else changed_keys(a[ident], b[ident], sub))
-            return out
-        if len(old) == len(new) and all(isinstance(x, Mapping) for x in old + new):
-            return [k for i, (x, y) in enumerate(zip(old, new)) for k in changed_keys(x, y, f"{path}[{i}]")]
+        keys = _changed_list_keys(old, new, path)
+        if keys is not None:
+            return keys
     return [] if old == new else [path or "(document)"]
+
+
+def _changed_list_keys(old: list, new: list, path: str) -> list[str] | None:
+    """changed_keys of two lists of mappings, by their id key or else (same length) by position; None for other
+    lists, compared whole."""
+    id_key = _list_id_key(old, new)
+    if id_key:
+        a = {item[id_key]: item for item in old}
+        b = {item[id_key]: item for item in new}
+        out = []
+        for ident in sorted(set(a) | set(b), key=str):
+            sub = f"{path}[{ident}]"
+            out.extend([sub] if ident not in a or ident not in b else changed_keys(a[ident], b[ident], sub))
+        return out
+    if len(old) == len(new) and all(isinstance(x, Mapping) for x in old + new):
+        return [k for i, (x, y) in enumerate(zip(old, new)) for k in changed_keys(x, y, f"{path}[{i}]")]
+    return None
 
 
 def _list_id_key(old: list, new: list) -> str | None:
@@ -261,25 +287,9 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
         ("benchmark", old.benchmark_boards, new.benchmark_boards),
     ):
         for board_id in sorted(set(old_boards) | set(new_boards)):
-            files = [
-                m["file"]
-                for m in methodology
-                if m["file"] == "methodology/benchmarks.yaml"
-                or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
-                or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")
-            ]
-            d = diff_board(old_boards.get(board_id), new_boards.get(board_id), changed_models, files)
-            key = f"{group}:{board_id}"
-            kept = []
-            for entry in d["moved"]:
-                entry["reasons"] = true_reasons(
-                    key, entry, results, files, [old_boards.get(board_id), new_boards.get(board_id)]
-                )
-                if entry["reasons"]:
-                    kept.append(entry)
-                elif "rank" in entry["changed"]:
-                    d["rank_shifts"] += 1  # only its rank moved, because other rows did: counted, not listed
-            d["moved"] = kept
+            files = _board_files(methodology, group, board_id)
+            pair = [old_boards.get(board_id), new_boards.get(board_id)]
+            d = _board_diff(f"{group}:{board_id}", pair, changed_models, files, results)
             if d["entered"] or d["left"] or d["moved"] or d["rank_shifts"] or d["status"] != "changed":
                 d["group"] = group
                 d["methodology_files"] = files
@@ -317,6 +327,33 @@ def diff(old: State, new: State, base: str = "", head: str = "") -> dict:
     }
 
 
+def _board_files(methodology: list[dict], group: str, board_id: str) -> list[str]:
+    """The changed methodology files that define a board: benchmarks.yaml, and the index's definition or the
+    benchmark boards' file."""
+    return [
+        m["file"]
+        for m in methodology
+        if m["file"] == "methodology/benchmarks.yaml"
+        or (group == "index" and m["file"] == f"methodology/indices/{board_id}.yaml")
+        or (group == "benchmark" and m["file"] == "methodology/indices/benchmark-boards.yaml")
+    ]
+
+
+def _board_diff(key: str, pair: list, changed_models: set, files: list[str], results: dict) -> dict:
+    """diff_board of a board's two sides, its moved rows given their true reasons; a row with none that only
+    moved rank (because other rows did) is counted in rank_shifts, not listed."""
+    d = diff_board(pair[0], pair[1], changed_models, files)
+    kept = []
+    for entry in d["moved"]:
+        entry["reasons"] = true_reasons(key, entry, results, files, pair)
+        if entry["reasons"]:
+            kept.append(entry)
+        elif "rank" in entry["changed"]:
+            d["rank_shifts"] += 1  # only its rank moved, because other rows did: counted, not listed
+    d["moved"] = kept
+    return d
+
+
 #: The stages `diff_refs` reports to its `progress` callback, in order.
 DIFF_STAGES = ("reading base", "computing base", "reading head", "computing head", "comparing")
 
@@ -331,7 +368,9 @@ def diff_refs(root: Path, base: str, head: str | None, progress=None):
 
     progress = progress or (lambda stage: None)
     root = Path(root)
-    states, problems, commits = {}, {}, {}
+    states: dict[str, State | None] = {}
+    problems: dict[str, list] = {}
+    commits: dict[str, str | None] = {}
     with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:
         for side, ref in (("base", base), ("head", head)):
             progress(f"reading {side}")

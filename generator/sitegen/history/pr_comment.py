@@ -158,13 +158,22 @@ def describe_reason(r) -> str:
     r = _d(r)
     c = _s(r.get("component"))
     kind = r.get("kind")
+    phrase = _own_reason(kind, r, c)
+    if phrase is None:
+        phrase = _other_reason(kind, r, c)
+    return phrase if phrase is not None else f"{c}: {_s(r.get('old_how'))} → {_s(r.get('new_how'))}"
+
+
+def _own_reason(kind, r: dict, c: str) -> str | None:
+    """A reason of the row's own results (OWN_KINDS but source-changed) as a phrase; None for another kind."""
     src = _paren(_s(r.get("source")))
-    if kind == "new-observed" and r.get("result") is True:
-        return f"{c}: new result {_num(r.get('new'))}{src}"
-    if kind == "observed-changed" and r.get("result") is True:
-        return f"{c}: corrected value {_arrow(r.get('old'), r.get('new'))}{src}"
-    if kind == "observed-removed" and r.get("result") is True:
-        return f"{c}: result {_num(r.get('old'))} removed{src}"
+    if r.get("result") is True:  # a benchmark board's own result
+        if kind == "new-observed":
+            return f"{c}: new result {_num(r.get('new'))}{src}"
+        if kind == "observed-changed":
+            return f"{c}: corrected value {_arrow(r.get('old'), r.get('new'))}{src}"
+        if kind == "observed-removed":
+            return f"{c}: result {_num(r.get('old'))} removed{src}"
     if kind == "new-observed":
         return f"new observed {c} {_num(r.get('new'))}{src}"
     if kind == "imputed-to-observed":
@@ -175,6 +184,11 @@ def describe_reason(r) -> str:
         raw = f" (score {_arrow(r.get('old_raw'), r.get('new_raw'))})" if _is_num(r.get("old_raw")) else ""
         label = "corrected value" if r.get("correction") is True else "own result"
         return f"{c}: {label} {_arrow(r.get('old'), r.get('new'))}{raw}"
+    return None
+
+
+def _other_reason(kind, r: dict, c: str) -> str | None:
+    """A reason from methodology, a source or other rows as a phrase; None for another kind."""
     if kind == "methodology" and "files" in r:
         return "methodology: " + ", ".join(_s(f) for f in _l(r["files"], 10))
     if kind == "methodology":
@@ -194,7 +208,7 @@ def describe_reason(r) -> str:
         return f"same value from {_s(r.get('old_source'))} → {_s(r.get('source'))}"
     if kind == "others-moved":
         return "other models moved"
-    return f"{c}: {_s(r.get('old_how'))} → {_s(r.get('new_how'))}"
+    return None
 
 
 def _why(row) -> str:
@@ -256,52 +270,72 @@ def _value_moved(row) -> bool:
 
 def headline(boards: dict) -> list[str]:
     """One line per board: what entered, left and changed value (with why), then a count of rank-only shifts."""
-    lines = []
-    for board_id, b in _board_order(boards):
-        parts = []
-        status = b.get("status")
-        if status in ("added", "removed"):
-            parts.append(f"board {status}")
-        for label, key in (("entered", "entered"), ("left", "left")):
-            rows = _l(b.get(key))
-            if rows:
-                shown = ", ".join(_entry(r) for r in rows[:HEADLINE_NAMES])
-                more = f" and {len(rows) - HEADLINE_NAMES} more" if len(rows) > HEADLINE_NAMES else ""
-                parts.append(f"{label} {shown}{more}")
-        moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
-        changed = [m for m in _own_first(moved) if _value_moved(m) and cause_order(m) < 2]
-        if changed:
-            shown = "; ".join(
-                f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
-                f"{_rank_move(m)} ({_why(m)})"
-                for m in changed[:HEADLINE_NAMES]
-            )
-            more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
-            parts.append(f"changed value: {shown}{more}")
-        followers = [m for m in moved if _value_moved(m) and cause_order(m) == 2]
-        if followers:
-            kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
-            how = [
-                w
-                for k, w in (("imputation", "imputation reach"), ("scale", "scale"))
-                if (k == "imputation" and kinds & {"p80-shift", "imputed-changed"})
-                or (k == "scale" and "scale-changed" in kinds)
-            ]
-            parts.append(f"{_plural(len(followers), 'value')} moved with other models' results{_paren(', '.join(how))}")
-        other = len(moved) - len(changed) - len(followers)
-        if other > 0:
-            parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
-        shifts = _int(b.get("rank_shifts"))
-        if shifts:
-            parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
-        if not parts:  # only rows without a value or rank on either side (never listed) changed
-            hidden = len([m for m in _l(b.get("moved")) if isinstance(m, dict)]) - len(moved)
-            parts.append(
-                "no published value or rank changed"
-                + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden else "")
-            )
-        lines.append(f"- {_title(board_id, b)}: " + "; ".join(parts))
-    return lines
+    return [f"- {_title(board_id, b)}: " + "; ".join(_headline_parts(b)) for board_id, b in _board_order(boards)]
+
+
+def _headline_parts(b: dict) -> list[str]:
+    """A board's headline: its status, the rows that entered and left, the values changed by their own results or
+    methodology (named), those that followed other rows (counted), other moves and rank-only shifts (counted)."""
+    parts = []
+    status = b.get("status")
+    if status in ("added", "removed"):
+        parts.append(f"board {status}")
+    parts += _entered_left(b)
+    moved = [m for m in _l(b.get("moved")) if isinstance(m, dict) and _printable(m)]
+    changed = [m for m in _own_first(moved) if _value_moved(m) and cause_order(m) < 2]
+    if changed:
+        parts.append(_changed_values(changed))
+    followers = [m for m in moved if _value_moved(m) and cause_order(m) == 2]
+    if followers:
+        parts.append(_followed(followers))
+    other = len(moved) - len(changed) - len(followers)
+    if other > 0:
+        parts.append(f"{_plural(other, 'row')} moved rank or source for a reason of its own (below)")
+    shifts = _int(b.get("rank_shifts"))
+    if shifts:
+        parts.append(f"{_plural(shifts, 'other row')} only shifted rank")
+    if not parts:  # only rows without a value or rank on either side (never listed) changed
+        hidden = len([m for m in _l(b.get("moved")) if isinstance(m, dict)]) - len(moved)
+        parts.append(
+            "no published value or rank changed"
+            + _paren(f"{_plural(hidden, 'row')} not listed: no value, rank or reason to show" if hidden else "")
+        )
+    return parts
+
+
+def _entered_left(b: dict) -> list[str]:
+    """ "entered …" and "left …", each naming up to HEADLINE_NAMES rows."""
+    parts = []
+    for label, key in (("entered", "entered"), ("left", "left")):
+        rows = _l(b.get(key))
+        if rows:
+            shown = ", ".join(_entry(r) for r in rows[:HEADLINE_NAMES])
+            more = f" and {len(rows) - HEADLINE_NAMES} more" if len(rows) > HEADLINE_NAMES else ""
+            parts.append(f"{label} {shown}{more}")
+    return parts
+
+
+def _changed_values(changed: list) -> str:
+    """ "changed value: …", naming up to HEADLINE_NAMES rows with their old and new values and why."""
+    shown = "; ".join(
+        f"{_s(m.get('model'))} {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))}"
+        f"{_rank_move(m)} ({_why(m)})"
+        for m in changed[:HEADLINE_NAMES]
+    )
+    more = f"; and {len(changed) - HEADLINE_NAMES} more below" if len(changed) > HEADLINE_NAMES else ""
+    return f"changed value: {shown}{more}"
+
+
+def _followed(followers: list) -> str:
+    """How many values moved with other models' results, and how (imputation reach, scale)."""
+    kinds = {_d(r).get("kind") for m in followers for r in _l(m.get("reasons"))}
+    how = [
+        w
+        for k, w in (("imputation", "imputation reach"), ("scale", "scale"))
+        if (k == "imputation" and kinds & {"p80-shift", "imputed-changed"})
+        or (k == "scale" and "scale-changed" in kinds)
+    ]
+    return f"{_plural(len(followers), 'value')} moved with other models' results{_paren(', '.join(how))}"
 
 
 #: Result changes named in the lead (the rest are counted there and listed under "Results").
@@ -377,8 +411,6 @@ def details(d: dict) -> list[str]:
     """The sections under the headline: counts, methodology, the results the lead did not name, then each
     board's rows the headline did not name, with why (unranked rows without values never print)."""
     s = _d(d.get("summary"))
-    boards = _d(d.get("boards"))
-    results = _d(d.get("results"))
     lines = [
         f"Counts: {_plural(len(_l(s.get('boards_affected'))), 'board')} affected; "
         f"{_plural(len(_l(s.get('models_moved'))), 'model')} moved (own value, rank or status); "
@@ -388,48 +420,58 @@ def details(d: dict) -> list[str]:
         f"{_plural(len(_l(s.get('methodology_files'))), 'methodology file')} changed.",
         "",
     ]
-    methodology = _l(d.get("methodology"))
-    if methodology:
-        lines += ["### Methodology", ""]
-        for m in methodology:
-            m = _d(m)
-            keys = _l(m.get("keys"), 20)
-            shown = f": {', '.join(_s(k) for k in keys)}" if keys else ""
-            lines.append(f"- {_s(m.get('file'))} {_s(m.get('status'))}{shown}")
-        lines.append("")
-    rows = [(change, _d(r)) for change, _ in RESULT_CHANGES for r in _l(results.get(change))]
-    if len(rows) > LEAD_RESULTS:
-        lines += ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
-        for change, r in rows:
-            side = _d(r.get("new")) if change == "changed" else r
-            value = (
-                _arrow(_d(r.get("old")).get("value"), side.get("value"))
-                if change == "changed"
-                else _num(r.get("value"))
-            )
-            lines.append(
-                f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
-                f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |"
-            )
-        lines.append("")
-    for board_id, b in _board_order(boards):
-        changed = [
-            m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and cause_order(m) < 2
-        ]
-        shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
-        moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
-        if not moved:
-            continue  # its headline line said all there is
-        lines += [f"### {_title(board_id, b, bold=False)}", ""]
-        if moved:
-            lines += ["| model | value | rank | why |", "|---|---|---|---|"]
-            for m in moved:
-                lines.append(
-                    f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
-                    f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |"
-                )
-            lines.append("")
+    lines += _methodology_section(_l(d.get("methodology")))
+    lines += _results_section(_d(d.get("results")))
+    for board_id, b in _board_order(_d(d.get("boards"))):
+        lines += _board_section(board_id, b)
     return lines
+
+
+def _methodology_section(methodology: list) -> list[str]:
+    """### Methodology: each changed file with its status and changed keys."""
+    if not methodology:
+        return []
+    lines = ["### Methodology", ""]
+    for m in methodology:
+        m = _d(m)
+        keys = _l(m.get("keys"), 20)
+        shown = f": {', '.join(_s(k) for k in keys)}" if keys else ""
+        lines.append(f"- {_s(m.get('file'))} {_s(m.get('status'))}{shown}")
+    return lines + [""]
+
+
+def _results_section(results: dict) -> list[str]:
+    """### Results: a table of every result change, when there are more than the lead names."""
+    rows = [(change, _d(r)) for change, _ in RESULT_CHANGES for r in _l(results.get(change))]
+    if len(rows) <= LEAD_RESULTS:
+        return []
+    lines = ["### Results", "", "| change | model | benchmark | value | source |", "|---|---|---|---|---|"]
+    for change, r in rows:
+        side = _d(r.get("new")) if change == "changed" else r
+        value = (
+            _arrow(_d(r.get("old")).get("value"), side.get("value")) if change == "changed" else _num(r.get("value"))
+        )
+        lines.append(
+            f"| {change} | {_s(r.get('model'))} | {_bench(r)} | {value} | "
+            f"{_s(r.get('source'))}{_paren(_s(side.get('retrieved')))} |"
+        )
+    return lines + [""]
+
+
+def _board_section(board_id: str, b: dict) -> list[str]:
+    """A board's moved rows that its headline line did not name, in a table with why; nothing when none."""
+    changed = [m for m in _own_first(_l(b.get("moved"))) if _printable(m) and _value_moved(m) and cause_order(m) < 2]
+    shown_in_headline = {id(m) for m in changed[:HEADLINE_NAMES]}
+    moved = [m for m in _own_first(_l(b.get("moved"))) if id(m) not in shown_in_headline and _printable(m)]
+    if not moved:
+        return []  # its headline line said all there is
+    lines = [f"### {_title(board_id, b, bold=False)}", "", "| model | value | rank | why |", "|---|---|---|---|"]
+    for m in moved:
+        lines.append(
+            f"| {_s(m.get('model'))} | {_arrow(_d(m.get('old')).get('value'), _d(m.get('new')).get('value'))} | "
+            f"{_arrow(_d(m.get('old')).get('rank'), _d(m.get('new')).get('rank'))} | {_why(m)} |"
+        )
+    return lines + [""]
 
 
 def render(report, max_lines: int = MAX_LINES) -> str:
@@ -539,13 +581,12 @@ def read_pr_number(path) -> int:
     return int(text)
 
 
-def github_outputs(artifact: Path, output) -> None:
+def github_outputs(artifact: Path | str, output: Path | str) -> None:
     """Write `pr-number` and `body` for the comment job to the $GITHUB_OUTPUT file, with a delimiter the body
     cannot contain."""
     import secrets
-    from pathlib import Path as _Path
 
-    artifact = _Path(artifact)
+    artifact = Path(artifact)
     for name in ("pr-number.txt", "report.json"):
         if (artifact / name).is_symlink():
             raise ReportError(f"{name} in the artifact is a symbolic link")

@@ -174,6 +174,68 @@ def scoped_here(name: str, mid: str, models: dict[str, dict], rules: list) -> bo
     return claim is not None and (rule is None or rule.configuration != claim)
 
 
+def _proposal_model(p: dict, name: str, registry: Registry) -> tuple[str, dict] | None:
+    """The model a proposal names, `(id, data)`: its `match`, or its `new` model (created in `registry` unless
+    it is there already); None for a proposal with neither (left for later)."""
+    if p.get("match"):
+        mid = p["match"]
+        _id_refused(mid)
+        if mid not in registry.models:
+            raise ValueError(f"{name!r}: no model {mid}")
+        return mid, registry.models[mid]
+    if not p.get("new"):
+        return None
+    new = p["new"]
+    if not isinstance(new, dict) or not all(isinstance(new.get(k), str) for k in ("id", "name", "organization")):
+        raise ValueError(f"{name!r}: `new` needs an id, a name and an organization")
+    mid = new["id"]
+    _id_refused(mid)
+    data = registry.models.get(mid) or {
+        **{k: new[k] for k in ("id", "name", "organization")},
+        **identity.propose(mid, new["name"]),
+    }
+    registry.models[mid] = data
+    return mid, data
+
+
+def _names_to_add(p: dict, mid: str, data: dict, models: dict[str, dict], rules: list) -> tuple[list[str], list[str]]:
+    """The proposal's names model `mid` does not have yet: `(global aliases, source aliases of p's source)`."""
+    aliases = data.get("aliases") or []
+    scoped = data.get("source_aliases") or []
+    extra = [
+        n
+        for n in (p["name"], p.get("display") if p.get("add_display") else None)
+        if n and key(n) != key(data["name"]) and key(n) not in {key(a) for a in aliases}
+    ]
+    local = [
+        n
+        for n in extra
+        if p.get("source")
+        and scoped_here(n, mid, models, rules)
+        and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}
+    ]
+    extra = [n for n in extra if not (p.get("source") and scoped_here(n, mid, models, rules))]
+    return extra, local
+
+
+def _add_names(data: dict, extra: list[str], local: list[str], source: str | None) -> None:
+    """Give `data` the global aliases `extra` and the source aliases `local` (of `source`)."""
+    aliases = list(data.get("aliases") or [])
+    data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
+    if data.get("aliases") is None:
+        data.pop("aliases")
+    if local:
+        data["source_aliases"] = list(data.get("source_aliases") or []) + [
+            {
+                "source": source,
+                "name": n,
+                "notes": "A bare name that pins this configuration at this "
+                "source only (no vendor_defaults rule gives it); the evidence goes here.",
+            }
+            for n in local
+        ]
+
+
 def apply(root: Path, proposals: list[dict]) -> list[str]:
     """Add each reviewed proposal's name as an alias of its `match`, or create its `new` model. Scoped by
     default: a bare name that pins a configuration the vendor default does not becomes a `source_aliases`
@@ -188,63 +250,20 @@ def apply(root: Path, proposals: list[dict]) -> list[str]:
     for p in proposals:
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
             raise ValueError(f"a proposal needs a name: {p!r}")
-        name = p["name"]
-        if p.get("match"):
-            mid = p["match"]
-            _id_refused(mid)
-            if mid not in registry.models:
-                raise ValueError(f"{name!r}: no model {mid}")
-            data = registry.models[mid]
-        elif p.get("new"):
-            new = p["new"]
-            if not isinstance(new, dict) or not all(
-                isinstance(new.get(k), str) for k in ("id", "name", "organization")
-            ):
-                raise ValueError(f"{name!r}: `new` needs an id, a name and an organization")
-            mid = new["id"]
-            _id_refused(mid)
-            data = registry.models.get(mid) or {
-                **{k: new[k] for k in ("id", "name", "organization")},
-                **identity.propose(mid, new["name"]),
-            }
-            registry.models[mid] = data
-        else:
+        target = _proposal_model(p, p["name"], registry)
+        if target is None:
             continue
-        aliases = list(data.get("aliases") or [])
-        scoped = list(data.get("source_aliases") or [])
-        extra = [
-            n
-            for n in (name, p.get("display") if p.get("add_display") else None)
-            if n and key(n) != key(data["name"]) and key(n) not in {key(a) for a in aliases}
-        ]
-        local = [
-            n
-            for n in extra
-            if p.get("source")
-            and scoped_here(n, mid, registry.models, rules)
-            and (p["source"], key(n)) not in {(e["source"], key(e["name"])) for e in scoped}
-        ]
-        extra = [n for n in extra if not (p.get("source") and scoped_here(n, mid, registry.models, rules))]
+        mid, data = target
+        extra, local = _names_to_add(p, mid, data, registry.models, rules)
         exists = model_path(root, mid).exists() or _rel(mid) in changes
-        if p.get("unreviewed") and (extra or local or not exists):
+        if not (extra or local or not exists):
+            continue
+        if p.get("unreviewed"):
             data["unreviewed"] = True
-        if extra or local or not exists:
-            data["aliases"] = sorted(aliases + extra, key=key) if aliases + extra else None
-            if data.get("aliases") is None:
-                data.pop("aliases")
-            if local:
-                data["source_aliases"] = scoped + [
-                    {
-                        "source": p["source"],
-                        "name": n,
-                        "notes": "A bare name that pins this configuration at this "
-                        "source only (no vendor_defaults rule gives it); the evidence goes here.",
-                    }
-                    for n in local
-                ]
-            changes[_rel(mid)] = model_text(data).encode("utf-8")
-            added = extra + [f"{n} (at {p['source']})" for n in local]
-            done.append(f"{mid}: {', '.join(added) or '(new)'}")
+        _add_names(data, extra, local, p.get("source"))
+        changes[_rel(mid)] = model_text(data).encode("utf-8")
+        added = extra + [f"{n} (at {p['source']})" for n in local]
+        done.append(f"{mid}: {', '.join(added) or '(new)'}")
     if changes:
         _commit(root, changes)
     return done
@@ -321,6 +340,22 @@ def rename(root: Path, old: str, new: str, organization: str | None = None) -> l
     return _commit(root, changes)
 
 
+def _merge_names(src: dict, dst: dict) -> None:
+    """Give model `dst` the display name, aliases and source aliases of `src` that it does not have yet."""
+    taken = {key(dst["name"])} | {key(a) for a in dst.get("aliases") or []}
+    aliases = list(dst.get("aliases") or [])
+    for name in [src["name"], *(src.get("aliases") or [])]:
+        if key(name) not in taken:
+            aliases.append(name)
+            taken.add(key(name))
+    if aliases:
+        dst["aliases"] = sorted(aliases, key=key)
+    held = {(e["source"], key(e["name"])) for e in dst.get("source_aliases") or []}
+    moved = [e for e in src.get("source_aliases") or [] if (e["source"], key(e["name"])) not in held]
+    if moved:
+        dst["source_aliases"] = list(dst.get("source_aliases") or []) + moved
+
+
 def merge(root: Path, old: str, into: str) -> list[str]:
     """Merge model `old` into `into`: one configuration entered twice becomes one file.
 
@@ -334,23 +369,12 @@ def merge(root: Path, old: str, into: str) -> list[str]:
     if old not in registry.models or into not in registry.models or old == into:
         raise ValueError(f"merge needs two different existing models, got {old!r} and {into!r}")
     src, dst = registry.models[old], registry.models[into]
-    taken = {key(dst["name"])} | {key(a) for a in dst.get("aliases") or []}
-    aliases = list(dst.get("aliases") or [])
-    for name in [src["name"], *(src.get("aliases") or [])]:
-        if key(name) not in taken:
-            aliases.append(name)
-            taken.add(key(name))
-    if aliases:
-        dst["aliases"] = sorted(aliases, key=key)
+    _merge_names(src, dst)
     former = [f for f in (dst.get("former_ids") or []) if f != old]
     dst["former_ids"] = sorted(set(former) | {old} | set(src.get("former_ids") or []))
     if src.get("results"):  # a result both files give, word for word, is kept once
         kept = list(dst.get("results") or [])
         dst["results"] = kept + [r for r in src["results"] if r not in kept]
-    held = {(e["source"], key(e["name"])) for e in dst.get("source_aliases") or []}
-    moved = [e for e in src.get("source_aliases") or [] if (e["source"], key(e["name"])) not in held]
-    if moved:
-        dst["source_aliases"] = list(dst.get("source_aliases") or []) + moved
     changes: dict[str, bytes | None] = {_rel(into): model_text(dst).encode("utf-8"), _rel(old): None}
     _repoint(root, old, into, changes)
     return _commit(root, changes)

@@ -151,6 +151,39 @@ def audit(
     return out
 
 
+def _bare_alias_names(data: dict) -> list[tuple[str | None, str]]:
+    """A model's display name and aliases as `("", name)`, and its source aliases as `(source, name)`."""
+    aliases: list = given if isinstance(given := data.get("aliases"), list) else []
+    scoped: list = given if isinstance(given := data.get("source_aliases"), list) else []
+    names: list[tuple[str | None, str]] = [("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n]
+    names += [(e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)]
+    return names
+
+
+def _alias_default_finding(mid: str, release: str, claim: str, source: str | None, name: str, rule) -> Finding | None:
+    """The alias-default finding of one bare name of `mid` (a `claim` configuration of `release`) under the
+    vendor_defaults `rule` that applies to it, or None when the rule agrees."""
+    where = f"the alias '{name}'" + (f" at {source}" if source else "")
+    if rule is None:
+        return Finding(
+            "alias-default",
+            (mid,),
+            f"{where} names the {claim} configuration of {release}, "
+            "and no vendor_defaults rule says a bare name means that",
+            "make it a source_aliases entry of the source whose listing identifies it, or "
+            "add the vendor's documented default as a rule in scores/identity.yaml",
+        )
+    if rule.configuration != claim:
+        return Finding(
+            "alias-default",
+            (mid,),
+            f"{where} names the {claim} configuration of {release}, "
+            f"but {rule.where} says a bare name means {rule.configuration}",
+            "move the alias to that configuration, or scope it to the source that identifies this one (source_aliases)",
+        )
+    return None
+
+
 def alias_default_findings(models: dict[str, dict], identity: dict | None) -> list[Finding]:
     """alias-default: a bare global alias (or display name) pins a configuration only where the vendor's default
     is that configuration (scores/identity.yaml vendor_defaults rules); a bare alias scoped to a source that has
@@ -168,89 +201,70 @@ def alias_default_findings(models: dict[str, dict], identity: dict | None) -> li
         claim = defaults.claims(data, [models[o] for o in by_release[release] if o != mid])
         if claim is None:
             continue
-        aliases: list = given if isinstance(given := data.get("aliases"), list) else []
-        scoped: list = given if isinstance(given := data.get("source_aliases"), list) else []
-        names: list[tuple[str | None, str]] = [
-            ("", n) for n in [data.get("name")] + aliases if isinstance(n, str) and n
-        ]
-        names += [
-            (e.get("source"), e["name"]) for e in scoped if isinstance(e, dict) and isinstance(e.get("name"), str)
-        ]
-        for source, name in names:
+        for source, name in _bare_alias_names(data):
             if not defaults.is_bare(name):
                 continue
             rule = defaults.rule_for(table, release, source or None)
             if source and (rule is None or rule.source is None):
                 continue  # a scoped alias with no source rule: the source's own listing identifies it
-            where = f"the alias '{name}'" + (f" at {source}" if source else "")
-            if rule is None:
-                out.append(
-                    Finding(
-                        "alias-default",
-                        (mid,),
-                        f"{where} names the {claim} configuration of {release}, "
-                        "and no vendor_defaults rule says a bare name means that",
-                        "make it a source_aliases entry of the source whose listing identifies it, or "
-                        "add the vendor's documented default as a rule in scores/identity.yaml",
-                    )
-                )
-            elif rule.configuration != claim:
-                out.append(
-                    Finding(
-                        "alias-default",
-                        (mid,),
-                        f"{where} names the {claim} configuration of {release}, "
-                        f"but {rule.where} says a bare name means {rule.configuration}",
-                        "move the alias to that configuration, or scope it to the source that "
-                        "identifies this one (source_aliases)",
-                    )
-                )
+            finding = _alias_default_finding(mid, release, claim, source, name, rule)
+            if finding is not None:
+                out.append(finding)
     return out
 
 
-def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> list[Finding]:
+def _configuration_findings(release, mid, ids, models, reviewed, unresolved, ranked) -> list[Finding]:
+    """bare, effort-unstated and ranked-bare: configuration `mid` of `release` (configurations `ids`) against the
+    others not reviewed as distinct from it."""
     out: list[Finding] = []
-    if len(ids) < 2:
-        return out
-    for mid in ids:
-        data = models[mid]
-        others = [o for o in ids if o != mid and not reviewed(mid, o)]
-        if not _mode_known(data) and mid not in unresolved and others:
-            out.append(
-                Finding(
-                    "bare",
-                    (mid, *others),
-                    f"{mid} states neither effort nor reasoning next to other configurations of {release}",
-                    "give it the vendor's default "
-                    "configuration (scores/identity.yaml vendor_defaults) or merge it into that one",
-                )
+    data = models[mid]
+    others = [o for o in ids if o != mid and not reviewed(mid, o)]
+    if not _mode_known(data) and mid not in unresolved and others:
+        out.append(
+            Finding(
+                "bare",
+                (mid, *others),
+                f"{mid} states neither effort nor reasoning next to other configurations of {release}",
+                "give it the vendor's default "
+                "configuration (scores/identity.yaml vendor_defaults) or merge it into that one",
             )
-        stated = [o for o in others if _reasoning_effort_stated(models[o])]
-        if data.get("reasoning") is True and data.get("effort") is None and mid not in unresolved and stated:
-            out.append(
-                Finding(
-                    "effort-unstated",
-                    (mid, *stated),
-                    f"{mid} is a reasoning configuration of "
-                    f"{release} with no effort, next to configurations whose effort is stated",
-                    "if a source or the vendor's default identifies its effort, merge it into that "
-                    "configuration; else list it under unresolved: with the reason",
-                )
+        )
+    stated = [o for o in others if _reasoning_effort_stated(models[o])]
+    if data.get("reasoning") is True and data.get("effort") is None and mid not in unresolved and stated:
+        out.append(
+            Finding(
+                "effort-unstated",
+                (mid, *stated),
+                f"{mid} is a reasoning configuration of "
+                f"{release} with no effort, next to configurations whose effort is stated",
+                "if a source or the vendor's default identifies its effort, merge it into that "
+                "configuration; else list it under unresolved: with the reason",
             )
-        own = (ranked or {}).get(mid) or set()
-        known = [o for o in others if _mode_known(models[o]) and own & ((ranked or {}).get(o) or set())]
-        if not _mode_known(data) and known:
-            out.append(
-                Finding(
-                    "ranked-bare",
-                    (mid, *known),
-                    f"{mid}, mode unknown, has results on benchmarks "
-                    f"where configurations of {release} whose mode is known have results too: it may "
-                    "be one of them, ranked twice",
-                    "merge it where a source identifies its "
-                    "configuration, else exclude its results in scores/overrides.yaml with the reason",
-                )
-            )
+        )
+    ranked_bare = _ranked_bare_finding(release, mid, others, models, ranked)
+    return out + ([ranked_bare] if ranked_bare else [])
+
+
+def _ranked_bare_finding(release, mid, others, models, ranked) -> Finding | None:
+    """ranked-bare: `mid`, mode unknown, has results on a benchmark where one of `others`, mode known, has too."""
+    own = (ranked or {}).get(mid) or set()
+    known = [o for o in others if _mode_known(models[o]) and own & ((ranked or {}).get(o) or set())]
+    if _mode_known(models[mid]) or not known:
+        return None
+    return Finding(
+        "ranked-bare",
+        (mid, *known),
+        f"{mid}, mode unknown, has results on benchmarks "
+        f"where configurations of {release} whose mode is known have results too: it may "
+        "be one of them, ranked twice",
+        "merge it where a source identifies its "
+        "configuration, else exclude its results in scores/overrides.yaml with the reason",
+    )
+
+
+def _twice_findings(release, ids, models, reviewed) -> list[Finding]:
+    """twice: two configurations of `release` with the same mode and no effort, not reviewed as distinct."""
+    out: list[Finding] = []
     unstated: dict[str, list[str]] = defaultdict(list)
     for mid in ids:
         data = models[mid]
@@ -277,6 +291,15 @@ def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> lis
                     )
                 )
     return out
+
+
+def _release_findings(release, ids, models, reviewed, unresolved, ranked) -> list[Finding]:
+    if len(ids) < 2:
+        return []
+    out: list[Finding] = []
+    for mid in ids:
+        out += _configuration_findings(release, mid, ids, models, reviewed, unresolved, ranked)
+    return out + _twice_findings(release, ids, models, reviewed)
 
 
 def _result_key(row: dict, model: str | None, source: str | None) -> tuple:

@@ -398,19 +398,10 @@ def _result_sort_key(row: dict):
     return tuple(str(row.get(k, "")) for k in RESULT_KEYS) + (repr(row.get("value")), str(row.get("notes", "")))
 
 
-def resolve(
-    extract: Extract,
-    registry: Registry,
-    ignores: list[dict],
-    prefer: Callable[[str, list[tuple[str, dict]]], tuple[str, dict]] | None = None,
-) -> Outcome:
-    """Map every source name to a model id; build the imported document; report what did not resolve.
-
-    `prefer(model, [(name, fields), ...])` chooses between two metadata records of one model (e.g. the
-    same model served by two providers); without it the records must agree.
-    """
-    ignored_names = {i["name"]: i["reason"] for i in ignores if i.get("source") == extract.source}
-    names = sorted({n for n, _ in extract.results} | {n for n, _ in extract.models})
+def _map_names(
+    extract: Extract, registry: Registry, ignored_names: dict[str, str], names: list[str]
+) -> tuple[dict[str, str], list[NameProblem], list[tuple[str, str]]]:
+    """Each source name's model id: `(mapping, names matching none or several, (name, reason) ignored)`."""
     mapping: dict[str, str] = {}
     unmatched: list[NameProblem] = []
     ignored: list[tuple[str, str]] = []
@@ -425,9 +416,11 @@ def resolve(
             unmatched.append(NameProblem(extract.source, name, "matches no model"))
         else:
             unmatched.append(NameProblem(extract.source, name, "matches several models: " + ", ".join(hits)))
-    stale = sorted(set(ignored_names) - set(names))
-    conflicts = [f"ignore.yaml names {n!r} for {extract.source}, which the source no longer has" for n in stale]
+    return mapping, unmatched, ignored
 
+
+def _resolved_results(extract: Extract, mapping: dict[str, str], conflicts: list[str]) -> list[dict]:
+    """The rows of resolved names, each key once, sorted; two different values for one key go to `conflicts`."""
     results: dict[tuple, dict] = {}
     for name, row in extract.results:
         if name not in mapping:
@@ -443,7 +436,16 @@ def resolve(
             )
             continue
         results[key] = full
+    return sorted(results.values(), key=_result_sort_key)
 
+
+def _model_entries(
+    extract: Extract,
+    mapping: dict[str, str],
+    prefer: Callable[[str, list[tuple[str, dict]]], tuple[str, dict]] | None,
+    conflicts: list[str],
+) -> list[dict]:
+    """One metadata entry per resolved model, by id; records that differ go to `prefer`, or to `conflicts`."""
     by_model: dict[str, list[tuple[str, dict]]] = {}
     for name, fields in extract.models:
         if name in mapping:
@@ -464,16 +466,12 @@ def resolve(
             chosen = records[0] if records else (names_here[0], {})
         entry = {"model": model, "name_in_source": chosen[0] if records else names_here[0], **chosen[1]}
         models.append(entry)
+    return models
 
-    doc = {
-        "source": extract.source,
-        "retrieved": extract.retrieved,
-        "files": extract.files,
-        "models": models,
-        "results": sorted(results.values(), key=_result_sort_key),
-    }
-    # Names deliberately not attributed (ignore.yaml), with the reason and the primary values they carry, so
-    # a board can say which of the source's rows it leaves out and why.
+
+def _not_attributed(extract: Extract, ignored: list[tuple[str, str]]) -> list[dict]:
+    """Names deliberately not attributed (ignore.yaml), with the reason and the primary values they carry, so
+    a board can say which of the source's rows it leaves out and why."""
     left_out = []
     for name, reason in sorted(ignored):
         values: dict = {}
@@ -488,6 +486,34 @@ def resolve(
                     "results": [{"benchmark": b, "value": v} for b, v in sorted(values.items())],
                 }
             )
+    return left_out
+
+
+def resolve(
+    extract: Extract,
+    registry: Registry,
+    ignores: list[dict],
+    prefer: Callable[[str, list[tuple[str, dict]]], tuple[str, dict]] | None = None,
+) -> Outcome:
+    """Map every source name to a model id; build the imported document; report what did not resolve.
+
+    `prefer(model, [(name, fields), ...])` chooses between two metadata records of one model (e.g. the
+    same model served by two providers); without it the records must agree.
+    """
+    ignored_names = {i["name"]: i["reason"] for i in ignores if i.get("source") == extract.source}
+    names = sorted({n for n, _ in extract.results} | {n for n, _ in extract.models})
+    mapping, unmatched, ignored = _map_names(extract, registry, ignored_names, names)
+    stale = sorted(set(ignored_names) - set(names))
+    conflicts = [f"ignore.yaml names {n!r} for {extract.source}, which the source no longer has" for n in stale]
+    results = _resolved_results(extract, mapping, conflicts)
+    doc = {
+        "source": extract.source,
+        "retrieved": extract.retrieved,
+        "files": extract.files,
+        "models": _model_entries(extract, mapping, prefer, conflicts),
+        "results": results,
+    }
+    left_out = _not_attributed(extract, ignored)
     if left_out:
         doc["not_attributed"] = left_out
     return Outcome(doc, dump(doc), sorted(unmatched), ignored, conflicts)

@@ -26,6 +26,7 @@ import json
 import os
 import posixpath
 import re
+import socket
 import tempfile
 import time
 import urllib.parse
@@ -137,32 +138,13 @@ class Remote:
             conn.request("GET", target, headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity", **headers})
             sock = conn.sock  # the response reads from it even after the connection hands it over
             response = conn.getresponse()
-            if response.status in (301, 302, 303, 307, 308):
-                location = response.getheader("Location")
-                if not location:
-                    raise FetchError(f"{url}: HTTP {response.status} without a Location")
+            location = _location(url, response)
+            if location is not None:
                 return location, b""
-            if response.status != 200:
-                raise FetchError(f"{url}: HTTP {response.status} {response.reason}")
-            encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
-            if encoding != "identity":
-                raise FetchError(f"{url}: the server sent {encoding}-encoded data; only plain data is read")
             expected = response.getheader("Content-Length")
             if expected is not None and expected.isdigit() and int(expected) > MAX_BYTES:
                 raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
-            size = 0
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise self._late(url)
-                sock.settimeout(remaining)
-                chunk = response.read1(CHUNK)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
-                chunks.append(chunk)
+            self._read_body(url, response, sock, deadline, chunks)
         except TimeoutError:
             if time.monotonic() >= deadline - 0.05:
                 raise self._late(url) from None
@@ -180,6 +162,40 @@ class Remote:
         if expected is not None and expected.isdigit() and int(expected) != len(data):
             raise FetchError(f"{url}: truncated download: got {len(data)} of {expected} bytes")
         return None, data
+
+    def _read_body(
+        self, url: str, response: http.client.HTTPResponse, sock: socket.socket, deadline: float, chunks: list[bytes]
+    ) -> None:
+        """Read the body into `chunks` (so a truncation can say how much came), each chunk within the deadline and
+        the whole within MAX_BYTES."""
+        size = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._late(url)
+            sock.settimeout(remaining)
+            chunk = response.read1(CHUNK)
+            if not chunk:
+                return
+            size += len(chunk)
+            if size > MAX_BYTES:
+                raise FetchError(f"{url}: larger than {MAX_BYTES} bytes; not a file this source publishes")
+            chunks.append(chunk)
+
+
+def _location(url: str, response: http.client.HTTPResponse) -> str | None:
+    """A redirect's Location; None for a 200 with plain (identity-encoded) data; any other answer is refused."""
+    if response.status in (301, 302, 303, 307, 308):
+        location = response.getheader("Location")
+        if not location:
+            raise FetchError(f"{url}: HTTP {response.status} without a Location")
+        return location
+    if response.status != 200:
+        raise FetchError(f"{url}: HTTP {response.status} {response.reason}")
+    encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
+    if encoding != "identity":
+        raise FetchError(f"{url}: the server sent {encoding}-encoded data; only plain data is read")
+    return None
 
 
 def github_raw(url: str) -> tuple[str, str, str, str] | None:
@@ -584,51 +600,14 @@ def fetch(
     data_dir = Path(data_dir) if data_dir is not None else root / DEFAULT_DATA
     plan = resolve_name(root, name)
     fam = family(plan.id)
-    for f in plan.files:  # names come from reviewed data, but a download never lands outside downloads/
-        if (
-            not isinstance(f.get("name"), str)
-            or posixpath.normpath(f["name"]) != f["name"]
-            or f["name"].startswith(("/", "../"))
-            or f["name"] == ".."
-        ):
-            raise FetchError(f"scores/sources.yaml: {f.get('name')}: a file name must stay inside {DEFAULT_DATA}/")
-        if data_dir == root / DEFAULT_DATA:  # below the root: no link on the way, downloads/ itself included
-            linked = paths.link_problem(root, data_dir / f["name"])
-            if linked is not None:
-                raise FetchError(f"{linked.format()}; nothing written")
-        elif not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
-            raise FetchError(f"scores/sources.yaml: {f['name']}: a file name must stay inside {DEFAULT_DATA}/")
+    _check_names(root, plan, data_dir)
     try:
         got = FETCHERS[fam](plan, remote)
     except Skipped as exc:
         return Result(fam, plan.id, "skipped", str(exc))
-    for f in plan.files:
-        check_format(f["name"], got[f["name"]], data_dir / f["name"])
-        old_note = data_dir / f["name"]
-        if (
-            f.get("use") == "notice"
-            and _sha(got[f["name"]]) != f.get("sha256")
-            and (not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes()))
-        ):
-            raise FetchError(
-                f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
-                f"downloads/{f['name']} and its sha256 by hand"
-            )
+    _check_formats(plan, got, data_dir)
     if all(f.get("sha256") == _sha(got[f["name"]]) for f in plan.files):
-        stale = [f["name"] for f in plan.files if not _on_disk(data_dir / f["name"], f.get("sha256"))]
-        if not stale:
-            return Result(fam, plan.id, "unchanged", "the download equals the capture")
-        for name in stale:  # the download is the recorded capture; the copy on disk is not
-            _write_download(root, data_dir, name, got[name])
-        shown = ", ".join(f"{DEFAULT_DATA}/{n}" for n in stale)
-        return Result(
-            fam,
-            plan.id,
-            "restored",
-            f"{shown} differed from its recorded sha256; rewritten from the download, which matches it",
-            None,
-            sorted(stale),
-        )
+        return _unchanged(root, plan, got, data_dir)
 
     snapshot = is_snapshot(plan.id)
     new_id = _new_snapshot_id(root, fam, today) if snapshot else plan.id
@@ -647,6 +626,59 @@ def fetch(
         )
     _update_source(root, plan, got, commits, today)
     return Result(fam, plan.id, "updated", "new capture", None, sorted(names.values()))
+
+
+def _check_names(root: Path, plan: Plan, data_dir: Path) -> None:
+    """Names come from reviewed data, but a download never lands outside downloads/ (or the --data folder)."""
+    for f in plan.files:
+        if (
+            not isinstance(f.get("name"), str)
+            or posixpath.normpath(f["name"]) != f["name"]
+            or f["name"].startswith(("/", "../"))
+            or f["name"] == ".."
+        ):
+            raise FetchError(f"scores/sources.yaml: {f.get('name')}: a file name must stay inside {DEFAULT_DATA}/")
+        if data_dir == root / DEFAULT_DATA:  # below the root: no link on the way, downloads/ itself included
+            linked = paths.link_problem(root, data_dir / f["name"])
+            if linked is not None:
+                raise FetchError(f"{linked.format()}; nothing written")
+        elif not (data_dir / f["name"]).resolve().is_relative_to(data_dir.resolve()):
+            raise FetchError(f"scores/sources.yaml: {f['name']}: a file name must stay inside {DEFAULT_DATA}/")
+
+
+def _check_formats(plan: Plan, got: dict[str, bytes], data_dir: Path) -> None:
+    """Each download is complete in its format, and a licence note keeps its terms."""
+    for f in plan.files:
+        check_format(f["name"], got[f["name"]], data_dir / f["name"])
+        old_note = data_dir / f["name"]
+        if (
+            f.get("use") == "notice"
+            and _sha(got[f["name"]]) != f.get("sha256")
+            and (not old_note.is_file() or _licence_terms(got[f["name"]]) != _licence_terms(old_note.read_bytes()))
+        ):
+            raise FetchError(
+                f"{f['name']}: the publisher's licence note changed; read the new terms, then update "
+                f"downloads/{f['name']} and its sha256 by hand"
+            )
+
+
+def _unchanged(root: Path, plan: Plan, got: dict[str, bytes], data_dir: Path) -> Result:
+    """A download equal to the recorded capture: nothing to do, or the copies on disk that differ restored."""
+    fam = family(plan.id)
+    stale = [f["name"] for f in plan.files if not _on_disk(data_dir / f["name"], f.get("sha256"))]
+    if not stale:
+        return Result(fam, plan.id, "unchanged", "the download equals the capture")
+    for name in stale:  # the download is the recorded capture; the copy on disk is not
+        _write_download(root, data_dir, name, got[name])
+    shown = ", ".join(f"{DEFAULT_DATA}/{n}" for n in stale)
+    return Result(
+        fam,
+        plan.id,
+        "restored",
+        f"{shown} differed from its recorded sha256; rewritten from the download, which matches it",
+        None,
+        sorted(stale),
+    )
 
 
 def _write_download(root: Path, data_dir: Path, name: str, data: bytes) -> None:
@@ -785,7 +817,7 @@ def _add_snapshot(root: Path, plan: Plan, new_id: str, names: dict, got: dict, c
     """A new source entry after the one it follows; the old entry keeps its files but gives up their URLs."""
     src = plan.source
     old_date = str(src.get("retrieved", ""))
-    entry = {"id": new_id}
+    entry: dict[str, object] = {"id": new_id}
     for key in ("publisher", "name", "url", "licence", "licence_flag", "attribution", "provenance"):
         if key in src:
             entry[key] = src[key].replace(old_date, today) if key == "name" and old_date else src[key]

@@ -40,63 +40,84 @@ def component_reasons(old_comps: list, new_comps: list, own_results_changed: boo
         before, after = a.get(key), b.get(key)
         if before == after:
             continue
-        was = before["how"] if before else "absent"
-        now = after["how"] if after else "absent"
-        old_value = before["value"] if before else None
-        new_value = after["value"] if after else None
-        base = {
-            "component": key[1],
-            "component_kind": key[0],
-            "old_how": was,
-            "new_how": now,
-            "old": old_value,
-            "new": new_value,
-        }
-        if was == now == "observed" and after and _is_aggregate(after):
-            continue  # a dimension mean moves because its benchmarks did; those carry the reason
-        if was != "observed" and now == "observed":
-            kind = "imputed-to-observed" if was == "imputed" else "new-observed"
-            out.append({**base, "kind": kind, "source": after.get("source"), "retrieved": after.get("retrieved")})
-        elif was == "observed" and now != "observed":
-            out.append({**base, "kind": "observed-removed", "reason": (after or {}).get("reason")})
-        elif was == now == "observed":
-            if before.get("raw") == after.get("raw") and before.get("source") == after.get("source"):
-                kind = "methodology"  # same result, new mapping (anchors, weights)
-            else:
-                kind = "observed-changed"
-            out.append(
-                {
-                    **base,
-                    "kind": kind,
-                    "old_raw": before.get("raw"),
-                    "new_raw": after.get("raw"),
-                    "source": after.get("source"),
-                    "retrieved": after.get("retrieved"),
-                }
-            )
-        elif was == now == "imputed" or (now == "imputed" and was != "observed"):
-            if old_value == new_value and was == now:
-                continue
-            old_p, new_p = _percentile(before), _percentile(after)
-            shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
-            kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
-            entry = {
-                **base,
-                "kind": kind,
-                "old_reason": (before or {}).get("reason"),
-                "new_reason": after.get("reason"),
-            }
-            if old_p or new_p:
-                entry["percentile"] = {
-                    "name": (new_p or old_p)["name"],
-                    "of": (new_p or old_p)["of"],
-                    "old": old_p and old_p["value"],
-                    "new": new_p and new_p["value"],
-                }
-            out.append(entry)
-        else:
-            out.append({**base, "kind": "status-changed", "reason": (after or {}).get("reason")})
+        reason = _component_reason(key, before, after, own_results_changed)
+        if reason is not None:
+            out.append(reason)
     return out
+
+
+def _component_reason(
+    key: tuple, before: Mapping | None, after: Mapping | None, own_results_changed: bool
+) -> dict | None:
+    """The reason one component changed (`before` or `after` None: absent on that side); None when its change
+    needs none (a dimension mean, or an imputation that moved nothing)."""
+    base = _sides(key, before, after)
+    was, now = base["old_how"], base["new_how"]
+    if before and after and was == now == "observed":
+        if _is_aggregate(after):
+            return None  # a dimension mean moves because its benchmarks did; those carry the reason
+        return _observed_reason(base, before, after)
+    if after and was != "observed" and now == "observed":
+        kind = "imputed-to-observed" if was == "imputed" else "new-observed"
+        return {**base, "kind": kind, "source": after.get("source"), "retrieved": after.get("retrieved")}
+    if was == "observed" and now != "observed":
+        return {**base, "kind": "observed-removed", "reason": (after or {}).get("reason")}
+    if after and (was == now == "imputed" or (now == "imputed" and was != "observed")):
+        return _imputed_reason(base, before, after, own_results_changed)
+    return {**base, "kind": "status-changed", "reason": (after or {}).get("reason")}
+
+
+def _sides(key: tuple, before: Mapping | None, after: Mapping | None) -> dict:
+    """What every reason of a component says: which it is, how its value came about and the value, on each side."""
+    return {
+        "component": key[1],
+        "component_kind": key[0],
+        "old_how": before["how"] if before else "absent",
+        "new_how": after["how"] if after else "absent",
+        "old": before["value"] if before else None,
+        "new": after["value"] if after else None,
+    }
+
+
+def _observed_reason(base: dict, before: Mapping, after: Mapping) -> dict:
+    """An observed component whose value moved: its result changed, or the same result maps anew (methodology)."""
+    if before.get("raw") == after.get("raw") and before.get("source") == after.get("source"):
+        kind = "methodology"  # same result, new mapping (anchors, weights)
+    else:
+        kind = "observed-changed"
+    return {
+        **base,
+        "kind": kind,
+        "old_raw": before.get("raw"),
+        "new_raw": after.get("raw"),
+        "source": after.get("source"),
+        "retrieved": after.get("retrieved"),
+    }
+
+
+def _imputed_reason(base: dict, before: Mapping | None, after: Mapping, own_results_changed: bool) -> dict | None:
+    """An imputed component that changed: its percentile moved with other models (p80-shift) or its inputs changed;
+    None when it is imputed on both sides with the same value."""
+    if base["old"] == base["new"] and base["old_how"] == base["new_how"]:
+        return None
+    old_p, new_p = _percentile(before), _percentile(after)
+    shifted = old_p is not None and new_p is not None and old_p["value"] != new_p["value"]
+    kind = "p80-shift" if shifted and not own_results_changed else "imputed-changed"
+    entry = {
+        **base,
+        "kind": kind,
+        "old_reason": (before or {}).get("reason"),
+        "new_reason": after.get("reason"),
+    }
+    named = new_p or old_p
+    if named:
+        entry["percentile"] = {
+            "name": named["name"],
+            "of": named["of"],
+            "old": old_p and old_p["value"],
+            "new": new_p and new_p["value"],
+        }
+    return entry
 
 
 def _row_summary(row: Mapping) -> dict:
@@ -104,6 +125,49 @@ def _row_summary(row: Mapping) -> dict:
     if "status" in row:
         out["status"] = row["status"]
     return out
+
+
+def _changed_fields(before: Mapping, after: Mapping) -> list[str] | None:
+    """What differs between a row's two sides: value, rank, status; [] when only its components do, ["source"] when
+    only how or where its value comes from does; None when nothing does."""
+    fields = [f for f in ("value", "rank", "status") if before.get(f) != after.get(f)]
+    if fields or before.get("components") != after.get("components"):
+        return fields
+    if before.get("how") == after.get("how") and before.get("source") == after.get("source"):
+        return None
+    return ["source"]
+
+
+def _row_reasons(
+    before: Mapping,
+    after: Mapping,
+    benchmark: str | None,
+    own_results_changed: bool,
+    methodology_files: list[str],
+    fields: list,
+) -> list[dict]:
+    """Why a row that is on both sides of a board moved: its component changes; on a benchmark board (rows without
+    components, `benchmark` its id) a new value or source; else other rows (rank only) or the methodology files."""
+    reasons = component_reasons(before.get("components") or [], after.get("components") or [], own_results_changed)
+    board_moved = (before.get("value"), before.get("source")) != (after.get("value"), after.get("source"))
+    if "components" not in after and board_moved:
+        same = before.get("value") == after.get("value")
+        reasons.append(
+            {
+                "kind": "source-changed" if same else "observed-changed",
+                "component": benchmark,
+                "old": before.get("value"),
+                "new": after.get("value"),
+                "old_source": before.get("source"),
+                "source": after.get("source"),
+                "retrieved": after.get("retrieved"),
+            }
+        )
+    if not reasons and fields == ["rank"]:
+        reasons.append({"kind": "others-moved"})
+    if not reasons and methodology_files:
+        reasons.append({"kind": "methodology", "files": methodology_files})
+    return reasons
 
 
 def diff_board(
@@ -115,38 +179,11 @@ def diff_board(
     moved, rank_shifts = [], 0
     for model in sorted(a.keys() & b.keys()):
         before, after = a[model], b[model]
-        fields = [f for f in ("value", "rank", "status") if before.get(f) != after.get(f)]
-        comps_differ = before.get("components") != after.get("components")
-        if (
-            not fields
-            and not comps_differ
-            and before.get("how") == after.get("how")
-            and before.get("source") == after.get("source")
-        ):
+        fields = _changed_fields(before, after)
+        if fields is None:
             continue
-        if not fields and not comps_differ:
-            fields = ["source"]
-        reasons = component_reasons(
-            before.get("components") or [], after.get("components") or [], model in changed_models
-        )
-        board_moved = (before.get("value"), before.get("source")) != (after.get("value"), after.get("source"))
-        if "components" not in after and board_moved:
-            same = before.get("value") == after.get("value")
-            reasons.append(
-                {
-                    "kind": "source-changed" if same else "observed-changed",
-                    "component": (new or {}).get("benchmark"),
-                    "old": before.get("value"),
-                    "new": after.get("value"),
-                    "old_source": before.get("source"),
-                    "source": after.get("source"),
-                    "retrieved": after.get("retrieved"),
-                }
-            )
-        if not reasons and fields == ["rank"]:
-            reasons.append({"kind": "others-moved"})
-        if not reasons and methodology_files:
-            reasons.append({"kind": "methodology", "files": methodology_files})
+        benchmark = (new or {}).get("benchmark")
+        reasons = _row_reasons(before, after, benchmark, model in changed_models, methodology_files, fields)
         if not fields and not reasons:
             continue
         if reasons == [{"kind": "others-moved"}]:
@@ -161,7 +198,7 @@ def diff_board(
                 "reasons": reasons,
             }
         )
-    board = new or old
+    board = new or old or {}
     return {
         "name": board.get("name", ""),
         "kind": board.get("kind", "benchmark"),

@@ -216,7 +216,7 @@ def month_range(first: str, last: str) -> list[str]:
 def frontier(
     rows: list[dict],
     models: pd.DataFrame,
-    x_of: Callable[[str, Mapping], tuple[float | None, str | None]],
+    x_of: XOf,
     include_collinear: bool,
     by_month: bool,
 ) -> dict:
@@ -228,7 +228,8 @@ def frontier(
     # Each named model's cells once, as a dict (a frame row lookup per model cost more than the frontier itself).
     named = {row["model"] for row in rows}
     info = {m: cells for m, cells in model_lookup(models).items() if m in named}
-    points, excluded, released = [], [], {}
+    points, excluded = [], []
+    released: dict[str, str | None] = {}
     for row in rows:
         model = row["model"]
         if row["value"] is None:
@@ -238,7 +239,7 @@ def frontier(
             excluded.append({"model": model, "reason": "not in the model registry"})
             continue
         raw_x, reason, provenance = x_of(model, info[model])
-        if reason:
+        if reason or raw_x is None:
             excluded.append({"model": model, "reason": reason})
             continue
         released[model] = release_month(info[model].get("released"))
@@ -258,20 +259,31 @@ def frontier(
         **rising_hull(((p["model"], p["x"], p["y"]) for p in points), include_collinear),
     }
     if by_month:
-        dated = [p for p in points if released[p["model"]]]
-        out["by_month_excluded"] = sorted(
-            ({"model": p["model"], "reason": "no readable release date"} for p in points if not released[p["model"]]),
+        out.update(_by_month(points, released, include_collinear))
+    return out
+
+
+def _by_month(points: list[dict], released: dict[str, str | None], include_collinear: bool) -> dict:
+    """The frontier and hull at each month end from the first release month to the last, over the points released
+    by then; the points without a readable release date listed apart."""
+    month_of = {model: month for model, month in released.items() if month}
+    dated = [p for p in points if p["model"] in month_of]
+    out: dict[str, Any] = {
+        "by_month_excluded": sorted(
+            ({"model": p["model"], "reason": "no readable release date"} for p in points if p["model"] not in month_of),
             key=lambda e: e["model"],
-        )
-        out["by_month"], out["hull_by_month"] = {}, {}
-        if dated:
-            months = sorted(released[p["model"]] for p in dated)
-            for month in month_range(months[0], months[-1]):
-                hull = rising_hull(
-                    ((p["model"], p["x"], p["y"]) for p in dated if released[p["model"]] <= month), include_collinear
-                )
-                out["by_month"][month] = hull["frontier"]
-                out["hull_by_month"][month] = hull["hull"]
+        ),
+        "by_month": {},
+        "hull_by_month": {},
+    }
+    if dated:
+        months = sorted(month_of[p["model"]] for p in dated)
+        for month in month_range(months[0], months[-1]):
+            hull = rising_hull(
+                ((p["model"], p["x"], p["y"]) for p in dated if month_of[p["model"]] <= month), include_collinear
+            )
+            out["by_month"][month] = hull["frontier"]
+            out["hull_by_month"][month] = hull["hull"]
     return out
 
 
@@ -282,6 +294,7 @@ def price_x(source: str | None = None) -> XOf:
     """Input price per 1M tokens as the value-frontier x (from one source's prices when `source` is given)."""
 
     def x_of(model_id: str, model: Mapping) -> tuple[float | None, str | None, dict]:
+        src: str | None
         if source:
             prices = model.get("prices")
             entry = (prices.get(source) if isinstance(prices, dict) else None) or {}
@@ -290,11 +303,12 @@ def price_x(source: str | None = None) -> XOf:
         else:
             price, missing = model.get("input_per_mtok"), "no input price"
             as_of, src = model.get("pricing_as_of"), model.get("pricing_source")
-        if known(price) is None:
+        value = known(price)
+        if value is None:
             return None, missing, {}
-        if float(price) <= 0:
+        if value <= 0:
             return None, "input price is not positive (free or experimental); log10 undefined", {}
-        return float(price), None, {"price_source": _text(src), "price_as_of": _text(as_of)}
+        return value, None, {"price_source": _text(src), "price_as_of": _text(as_of)}
 
     return x_of
 
@@ -309,10 +323,10 @@ def size_x(counts: Mapping[str, Mapping[str, Any]] | None = None) -> XOf:
         if model_id in counts:
             entry = counts[model_id]
             return float(entry["total_b"]), None, {"count_source": entry["source"]}
-        total = model.get("total_b")
-        if known(total) is None or float(total) <= 0:
+        total = known(model.get("total_b"))
+        if total is None or total <= 0:
             return None, "no published total parameter count", {}
-        return float(total), None, {"count_source": "model registry"}
+        return total, None, {"count_source": "model registry"}
 
     return x_of
 
@@ -350,7 +364,7 @@ def board_rows(
         published = published[published["source"].isin(sources)]
     models = sorted(set(published["model"]) | {m for m, df in raw.items() if len(df)})
 
-    rows = []
+    rows: list[dict] = []
     for model in models:
         rng = rng_for(seed, board["id"], model)
         rows_raw = raw.get(model)
@@ -359,7 +373,7 @@ def board_rows(
             correct = done["correct"].astype(bool).to_numpy()
             components = subject_scores(done)
             best, worst = best_and_worst(components)
-            row = {
+            row: dict[str, Any] = {
                 "model": model,
                 "value": 100.0 * float(correct.mean()),
                 "status": OBSERVED,

@@ -29,6 +29,7 @@ import calendar
 import datetime
 import json
 import uuid
+from typing import Any
 
 from ..known import known
 from .records import (
@@ -55,7 +56,7 @@ from .records import (
 
 SCHEMA_VERSION = "0.3.0"
 NAMESPACE = uuid.UUID("6f1c1d2e-6a77-4d0e-9a38-5e6b1f3c2a10")  # sitegen's namespace for deterministic file ids
-SELF_REPORTED = {"first_party": True, "collaborative": True, "third_party": False, "other": False}
+SELF_REPORTED: dict[object, bool] = {"first_party": True, "collaborative": True, "third_party": False, "other": False}
 
 
 def file_id(key: str) -> uuid.UUID:
@@ -124,7 +125,8 @@ LOG_SHAPE = {
 def log_problems(data, path: str) -> list:
     """Where an EEE log does not have the shape the importer reads (placed at the file, by JSON path)."""
     if not isinstance(data, dict):
-        kind = {list: "a list", str: "text"}.get(type(data), type(data).__name__)
+        kinds: dict[type, str] = {list: "a list", str: "text"}
+        kind = kinds.get(type(data), type(data).__name__)
         return [
             problem(
                 path,
@@ -157,37 +159,15 @@ def import_eee(
     keeps its own log's date when it differs. Logs that are not JSON or not of the shape the importer reads are
     Refused with every problem, placed in `paths` (the logs' file names)."""
     paths = list(paths or [f"log {i + 1}" for i in range(len(logs))])
-    datas, found = [], []
-    for log, path in zip(logs, paths):
-        data = (
-            parse_json(log.encode("utf-8") if isinstance(log, str) else log, path)
-            if isinstance(log, (str, bytes))
-            else log
-        )
-        found += log_problems(data, path)
-        datas.append(data)
-    if found:
-        raise Refused(found)
-    records, unmatched, skipped = [], [], []
+    datas = _parsed_logs(logs, paths)
+    records: list[dict] = []
+    unmatched: list = []
+    skipped: list = []
     dates = []
     for data in datas:
-        meta = data.get("source_metadata") or {}
-        info = data.get("model_info") or {}
-        date = date_of(data.get("retrieved_timestamp"))
+        date = _log_records(data, benchmarks, resolve, records, unmatched, skipped)
         if date:
             dates.append(date)
-        model = resolve_one(resolve, [info.get("id"), info.get("name")], unmatched)
-        library = (data.get("eval_library") or {}).get("name")
-        library = str(library) if library not in (None, "") else None
-        harness = library if library and library.casefold() != "unknown" else None
-        self_reported = SELF_REPORTED.get(meta.get("evaluator_relationship"), False)
-        for result in data.get("evaluation_results") or []:
-            records_for = _result(result, benchmarks, skipped, info.get("id") or info.get("name"))
-            if records_for is None or model is None:
-                continue
-            records.append(
-                record(model=model, harness=harness, self_reported=self_reported, retrieved=date, **records_for)
-            )
     doc_date = retrieved or (max(dates) if dates else None)
     if doc_date is None:
         raise Refused(
@@ -204,6 +184,43 @@ def import_eee(
     return build_doc(source, doc_date, records, unmatched, skipped)
 
 
+def _parsed_logs(logs, paths: list[str]) -> list[dict]:
+    """The logs as mappings; Refused with every problem when one is not JSON or not of the shape read."""
+    datas, found = [], []
+    for log, path in zip(logs, paths):
+        data = (
+            parse_json(log.encode("utf-8") if isinstance(log, str) else log, path)
+            if isinstance(log, (str, bytes))
+            else log
+        )
+        found += log_problems(data, path)
+        datas.append(data)
+    if found:
+        raise Refused(found)
+    return datas
+
+
+def _log_records(
+    data: dict, benchmarks: Benchmarks, resolve: Resolve, records: list[dict], unmatched: list, skipped: list
+) -> str | None:
+    """Add one log's records to `records` (its names that match no model to `unmatched`, its results that map to
+    no benchmark or metric to `skipped`); returns the log's retrieval date."""
+    meta = data.get("source_metadata") or {}
+    info = data.get("model_info") or {}
+    date = date_of(data.get("retrieved_timestamp"))
+    model = resolve_one(resolve, [info.get("id"), info.get("name")], unmatched)
+    library = (data.get("eval_library") or {}).get("name")
+    library = str(library) if library not in (None, "") else None
+    harness = library if library and library.casefold() != "unknown" else None
+    self_reported = SELF_REPORTED.get(meta.get("evaluator_relationship"), False)
+    for result in data.get("evaluation_results") or []:
+        records_for = _result(result, benchmarks, skipped, info.get("id") or info.get("name"))
+        if records_for is None or model is None:
+            continue
+        records.append(record(model=model, harness=harness, self_reported=self_reported, retrieved=date, **records_for))
+    return date
+
+
 def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | None, str]:
     """(benchmark, metric or None = read it from metric_config, why not) for one EEE result, by names.yaml.
 
@@ -211,13 +228,26 @@ def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | 
     dataset (hf_repo with hf_config, additional_details.benchmark_hf_repo, dataset_name) maps it only when it
     names nothing more specific: 'MMLU-Pro (Biology)' on TIGER-Lab/MMLU-Pro is a part of MMLU-Pro, not MMLU-Pro."""
     data = result.get("source_data") or {}
-    extra = data.get("additional_details") or {}
     config = result.get("metric_config") or {}
     own = [config.get("metric_id"), result.get("evaluation_result_id"), result.get("evaluation_name")]
     for name in own:
         hit = benchmarks.by_name(name)
         if hit:
             return hit[0], (hit[1] or None), ""
+    dataset_name = data.get("dataset_name")
+    bench, why = _dataset_benchmark(data, own, benchmarks)
+    if bench is None:
+        return None, None, why
+    why = _other_name(own, bench, dataset_name, benchmarks)
+    if why:
+        return None, None, why
+    return bench, None, ""
+
+
+def _dataset_benchmark(data: dict, own: list, benchmarks: Benchmarks) -> tuple[str | None, str]:
+    """(benchmark, "") of a result's dataset (hf_repo with hf_config, additional_details.benchmark_hf_repo,
+    dataset_name), or (None, why not)."""
+    extra = data.get("additional_details") or {}
     hubs = [(data.get("hf_repo"), data.get("hf_config")), (extra.get("benchmark_hf_repo"), None)]
     dataset_name = data.get("dataset_name")
     bench = next((b for b in (benchmarks.by_hub(*h) for h in hubs) if b), None)
@@ -226,24 +256,28 @@ def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | 
         bench = hit[0] if hit else None
     if bench is None:
         why = next((w for w in (benchmarks.refused(h, own + [dataset_name]) for h, _ in hubs) if w), None)
-        return None, None, why or "no benchmark mapping for this dataset"
+        return None, why or "no benchmark mapping for this dataset"
+    return bench, ""
+
+
+def _other_name(own: list, bench: str, dataset_name: str | None, benchmarks: Benchmarks) -> str:
+    """Why a result on `bench`'s dataset is not `bench`: one of its own names is neither the dataset's, a primary
+    metric's, nor a metric of `bench` (a part of the benchmark or another measure); "" when none is."""
     for name in own:
         if name in (None, "") or norm(name) in PRIMARY_METRICS or norm(name) == norm(dataset_name or ""):
             continue
         if at_k([name]) is not None or benchmarks.metric(bench, [name]) not in (None, ""):
             continue  # a metric name: judged with the metric below
         return (
-            None,
-            None,
-            (
-                f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
-                "(interchange/names.yaml): a part of the benchmark or another measure"
-            ),
+            f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
+            "(interchange/names.yaml): a part of the benchmark or another measure"
         )
-    return bench, None, ""
+    return ""
 
 
 def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> dict | None:
+    """One EEE result as record fields; None (and the reason in `skipped`) when it maps to no benchmark, no
+    metric, the other direction, or has no score."""
     data = result.get("source_data") or {}
     extra = data.get("additional_details") or {}
     config = result.get("metric_config") or {}
@@ -252,6 +286,37 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
     if bench is None:
         skipped.append((label, why))
         return None
+    metric = _metric(config, bench, metric, benchmarks, label, skipped)
+    if metric is None:
+        return None
+    details = result.get("score_details") or {}
+    score = details.get("score")
+    if known(score) is None:
+        skipped.append((label, "score is not a number"))
+        return None
+    bounded = config.get("max_score") if config.get("score_type", "continuous") == "continuous" else None
+    factor = percent_factor(benchmarks.unit(bench, metric), bounded, score)
+    stderr, ci95, n = _uncertainty(details.get("uncertainty") or {}, data, factor)
+    notes = (details.get("details") or {}).get("notes")
+    url = (details.get("details") or {}).get("url")
+    return {
+        "benchmark": bench,
+        "metric": metric,
+        "subset": benchmarks.subset(bench, [extra.get("subset"), data.get("hf_config")]),
+        "value": clean_number(score, factor),
+        "stderr": stderr,
+        "ci95": ci95,
+        "n": n,
+        "url": url if isinstance(url, str) and url.startswith("https://") else None,
+        "notes": notes,
+    }
+
+
+def _metric(
+    config: dict, bench: str, metric: str | None, benchmarks: Benchmarks, label: str, skipped: list
+) -> str | None:
+    """The result's metric of `bench` ("" for the primary one): `metric` when its name gave one, else read from
+    metric_config; None (and the reason in `skipped`) when there is none, or its direction is the other one."""
     metric_names = [n for n in (config.get("metric_id"), config.get("metric_name")) if n and not benchmarks.by_name(n)]
     if metric is None:
         metric = benchmarks.metric(bench, metric_names)
@@ -268,33 +333,18 @@ def _result(result: dict, benchmarks: Benchmarks, skipped: list, model_name) -> 
     if "lower_is_better" in config and bool(config["lower_is_better"]) == benchmarks.higher_is_better(bench, metric):
         skipped.append((label, f"lower_is_better contradicts {bench}{'/' + metric if metric else ''}'s direction"))
         return None
-    details = result.get("score_details") or {}
-    score = details.get("score")
-    if known(score) is None:
-        skipped.append((label, "score is not a number"))
-        return None
-    bounded = config.get("max_score") if config.get("score_type", "continuous") == "continuous" else None
-    factor = percent_factor(benchmarks.unit(bench, metric), bounded, score)
-    uncertainty = details.get("uncertainty") or {}
+    return metric
+
+
+def _uncertainty(uncertainty: dict, data: dict, factor: int) -> tuple[object, list | None, int | None]:
+    """(stderr, ci95, n) of a result's uncertainty, scaled by `factor`; a confidence interval only at 0.95."""
     stderr = (uncertainty.get("standard_error") or {}).get("value")
     interval = uncertainty.get("confidence_interval") or {}
     ci95 = None
     if "lower" in interval and "upper" in interval and interval.get("confidence_level", 0.95) == 0.95:
         ci95 = [clean_number(interval["lower"], factor), clean_number(interval["upper"], factor)]
     n = uncertainty.get("num_samples") or data.get("samples_number")
-    notes = (details.get("details") or {}).get("notes")
-    url = (details.get("details") or {}).get("url")
-    return {
-        "benchmark": bench,
-        "metric": metric,
-        "subset": benchmarks.subset(bench, [extra.get("subset"), data.get("hf_config")]),
-        "value": clean_number(score, factor),
-        "stderr": clean_number(stderr, factor),
-        "ci95": ci95,
-        "n": int(n) if isinstance(n, int) and n > 0 else None,
-        "url": url if isinstance(url, str) and url.startswith("https://") else None,
-        "notes": notes,
-    }
+    return clean_number(stderr, factor), ci95, (int(n) if isinstance(n, int) and n > 0 else None)
 
 
 # --------------------------------------------------------------------------- export
@@ -323,6 +373,8 @@ def to_eee(
         if source and not r.get("source"):
             r = {**r, "source": source}
         date = r.get("retrieved") or retrieved
+        if not date:  # EEE requires retrieved_timestamp
+            raise ValueError(f"{r['model']} on {r['benchmark']}: no retrieval date (the record's own, or retrieved=)")
         doc = _log(r, date, benchmarks, models.get(r["model"], {}), sources.get(r.get("source", ""), {}))
         key = "|".join(str(r.get(k, "")) for k in ("model", "benchmark", "metric", "subset", "harness", "source"))
         key += f"|{date}"
@@ -337,15 +389,18 @@ def _num(value):
     return None if value is None else clean_number(value, 1, 10)
 
 
-def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) -> dict:
-    bench, metric, subset = r["benchmark"], r.get("metric", ""), r.get("subset", "")
-    entry = benchmarks.entries[bench]
-    names = benchmarks.export_name(bench)
+def _scale(entry: dict, metric: str) -> dict:
+    """The scale of a benchmark's metric ("" for the primary one: the benchmark's own)."""
     scale = entry.get("scale", {})
     for m in entry.get("metrics", []):
         if m["id"] == metric:
             scale = m.get("scale", {})
-    unit = scale.get("unit", "")
+    return scale
+
+
+def _source_data(entry: dict, names, subset: str) -> dict[str, Any]:
+    """EEE's source_data of a benchmark: its Hugging Face dataset, else its URL; and the subset."""
+    data: dict[str, Any]
     if names.hub:
         data = {"dataset_name": names.name, "source_type": "hf_dataset", "hf_repo": names.hub}
         if names.config:
@@ -354,6 +409,13 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
         data = {"dataset_name": names.name, "source_type": "url", "url": [entry["url"]]}
     if subset:
         data["additional_details"] = {"subset": subset}
+    return data
+
+
+def _metric_config(bench: str, metric: str, entry: dict, benchmarks: Benchmarks) -> dict[str, Any]:
+    """EEE's metric_config of a benchmark's metric: id, name, unit, direction and (when the scale has them) bounds."""
+    scale = _scale(entry, metric)
+    unit = scale.get("unit", "")
     config = {
         "metric_id": metric or ("accuracy" if unit == "percent" else "score"),
         "metric_name": next((m["name"] for m in entry.get("metrics", []) if m["id"] == metric), entry["name"]),
@@ -362,7 +424,12 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
     }
     if "min" in scale and "max" in scale:
         config.update({"score_type": "continuous", "min_score": scale["min"], "max_score": scale["max"]})
-    uncertainty = {}
+    return config
+
+
+def _score_details(r: dict) -> dict[str, Any]:
+    """EEE's score_details of a record: the score, its uncertainty, and the record's url, notes, how and source."""
+    uncertainty: dict[str, Any] = {}
     stderr = _num(r.get("stderr"))
     if stderr is not None:
         uncertainty["standard_error"] = {"value": stderr}
@@ -371,13 +438,23 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
         uncertainty["confidence_interval"] = {"lower": _num(ci[0]), "upper": _num(ci[1]), "confidence_level": 0.95}
     if r.get("n"):
         uncertainty["num_samples"] = int(r["n"])
-    score = {"score": _num(r["value"])}
+    score: dict[str, Any] = {"score": _num(r["value"])}
     if uncertainty:
         score["uncertainty"] = uncertainty
     details = {k: str(r[k]) for k in ("url", "notes", "how") if r.get(k)}
     details.update({"sitegen_source": r["source"]} if r.get("source") else {})
     if details:
         score["details"] = details
+    return score
+
+
+def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) -> dict:
+    """One record as one EEE evaluation log."""
+    bench, metric, subset = r["benchmark"], r.get("metric", ""), r.get("subset", "")
+    entry = benchmarks.entries[bench]
+    data = _source_data(entry, benchmarks.export_name(bench), subset)
+    config = _metric_config(bench, metric, entry, benchmarks)
+    score = _score_details(r)
     result_id = "/".join([bench, metric or "primary", subset or "full"])
     source_id = r.get("source", "")
     return {

@@ -148,56 +148,66 @@ def import_model_index(
         name = str(entry.get("name", ""))
         model = resolve_one(resolve, [name], unmatched)
         for result in entry.get("results") or []:
-            dataset = result.get("dataset") or {}
-            args: dict = given if isinstance(given := dataset.get("args"), dict) else {}
-            label = f"{name}: {dataset.get('name') or dataset.get('type')}"
-            names = [dataset.get("name"), dataset.get("config"), dataset.get("type")]
-            bench = benchmarks.find(dataset.get("type"), dataset.get("config"), names)
-            if bench is None:
-                why = benchmarks.refused(dataset.get("type"), names)
-                skipped.append((label, why or "no benchmark mapping for this dataset"))
-                continue
-            shots = _shots(dataset, args)
-            board = _normalised_by(result)
-            if board is not None:
-                setting = f", {shots}-shot" if shots is not None else ""
-                skipped.append(
-                    (
-                        label,
-                        f"{board} score (normalised: random guessing 0, perfect 100{setting}), "
-                        f"not a raw {bench} score; not imported",
-                    )
-                )
-                continue
-            subset = benchmarks.subset(bench, [args.get("subset"), dataset.get("config")])
-            url = _https((result.get("source") or {}).get("url"))
-            for metric in result.get("metrics") or []:
-                metric_names = [metric.get("type"), metric.get("name")]
-                what = f"{label} {metric.get('name') or metric.get('type')}"
-                metric_id = benchmarks.metric(bench, metric_names)
-                if metric_id is None:
-                    skipped.append((what, benchmarks.why_not_metric(bench, metric_names)))
-                    continue
-                value = metric.get("value")
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    skipped.append((what, "value is not a number"))
-                    continue
-                if model is None:
-                    continue
-                factor = percent_factor(benchmarks.unit(bench, metric_id), None, value)
-                records.append(
-                    record(
-                        model=model,
-                        benchmark=bench,
-                        metric=metric_id,
-                        subset=subset,
-                        value=clean_number(value, factor),
-                        url=url,
-                        notes=f"{shots}-shot (the model card's setting)" if shots is not None else None,
-                        self_reported=not bool(metric.get("verified")),
-                    )
-                )
+            records += _index_result(result, name, model, benchmarks, skipped)
     return build_doc(source, retrieved, records, unmatched, skipped)
+
+
+def _index_result(
+    result: dict, name: str, model: str | None, benchmarks: Benchmarks, skipped: list[tuple[str, str]]
+) -> list[dict]:
+    """The records of one model-index result of model `name` (`model` once resolved, else none); what is not
+    imported goes to `skipped` with the reason."""
+    dataset = result.get("dataset") or {}
+    args: dict = given if isinstance(given := dataset.get("args"), dict) else {}
+    label = f"{name}: {dataset.get('name') or dataset.get('type')}"
+    names = [dataset.get("name"), dataset.get("config"), dataset.get("type")]
+    bench = benchmarks.find(dataset.get("type"), dataset.get("config"), names)
+    if bench is None:
+        why = benchmarks.refused(dataset.get("type"), names)
+        skipped.append((label, why or "no benchmark mapping for this dataset"))
+        return []
+    shots = _shots(dataset, args)
+    board = _normalised_by(result)
+    if board is not None:
+        setting = f", {shots}-shot" if shots is not None else ""
+        skipped.append(
+            (
+                label,
+                f"{board} score (normalised: random guessing 0, perfect 100{setting}), "
+                f"not a raw {bench} score; not imported",
+            )
+        )
+        return []
+    subset = benchmarks.subset(bench, [args.get("subset"), dataset.get("config")])
+    url = _https((result.get("source") or {}).get("url"))
+    records = []
+    for metric in result.get("metrics") or []:
+        metric_names = [metric.get("type"), metric.get("name")]
+        what = f"{label} {metric.get('name') or metric.get('type')}"
+        metric_id = benchmarks.metric(bench, metric_names)
+        if metric_id is None:
+            skipped.append((what, benchmarks.why_not_metric(bench, metric_names)))
+            continue
+        value = metric.get("value")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            skipped.append((what, "value is not a number"))
+            continue
+        if model is None:
+            continue
+        factor = percent_factor(benchmarks.unit(bench, metric_id), None, value)
+        records.append(
+            record(
+                model=model,
+                benchmark=bench,
+                metric=metric_id,
+                subset=subset,
+                value=clean_number(value, factor),
+                url=url,
+                notes=f"{shots}-shot (the model card's setting)" if shots is not None else None,
+                self_reported=not bool(metric.get("verified")),
+            )
+        )
+    return records
 
 
 def import_eval_results(
