@@ -7,10 +7,22 @@ import fnmatch
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
 
 from ..problems import WARNING, Problem, field_path
 from . import identity, lookalike
-from .rules import CHECKS, check, list_of, problem_at, suggest_id
+from .rules import (
+    BENCHMARK_HINT,
+    CHECKS,
+    MODEL_HINT,
+    SOURCE_HINT,
+    check,
+    list_of,
+    problem_at,
+    suggest_id,
+    unknown_id,
+)
 from .yamlstrict import describe_char
 
 
@@ -119,52 +131,32 @@ def ids_unique_ignoring_case(index):
 
 
 @check
-def known_references(index):
+def known_references(index: Index) -> Iterator[Problem]:
+    """Every result names a known benchmark and source, an imported one a known model; an imported file's models
+    and the sources of a model file's pricing and manual IQ are known; an imported file is named after its
+    source."""
     suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
-        base = field_path(path)
-        benchmark = result.get("benchmark")
-        if isinstance(benchmark, str) and benchmark not in index.benchmarks:
-            yield problem_at(
-                doc,
-                path + ("benchmark",),
-                f"{base}.benchmark",
-                f"unknown benchmark '{benchmark}'",
-                suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                key=False,
-            )
-        if isinstance(source_id, str) and source_id not in index.sources:
-            where = path + ("source",) if "source" in result else ("source",)
-            yield problem_at(
-                doc,
-                where,
-                f"{base}.source" if "source" in result else "source",
-                f"unknown source '{source_id}'",
-                suggest(source_id, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
-        if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
-            yield problem_at(
-                doc,
-                path + ("model",),
-                f"{base}.model",
-                f"unknown model '{model_id}'",
-                suggest(model_id, index.models, "add a model file under scores/models/"),
-                key=False,
-            )
+        yield from unknown_id(
+            doc,
+            path + ("benchmark",),
+            "benchmark",
+            result.get("benchmark"),
+            index.benchmarks,
+            BENCHMARK_HINT,
+            suggest=suggest,
+        )
+        where = path + ("source",) if "source" in result else ("source",)
+        yield from unknown_id(doc, where, "source", source_id, index.sources, SOURCE_HINT, suggest=suggest)
+        if doc.kind == "imported":
+            yield from unknown_id(doc, path + ("model",), "model", model_id, index.models, MODEL_HINT, suggest=suggest)
     for doc in index.repo.imported:
-        source_id = doc.data.get("source")
         for i, entry in enumerate(list_of(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
-            if isinstance(model_id, str) and model_id not in index.models:
-                yield problem_at(
-                    doc,
-                    ("models", i, "model"),
-                    f"models[{i}].model",
-                    f"unknown model '{model_id}'",
-                    suggest(model_id, index.models, "add a model file under scores/models/"),
-                    key=False,
-                )
+            yield from unknown_id(
+                doc, ("models", i, "model"), "model", model_id, index.models, MODEL_HINT, suggest=suggest
+            )
+        source_id = doc.data.get("source")
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
             yield problem_at(
                 doc,
@@ -178,15 +170,9 @@ def known_references(index):
         for key in ("pricing", "manual_iq"):
             entry = doc.data.get(key)
             source_id = entry.get("source") if isinstance(entry, dict) else None
-            if isinstance(source_id, str) and source_id not in index.sources:
-                yield problem_at(
-                    doc,
-                    (key, "source"),
-                    f"{key}.source",
-                    f"unknown source '{source_id}'",
-                    suggest(source_id, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            yield from unknown_id(
+                doc, (key, "source"), "source", source_id, index.sources, SOURCE_HINT, suggest=suggest
+            )
 
 
 @check
@@ -221,15 +207,7 @@ def named_files_and_lists_known(index):
     doc = index.repo.ignore
     for i, entry in enumerate(list_of(doc.data, "ignore") if doc is not None else []):
         source = entry.get("source") if isinstance(entry, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                ("ignore", i, "source"),
-                f"ignore[{i}].source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, ("ignore", i, "source"), "source", source, index.sources, SOURCE_HINT)
 
 
 MAX_SUGGESTIONS = 50
@@ -540,15 +518,7 @@ def source_aliases_known_and_unique(index):
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 continue
             source = entry.get("source")
-            if isinstance(source, str) and source not in index.sources:
-                yield problem_at(
-                    doc,
-                    ("source_aliases", i, "source"),
-                    f"source_aliases[{i}].source",
-                    f"unknown source '{source}'",
-                    suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            yield from unknown_id(doc, ("source_aliases", i, "source"), "source", source, index.sources, SOURCE_HINT)
             folded = (source, fold_alias(entry["name"]))
             if folded in owner and owner[folded][0] != doc.data.get("id"):
                 yield problem_at(
@@ -563,75 +533,40 @@ def source_aliases_known_and_unique(index):
 
 
 @check
-def identity_file_references(index):
+def identity_file_references(index: Index) -> Iterator[Problem]:
     """scores/identity.yaml names known sources, models and releases (the vendor and source defaults' rules)."""
     doc = index.repo.identity
     if doc is None or not isinstance(doc.data, dict):
         return
     for i, table in enumerate(list_of(doc.data, "naming")):
         source = table.get("source") if isinstance(table, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                ("naming", i, "source"),
-                f"naming[{i}].source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, ("naming", i, "source"), "source", source, index.sources, SOURCE_HINT)
     for i, entry in enumerate(list_of(doc.data, "unresolved")):
         mid = entry.get("model") if isinstance(entry, dict) else None
-        if isinstance(mid, str) and mid not in index.models:
-            yield problem_at(
-                doc,
-                ("unresolved", i, "model"),
-                f"unresolved[{i}].model",
-                f"unknown model '{mid}'",
-                suggest_id(mid, index.models, "an unresolved entry names a model file"),
-                key=False,
-            )
+        yield from unknown_id(
+            doc, ("unresolved", i, "model"), "model", mid, index.models, "an unresolved entry names a model file"
+        )
     releases = {str(d.data.get("release") or d.data.get("id")) for d in index.repo.models if isinstance(d.data, dict)}
-    rules = [
-        (("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
-        for i, vendor in enumerate(list_of(doc.data, "vendor_defaults"))
-        for j, rule in enumerate(list_of(vendor, "rules"))
-    ]
-    rules += [
-        (("source_defaults", i), f"source_defaults[{i}]", rule)
-        for i, rule in enumerate(list_of(doc.data, "source_defaults"))
-    ]
-    for path, field, rule in rules:
+    for path, rule in _defaults_rules(doc.data):
         source = rule.get("source") if isinstance(rule, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                path + ("source",),
-                f"{field}.source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, path + ("source",), "source", source, index.sources, SOURCE_HINT)
         for k, release in enumerate(list_of(rule, "releases")):
-            if isinstance(release, str) and release not in releases:
-                yield problem_at(
-                    doc,
-                    path + ("releases", k),
-                    f"{field}.releases[{k}]",
-                    f"unknown release '{release}'",
-                    suggest_id(release, releases, "a rule names the `release` of model files"),
-                    key=False,
-                )
+            hint = "a rule names the `release` of model files"
+            yield from unknown_id(doc, path + ("releases", k), "release", release, releases, hint)
     for i, pair in enumerate(list_of(doc.data, "distinct")):
         for j, mid in enumerate(list_of(pair, "models")):
-            if isinstance(mid, str) and mid not in index.models:
-                yield problem_at(
-                    doc,
-                    ("distinct", i, "models", j),
-                    f"distinct[{i}].models[{j}]",
-                    f"unknown model '{mid}'",
-                    suggest_id(mid, index.models, "a distinct pair names two model files"),
-                    key=False,
-                )
+            hint = "a distinct pair names two model files"
+            yield from unknown_id(doc, ("distinct", i, "models", j), "model", mid, index.models, hint)
+
+
+def _defaults_rules(data: dict[str, Any]) -> list[tuple[tuple[str | int, ...], Any]]:
+    """(json path, rule) of every vendor-defaults and source-defaults rule of scores/identity.yaml."""
+    rules: list[tuple[tuple[str | int, ...], Any]] = [
+        (("vendor_defaults", i, "rules", j), rule)
+        for i, vendor in enumerate(list_of(data, "vendor_defaults"))
+        for j, rule in enumerate(list_of(vendor, "rules"))
+    ]
+    return rules + [(("source_defaults", i), rule) for i, rule in enumerate(list_of(data, "source_defaults"))]
 
 
 @check
@@ -749,27 +684,27 @@ def overrides_match_something(index):
                 keys.add(key)
                 near[key[:2]].add(key[2:])
     known = {
-        "model": (index.models, "add a model file under scores/models/"),
-        "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-        "source": (index.sources, "add it to scores/sources.yaml"),
-        "disagrees_with": (index.sources, "add it to scores/sources.yaml"),
+        "model": (index.models, MODEL_HINT),
+        "benchmark": (index.benchmarks, BENCHMARK_HINT),
+        "source": (index.sources, SOURCE_HINT),
+        "disagrees_with": (index.sources, SOURCE_HINT),
     }
     for i, entry in enumerate(list_of(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
-        unknown = False
-        for name, (ids, fallback) in known.items():
-            value = entry.get(name)
-            if isinstance(value, str) and value not in ids:
-                unknown = True
-                yield problem_at(
-                    doc,
-                    ("overrides", i, name),
-                    f"overrides[{i}].{name}",
-                    f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
-                    suggest_id(value, ids, fallback),
-                    key=False,
-                )
+        unknown = [
+            problem
+            for name, (ids, fallback) in known.items()
+            for problem in unknown_id(
+                doc,
+                ("overrides", i, name),
+                "source" if name == "disagrees_with" else name,
+                entry.get(name),
+                ids,
+                fallback,
+            )
+        ]
+        yield from unknown
         key = (
             entry.get("model"),
             entry.get("benchmark"),
@@ -1280,15 +1215,9 @@ def base_model_known(index):
                 "name the model it was trained from",
                 key=False,
             )
-        elif target not in index.models:
-            yield problem_at(
-                doc,
-                ("base_model", "model"),
-                "base_model.model",
-                f"unknown model '{target}'",
-                suggest_id(target, index.models, "leave `model` out when the site has no page for the base"),
-                key=False,
-            )
+        else:
+            hint = "leave `model` out when the site has no page for the base"
+            yield from unknown_id(doc, ("base_model", "model"), "model", target, index.models, hint)
 
 
 @check
@@ -1352,15 +1281,7 @@ def question_counts_name_known_sources(index):
                     continue
                 at = where + ("sources", j)
                 if source_id not in index.sources:  # a warning: the count then applies to nothing
-                    yield problem_at(
-                        doc,
-                        at,
-                        field_path(at),
-                        f"unknown source '{source_id}'",
-                        suggest_id(source_id, index.sources, "add it to scores/sources.yaml"),
-                        WARNING,
-                        key=False,
-                    )
+                    yield from unknown_id(doc, at, "source", source_id, index.sources, SOURCE_HINT, WARNING)
                 elif source_id in seen:
                     yield problem_at(
                         doc,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..problems import Problem, field_path
-from .rules import check, list_of, problem_at, suggest_id
+from .rules import BENCHMARK_HINT, SOURCE_HINT, check, list_of, problem_at, suggest_id, unknown_id
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
 
@@ -49,15 +49,8 @@ def index_references_known(index):
     for doc in index.repo.indices:
         for path, key, value in _walk(doc.data):
             where = path + (key,)
-            if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
-                yield problem_at(
-                    doc,
-                    where,
-                    field_path(where),
-                    f"unknown benchmark '{value}'",
-                    suggest_id(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                    key=False,
-                )
+            if key == "benchmark":
+                yield from unknown_id(doc, where, "benchmark", value, index.benchmarks, BENCHMARK_HINT)
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
@@ -66,19 +59,10 @@ def index_references_known(index):
                             where + (name,),
                             field_path(where + (name,)),
                             f"unknown benchmark '{name}'",
-                            suggest_id(
-                                name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"
-                            ),
+                            suggest_id(name, index.benchmarks, BENCHMARK_HINT),
                         )
-            elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield problem_at(
-                    doc,
-                    where,
-                    field_path(where),
-                    f"unknown source '{value}'",
-                    suggest_id(value, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            elif key == "source_snapshot":
+                yield from unknown_id(doc, where, "source", value, index.sources, SOURCE_HINT)
 
 
 @check
