@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import root_option
+from .options import echo_problems, root_option
 from .progress import Progress, quiet_option
 
 
@@ -75,7 +75,7 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
         emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
     elif fmt == "report":
         emit(diff.to_json(rep))
-        _report_problems(shown, annotate=out is not None)
+        echo_problems(shown, annotate=out is not None)
         sys.exit(1 if rep["status"] != "ok" else 0)
     elif result is None:
         for side, ref in (("base", base), ("head", head or "working tree")):
@@ -94,18 +94,6 @@ def _not_valid(side: str, ref: str, problems: list) -> None:
     click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
     for problem in errors:
         click.echo(f"  {problem.format()}", err=True)
-
-
-def _report_problems(shown: list, annotate: bool) -> None:
-    """The report's warnings or errors on standard error; also as GitHub annotations when the report goes to a
-    file under GitHub Actions."""
-    import os
-
-    for problem in shown:
-        click.echo(problem.format(), err=True)
-    if annotate and os.environ.get("GITHUB_ACTIONS") == "true":
-        for problem in shown:
-            click.echo(problem.annotation())
 
 
 @click.command()

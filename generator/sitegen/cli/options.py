@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from ..problems import Problem
 
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
@@ -46,11 +51,7 @@ def report(problems, show_warnings: bool, max_warnings: int | None = None) -> in
     too_many = max_warnings is not None and len(warnings) > max_warnings
     shown = errors + (warnings if show_warnings or too_many else [])
     shown.sort(key=lambda p: (p.path, p.line, p.col, p.field, p.message))
-    for problem in shown:
-        click.echo(problem.format(), err=True)
-    if os.environ.get("GITHUB_ACTIONS") == "true":
-        for problem in shown:
-            click.echo(problem.annotation())
+    echo_problems(shown)
     summary = f"{len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
     if too_many:
         summary += f" (more than --max-warnings {max_warnings} allows: review each, or fix the data)"
@@ -58,3 +59,13 @@ def report(problems, show_warnings: bool, max_warnings: int | None = None) -> in
         summary += " (list them with --warnings)"
     click.echo(summary, err=True)
     return 1 if errors or too_many else 0
+
+
+def echo_problems(problems: Sequence[Problem], annotate: bool = True) -> None:
+    """Each problem on standard error, then, under GitHub Actions and when `annotate`, each as an annotation on
+    standard output."""
+    for problem in problems:
+        click.echo(problem.format(), err=True)
+    if annotate and os.environ.get("GITHUB_ACTIONS") == "true":
+        for problem in problems:
+            click.echo(problem.annotation())
