@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 if TYPE_CHECKING:
     from ..problems import Problem
 
+#: A click command function, before or after its decorators.
+F = TypeVar("F", bound=Callable[..., Any])
+
 ROOT_HELP = "Folder that holds scores/ and methodology/ (default: the current directory)."
 
 
-def _checked_root(ctx, param, root: Path) -> Path:
+def _checked_root(ctx: click.Context, param: click.Parameter, root: Path) -> Path:
     """The --root every command takes, refused (placed problems, exit 1, nothing read or written) when its
     scores/, methodology/ or downloads/ is a symbolic link (paths.py: no link is followed below the root)."""
     from ..paths import top_level_problems
@@ -28,7 +31,7 @@ def _checked_root(ctx, param, root: Path) -> Path:
     return root
 
 
-def root_option(fn=None, *, help: str = ROOT_HELP):
+def root_option(fn: F | None = None, *, help: str = ROOT_HELP) -> Any:
     """The --root option, checked by the path rule before the command runs."""
     option = click.option(
         "--root",
@@ -41,7 +44,7 @@ def root_option(fn=None, *, help: str = ROOT_HELP):
     return option(fn) if fn is not None else option
 
 
-def report(problems, show_warnings: bool, max_warnings: int | None = None) -> int:
+def report(problems: Iterable[Problem], show_warnings: bool, max_warnings: int | None = None) -> int:
     """Print problems (and GitHub annotations under Actions); return the exit code they call for: 1 on any error,
     or on more warnings than `max_warnings` allows (they are then listed, as the reason for the failure)."""
     from ..problems import ERROR

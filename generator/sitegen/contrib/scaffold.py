@@ -80,7 +80,7 @@ def _existing_problems(root: Path, model_id: str) -> list[Problem]:
     return []
 
 
-def scalar(value) -> str:
+def scalar(value: object) -> str:
     """One YAML scalar as the strict reader accepts it: plain when unambiguous, else double-quoted."""
     if isinstance(value, bool):
         return "true" if value else "false"
