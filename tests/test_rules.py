@@ -1,9 +1,10 @@
-"""data/rules.py: what every cross-file rule uses to say where a problem is, here the one helper for an id that names
-nothing known (rules.unknown_id)."""
+"""data/rules.py: what every cross-file rule uses to say where a problem is: the one helper for an id that names
+nothing known (rules.unknown_id), and the hints for a metric or subset a benchmark does not declare, which
+`sitegen validate` and `sitegen new result` share."""
 
 from sitegen.data import yamlstrict
 from sitegen.data.load import Doc
-from sitegen.data.rules import unknown_id
+from sitegen.data.rules import metric_hint, subset_hint, unknown_id
 from sitegen.problems import Problem
 
 TEXT = b"""id: acme/widget-1
@@ -54,3 +55,13 @@ def test_a_suggester_can_stand_in_for_the_close_match():
 
     found = list(unknown_id(doc(), ("results", 0, "benchmark"), "benchmark", "quizz", KNOWN, "x", suggest=suggest))
     assert [p.hint for p in found] == ["quizz: 2 known, x"]
+
+
+def test_the_metric_hint_lists_the_declared_metrics_or_says_there_is_only_the_primary_one():
+    assert metric_hint("hle", ["calibration-error", "accuracy"]) == "hle has metrics: calibration-error, accuracy"
+    assert metric_hint("quiz", []) == "quiz has only its primary metric; leave metric out"
+
+
+def test_the_subset_hint_lists_the_declared_subsets_or_says_there_are_none():
+    assert subset_hint("hle", ["text-only"]) == "hle has subsets: text-only"
+    assert subset_hint("quiz", []) == "quiz declares no subsets; leave subset out"

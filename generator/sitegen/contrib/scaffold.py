@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..data import checks, identity, load, new_errors, yamlstrict
-from ..data.rules import suggest_id
+from ..data.rules import BENCHMARK_HINT, SOURCE_HINT, metric_hint, subset_hint, suggest_id
 from ..problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
@@ -234,7 +234,7 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
                 0,
                 "benchmark",
                 f"unknown benchmark '{benchmark}'",
-                suggest_id(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                suggest_id(benchmark, reg.benchmarks, BENCHMARK_HINT),
             )
         )
     source = result["source"]
@@ -246,7 +246,7 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
                 0,
                 "source",
                 f"unknown source '{source}'",
-                suggest_id(source, reg.sources, "add it to scores/sources.yaml"),
+                suggest_id(source, reg.sources, SOURCE_HINT),
             )
         )
     entry = reg.benchmarks.get(benchmark)
@@ -254,21 +254,11 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
         metrics: list[Any] = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         metric = result.get("metric")
         if metric is not None and metric not in metrics:
-            hint = (
-                f"{benchmark} has metrics: {', '.join(metrics)}"
-                if metrics
-                else f"{benchmark} has only its primary metric; leave metric out"
-            )
-            out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", hint))
+            out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", metric_hint(benchmark, metrics)))
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if subset is not None and subset not in subsets:
-            hint = (
-                f"{benchmark} has subsets: {', '.join(subsets)}"
-                if subsets
-                else f"{benchmark} declares no subsets; leave subset out"
-            )
-            out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", hint))
+            out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", subset_hint(benchmark, subsets)))
     return out
 
 

@@ -19,7 +19,9 @@ from .rules import (
     SOURCE_HINT,
     check,
     list_of,
+    metric_hint,
     problem_at,
+    subset_hint,
     suggest_id,
     unknown_id,
 )
@@ -255,22 +257,14 @@ def metric_and_subset_declared(index: Index) -> Iterator[Problem]:
         metric = result.get("metric")
         metrics: list[Any] = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         if isinstance(metric, str) and metric not in metrics:
-            hint = (
-                f"{entry['id']} has metrics: {', '.join(metrics)}"
-                if metrics
-                else f"{entry['id']} has only its primary metric; leave metric out"
-            )
+            hint = metric_hint(entry["id"], metrics)
             yield problem_at(
                 doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False
             )
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if isinstance(subset, str) and subset not in subsets:
-            hint = (
-                f"{entry['id']} has subsets: {', '.join(subsets)}"
-                if subsets
-                else f"{entry['id']} declares no subsets; leave subset out"
-            )
+            hint = subset_hint(entry["id"], subsets)
             yield problem_at(
                 doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False
             )

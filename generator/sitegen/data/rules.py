@@ -59,6 +59,20 @@ def suggest_id(name: str, known: Collection[str], fallback: str) -> str:
     return f"did you mean '{close[0]}'?" if close else fallback
 
 
+def metric_hint(benchmark_id: str, metrics: list[Any]) -> str:
+    """What to do about a metric the benchmark does not declare (its declared `metrics` ids)."""
+    if metrics:
+        return f"{benchmark_id} has metrics: {', '.join(metrics)}"
+    return f"{benchmark_id} has only its primary metric; leave metric out"
+
+
+def subset_hint(benchmark_id: str, subsets: list[Any]) -> str:
+    """What to do about a subset the benchmark does not declare (its declared `subsets`)."""
+    if subsets:
+        return f"{benchmark_id} has subsets: {', '.join(subsets)}"
+    return f"{benchmark_id} declares no subsets; leave subset out"
+
+
 def unknown_id(
     doc: Doc,
     path: tuple[str | int, ...],
