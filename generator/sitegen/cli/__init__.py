@@ -15,7 +15,7 @@ from .. import __version__
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sitegen")
-def main():
+def main() -> None:
     """Build an AI-model leaderboard site from YAML score files.
 
     Data lives in scores/ (models, imported sources, overrides, the source registry) and
@@ -45,7 +45,7 @@ for command, name in (
     main.add_command(command, name)
 
 
-def entry():
+def entry() -> None:
     """Console entry point: input problems exit 1; anything unexpected exits 2 with a short message."""
     try:
         main(standalone_mode=True)

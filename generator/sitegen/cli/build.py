@@ -24,7 +24,7 @@ from .progress import quiet_option
     help="Fail (exit 1, listing them) when there are more than N warnings. CI passes 0: main carries none, "
     "so a change that brings one is reviewed (a reviewed entry, or the data fixed) before it lands.",
 )
-def validate(root: Path, show_warnings: bool, max_warnings: int | None):
+def validate(root: Path, show_warnings: bool, max_warnings: int | None) -> None:
     """Check every data file: YAML, JSON Schema and cross-file rules. Writes nothing."""
     from ..data import validate_repo
 
@@ -57,7 +57,7 @@ def validate(root: Path, show_warnings: bool, max_warnings: int | None):
     "Pages' address of GITHUB_REPOSITORY when building in GitHub Actions, else the root of the host.",
 )
 @quiet_option
-def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_url: str, quiet: bool):
+def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_url: str, quiet: bool) -> None:
     """Compute every index and render the static site into site/ (replaced only when the build succeeds)."""
     from ..build import BUILD_STAGES, run, settings
     from ..history.changelog import Record
@@ -103,7 +103,7 @@ def build(root: Path, check: bool, out: Path | None, show_warnings: bool, site_u
     "Every Eval Ever 0.3.0 JSON; hf: the same rows per model as Hugging Face files "
     "(<model>/model-index.yaml and <model>/.eval_results/sitegen.yaml).",
 )
-def export(root: Path, out: Path | None, fmt: str):
+def export(root: Path, out: Path | None, fmt: str) -> None:
     """Write the boards as data files, without the HTML site."""
     from ..build import export_files
 

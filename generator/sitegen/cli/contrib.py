@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from .options import root_option
 
+if TYPE_CHECKING:
+    from ..contrib.scaffold import RefusedError
+    from ..interchange.records import Benchmarks, Imported, Refused, Resolve
+
 ROOT = root_option(help="Folder that holds scores/ and methodology/.")
 
 
-def _refused(exc) -> None:
+def _refused(exc: RefusedError | Refused) -> NoReturn:
     for problem in exc.problems:
         click.echo(problem.format(), err=True)
     n = len(exc.problems)
@@ -22,7 +27,7 @@ def _refused(exc) -> None:
 
 
 @click.group("new")
-def new_group():
+def new_group() -> None:
     """Create a model file or add a result to one, checked as `sitegen validate` checks it."""
 
 
@@ -33,7 +38,7 @@ def new_group():
     "--organization", help="The developer (default: the name the other models in scores/models/ORG/ give, else ORG)."
 )
 @ROOT
-def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path):
+def new_model_command(model_id: str, name: str | None, organization: str | None, root: Path) -> None:
     """Write scores/models/ORG/NAME.yaml with the schema line and the required fields."""
     from ..contrib.scaffold import RefusedError, new_model
 
@@ -57,8 +62,18 @@ def new_model_command(model_id: str, name: str | None, organization: str | None,
 @click.option("--retrieved", help="Retrieval date YYYY-MM-DD (default: today).")
 @ROOT
 def new_result_command(
-    model_id, benchmark, value, source, url, metric, subset, harness, self_reported, retrieved, root: Path
-):
+    model_id: str,
+    benchmark: str,
+    value: str,
+    source: str,
+    url: str | None,
+    metric: str | None,
+    subset: str | None,
+    harness: str | None,
+    self_reported: bool,
+    retrieved: str | None,
+    root: Path,
+) -> None:
     """Append a result to scores/models/ORG/NAME.yaml, keeping its comments and layout.
 
     Refuses (and writes nothing) what `sitegen validate` would reject; prints the warnings the result brings,
@@ -109,7 +124,7 @@ def new_result_command(
     help="Output folder (default: site/ under --root).",
 )
 @ROOT
-def serve_command(port: int, host: str, out: Path | None, root: Path):
+def serve_command(port: int, host: str, out: Path | None, root: Path) -> None:
     """Build the site, serve it, rebuild when data, methodology or templates change, and reload the open page.
 
     The port is bound first, so a taken port fails at once. A failed rebuild prints its problems and keeps
@@ -135,7 +150,15 @@ def serve_command(port: int, host: str, out: Path | None, root: Path):
 FORMATS = ("hf-model-index", "hf-eval-results", "eee")
 
 
-def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve):
+def _interchange_read(
+    fmt: str,
+    source: str,
+    paths: tuple[Path, ...],
+    retrieved: str | None,
+    model_name: str | None,
+    benchmarks: Benchmarks,
+    resolve: Resolve,
+) -> Imported:
     """The files of one `interchange` call as one imported document (interchange.records.Refused when any cannot be
     read: not a regular file, too big, not UTF-8, not strict YAML/JSON, or of another shape)."""
     from ..interchange import eee, hf
@@ -151,6 +174,7 @@ def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, res
             retrieved=retrieved,
             paths=[name for name, _ in raws],
         )
+    assert retrieved is not None  # interchange_import refuses a Hugging Face format without --retrieved
     docs = []
     for name, raw in raws:
         text = decode(raw, name)
@@ -161,6 +185,7 @@ def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, res
                 )
             )
         else:
+            assert model_name is not None  # and hf-eval-results without --model
             docs.append(
                 hf.import_eval_results(
                     text,
@@ -192,7 +217,16 @@ def _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, res
 @click.option("--print", "to_stdout", is_flag=True, help="Print the document instead of writing it.")
 @click.option("--force", is_flag=True, help="Replace scores/imported/SOURCE.yaml when it exists.")
 @ROOT
-def interchange_import(fmt, source, paths, retrieved, model_name, to_stdout, force, root: Path):
+def interchange_import(
+    fmt: str,
+    source: str,
+    paths: tuple[Path, ...],
+    retrieved: str | None,
+    model_name: str | None,
+    to_stdout: bool,
+    force: bool,
+    root: Path,
+) -> None:
     """Import model cards, .eval_results files or EEE JSON into scores/imported/SOURCE.yaml.
 
     SOURCE is a source id registered in scores/sources.yaml. The file is written only when it validates as

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .options import root_option
+from .options import echo_problems, root_option
 from .progress import Progress, quiet_option
+
+if TYPE_CHECKING:
+    from ..problems import Problem
 
 
 @click.command()
@@ -41,7 +45,9 @@ from .progress import Progress, quiet_option
     "and errors are then printed as annotations).",
 )
 @quiet_option
-def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool):
+def diff_command(
+    base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool
+) -> None:
     """Show what the change from git ref BASE to HEAD (default: the working tree) does to the published boards.
 
     Each board leads with the models that entered, left or changed value, and why; rows that only shifted rank
@@ -75,7 +81,7 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
         emit(diff.to_markdown(rep, max_lines))  # the diff with the warnings, as the PR comment shows it
     elif fmt == "report":
         emit(diff.to_json(rep))
-        _report_problems(shown, annotate=out is not None)
+        echo_problems(shown, annotate=out is not None)
         sys.exit(1 if rep["status"] != "ok" else 0)
     elif result is None:
         for side, ref in (("base", base), ("head", head or "working tree")):
@@ -86,7 +92,7 @@ def diff_command(base: str, head: str | None, root: Path, fmt: str, max_lines: i
         emit(diff.to_json(result))
 
 
-def _not_valid(side: str, ref: str, problems: list) -> None:
+def _not_valid(side: str, ref: str, problems: list[Problem]) -> None:
     """Say on standard error that one side does not validate, with its errors."""
     from ..problems import ERROR
 
@@ -94,18 +100,6 @@ def _not_valid(side: str, ref: str, problems: list) -> None:
     click.echo(f"{side} ({ref}) does not validate: {len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
     for problem in errors:
         click.echo(f"  {problem.format()}", err=True)
-
-
-def _report_problems(shown: list, annotate: bool) -> None:
-    """The report's warnings or errors on standard error; also as GitHub annotations when the report goes to a
-    file under GitHub Actions."""
-    import os
-
-    for problem in shown:
-        click.echo(problem.format(), err=True)
-    if annotate and os.environ.get("GITHUB_ACTIONS") == "true":
-        for problem in shown:
-            click.echo(problem.annotation())
 
 
 @click.command()
@@ -138,7 +132,7 @@ def _report_problems(shown: list, annotate: bool) -> None:
     show_default=True,
     help="The site's address, for the Atom feed's links and ids.",
 )
-def changelog_command(root: Path, fmt: str, limit: int | None, boards_last: int, site_url: str):
+def changelog_command(root: Path, fmt: str, limit: int | None, boards_last: int, site_url: str) -> None:
     """The data changelog from git history: models, results and methodology files changed per commit."""
     from ..history import changelog as history
     from ..history import diff

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import yaml
 
 from .options import root_option
 from .progress import Progress, quiet_option
+
+if TYPE_CHECKING:
+    from ..importers import Planned
+    from ..importers.extracts import Extract, Outcome
 
 ROOT = root_option(help="Repository root.")
 
@@ -21,7 +27,7 @@ def _data_dir(root: Path, data: Path | None) -> Path:
     return data if data is not None else (root / importers.DEFAULT_DATA)
 
 
-def _report(source, ex, outcome, verbose: bool = True) -> int:
+def _report(source: str, ex: Extract, outcome: Outcome, verbose: bool = True) -> int:
     """Print what did not import cleanly; return the number of blocking problems.
 
     Skipped rows and ignored names have reviewed reasons (the importer's rules, scores/imported/ignore.yaml): listed
@@ -72,7 +78,19 @@ def _report(source, ex, outcome, verbose: bool = True) -> int:
 )
 @quiet_option
 @ROOT
-def import_command(source, paths, retrieved, allow_unmatched, allow_shrink, all_, check, data, root, quiet, verbose):
+def import_command(
+    source: str | None,
+    paths: tuple[Path, ...],
+    retrieved: str | None,
+    allow_unmatched: bool,
+    allow_shrink: bool,
+    all_: bool,
+    check: bool,
+    data: Path | None,
+    root: Path,
+    quiet: bool,
+    verbose: bool,
+) -> None:
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
     validated first: an import that would add a validation error writes nothing."""
     from .. import importers
@@ -161,7 +179,15 @@ def _write_imports(root: Path, pending: list) -> None:
         )
 
 
-def _plans(source, paths, retrieved, all_, check, root, data) -> list:
+def _plans(
+    source: str | None,
+    paths: tuple[Path, ...],
+    retrieved: str | None,
+    all_: bool,
+    check: bool,
+    root: Path,
+    data: Path | None,
+) -> list[Planned]:
     """The imports the arguments ask for: every planned source (--all), or SOURCE's PATHs."""
     from .. import importers
 
@@ -177,7 +203,7 @@ def _plans(source, paths, retrieved, all_, check, root, data) -> list:
 
 
 @click.group("aliases")
-def aliases_group():
+def aliases_group() -> None:
     """Propose and apply model aliases for source names."""
 
 
@@ -191,7 +217,7 @@ def aliases_group():
     help="Only needed by importers that insist; suggestions do not use it.",
 )
 @ROOT
-def suggest_command(source, paths, retrieved, root):
+def suggest_command(source: str, paths: tuple[Path, ...], retrieved: str | None, root: Path) -> None:
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
     from ..importers import aliases as alias_tools
@@ -211,7 +237,7 @@ def suggest_command(source, paths, retrieved, root):
 @aliases_group.command("apply")
 @click.argument("review", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @ROOT
-def apply_command(review, root):
+def apply_command(review: Path, root: Path) -> None:
     """Write the reviewed proposals of REVIEW (the output of suggest, edited) into scores/models/; a bare name
     that pins a configuration the vendor default does not is written as a source alias of its source."""
     from ..data import yamlstrict
@@ -261,7 +287,7 @@ def _metadata_stats(root: Path) -> None:
         )
 
 
-def _changed(fn, *args, echo=None) -> None:
+def _changed(fn: Callable[..., Iterable[str]], *args: object, echo: Callable[[str], None] | None = None) -> None:
     """Run a registry edit and list the files it changed (or, with `echo`, print its lines); a refusal is a
     placed message and exit 1, not a traceback."""
     try:
@@ -276,7 +302,7 @@ def _changed(fn, *args, echo=None) -> None:
 @click.argument("old")
 @click.option("--into", required=True, help="The model id that survives.")
 @ROOT
-def merge_command(old, into, root):
+def merge_command(old: str, into: str, root: Path) -> None:
     """Merge model OLD into --into (one configuration entered twice); OLD goes under former_ids."""
     from ..importers import aliases as alias_tools
 
@@ -293,7 +319,7 @@ def merge_command(old, into, root):
     "developer): the new organisation's name, from the organisations table in scores/metadata.yaml.",
 )
 @ROOT
-def rename_command(old, new, organization, root):
+def rename_command(old: str, new: str, organization: str | None, root: Path) -> None:
     """Give model OLD the id NEW; OLD goes under former_ids and its page redirects."""
     from ..importers import aliases as alias_tools
 
@@ -302,7 +328,7 @@ def rename_command(old, new, organization, root):
 
 @aliases_group.command("audit")
 @ROOT
-def audit_command(root):
+def audit_command(root: Path) -> None:
     """List what still needs review: near-duplicate ids (across organisations too), releases spread over ids,
     bare configurations, reasoning configurations with no effort, one configuration entered twice, mistyped ids,
     mode-unknown models ranked beside a known sibling, unreviewed aliases, bare aliases that pin a configuration
@@ -338,7 +364,7 @@ def stats_kind(results: int, by_hand: int) -> str:
     help="Folder of downloaded files, to list unmatched names (default: downloads/ in the root).",
 )
 @ROOT
-def stats_command(data, root):
+def stats_command(data: Path | None, root: Path) -> None:
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
     from .. import importers
     from ..data import frame, load
@@ -398,7 +424,9 @@ def stats_command(data, root):
     help="Seconds a whole download may take (redirects and every chunk).",
 )
 @ROOT
-def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
+def fetch_command(
+    source: str | None, all_: bool, base_url: str | None, allow_shrink: bool, timeout: float, root: Path
+) -> None:
     """Download SOURCE's files again into downloads/, check them and record them in scores/sources.yaml.
 
     SOURCE is a source id or its family (aa-api). Nothing is written unless every check passes; an unchanged
@@ -411,7 +439,7 @@ def fetch_command(source, all_, base_url, allow_shrink, timeout, root):
         raise click.UsageError("give SOURCE or --all")
     remote = fetchers.Remote(base_url, timeout)
     try:
-        names = sorted(fetchers.plans(root)) if all_ else [source]
+        names = [source] if source else sorted(fetchers.plans(root))  # one or the other: checked above
     except (OSError, yaml.YAMLError) as exc:
         raise click.ClickException(f"scores/sources.yaml: {exc}") from None
     failed = 0

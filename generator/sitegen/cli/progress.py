@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from typing import Any, Literal, TextIO, TypeVar
 
 import click
+
+#: A click command function.
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def in_ci() -> bool:
@@ -15,7 +20,7 @@ def in_ci() -> bool:
     return os.environ.get("GITHUB_ACTIONS") == "true" or os.environ.get("CI", "").lower() in ("true", "1")
 
 
-def interactive(stream) -> bool:
+def interactive(stream: TextIO) -> bool:
     """A terminal a person watches (not CI, which logs lines, even when it allocates a terminal)."""
     try:
         return stream.isatty() and not in_ci()
@@ -26,7 +31,7 @@ def interactive(stream) -> bool:
 class Progress:
     """Call with each stage's name as it starts: `progress("rendering pages")`. Use as a context manager."""
 
-    def __init__(self, label: str, total: int, quiet: bool = False, stream=None):
+    def __init__(self, label: str, total: int, quiet: bool = False, stream: TextIO | None = None) -> None:
         self.label, self.total, self.quiet = label, max(total, 1), quiet
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0
@@ -59,15 +64,15 @@ class Progress:
             self.bar.__exit__(None, None, None)
             self.bar = None
 
-    def __enter__(self):
+    def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False
 
 
-def quiet_option(fn):
+def quiet_option(fn: F) -> F:
     return click.option(
         "--quiet", "-q", is_flag=True, help="No progress on stderr (problems and the summary are still printed)."
     )(fn)

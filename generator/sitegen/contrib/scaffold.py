@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Any
 
 from ..data import checks, identity, load, new_errors, yamlstrict
-from ..data.rules import suggest_id
+from ..data.rules import BENCHMARK_HINT, SOURCE_HINT, metric_hint, subset_hint, suggest_id
 from ..problems import ERROR, Problem
 
 MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
@@ -79,7 +80,7 @@ def _existing_problems(root: Path, model_id: str) -> list[Problem]:
     return []
 
 
-def scalar(value) -> str:
+def scalar(value: object) -> str:
     """One YAML scalar as the strict reader accepts it: plain when unambiguous, else double-quoted."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -233,7 +234,7 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
                 0,
                 "benchmark",
                 f"unknown benchmark '{benchmark}'",
-                suggest_id(benchmark, reg.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
+                suggest_id(benchmark, reg.benchmarks, BENCHMARK_HINT),
             )
         )
     source = result["source"]
@@ -245,35 +246,25 @@ def result_problems(result: dict, reg: Registries, rel: str) -> list[Problem]:
                 0,
                 "source",
                 f"unknown source '{source}'",
-                suggest_id(source, reg.sources, "add it to scores/sources.yaml"),
+                suggest_id(source, reg.sources, SOURCE_HINT),
             )
         )
     entry = reg.benchmarks.get(benchmark)
     if entry is not None:
-        metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
+        metrics: list[Any] = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         metric = result.get("metric")
         if metric is not None and metric not in metrics:
-            hint = (
-                f"{benchmark} has metrics: {', '.join(metrics)}"
-                if metrics
-                else f"{benchmark} has only its primary metric; leave metric out"
-            )
-            out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", hint))
+            out.append(Problem(rel, 0, 0, "metric", f"unknown metric '{metric}'", metric_hint(benchmark, metrics)))
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if subset is not None and subset not in subsets:
-            hint = (
-                f"{benchmark} has subsets: {', '.join(subsets)}"
-                if subsets
-                else f"{benchmark} declares no subsets; leave subset out"
-            )
-            out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", hint))
+            out.append(Problem(rel, 0, 0, "subset", f"unknown subset '{subset}'", subset_hint(benchmark, subsets)))
     return out
 
 
 def result_lines(result: dict, dash_indent: int, key_indent: int) -> list[str]:
     """One result as block-style YAML lines: '- benchmark: ...' then one key per line."""
-    lines = []
+    lines: list[str] = []
     for key in RESULT_ORDER:
         if key not in result or result[key] is None:
             continue
@@ -400,25 +391,7 @@ def new_result(
     `on_warning` is called with each warning the new result brings (in the file, or caused elsewhere)."""
     root = Path(root)
     rel = _rel(model_id)
-    problems = model_id_problems(model_id)
-    path = model_path(root, model_id)
-    if not problems and not path.is_file():
-        known = [
-            p.relative_to(root / "scores/models").with_suffix("").as_posix()
-            for p in (root / "scores/models").glob("*/*.yaml")
-        ]
-        problems = [
-            Problem(
-                rel,
-                0,
-                0,
-                "",
-                f"unknown model '{model_id}'",
-                suggest_id(model_id, known, "create it first with `sitegen new model`"),
-            )
-        ]
-    if problems:
-        raise RefusedError(problems)
+    path = _existing_model_file(root, model_id)
     result = {
         "benchmark": benchmark,
         "metric": metric,
@@ -430,20 +403,23 @@ def new_result(
         "url": url,
         "self_reported": True if self_reported else None,
     }
-    before = load.read_data(path, root, yamlstrict.MAX_BYTES)
-    if before is None:
-        problems = []
-        load.read_regular(path, root, yamlstrict.MAX_BYTES, problems)
-        raise RefusedError(
-            problems or [Problem(rel, 0, 0, "", "cannot read the file", "check that it is a regular file")]
-        )
-    old_text = before.decode("utf-8")
+    old_bytes = _read_model_file(root, path, rel)
+    old_text = old_bytes.decode("utf-8")
     new_text = append_text(old_text, result, rel)
     problems = result_problems(result, registries(root), rel)
     if problems:
-        parsed, _ = yamlstrict.parse(before, rel)
+        parsed, _ = yamlstrict.parse(old_bytes, rel)
         existing = parsed.data.get("results") if parsed is not None and isinstance(parsed.data, dict) else None
         raise RefusedError(_place(old_text, new_text, problems, len(existing) if isinstance(existing, list) else 0))
+    _write_if_valid(root, path, rel, new_text, on_warning)
+    return path
+
+
+def _write_if_valid(
+    root: Path, path: Path, rel: str, new_text: str, on_warning: Callable[[Problem], None] | None
+) -> None:
+    """Write new_text to a model file unless the repository as it would be has an error it does not have now;
+    then call on_warning with each warning the change brings."""
     from ..data import validate_change, validate_repo
 
     after = validate_change(root, {rel: new_text.encode("utf-8")})  # the repository as it would be, on a copy
@@ -458,7 +434,35 @@ def new_result(
         warnings_after = [p for p in after if p.severity != ERROR]
         for problem in _new_warnings([p for p in before if p.severity != ERROR], warnings_after, rel):
             on_warning(problem)
+
+
+def _existing_model_file(root: Path, model_id: str) -> Path:
+    """The model file of model_id; refused (RefusedError) when the id is malformed or names no model file."""
+    rel = _rel(model_id)
+    problems = model_id_problems(model_id)
+    path = model_path(root, model_id)
+    if not problems and not path.is_file():
+        known = [
+            p.relative_to(root / "scores/models").with_suffix("").as_posix()
+            for p in (root / "scores/models").glob("*/*.yaml")
+        ]
+        hint = suggest_id(model_id, known, "create it first with `sitegen new model`")
+        problems = [Problem(rel, 0, 0, "", f"unknown model '{model_id}'", hint)]
+    if problems:
+        raise RefusedError(problems)
     return path
+
+
+def _read_model_file(root: Path, path: Path, rel: str) -> bytes:
+    """A model file's bytes, read by the loader's rules; refused with the loader's problem when it cannot be."""
+    data = load.read_data(path, root, yamlstrict.MAX_BYTES)
+    if data is None:
+        problems: list[Problem] = []
+        load.read_regular(path, root, yamlstrict.MAX_BYTES, problems)
+        raise RefusedError(
+            problems or [Problem(rel, 0, 0, "", "cannot read the file", "check that it is a regular file")]
+        )
+    return data
 
 
 def authoring_date() -> str:

@@ -24,7 +24,11 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from ..build import Outcome
 
 PACKAGE = Path(__file__).resolve().parent.parent
 #: Data folders under the root, then the package's own templates and static files (a change to the site's
@@ -108,7 +112,7 @@ class BuildState:
     """The number of successful builds so far, what the reload script watches, and the problems of the last
     rebuild when it failed (the page shows them over the last good site until a build succeeds)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.count = 0
         self.failed: list[str] = []
         self.lock = threading.Lock()
@@ -132,10 +136,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     state: BuildState = BuildState()
 
-    def log_message(self, format, *args):
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def end_headers(self):
+    def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")  # a rebuilt page is never served from the browser cache
         super().end_headers()
 
@@ -168,13 +172,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._html(target, head=head)
         return super().do_HEAD() if head else super().do_GET()
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         self._route(head=False)
 
-    def do_HEAD(self):
+    def do_HEAD(self) -> None:
         self._route(head=True)
 
-    def send_error(self, code, message=None, explain=None):
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = Path(self.directory) / "404.html"
         if code == 404 and page.is_file():
             return self._html(page, status=404, head=self.command == "HEAD")
@@ -195,8 +199,8 @@ def make_server(
 ) -> http.server.ThreadingHTTPServer:
     """Bind an HTTP server for the folder `site` (port 0 picks a free one); ServeError when it cannot bind.
     The folder is resolved per request, so an atomic rebuild that swaps it is served at once."""
-    handler = type("SiteHandler", (Handler,), {"state": state or BuildState()})
-    handler = functools.partial(handler, directory=str(Path(site)))
+    site_handler = type("SiteHandler", (Handler,), {"state": state or BuildState()})
+    handler = functools.partial(site_handler, directory=str(Path(site)))
     try:
         server = http.server.ThreadingHTTPServer((host, port), handler)
     except OSError as exc:
@@ -212,7 +216,7 @@ def make_server(
     return server
 
 
-def default_build(root: Path, out: Path):
+def default_build(root: Path, out: Path) -> Outcome:
     from ..build import run
     from ..history.changelog import Record
 
@@ -257,7 +261,7 @@ def serve(
     started = time.time()
     state = BuildState()
     server = make_server(out, host, port, state)  # first: a taken port fails before a minute of building
-    bound_host, bound_port = server.server_address[:2]
+    bound_host, bound_port = str(server.server_address[0]), server.server_address[1]
     if not is_loopback(host):
         echo(
             f"warning: serving on {host}, not loopback: anyone who can reach this machine on port {bound_port} "

@@ -7,11 +7,36 @@ import fnmatch
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..problems import WARNING, Problem, field_path
 from . import identity, lookalike
-from .rules import CHECKS, check, list_of, problem_at, suggest_id
+from .rules import (
+    BENCHMARK_HINT,
+    CHECKS,
+    MODEL_HINT,
+    SOURCE_HINT,
+    check,
+    list_of,
+    metric_hint,
+    problem_at,
+    subset_hint,
+    suggest_id,
+    unknown_id,
+)
 from .yamlstrict import describe_char
+
+if TYPE_CHECKING:
+    from . import metadata
+    from .load import Doc, Repo
+
+JsonPath = tuple[str | int, ...]
+#: A result as the rules see it: (doc, json path, result dict, model id, source id, retrieved), the last three as
+#: written (the schema checks their types).
+ResultRow = tuple["Doc", JsonPath, dict[str, Any], Any, Any, Any]
+#: An entry of a registry: (entry, the file it is in, its json path there).
+Entry = tuple[dict[str, Any], "Doc", JsonPath]
 
 
 def today() -> datetime.date:
@@ -26,25 +51,30 @@ def today() -> datetime.date:
 class Index:
     """Lookups shared by the checks, built once from the parsed files."""
 
-    def __init__(self, repo):
+    def __init__(self, repo: Repo) -> None:
         self.repo = repo
-        self.benchmarks = {}
+        self.benchmarks: dict[str, Entry] = {}
         if repo.benchmarks is not None:
             for i, entry in enumerate(list_of(repo.benchmarks.data, "benchmarks")):
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     self.benchmarks[entry["id"]] = (entry, repo.benchmarks, ("benchmarks", i))
-        self.sources = {}
+        self.sources: dict[str, Entry] = {}
         if repo.sources is not None:
             for i, entry in enumerate(list_of(repo.sources.data, "sources")):
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     self.sources[entry["id"]] = (entry, repo.sources, ("sources", i))
-        self.models = {}
+        self.models: dict[str, Doc] = {}
         for doc in repo.models:
             model_id = doc.data.get("id")
             if isinstance(model_id, str):
                 self.models.setdefault(model_id, doc)
 
-    def results(self):
+    def benchmark(self, benchmark_id: Any) -> dict[str, Any] | None:
+        """The registry entry of a benchmark id as a file writes it; None for one the registry does not list."""
+        found = self.benchmarks.get(benchmark_id)
+        return None if found is None else found[0]
+
+    def results(self) -> Iterator[ResultRow]:
         """Every result everywhere: (doc, json path, result dict, model id, source id, retrieved)."""
         for doc in self.repo.models:
             model_id = doc.data.get("id")
@@ -65,7 +95,7 @@ class Index:
 
 
 @check
-def model_id_matches_path(index):
+def model_id_matches_path(index: Index) -> Iterator[Problem]:
     for doc in index.repo.models:
         model_id = doc.data.get("id")
         expected = doc.path[len("scores/models/") : -len(".yaml")]
@@ -81,8 +111,8 @@ def model_id_matches_path(index):
 
 
 @check
-def ids_unique_ignoring_case(index):
-    seen = {}
+def ids_unique_ignoring_case(index: Index) -> Iterator[Problem]:
+    seen: dict[str, str] = {}
     for doc in index.repo.models:
         key = doc.path.casefold()
         if key in seen:
@@ -96,10 +126,11 @@ def ids_unique_ignoring_case(index):
             )
         else:
             seen[key] = doc.path
-    for doc, key in ((index.repo.benchmarks, "benchmarks"), (index.repo.sources, "sources")):
-        if doc is None:
+    for registry, key in ((index.repo.benchmarks, "benchmarks"), (index.repo.sources, "sources")):
+        if registry is None:
             continue
-        seen_ids = {}
+        doc = registry
+        seen_ids: dict[str, int] = {}
         for i, entry in enumerate(list_of(doc.data, key)):
             item_id = entry.get("id") if isinstance(entry, dict) else None
             if not isinstance(item_id, str):
@@ -119,52 +150,32 @@ def ids_unique_ignoring_case(index):
 
 
 @check
-def known_references(index):
+def known_references(index: Index) -> Iterator[Problem]:
+    """Every result names a known benchmark and source, an imported one a known model; an imported file's models
+    and the sources of a model file's pricing and manual IQ are known; an imported file is named after its
+    source."""
     suggest = _suggester()
     for doc, path, result, model_id, source_id, _ in index.results():
-        base = field_path(path)
-        benchmark = result.get("benchmark")
-        if isinstance(benchmark, str) and benchmark not in index.benchmarks:
-            yield problem_at(
-                doc,
-                path + ("benchmark",),
-                f"{base}.benchmark",
-                f"unknown benchmark '{benchmark}'",
-                suggest(benchmark, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                key=False,
-            )
-        if isinstance(source_id, str) and source_id not in index.sources:
-            where = path + ("source",) if "source" in result else ("source",)
-            yield problem_at(
-                doc,
-                where,
-                f"{base}.source" if "source" in result else "source",
-                f"unknown source '{source_id}'",
-                suggest(source_id, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
-        if doc.kind == "imported" and isinstance(model_id, str) and model_id not in index.models:
-            yield problem_at(
-                doc,
-                path + ("model",),
-                f"{base}.model",
-                f"unknown model '{model_id}'",
-                suggest(model_id, index.models, "add a model file under scores/models/"),
-                key=False,
-            )
+        yield from unknown_id(
+            doc,
+            path + ("benchmark",),
+            "benchmark",
+            result.get("benchmark"),
+            index.benchmarks,
+            BENCHMARK_HINT,
+            suggest=suggest,
+        )
+        where = path + ("source",) if "source" in result else ("source",)
+        yield from unknown_id(doc, where, "source", source_id, index.sources, SOURCE_HINT, suggest=suggest)
+        if doc.kind == "imported":
+            yield from unknown_id(doc, path + ("model",), "model", model_id, index.models, MODEL_HINT, suggest=suggest)
     for doc in index.repo.imported:
-        source_id = doc.data.get("source")
         for i, entry in enumerate(list_of(doc.data, "models")):
             model_id = entry.get("model") if isinstance(entry, dict) else None
-            if isinstance(model_id, str) and model_id not in index.models:
-                yield problem_at(
-                    doc,
-                    ("models", i, "model"),
-                    f"models[{i}].model",
-                    f"unknown model '{model_id}'",
-                    suggest(model_id, index.models, "add a model file under scores/models/"),
-                    key=False,
-                )
+            yield from unknown_id(
+                doc, ("models", i, "model"), "model", model_id, index.models, MODEL_HINT, suggest=suggest
+            )
+        source_id = doc.data.get("source")
         if isinstance(source_id, str) and doc.path != f"scores/imported/{source_id}.yaml":
             yield problem_at(
                 doc,
@@ -178,19 +189,13 @@ def known_references(index):
         for key in ("pricing", "manual_iq"):
             entry = doc.data.get(key)
             source_id = entry.get("source") if isinstance(entry, dict) else None
-            if isinstance(source_id, str) and source_id not in index.sources:
-                yield problem_at(
-                    doc,
-                    (key, "source"),
-                    f"{key}.source",
-                    f"unknown source '{source_id}'",
-                    suggest(source_id, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            yield from unknown_id(
+                doc, (key, "source"), "source", source_id, index.sources, SOURCE_HINT, suggest=suggest
+            )
 
 
 @check
-def named_files_and_lists_known(index):
+def named_files_and_lists_known(index: Index) -> Iterator[Problem]:
     """The ids a file's path or a reviewed list names: a per-question file's benchmark and model
     (scores/raw/<benchmark>/<org>/<model>.jsonl; unknown, it would be read by nothing) and the sources of
     scores/imported/ignore.yaml."""
@@ -219,28 +224,22 @@ def named_files_and_lists_known(index):
                 suggest_id(raw.model, index.models, "name the file after a model file under scores/models/"),
             )
     doc = index.repo.ignore
-    for i, entry in enumerate(list_of(doc.data, "ignore") if doc is not None else []):
+    if doc is None:
+        return
+    for i, entry in enumerate(list_of(doc.data, "ignore")):
         source = entry.get("source") if isinstance(entry, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                ("ignore", i, "source"),
-                f"ignore[{i}].source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, ("ignore", i, "source"), "source", source, index.sources, SOURCE_HINT)
 
 
 MAX_SUGGESTIONS = 50
 
 
-def _suggester(limit: int = MAX_SUGGESTIONS):
+def _suggester(limit: int = MAX_SUGGESTIONS) -> Callable[[str, Collection[str], str], str]:
     """suggest_id with a memo and a budget: past `limit` different names the plain hint is given, so a file naming
     thousands of unknown ids is checked in linear time (difflib compares each name with every known id)."""
-    memo: dict = {}
+    memo: dict[tuple[str, str], str] = {}
 
-    def suggest(name: str, known, fallback: str) -> str:
+    def suggest(name: str, known: Collection[str], fallback: str) -> str:
         key = (name, fallback)
         if key not in memo:
             memo[key] = suggest_id(name, known, fallback) if len(memo) < limit else fallback
@@ -250,43 +249,35 @@ def _suggester(limit: int = MAX_SUGGESTIONS):
 
 
 @check
-def metric_and_subset_declared(index):
+def metric_and_subset_declared(index: Index) -> Iterator[Problem]:
     for doc, path, result, *_ in index.results():
-        entry = index.benchmarks.get(result.get("benchmark"), (None,))[0]
+        entry = index.benchmark(result.get("benchmark"))
         if entry is None:
             continue
         metric = result.get("metric")
-        metrics = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
+        metrics: list[Any] = [m.get("id") for m in entry.get("metrics", []) if isinstance(m, dict)]
         if isinstance(metric, str) and metric not in metrics:
-            hint = (
-                f"{entry['id']} has metrics: {', '.join(metrics)}"
-                if metrics
-                else f"{entry['id']} has only its primary metric; leave metric out"
-            )
+            hint = metric_hint(entry["id"], metrics)
             yield problem_at(
                 doc, path + ("metric",), field_path(path + ("metric",)), f"unknown metric '{metric}'", hint, key=False
             )
         subset = result.get("subset")
         subsets = entry.get("subsets", [])
         if isinstance(subset, str) and subset not in subsets:
-            hint = (
-                f"{entry['id']} has subsets: {', '.join(subsets)}"
-                if subsets
-                else f"{entry['id']} declares no subsets; leave subset out"
-            )
+            hint = subset_hint(entry["id"], subsets)
             yield problem_at(
                 doc, path + ("subset",), field_path(path + ("subset",)), f"unknown subset '{subset}'", hint, key=False
             )
 
 
-def scale_of(entry: dict, metric) -> dict:
+def scale_of(entry: dict[str, Any], metric: object) -> dict[str, Any]:
     for m in entry.get("metrics", []):
         if isinstance(m, dict) and m.get("id") == metric:
             return m.get("scale", {})
     return entry.get("scale", {})
 
 
-def _valued(index):
+def _valued(index: Index) -> Iterator[tuple[Doc, JsonPath, dict[str, Any]]]:
     """Every result and every override value: (doc, json path, entry). Overrides pass the same value checks."""
     for doc, path, result, *_ in index.results():
         yield doc, path, result
@@ -297,9 +288,9 @@ def _valued(index):
 
 
 @check
-def values_within_scale(index):
+def values_within_scale(index: Index) -> Iterator[Problem]:
     for doc, path, result in _valued(index):
-        entry = index.benchmarks.get(result.get("benchmark"), (None,))[0]
+        entry = index.benchmark(result.get("benchmark"))
         value = result.get("value")
         if entry is None or not isinstance(value, (int, float)) or isinstance(value, bool):
             continue
@@ -327,7 +318,7 @@ def values_within_scale(index):
             )
 
 
-def plausible_min(entry: dict) -> float:
+def plausible_min(entry: dict[str, Any]) -> float:
     """The lowest value a real result plausibly takes on a percent benchmark: its reviewed `plausible.min`, else 1
     (below that a value looks like a fraction written on a 0–100 scale)."""
     plausible = entry.get("plausible")
@@ -336,7 +327,7 @@ def plausible_min(entry: dict) -> float:
 
 
 @check
-def scales_in_order(index):
+def scales_in_order(index: Index) -> Iterator[Problem]:
     for entry, doc, path in index.benchmarks.values():
         scales = [(path + ("scale",), entry.get("scale"))]
         scales += [
@@ -358,7 +349,7 @@ def scales_in_order(index):
 
 
 @check
-def intervals_in_order(index):
+def intervals_in_order(index: Index) -> Iterator[Problem]:
     for doc, path, result, *_ in index.results():
         ci95 = result.get("ci95")
         if (
@@ -378,7 +369,7 @@ def intervals_in_order(index):
 
 
 @check
-def dates_real_and_past(index):
+def dates_real_and_past(index: Index) -> Iterator[Problem]:
     limit = today()
     for doc in index.repo.all_docs():
         yield from _dates_in(doc, doc.data, (), limit)
@@ -388,7 +379,7 @@ _DATE_FIELDS = {"retrieved", "as_of", "released", "date-released"}
 DATE_FLOOR = datetime.date(2000, 1, 1)  # no model, benchmark or retrieval in this project is older
 
 
-def _dates_in(doc, data, path, limit):
+def _dates_in(doc: Doc, data: Any, path: JsonPath, limit: datetime.date) -> Iterator[Problem]:
     if isinstance(data, dict):
         for key, value in data.items():
             if key in _DATE_FIELDS and isinstance(value, str):
@@ -408,7 +399,7 @@ def _dates_in(doc, data, path, limit):
             yield from _dates_in(doc, value, path + (i,), limit)
 
 
-def _date_problem(value: str, month_allowed: bool):
+def _date_problem(value: str, month_allowed: bool) -> tuple[str, str] | None:
     text = value + "-01" if month_allowed and len(value) == 7 else value
     try:
         datetime.date.fromisoformat(text)
@@ -420,8 +411,8 @@ def _date_problem(value: str, month_allowed: bool):
 
 
 @check
-def results_not_repeated(index):
-    seen = {}
+def results_not_repeated(index: Index) -> Iterator[Problem]:
+    seen: dict[tuple[Any, ...], tuple[str, int]] = {}
     for doc, path, result, model_id, source_id, retrieved in index.results():
         key = (
             model_id,
@@ -452,8 +443,8 @@ def fold_alias(name: str) -> str:
 
 
 @check
-def aliases_map_to_one_model(index):
-    owner = {}
+def aliases_map_to_one_model(index: Index) -> Iterator[Problem]:
+    owner: dict[str, tuple[Any, ...]] = {}
     for doc in index.repo.models:
         model_id = doc.data.get("id")
         names = [(("id",), model_id)] + [(("aliases", i), a) for i, a in enumerate(list_of(doc.data, "aliases"))]
@@ -475,7 +466,7 @@ def aliases_map_to_one_model(index):
                 owner.setdefault(folded, (model_id, doc.path))
 
 
-def distinct_pairs(repo) -> set[frozenset]:
+def distinct_pairs(repo: Repo) -> set[frozenset[str]]:
     """The reviewed pairs of look-alike models that are different models (scores/identity.yaml)."""
     data = repo.identity.data if repo.identity is not None and isinstance(repo.identity.data, dict) else {}
     return {
@@ -485,12 +476,12 @@ def distinct_pairs(repo) -> set[frozenset]:
     }
 
 
-def _effort_key(effort):
+def _effort_key(effort: object) -> object:
     return tuple(sorted(effort.items())) if isinstance(effort, dict) else effort
 
 
 @check
-def release_and_effort_agree(index):
+def release_and_effort_agree(index: Index) -> Iterator[Problem]:
     """A release belongs to the model's organisation; effort agrees with reasoning; former ids stay retired."""
     for doc in index.repo.models:
         data, model_id = doc.data, doc.data.get("id")
@@ -532,23 +523,15 @@ def release_and_effort_agree(index):
 
 
 @check
-def source_aliases_known_and_unique(index):
+def source_aliases_known_and_unique(index: Index) -> Iterator[Problem]:
     """A scoped alias names a known source and, at that source, one model."""
-    owner = {}
+    owner: dict[tuple[Any, str], tuple[Any, str]] = {}
     for doc in sorted(index.repo.models, key=lambda d: d.path):
         for i, entry in enumerate(list_of(doc.data, "source_aliases")):
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 continue
             source = entry.get("source")
-            if isinstance(source, str) and source not in index.sources:
-                yield problem_at(
-                    doc,
-                    ("source_aliases", i, "source"),
-                    f"source_aliases[{i}].source",
-                    f"unknown source '{source}'",
-                    suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            yield from unknown_id(doc, ("source_aliases", i, "source"), "source", source, index.sources, SOURCE_HINT)
             folded = (source, fold_alias(entry["name"]))
             if folded in owner and owner[folded][0] != doc.data.get("id"):
                 yield problem_at(
@@ -563,81 +546,46 @@ def source_aliases_known_and_unique(index):
 
 
 @check
-def identity_file_references(index):
+def identity_file_references(index: Index) -> Iterator[Problem]:
     """scores/identity.yaml names known sources, models and releases (the vendor and source defaults' rules)."""
     doc = index.repo.identity
     if doc is None or not isinstance(doc.data, dict):
         return
     for i, table in enumerate(list_of(doc.data, "naming")):
         source = table.get("source") if isinstance(table, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                ("naming", i, "source"),
-                f"naming[{i}].source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, ("naming", i, "source"), "source", source, index.sources, SOURCE_HINT)
     for i, entry in enumerate(list_of(doc.data, "unresolved")):
         mid = entry.get("model") if isinstance(entry, dict) else None
-        if isinstance(mid, str) and mid not in index.models:
-            yield problem_at(
-                doc,
-                ("unresolved", i, "model"),
-                f"unresolved[{i}].model",
-                f"unknown model '{mid}'",
-                suggest_id(mid, index.models, "an unresolved entry names a model file"),
-                key=False,
-            )
+        yield from unknown_id(
+            doc, ("unresolved", i, "model"), "model", mid, index.models, "an unresolved entry names a model file"
+        )
     releases = {str(d.data.get("release") or d.data.get("id")) for d in index.repo.models if isinstance(d.data, dict)}
-    rules = [
-        (("vendor_defaults", i, "rules", j), f"vendor_defaults[{i}].rules[{j}]", rule)
-        for i, vendor in enumerate(list_of(doc.data, "vendor_defaults"))
-        for j, rule in enumerate(list_of(vendor, "rules"))
-    ]
-    rules += [
-        (("source_defaults", i), f"source_defaults[{i}]", rule)
-        for i, rule in enumerate(list_of(doc.data, "source_defaults"))
-    ]
-    for path, field, rule in rules:
+    for path, rule in _defaults_rules(doc.data):
         source = rule.get("source") if isinstance(rule, dict) else None
-        if isinstance(source, str) and source not in index.sources:
-            yield problem_at(
-                doc,
-                path + ("source",),
-                f"{field}.source",
-                f"unknown source '{source}'",
-                suggest_id(source, index.sources, "add it to scores/sources.yaml"),
-                key=False,
-            )
+        yield from unknown_id(doc, path + ("source",), "source", source, index.sources, SOURCE_HINT)
         for k, release in enumerate(list_of(rule, "releases")):
-            if isinstance(release, str) and release not in releases:
-                yield problem_at(
-                    doc,
-                    path + ("releases", k),
-                    f"{field}.releases[{k}]",
-                    f"unknown release '{release}'",
-                    suggest_id(release, releases, "a rule names the `release` of model files"),
-                    key=False,
-                )
+            hint = "a rule names the `release` of model files"
+            yield from unknown_id(doc, path + ("releases", k), "release", release, releases, hint)
     for i, pair in enumerate(list_of(doc.data, "distinct")):
         for j, mid in enumerate(list_of(pair, "models")):
-            if isinstance(mid, str) and mid not in index.models:
-                yield problem_at(
-                    doc,
-                    ("distinct", i, "models", j),
-                    f"distinct[{i}].models[{j}]",
-                    f"unknown model '{mid}'",
-                    suggest_id(mid, index.models, "a distinct pair names two model files"),
-                    key=False,
-                )
+            hint = "a distinct pair names two model files"
+            yield from unknown_id(doc, ("distinct", i, "models", j), "model", mid, index.models, hint)
+
+
+def _defaults_rules(data: dict[str, Any]) -> list[tuple[tuple[str | int, ...], Any]]:
+    """(json path, rule) of every vendor-defaults and source-defaults rule of scores/identity.yaml."""
+    rules: list[tuple[tuple[str | int, ...], Any]] = [
+        (("vendor_defaults", i, "rules", j), rule)
+        for i, vendor in enumerate(list_of(data, "vendor_defaults"))
+        for j, rule in enumerate(list_of(vendor, "rules"))
+    ]
+    return rules + [(("source_defaults", i), rule) for i, rule in enumerate(list_of(data, "source_defaults"))]
 
 
 @check
-def configurations_unique(index):
+def configurations_unique(index: Index) -> Iterator[Problem]:
     """Two files with one release and one stated effort are the same configuration, entered twice."""
-    seen = {}
+    seen: dict[tuple[str, object], Doc] = {}
     distinct = distinct_pairs(index.repo)
     for doc in sorted(index.repo.models, key=lambda d: d.path):
         release, effort = doc.data.get("release"), doc.data.get("effort")
@@ -661,7 +609,7 @@ def configurations_unique(index):
 
 
 @check
-def ids_not_mistyped(index):
+def ids_not_mistyped(index: Index) -> Iterator[Problem]:
     """Two model ids within edit distance 2 of each other with one display name are one model entered twice, one
     id mistyped ('acme/widget-7b-instrcut' beside 'acme/widget-7b-instruct'); `sitegen aliases audit` reports the
     same pairs (data/lookalike.py). Only files that share a display name are compared."""
@@ -694,7 +642,7 @@ def _scripts(word: str) -> set[str]:
 
 
 @check
-def names_not_mixed_script(index):
+def names_not_mixed_script(index: Index) -> Iterator[Problem]:
     """Homoglyphs: a word mixing Latin with Cyrillic or Greek letters is almost always a spoof."""
     for doc in index.repo.models:
         for key in ("name", "organization"):
@@ -726,7 +674,7 @@ def names_not_mixed_script(index):
 
 
 @check
-def overrides_match_something(index):
+def overrides_match_something(index: Index) -> Iterator[Problem]:
     """Each entry of scores/overrides.yaml names a known model, benchmark and source ('did you mean' for a typo) and
     matches an imported result; when it does not, the hint says what the imported files have for that model and
     benchmark."""
@@ -748,28 +696,28 @@ def overrides_match_something(index):
                 )
                 keys.add(key)
                 near[key[:2]].add(key[2:])
-    known = {
-        "model": (index.models, "add a model file under scores/models/"),
-        "benchmark": (index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-        "source": (index.sources, "add it to scores/sources.yaml"),
-        "disagrees_with": (index.sources, "add it to scores/sources.yaml"),
+    known: dict[str, tuple[Collection[str], str]] = {
+        "model": (index.models, MODEL_HINT),
+        "benchmark": (index.benchmarks, BENCHMARK_HINT),
+        "source": (index.sources, SOURCE_HINT),
+        "disagrees_with": (index.sources, SOURCE_HINT),
     }
     for i, entry in enumerate(list_of(doc.data, "overrides")):
         if not isinstance(entry, dict):
             continue
-        unknown = False
-        for name, (ids, fallback) in known.items():
-            value = entry.get(name)
-            if isinstance(value, str) and value not in ids:
-                unknown = True
-                yield problem_at(
-                    doc,
-                    ("overrides", i, name),
-                    f"overrides[{i}].{name}",
-                    f"unknown {'source' if name == 'disagrees_with' else name} '{value}'",
-                    suggest_id(value, ids, fallback),
-                    key=False,
-                )
+        unknown = [
+            problem
+            for name, (ids, fallback) in known.items()
+            for problem in unknown_id(
+                doc,
+                ("overrides", i, name),
+                "source" if name == "disagrees_with" else name,
+                entry.get(name),
+                ids,
+                fallback,
+            )
+        ]
+        yield from unknown
         key = (
             entry.get("model"),
             entry.get("benchmark"),
@@ -788,7 +736,7 @@ def overrides_match_something(index):
             )
 
 
-def _near_hint(key, found: set) -> str:
+def _near_hint(key: tuple[Any, ...], found: set[tuple[Any, ...]]) -> str:
     """What scores/imported/ has for an override's model and benchmark, so a wrong source, metric, subset or
     harness shows."""
     if not found:
@@ -800,13 +748,13 @@ def _near_hint(key, found: set) -> str:
     return f"scores/imported/ has {key[0]} {key[1]} from: {'; '.join(shown[:3])}{more}"
 
 
-def _tolerance(index) -> dict:
+def _tolerance(index: Index) -> dict[str, Any]:
     if index.repo.benchmarks is None:
         return {}
     return index.repo.benchmarks.data.get("checks", {}).get("disagreement_tolerance", {})
 
 
-def _value_groups(index) -> dict[tuple, list]:
+def _value_groups(index: Index) -> dict[tuple[Any, ...], list[tuple[Any, ...]]]:
     """(model, benchmark, metric, subset, harness) -> [(value, source id, doc, path)] of every numeric result."""
     groups = defaultdict(list)
     for doc, path, result, model_id, source_id, _ in index.results():
@@ -825,7 +773,7 @@ def _value_groups(index) -> dict[tuple, list]:
 
 
 @check
-def sources_disagree(index):
+def sources_disagree(index: Index) -> Iterator[Problem]:
     """Two sources giving the same model and benchmark values further apart than the tolerance: a likely mistake."""
     tolerance = _tolerance(index)
     if not tolerance:
@@ -833,7 +781,7 @@ def sources_disagree(index):
     groups = _value_groups(index)
     reviewed = reviewed_disagreements(index)
     for key, rows in sorted(groups.items(), key=lambda kv: tuple(str(k) for k in kv[0])):
-        entry = index.benchmarks.get(key[1], (None,))[0]
+        entry = index.benchmark(key[1])
         if entry is None or len({r[1] for r in rows}) < 2:
             continue
         limit = tolerance.get(scale_of(entry, key[2] or None).get("unit", ""))
@@ -855,6 +803,7 @@ def sources_disagree(index):
                     best is None or (high[0] - low[0], high[1], low[1]) > (best[0], best[1][1], best[2][1])
                 ):
                     best = (high[0] - low[0], high, low)
+        assert best is not None  # two publishers at least: one pair was compared
         gap, high, low = best
         if gap > limit and (key, frozenset((publisher(index, high[1]), publisher(index, low[1])))) not in reviewed:
             doc, path = high[2], high[3]
@@ -870,7 +819,7 @@ def sources_disagree(index):
 
 
 @check
-def metadata_rules_match_models(index):
+def metadata_rules_match_models(index: Index) -> Iterator[Problem]:
     """Every rule in scores/metadata.yaml sets a field and matches at least one model: a renamed or merged id
     leaves no stale rule."""
     from . import metadata
@@ -912,7 +861,7 @@ def metadata_rules_match_models(index):
 
 
 @check
-def metadata_rules_agree(index):
+def metadata_rules_agree(index: Index) -> Iterator[Problem]:
     """Two rules of one level that give one model different values for a field: the reader could not tell which."""
     from . import metadata
 
@@ -941,11 +890,11 @@ def metadata_rules_agree(index):
                         )
 
 
-def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
+def _said_by_sources(index: Index) -> dict[str, dict[str, list[tuple[Any, ...]]]]:
     """model id -> field -> [(value, source id, doc, entry index)] of every imported file, in source-id order."""
     from . import metadata
 
-    said: dict[str, dict[str, list[tuple]]] = {}
+    said: dict[str, dict[str, list[tuple[Any, ...]]]] = {}
     for doc in sorted(index.repo.imported, key=lambda d: str(d.data.get("source"))):
         for i, entry in enumerate(list_of(doc.data, "models")):
             if isinstance(entry, dict) and isinstance(entry.get("model"), str):
@@ -957,7 +906,7 @@ def _said_by_sources(index) -> dict[str, dict[str, list[tuple]]]:
     return said
 
 
-def _settled(index, rules, model_id: str) -> set[str]:
+def _settled(index: Index, rules: metadata.RuleSet, model_id: str) -> set[str]:
     """The fields a reviewer has settled for a model: set in its model file or by a reviewed rule."""
     from . import metadata
 
@@ -973,14 +922,15 @@ REVIEW_HINT = (
 
 
 @check
-def metadata_rules_agree_with_sources(index):
+def metadata_rules_agree_with_sources(index: Index) -> Iterator[Problem]:
     """A rule that a source contradicts for a model it matches: an error until a reviewer records the choice (a
     reviewed rule, or the model file's own value), since either the rule's pattern is too wide or the source is
     wrong, and a scraped value must not silently beat a vendor-stated one."""
     from . import metadata
 
-    rules = metadata.rules_of(index.repo.metadata)
-    if not rules:
+    doc = index.repo.metadata
+    rules = metadata.rules_of(doc)
+    if doc is None or not rules:
         return
     said = _said_by_sources(index)
     for model_id in sorted(index.models):
@@ -997,7 +947,7 @@ def metadata_rules_agree_with_sources(index):
             if key in settled:
                 continue
             yield problem_at(
-                index.repo.metadata,
+                doc,
                 ("rules", rule.index, key),
                 f"rules[{rule.index}].{key}",
                 f"{model_id}: this rule says {value!r}, {other[1]} says {other[0]!r}",
@@ -1006,7 +956,7 @@ def metadata_rules_agree_with_sources(index):
 
 
 @check
-def metadata_sources_agree(index):
+def metadata_sources_agree(index: Index) -> Iterator[Problem]:
     """Two sources giving one model different weights, reasoning, parameters, context window or licence: an error
     until the model file or a reviewed rule in scores/metadata.yaml settles the field (the reader would otherwise
     see whichever source sorts first)."""
@@ -1035,7 +985,7 @@ def metadata_sources_agree(index):
                 )
 
 
-def _disagreement_hint(limit, high, low) -> str:
+def _disagreement_hint(limit: float, high: tuple[Any, ...], low: tuple[Any, ...]) -> str:
     """What to do about two sources far apart; rows are (value, source, doc, path). A reviewed entry is keyed by an
     imported result, so it is offered only when one of the two is imported."""
     hint = f"sources differ by more than {limit:g}; check both"
@@ -1050,7 +1000,7 @@ def _disagreement_hint(limit, high, low) -> str:
 
 
 @check
-def reviewed_disagreements_exist(index):
+def reviewed_disagreements_exist(index: Index) -> Iterator[Problem]:
     """A `disagrees_with` entry in scores/overrides.yaml whose disagreement is gone (a source corrected its value,
     the other no longer gives one, or they are now within the tolerance): stale, so that a reviewed exception
     cannot silence a later, different disagreement of the same pair."""
@@ -1060,7 +1010,7 @@ def reviewed_disagreements_exist(index):
         for i, e in enumerate(list_of(doc.data, "overrides") if doc is not None else [])
         if isinstance(e, dict) and isinstance(e.get("disagrees_with"), str)
     ]
-    if not entries or not tolerance:
+    if doc is None or not entries or not tolerance:
         return
     groups = _value_groups(index)
     for i, entry in entries:
@@ -1071,7 +1021,7 @@ def reviewed_disagreements_exist(index):
             entry.get("subset", ""),
             entry.get("harness", ""),
         )
-        bench = index.benchmarks.get(key[1], (None,))[0]
+        bench = index.benchmark(key[1])
         if bench is None or entry.get("source") not in index.sources or entry["disagrees_with"] not in index.sources:
             continue  # an unknown id is reported by the id checks
         limit = tolerance.get(scale_of(bench, key[2] or None).get("unit", ""))
@@ -1081,14 +1031,9 @@ def reviewed_disagreements_exist(index):
         values = {
             side: [r[0] for r in groups.get(key, []) if publisher(index, r[1]) == side] for side in (mine, theirs)
         }
-        missing = [side for side in (mine, theirs) if not values[side]]
-        if missing:
-            gone = f"{missing[0]} gives no value for it now"
-        else:
-            gap = max(max(values[mine]) - min(values[theirs]), max(values[theirs]) - min(values[mine]))
-            if gap > limit:
-                continue
-            gone = f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}"
+        gone = _how_gone(values, mine, theirs, limit)
+        if gone is None:
+            continue
         yield problem_at(
             doc,
             ("overrides", i, "disagrees_with"),
@@ -1100,7 +1045,18 @@ def reviewed_disagreements_exist(index):
         )
 
 
-def reviewed_disagreements(index) -> set[tuple]:
+def _how_gone(values: dict[str, list[float]], mine: str, theirs: str, limit: float) -> str | None:
+    """How a reviewed disagreement between two publishers' values went away; None while it stands."""
+    missing = [side for side in (mine, theirs) if not values[side]]
+    if missing:
+        return f"{missing[0]} gives no value for it now"
+    gap = max(max(values[mine]) - min(values[theirs]), max(values[theirs]) - min(values[mine]))
+    if gap > limit:
+        return None
+    return f"{mine} and {theirs} are {gap:g} apart now, within the tolerance of {limit:g}"
+
+
+def reviewed_disagreements(index: Index) -> set[tuple[Any, ...]]:
     """The disagreements a reviewer has checked (scores/overrides.yaml entries with `disagrees_with`): both sources'
     values are kept. Keyed by (model, benchmark, metric, subset, harness) and the pair of publishers, since the
     check compares publishers."""
@@ -1121,13 +1077,13 @@ def reviewed_disagreements(index) -> set[tuple]:
     return out
 
 
-def publisher(index, source_id) -> str:
+def publisher(index: Index, source_id: Any) -> str:
     """Who publishes a source: its `publisher`, else the source itself."""
-    entry = index.sources.get(source_id, ({},))[0]
-    return entry.get("publisher") or str(source_id)
+    found = index.sources.get(source_id)
+    return (found[0] if found else {}).get("publisher") or str(source_id)
 
 
-def run_checks(repo) -> list[Problem]:
+def run_checks(repo: Repo) -> list[Problem]:
     index = Index(repo)
     found: list[Problem] = []
     for fn in CHECKS:
@@ -1143,7 +1099,7 @@ def run_checks(repo) -> list[Problem]:
 
 
 @check
-def organization_named_one_way(index):
+def organization_named_one_way(index: Index) -> Iterator[Problem]:
     """Models in one organisation folder (scores/models/<org>/) that spell the organisation differently, e.g.
     '01 AI' beside '01.AI': the site would show two developers. Warned at each model not using the usual name.
     Where scores/metadata.yaml has an organisations table, `organizations_in_table` checks the names instead."""
@@ -1170,7 +1126,7 @@ def organization_named_one_way(index):
 
 
 @check
-def release_facts_agree(index):
+def release_facts_agree(index: Index) -> Iterator[Problem]:
     """The configurations of one release that state its weights, parameters, licence or release date disagree (a
     month and a day in it agree): a warning at each configuration's file, since the release's value is then not
     known and is not given to its other configurations. A reviewed rule in scores/metadata.yaml at release level
@@ -1195,20 +1151,20 @@ def release_facts_agree(index):
                 break
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, tuple):
         return "/".join("–" if v is None else f"{v:g}" for v in value)
     return str(value)
 
 
 @check
-def organizations_in_table(index):
+def organizations_in_table(index: Index) -> Iterator[Problem]:
     """Organisation names come from one reviewed table (scores/metadata.yaml `organizations:`): every model's
     folder has an entry and its `organization` is that entry's name; an entry no model uses is stale. Without a
     table (a tree with no scores/metadata.yaml or no `organizations:`) nothing is checked."""
     doc = index.repo.metadata
     entries = list_of(doc.data, "organizations") if doc is not None else []
-    if not entries:
+    if doc is None or not entries:
         return
     table: dict[str, tuple[int, dict]] = {}
     for i, entry in enumerate(entries):
@@ -1264,7 +1220,7 @@ def organizations_in_table(index):
 
 
 @check
-def base_model_known(index):
+def base_model_known(index: Index) -> Iterator[Problem]:
     """A fine-tune's `base_model.model` names a model on the site, and not the fine-tune itself."""
     for doc in index.repo.models:
         base = doc.data.get("base_model")
@@ -1280,19 +1236,13 @@ def base_model_known(index):
                 "name the model it was trained from",
                 key=False,
             )
-        elif target not in index.models:
-            yield problem_at(
-                doc,
-                ("base_model", "model"),
-                "base_model.model",
-                f"unknown model '{target}'",
-                suggest_id(target, index.models, "leave `model` out when the site has no page for the base"),
-                key=False,
-            )
+        else:
+            hint = "leave `model` out when the site has no page for the base"
+            yield from unknown_id(doc, ("base_model", "model"), "model", target, index.models, hint)
 
 
 @check
-def one_result_per_source_snapshot(index):
+def one_result_per_source_snapshot(index: Index) -> Iterator[Problem]:
     """A second result for the same model, benchmark, metric, subset, harness and source with another retrieval
     date and another value: usually an update pasted beside the old number instead of replacing it."""
     groups = defaultdict(list)
@@ -1326,7 +1276,7 @@ def one_result_per_source_snapshot(index):
 
 
 @check
-def question_counts_name_known_sources(index):
+def question_counts_name_known_sources(index: Index) -> Iterator[Problem]:
     """The question counts in methodology/benchmarks.yaml (the binomial intervals' n): each named source has one
     count per benchmark, at most one count applies to all other sources, and a named source that does not exist
     is warned about (its count would apply to nothing)."""
@@ -1352,15 +1302,7 @@ def question_counts_name_known_sources(index):
                     continue
                 at = where + ("sources", j)
                 if source_id not in index.sources:  # a warning: the count then applies to nothing
-                    yield problem_at(
-                        doc,
-                        at,
-                        field_path(at),
-                        f"unknown source '{source_id}'",
-                        suggest_id(source_id, index.sources, "add it to scores/sources.yaml"),
-                        WARNING,
-                        key=False,
-                    )
+                    yield from unknown_id(doc, at, "source", source_id, index.sources, SOURCE_HINT, WARNING)
                 elif source_id in seen:
                     yield problem_at(
                         doc,
@@ -1374,7 +1316,7 @@ def question_counts_name_known_sources(index):
 
 
 @check
-def question_count_or_unknown(index):
+def question_count_or_unknown(index: Index) -> Iterator[Problem]:
     """A benchmark either declares its question count (`questions`) or says why it cannot (`questions_unknown`),
     not both. (That every percent benchmark of the real registry does one of the two is a real-data test: fixture
     trees need neither, and a value without either says so in its interval's reason.)"""
@@ -1427,58 +1369,77 @@ def _month_year(month: int, year: str) -> str:
 
 def name_style_problems(name: str) -> list[tuple[str, str]]:
     """How one display name breaks the naming style (CONTRIBUTING.md, "Name a model"): (message, hint) pairs."""
-    out = []
+    return [problem for style in _NAME_STYLES for problem in style(name)]
+
+
+def _footnote_marks(name: str) -> Iterator[tuple[str, str]]:
     marks = sorted({ch for ch in name if ch in _FOOTNOTE_MARKS})
     if marks:
         plain = " ".join("".join(ch for ch in name if ch not in _FOOTNOTE_MARKS).split())
-        out.append(
-            (
-                f"'{name}' has a footnote mark ({''.join(marks)})",
-                f"write '{plain}'; a note about the model goes in its notes, not its name",
-            )
+        yield (
+            f"'{name}' has a footnote mark ({''.join(marks)})",
+            f"write '{plain}'; a note about the model goes in its notes, not its name",
         )
+
+
+def _mode_text(name: str) -> Iterator[tuple[str, str]]:
     if "not stated" in name.casefold() or "mode unknown" in name.casefold():
-        out.append(
-            (
-                f"'{name}' writes the reasoning mode into the name",
-                "leave the mode out of the name: the site renders 'not stated' from reasoning and effort",
-            )
+        yield (
+            f"'{name}' writes the reasoning mode into the name",
+            "leave the mode out of the name: the site renders 'not stated' from reasoning and effort",
         )
+
+
+def _configuration_case(name: str) -> Iterator[tuple[str, str]]:
     for group in re.findall(r"\(([^()]*)\)", name):
         for part in (p.strip() for p in group.split(",")):
             if part.casefold() in _EFFORT_WORDS and part != part.casefold():
-                out.append(
-                    (f"'{name}' spells the effort '{part}'", f"write ({part.casefold()}): effort words are lower-case")
+                yield (
+                    f"'{name}' spells the effort '{part}'",
+                    f"write ({part.casefold()}): effort words are lower-case",
                 )
             elif part.casefold() in _MODE_WORDS and part != _MODE_WORDS[part.casefold()]:
-                out.append((f"'{name}' spells the mode '{part}'", f"write ({_MODE_WORDS[part.casefold()]})"))
+                yield (f"'{name}' spells the mode '{part}'", f"write ({_MODE_WORDS[part.casefold()]})")
+
+
+def _month_dates(name: str) -> Iterator[tuple[str, str]]:
     for match in _MONTH_YEAR.finditer(name):
         month = next(i for i, m in enumerate(_MONTHS) if match.group(1).startswith(m)) + 1
         wanted = _month_year(month, match.group(2) or match.group(3))
         if match.group(0) != wanted:
-            out.append((f"'{name}' writes the date '{match.group(0)}'", f"write {wanted}: month dates are Mon 'YY"))
+            yield (f"'{name}' writes the date '{match.group(0)}'", f"write {wanted}: month dates are Mon 'YY")
     for match in _NUMERIC_MONTH_YEAR.finditer(name):
-        out.append(
-            (
-                f"'{name}' writes the date '{match.group(0)}'",
-                f"write {_month_year(int(match.group(1)), match.group(2) or match.group(3))}: month dates are Mon 'YY",
-            )
+        yield (
+            f"'{name}' writes the date '{match.group(0)}'",
+            f"write {_month_year(int(match.group(1)), match.group(2) or match.group(3))}: month dates are Mon 'YY",
         )
+
+
+def _api_ids(name: str) -> Iterator[tuple[str, str]]:
     for match in _GLUED_DATE.finditer(name):
-        out.append(
-            (
-                f"'{name}' reads like an API id (a date joined to the name)",
-                f"use the vendor's product name, the date as ({match.group(1)}-{match.group(2)}-{match.group(3)})",
-            )
+        yield (
+            f"'{name}' reads like an API id (a date joined to the name)",
+            f"use the vendor's product name, the date as ({match.group(1)}-{match.group(2)}-{match.group(3)})",
         )
+
+
+def _claude_order(name: str) -> Iterator[tuple[str, str]]:
     for match in _CLAUDE_ORDER.finditer(name):
-        out.append(
-            (
-                f"'{name}' orders Anthropic's name the old way",
-                f"write 'Claude {match.group(2)} {match.group(1)}': Anthropic's names from version 4 on",
-            )
+        yield (
+            f"'{name}' orders Anthropic's name the old way",
+            f"write 'Claude {match.group(2)} {match.group(1)}': Anthropic's names from version 4 on",
         )
-    return out
+
+
+# The naming style's rules, in the order a name's problems are listed.
+_NAME_STYLES: tuple[Callable[[str], Iterator[tuple[str, str]]], ...] = (
+    _footnote_marks,
+    _mode_text,
+    _configuration_case,
+    _month_dates,
+    _api_ids,
+    _claude_order,
+)
 
 
 def product_name(name: str) -> str:
@@ -1486,10 +1447,10 @@ def product_name(name: str) -> str:
     return _PRODUCT_TAIL.sub("", name.split(" (", 1)[0]).strip()
 
 
-def _odd_ones(entries):
+def _odd_ones(entries: Iterable[tuple[Any, Any]]) -> Iterator[tuple[Any, Any, Any, dict[Any, int]]]:
     """(value, item, usual, counts) for each entry whose value differs from the group's most common one (ties: the
     first in sort order), for a group of (value, item) entries with at least two different values."""
-    counts = defaultdict(int)
+    counts: defaultdict[Any, int] = defaultdict(int)
     for value, _ in entries:
         counts[value] += 1
     if len(counts) < 2:
@@ -1501,7 +1462,7 @@ def _odd_ones(entries):
 
 
 @check
-def names_follow_style(index):
+def names_follow_style(index: Index) -> Iterator[Problem]:
     """One naming style (CONTRIBUTING.md, "Name a model"): lower-case efforts, Mon 'YY dates, no footnote marks,
     no mode text, no API ids; every configuration of a release spells the product one way; no two models share
     a name."""
@@ -1539,7 +1500,7 @@ def names_follow_style(index):
 
 
 @check
-def published_in_order(index):
+def published_in_order(index: Index) -> Iterator[Problem]:
     """A result's publication date (`published`, or the one it takes from its source's recorded version or its
     capture: frame.published_of) is on or before its retrieval, and not before its model's release (a month-only
     release counts from its first day) unless the result says `pre_release: true` with a `published_url`; an
@@ -1548,16 +1509,7 @@ def published_in_order(index):
 
     released = {r["model"]: r.get("released") for r in frame.model_records(index.repo)}
     versions = frame.source_versions(index.repo)
-    flagged, excluded = set(), set()  # reviewed pre-release results; results no board shows
-    if index.repo.overrides is not None:
-        for entry in list_of(index.repo.overrides.data, "overrides"):
-            if not isinstance(entry, dict):
-                continue
-            key = frame.override_key(entry.get("model"), entry.get("benchmark"), entry.get("source"), entry)
-            if entry.get("pre_release") and entry.get("published_url"):
-                flagged.add(key)
-            if entry.get("exclude"):
-                excluded.add(key)
+    flagged, excluded = _reviewed_results(index)
     for doc, path, result, model_id, source_id, retrieved in index.results():
         imported = doc.kind == "imported"
         if not isinstance(retrieved, str) or (
@@ -1586,20 +1538,11 @@ def published_in_order(index):
         first_day = {4: release + "-01-01", 7: release + "-01"}.get(len(release), release[:10])
         if published >= first_day:
             continue
-        if imported:
-            if frame.override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
-                continue
-            hint = (
-                "if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
-                "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
-                "release date or which model the source's name means"
-            )
-        else:
-            if result.get("pre_release") and result.get("published_url"):
-                continue
-            hint = (
-                "write pre_release: true with published_url (the page that shows it) if it was, else correct the date"
-            )
+        if imported and frame.override_key(model_id, result.get("benchmark"), source_id, result) in flagged:
+            continue
+        if not imported and result.get("pre_release") and result.get("published_url"):
+            continue
+        hint = _PRE_RELEASE_HINTS[imported]
         yield problem_at(
             doc,
             where,
@@ -1608,3 +1551,30 @@ def published_in_order(index):
             hint,
             key=False,
         )
+
+
+# What to do about a result published before its model's release: (a model file's, an imported file's).
+_PRE_RELEASE_HINTS = (
+    "write pre_release: true with published_url (the page that shows it) if it was, else correct the date",
+    "if it really was public before the release, add a reviewed entry to scores/overrides.yaml "
+    "(model, benchmark, source, pre_release: true, published_url, reason); else correct the model's "
+    "release date or which model the source's name means",
+)
+
+
+def _reviewed_results(index: Index) -> tuple[set[tuple[Any, ...]], set[tuple[Any, ...]]]:
+    """The override keys (frame.override_key) of scores/overrides.yaml's reviewed pre-release results, and of the
+    results it excludes (no board shows them)."""
+    from . import frame
+
+    flagged, excluded = set(), set()
+    doc = index.repo.overrides
+    for entry in list_of(doc.data, "overrides") if doc is not None else []:
+        if not isinstance(entry, dict):
+            continue
+        key = frame.override_key(entry.get("model"), entry.get("benchmark"), entry.get("source"), entry)
+        if entry.get("pre_release") and entry.get("published_url"):
+            flagged.add(key)
+        if entry.get("exclude"):
+            excluded.add(key)
+    return flagged, excluded

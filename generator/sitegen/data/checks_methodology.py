@@ -6,14 +6,20 @@ Registered into rules.CHECKS like every rule; kept in their own module so the da
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem, field_path
-from .rules import check, list_of, problem_at, suggest_id
+from .rules import BENCHMARK_HINT, SOURCE_HINT, check, list_of, problem_at, suggest_id, unknown_id
+
+if TYPE_CHECKING:
+    from .checks import Index
+    from .load import Doc
 
 FRACTION_TOLERANCE = 1e-9  # weights declared as fractions must sum to 1 within this
 
 
-def _walk(data, path=()):
+def _walk(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any, Any]]:
     """Every (json path, key, value) in a parsed definition."""
     if isinstance(data, dict):
         for key, value in data.items():
@@ -25,7 +31,7 @@ def _walk(data, path=()):
 
 
 @check
-def index_id_matches_file(index):
+def index_id_matches_file(index: Index) -> Iterator[Problem]:
     for doc in index.repo.indices:
         expected = doc.path.rsplit("/", 1)[-1].removesuffix(".yaml")
         found = doc.data.get("id")
@@ -41,7 +47,7 @@ def index_id_matches_file(index):
 
 
 @check
-def index_references_known(index):
+def index_references_known(index: Index) -> Iterator[Problem]:
     """Benchmarks and the source snapshot a definition is fed by exist; an unknown one would empty the board.
 
     (Source preference lists may name sources not yet imported: they only order what exists.)
@@ -49,15 +55,8 @@ def index_references_known(index):
     for doc in index.repo.indices:
         for path, key, value in _walk(doc.data):
             where = path + (key,)
-            if key == "benchmark" and isinstance(value, str) and value not in index.benchmarks:
-                yield problem_at(
-                    doc,
-                    where,
-                    field_path(where),
-                    f"unknown benchmark '{value}'",
-                    suggest_id(value, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"),
-                    key=False,
-                )
+            if key == "benchmark":
+                yield from unknown_id(doc, where, "benchmark", value, index.benchmarks, BENCHMARK_HINT)
             elif key == "per_benchmark" and isinstance(value, dict):
                 for name in value:
                     if name not in index.benchmarks:
@@ -66,23 +65,14 @@ def index_references_known(index):
                             where + (name,),
                             field_path(where + (name,)),
                             f"unknown benchmark '{name}'",
-                            suggest_id(
-                                name, index.benchmarks, "benchmark ids are listed in methodology/benchmarks.yaml"
-                            ),
+                            suggest_id(name, index.benchmarks, BENCHMARK_HINT),
                         )
-            elif key == "source_snapshot" and isinstance(value, str) and value not in index.sources:
-                yield problem_at(
-                    doc,
-                    where,
-                    field_path(where),
-                    f"unknown source '{value}'",
-                    suggest_id(value, index.sources, "add it to scores/sources.yaml"),
-                    key=False,
-                )
+            elif key == "source_snapshot":
+                yield from unknown_id(doc, where, "source", value, index.sources, SOURCE_HINT)
 
 
 @check
-def benchmark_in_one_dimension(index):
+def benchmark_in_one_dimension(index: Index) -> Iterator[Problem]:
     """A benchmark counts once in an index: listed in two dimensions (or twice in one) it would weigh double, and
     the simulations draw each benchmark's scores once per dimension that reads it (indices/uncertainty.py)."""
     for doc in index.repo.indices:
@@ -110,7 +100,7 @@ def benchmark_in_one_dimension(index):
 
 
 @check
-def family_match_switch_acts(index):
+def family_match_switch_acts(index: Index) -> Iterator[Problem]:
     """A benchmark's `family_match` acts only while its AI IQ definition has family match on: under a definition
     with it off, the setting would read as a decision that changes nothing."""
     for doc in index.repo.indices:
@@ -130,7 +120,7 @@ def family_match_switch_acts(index):
 
 
 @check
-def anchors_ascending(index):
+def anchors_ascending(index: Index) -> Iterator[Problem]:
     for doc in index.repo.indices:
         for path, key, value in _walk(doc.data):
             if key != "anchors" or not isinstance(value, list):
@@ -151,11 +141,11 @@ def anchors_ascending(index):
 
 
 @check
-def weights_as_declared(index):
+def weights_as_declared(index: Index) -> Iterator[Problem]:
     for doc in index.repo.indices:
         if doc.data.get("kind") != "weighted-mean" or doc.data.get("weights") != "fractions":
             continue
-        weights = [c.get("weight") for c in list_of(doc.data, "constituents") if isinstance(c, dict)]
+        weights: list[Any] = [c.get("weight") for c in list_of(doc.data, "constituents") if isinstance(c, dict)]
         if weights and all(isinstance(w, (int, float)) for w in weights) and abs(sum(weights) - 1) > FRACTION_TOLERANCE:
             yield problem_at(
                 doc,
@@ -167,7 +157,7 @@ def weights_as_declared(index):
 
 
 @check
-def snapshot_has_each_constituent(index):
+def snapshot_has_each_constituent(index: Index) -> Iterator[Problem]:
     """A weighted-mean constituent that names a metric or subset its source snapshot files the benchmark under
     no result of: every row of the board would be incomplete. (Typically an importer that now files results under
     a subset, e.g. AA's HLE under aa-2684, whose output was not regenerated.) A snapshot without the benchmark
@@ -181,17 +171,17 @@ def snapshot_has_each_constituent(index):
                     wanted[(doc.path, i)] = (doc, snapshot, c)
     if not wanted:
         return
-    filed = {}  # (source, benchmark) -> {(metric, subset): results}
+    filed: dict[tuple[Any, Any], dict[tuple[str, str], int]] = {}  # (source, benchmark) -> {(metric, subset): results}
     for _, _, result, _, source_id, _ in index.results():
         key = (result.get("metric") or "", result.get("subset") or "")
         kinds = filed.setdefault((source_id, result.get("benchmark")), {})
         kinds[key] = kinds.get(key, 0) + 1
     for (_, i), (doc, snapshot, c) in sorted(wanted.items(), key=lambda kv: kv[0]):
-        kinds = filed.get((snapshot, c["benchmark"]))
+        found = filed.get((snapshot, c["benchmark"]))
         want = (c.get("metric") or "", c.get("subset") or "")
-        if not kinds or want in kinds:
+        if not found or want in found:
             continue
-        have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(kinds.items()))
+        have = "; ".join(f"{n} under {_filed_as(*k)}" for k, n in sorted(found.items()))
         where = ("constituents", i) + (("subset",) if want[1] else ("metric",) if want[0] else ())
         yield problem_at(
             doc,
@@ -214,11 +204,10 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @check
-def pages_do_not_collide(index):
+def pages_do_not_collide(index: Index) -> Iterator[Problem]:
     """Two benchmark ids or methodology pages that become one URL (site.pages.slug, case ignored) lose a page."""
-    doc = index.repo.benchmarks
     seen: dict[str, str] = {}
-    for entry, _, path in index.benchmarks.values():
+    for entry, doc, path in index.benchmarks.values():
         url = _UNSAFE.sub("-", entry["id"]).strip("-.").casefold()
         if url in seen and seen[url] != entry["id"]:
             yield problem_at(
@@ -245,53 +234,67 @@ def pages_do_not_collide(index):
         pages.setdefault(url, name)
 
 
-def _first_day(value) -> str:
+def _first_day(value: object) -> str:
     """A history date (YYYY, YYYY-MM or YYYY-MM-DD) -> the first day it can mean, as text."""
     text = str(value).strip()
     return {4: f"{text}-01-01", 7: f"{text}-01"}.get(len(text), text[:10])
 
 
 @check
-def history_versions_meet(index):
+def history_versions_meet(index: Index) -> Iterator[Problem]:
     """Methodology versions run from `from` (inclusive) to `to` (exclusive): within one history an entry's `to` is
     the `from` of the version after it, and every definition of one index (same `name`) records a version with
     the same dates (the superseded version's own file carries the `to` its successor's history gives it)."""
-    records: dict[tuple[str, str], list] = {}
+    records: dict[tuple[str, str], list[Version]] = {}
     for doc in index.repo.indices:
         history = doc.data.get("history")
-        if not isinstance(history, list):
+        if isinstance(history, list):
+            yield from _consecutive(doc, history, records)
+    yield from _same_dates_everywhere(records)
+
+
+# One version as a definition records it: (the file, the entry's index in its history, the entry).
+Version = tuple["Doc", int, dict[str, Any]]
+
+
+def _consecutive(doc: Doc, history: list[Any], records: dict[tuple[str, str], list[Version]]) -> Iterator[Problem]:
+    """Within one history, each entry's `to` is the `from` of the entry after it; each entry is also added to
+    records under (index name, version)."""
+    dated = sorted(
+        (_first_day(e["from"]), i)
+        for i, e in enumerate(history)
+        if isinstance(e, dict) and isinstance(e.get("from"), str)
+    )
+    for (_start, i), after in zip(dated, dated[1:] + [None]):
+        entry = history[i]
+        records.setdefault((str(doc.data.get("name")), str(entry.get("version"))), []).append((doc, i, entry))
+        end = entry.get("to")
+        if after is None:
             continue
-        dated = sorted(
-            (_first_day(e["from"]), i)
-            for i, e in enumerate(history)
-            if isinstance(e, dict) and isinstance(e.get("from"), str)
-        )
-        for (_start, i), after in zip(dated, dated[1:] + [None]):
-            entry = history[i]
-            records.setdefault((str(doc.data.get("name")), str(entry.get("version"))), []).append((doc, i, entry))
-            end = entry.get("to")
-            if after is None:
-                continue
-            nxt = history[after[1]]
-            if end is None:
-                yield problem_at(
-                    doc,
-                    ("history", i),
-                    f"history[{i}]",
-                    f"version {entry.get('version')} has no `to` although "
-                    f"version {nxt.get('version')} follows it from {nxt['from']}",
-                    f'write to: "{nxt["from"]}" (a version runs up to, not including, its successor\'s from)',
-                )
-            elif _first_day(end) != after[0]:
-                yield problem_at(
-                    doc,
-                    ("history", i, "to"),
-                    f"history[{i}].to",
-                    f"version {entry.get('version')} ends on "
-                    f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
-                    f'write to: "{nxt["from"]}" (`to` is exclusive: the first day of the next version)',
-                    key=False,
-                )
+        nxt = history[after[1]]
+        if end is None:
+            yield problem_at(
+                doc,
+                ("history", i),
+                f"history[{i}]",
+                f"version {entry.get('version')} has no `to` although "
+                f"version {nxt.get('version')} follows it from {nxt['from']}",
+                f'write to: "{nxt["from"]}" (a version runs up to, not including, its successor\'s from)',
+            )
+        elif _first_day(end) != after[0]:
+            yield problem_at(
+                doc,
+                ("history", i, "to"),
+                f"history[{i}].to",
+                f"version {entry.get('version')} ends on "
+                f"{end} but version {nxt.get('version')} starts on {nxt['from']}",
+                f'write to: "{nxt["from"]}" (`to` is exclusive: the first day of the next version)',
+                key=False,
+            )
+
+
+def _same_dates_everywhere(records: dict[tuple[str, str], list[Version]]) -> Iterator[Problem]:
+    """Every definition of one index records a version with the same `from` and `to`."""
     for (name, version), found in sorted(records.items()):
         for field in ("from", "to"):
             values = {_first_day(e[field]) if e.get(field) else None for _, _, e in found}

@@ -12,7 +12,7 @@ from ..known import known
 from . import identity, metadata
 
 if TYPE_CHECKING:
-    from .load import Repo
+    from .load import Doc, Repo
 
 RESULT_COLUMNS = {
     "model": "string",
@@ -319,81 +319,108 @@ def model_records(repo: Repo) -> list[dict]:
         for entry in doc.data.get("models", []):
             imported_meta.setdefault(entry["model"], []).append((doc.data["source"], doc.path, entry))
     rules = metadata.rules_of(repo.metadata)
-    records = []
-    for doc in sorted(repo.models, key=lambda d: d.data["id"]):
-        data = doc.data
-        model_id = data["id"]
-        meta = {key: data.get(key) for key in METADATA_FIELDS}
-        pricing = dict(data["pricing"]) if data.get("pricing") else None
-        candidates = imported_meta.get(model_id, [])
-        for _, _, entry in candidates:
-            for key in METADATA_FIELDS:
-                if meta[key] is None and entry.get(key) is not None:
-                    meta[key] = entry[key]
-        values, provenance = metadata.resolve(data, [(source, e) for source, _, e in candidates], rules)
-        params = values["parameters"] or {}
-        # Every source's own price, for boards that must use one source's prices (e.g. a paper's).
-        prices = {source: dict(e["pricing"]) for source, _, e in candidates if e.get("pricing")}
-        if data.get("pricing"):
-            prices[data["pricing"]["source"]] = dict(data["pricing"])
-        # Today's price is the one in force at the end of the price history: the same precedence as every past
-        # date's (price_history: the vendor's list price, then AA snapshots newest first, then LMArena, then others).
-        steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")})
-        if steps:
-            now = steps[-1]
-            pricing = {
-                "input_per_mtok": now["input"],
-                "output_per_mtok": now["output"],
-                "as_of": now.get("source_date", now["date"]),
-                "source": now["source"],
-            }
-        manual = data.get("manual_iq") or {}
-        # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
-        # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.
-        stated = values["reasoning"] if isinstance(values["reasoning"], bool) else None
-        effort, reasoning = identity.effective(data.get("effort"), stated)
-        if data.get("effort") is not None:
-            provenance["reasoning"] = {"by": "model"}
-        record = {
-            "model": model_id,
-            "name": data["name"],
-            "organization": meta["organization"] or data["organization"],
-            "released": values["released"],
-            "weights": values["weights"],
-            "reasoning": reasoning,
-            "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
-            "total_b": _num(params.get("total_b")),
-            "active_b": _num(params.get("active_b")),
-            "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
-            "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
-            "pricing_as_of": pricing.get("as_of") if pricing else None,
-            "pricing_source": pricing.get("source") if pricing else None,
-            "manual_iq": _num(manual.get("value")),
-            "manual_iq_source": manual.get("source"),
-            "family": data.get("family"),
-            "context_window": _num(values["context_window"]),
-            "licence": values["licence"],
-            "origin": doc.path,
-            "prices": prices,
-            "list_prices": [dict(e) for e in data.get("list_prices") or []],
-            "release": data["release"],
-            "effort": identity.effort_label(effort),
-            "effort_rank": identity.effort_rank(effort, reasoning),
-            "former_ids": list(data.get("former_ids") or []),
-            "kind": values["kind"] or metadata.KINDS[0],
-        }
-        for key in metadata.FIELDS:
-            record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
-        window = provenance["context_window"]
-        record["context_window_approximate"] = bool(
-            window
-            and window["by"] == "source"
-            and any(source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates)
-        )
-        record["provenance"] = provenance
-        records.append(record)
+    records = [
+        _model_record(doc, imported_meta.get(doc.data["id"], []), rules)
+        for doc in sorted(repo.models, key=lambda d: d.data["id"])
+    ]
     metadata.inherit_release(records)  # release-level facts, once per release (disagreements: sitegen validate)
     return records
+
+
+def _model_record(doc: Doc, candidates: list[tuple[str, str, dict]], rules: metadata.RuleSet) -> dict:
+    """One model file's record before its release's facts are inherited; candidates: (source, path, entry) of each
+    imported file's per-model metadata for it, in source-id order."""
+    data = doc.data
+    meta = _stated_metadata(data, candidates)
+    values, provenance = metadata.resolve(data, [(source, e) for source, _, e in candidates], rules)
+    params = values["parameters"] or {}
+    # Every source's own price, for boards that must use one source's prices (e.g. a paper's).
+    prices = {source: dict(e["pricing"]) for source, _, e in candidates if e.get("pricing")}
+    if data.get("pricing"):
+        prices[data["pricing"]["source"]] = dict(data["pricing"])
+    manual = data.get("manual_iq") or {}
+    # The file's effort decides reasoning; without an effort, reasoning: false places it at none. A rule's
+    # 'not stated' is no mode: `reasoning` stays unknown and `reasoning_state` says the vendor is silent.
+    stated = values["reasoning"] if isinstance(values["reasoning"], bool) else None
+    effort, reasoning = identity.effective(data.get("effort"), stated)
+    if data.get("effort") is not None:
+        provenance["reasoning"] = {"by": "model"}
+    record = {
+        "model": data["id"],
+        "name": data["name"],
+        "organization": meta["organization"] or data["organization"],
+        "released": values["released"],
+        "weights": values["weights"],
+        "reasoning": reasoning,
+        "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
+        "total_b": _num(params.get("total_b")),
+        "active_b": _num(params.get("active_b")),
+        **_price_columns(_pricing_today(data, prices)),
+        "manual_iq": _num(manual.get("value")),
+        "manual_iq_source": manual.get("source"),
+        "family": data.get("family"),
+        "context_window": _num(values["context_window"]),
+        "licence": values["licence"],
+        "origin": doc.path,
+        "prices": prices,
+        "list_prices": [dict(e) for e in data.get("list_prices") or []],
+        "release": data["release"],
+        "effort": identity.effort_label(effort),
+        "effort_rank": identity.effort_rank(effort, reasoning),
+        "former_ids": list(data.get("former_ids") or []),
+        "kind": values["kind"] or metadata.KINDS[0],
+    }
+    for key in metadata.FIELDS:
+        record[f"{key}_source"] = metadata.label(provenance[key], doc.path)
+    record["context_window_approximate"] = _window_approximate(provenance["context_window"], candidates)
+    record["provenance"] = provenance
+    return record
+
+
+def _stated_metadata(data: dict, candidates: list[tuple[str, str, dict]]) -> dict:
+    """METADATA_FIELDS as the model file states them, else as the first imported file that does."""
+    meta = {key: data.get(key) for key in METADATA_FIELDS}
+    for _, _, entry in candidates:
+        for key in METADATA_FIELDS:
+            if meta[key] is None and entry.get(key) is not None:
+                meta[key] = entry[key]
+    return meta
+
+
+def _price_columns(pricing: dict | None) -> dict:
+    """Today's price as the record's columns (NaN and None without one)."""
+    return {
+        "input_per_mtok": _num(pricing.get("input_per_mtok")) if pricing else math.nan,
+        "output_per_mtok": _num(pricing.get("output_per_mtok")) if pricing else math.nan,
+        "pricing_as_of": pricing.get("as_of") if pricing else None,
+        "pricing_source": pricing.get("source") if pricing else None,
+    }
+
+
+def _window_approximate(window: dict | None, candidates: list[tuple[str, str, dict]]) -> bool:
+    """Whether the context window came from a source that marks it approximate."""
+    return bool(
+        window
+        and window["by"] == "source"
+        and any(source == window["source"] and e.get("context_window_approximate") for source, _, e in candidates)
+    )
+
+
+def _pricing_today(data: dict, prices: dict[str, dict]) -> dict | None:
+    """The model file's `pricing`, replaced by the price in force at the end of the model's price history when it
+    has one: the same precedence as every past date's (price_history: the vendor's list price, then AA snapshots
+    newest first, then LMArena, then others)."""
+    pricing = dict(data["pricing"]) if data.get("pricing") else None
+    steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")})
+    if not steps:
+        return pricing
+    now = steps[-1]
+    return {
+        "input_per_mtok": now["input"],
+        "output_per_mtok": now["output"],
+        "as_of": now.get("source_date", now["date"]),
+        "source": now["source"],
+    }
 
 
 def release_disagreements(repo: Repo) -> list[tuple[str, str, dict]]:

@@ -7,7 +7,9 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 from .. import paths
 from ..problems import Problem
@@ -45,13 +47,13 @@ class Doc:
     parsed: yamlstrict.Parsed
 
     @property
-    def data(self):
+    def data(self) -> Any:
         return self.parsed.data
 
-    def mark(self, *json_path) -> tuple[int, int]:
+    def mark(self, *json_path: str | int) -> tuple[int, int]:
         return self.parsed.mark(json_path)
 
-    def value_mark(self, *json_path) -> tuple[int, int]:
+    def value_mark(self, *json_path: str | int) -> tuple[int, int]:
         return self.parsed.value_mark(json_path)
 
 
@@ -82,7 +84,7 @@ class Repo:
     identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
     site: Doc | None = None  # methodology/site.yaml: how the site presents the boards (title, order, charts)
 
-    def all_docs(self):
+    def all_docs(self) -> Iterator[Doc]:
         for doc in (
             self.benchmarks,
             self.sources,
@@ -242,9 +244,9 @@ def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Do
     return Doc(rel, kind, parsed) if parsed is not None else None
 
 
-def _walk(folder: Path, root: Path, problems: list[Problem]):
+def _walk(folder: Path, root: Path, problems: list[Problem]) -> list[Path]:
     """Every file below a folder, in a stable order, without following links (a linked folder is a problem)."""
-    out = []
+    out: list[Path] = []
     linked = paths.link_problem(root, folder)
     if linked is not None:
         problems.append(linked)
@@ -278,7 +280,7 @@ def input_files(root: Path) -> list[Path]:
     link to /dev/zero or blocks on a FIFO, and load_repo reports them.
     """
     root = Path(root)
-    found = []
+    found: list[Path] = []
     for folder in (root / "scores", root / "methodology"):
         if os.path.lexists(folder):
             problems: list[Problem] = []
@@ -294,7 +296,7 @@ def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | Non
     return read_regular(Path(path), Path(root), limit, [])
 
 
-def read_yaml(root: Path, rel: str, problems: list[Problem] | None = None):
+def read_yaml(root: Path, rel: str, problems: list[Problem] | None = None) -> Any:
     """One data file's parsed data by the loader's rules (regular file, no link on the way, strict YAML), or None
     when it is missing, not a regular file or unreadable; for tools that need one file (importers, interchange),
     not a report. Why it is None (other than missing) goes to `problems` when given."""
@@ -312,7 +314,7 @@ def read_yaml(root: Path, rel: str, problems: list[Problem] | None = None):
 
 def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
     folder = root / "scores" / "models"
-    docs = []
+    docs: list[Doc] = []
     if not folder.is_dir():
         return docs
     for path in _walk(folder, root, problems):
@@ -369,7 +371,7 @@ def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
 
 
 def _load_flat(folder: Path, root: Path, kind: str, problems: list[Problem]) -> list[Doc]:
-    docs = []
+    docs: list[Doc] = []
     if not folder.is_dir():
         return docs
     for path in _walk(folder, root, problems):
@@ -445,7 +447,7 @@ def _load_raw(root: Path, problems: list[Problem]) -> list[RawFile]:
     return out
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not allowed")
 
 

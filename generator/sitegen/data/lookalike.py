@@ -12,21 +12,13 @@ import itertools
 import re
 from collections import defaultdict
 
-EFFORT_WORDS = {
-    "none",
-    "minimal",
-    "low",
-    "medium",
-    "high",
-    "xhigh",
-    "max",
-    "reasoning",
-    "non",
-    "thinking",
-    "think",
-    "adaptive",
-    "effort",
-}
+# Words that state a configuration (an effort level, reasoning on or off): the one list, which
+# importers/defaults.py's CONFIG_WORDS extends with the words that only mark a name as not bare.
+CONFIGURATION_WORDS = frozenset(
+    {"none", "minimal", "low", "medium", "high", "xhigh", "max", "reasoning", "thinking", "think", "adaptive", "effort"}
+)
+# Dropped from a name before comparing: the configuration words and the 'non' of 'non-reasoning'.
+EFFORT_WORDS = CONFIGURATION_WORDS | {"non"}
 # Words that mark a release stage or a serving variant, not a different model: 'grok-3-mini-beta' is a name
 # of Grok 3 Mini to compare, '-exp' is '-experimental' spelled short. The audit then shows both, and a person
 # decides (merge, or `distinct:` with the reason); the key never decides on its own.

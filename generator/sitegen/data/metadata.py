@@ -25,7 +25,11 @@ import dataclasses
 import fnmatch
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .load import Doc
 
 FIELDS = ("weights", "reasoning", "parameters", "context_window", "licence", "released", "kind")
 KINDS = ("language", "image-generation")  # a model's `kind`; language when nothing says otherwise
@@ -44,7 +48,7 @@ METADATA_FILE = "scores/metadata.yaml"
 
 
 @functools.cache
-def _matcher(patterns: tuple[str, ...]):
+def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether a model id matches any of the glob patterns (fnmatchcase), as one compiled regex: the checks ask
     every rule about every model, and a call per pattern cost a second a build."""
     if not patterns:
@@ -74,7 +78,7 @@ class Rule:
         return f"{METADATA_FILE}:{self.line}"
 
 
-class RuleSet(tuple):
+class RuleSet(tuple[Rule, ...]):
     """The rules of scores/metadata.yaml in file order, grouped by the organisation their patterns name.
 
     A pattern whose organisation part has no wildcard ('openai/gpt-4*') can only match ids in that organisation,
@@ -82,16 +86,20 @@ class RuleSet(tuple):
     every rule: resolving every model stays linear as models and rules grow together.
     """
 
-    def __new__(cls, rules):
+    by_org: dict[str, list[Rule]]  # organisation -> its rules
+    any_org: list[Rule]  # the rules whose organisation is a wildcard
+
+    def __new__(cls, rules: Iterable[Rule]) -> RuleSet:
         self = super().__new__(cls, rules)
-        self.by_org: dict[str, list[Rule]] = {}
-        self.any_org: list[Rule] = []
+        self.by_org = {}
+        self.any_org = []
         for rule in self:
             orgs = {literal_org(pattern) for pattern in rule.match}
-            if None in orgs:
+            named = {org for org in orgs if org is not None}
+            if len(named) < len(orgs):  # a pattern of this rule may match any organisation
                 self.any_org.append(rule)
             else:
-                for org in orgs:
+                for org in named:
                     self.by_org.setdefault(org, []).append(rule)
         return self
 
@@ -111,7 +119,7 @@ def literal_org(pattern: str) -> str | None:
     return org if slash and not any(ch in org for ch in "*?[") else None
 
 
-def rules_of(doc) -> RuleSet:
+def rules_of(doc: Doc | None) -> RuleSet:
     """The rules of a validated scores/metadata.yaml (none without the file)."""
     if doc is None:
         return RuleSet(())
@@ -133,13 +141,13 @@ def rules_of(doc) -> RuleSet:
     return RuleSet(out)
 
 
-def matching(rules, model_id: str) -> list[Rule]:
+def matching(rules: Sequence[Rule], model_id: str) -> list[Rule]:
     """The rules (a RuleSet or any list of rules) that match a model id, in file order."""
     candidates = rules.candidates(model_id) if isinstance(rules, RuleSet) else rules
     return [rule for rule in candidates if rule.matches(model_id)]
 
 
-def rule_values(rules, model_id: str) -> dict[str, tuple[object, Rule]]:
+def rule_values(rules: Sequence[Rule], model_id: str) -> dict[str, tuple[object, Rule]]:
     """field -> (value, rule) from the most specific matching rule that sets the field."""
     return values_of(matching(rules, model_id))
 
@@ -155,7 +163,7 @@ def values_of(matched: list[Rule]) -> dict[str, tuple[object, Rule]]:
     return out
 
 
-def reviewed_values(rules, model_id: str) -> dict[str, tuple[object, Rule]]:
+def reviewed_values(rules: Sequence[Rule], model_id: str) -> dict[str, tuple[object, Rule]]:
     """field -> (value, rule) from the most specific matching reviewed rule that sets the field."""
     return values_of([rule for rule in matching(rules, model_id) if rule.reviewed])
 
@@ -200,7 +208,7 @@ def resolve(model: dict, imported: list[tuple[str, dict]], rules: Sequence[Rule]
     return values, provenance
 
 
-def reasoning_state(reasoning) -> str:
+def reasoning_state(reasoning: object) -> str:
     """'yes' / 'no' for a known mode, 'not stated' where a reviewed rule records that the vendor is silent,
     'not known' where nobody has entered it (None)."""
     if reasoning is True:
@@ -264,7 +272,7 @@ def _same_date(values: list[str]) -> str | None:
     return next(iter(days)) if days else next(iter(months))
 
 
-def _release_value(records: list[dict], field: str):
+def _release_value(records: list[dict], field: str) -> tuple[object, dict | None] | None:
     """What the configurations of one release say about a field: (value, sibling it is taken from) when every
     configuration that knows it agrees, else None; ("unknown", None) when none knows it."""
     known = [(r, _field_value(r, field)) for r in records]
@@ -272,7 +280,7 @@ def _release_value(records: list[dict], field: str):
     if not known:
         return "unknown", None
     if field == "released":
-        date = _same_date([v for _, v in known])
+        date = _same_date([str(v) for _, v in known])  # dates are text
         if date is None:
             return None
         return date, next(r for r, v in known if v == date)
@@ -280,7 +288,7 @@ def _release_value(records: list[dict], field: str):
     return (first, known[0][0]) if all(v == first for _, v in known) else None
 
 
-def _field_value(record: dict, field: str):
+def _field_value(record: dict, field: str) -> object:
     if field == "parameters":
         total = record["total_b"]
         return (

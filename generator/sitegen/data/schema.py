@@ -6,12 +6,20 @@ import difflib
 import functools
 import json
 import re
+from collections.abc import Iterator
 from importlib import resources
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import jsonschema
+from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
 from ..problems import Problem, field_path
+
+if TYPE_CHECKING:
+    import jsonschema_rs
+
+    from .load import Doc, RawFile
 
 SCHEMA_FOR_KIND = {
     "model": "model.schema.json",
@@ -55,7 +63,7 @@ def _registry() -> Registry:
     return Registry().with_resources(pairs)
 
 
-def inline_refs(schema, base: str, depth: int = 0):
+def inline_refs(schema: Any, base: str, depth: int = 0) -> Any:
     """The schema with every $ref replaced by what it points to, so validation needs no reference lookups.
 
     Our schemas are not recursive; a $ref with sibling keywords becomes an allOf, as Draft 2020-12 reads it.
@@ -101,7 +109,7 @@ def validator(kind: str) -> jsonschema.protocols.Validator:
     return jsonschema.validators.extend(cls, type_checker=strict)(inline_refs(schema, name))
 
 
-def _leaves(error):
+def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     """The most specific errors under a oneOf/anyOf/allOf, as Altair's schema reporting does."""
     if error.context:
         best = jsonschema.exceptions.best_match(error.context)
@@ -114,11 +122,11 @@ def _leaves(error):
     yield error
 
 
-def _allowed_properties(schema: dict) -> list[str]:
+def _allowed_properties(schema: dict[str, Any]) -> list[str]:
     return sorted(_property_names(schema, 0))
 
 
-def _property_names(schema, depth: int) -> set[str]:
+def _property_names(schema: Any, depth: int) -> set[str]:
     """Every property name a schema (with its allOf/if-then branches and references) declares."""
     if not isinstance(schema, dict) or depth > 8:
         return set()
@@ -143,7 +151,7 @@ def _property_names(schema, depth: int) -> set[str]:
     return names
 
 
-def _describe(value) -> str:
+def _describe(value: object) -> str:
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
         return f"text '{shown}'"
@@ -169,104 +177,107 @@ _TYPE_HINTS = {
 }
 
 
-def _problems_for(error, doc) -> list[Problem]:
+class Located(Protocol):
+    """Where a file's values are: a load.Doc, or a _Row of a per-question file."""
+
+    @property
+    def path(self) -> str: ...
+
+    def mark(self, *json_path: str | int) -> tuple[int, int]: ...
+
+    def value_mark(self, *json_path: str | int) -> tuple[int, int]: ...
+
+
+def _problems_for(error: ValidationError, doc: Located) -> list[Problem]:
+    """The problems one schema error stands for, each at its value (an unknown or missing field: at its key)."""
     path = list(error.absolute_path)
-    field = field_path(path)
-    validator_name = error.validator
-    if validator_name in ("additionalProperties", "unevaluatedProperties"):
-        instance = error.instance if isinstance(error.instance, dict) else {}
-        allowed = _allowed_properties(error.schema)
-        known = set(allowed)
-        out = []
-        for key in sorted(k for k in instance if k not in known):
-            line, col = doc.mark(*path, key)
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
-            shown = key.split("\x00")[0]
-            out.append(Problem(doc.path, line, col, field_path(path + [shown]), f"unknown field '{shown}'", hint))
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
         # Every key is declared: under unevaluatedProperties a failing sibling keyword (a bad url, say) drops its
         # annotations, so the keys it covered look unevaluated. That keyword's own error is the one to show.
-        return out
-    if validator_name == "required":
-        missing = [name for name in error.validator_value if name not in (error.instance or {})]
-        line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
-        return [
-            Problem(doc.path, line, col, field_path(path + [name]), f"missing field '{name}'", "this field is required")
-            for name in missing
-        ]
+        return _unknown_fields(error, doc, path)
+    if error.validator == "required":
+        return _missing_fields(error, doc, path)
     line, col = doc.value_mark(*path)
-    value = error.instance
-    if validator_name == "type":
-        expected = error.validator_value if isinstance(error.validator_value, str) else error.validator_value[0]
-        hint = _TYPE_HINTS.get((expected, type(value)), "")
-        return [Problem(doc.path, line, col, field, f"expected {expected}, got {_describe(value)}", hint)]
-    if validator_name == "pattern":
-        description = error.schema.get("description", "")
-        return [
-            Problem(
-                doc.path,
-                line,
-                col,
-                field,
-                f"{_describe(value)} is not in the expected form",
-                description or f"must match {error.validator_value}",
-            )
-        ]
-    if validator_name == "enum":
-        options = ", ".join(json.dumps(o) if isinstance(o, bool) else str(o) for o in error.validator_value)
-        return [Problem(doc.path, line, col, field, f"{_describe(value)} is not allowed", f"one of: {options}")]
-    if validator_name == "const":
-        return [
-            Problem(
-                doc.path,
-                line,
-                col,
-                field,
-                f"{_describe(value)} is not allowed",
-                f"the only allowed value is {json.dumps(error.validator_value)}",
-            )
-        ]
-    if validator_name in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        words = {
-            "minimum": "at least",
-            "maximum": "at most",
-            "exclusiveMinimum": "more than",
-            "exclusiveMaximum": "less than",
-        }[validator_name]
-        return [
-            Problem(doc.path, line, col, field, f"{value} is out of range", f"must be {words} {error.validator_value}")
-        ]
-    if validator_name in ("minLength", "maxLength", "minItems", "maxItems", "minProperties"):
-        limit = error.validator_value
-        words = {
-            "minLength": (
-                "is empty" if limit == 1 else f"is shorter than {limit} characters",
-                "write a value or leave the field out",
-            ),
-            "maxLength": (f"is longer than {limit} characters", "shorten it"),
-            "minItems": (f"has fewer than {limit} items", f"give at least {limit}"),
-            "maxItems": (f"has more than {limit} items", f"give at most {limit}"),
-            "minProperties": ("is empty", "give at least one field or leave it out"),
-        }[validator_name]
-        return [Problem(doc.path, line, col, field, f"{_describe(value)} {words[0]}", words[1])]
-    if validator_name == "uniqueItems":
-        return [Problem(doc.path, line, col, field, "items are repeated", "each entry may appear once")]
-    if validator_name == "oneOf" and path and path[-1] != "":
-        return [
-            Problem(
-                doc.path,
-                line,
-                col,
-                field,
-                "matches none or several of the allowed forms",
-                "see the schema's description of this field",
-            )
-        ]
-    return [Problem(doc.path, line, col, field, error.message, "")]
+    message, hint = _value_message(error, path)
+    return [Problem(doc.path, line, col, field_path(path), message, hint)]
+
+
+def _unknown_fields(error: ValidationError, doc: Located, path: list[str | int]) -> list[Problem]:
+    instance: dict[str, Any] = error.instance if isinstance(error.instance, dict) else {}
+    allowed = _allowed_properties(error.schema if isinstance(error.schema, dict) else {})
+    known = set(allowed)
+    out = []
+    for key in sorted(k for k in instance if k not in known):
+        line, col = doc.mark(*path, key)
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
+        shown = key.split("\x00")[0]
+        out.append(Problem(doc.path, line, col, field_path(path + [shown]), f"unknown field '{shown}'", hint))
+    return out
+
+
+def _missing_fields(error: ValidationError, doc: Located, path: list[str | int]) -> list[Problem]:
+    required = cast(list[str], error.validator_value)  # a `required` keyword's value: the names
+    missing = [name for name in required if name not in (cast(Any, error.instance) or {})]
+    line, col = doc.mark(*path) if path else getattr(doc, "whole", (1, 1))
+    return [
+        Problem(doc.path, line, col, field_path(path + [name]), f"missing field '{name}'", "this field is required")
+        for name in missing
+    ]
+
+
+_RANGE_WORDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+}
+_SIZE_KEYWORDS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties")
+
+
+def _value_message(error: ValidationError, path: list[str | int]) -> tuple[str, str]:
+    """(message, hint) for a value that breaks one keyword of its schema."""
+    # the value and the keyword's own value are JSON: any type, checked by the branch that reads them
+    keyword, value, rule = error.validator, error.instance, cast(Any, error.validator_value)
+    if keyword == "type":
+        expected = rule if isinstance(rule, str) else rule[0]
+        return f"expected {expected}, got {_describe(value)}", _TYPE_HINTS.get((expected, type(value)), "")
+    if keyword == "pattern":
+        description = error.schema.get("description", "") if isinstance(error.schema, dict) else ""
+        return f"{_describe(value)} is not in the expected form", description or f"must match {rule}"
+    if keyword == "enum":
+        options = ", ".join(json.dumps(o) if isinstance(o, bool) else str(o) for o in rule)
+        return f"{_describe(value)} is not allowed", f"one of: {options}"
+    if keyword == "const":
+        return f"{_describe(value)} is not allowed", f"the only allowed value is {json.dumps(rule)}"
+    if keyword in _RANGE_WORDS:
+        return f"{value} is out of range", f"must be {_RANGE_WORDS[keyword]} {rule}"
+    if keyword in _SIZE_KEYWORDS:
+        words, hint = _size_words(keyword, rule)
+        return f"{_describe(value)} {words}", hint
+    if keyword == "uniqueItems":
+        return "items are repeated", "each entry may appear once"
+    if keyword == "oneOf" and path and path[-1] != "":
+        return "matches none or several of the allowed forms", "see the schema's description of this field"
+    return error.message, ""
+
+
+def _size_words(keyword: str, limit: int) -> tuple[str, str]:
+    """(what is wrong, hint) for a text, list or mapping outside its size limit."""
+    return {
+        "minLength": (
+            "is empty" if limit == 1 else f"is shorter than {limit} characters",
+            "write a value or leave the field out",
+        ),
+        "maxLength": (f"is longer than {limit} characters", "shorten it"),
+        "minItems": (f"has fewer than {limit} items", f"give at least {limit}"),
+        "maxItems": (f"has more than {limit} items", f"give at most {limit}"),
+        "minProperties": ("is empty", "give at least one field or leave it out"),
+    }[keyword]
 
 
 @functools.cache
-def fast_validator(kind: str):
+def fast_validator(kind: str) -> jsonschema_rs.Validator:
     """A compiled jsonschema-rs validator for the same inlined schema: it answers "valid?" ~100x faster.
 
     Only its yes is used; any file it rejects goes through the Python validator, whose errors carry the paths
@@ -281,7 +292,7 @@ def fast_validator(kind: str):
 
 
 @functools.cache
-def integer_fields(kind: str) -> frozenset:
+def integer_fields(kind: str) -> frozenset[str]:
     """The field names under which kind's schema declares an integer anywhere ("*": also under a name it does not
     list, through additionalProperties and the like, or with no field name at all).
 
@@ -291,7 +302,7 @@ def integer_fields(kind: str) -> frozenset:
     """
     found: set[str] = set()
 
-    def walk(node, field: str) -> None:
+    def walk(node: Any, field: str) -> None:
         if isinstance(node, list):
             for item in node:
                 walk(item, field)
@@ -322,7 +333,7 @@ def integer_fields(kind: str) -> frozenset:
     return frozenset(found)
 
 
-def _whole_floats(data, fields: frozenset, field: str = "*") -> bool:
+def _whole_floats(data: Any, fields: frozenset[str], field: str = "*") -> bool:
     """Whether a whole float (4.0) sits under one of these field names (any, when "*" is one of them)."""
     if isinstance(data, float):
         return data.is_integer() and (field in fields or "*" in fields)
@@ -333,7 +344,7 @@ def _whole_floats(data, fields: frozenset, field: str = "*") -> bool:
     return False
 
 
-def check_doc(doc) -> list[Problem]:
+def check_doc(doc: Doc) -> list[Problem]:
     """Validate one parsed file against its kind's schema."""
     fast = fast_validator(doc.kind)
     if fast.is_valid(doc.data) and not _whole_floats(doc.data, integer_fields(doc.kind)):
@@ -366,13 +377,13 @@ class _Row:
     def __init__(self, path: str, line: int) -> None:
         self.path, self.line, self.whole = path, line, (line, 1)
 
-    def mark(self, *_json_path) -> tuple[int, int]:
+    def mark(self, *_json_path: str | int) -> tuple[int, int]:
         return self.line, 1
 
     value_mark = mark
 
 
-def check_raw(raw) -> list[Problem]:
+def check_raw(raw: RawFile) -> list[Problem]:
     """Validate each row of a per-question file (load.RawFile) against raw.schema.json."""
     fast = fast_validator("raw")
     found: list[Problem] = []

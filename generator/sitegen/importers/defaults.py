@@ -22,26 +22,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
-# Words that state a configuration; a name with none of them (and no budget such as '16k') is bare.
-CONFIG_WORDS = frozenset(
-    {
-        "none",
-        "minimal",
-        "low",
-        "medium",
-        "high",
-        "xhigh",
-        "max",
-        "reasoning",
-        "thinking",
-        "think",
-        "reasoner",
-        "effort",
-        "adaptive",
-        "unknown",
-        "stated",
-    }
-)
+from ..data.lookalike import CONFIGURATION_WORDS
+
+# Words that state a configuration (data/lookalike.py's list, and 'reasoner', 'mode unknown', 'not stated'); a name
+# with none of them (and no budget such as '16k') is bare.
+CONFIG_WORDS = CONFIGURATION_WORDS | {"reasoner", "unknown", "stated"}
 _BUDGET = re.compile(r"\d+k")
 
 
