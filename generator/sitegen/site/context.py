@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..data import frame
+from ..indices.board_types import Board, Row
 from ..known import known
 
 SITE_NAME = "Leaderboards"
@@ -45,8 +47,8 @@ class Presentation:
 class SiteContext:
     """The computed data the site is rendered from; the renderer never reads the data tree itself."""
 
-    boards: dict[str, dict[str, Any]]
-    benchmark_boards: dict[str, dict[str, Any]]
+    boards: dict[str, Board]
+    benchmark_boards: dict[str, Board]
     models: list[dict[str, Any]]
     benchmarks: list[dict[str, Any]]
     sources: list[dict[str, Any]]
@@ -75,8 +77,14 @@ class SiteContext:
     presentation: Presentation = field(default_factory=Presentation)
 
 
+def rows_of(boards: Mapping[str, Board], bid: str) -> list[Row]:
+    """The rows of board `bid`; none where the build has no such board."""
+    board = boards.get(bid)
+    return board.get("rows", []) if board is not None else []
+
+
 def site_context(
-    repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "", history: list[dict[str, Any]] = ()
+    repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "", history: Sequence[dict[str, Any]] = ()
 ) -> SiteContext:
     """The context of a build: build.compute's boards and records, the repository's model files, pages and
     citation, and the build's settings; each model's view (its file's fields, its results, its metadata) here."""
