@@ -252,7 +252,7 @@ def _undominated(sub: list[dict], best: list[int], x: str, y: str, sign: int, ch
     ]
 
 
-def _label_layers(alt, x, y) -> list:
+def _label_layers(alt: Any, x: Any, y: Any) -> list[Any]:
     """One text layer per side label_points chose (Vega-Lite cannot encode a mark's alignment per point), on the
     points' own x and y encodings (their scales and axis, so the layers share them); the highlighted model's own
     label (the ring's) replaces its static one."""
@@ -275,19 +275,19 @@ def _label_layers(alt, x, y) -> list:
 
 
 def _scatter(
-    alt,
+    alt: Any,
     x: str,
     y: str,
     xtitle: str,
     ytitle: str,
     *,
-    xlog=False,
-    xreverse=False,
-    ylog=False,
+    xlog: bool = False,
+    xreverse: bool = False,
+    ylog: bool = False,
     description: str,
     hover_label: bool = True,
     error_bars: str = "",
-):
+) -> Any:
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
     With error_bars (the bars' level, "95%"), a vertical rule from `lo` to `hi` (the y value's interval at that
@@ -354,7 +354,7 @@ def _scatter(
     return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
-def _to_dict(chart, data: dict[str, list[dict]]) -> dict[str, Any]:
+def _to_dict(chart: Any, data: dict[str, list[dict]]) -> dict[str, Any]:
     spec = chart.to_dict(validate=False)
     spec.pop("$schema", None)
     spec["datasets"] = data
@@ -379,7 +379,12 @@ def _texts(rows: list[dict], *fields: tuple[str, str]) -> list[dict]:
 
 
 def _fallback(
-    rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10, units: dict[str, str] | None = None
+    rows: list[dict],
+    cols: list[tuple[str, str]],
+    key: str,
+    reverse: bool = True,
+    n: int = 10,
+    units: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     ordered = sorted(
         rows,
@@ -948,7 +953,7 @@ def frontier_eras(months: list[str]) -> dict[str, str]:
     return out
 
 
-def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
     compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
     anchors = iq_anchors(ctx)
@@ -1099,7 +1104,7 @@ def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dic
     ]
 
 
-def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _price_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Each model's input and output price as steps over time: a price holds from its step's date
     until the next one, and the newest until the data's date. One spec for every model, kept small (source ids,
     not names: the page's table beneath names and links them); the page picks its own model."""

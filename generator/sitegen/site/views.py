@@ -153,7 +153,7 @@ def search_words(text: str) -> str:
     return " ".join(re.sub(r"[.\-_/()\[\],:;]+", " ", text.lower()).split())
 
 
-def _aka(name: str, org: str, mid: str, names) -> str:
+def _aka(name: str, org: str, mid: str, names: tuple[str, ...]) -> str:
     """What a table's filter searches beyond the name, organisation and page address it reads from the row: the
     family and aliases, leaving out web addresses (whose last part is an alias of its own) and any name whose words
     the row already holds as a phrase (a search that finds it finds the row anyway)."""
