@@ -40,10 +40,7 @@ def control(ctx: SiteContext, bid: str, digits: int) -> dict[str, Any] | None:
     per_month: Mapping[str, Mapping] = ((ctx.as_of or {}).get("boards") or {}).get(bid) or {}
     if not per_month:
         return None
-    definition = next(
-        (v["definition"] for views in per_month.values() for v in views.values() if v and v.get("definition")), bid
-    )
-    gone = ((ctx.as_of or {}).get("superseded") or {}).get(definition) or {}
+    gone = ((ctx.as_of or {}).get("superseded") or {}).get(_definition(per_month, bid)) or {}
     return {
         "id": bid,
         "known": month_ranges([m for m, v in per_month.items() if v.get("known")]),
@@ -54,6 +51,13 @@ def control(ctx: SiteContext, bid: str, digits: int) -> dict[str, Any] | None:
         "data_date": (ctx.as_of or {}).get("data_date") or ctx.data_date,
         "digits": digits,
     }
+
+
+def _definition(per_month: Mapping[str, Mapping], bid: str) -> str:
+    """The definition (index version) the as-of boards of `bid` were computed with; `bid` where none says."""
+    return next(
+        (v["definition"] for views in per_month.values() for v in views.values() if v and v.get("definition")), bid
+    )
 
 
 def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:

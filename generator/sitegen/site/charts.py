@@ -8,11 +8,11 @@ strings live only in the datasets, never in expressions.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..known import known
-from .context import SiteContext
+from .context import SiteContext, rows_of
 from .numbers import decimals, number
 from .pages import board_title
 from .views import Lookups, iq_anchors, levels
@@ -28,26 +28,31 @@ DATE_AXIS = {
     "labelSeparation": 8,
 }
 AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
+# build_charts' `add(kind, title, description, chart, rows, fallback, highlight="model")`: a chart with rows, kept
+_Add = Callable[..., None]
 
 
 def _board_values(ctx: SiteContext, bid: str) -> dict[str, float]:
-    rows = (ctx.boards.get(bid) or {}).get("rows", [])
+    rows = rows_of(ctx.boards, bid)
     return {r["model"]: v for r in rows if (v := known(r.get("value"))) is not None}
 
 
 def _board_intervals(ctx: SiteContext, bid: str) -> dict[str, dict[str, float]]:
     """Each row's interval (at the board's level, _bar_level) as the chart's error bar fields {model: {"lo", "hi"}} (rows without one: none)."""
-    out = {}
-    for r in (ctx.boards.get(bid) or {}).get("rows", []):
+    out: dict[str, dict[str, float]] = {}
+    for r in rows_of(ctx.boards, bid):
         iv = r.get("interval")
-        if isinstance(iv, (list, tuple)) and len(iv) == 2 and None not in (lo := known(iv[0]), hi := known(iv[1])):
+        if not isinstance(iv, (list, tuple)) or len(iv) != 2:
+            continue
+        lo, hi = known(iv[0]), known(iv[1])
+        if lo is not None and hi is not None:
             out[r["model"]] = {"lo": lo, "hi": hi}
     return out
 
 
 def _bar_level(ctx: SiteContext, bid: str, bars: dict) -> str:
     """The level of a board's error bars as the chart labels it ("95%"); "" when it has none (no bars drawn)."""
-    board = ctx.boards.get(bid) or {}
+    board: Mapping[str, Any] = ctx.boards.get(bid) or {}
     return (
         (levels(board, (ctx.index_defs or {}).get(board.get("definition") or bid))["level"] or "interval")
         if bars
@@ -70,7 +75,7 @@ def _with_ci(rows: list[dict], unit: str) -> list[dict]:
 
 def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
     out = {}
-    for r in (ctx.boards.get("cost") or {}).get("rows", []):
+    for r in rows_of(ctx.boards, "cost"):
         for c in r.get("components", []):
             if c.get("id") == comp and (v := known(c.get("value"))) is not None:
                 out[r["model"]] = v
@@ -130,7 +135,7 @@ def place_labels(
     names: list[str],
     wanted: list[int],
     size: tuple[float, float] = LABEL_PLOT,
-    obstacles: list[tuple] = (),
+    obstacles: Sequence[tuple[float, float, float, float]] = (),
 ) -> dict[int, str]:
     """Which points get a label, and on which side: {point index: side}. `points` are pixel positions (x right,
     y down) in a plot of `size`; `wanted` the points to label, most important first. Greedy and deterministic: each
@@ -174,7 +179,7 @@ def _nice(lo: float, hi: float, scale: str) -> tuple[float, float]:
 
 
 def _pixels(
-    values: list[float], scale: str, reverse: bool, span: float, flip: bool, extent: list[float] = ()
+    values: list[float], scale: str, reverse: bool, span: float, flip: bool, extent: Sequence[float] = ()
 ) -> list[float]:
     """Values as pixel positions along an axis of `span` pixels on a "linear", "log" or "time" scale, over the
     domain Vega gives the values and `extent` (more values the axis spans, such as error bars); `flip` for the y
@@ -193,10 +198,10 @@ def label_points(
     x: str,
     y: str,
     *,
-    xlog=False,
-    ylog=False,
-    xreverse=False,
-    higher=True,
+    xlog: bool = False,
+    ylog: bool = False,
+    xreverse: bool = False,
+    higher: bool = True,
     cheaper: bool | None = None,
     top: int = 6,
     size: tuple[float, float] = LABEL_PLOT,
@@ -204,14 +209,7 @@ def label_points(
     """Mark the points a reader should be able to name without hovering (their `lpos`: the label's side): the
     frontier members (rows with `frontier`), the `top` best by y, and, where a smaller x is better (`cheaper`),
     the points no other beats on both axes; placed by place_labels. Returns the rows."""
-    usable = [
-        i
-        for i, r in enumerate(rows)
-        if isinstance(r.get(x), (int, float))
-        and isinstance(r.get(y), (int, float))
-        and (not xlog or r[x] > 0)
-        and (not ylog or r[y] > 0)
-    ]
+    usable = [i for i, r in enumerate(rows) if _plottable(r.get(x), xlog) and _plottable(r.get(y), ylog)]
     if not usable:
         return rows
     sub = [rows[i] for i in usable]
@@ -226,24 +224,35 @@ def label_points(
     best = sorted(range(len(sub)), key=lambda i: (-sign * sub[i][y], sub[i]["model"]))
     wanted = [i for i in best if sub[i].get("frontier")] + best[:top]
     if cheaper is not None:
-        better_x = (lambda a, b: a <= b) if cheaper else (lambda a, b: a >= b)
-        wanted += [
-            i
-            for i in best
-            if not any(
-                j != i
-                and better_x(sub[j][x], sub[i][x])
-                and sign * sub[j][y] >= sign * sub[i][y]
-                and (sub[j][x], sub[j][y]) != (sub[i][x], sub[i][y])
-                for j in range(len(sub))
-            )
-        ]
+        wanted += _undominated(sub, best, x, y, sign, cheaper)
     for i, side in place_labels(pts, [r["name"] for r in sub], wanted, size).items():
         sub[i]["lpos"] = side
     return rows
 
 
-def _label_layers(alt, x, y) -> list:
+def _plottable(v: Any, log: bool) -> bool:
+    """A number a chart can place: any int or float, and above 0 on a log axis."""
+    return isinstance(v, (int, float)) and (not log or v > 0)
+
+
+def _undominated(sub: list[dict], best: list[int], x: str, y: str, sign: int, cheaper: bool) -> list[int]:
+    """The points (indices into `sub`, in `best`'s order) no other point beats on both axes: as good or better on
+    y (`sign` 1: higher is better) and on x (`cheaper`: smaller is better), at another position."""
+    better_x = (lambda a, b: a <= b) if cheaper else (lambda a, b: a >= b)
+    return [
+        i
+        for i in best
+        if not any(
+            j != i
+            and better_x(sub[j][x], sub[i][x])
+            and sign * sub[j][y] >= sign * sub[i][y]
+            and (sub[j][x], sub[j][y]) != (sub[i][x], sub[i][y])
+            for j in range(len(sub))
+        )
+    ]
+
+
+def _label_layers(alt: Any, x: Any, y: Any) -> list[Any]:
     """One text layer per side label_points chose (Vega-Lite cannot encode a mark's alignment per point), on the
     points' own x and y encodings (their scales and axis, so the layers share them); the highlighted model's own
     label (the ring's) replaces its static one."""
@@ -266,19 +275,19 @@ def _label_layers(alt, x, y) -> list:
 
 
 def _scatter(
-    alt,
+    alt: Any,
     x: str,
     y: str,
     xtitle: str,
     ytitle: str,
     *,
-    xlog=False,
-    xreverse=False,
-    ylog=False,
+    xlog: bool = False,
+    xreverse: bool = False,
+    ylog: bool = False,
     description: str,
     hover_label: bool = True,
     error_bars: str = "",
-):
+) -> Any:
     """Points coloured by weights, the highlighted model ringed and named; with hover_label, the point under the
     pointer named too (off when the chart is layered into another, where vega cannot resolve the selection).
     With error_bars (the bars' level, "95%"), a vertical rule from `lo` to `hi` (the y value's interval at that
@@ -345,7 +354,7 @@ def _scatter(
     return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
-def _to_dict(chart, data: dict[str, list[dict]]) -> dict[str, Any]:
+def _to_dict(chart: Any, data: dict[str, list[dict]]) -> dict[str, Any]:
     spec = chart.to_dict(validate=False)
     spec.pop("$schema", None)
     spec["datasets"] = data
@@ -370,7 +379,12 @@ def _texts(rows: list[dict], *fields: tuple[str, str]) -> list[dict]:
 
 
 def _fallback(
-    rows: list[dict], cols: list[tuple[str, str]], key: str, reverse=True, n=10, units: dict[str, str] | None = None
+    rows: list[dict],
+    cols: list[tuple[str, str]],
+    key: str,
+    reverse: bool = True,
+    n: int = 10,
+    units: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     ordered = sorted(
         rows,
@@ -392,7 +406,15 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     iq = _board_values(ctx, "ai-iq")
 
-    def add(kind, title, description, chart, rows, fallback, highlight="model"):
+    def add(
+        kind: str,
+        title: str,
+        description: str,
+        chart: Any,
+        rows: list[dict[str, Any]],
+        fallback: dict[str, Any],
+        highlight: str = "model",
+    ) -> None:
         if not rows:
             return
         out[kind] = {
@@ -408,9 +430,44 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
     iq_err = _board_intervals(ctx, "ai-iq")
     iq_level = _bar_level(ctx, "ai-iq", iq_err)
-    bars = (
+    _iq_vs_cost(alt, lk, add, iq, eff, iq_err, iq_level)
+    _token_vs_effective_cost(alt, ctx, lk, add, eff)
+    _iq_vs_speed(alt, ctx, lk, add, iq, iq_err, iq_level)
+    _iq_distribution(alt, lk, add, iq)
+    _aa_vs_price(alt, ctx, lk, add)
+    _pedagogy_charts(alt, ctx, lk, add, out)
+    _hle_calibration(alt, ctx, lk, add)
+    _anchor_chart(alt, ctx, lk, out)
+    _price_chart(alt, ctx, lk, out)
+    _best_over_time_charts(alt, ctx, lk, out)
+    for kind in out:
+        out[kind]["alt"] = alt_text(out[kind])
+        spec = out[kind]["spec"]
+        spec["usermeta"] = {"kind": kind}
+        spec["description"] = out[kind]["alt"]  # Vega names its container with it, over the page's aria-label
+        spec.setdefault("params", [{"name": "hl", "value": ""}])
+        _assert_finite(spec)
+    return out
+
+
+def _iq_bars(iq_level: str) -> str:
+    """The sentence an AI IQ chart's description ends with where it draws the index's interval bars."""
+    return (
         f" Vertical bars: the {iq_level} interval of the AI IQ (see the uncertainty methodology)." if iq_level else ""
     )
+
+
+def _iq_vs_cost(
+    alt: Any,
+    lk: Lookups,
+    add: _Add,
+    iq: dict[str, float],
+    eff: dict[str, float],
+    iq_err: dict[str, dict[str, float]],
+    iq_level: str,
+) -> None:
+    """AI IQ against effective cost, with the index's interval bars."""
+    bars = _iq_bars(iq_level)
     rows = _with_ci(
         [_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq) if m in eff and eff[m] > 0], "IQ"
     )
@@ -444,7 +501,9 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         ),
     )
 
-    # AI IQ's own cost view: the sticker price of a task against what the model actually spends on it.
+
+def _token_vs_effective_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, eff: dict[str, float]) -> None:
+    """AI IQ's own cost view: the sticker price of a task against what the model actually spends on it."""
     token = _cost_component(ctx, "token-cost")
     rows = [
         _point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token) if m in eff and token[m] > 0 and eff[m] > 0
@@ -480,6 +539,18 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         ),
     )
 
+
+def _iq_vs_speed(
+    alt: Any,
+    ctx: SiteContext,
+    lk: Lookups,
+    add: _Add,
+    iq: dict[str, float],
+    iq_err: dict[str, dict[str, float]],
+    iq_level: str,
+) -> None:
+    """AI IQ against the cost board's response time (reversed: faster to the right), with the interval bars."""
+    bars = _iq_bars(iq_level)
     time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get(
         "benchmark"
     ) or "aa-response-time"
@@ -514,49 +585,56 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         ),
     )
 
-    rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
-    if rows:
-        desc = "Distribution of AI IQ across ranked models, in bins of 5 points."
-        hist = (
-            alt.Chart(alt.NamedData(DATA))
-            .mark_bar()
-            .encode(
-                x=alt.X("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
-                y=alt.Y("count():Q", title="Models"),
-                tooltip=[
-                    alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
-                    alt.Tooltip("count():Q", title="Models"),
-                ],
-            )
-            .properties(width="container", height=260, description=desc)
-        )
-        hl_rule = (
-            alt.Chart(alt.NamedData(DATA))
-            .mark_rule(color="#e91e63", strokeWidth=3)
-            .encode(x="iq:Q")
-            .transform_filter("datum.model === hl")
-        )
-        chart = alt.layer(hist.add_params(alt.param(name="hl", value="")), hl_rule)
-        vals = sorted(r["iq"] for r in rows)
-        summary = [
-            {"model": "", "name": label, "iq": v}
-            for label, v in (("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))
-        ]
-        add(
-            "iq-distribution",
-            "Distribution of AI IQ",
-            desc,
-            chart,
-            rows,
-            {
-                "columns": ["Statistic", "AI IQ"],
-                "fields": ["name", "iq"],
-                "rows": summary,
-                "total": len(rows),
-                "digits": _digits(rows, {"iq": "IQ"}),
-            },
-        )
 
+def _iq_distribution(alt: Any, lk: Lookups, add: _Add, iq: dict[str, float]) -> None:
+    """A histogram of AI IQ over the ranked models, the highlighted model's value as a rule."""
+    rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
+    if not rows:
+        return
+    desc = "Distribution of AI IQ across ranked models, in bins of 5 points."
+    hist = (
+        alt.Chart(alt.NamedData(DATA))
+        .mark_bar()
+        .encode(
+            x=alt.X("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
+            y=alt.Y("count():Q", title="Models"),
+            tooltip=[
+                alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
+                alt.Tooltip("count():Q", title="Models"),
+            ],
+        )
+        .properties(width="container", height=260, description=desc)
+    )
+    hl_rule = (
+        alt.Chart(alt.NamedData(DATA))
+        .mark_rule(color="#e91e63", strokeWidth=3)
+        .encode(x="iq:Q")
+        .transform_filter("datum.model === hl")
+    )
+    chart = alt.layer(hist.add_params(alt.param(name="hl", value="")), hl_rule)
+    vals = sorted(r["iq"] for r in rows)
+    summary = [
+        {"model": "", "name": label, "iq": v}
+        for label, v in (("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))
+    ]
+    add(
+        "iq-distribution",
+        "Distribution of AI IQ",
+        desc,
+        chart,
+        rows,
+        {
+            "columns": ["Statistic", "AI IQ"],
+            "fields": ["name", "iq"],
+            "rows": summary,
+            "total": len(rows),
+            "digits": _digits(rows, {"iq": "IQ"}),
+        },
+    )
+
+
+def _aa_vs_price(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add) -> None:
+    """Each AA Intelligence Index version against blended price, with the index's interval bars where it has them."""
     aa_id = next((b for b in AA_PREFERRED if b in ctx.boards), None)
     # each index version gets its own chart: its board shows it (aa-vs-price, on home and model pages, is the newest)
     for aa_board in AA_PREFERRED:
@@ -605,13 +683,16 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             ),
         )
 
+
+def _pedagogy_charts(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict[str, dict[str, Any]]) -> None:
+    """The Pedagogy frontiers (_frontier_charts), then CDPK against SEND."""
     cdpk = _board_values(ctx, "pedagogy-cdpk")
     send = _board_values(ctx, "pedagogy-send")
     fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
     refs = _texts(
         [
             {"label": str(r.get("label") or r.get("id")), "y": known(r.get("value"))}
-            for r in ((ctx.boards.get("pedagogy-cdpk") or {}).get("references") or [])
+            for r in (ctx.boards["pedagogy-cdpk"].get("references") or [] if "pedagogy-cdpk" in ctx.boards else [])
             if known(r.get("value")) is not None
         ],
         ("y", "percent"),
@@ -635,6 +716,9 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         ),
     )
 
+
+def _hle_calibration(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add) -> None:
+    """Humanity's Last Exam accuracy against its calibration error."""
     acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
@@ -653,18 +737,6 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             units={"accuracy": "percent", "calibration": "percent"},
         ),
     )
-
-    _anchor_chart(alt, ctx, lk, out)
-    _price_chart(alt, ctx, lk, out)
-    _best_over_time_charts(alt, ctx, lk, out)
-    for kind in out:
-        out[kind]["alt"] = alt_text(out[kind])
-        spec = out[kind]["spec"]
-        spec["usermeta"] = {"kind": kind}
-        spec["description"] = out[kind]["alt"]  # Vega names its container with it, over the page's aria-label
-        spec.setdefault("params", [{"name": "hl", "value": ""}])
-        _assert_finite(spec)
-    return out
 
 
 def alt_text(chart: Mapping[str, Any]) -> str:
@@ -710,13 +782,8 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
     return out
 
 
-def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out: dict) -> None:
+def _frontier_charts(alt: Any, lk: Lookups, fronts: dict[str, Any], refs: list[dict], add: _Add, out: dict) -> None:
     """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
-    ref_layer = lambda: (  # noqa: E731
-        alt.Chart(alt.NamedData("refs"))
-        .mark_rule(color="#757575", strokeDash=[4, 4])
-        .encode(y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
-    )
     for key, kind, title, xtitle, xunit in (
         ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
         ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions"),
@@ -730,118 +797,149 @@ def _frontier_charts(alt, lk: Lookups, fronts: dict, refs: list[dict], add, out:
         ]
         if not rows:
             continue
-        hull = [
-            {"x": 10 ** known(h[0]), "y": known(h[1]), "order": i}
-            for i, h in enumerate(fr.get("hull") or [])
-            if known(h[0]) is not None and known(h[1]) is not None
-        ]
-        excluded = len(fr.get("excluded") or [])
+        out[kind] = _frontier_chart(alt, key, title, xtitle, xunit, fr, rows, refs)
         if key == "value":
-            desc = (
-                f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
-                f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
-                f"{excluded} models without a positive input price are left out."
-            )
-        else:
-            desc = (
-                f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
-                f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
-                f"are left out (no published size)."
-            )
-        _texts(rows, ("x", xunit), ("cdpk", "percent"))  # the tooltips' texts
-        label_points(rows, "x", "cdpk", xlog=True, top=3, size=(LABEL_PLOT[0], 360.0))
-        scatter = _scatter(
-            alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False
+            _frontier_evolution(alt, lk, fr, add)
+
+
+def _known_pairs(pairs: list[list[Any]]) -> list[tuple[int, float, float]]:
+    """(position, x, y) of each [x, y] pair whose two numbers are known."""
+    out = []
+    for i, h in enumerate(pairs):
+        x, y = known(h[0]), known(h[1])
+        if x is not None and y is not None:
+            out.append((i, x, y))
+    return out
+
+
+def _frontier_chart(
+    alt: Any,
+    key: str,
+    title: str,
+    xtitle: str,
+    xunit: str,
+    fr: dict[str, Any],
+    rows: list[dict[str, Any]],
+    refs: list[dict],
+) -> dict[str, Any]:
+    """One Pedagogy frontier (`key` "value" or "size"): its points, the hull as a line, the references as rules."""
+    hull = [{"x": 10**x, "y": y, "order": i} for i, x, y in _known_pairs(fr.get("hull") or [])]
+    excluded = len(fr.get("excluded") or [])
+    if key == "value":
+        desc = (
+            f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
+            f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
+            f"{excluded} models without a positive input price are left out."
         )
-        line = (
-            alt.Chart(alt.NamedData("hull"))
-            .mark_line(color="#ff6f00", strokeWidth=2.5)
-            .encode(x="x:Q", y="y:Q", order="order:Q")
+    else:
+        desc = (
+            f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
+            f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
+            f"are left out (no published size)."
         )
-        scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
-        layers = [line, *scatter_layers] + ([ref_layer()] if refs else [])
-        chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
-        front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
-        out[kind] = {
-            "title": title,
-            "description": desc,
-            "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
-            "fallback": {
-                "columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
-                "fields": ["name", "cdpk", "x"],
-                "rows": front_rows,
-                "total": len(rows),
-                "digits": _digits(rows, {"cdpk": "percent", "x": xunit}),
-            },
-            "models": sorted(r["model"] for r in rows),
-            "highlight": "model",
+    _texts(rows, ("x", xunit), ("cdpk", "percent"))  # the tooltips' texts
+    label_points(rows, "x", "cdpk", xlog=True, top=3, size=(LABEL_PLOT[0], 360.0))
+    scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False)
+    line = (
+        alt.Chart(alt.NamedData("hull"))
+        .mark_line(color="#ff6f00", strokeWidth=2.5)
+        .encode(x="x:Q", y="y:Q", order="order:Q")
+    )
+    scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
+    layers = [line, *scatter_layers] + ([_reference_rules(alt)] if refs else [])
+    chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
+    front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
+    return {
+        "title": title,
+        "description": desc,
+        "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
+        "fallback": {
+            "columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
+            "fields": ["name", "cdpk", "x"],
+            "rows": front_rows,
+            "total": len(rows),
+            "digits": _digits(rows, {"cdpk": "percent", "x": xunit}),
+        },
+        "models": sorted(r["model"] for r in rows),
+        "highlight": "model",
+    }
+
+
+def _reference_rules(alt: Any) -> Any:
+    """The references of the Pedagogy CDPK board (the human baseline) as dashed horizontal rules."""
+    return (
+        alt.Chart(alt.NamedData("refs"))
+        .mark_rule(color="#757575", strokeDash=[4, 4])
+        .encode(y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
+    )
+
+
+def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add) -> None:
+    """The Pedagogy value frontier over time: one line per month it changed, the first and latest in colour."""
+    evo: list[dict[str, Any]] = []
+    by_hull = fr.get("hull_by_month") or {}
+    for month in _changed_months(fr.get("by_month") or {}):
+        for order, x, y in _known_pairs(by_hull.get(month) or []):
+            evo.append({"month": month, "x": 10**x, "cdpk": y, "order": order})
+    if not evo:
+        return
+    _texts(evo, ("cdpk", "percent"), ("x", "USD"))
+    eras = frontier_eras(sorted({e["month"] for e in evo}))
+    for e in evo:
+        e["era"] = eras[e["month"]]
+    desc = (
+        "How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
+        "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
+        "further left when models get better and cheaper."
+    )
+    domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
+    palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
+    lines = (
+        alt.Chart(alt.NamedData(DATA))
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
+            y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
+            color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
+            opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
+            detail="month:O",
+            order="order:Q",
+            tooltip=[
+                alt.Tooltip("month:O", title="As of"),
+                alt.Tooltip("cdpk_t:N", title="CDPK"),
+                alt.Tooltip("x_t:N", title="Input price"),
+            ],
+        )
+    )
+    # the grey lines first, so the first and the latest frontier are drawn over them
+    chart = alt.layer(
+        lines.transform_filter("datum.era === 'in between'"),
+        lines.transform_filter("datum.era !== 'in between'"),
+    ).properties(width="container", height=340, description=desc)
+    months = _changed_months(fr.get("by_month") or {})
+    summary = [
+        {
+            "month": m,
+            "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
+            "n": len(fr["by_month"][m] or []),
         }
-        if key != "value":
-            continue
-        evo = []
-        by_hull = fr.get("hull_by_month") or {}
-        for month in _changed_months(fr.get("by_month") or {}):
-            for order, h in enumerate(by_hull.get(month) or []):
-                if known(h[0]) is not None and known(h[1]) is not None:
-                    evo.append({"month": month, "x": 10 ** known(h[0]), "cdpk": known(h[1]), "order": order})
-        if evo:
-            _texts(evo, ("cdpk", "percent"), ("x", "USD"))
-            eras = frontier_eras(sorted({e["month"] for e in evo}))
-            for e in evo:
-                e["era"] = eras[e["month"]]
-            desc = (
-                "How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
-                "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
-                "further left when models get better and cheaper."
-            )
-            domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
-            palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
-            lines = (
-                alt.Chart(alt.NamedData(DATA))
-                .mark_line(point=True)
-                .encode(
-                    x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
-                    y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
-                    color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
-                    opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
-                    detail="month:O",
-                    order="order:Q",
-                    tooltip=[
-                        alt.Tooltip("month:O", title="As of"),
-                        alt.Tooltip("cdpk_t:N", title="CDPK"),
-                        alt.Tooltip("x_t:N", title="Input price"),
-                    ],
-                )
-            )
-            # the grey lines first, so the first and the latest frontier are drawn over them
-            chart = alt.layer(
-                lines.transform_filter("datum.era === 'in between'"),
-                lines.transform_filter("datum.era !== 'in between'"),
-            ).properties(width="container", height=340, description=desc)
-            months = _changed_months(fr.get("by_month") or {})
-            summary = [
-                {
-                    "month": m,
-                    "name": ", ".join(lk.model_meta(x)["name"] for x in (fr["by_month"][m] or [])[-2:]),
-                    "n": len(fr["by_month"][m] or []),
-                }
-                for m in months[-8:]
-            ]
-            add(
-                "pedagogy-evolution",
-                "Pedagogy value frontier over time",
-                desc,
-                chart,
-                evo,
-                {
-                    "columns": ["As of", "Top of the frontier", "Models on it"],
-                    "fields": ["month", "name", "n"],
-                    "rows": summary,
-                    "total": len(months),
-                    "digits": {"n": 0},
-                },
-                highlight="",
-            )
+        for m in months[-8:]
+    ]
+    add(
+        "pedagogy-evolution",
+        "Pedagogy value frontier over time",
+        desc,
+        chart,
+        evo,
+        {
+            "columns": ["As of", "Top of the frontier", "Models on it"],
+            "fields": ["month", "name", "n"],
+            "rows": summary,
+            "total": len(months),
+            "digits": {"n": 0},
+        },
+        highlight="",
+    )
 
 
 def frontier_eras(months: list[str]) -> dict[str, str]:
@@ -855,7 +953,7 @@ def frontier_eras(months: list[str]) -> dict[str, str]:
     return out
 
 
-def _anchor_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
     compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
     anchors = iq_anchors(ctx)
@@ -1006,7 +1104,7 @@ def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dic
     ]
 
 
-def _price_chart(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _price_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Each model's input and output price as steps over time: a price holds from its step's date
     until the next one, and the newest until the data's date. One spec for every model, kept small (source ids,
     not names: the page's table beneath names and links them); the page picks its own model."""
@@ -1116,90 +1214,108 @@ def _coverage_note(cov: Mapping | None) -> str:
     )
 
 
-def _best_over_time_charts(alt, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _best_over_time_charts(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Per board: its best ranked value at each month end, by release date (indices/asof.best_over_time), as
     steps, each point named with the model that set it where that model takes the lead."""
     for bid, fr in sorted(((ctx.as_of or {}).get("frontier") or {}).items()):
         if bid not in ctx.boards:
             continue
-        fmt_info = lk.board_format(bid)
-        rows = [
-            {
-                **_point(lk, p["model"], value=known(p.get("value"))),
-                "date": p["date"],
-                "asof": p["date"],
-                "released": p.get("released") or "",
-            }
-            for p in fr.get("best") or []
-            if known(p.get("value")) is not None
-        ]
+        rows = _best_rows(lk, fr)
         if not rows:
             continue
-        for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again
-            row["new"] = before is None or before["model"] != row["model"]
         higher = ctx.boards[bid].get("higher_is_better", True) is not False
         end = (ctx.as_of or {}).get("data_date") or ctx.data_date
         if end and end > rows[-1]["date"]:  # the last best holds until the data's date: the line runs on to it
             rows.append({**rows[-1], "date": end, "new": False, "end": True})
-        # the leaders' names, the latest first, where they fit (the summary table lists every step)
-        pts = list(
-            zip(
-                _pixels([_day_number(r["date"]) for r in rows], "time", False, LABEL_PLOT[0], False),
-                _pixels([r["value"] for r in rows], "linear", not higher, 320.0, True),
-            )
-        )
-        wanted = [i for i in reversed(range(len(rows))) if rows[i]["new"]]
-        steps = [
-            box
-            for (x0, y0), (x1, y1) in zip(pts, pts[1:])  # the step line: along, then up to the next
-            for box in ((x0, y0 - 1, x1, y0 + 1), (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1)))
-        ]
-        for i, side in place_labels(pts, [r["name"] for r in rows], wanted, (LABEL_PLOT[0], 320.0), steps).items():
-            rows[i]["lpos"] = side
-        name = board_title(ctx, bid)
-        desc = (
-            f"The frontier over release date: the best of today's {name} values (today's definition, results "
-            f"and population) among the models released by each month's end, as steps; each point is a month "
-            f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
-            f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
-            f"the board page's date control.)"
-        ) + _coverage_note(fr.get("coverage"))
-        _texts(rows, ("value", fmt_info["unit"]))
-        base = alt.Chart(alt.NamedData(DATA))
-        x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"), axis=DATE_AXIS)
-        y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
-        line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
-        points = (
-            base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer")
-            .encode(
-                x=x,
-                y=y,
-                tooltip=[
-                    alt.Tooltip("name:N", title="Model"),
-                    alt.Tooltip("org:N", title="Organisation"),
-                    alt.Tooltip("value_t:N", title=name),
-                    alt.Tooltip("asof:N", title="Best at the end of"),
-                    alt.Tooltip("released:N", title="Released"),
-                ],
-            )
-            .transform_filter("!datum.end")
-        )
-        chart = (
-            alt.layer(line, points, *_label_layers(alt, x, y))
-            .add_params(alt.param(name="hl", value=""))
-            .properties(width="container", height=320, description=desc)
-        )
-        out[BEST_PREFIX + bid] = {
-            "title": f"{name}: the frontier over release date",
-            "description": desc,
-            "spec": _to_dict(chart, {DATA: rows}),
-            "fallback": {
-                "columns": ["Best at the end of", "Model", "Value", "Released"],
-                "fields": ["asof", "name", "value", "released"],
-                "rows": [r for r in rows if not r.get("end")][::-1][:10],
-                "total": sum(not r.get("end") for r in rows),
-                "digits": _digits(rows, {"value": fmt_info["unit"]}),
-            },
-            "models": [],
-            "highlight": "",
+        _label_steps(rows, higher)
+        out[BEST_PREFIX + bid] = _best_chart(alt, ctx, lk, bid, fr, rows, higher)
+
+
+def _best_rows(lk: Lookups, fr: dict[str, Any]) -> list[dict[str, Any]]:
+    """A board's best value at each month end as chart rows, `new` where a model takes the lead."""
+    rows = [
+        {
+            **_point(lk, p["model"], value=known(p.get("value"))),
+            "date": p["date"],
+            "asof": p["date"],
+            "released": p.get("released") or "",
         }
+        for p in fr.get("best") or []
+        if known(p.get("value")) is not None
+    ]
+    for before, row in zip([None, *rows], rows):  # a name is written where a model takes the lead, not again
+        row["new"] = before is None or before["model"] != row["model"]
+    return rows
+
+
+def _label_steps(rows: list[dict[str, Any]], higher: bool) -> None:
+    """The leaders' names, the latest first, where they fit beside the step line (the summary table lists every
+    step): each named row's `lpos`."""
+    pts = list(
+        zip(
+            _pixels([_day_number(r["date"]) for r in rows], "time", False, LABEL_PLOT[0], False),
+            _pixels([r["value"] for r in rows], "linear", not higher, 320.0, True),
+        )
+    )
+    wanted = [i for i in reversed(range(len(rows))) if rows[i]["new"]]
+    steps = [
+        box
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:])  # the step line: along, then up to the next
+        for box in ((x0, y0 - 1, x1, y0 + 1), (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1)))
+    ]
+    for i, side in place_labels(pts, [r["name"] for r in rows], wanted, (LABEL_PLOT[0], 320.0), steps).items():
+        rows[i]["lpos"] = side
+
+
+def _best_chart(
+    alt: Any, ctx: SiteContext, lk: Lookups, bid: str, fr: dict[str, Any], rows: list[dict[str, Any]], higher: bool
+) -> dict[str, Any]:
+    """A board's frontier over release date: the steps, the points and their names, and its summary table."""
+    fmt_info = lk.board_format(bid)
+    name = board_title(ctx, bid)
+    desc = (
+        f"The frontier over release date: the best of today's {name} values (today's definition, results "
+        f"and population) among the models released by each month's end, as steps; each point is a month "
+        f"the best value changed, named where a new model took the lead. It never gets worse: a later model "
+        f"counts only if it beats it. (The boards as known then, each computed on its own population, are "
+        f"the board page's date control.)"
+    ) + _coverage_note(fr.get("coverage"))
+    _texts(rows, ("value", fmt_info["unit"]))
+    base = alt.Chart(alt.NamedData(DATA))
+    x = alt.X("date:T", title="Month end", scale=alt.Scale(type="utc"), axis=DATE_AXIS)
+    y = alt.Y("value:Q", title=name, scale=alt.Scale(zero=False, reverse=not higher))
+    line = base.mark_line(interpolate="step-after", color="#3f51b5", strokeWidth=2).encode(x=x, y=y)
+    points = (
+        base.mark_point(filled=True, size=60, color="#3f51b5", cursor="pointer")
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("name:N", title="Model"),
+                alt.Tooltip("org:N", title="Organisation"),
+                alt.Tooltip("value_t:N", title=name),
+                alt.Tooltip("asof:N", title="Best at the end of"),
+                alt.Tooltip("released:N", title="Released"),
+            ],
+        )
+        .transform_filter("!datum.end")
+    )
+    chart = (
+        alt.layer(line, points, *_label_layers(alt, x, y))
+        .add_params(alt.param(name="hl", value=""))
+        .properties(width="container", height=320, description=desc)
+    )
+    return {
+        "title": f"{name}: the frontier over release date",
+        "description": desc,
+        "spec": _to_dict(chart, {DATA: rows}),
+        "fallback": {
+            "columns": ["Best at the end of", "Model", "Value", "Released"],
+            "fields": ["asof", "name", "value", "released"],
+            "rows": [r for r in rows if not r.get("end")][::-1][:10],
+            "total": sum(not r.get("end") for r in rows),
+            "digits": _digits(rows, {"value": fmt_info["unit"]}),
+        },
+        "models": [],
+        "highlight": "",
+    }

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..data import frame
+from ..data.load import Repo
+from ..indices.board_types import Board, Row
 from ..known import known
 
 SITE_NAME = "Leaderboards"
@@ -45,8 +48,8 @@ class Presentation:
 class SiteContext:
     """The computed data the site is rendered from; the renderer never reads the data tree itself."""
 
-    boards: dict[str, dict[str, Any]]
-    benchmark_boards: dict[str, dict[str, Any]]
+    boards: dict[str, Board]
+    benchmark_boards: dict[str, Board]
     models: list[dict[str, Any]]
     benchmarks: list[dict[str, Any]]
     sources: list[dict[str, Any]]
@@ -75,8 +78,48 @@ class SiteContext:
     presentation: Presentation = field(default_factory=Presentation)
 
 
+class Computed(Protocol):
+    """What site_context reads of build.Computed (build/ sits above site/ in the layers: the site names the fields it
+    reads, not the class)."""
+
+    @property
+    def boards(self) -> dict[str, Board]: ...
+    @property
+    def benchmark_boards(self) -> dict[str, Board]: ...
+    @property
+    def benchmarks(self) -> list[dict[str, Any]]: ...
+    @property
+    def sources(self) -> list[dict[str, Any]]: ...
+    @property
+    def index_defs(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def api_files(self) -> dict[str, str]: ...
+    @property
+    def frontiers(self) -> dict[str, Any]: ...
+    @property
+    def result_records(self) -> list[dict[str, Any]]: ...
+    @property
+    def model_records(self) -> list[dict[str, Any]]: ...
+    @property
+    def as_of(self) -> dict[str, Any]: ...
+    @property
+    def ahead(self) -> dict[str, dict[str, Any]]: ...
+
+
+def rows_of(boards: Mapping[str, Board], bid: str) -> list[Row]:
+    """The rows of board `bid`; none where the build has no such board."""
+    board = boards.get(bid)
+    return board.get("rows", []) if board is not None else []
+
+
 def site_context(
-    repo, computed, *, data_date: str, site_url: str = "", repo_url: str = "", history: list[dict[str, Any]] = ()
+    repo: Repo,
+    computed: Computed,
+    *,
+    data_date: str,
+    site_url: str = "",
+    repo_url: str = "",
+    history: Sequence[dict[str, Any]] = (),
 ) -> SiteContext:
     """The context of a build: build.compute's boards and records, the repository's model files, pages and
     citation, and the build's settings; each model's view (its file's fields, its results, its metadata) here."""

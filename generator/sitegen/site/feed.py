@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -59,7 +60,7 @@ def atom_feed(
     title: str = "Data changelog",
     feed_path: str = "changelog.atom",
     max_lines_per_entry: int = 50,
-    lines=None,
+    lines: Callable[[dict], list[str]] | None = None,
     page_path: str = "",
     empty_updated: str = "1970-01-01T00:00:00Z",
 ) -> str:
@@ -75,7 +76,7 @@ def atom_feed(
     ordered = sorted(entries, key=lambda e: (e["date"], e["commit"]), reverse=True)
     ET.register_namespace("", ATOM)
 
-    def sub(parent, tag, text=None, **attrs):
+    def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
         el = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
         if text is not None:
             el.text = _text(text)

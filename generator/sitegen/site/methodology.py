@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..indices.board_types import Board, Row
 from ..indices.uncertainty import CALIBRATION_FOLDS, MIN_CASES, interval_level, level_text
 from .context import SiteContext
 from .pages import contribute_links, methodology_title
@@ -187,7 +188,6 @@ def _front_page_words(fp: dict, v: _View) -> str:
 
 
 def _common(v: _View) -> None:
-    d = v.d
     unit, hib = v.take("unit"), v.take("higher_is_better")
     if unit or hib is not None:
         better = "" if hib is None else ("higher is better" if hib else "lower is better")
@@ -195,22 +195,41 @@ def _common(v: _View) -> None:
     if (p := v.take("precision")) is not None:
         v.facts.append(("Precision", f"values are computed and stored to {num(p)} decimals"))
     if u := v.take("uncertainty"):
-        level, n = f"{level_text(u['level'])} (level {num(u.get('level'))})", num(u.get("simulations"))
-        # a composite's interval is simulated from its components; other values bring their own interval, at
-        # their own level where the definition sets one (HLE's and the Pedagogy paper's ci_level)
-        own = interval_level(d)
-        text = (
-            f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
-            "from the same draws"
-            if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq")
-            else f"rank ranges and tiers from {n} draws of each value from its own {level} interval"
-            if own == float(u["level"])
-            else f"{level} rank ranges and tiers from {n} draws of each value from its own "
-            f"{level_text(own)} interval (level {num(own)})"
-        )
-        # the link only where the repository has that page (a tree may leave it out)
-        page = v.md_base + "uncertainty/" if "uncertainty.md" in v.lk.urls.methodology else None
-        v.facts.append(("Uncertainty", _link(text, page)))
+        v.facts.append(("Uncertainty", _uncertainty_fact(v, u)))
+    _policy_facts(v)
+    if pb := v.take("published"):
+        v.facts.append(("Published figure", _published_words(v, pb)))
+    if fp := v.take("front_page"):
+        v.facts.append(("Front page", _front_page_words(fp, v)))
+    if (tol := v.take("reproduction_tolerance")) is not None:
+        v.facts.append(("Reproduces the published figure", f"within ±{num(tol)} {unit or ''}".strip()))
+
+
+def _uncertainty_fact(v: _View, u: dict[str, Any]) -> dict[str, Any]:
+    """How a definition's intervals, rank ranges and tiers are drawn, linked to the uncertainty page."""
+    d = v.d
+    level, n = f"{level_text(u['level'])} (level {num(u.get('level'))})", num(u.get("simulations"))
+    # a composite's interval is simulated from its components; other values bring their own interval, at
+    # their own level where the definition sets one (HLE's and the Pedagogy paper's ci_level)
+    own = interval_level(d)
+    if own is None:  # not reached: interval_level falls back to this uncertainty.level
+        own = float(u["level"])
+    text = (
+        f"{level} intervals by rerunning the index on {n} draws of its components; rank ranges and tiers "
+        "from the same draws"
+        if d.get("kind") in ("weighted-mean", "ai-iq", "ai-eq")
+        else f"rank ranges and tiers from {n} draws of each value from its own {level} interval"
+        if own == float(u["level"])
+        else f"{level} rank ranges and tiers from {n} draws of each value from its own "
+        f"{level_text(own)} interval (level {num(own)})"
+    )
+    # the link only where the repository has that page (a tree may leave it out)
+    page = v.md_base + "uncertainty/" if "uncertainty.md" in v.lk.urls.methodology else None
+    return _link(text, page)
+
+
+def _policy_facts(v: _View) -> None:
+    """When the board is published, the snapshot it is computed from, its imputation and its weights."""
     if pub := v.take("publish"):
         v.facts.append(
             (
@@ -243,25 +262,24 @@ def _common(v: _View) -> None:
                 }.get(w, w),
             )
         )
-    if pb := v.take("published"):
-        r = pb.get("rows_without_components") or {}
-        text = f"the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) is shown beside each row as a check"
-        if d.get("kind") == "published":
-            text = (
-                f"each row is the source's own figure ({v.lk.bench_name(pb.get('benchmark'))}) as published, "
-                "not recomputed: its components are not public"
-            )
-        if r:
-            text += (
-                "; a row with that figure but not every constituent "
-                + ("shows it, marked published" if r.get("show_value") else "shows no value")
-                + (", and is ranked" if r.get("ranked") else ", and is not ranked")
-            )
-        v.facts.append(("Published figure", text))
-    if fp := v.take("front_page"):
-        v.facts.append(("Front page", _front_page_words(fp, v)))
-    if (tol := v.take("reproduction_tolerance")) is not None:
-        v.facts.append(("Reproduces the published figure", f"within ±{num(tol)} {unit or ''}".strip()))
+
+
+def _published_words(v: _View, pb: dict[str, Any]) -> str:
+    """A definition's `published` entry in words: the source's own figure beside each row, or as each row."""
+    r = pb.get("rows_without_components") or {}
+    name = v.lk.bench_name(pb["benchmark"])  # required by the schema
+    text = f"the source's own figure ({name}) is shown beside each row as a check"
+    if v.d.get("kind") == "published":
+        text = (
+            f"each row is the source's own figure ({name}) as published, not recomputed: its components are not public"
+        )
+    if r:
+        text += (
+            "; a row with that figure but not every constituent "
+            + ("shows it, marked published" if r.get("show_value") else "shows no value")
+            + (", and is ranked" if r.get("ranked") else ", and is not ranked")
+        )
+    return text
 
 
 def _weighted_mean(v: _View) -> None:
@@ -286,6 +304,30 @@ def _weighted_mean(v: _View) -> None:
 
 
 def _ai_iq(v: _View) -> None:
+    _ai_iq_facts(v)
+    if st := v.take("status"):
+        v.table(
+            "Rank status",
+            ["Status", "Scored dimensions", "Ranked"],
+            [[_code(s["status"]), f"at least {num(s['min_scored'])}", num(bool(s.get("ranked")))] for s in st],
+        )
+    for dim in v.take("dimensions") or []:
+        _ai_iq_dimension(v, dim)
+    _calibration(v)
+    if sup := v.take("supplementary"):
+        v.table(
+            "Supplementary benchmarks",
+            ["Benchmark", "Ceiling (IQ)", "Note"],
+            [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup],
+        )
+    if ex := v.take("excluded_benchmarks"):
+        v.table(
+            "Benchmarks left out", ["Benchmark", "Reason"], [[v.bench(e["benchmark"]), e.get("reason", "")] for e in ex]
+        )
+
+
+def _ai_iq_facts(v: _View) -> None:
+    """AI IQ's rules as facts: the percentile, the composite, family match, compression, the manual fallback."""
     pc = v.take("percentile") or {}
     if pc:
         v.facts.append(
@@ -300,24 +342,7 @@ def _ai_iq(v: _View) -> None:
             ("Composite", f"needs at least {num(md)} scored dimensions; it is the mean of the dimensions used")
         )
     if (fm := v.take("family_match")) is not None:
-        off = [
-            v.lk.bench_name(b["benchmark"])
-            for dim in v.d.get("dimensions") or []
-            for b in dim.get("benchmarks") or []
-            if b.get("family_match") is False
-        ]
-        v.facts.append(
-            (
-                "Family match",
-                "on: inside a scored dimension, a missing benchmark first takes the real score of a "
-                "configuration of the same release in the same stated reasoning mode at a lower reasoning effort, "
-                "the nearest effort first; configurations of unknown mode, or of equal or unknown effort, never "
-                "match"
-                + (f"; off on {', '.join(off)}, where its held-out error is worse than the fallback's" if off else "")
-                if fm
-                else "off",
-            )
-        )
+        v.facts.append(("Family match", _family_match_words(v, bool(fm))))
     if cp := v.take("compression"):
         v.facts.append(
             (
@@ -334,54 +359,58 @@ def _ai_iq(v: _View) -> None:
                 f"{mf.get('source_field')}) is shown, labelled, " + ("ranked" if mf.get("ranked") else "not ranked"),
             )
         )
-    if st := v.take("status"):
-        v.table(
-            "Rank status",
-            ["Status", "Scored dimensions", "Ranked"],
-            [[_code(s["status"]), f"at least {num(s['min_scored'])}", num(bool(s.get("ranked")))] for s in st],
-        )
-    for dim in v.take("dimensions") or []:
-        rows = [
-            [
-                v.bench(b["benchmark"]),
-                b.get("tier", ""),
-                num(b.get("ceiling", "")),
-                num(b["ceiling_original"]) if "ceiling_original" in b else "–",
-                v.selection_words(b.get("selection"), general=False) or "the general rule above",
-            ]
-            for b in dim.get("benchmarks") or []
+
+
+def _family_match_words(v: _View, on: bool) -> str:
+    """The family match rule in words, naming the benchmarks it is switched off on."""
+    if not on:
+        return "off"
+    off = [
+        v.lk.bench_name(b["benchmark"])
+        for dim in v.d.get("dimensions") or []
+        for b in dim.get("benchmarks") or []
+        if b.get("family_match") is False
+    ]
+    return (
+        "on: inside a scored dimension, a missing benchmark first takes the real score of a "
+        "configuration of the same release in the same stated reasoning mode at a lower reasoning effort, "
+        "the nearest effort first; configurations of unknown mode, or of equal or unknown effort, never "
+        "match" + (f"; off on {', '.join(off)}, where its held-out error is worse than the fallback's" if off else "")
+    )
+
+
+def _ai_iq_dimension(v: _View, dim: dict[str, Any]) -> None:
+    """One AI IQ dimension: its benchmarks' table, then each benchmark's anchor table."""
+    rows = [
+        [
+            v.bench(b["benchmark"]),
+            b.get("tier", ""),
+            num(b.get("ceiling", "")),
+            num(b["ceiling_original"]) if "ceiling_original" in b else "–",
+            v.selection_words(b.get("selection"), general=False) or "the general rule above",
         ]
-        text = (
-            "Missing dimension imputed at dimension level when the model has enough others."
-            if dim.get("imputable")
-            else "Never imputed at dimension level."
-        )
-        v.table(
-            f"{dim.get('name')} ({dim.get('id')})",
-            ["Benchmark", "Tier", "Ceiling (IQ)", "Ceiling before compression", "Values from"],
-            rows,
-            text,
-        )
-        for b in dim.get("benchmarks") or []:
-            unit = b.get("raw_scale") and "score" or None
-            v.anchors(
-                f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ"
-                + (f" ({b['raw_scale']})" if b.get("raw_scale") else ""),
-                b["benchmark"],
-                b.get("anchors") or [],
-                "Implied IQ",
-                unit,
-            )
-    _calibration(v)
-    if sup := v.take("supplementary"):
-        v.table(
-            "Supplementary benchmarks",
-            ["Benchmark", "Ceiling (IQ)", "Note"],
-            [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup],
-        )
-    if ex := v.take("excluded_benchmarks"):
-        v.table(
-            "Benchmarks left out", ["Benchmark", "Reason"], [[v.bench(e["benchmark"]), e.get("reason", "")] for e in ex]
+        for b in dim.get("benchmarks") or []
+    ]
+    text = (
+        "Missing dimension imputed at dimension level when the model has enough others."
+        if dim.get("imputable")
+        else "Never imputed at dimension level."
+    )
+    v.table(
+        f"{dim.get('name')} ({dim.get('id')})",
+        ["Benchmark", "Tier", "Ceiling (IQ)", "Ceiling before compression", "Values from"],
+        rows,
+        text,
+    )
+    for b in dim.get("benchmarks") or []:
+        unit = b.get("raw_scale") and "score" or None
+        v.anchors(
+            f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ"
+            + (f" ({b['raw_scale']})" if b.get("raw_scale") else ""),
+            b["benchmark"],
+            b.get("anchors") or [],
+            "Implied IQ",
+            unit,
         )
 
 
@@ -405,7 +434,7 @@ def _plain_num(x: float | None) -> str:
     return "–" if x is None else f"{x:.2f}"
 
 
-def _board_of(v: _View) -> dict | None:
+def _board_of(v: _View) -> Board | None:
     """The computed board of this definition, where the build has one."""
     return next((b for b in (v.ctx.boards or {}).values() if b.get("definition") == v.d["id"]), None)
 
@@ -413,8 +442,8 @@ def _board_of(v: _View) -> dict | None:
 def _calibration(v: _View) -> None:
     """The imputation calibration table of this build's board, and one real case of each rule from it."""
     board = _board_of(v)
-    table = (board or {}).get("imputation_calibration")
-    if not table:
+    table = board.get("imputation_calibration") if board is not None else None
+    if board is None or not table:
         return
     dims = {d["id"]: d.get("name") or d["id"] for d in v.d.get("dimensions") or []}
     rows = []
@@ -465,11 +494,10 @@ def _calibration(v: _View) -> None:
         v.prose("Imputed values on this build's board", "One real case of each rule, as its row states it:", examples)
 
 
-def _imputation_examples(v: _View, board: dict) -> list[str]:
+def _imputation_examples(v: _View, board: Board) -> list[str]:
     """The best-ranked row's imputed component of each kind (family match, min-of-two, dimension level)."""
     out, seen = [], set()
-    ranked = sorted((r for r in board.get("rows", []) if r.get("rank") is not None), key=lambda r: r["rank"])
-    for row in ranked:
+    for row in _ranked(board.get("rows", [])):
         for c in row.get("components", []):
             if c.get("how") != "imputed":
                 continue
@@ -481,7 +509,7 @@ def _imputation_examples(v: _View, board: dict) -> list[str]:
             comp = v.lk.comp_name(c["id"], c.get("kind", "benchmark"))
             out.append(
                 f"{name} (rank {row['rank']}), {comp}: {c['value']:.2f}, {c.get('reason') or ''}"
-                + (f"; interval {c['interval'][0]:.1f}–{c['interval'][1]:.1f}" if c.get("interval") else "")
+                + (f"; interval {iv[0]:.1f}–{iv[1]:.1f}" if (iv := c.get("interval")) else "")
             )
         if len(seen) == 3:
             break
@@ -497,37 +525,8 @@ def build_figures(ctx: SiteContext, lk: Lookups) -> list[dict]:
         definition = (ctx.index_defs or {}).get(board.get("definition") or "") or {}
         if definition.get("kind") not in ("weighted-mean", "ai-iq", "ai-eq") or "uncertainty" not in board:
             continue
-        with_interval = [r for r in board["rows"] if r.get("interval")]
-        if not with_interval:
-            continue
-        ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
-        widths = sorted(r["interval"][1] - r["interval"][0] for r in with_interval)
-        inner = sorted(
-            r["interval_measurement"][1] - r["interval_measurement"][0]
-            for r in with_interval
-            if r.get("interval_measurement")
-        )
-        tiers: dict[int, int] = {}
-        for r in ranked:
-            if r.get("tier") is not None:
-                tiers[r["tier"]] = tiers.get(r["tier"], 0) + 1
-        top = ranked[0] if ranked else None
-        rows.append(
-            [
-                lk.board_title(bid),
-                f"{len(with_interval):,}",
-                f"{_median(widths):.1f}",
-                f"{_median(inner):.1f}" if inner else "–",
-                (
-                    f"{lk.model_meta(top['model']).get('name') or top['model']}: "
-                    + (f"{top['rank_interval'][0]}–{top['rank_interval'][1]}" if top.get("rank_interval") else "–")
-                )
-                if top
-                else "–",
-                " / ".join(str(tiers[t]) for t in sorted(tiers)) or "–",
-                str(board["uncertainty"].get("rank_widened", 0)),
-            ]
-        )
+        if row := _figures_row(lk, bid, board):
+            rows.append(row)
     if not rows:
         return []
     return [
@@ -556,6 +555,42 @@ def build_figures(ctx: SiteContext, lk: Lookups) -> list[dict]:
             },
         }
     ]
+
+
+def _figures_row(lk: Lookups, bid: str, board: Board) -> list[str] | None:
+    """One composite board's figures (see build_figures); None when no row has an interval."""
+    with_interval = [(iv, r) for r in board["rows"] if (iv := r.get("interval"))]
+    if not with_interval:
+        return None
+    ranked = _ranked(board["rows"])
+    widths = sorted(iv[1] - iv[0] for iv, _ in with_interval)
+    inner = sorted(m[1] - m[0] for _, r in with_interval if (m := r.get("interval_measurement")))
+    tiers: dict[int, int] = {}
+    for r in ranked:
+        if (tier := r.get("tier")) is not None:
+            tiers[tier] = tiers.get(tier, 0) + 1
+    top = ranked[0] if ranked else None
+    rank_interval = top.get("rank_interval") if top else None
+    return [
+        lk.board_title(bid),
+        f"{len(with_interval):,}",
+        f"{_median(widths):.1f}",
+        f"{_median(inner):.1f}" if inner else "–",
+        (
+            f"{lk.model_meta(top['model']).get('name') or top['model']}: "
+            + (f"{rank_interval[0]}–{rank_interval[1]}" if rank_interval else "–")
+        )
+        if top
+        else "–",
+        " / ".join(str(tiers[t]) for t in sorted(tiers)) or "–",
+        str(board["uncertainty"].get("rank_widened", 0)),
+    ]
+
+
+def _ranked(rows: list[Row]) -> list[Row]:
+    """A board's ranked rows in rank order."""
+    ranked = [(rank, r) for r in rows if (rank := r.get("rank")) is not None]
+    return [r for _, r in sorted(ranked, key=lambda p: p[0])]
 
 
 def _median(xs: list[float]) -> float:
@@ -697,54 +732,66 @@ def _pedagogy(v: _View) -> None:
             )
         )
     for b in v.take("boards") or []:
-        rows = [
-            ["Board", _code(b.get("id"))],
-            ["Benchmark", v.bench(b.get("benchmark"))],
-            ["Questions scored", num(b.get("questions"))],
-            ["Unit", b.get("unit", "")],
-            ["Better", "higher" if b.get("higher_is_better", True) else "lower"],
-            ["Rank decimals", num(b.get("rank_decimals", ""))],
-        ]
-        if hb := b.get("human_baseline"):
-            rows.append(
-                [
-                    "Human baseline",
-                    f"{hb.get('label')}: {num(hb.get('value'))} {b.get('unit', '')}. {hb.get('note', '')} "
-                    f"Source: {v.lk.source_name(hb.get('source'))}.",
-                ]
-            )
-        v.table(b.get("name"), None, rows, b.get("description", ""), row_headers=True, facts=True)
-        if pt := b.get("paper_over_time"):
-            v.table(
-                None,
-                ["Month", "Input price (USD per 1M tokens)", "Accuracy (%)"],
-                [[p.get("month"), num(p.get("price")), num(p.get("accuracy"))] for p in pt.get("points") or []],
-                caption=f"The paper's value frontier over time, checked within ±{num(pt.get('tolerance'))} points",
-            )
+        _pedagogy_board(v, b)
     if fr := v.take("frontier"):
-        rows = [["Collinear models", "on the frontier" if fr.get("include_collinear") else "not on the frontier"]]
-        for key, label in (("value", "Value frontier"), ("size", "Size frontier")):
-            f = fr.get(key) or {}
-            if not f:
-                continue
-            axes = f.get("axes") or {}
-            text = f"x: {axes.get('x', f.get('x'))}; y: {axes.get('y', '')}"
-            if f.get("price_source"):
-                text += f"; prices from {v.lk.source_name(f['price_source'])} ({f['price_source']})"
-            if f.get("over_time"):
-                text += f"; also as it stood at the end of each {f['over_time']}"
-            if f.get("population"):
-                text += f"; over models with a {f['population'].replace('-', ' ')}"
-            for mid, c in (f.get("counts") or {}).items():
-                text += f"; {mid} at {num(c.get('total_b'))} B ({c.get('source')})"
-            rows.append([label, text])
-        v.table("Frontiers", None, rows, row_headers=True, facts=True)
+        v.table("Frontiers", None, _frontier_rows(v, fr), row_headers=True, facts=True)
     if pf := v.take("paper_frontier"):
         v.table(
             "Frontiers the paper reports on CDPK",
             ["Frontier", "Models, in order"],
             [[k, ", ".join(ms)] for k, ms in pf.items()],
         )
+
+
+def _pedagogy_board(v: _View, b: dict[str, Any]) -> None:
+    """One Pedagogy board's facts table, and the paper's value frontier over time where it has one."""
+    rows: list[list[Any]] = [
+        ["Board", _code(b.get("id"))],
+        ["Benchmark", v.bench(b["benchmark"])],
+        ["Questions scored", num(b.get("questions"))],
+        ["Unit", b.get("unit", "")],
+        ["Better", "higher" if b.get("higher_is_better", True) else "lower"],
+        ["Rank decimals", num(b.get("rank_decimals", ""))],
+    ]
+    if hb := b.get("human_baseline"):
+        rows.append(
+            [
+                "Human baseline",
+                f"{hb.get('label')}: {num(hb.get('value'))} {b.get('unit', '')}. {hb.get('note', '')} "
+                f"Source: {v.lk.source_name(hb.get('source'))}.",
+            ]
+        )
+    v.table(b.get("name"), None, rows, b.get("description", ""), row_headers=True, facts=True)
+    if pt := b.get("paper_over_time"):
+        v.table(
+            None,
+            ["Month", "Input price (USD per 1M tokens)", "Accuracy (%)"],
+            [[p.get("month"), num(p.get("price")), num(p.get("accuracy"))] for p in pt.get("points") or []],
+            caption=f"The paper's value frontier over time, checked within ±{num(pt.get('tolerance'))} points",
+        )
+
+
+def _frontier_rows(v: _View, fr: dict[str, Any]) -> list[list[Any]]:
+    """The Pedagogy definition's frontiers (value, size) as rows of a facts table."""
+    rows: list[list[Any]] = [
+        ["Collinear models", "on the frontier" if fr.get("include_collinear") else "not on the frontier"]
+    ]
+    for key, label in (("value", "Value frontier"), ("size", "Size frontier")):
+        f = fr.get(key) or {}
+        if not f:
+            continue
+        axes = f.get("axes") or {}
+        text = f"x: {axes.get('x', f.get('x'))}; y: {axes.get('y', '')}"
+        if f.get("price_source"):
+            text += f"; prices from {v.lk.source_name(f['price_source'])} ({f['price_source']})"
+        if f.get("over_time"):
+            text += f"; also as it stood at the end of each {f['over_time']}"
+        if f.get("population"):
+            text += f"; over models with a {f['population'].replace('-', ' ')}"
+        for mid, c in (f.get("counts") or {}).items():
+            text += f"; {mid} at {num(c.get('total_b'))} B ({c.get('source')})"
+        rows.append([label, text])
+    return rows
 
 
 def _benchmark_boards(v: _View) -> None:
@@ -772,7 +819,7 @@ def _benchmark_boards(v: _View) -> None:
         )
 
 
-_KINDS = {
+_KINDS: dict[str, Callable[[_View], None]] = {
     "weighted-mean": _weighted_mean,
     "ai-iq": _ai_iq,
     "ai-eq": _ai_eq,
@@ -801,7 +848,8 @@ def definition_view(
     _common(v)
     if sel := v.take("selection"):
         v.prose("Choosing one value", v.selection_words(sel))
-    _KINDS.get(d.get("kind"), lambda _: None)(v)
+    if kind_view := _KINDS.get(str(d.get("kind"))):
+        kind_view(v)
     notes = v.take("notes") or []
     history = v.take("history") or []
     other = [(k.replace("_", " ").capitalize(), _plain(val)) for k, val in d.items() if k not in v.used]

@@ -39,7 +39,11 @@ def board_image(bid: str) -> str:
 
 @functools.cache
 def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+    font = ImageFont.load_default(size=size)
+    # Pillow built without FreeType gives its one bitmap font at a fixed size: the layout below needs the size
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        raise RuntimeError("the social images need Pillow with FreeType (its default font at a given size)")
+    return font
 
 
 @functools.cache
@@ -64,7 +68,7 @@ def _base_letter(char: str) -> str:
     return base if base and base != char and _has_glyph(base) else "?"
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
     """The text cut to `width` pixels, with an ellipsis where it was cut."""
     if draw.textlength(text, font=font) <= width:
         return text
@@ -73,7 +77,7 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
     return text.rstrip() + "…"
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: int, lines: int) -> list[str]:
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float, lines: int) -> list[str]:
     """The text wrapped on spaces into at most `lines` lines of `width` pixels (the last one cut if it must be)."""
     out: list[str] = []
     words = text.split()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -91,7 +91,7 @@ def board_ids(ctx: SiteContext) -> list[str]:
 
 def board_title(ctx: SiteContext, bid: str) -> str:
     """A board's display name; boards that share a name (index versions) get their version appended."""
-    b = ctx.boards.get(bid) or {}
+    b: Mapping[str, Any] = ctx.boards.get(bid) or {}
     name = str(b.get("name") or bid)
     if b.get("version") and sum(1 for o in ctx.boards.values() if o.get("name") == b.get("name")) > 1:
         return f"{name} v{b['version']}"

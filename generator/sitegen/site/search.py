@@ -15,7 +15,7 @@ _NOT_WORD = re.compile(r"[^a-z0-9]+")
 _CONFIG = re.compile(r"\s*\([^()]*\)\s*$")  # 'GPT-5 (high)' -> 'GPT-5': the release part of a configuration's name
 
 
-def words(text: str) -> str:
+def words(text: object) -> str:
     """A name as static/js/search-worker.js compares it with the query: lower case, runs of anything but [a-z0-9] as
     one space ('GPT-5.1 (high)' -> 'gpt 5 1 high'); the worker normalises the typed query the same way."""
     return _NOT_WORD.sub(" ", str(text).lower()).strip()
@@ -65,13 +65,14 @@ def search_index(ctx: SiteContext, urls: Urls) -> str:
         )
     bench = {b["id"]: b for b in ctx.benchmarks}
     for bid in sorted(urls.benchmark):
-        b = bench.get(bid) or {}
-        name = b.get("name") or (ctx.benchmark_boards.get(bid) or {}).get("name") or bid
+        meta = bench.get(bid) or {}
+        bb = ctx.benchmark_boards.get(bid)
+        name = meta.get("name") or (bb.get("name") if bb is not None else None) or bid
         docs.append(
             {
                 "location": href(urls.benchmark[bid]),
                 "title": html.escape(str(name)),
-                "text": html.escape(f"Benchmark {bid}. {b.get('category') or ''}. {b.get('description') or ''}"),
+                "text": html.escape(f"Benchmark {bid}. {meta.get('category') or ''}. {meta.get('description') or ''}"),
                 "exact": _keys(name, bid),
             }
         )

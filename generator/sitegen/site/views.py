@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..data.metadata import REASONING_STATES
+from ..indices.board_types import Board, Cell, Row
 from ..indices.uncertainty import interval_level, level_text
 from ..known import known
-from .context import SiteContext
+from .context import SiteContext, rows_of
 from .links import safe_url
 from .numbers import HEADER, decimals, header, number, unit_name, with_unit
 from .pages import Urls, board_ids, board_title, href
@@ -34,7 +35,7 @@ class Lookups:
         self.models = {m["id"]: m for m in ctx.models}
         self.sources = {s["id"]: s for s in ctx.sources}
         self.benchmarks = {b["id"]: b for b in ctx.benchmarks}
-        self.board_rows: dict[str, list[tuple[str, dict]]] = defaultdict(list)
+        self.board_rows: dict[str, list[tuple[str, Row]]] = defaultdict(list)
         for bid in board_ids(ctx):
             for row in ctx.boards[bid].get("rows", []):
                 self.board_rows[row["model"]].append((bid, row))
@@ -43,7 +44,7 @@ class Lookups:
         }
         self.component_names = component_names(ctx)
         self.meta_cache: dict[str, dict[str, Any]] = {}
-        self.bench_rows: dict[str, list[tuple[str, dict]]] = defaultdict(list)
+        self.bench_rows: dict[str, list[tuple[str, Row]]] = defaultdict(list)
         for bid in sorted(ctx.benchmark_boards):
             for row in ctx.benchmark_boards[bid].get("rows", []):
                 self.bench_rows[row["model"]].append((bid, row))
@@ -61,12 +62,13 @@ class Lookups:
         if metric:
             b = next((m for m in b.get("metrics") or [] if isinstance(m, dict) and m.get("id") == metric), {})
         unit = (b.get("scale") or {}).get("unit") if isinstance(b.get("scale"), dict) else None
-        return unit or (self.ctx.benchmark_boards.get(bid) or {}).get("unit") or ""
+        board = self.ctx.benchmark_boards.get(bid)
+        return unit or (board.get("unit") if board is not None else None) or ""
 
     def bench_digits(self, bid: str) -> int:
         """Decimals for a benchmark's primary scores, from all its scores (the same on every page)."""
         if bid not in self._bench_digits:
-            rows = (self.ctx.benchmark_boards.get(bid) or {}).get("rows", [])
+            rows = rows_of(self.ctx.benchmark_boards, bid)
             self._bench_digits[bid] = decimals(self.bench_unit(bid), [r.get("value") for r in rows])
         return self._bench_digits[bid]
 
@@ -96,7 +98,7 @@ class Lookups:
         if b:
             return b.get("name") or bid
         bb = self.ctx.benchmark_boards.get(bid)
-        return (bb or {}).get("name") or bid
+        return (bb.get("name") if bb is not None else None) or bid
 
     def comp_name(self, cid: str, kind: str = "benchmark") -> str:
         """A component's display name: a dimension's or metric's label, else the benchmark's name."""
@@ -151,7 +153,7 @@ def search_words(text: str) -> str:
     return " ".join(re.sub(r"[.\-_/()\[\],:;]+", " ", text.lower()).split())
 
 
-def _aka(name: str, org: str, mid: str, names) -> str:
+def _aka(name: str, org: str, mid: str, names: tuple[str, ...]) -> str:
     """What a table's filter searches beyond the name, organisation and page address it reads from the row: the
     family and aliases, leaving out web addresses (whose last part is an alias of its own) and any name whose words
     the row already holds as a phrase (a search that finds it finds the row anyway)."""
@@ -234,13 +236,8 @@ def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for dim in d.get("dimensions") or []:
         for b in dim.get("benchmarks") or []:
-            pts = [[known(p[0]), known(p[1])] for p in b.get("anchors") or [] if len(p) >= 2]
-            pts = [p for p in pts if p[0] is not None and p[1] is not None]
+            pts = _anchor_points(b.get("anchors") or [])
             ceil, orig = known(b.get("ceiling")), known(b.get("ceiling_original"))
-            original = None
-            if orig is not None and ceil is not None and ceil > pivot:
-                k = (orig - pivot) / (ceil - pivot)
-                original = [[x, round(pivot + (y - pivot) * k, 2) if y > pivot else y] for x, y in pts]
             out[b["benchmark"]] = {
                 "points": pts,
                 "ceiling": ceil,
@@ -248,12 +245,34 @@ def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
                 "tier": b.get("tier") or "",
                 "dimension": dim.get("id"),
                 "dimension_name": dim.get("name") or dim.get("id"),
-                "original": original,
+                "original": _uncompressed(pts, pivot, ceil, orig),
             }
     return out
 
 
-def cell(comp: dict[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[str, Any]:
+def _anchor_points(anchors: list[list[Any]]) -> list[list[float]]:
+    """The [score, iq] pairs of an anchor table whose two numbers are known, in order."""
+    pts: list[list[float]] = []
+    for p in anchors:
+        if len(p) >= 2:
+            x, y = known(p[0]), known(p[1])
+            if x is not None and y is not None:
+                pts.append([x, y])
+    return pts
+
+
+def _uncompressed(
+    pts: list[list[float]], pivot: float, ceil: float | None, orig: float | None
+) -> list[list[float]] | None:
+    """The anchor table with the compression above `pivot` undone (the ceiling `ceil` stretched back to `orig`);
+    None when the benchmark has no original ceiling above the pivot."""
+    if orig is None or ceil is None or ceil <= pivot:
+        return None
+    k = (orig - pivot) / (ceil - pivot)
+    return [[x, round(pivot + (y - pivot) * k, 2) if y > pivot else y] for x, y in pts]
+
+
+def cell(comp: Mapping[str, Any], lk: Lookups, uid: str, digits: int = 1) -> dict[str, Any]:
     """One component cell: value, provenance, reason (for the tooltip) and link."""
     how = comp.get("how") or "observed"
     reason = comp.get("reason") or ""
@@ -287,13 +306,13 @@ def _interval(value: Any) -> list[float | None] | None:
     return None
 
 
-def _interval_note(row: dict[str, Any]) -> str:
+def _interval_note(row: Mapping[str, Any]) -> str:
     how = row.get("interval_how") or ""
     reason = row.get("interval_reason") or ""
     return (f"{how}: {reason}" if how and reason else how or reason) if row.get("interval") or reason else ""
 
 
-def levels(board: dict[str, Any], definition: dict[str, Any] | None = None) -> dict[str, str]:
+def levels(board: Mapping[str, Any], definition: dict[str, Any] | None = None) -> dict[str, str]:
     """A board's interval levels as every label writes them ("95%", "80%"): `level`, its value intervals' (an
     index's from its definition, uncertainty.interval_level: HLE's and the Pedagogy boards' own ci_level, else
     `uncertainty.level`; a benchmark board's from its `uncertainty` block) and `rank_level`, its rank intervals'
@@ -306,7 +325,7 @@ def levels(board: dict[str, Any], definition: dict[str, Any] | None = None) -> d
     }
 
 
-def interval_view(item: dict[str, Any], level: str = "") -> dict[str, Any]:
+def interval_view(item: Mapping[str, Any], level: str = "") -> dict[str, Any]:
     """A value's interval as a model page shows it: the bounds, the method's label and, on hover, its level
     (the board's, or the row's own `interval_level`) and reason (a component's method is its benchmark's; the
     reason is kept only where there is no interval)."""
@@ -365,7 +384,7 @@ def shared_interval_note(rows: list[dict[str, Any]]) -> str:
     return {"published": "as the source publishes it"}.get(legend, legend)
 
 
-def row_notes(row: dict[str, Any]) -> str:
+def row_notes(row: Mapping[str, Any]) -> str:
     """What a reader must know about one row beyond its number: subset, exclusion reason, interval source."""
     parts = []
     if row.get("note"):
@@ -380,14 +399,14 @@ def row_notes(row: dict[str, Any]) -> str:
 
 def higher_is_better(ctx: SiteContext, bid: str) -> bool:
     """Whether a board ranks higher values first: the board's own flag, else its definition's (cost: lower)."""
-    board = ctx.boards.get(bid) or {}
+    board: Mapping[str, Any] = ctx.boards.get(bid) or {}
     flag = board.get("higher_is_better")
     if flag is None:
         flag = ((ctx.index_defs or {}).get(board.get("definition") or bid) or {}).get("higher_is_better")
     return flag is not False
 
 
-def best_per_release(rows: list[dict], lk: Lookups) -> list[dict]:
+def best_per_release(rows: list[Row], lk: Lookups) -> list[Row]:
     """The first row of each release in the given (rank) order: the release's best configuration."""
     seen: set = set()
     out = []
@@ -406,68 +425,19 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     """
     board = lk.ctx.boards[bid]
     rows = board.get("rows", [])
-    comp_ids: list[str] = []
-    kinds: dict[str, str] = {}
-    for row in rows:
-        for c in row.get("components", []):
-            if c["id"] not in kinds:
-                kinds[c["id"]] = c.get("kind", "benchmark")
-                comp_ids.append(c["id"])
+    kinds = _component_kinds(rows)
+    comp_ids = list(kinds)
     form = lk.board_format(bid)
-    columns = [
-        {
-            "id": c,
-            "name": header(lk.comp_name(c, kinds[c]), form["components"][c][0]),
-            "kind": kinds[c],
-            "digits": form["components"][c][1],
-        }
-        for c in comp_ids
-    ]
+    columns = _columns(lk, kinds, form)
     higher = higher_is_better(lk.ctx, bid)
-    ordered = sorted(
-        rows,
-        key=lambda r: (
-            r.get("rank") is None,
-            r.get("rank") or 0,
-            -(r.get("value") or 0) if higher else (r.get("value") or 0),
-            r["model"],
-        ),
-    )
+    ordered = _rank_order(rows, higher)
     n_configurations = len(ordered)
     if per_release:
         ordered = best_per_release(ordered, lk)
     digits = form["digits"]
     view_rows, manual_rows = [], []
     for i, row in enumerate(ordered):
-        by_id = {c["id"]: c for c in row.get("components", [])}
-        cells = []
-        for j, cid in enumerate(comp_ids):
-            comp = by_id.get(cid) or {"id": cid, "how": "missing", "reason": "not part of this row"}
-            cells.append(cell(comp, lk, f"t{i}-{j}", columns[j]["digits"]))
-        cov = row.get("coverage") or {}
-        meta = lk.model_meta(row["model"])
-        vr = {
-            **meta,
-            "rank": row.get("rank"),
-            "value": known(row.get("value")),
-            "status": row.get("status") or "",
-            "interval": _interval(row.get("interval")),
-            "interval_note": _interval_note(row),
-            # the measurement-only interval beside the total one, where the row has it (board.html: row details)
-            "interval_measurement": _interval(row.get("interval_measurement")),
-            "interval_method": row.get("interval_method") if row.get("interval") else None,
-            "have": cov.get("have"),
-            "of": cov.get("of"),
-            "cells": cells,
-            "manual": row.get("manual"),
-            "manual_url": safe_url((row.get("manual") or {}).get("source")),
-            "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
-            "notes": row_notes(row),
-            "url": lk.source_url(row.get("source")) if not comp_ids else None,
-            "ranked": row.get("rank") is not None,
-            "tier": row.get("tier"),
-            "rank_range": _rank_range(row.get("rank_interval")),
-        }
+        vr = _board_row_view(bid, lk, i, row, columns)
         view_rows.append(vr)
         if row.get("manual") and row.get("rank") is None:
             manual_rows.append(vr)
@@ -475,9 +445,7 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     n_ranked = sum(1 for r in view_rows if r["ranked"])
     hide_unranked = 0 < n_ranked < len(view_rows)  # when they would bury the ranked ones (a checkbox shows them)
     lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
-    desc = " ".join(str(board.get("description") or "").split())
-    cut = desc.find(". ", 0, 400)
-    lede, more = (desc[: cut + 1], desc[cut + 2 :]) if len(desc) > 320 and cut > 0 else (desc, "")
+    lede, more = _lede(board)
     return {
         "id": bid,
         "board": board,
@@ -494,12 +462,8 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         "digits": digits,
         **lv,
         "has_tier": any(r["tier"] is not None for r in view_rows),
-        "ranks_note": " ".join(
-            filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent")))
-        ),
-        "uncertainty_href": href(lk.urls.methodology["uncertainty.md"])
-        if "uncertainty.md" in lk.urls.methodology
-        else None,
+        "ranks_note": _ranks_note(board),
+        "uncertainty_href": _uncertainty_href(lk),
         "has_components": bool(comp_ids),
         "has_notes": any(r["notes"] for r in view_rows),
         "n_ranked": n_ranked,
@@ -510,6 +474,82 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         "scope": _scope(board, lk),
         "unit_name": unit_name(form["unit"]),
         "over_time": ((lk.ctx.frontiers or {}).get(bid) or {}).get("value", {}).get("paper_over_time") or [],
+        **_org_filters(view_rows, hide_unranked),
+        "per_release": per_release,
+        "n_configurations": n_configurations,
+        "left_out": _left_out(bid, lk, board, comp_ids),
+        "per_release_href": href(release_path(lk.urls.board[bid])),
+        "all_href": href(lk.urls.board[bid]),
+        "coverage": board_coverage(lk.ctx, bid),
+    }
+
+
+def _ranks_note(board: Board) -> str:
+    """What the board's uncertainty says of its rank intervals (joint, independent), as one text."""
+    return " ".join(filter(None, ((board.get("uncertainty") or {}).get(k) for k in ("joint", "independent"))))
+
+
+def _uncertainty_href(lk: Lookups) -> str | None:
+    """The link to the uncertainty methodology page, where the repository has it."""
+    return href(lk.urls.methodology["uncertainty.md"]) if "uncertainty.md" in lk.urls.methodology else None
+
+
+def _left_out(bid: str, lk: Lookups, board: Board, comp_ids: list[str]) -> list[dict[str, Any]]:
+    """Names the sources (its snapshot only, where it has one) list on a composite board's components, not attributed
+    to a model (left_out); none on a board without components."""
+    if not comp_ids:
+        return []
+    snapshot = board.get("source_snapshot")
+    return left_out(lk, set(comp_ids) | {bid}, {snapshot} if snapshot else None)
+
+
+def _columns(lk: Lookups, kinds: dict[str, str], form: dict[str, Any]) -> list[dict[str, Any]]:
+    """A board's component columns: id, header (name and unit), kind and decimals (board_format's)."""
+    return [
+        {
+            "id": c,
+            "name": header(lk.comp_name(c, kind), form["components"][c][0]),
+            "kind": kind,
+            "digits": form["components"][c][1],
+        }
+        for c, kind in kinds.items()
+    ]
+
+
+def _component_kinds(rows: list[Row]) -> dict[str, str]:
+    """The components of a board's rows, in the order they first appear, with their kind ("benchmark" unless
+    stated)."""
+    kinds: dict[str, str] = {}
+    for row in rows:
+        for c in row.get("components", []):
+            if c["id"] not in kinds:
+                kinds[c["id"]] = c.get("kind", "benchmark")
+    return kinds
+
+
+def _rank_order(rows: list[Row], higher: bool) -> list[Row]:
+    """A board's rows by rank, the unranked last by value (best first), then by model id."""
+    return sorted(
+        rows,
+        key=lambda r: (
+            r.get("rank") is None,
+            r.get("rank") or 0,
+            -(r.get("value") or 0) if higher else (r.get("value") or 0),
+            r["model"],
+        ),
+    )
+
+
+def _lede(board: Board) -> tuple[str, str]:
+    """A board's description as its lede and the rest: a long one is cut after its first sentence."""
+    desc = " ".join(str(board.get("description") or "").split())
+    cut = desc.find(". ", 0, 400)
+    return (desc[: cut + 1], desc[cut + 2 :]) if len(desc) > 320 and cut > 0 else (desc, "")
+
+
+def _org_filters(view_rows: list[dict[str, Any]], hide_unranked: bool) -> dict[str, Any]:
+    """The board's organisation filter and the filters' counts (board.html)."""
+    return {
         # the organisation filter lists first those of the rows the table shows at first; where it hides the
         # unranked rows, organisations with unranked rows only (AI IQ: human baselines, ARC Prize competition
         # entries, independent entrants, on the ARC-AGI results alone) follow in a group of their own
@@ -520,16 +560,39 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
         ),
         # the filters' counts are of the rows the table shows at first: the ranked ones when it hides the rest
         "unknown": unknown_counts([r for r in view_rows if r["ranked"]] if hide_unranked else view_rows),
-        "per_release": per_release,
-        "n_configurations": n_configurations,
-        "left_out": left_out(
-            lk, set(comp_ids) | {bid}, {board["source_snapshot"]} if board.get("source_snapshot") else None
-        )
-        if comp_ids
-        else [],
-        "per_release_href": href(release_path(lk.urls.board[bid])),
-        "all_href": href(lk.urls.board[bid]),
-        "coverage": board_coverage(lk.ctx, bid),
+    }
+
+
+def _board_row_view(bid: str, lk: Lookups, i: int, row: Row, columns: list[dict[str, Any]]) -> dict[str, Any]:
+    """Row `i` of a board's table: the model, its value, interval and rank range, and a cell per column."""
+    by_id = {c["id"]: c for c in row.get("components", [])}
+    cells = []
+    for j, col in enumerate(columns):
+        comp = by_id.get(col["id"]) or {"id": col["id"], "how": "missing", "reason": "not part of this row"}
+        cells.append(cell(comp, lk, f"t{i}-{j}", col["digits"]))
+    cov = row.get("coverage") or {}
+    meta = lk.model_meta(row["model"])
+    return {
+        **meta,
+        "rank": row.get("rank"),
+        "value": known(row.get("value")),
+        "status": row.get("status") or "",
+        "interval": _interval(row.get("interval")),
+        "interval_note": _interval_note(row),
+        # the measurement-only interval beside the total one, where the row has it (board.html: row details)
+        "interval_measurement": _interval(row.get("interval_measurement")),
+        "interval_method": row.get("interval_method") if row.get("interval") else None,
+        "have": cov.get("have"),
+        "of": cov.get("of"),
+        "cells": cells,
+        "manual": row.get("manual"),
+        "manual_url": safe_url((row.get("manual") or {}).get("source")),
+        "breakdown": (meta["href"] + f"#idx-{bid}") if meta["href"] else None,
+        "notes": row_notes(row),
+        "url": lk.source_url(row.get("source")) if not columns else None,  # a board without components
+        "ranked": row.get("rank") is not None,
+        "tier": row.get("tier"),
+        "rank_range": _rank_range(row.get("rank_interval")),
     }
 
 
@@ -641,13 +704,13 @@ def metadata_sources(m: dict[str, Any], lk: Lookups) -> list[dict[str, Any]]:
     return out
 
 
-def _scope(board: dict[str, Any], lk: Lookups) -> dict[str, Any] | None:
+def _scope(board: Board, lk: Lookups) -> dict[str, Any] | None:
     """Why a board lists the models it lists, with the link to the benchmark page that has the rest."""
     scope = board.get("scope")
     if not scope:
         return None
-    page = lk.urls.benchmark.get(scope.get("benchmark"))
-    return {"text": scope["text"], "href": href(page) if page else None, "name": lk.bench_name(scope.get("benchmark"))}
+    page = lk.urls.benchmark.get(scope["benchmark"])  # indices/hle.py writes text and benchmark
+    return {"text": scope["text"], "href": href(page) if page else None, "name": lk.bench_name(scope["benchmark"])}
 
 
 #: one-letter provenance codes of board cells: the HTML's class and the page data's code (leaderboard.js reads both)
@@ -704,7 +767,7 @@ def board_data(view: dict[str, Any], lk: Lookups) -> dict[str, Any]:
 def bench_board_view(bid: str, lk: Lookups) -> dict[str, Any]:
     """A benchmark's scores: one row per model with its link, retrieval date and flags; a benchmark run on several
     question sets also gets one such table per other set (`others`), each ranked only within itself."""
-    bb = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
+    bb: Mapping[str, Any] = lk.ctx.benchmark_boards.get(bid) or {"rows": []}
     view = _bench_rows_view(bid, bb.get("rows", []), lk, "")
     view["question_set"] = bb.get("question_set")
     # rows a source gives for this benchmark that are on no board here, once per page: names not attributed to a
@@ -748,28 +811,7 @@ def _category_view(bid: str, table: dict[str, Any], lk: Lookups, index: int) -> 
 
 def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str) -> dict[str, Any]:
     rows = sorted(board_rows, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
-    out = []
-    for i, r in enumerate(rows):
-        meta = lk.model_meta(r["model"])
-        ci = (known(r.get("ci_low")), known(r.get("ci_high")))
-        out.append(
-            {
-                **meta,
-                "rank": r.get("rank"),
-                "value": known(r.get("value")),
-                "how": r.get("how") or "observed",
-                "reason": r.get("reason") or "",
-                "url": lk.source_url(r.get("source"), r.get("url")),
-                "source": lk.source_name(r.get("source")),
-                "retrieved": r.get("retrieved") or "",
-                "stderr": known(r.get("stderr")),
-                "ci": ci if ci[0] is not None and ci[1] is not None else None,
-                "harness": r.get("harness") or "",
-                "self_reported": bool(r.get("self_reported")),
-                "uid": f"b{subset}{i}",
-                "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
-            }
-        )
+    out = [_bench_row_view(bid, lk, subset, i, r) for i, r in enumerate(rows)]
     unit = lk.bench_unit(bid)
     return {
         "id": f"{bid}-{subset}" if subset else bid,
@@ -782,26 +824,52 @@ def _bench_rows_view(bid: str, board_rows: list[dict], lk: Lookups, subset: str)
         # a column no row fills is not shown (LMArena: no standard error, no harness on any of its rows)
         "has_stderr": any(r["stderr"] is not None for r in out),
         "has_harness": any(r["harness"] or r["also"] for r in out),
-        # one source (or one retrieval date) for every row is said once above the table, not in each row
-        "one_source": out[0]["source"] if out and len({r["source"] for r in out}) == 1 else "",
-        "one_source_url": lk.source_url(board_rows[0].get("source"))
-        if out and len({r["source"] for r in out}) == 1
-        else None,
-        "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
+        **_one_source(out, board_rows, lk),
         "digits": lk.bench_digits(bid),
         "stderr_digits": decimals(unit, [r["stderr"] for r in out]),
     }
 
 
-def _effort_order(m: dict) -> tuple:
-    rank = m.get("effort_rank")
-    return (rank is None or rank != rank, rank if rank == rank and rank is not None else 0.0, m["id"])
+def _bench_row_view(bid: str, lk: Lookups, subset: str, i: int, r: dict[str, Any]) -> dict[str, Any]:
+    """Row `i` of a benchmark's table (question set `subset`): the model, its value and its source."""
+    ci = (known(r.get("ci_low")), known(r.get("ci_high")))
+    return {
+        **lk.model_meta(r["model"]),
+        "rank": r.get("rank"),
+        "value": known(r.get("value")),
+        "how": r.get("how") or "observed",
+        "reason": r.get("reason") or "",
+        "url": lk.source_url(r.get("source"), r.get("url")),
+        "source": lk.source_name(r.get("source")),
+        "retrieved": r.get("retrieved") or "",
+        "stderr": known(r.get("stderr")),
+        "ci": ci if ci[0] is not None and ci[1] is not None else None,
+        "harness": r.get("harness") or "",
+        "self_reported": bool(r.get("self_reported")),
+        "uid": f"b{subset}{i}",
+        "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
+    }
+
+
+def _one_source(out: list[dict[str, Any]], board_rows: list[dict], lk: Lookups) -> dict[str, Any]:
+    """One source (or one retrieval date) for every row is said once above the table, not in each row."""
+    one = bool(out) and len({r["source"] for r in out}) == 1
+    return {
+        "one_source": out[0]["source"] if one else "",
+        "one_source_url": lk.source_url(board_rows[0].get("source")) if one else None,
+        "one_retrieved": out[0]["retrieved"] if out and len({r["retrieved"] for r in out}) == 1 else "",
+    }
+
+
+def _effort_order(m: dict[str, Any]) -> tuple[bool, float, str]:
+    rank = known(m.get("effort_rank"))
+    return (rank is None, 0.0 if rank is None else rank, m["id"])
 
 
 def siblings(mid: str, lk: Lookups) -> list[dict[str, Any]]:
     """Every configuration of the model's release (itself included, marked), in effort order, unknown last."""
     release = (lk.models.get(mid) or {}).get("release")
-    members = sorted((lk.models[x] for x in lk.release_members.get(release, [])), key=_effort_order)
+    members = sorted((lk.models[x] for x in lk.release_members.get(release or "", [])), key=_effort_order)
     if len(members) < 2:
         return []
     return [
@@ -835,105 +903,20 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
     """A model page: metadata, prices, results and every index breakdown it appears in."""
     m = lk.models[mid]
     pricing = m.get("pricing") or {}
-    results = []
-    for r in sorted(
-        m.get("results") or [],
-        key=lambda r: (r.get("benchmark") or "", r.get("metric") or "", r.get("subset") or "", r.get("source") or ""),
-    ):
-        metric = r.get("metric") or ""
-        unit = lk.bench_unit(r.get("benchmark"), metric)
-        digits = decimals(unit, [r.get("value")]) if metric else lk.bench_digits(r.get("benchmark"))
-        results.append(
-            {
-                "benchmark": r.get("benchmark"),
-                "name": lk.bench_name(r.get("benchmark")),
-                "unit": unit,
-                "digits": digits,
-                "href": href(lk.urls.benchmark[r["benchmark"]]) if r.get("benchmark") in lk.urls.benchmark else None,
-                "value": known(r.get("value")),
-                "metric": r.get("metric") or "",
-                "subset": r.get("subset") or "",
-                "harness": r.get("harness") or "",
-                "source": lk.source_name(r.get("source")),
-                "url": lk.source_url(r.get("source"), r.get("url")),
-                "retrieved": r.get("retrieved") or "",
-                "published": r.get("published") or "",
-                "public_by": bool(r.get("public_by")),
-                "stderr": known(r.get("stderr")),
-                "self_reported": bool(r.get("self_reported")),
-                "notes": r.get("notes") or "",
-                "override": r.get("override") or "",
-            }
+    results = [
+        _result_view(lk, r)
+        for r in sorted(
+            m.get("results") or [],
+            key=lambda r: (
+                r.get("benchmark") or "",
+                r.get("metric") or "",
+                r.get("subset") or "",
+                r.get("source") or "",
+            ),
         )
-    breakdowns = []
-    for bid, row in lk.board_rows.get(mid, []):
-        board = lk.ctx.boards[bid]
-        lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
-        cov = row.get("coverage") or {}
-        comps = []
-        form = lk.board_format(bid)
-        for j, c in enumerate(row.get("components", [])):
-            unit, digits = form["components"].get(c["id"], (form["unit"], form["digits"]))
-            cv = cell(c, lk, f"m-{bid}-{j}", digits)
-            cv["unit"] = unit
-            cv["raw_unit"], cv["raw_digits"] = form["raw"].get(c["id"], (unit, digits))
-            cv.update(
-                {
-                    "id": c["id"],
-                    "name": lk.comp_name(c["id"], c.get("kind", "benchmark")),
-                    "kind": c.get("kind", "benchmark"),
-                    "raw": known(c.get("raw")),
-                    "reason": c.get("reason") or "",
-                    "source": lk.source_name(c.get("source")),
-                    "retrieved": c.get("retrieved") or "",
-                }
-            )
-            cv.update(interval_view(c, lv["level"]))
-            comps.append(cv)
-        breakdowns.append(
-            {
-                "id": bid,
-                "name": lk.board_title(bid),
-                "href": href(lk.urls.board[bid]),
-                "value": known(row.get("value")),
-                "rank": row.get("rank"),
-                "of_ranked": lk.ranked_count[bid],
-                "status": row.get("status") or "",
-                "have": cov.get("have"),
-                "of": cov.get("of"),
-                "unit": board.get("unit") or "",
-                "components": comps,
-                "notes": row_notes(row),
-                **interval_view(row, lv["level"]),
-                "rank_level": lv["rank_level"],
-                "tier": row.get("tier"),
-                "rank_range": _rank_range(row.get("rank_interval")),
-                "imputed_share": known(row.get("imputed_share")),
-                "interval_measurement": _interval(row.get("interval_measurement")),
-                "manual": row.get("manual"),
-                "manual_url": safe_url((row.get("manual") or {}).get("source")),
-                "digits": form["digits"],
-            }
-        )
-    ranks = []
-    for bid, r in lk.bench_rows.get(mid, []):
-        lv = levels(lk.ctx.benchmark_boards[bid])
-        ranks.append(
-            {
-                "id": bid,
-                "name": lk.bench_name(bid),
-                "rank": r.get("rank"),
-                "unit": lk.bench_unit(bid),
-                "digits": lk.bench_digits(bid),
-                "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])),
-                "value": known(r.get("value")),
-                "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
-                **interval_view(r, lv["level"]),
-                "rank_level": lv["rank_level"],
-                "tier": r.get("tier"),
-                "rank_range": _rank_range(r.get("rank_interval")),
-            }
-        )
+    ]
+    breakdowns = [_breakdown_view(bid, lk, row) for bid, row in lk.board_rows.get(mid, [])]
+    ranks = [_bench_rank_view(bid, lk, r) for bid, r in lk.bench_rows.get(mid, [])]
     params = m.get("parameters") or {}
     return {
         "model": m,
@@ -950,6 +933,106 @@ def model_view(mid: str, lk: Lookups) -> dict[str, Any]:
         },
         "params": {"total": known(params.get("total_b")), "active": known(params.get("active_b"))},
         "metadata_sources": metadata_sources(m, lk),
+    }
+
+
+def _result_view(lk: Lookups, r: dict[str, Any]) -> dict[str, Any]:
+    """One of a model's results as its page lists it."""
+    bid = r["benchmark"]  # every result names its benchmark (context._model_view)
+    metric = r.get("metric") or ""
+    unit = lk.bench_unit(bid, metric)
+    digits = decimals(unit, [r.get("value")]) if metric else lk.bench_digits(bid)
+    return {
+        "benchmark": bid,
+        "name": lk.bench_name(bid),
+        "unit": unit,
+        "digits": digits,
+        "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
+        "value": known(r.get("value")),
+        "metric": r.get("metric") or "",
+        "subset": r.get("subset") or "",
+        "harness": r.get("harness") or "",
+        "source": lk.source_name(r.get("source")),
+        "url": lk.source_url(r.get("source"), r.get("url")),
+        "retrieved": r.get("retrieved") or "",
+        "published": r.get("published") or "",
+        "public_by": bool(r.get("public_by")),
+        "stderr": known(r.get("stderr")),
+        "self_reported": bool(r.get("self_reported")),
+        "notes": r.get("notes") or "",
+        "override": r.get("override") or "",
+    }
+
+
+def _breakdown_view(bid: str, lk: Lookups, row: Row) -> dict[str, Any]:
+    """A model's row on index board `bid`: its value, rank, interval and each component."""
+    board = lk.ctx.boards[bid]
+    lv = levels(board, (lk.ctx.index_defs or {}).get(board.get("definition") or bid))
+    cov = row.get("coverage") or {}
+    form = lk.board_format(bid)
+    comps = [_component_view(bid, lk, form, lv["level"], j, c) for j, c in enumerate(row.get("components", []))]
+    return {
+        "id": bid,
+        "name": lk.board_title(bid),
+        "href": href(lk.urls.board[bid]),
+        "value": known(row.get("value")),
+        "rank": row.get("rank"),
+        "of_ranked": lk.ranked_count[bid],
+        "status": row.get("status") or "",
+        "have": cov.get("have"),
+        "of": cov.get("of"),
+        "unit": board.get("unit") or "",
+        "components": comps,
+        "notes": row_notes(row),
+        **interval_view(row, lv["level"]),
+        "rank_level": lv["rank_level"],
+        "tier": row.get("tier"),
+        "rank_range": _rank_range(row.get("rank_interval")),
+        "imputed_share": known(row.get("imputed_share")),
+        "interval_measurement": _interval(row.get("interval_measurement")),
+        "manual": row.get("manual"),
+        "manual_url": safe_url((row.get("manual") or {}).get("source")),
+        "digits": form["digits"],
+    }
+
+
+def _component_view(bid: str, lk: Lookups, form: dict[str, Any], level: str, j: int, c: Cell) -> dict[str, Any]:
+    """Component `j` of a model's row on board `bid` (`form`: the board's format, `level`: its interval level)."""
+    unit, digits = form["components"].get(c["id"], (form["unit"], form["digits"]))
+    cv = cell(c, lk, f"m-{bid}-{j}", digits)
+    cv["unit"] = unit
+    cv["raw_unit"], cv["raw_digits"] = form["raw"].get(c["id"], (unit, digits))
+    cv.update(
+        {
+            "id": c["id"],
+            "name": lk.comp_name(c["id"], c.get("kind", "benchmark")),
+            "kind": c.get("kind", "benchmark"),
+            "raw": known(c.get("raw")),
+            "reason": c.get("reason") or "",
+            "source": lk.source_name(c.get("source")),
+            "retrieved": c.get("retrieved") or "",
+        }
+    )
+    cv.update(interval_view(c, level))
+    return cv
+
+
+def _bench_rank_view(bid: str, lk: Lookups, r: Row) -> dict[str, Any]:
+    """A model's row on benchmark board `bid`: its rank of how many, its value and interval."""
+    lv = levels(lk.ctx.benchmark_boards[bid])
+    return {
+        "id": bid,
+        "name": lk.bench_name(bid),
+        "rank": r.get("rank"),
+        "unit": lk.bench_unit(bid),
+        "digits": lk.bench_digits(bid),
+        "of": len(lk.ctx.benchmark_boards[bid].get("rows", [])),
+        "value": known(r.get("value")),
+        "href": href(lk.urls.benchmark[bid]) if bid in lk.urls.benchmark else None,
+        **interval_view(r, lv["level"]),
+        "rank_level": lv["rank_level"],
+        "tier": r.get("tier"),
+        "rank_range": _rank_range(r.get("rank_interval")),
     }
 
 
@@ -978,7 +1061,7 @@ def board_coverage(ctx: SiteContext, bid: str) -> dict[str, Any]:
     current = front.get("current")
     of_current = None
     if current:
-        rows = (ctx.benchmark_boards.get(current["benchmark"]) or {}).get("rows", [])
+        rows = rows_of(ctx.benchmark_boards, current["benchmark"])
         of_current = sum(1 for r in rows if r.get("source") == current["source"]) or None
     share = front.get("min_share", 0.8)
     return {
