@@ -29,6 +29,16 @@ fi
 # SITEGEN_CONSTRAINTS=/dev/null installs the newest versions instead (.github/workflows/newest-deps.yml).
 .venv/bin/uv pip install -q --python .venv/bin/python -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" -e '.[test]'
 
+# The wheel of this package and a wheelhouse of its dependencies at the constraints.txt versions, in .wheelhouse/
+# (git-ignored): tests/init/test_wheel.py installs from it alone (--no-index --find-links) into a fresh virtual
+# environment, as a stranger installs the generator. The old sitegen wheel goes first, so the one there is this tree's.
+# It runs in the background while chromium, axe-core and the EEE environment are installed, and is waited for (its
+# failure fails this script) before pytest starts.
+rm -rf .wheelhouse/sitegen-*.whl build  # build/: setuptools' copy, which could keep a removed module
+.venv/bin/python -m pip wheel --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" \
+  -w .wheelhouse . &
+wheelhouse_pid=$!
+
 command -v chromium >/dev/null 2>&1 || apt_install chromium
 # axe-core for the browser tests' accessibility check, at the version and integrity tests/site/axe/package-lock.json
 # pins, installed here (npm ci) into tests/site/axe/node_modules: test-only, never part of the site; the tests use no
@@ -60,12 +70,7 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
   fi
 fi
 
-# The wheel of this package and a wheelhouse of its dependencies at the constraints.txt versions, in .wheelhouse/
-# (git-ignored): tests/init/test_wheel.py installs from it alone (--no-index --find-links) into a fresh virtual
-# environment, as a stranger installs the generator. The old sitegen wheel goes first, so the one there is this tree's.
-rm -rf .wheelhouse/sitegen-*.whl build  # build/: setuptools' copy, which could keep a removed module
-.venv/bin/python -m pip wheel --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" \
-  -w .wheelhouse .
+wait "$wheelhouse_pid" || { echo "tools/test.sh: building the wheelhouse (.wheelhouse/) failed" >&2; exit 1; }
 
 # On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
 # Arguments come after, so `-n 0` runs in this process alone.
