@@ -689,7 +689,10 @@ def render_files(
     for path, data in ahead_files(ctx.ahead, number).items():
         files[path] = (str(script_json(data)) + "\n").encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
-        files[path] = text.encode("utf-8")
+        if output is None:
+            files[path] = text.encode("utf-8")
+        else:  # written now, one at a time: the API's texts are never all held a second time, as bytes
+            output.entries[path] = output.put_bytes(path, text.encode("utf-8"))
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(
