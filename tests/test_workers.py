@@ -153,3 +153,27 @@ def test_a_rebuild_after_a_template_edit_imports_no_altair(tmp_path, monkeypatch
     assert answer["altair"] is False
     assert "edited model template" in (root / "site/models/org/m1/index.html").read_text(encoding="utf-8")
     assert {p.name: p.read_bytes() for p in (root / "site/assets/charts").iterdir()} == charts_before
+
+
+def test_the_site_is_the_same_whether_the_as_of_months_are_forked_or_not(tmp_path, monkeypatch):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
+    from hardkit import make_tree, model_doc, snapshot
+
+    root = make_tree(
+        tmp_path / "repo",
+        [
+            model_doc(
+                f"org/m{i}", {"hle": 8.0 + 3 * i, "gpqa-diamond": 35.0 + i, "aime-2025": 20.0 + 4 * i}, released=r
+            )
+            for i, r in enumerate(["2024-10", "2025-01", "2025-03", "2025-05"])
+        ],
+    )
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    monkeypatch.setenv("SITEGEN_CACHE", "off")
+    sites = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("SITEGEN_JOBS", jobs)
+        assert build.run(root, tmp_path / f"site-{jobs}").summary.startswith("4 models")
+        sites[jobs] = snapshot(tmp_path / f"site-{jobs}")
+    assert any(name.startswith("api/v1/indices/") and name.count("/") > 3 for name in sites["2"])  # as-of months
+    assert sites["1"] == sites["2"]

@@ -8,7 +8,7 @@ exception, a crash, a result that cannot be pickled, or no answer before its dea
 one-line message the build places as a problem; it never hangs the build and never prints a traceback.
 
 SITEGEN_JOBS=1, or a platform without fork, runs the stage in the parent when it is asked for (`Handle.result`):
-the same result, one core.
+the same result, one core, passed through pickle as a worker's is (so the site's record is the same too).
 """
 
 from __future__ import annotations
@@ -56,7 +56,9 @@ class Handle:
 
     def result(self, timeout: float | None = None) -> Any:
         if self.pid is None:
-            return self.fn()
+            # through pickle as from a worker: the same objects, unshared with the parent's, whichever way it ran
+            # (the pages' keys, reuse.key_of, pickle what they show, and would otherwise follow SITEGEN_JOBS)
+            return pickle.loads(pickle.dumps(self.fn(), protocol=pickle.HIGHEST_PROTOCOL))
         try:
             data = self._read(deadline() if timeout is None else timeout)
         finally:
