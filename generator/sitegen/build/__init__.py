@@ -397,8 +397,11 @@ def _charts_cache(root: Path, data: str, settings: dict[str, str], check: bool) 
     where = folder(root)
     if where is None:
         return None
+    from ..indices import uncertainty
+
     salt = reuse.code_digest()
-    text = "\0".join([salt, data, *(f"{k}={settings[k]}" for k in sorted(settings))])
+    seeds = f"seeds={uncertainty.current_salt()}"  # as compute's whole entry: the intervals the charts draw
+    text = "\0".join([salt, data, seeds, *(f"{k}={settings[k]}" for k in sorted(settings))])
     return FileStore(where / "charts", salt, writable=not check), hashlib.sha256(text.encode()).hexdigest()
 
 
