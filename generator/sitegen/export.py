@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+import orjson
+
 PRECISION = 4
 
 
@@ -50,6 +52,43 @@ def _fixed(x: Any, places: int) -> Any:
     raise TypeError(f"cannot export {type(x).__name__}")
 
 
+#: The smallest magnitude a nonzero float may have for orjson to write it as json does: below it Python writes
+#: 5e-05 and orjson 0.00005 (and 1e-07 against 1e-7); everything from here up, and 0, is the same text
+#: (tests/test_export_json.py compares them over the whole real API and a sweep of magnitudes).
+_ORJSON_FLOOR = 1e-4
+
+
+def _text(data: Any, plain: bool) -> str:
+    """Canonical JSON text: sorted keys, compact separators, UTF-8 unescaped, a final newline.
+
+    orjson writes it (several times faster) when `plain`: the data holds only str keys, dicts, lists, str, int,
+    bool, None and finite floats of 0 or at least _ORJSON_FLOOR in magnitude (what _fixed gives at PRECISION
+    places, or _plain found); then its bytes are json's. Otherwise, or when orjson refuses a value (an integer
+    beyond 64 bits), json writes it, refusing non-finite numbers as it always did. orjson would write NaN as null
+    without a word, so no data reaches it unchecked."""
+    if plain:
+        try:
+            return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode("utf-8") + "\n"
+        except orjson.JSONEncodeError:
+            pass
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+
+
+def _plain(x: Any) -> bool:
+    """True when orjson writes x as json does (see _text); raises ValueError on a non-finite number, as json's
+    allow_nan=False would."""
+    kind = type(x)
+    if kind is float:
+        if x != x or x in (math.inf, -math.inf):
+            raise ValueError(f"non-finite number in the API: {x!r}")
+        return x == 0 or abs(x) >= _ORJSON_FLOOR
+    if kind is dict:
+        return all(type(k) is str and (type(v) in _AS_IS or _plain(v)) for k, v in x.items())
+    if kind is list or kind is tuple:
+        return all(type(v) in _AS_IS or _plain(v) for v in x)
+    return kind in _AS_IS
+
+
 def _row_key(row: Mapping) -> tuple:
     return (row.get("rank") is None, row.get("rank") or 0, row["model"])
 
@@ -58,8 +97,7 @@ def to_json(board: Mapping, places: int = PRECISION) -> str:
     """A board as canonical JSON text: byte-identical for equal boards on every run and machine."""
     data = _fixed(dict(board), places)
     data["rows"] = sorted(data.get("rows", []), key=_row_key)
-    # Compact separators keep the C encoder (indent= falls back to the pure-Python one, 10x slower).
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+    return _text(data, places <= PRECISION)
 
 
 def _cell(x: Any) -> str:
@@ -151,10 +189,7 @@ API = "api/v1"
 
 
 def _dump(data: Any, places: int = PRECISION) -> str:
-    return (
-        json.dumps(_fixed(data, places), sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-        + "\n"
-    )
+    return _text(_fixed(data, places), places <= PRECISION)
 
 
 FRONTIER_COLUMNS = [
@@ -326,9 +361,7 @@ def api_files(
         if price_history is not None:
             data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
-        files[f"{API}/models/{model_id}.json"] = (
-            json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
-        )
+        files[f"{API}/models/{model_id}.json"] = _text(data, _plain(data))
         listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
     files[f"{API}/sources.json"] = _dump({"sources": _source_entries(by_source, by_source)})
     files[f"{API}/benchmarks.json"] = _dump({"benchmarks": list(benchmarks)})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import hashlib
 import os
 import pickle
@@ -13,6 +14,7 @@ from pathlib import Path
 from ..data import validate_repo
 from ..indices.board_types import Board
 from ..problems import ERROR, Problem
+from . import workers
 
 
 @dataclasses.dataclass
@@ -103,10 +105,9 @@ def _unpickled(data: bytes) -> object:
 
 
 def _compute(repo, boards_only: bool = False) -> Computed:
-    from .. import export
+    from .. import export  # noqa: F401 - imported before the fork: the worker then imports nothing
     from ..data import frame
-    from ..indices import asof, simcache, uncertainty
-    from ..indices import boards as engine
+    from ..indices import asof  # noqa: F401
 
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
@@ -114,6 +115,39 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     benchmarks = repo.benchmarks.data["benchmarks"]
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
+    # The as-of months read only the frames: on the second core from here on, while this process computes
+    # today's boards, their intervals and the API (build/workers.py; SITEGEN_JOBS=1 keeps it here).
+    months = (
+        None
+        if boards_only
+        else workers.start(
+            "computing the boards as of every month",
+            functools.partial(_asof_stage, results, models, model_records, benchmarks, index_defs, raw),
+        )
+    )
+    try:
+        return _today(repo, results, models, result_records, model_records, benchmarks, index_defs, raw, months)
+    finally:
+        if months is not None:
+            months.cancel()
+
+
+def _asof_stage(results, models, model_records, benchmarks, index_defs, raw) -> tuple[dict, dict, set]:
+    """Every board as of every month end, price steps, frontier over time (indices/asof.py), their API texts, and
+    the compute-cache entries used (the parent's store keeps them when it prunes)."""
+    from .. import export
+    from ..indices import asof, simcache
+
+    as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
+    store = simcache.current()
+    return as_of, export.asof_texts(as_of), set(getattr(store, "used", ()))
+
+
+def _today(repo, results, models, result_records, model_records, benchmarks, index_defs, raw, months) -> Computed:
+    from .. import export
+    from ..indices import asof, simcache, uncertainty
+    from ..indices import boards as engine
+
     # every publishable board, annotated; one definition at a time, each kept by its inputs' digest
     boards = asof.today_boards(results, models, benchmarks, index_defs, raw)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
@@ -134,7 +168,7 @@ def _compute(repo, boards_only: bool = False) -> Computed:
             owned=owned.get(bid),
             seed_salt=uncertainty.current_salt(),
         )
-    if boards_only:
+    if months is None:  # boards only
         return Computed(
             results,
             models,
@@ -150,8 +184,10 @@ def _compute(repo, boards_only: bool = False) -> Computed:
             {},
             ahead,
         )
-    # Every board as of every month end, price steps, frontier over time (indices/asof.py).
-    as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
+    as_of, texts, used = months.result()
+    store = simcache.current()
+    if store is not None and hasattr(store, "used"):
+        store.used |= used  # the worker's entries are this build's too
     api_files = export.api_files(
         boards,
         benchmark_boards,
@@ -162,7 +198,7 @@ def _compute(repo, boards_only: bool = False) -> Computed:
         frontiers,
         as_of["price_steps"],
     )
-    api_files.update(export.asof_texts(as_of))
+    api_files.update(texts)
     return Computed(
         results,
         models,
@@ -177,6 +213,18 @@ def _compute(repo, boards_only: bool = False) -> Computed:
         model_records,
         as_of,
         ahead,
+    )
+
+
+def worker_problem(exc: workers.Failed) -> Problem:
+    """A compute worker's failure as the build's problem (the whole build, not a file: no place to point at)."""
+    return Problem(
+        "",
+        0,
+        0,
+        "build",
+        f"{exc}",
+        "nothing was written; SITEGEN_JOBS=1 computes everything in one process, SITEGEN_DEBUG=1 shows more",
     )
 
 
@@ -298,16 +346,23 @@ def run(
     from .simcache import folder
 
     # the compute cache (build/simcache.py); a check loads from it and writes nothing
-    computed = compute(repo, folder(root), inputs=data, root=root, keep=not check)
+    try:
+        computed = compute(repo, folder(root), inputs=data, root=root, keep=not check)
+    except workers.Failed as exc:
+        return Outcome(problems + [worker_problem(exc)])
     ctx = site_context(repo, computed, history, config)
     from ..site import render_site
+
+    charts = _charts_cache(
+        root, data, {"committed": committed or "", "history": history_key, **dataclasses.asdict(config)}, check
+    )
 
     def render(folder: Path) -> list[Problem]:
         progress(BUILD_STAGES[2])
         # The JSON API is part of the site (ctx.api_files). A plain build takes every file whose key is unchanged
         # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check renders
         # everything afresh.
-        render_site(ctx, folder, previous=None if check else Path(out))
+        render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts)
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         from ..site.pages import site_path
@@ -322,12 +377,32 @@ def run(
             problems += render(Path(tmp) / "site")
     else:
         problems += write.atomic_build(Path(out), render)
+    if charts is not None:
+        charts[0].prune()
     pages = len(ctx.models) + len(computed.boards) + len(computed.benchmark_boards)
     return Outcome(
         problems,
         f"{len(ctx.models)} models, {len(computed.boards)} index boards, "
         f"{len(computed.benchmark_boards)} benchmark boards, ~{pages} pages",
     )
+
+
+def _charts_cache(root: Path, data: str, settings: dict[str, str], check: bool) -> tuple | None:
+    """The compute cache's store of chart specs (site/assembly.cached_charts) and this build's key: the data tree's
+    digest, the code without its templates (reuse.code_digest, the store's salt) and every setting, so a template
+    edit finds the charts of the build before it. None when the cache is off."""
+    from .. import reuse
+    from .simcache import FileStore, folder
+
+    where = folder(root)
+    if where is None:
+        return None
+    from ..indices import uncertainty
+
+    salt = reuse.code_digest()
+    seeds = f"seeds={uncertainty.current_salt()}"  # as compute's whole entry: the intervals the charts draw
+    text = "\0".join([salt, data, seeds, *(f"{k}={settings[k]}" for k in sorted(settings))])
+    return FileStore(where / "charts", salt, writable=not check), hashlib.sha256(text.encode()).hexdigest()
 
 
 def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
@@ -345,7 +420,10 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     repo, problems = validate_repo(Path(root))
     if repo is None:
         return Outcome(problems)
-    computed = compute(repo, folder(Path(root)), inputs=data, root=Path(root))
+    try:
+        computed = compute(repo, folder(Path(root)), inputs=data, root=Path(root))
+    except workers.Failed as exc:
+        return Outcome(problems + [worker_problem(exc)])
     if fmt == "eee":
         from ..interchange.eee import export_eee
 

@@ -566,14 +566,42 @@ def _page_charts(page: Page, fields: dict, charts: dict) -> dict:
     return out
 
 
-def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[str, bytes]:
+def cached_charts(ctx: SiteContext, lk: Lookups, cache: tuple | None = None) -> dict:
+    """charts.build_charts, or with `cache` ((store, key): a build/simcache.FileStore and the digest of everything
+    the charts are built from: the data, the code without its templates, the build's settings) the charts kept
+    under that key: a rebuild whose data did not change (a template edit) builds no chart and imports no altair.
+    Built or loaded, the charts come from the same pickle, so the pages' keys (reuse.key_of) agree either way."""
+    import pickle
+
+    store, key = cache if cache is not None else (None, "")
+    if store is not None:
+        data = store.get(key)
+        if data is not None:
+            try:
+                kept = pickle.loads(data)
+            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+                kept = None
+            if isinstance(kept, dict):
+                return kept
+    charts = build_charts(ctx, lk)
+    if store is None:
+        return charts
+    data = pickle.dumps(charts, protocol=5)
+    store.put(key, data)
+    return pickle.loads(data)
+
+
+def render_files(
+    ctx: SiteContext, output: reuse.Output | None = None, charts_cache: tuple | None = None
+) -> dict[str, bytes]:
     """Every output file of the site as {relative path: bytes}; pure and deterministic.
 
     With `output`, pages are placed by the workers that render them (or taken unchanged from the previous site,
-    by key) and left out of the map; their record entries are in output.entries."""
+    by key) and left out of the map; their record entries are in output.entries. `charts_cache`: see
+    cached_charts."""
     urls = Urls(ctx)
     lk = Lookups(ctx, urls)
-    charts = build_charts(ctx, lk)
+    charts = cached_charts(ctx, lk, charts_cache)
     for c in charts.values():
         c["models_set"] = frozenset(c["models"])
         # a model's own point, for the one-line text alternative on its page
@@ -661,7 +689,10 @@ def render_files(ctx: SiteContext, output: reuse.Output | None = None) -> dict[s
     for path, data in ahead_files(ctx.ahead, number).items():
         files[path] = (str(script_json(data)) + "\n").encode("utf-8")
     for path, text in sorted(ctx.api_files.items()):
-        files[path] = text.encode("utf-8")
+        if output is None:
+            files[path] = text.encode("utf-8")
+        else:  # written now, one at a time: the API's texts are never all held a second time, as bytes
+            output.entries[path] = output.put_bytes(path, text.encode("utf-8"))
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(
@@ -711,16 +742,19 @@ def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def render_site(ctx: SiteContext, out_dir: Path | str, previous: Path | str | None = None) -> list[Path]:
+def render_site(
+    ctx: SiteContext, out_dir: Path | str, previous: Path | str | None = None, charts_cache: tuple | None = None
+) -> list[Path]:
     """Render the site into out_dir (created if needed); returns the written paths in sorted order.
 
     With `previous` (the last build's site, with its reuse.RECORD), every file whose key is unchanged is
     hard-linked from there instead of rendered and written again; the result is byte for byte the same.
     Pages are placed by the workers that render them; everything else here. The record is written last.
+    `charts_cache`: see cached_charts.
     """
     output = reuse.Output(out_dir, previous)
     output.folder.mkdir(parents=True, exist_ok=True)
-    files = render_files(ctx, output)
+    files = render_files(ctx, output, charts_cache)
     for rel, data in sorted(files.items()):
         output.entries[rel] = output.put_bytes(rel, data)
     output.write_record()
