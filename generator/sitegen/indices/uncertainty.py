@@ -262,6 +262,11 @@ def kept_normals():
         _KEPT, _SPECS = outer, outer_specs
 
 
+def _known(x: object) -> float | None:
+    """known(x), a finite float answered without a call (NaN and the infinities give x - x != 0)."""
+    return x if type(x) is float and x - x == 0.0 else known(x)
+
+
 def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple | None, str | None]:
     """(spread's `draw`, its `interval_how`) for one selected value. Inside a `kept_normals()` block each is
     worked out once per set of what spread() reads (the value's known numbers and source, the benchmark entry,
@@ -270,14 +275,16 @@ def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple 
     if memo is None:
         s = spread(rec, bench, level)
         return s["draw"], s["interval_how"]
-    value = known(rec.get("value"))
-    fields = ("ci_low", "ci_high", "stderr", "n")
+    value = _known(rec.get("value"))
     key = (
         id(bench),
         level,
         value,
         None if value is None else math.copysign(1.0, value),  # -0.0 and 0.0 are equal keys, not equal draws
-        *(known(rec.get(f)) for f in fields),
+        _known(rec.get("ci_low")),
+        _known(rec.get("ci_high")),
+        _known(rec.get("stderr")),
+        _known(rec.get("n")),
         rec.get("source"),
     )
     found = memo.get(key)
