@@ -677,3 +677,35 @@ def test_a_component_with_too_few_cases_takes_its_rules_pooled_error(monkeypatch
     # a rule with enough cases of its own keeps its own fit and corrects its bias (dimension d1: -11, see above)
     d1 = table[("dimension", "d1")]
     assert d1["shift"] == d1["bias"] == pytest.approx(-11.0) and "pooled" not in d1
+
+
+def test_a_kept_draw_spec_is_spreads_and_only_the_same_fields_and_entry_reuse_it():
+    bench = {"id": "b", "scale": {"unit": "percent", "min": 0, "max": 100}, "questions": [{"count": 200}]}
+    rec = {"value": 50.0, "stderr": 2.0, "source": "s", "ci_low": float("nan")}
+    outside = u.draw_spec(rec, bench, 0.95)
+    assert outside == (("split-normal", 50.0, 2.0, 2.0, 0, 100), "published") and u._SPECS is None
+    with u.kept_normals():
+        assert u.draw_spec(rec, bench, 0.95) == outside
+        assert u.draw_spec(dict(rec), bench, 0.95) == outside  # another record with the same fields: kept
+        assert len(u._SPECS) == 1
+        assert u.draw_spec({**rec, "stderr": 3.0}, bench, 0.95)[0][2:4] == (3.0, 3.0)  # another field
+        binomial = u.draw_spec({"value": 50.0, "source": "s"}, bench, 0.95)
+        assert binomial == (u.spread({"value": 50.0, "source": "s"}, bench, 0.95)["draw"], "derived")
+        more = {**bench, "questions": [{"count": 800}]}  # another entry for the same benchmark id: its own draw
+        assert u.draw_spec({"value": 50.0, "source": "s"}, more, 0.95)[0][2] < binomial[0][2]
+        assert u.draw_spec(rec, bench, 0.8)[0][2] == 2.0 and len(u._SPECS) == 5  # another level: its own entry
+        assert u.draw_spec({"value": -0.0, "source": "s", "stderr": 1.0}, bench, 0.95)[0][1] == 0.0
+        assert len(u._SPECS) == 6
+        assert math.copysign(1.0, u.draw_spec({"value": 0.0, "source": "s", "stderr": 1.0}, bench, 0.95)[0][1]) == 1
+        assert len(u._SPECS) == 7  # -0.0 and 0.0 are kept apart
+    assert u._SPECS is None  # nothing is kept outside the block
+
+
+def test_centring_all_columns_at_once_moves_each_by_its_own_median():
+    # four draws each (the simulation's case: as many draws for every row): the medians are 2.5, 25 and 0.5
+    draws = {"a": np.array([4.0, 1.0, 3.0, 2.0]), "b": np.array([10.0, 40.0, 20.0, 30.0]), "c": np.zeros(4) + 0.5}
+    board = {"rows": [{"model": "a", "value": 3.0}, {"model": "b", "value": 20.0}, {"model": "c", "value": None}]}
+    moved, alone = u.centre_on_values(board, draws, draws)
+    assert moved["a"].tolist() == [4.5, 1.5, 3.5, 2.5] and moved["b"].tolist() == [5.0, 35.0, 15.0, 25.0]
+    assert moved["c"].tolist() == [0.5] * 4 and alone is moved  # no value: not moved
+    assert u._by_column([draws["a"], draws["b"]]).flags.f_contiguous

@@ -483,7 +483,7 @@ def index_values(  # noqa: C901
         here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
         local = np.full(m, -1)
         local[here] = np.arange(here.size)
-        own = np.zeros((sims, here.size))
+        own = np.zeros((sims, here.size), order="F")
         for iq, mk in iqs.values():
             own[:, mk[here]] += iq
         own /= np.maximum(count[here], 1)
@@ -491,8 +491,10 @@ def index_values(  # noqa: C901
             info["own"][d["id"]] = (here, own)
         gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
         family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
-        acc, gaps = np.zeros((sims, here.size)), np.zeros(m)
-        plain = np.zeros((sims, here.size)) if any(family.values()) else acc  # min-of-two: the P80 population
+        acc, gaps = np.zeros((sims, here.size), order="F"), np.zeros(m)
+        plain = (
+            np.zeros((sims, here.size), order="F") if any(family.values()) else acc
+        )  # min-of-two: the P80 population
         for bid, (iq, mk) in iqs.items():
             p80 = _centred(nearest_rank_rows(iq, level)[:, None], (p80_at or {}).get(bid))
             if detail:
@@ -550,12 +552,12 @@ def index_values(  # noqa: C901
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
     eligible = n_scored >= min_dims
     rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
-    scored_mean = np.zeros((sims, rows.size))
+    scored_mean = np.zeros((sims, rows.size), order="F")
     for k, (here, v) in dims.items():
         take = scored[k][rows]
         scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
     scored_mean /= np.maximum(n_scored[rows], 1)
-    total, used, share = np.zeros((sims, rows.size)), np.zeros(m), np.zeros(m)
+    total, used, share = np.zeros((sims, rows.size), order="F"), np.zeros(m), np.zeros(m)
     imputed_dims = {}
     for d in definition["dimensions"]:
         did, sc = d["id"], scored[d["id"]]

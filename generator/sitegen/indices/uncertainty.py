@@ -241,21 +241,57 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
 
 #: While a `kept_normals()` block runs: (board_id, *key, sims) -> that stream's standard normals, made once.
 _KEPT: dict | None = None
+#: While a `kept_normals()` block runs: what spread() gives a component's draw (draw_spec), by what it reads.
+_SPECS: dict | None = None
 
 
 @contextlib.contextmanager
 def kept_normals():
-    """Within the block, each stream's standard normals are drawn once and copied from then on. A stream's draws
-    depend only on its ids and the number of simulations (never on a date or on the other rows), so the as-of
+    """Within the block, each stream's standard normals are drawn once and copied from then on, and each selected
+    value's draw (draw_spec) is worked out once. A stream's draws depend only on its ids and the number of
+    simulations (never on a date or on the other rows), and a draw only on the value's own fields, so the as-of
     engine, which simulates the same (board, model, component) streams month after month, gets the same numbers
     from a copy. Outside any block nothing is kept."""
-    global _KEPT
-    outer = _KEPT
+    global _KEPT, _SPECS
+    outer, outer_specs = _KEPT, _SPECS
     _KEPT = {} if outer is None else outer
+    _SPECS = {} if outer_specs is None else outer_specs
     try:
         yield
     finally:
-        _KEPT = outer
+        _KEPT, _SPECS = outer, outer_specs
+
+
+def _known(x: object) -> float | None:
+    """known(x), a finite float answered without a call (NaN and the infinities give x - x != 0)."""
+    return x if type(x) is float and x - x == 0.0 else known(x)
+
+
+def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple | None, str | None]:
+    """(spread's `draw`, its `interval_how`) for one selected value. Inside a `kept_normals()` block each is
+    worked out once per set of what spread() reads (the value's known numbers and source, the benchmark entry,
+    the level) and shared: a tuple and a text, which no caller changes."""
+    memo = _SPECS
+    if memo is None:
+        s = spread(rec, bench, level)
+        return s["draw"], s["interval_how"]
+    value = _known(rec.get("value"))
+    key = (
+        id(bench),
+        level,
+        value,
+        None if value is None else math.copysign(1.0, value),  # -0.0 and 0.0 are equal keys, not equal draws
+        _known(rec.get("ci_low")),
+        _known(rec.get("ci_high")),
+        _known(rec.get("stderr")),
+        _known(rec.get("n")),
+        rec.get("source"),
+    )
+    found = memo.get(key)
+    if found is None or found[0] is not bench:
+        s = spread(rec, bench, level)
+        found = memo[key] = (bench, s["draw"], s["interval_how"])  # bench held: its id is not reused meanwhile
+    return found[1], found[2]
 
 
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
@@ -371,21 +407,20 @@ class Components:
             rec = values.get(model)
             if rec is None or known(rec.get("value")) is None:
                 continue
-            s = spread(rec, benchmark, self.level)
+            draw, how = draw_spec(rec, benchmark, self.level)
             cols.append(j)
-            if s["draw"] is None or not noise:
+            if draw is None or not noise:
                 fixed.append((len(cols) - 1, float(rec["value"])))
-                if s["draw"] is None:
+                if draw is None:
                     self.fixed[model].append(component)
                 continue
-            how = s["interval_how"]
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
             drawn.append(len(cols) - 1)
-            specs.append(s["draw"])
+            specs.append(draw)
         z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
         if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
             return np.array(cols, dtype=np.intp), transform(specs, z)
-        out = np.empty((self.sims, len(cols)))
+        out = np.empty((self.sims, len(cols)), order="F")  # column by column: each model's draws contiguous
         for k, value in fixed:
             out[:, k] = value
         if drawn:
@@ -398,7 +433,7 @@ class Components:
         bias, common to them all, so it does not cancel in comparisons), plus an independent N(0, sd) term per
         model. Each rule has its own streams (the min-of-two rules' are named "imputation"); the shared one is
         (board, "shared", component, rule), so it is the same for every model in every draw."""
-        out = np.zeros((self.sims, len(cols)))
+        out = np.zeros((self.sims, len(cols)), order="F")  # the normals come one stream per column
         if fit.get("sd"):
             out += fit["sd"] * normals(self.board_id, [(self.models[j], component, rule) for j in cols], self.sims)
         if fit.get("se"):
@@ -874,6 +909,15 @@ def aiiq_samples(
 # ------------------------------------------------------------------------------------------ board annotation
 
 
+def _by_column(columns: Sequence[np.ndarray]) -> np.ndarray:
+    """np.column_stack of equally long draws, each column contiguous (Fortran order): the quantiles are taken per
+    column, and order statistics are the same numbers in either layout."""
+    out = np.empty((len(columns[0]), len(columns)), order="F")
+    for k, column in enumerate(columns):
+        out[:, k] = column
+    return out
+
+
 def annotate(
     board: dict,
     samples: Mapping[str, np.ndarray],
@@ -904,13 +948,11 @@ def annotate(
         else []
     )
     bounds, errors = (
-        mcerror.bounds(np.column_stack([samples[m] for m in drawn]), drawn, quantile_interval, level)
-        if drawn
-        else ({}, {})
+        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
     )
     alone = [m for m in drawn if m in (measurement or {})]
     inner, inner_errors = (
-        mcerror.bounds(np.column_stack([measurement[m] for m in alone]), alone, quantile_interval, level)
+        mcerror.bounds(_by_column([measurement[m] for m in alone]), alone, quantile_interval, level)
         if alone
         else ({}, {})
     )
@@ -1086,7 +1128,12 @@ def centre_on_values(
     median above its value (openai/gpt-5-minimal: 1.7 IQ); min(own mean, P80) on noisy draws does the reverse.
     The value is the methodology's; the draws give the spread around it."""
     values = {r["model"]: float(r["value"]) for r in board["rows"] if r.get("value") is not None}
-    shift = {m: values[m] - float(np.median(d)) for m, d in measurement.items() if m in values}
+    here = [m for m in measurement if m in values]
+    if len({len(measurement[m]) for m in here}) == 1:  # as many draws each (the simulation's): all at once
+        medians = np.median(_by_column([measurement[m] for m in here]), axis=0).tolist()
+    else:
+        medians = [float(np.median(measurement[m])) for m in here]
+    shift = {m: values[m] - median for m, median in zip(here, medians)}
     moved = {m: d + shift.get(m, 0.0) for m, d in samples.items()}
     alone = moved if measurement is samples else {m: d + shift.get(m, 0.0) for m, d in measurement.items()}
     return moved, alone
