@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from indexkit import results
-from sitegen.indices.parts import (compress, interpolate, median, nearest_rank, rank_rows, round_half_up,
-                                    select)
+from sitegen.indices.parts import (SELECTED_COLUMNS, chosen_positions, compress, interpolate, median, nearest_rank,
+                                    rank_rows, round_half_up, select)
 
 HLE = [[0, 70], [5, 95], [10, 110], [15, 120], [20, 130], [25, 140], [35, 145], [50, 150], [75, 155], [100, 158]]
 GPQA = [[25, 85], [35, 98], [50, 107], [65, 115], [80, 123], [90, 131], [100, 135]]
@@ -150,6 +150,57 @@ def test_harness_preference_ignores_run_qualifiers():
             "harness": {"prefer": ["terminus-2"], "otherwise": "best"}}
     chosen = select(frame, rule, ["terminal-bench-2"])
     assert list(chosen["value"]) == [36.9]
+
+
+def test_select_from_an_empty_frame_is_empty_with_the_selected_columns():
+    frame = results()
+    assert chosen_positions(frame, {"sources": ["src"]}, ["b"]) == []
+    chosen = select(frame, {}, ["b"])
+    assert chosen.empty and list(chosen.columns) == SELECTED_COLUMNS
+
+
+def test_select_default_order_is_precedence_independent_newest_highest():
+    frame = results(
+        {"model": "m", "benchmark": "b", "value": 99, "source": "late"},
+        {"model": "m", "benchmark": "b", "value": 50, "source": "first", "self_reported": True},
+        {"model": "m", "benchmark": "b", "value": 40, "source": "first", "retrieved": "2025-01-01"},
+        {"model": "m", "benchmark": "b", "value": 45, "source": "first", "retrieved": "2025-06-01"},
+        {"model": "m", "benchmark": "b", "value": 44, "source": "first", "retrieved": "2025-06-01"},
+    )
+    # the listed-first source, its independent figures, the newest of them, the higher of the two newest
+    assert select(frame, {"sources": ["first", "late"]}, ["b"])["value"].tolist() == [45]
+
+
+def test_select_unknown_order_key_is_an_error():
+    frame = results({"model": "m", "benchmark": "b", "value": 1})
+    with pytest.raises(ValueError, match="unknown selection key 'oldest'"):
+        select(frame, {"order": ["newest", "oldest"]}, ["b"])
+
+
+def test_harness_preference_without_best_leaves_the_others_to_the_next_rule():
+    frame = results(
+        {"model": "m", "benchmark": "b", "value": 90, "harness": "Goose", "retrieved": "2025-01-01"},
+        {"model": "m", "benchmark": "b", "value": 10, "harness": "Codex CLI", "retrieved": "2025-06-01"},
+        {"model": "n", "benchmark": "b", "value": 10, "harness": "Codex CLI", "retrieved": "2025-01-01"},
+        {"model": "n", "benchmark": "b", "value": 20, "harness": "Terminus_2", "retrieved": "2024-01-01"},
+    )
+    rule = {"order": ["harness-preference", "newest", "highest"], "harness": {"prefer": ["terminus-2"]}}
+    chosen = select(frame, rule, ["b"]).set_index("model")
+    assert chosen.loc["m", "value"] == 10      # no preferred harness and no `otherwise: best`: the newest
+    assert chosen.loc["n", "value"] == 20      # the preferred harness ("Terminus_2" is terminus-2), though older
+    no_rule = select(frame, {"order": ["harness-preference", "highest"]}, ["b"]).set_index("model")
+    assert no_rule["value"].to_dict() == {"m": 90, "n": 20}  # no harness rule: every harness alike
+
+
+@pytest.mark.parametrize("rows, expected", [
+    ([{"value": 5, "source": "zeta", "harness": "a"}, {"value": 6, "source": "alpha", "harness": "z"}], 6),
+    ([{"value": 7, "harness": "Goose"}, {"value": 8, "harness": None}], 8),  # no harness reads as "": first
+    ([{"value": 9, "origin": "scores/b.yaml"}, {"value": 3, "origin": "scores/a.yaml"}], 3),
+])
+def test_select_ties_are_broken_by_source_harness_origin_never_by_file_order(rows, expected):
+    rows = [{"model": "m", "benchmark": "b", **r} for r in rows]
+    for ordered in (rows, rows[::-1]):
+        assert select(results(*ordered), {"order": ["newest"]}, ["b"])["value"].tolist() == [expected]
 
 
 def test_per_frame_memo_answers_while_the_frame_lives_and_drops_it_after():

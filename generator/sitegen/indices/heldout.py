@@ -69,33 +69,56 @@ def run(
         reduced = results[~drop]
         rows = aiiq.compute(definition, reduced, models)["rows"]
         board = {r["model"]: r["value"] for r in rows}
-        # The imputed values that hiding changed: imputed here, and observed or different in the full data. Only
-        # they can set the recomputed composite apart from the full one (which shares every measured value and
-        # every other imputed value), so only they are drawn.
-        changed = frozenset(
-            (r["model"], c["id"])
-            for r in rows
-            if r["model"] in picked
-            for c in r["components"]
-            if c["how"] == "imputed" and parts[r["model"]].get(c["id"]) != ("imputed", c.get("value"))
-        )
+        changed = changed_imputations(rows, picked, parts)
         samples, *_ = aiiq_samples(definition, reduced, benchmarks, sims, level, models=models)
         apart, *_ = aiiq_samples(
             definition, reduced, benchmarks, sims, level, models=models, measure=False, only=changed
         )
-        for m in picked:
-            if m not in samples or board.get(m) is None:
-                continue  # no composite without the hidden scores
-            case = {"set": "+".join(hidden), "model": m, "full": full[m], "value": board[m]}
-            for name, draws in (("total", samples[m]), ("hidden", apart[m])):
-                lo, hi = quantile_interval(draws[:, None], level)[:, 0].tolist()
-                case[name] = {
-                    "interval": [lo, hi],
-                    "sd": float(np.std(draws)),
-                    "covered": lo - 1e-9 <= full[m] <= hi + 1e-9,
-                }
-            out.append(case)
+        out += cases("+".join(hidden), picked, full, board, {"total": samples, "hidden": apart}, level)
     return out
+
+
+def changed_imputations(
+    rows: Sequence[Mapping], picked: Sequence[str], parts: Mapping[str, Mapping]
+) -> frozenset[tuple[str, str]]:
+    """(model, component) of the imputed values that hiding changed: imputed in the reduced data's `rows` of the
+    picked models, and observed or different in the full data's `parts` ({model: {component: (how, value)}}). Only
+    they can set the recomputed composite apart from the full one (which shares every measured value and every
+    other imputed value), so only they are drawn."""
+    return frozenset(
+        (r["model"], c["id"])
+        for r in rows
+        if r["model"] in picked
+        for c in r["components"]
+        if c["how"] == "imputed" and parts[r["model"]].get(c["id"]) != ("imputed", c.get("value"))
+    )
+
+
+def cases(
+    name: str,
+    picked: Sequence[str],
+    full: Mapping[str, float],
+    board: Mapping[str, float | None],
+    draws: Mapping[str, Mapping[str, np.ndarray]],
+    level: float,
+) -> list[dict]:
+    """A case per picked model with a composite on the reduced `board` and draws: its set, the full-data and the
+    recomputed composite, and per kind of draws ("total", "hidden": {model: draws}) an `interval_case`."""
+    out = []
+    for m in picked:
+        if m not in draws["total"] or board.get(m) is None:
+            continue  # no composite without the hidden scores
+        case = {"set": name, "model": m, "full": full[m], "value": board[m]}
+        for kind, by_model in draws.items():
+            case[kind] = interval_case(by_model[m], full[m], level)
+        out.append(case)
+    return out
+
+
+def interval_case(draws: np.ndarray, full: float, level: float) -> dict:
+    """The draws' interval at the level, their sd, and whether the interval holds `full` (to 1e-9)."""
+    lo, hi = quantile_interval(draws[:, None], level)[:, 0].tolist()
+    return {"interval": [lo, hi], "sd": float(np.std(draws)), "covered": lo - 1e-9 <= full <= hi + 1e-9}
 
 
 def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:

@@ -254,6 +254,14 @@ def _picked(results: pd.DataFrame, column: str, positions: list[int]) -> list:
     return _nones(_cells(results, column, positions))
 
 
+#: The order of the sort rules when a selection names none.
+_DEFAULT_ORDER = ("source-precedence", "independent-first", "newest", "highest")
+#: The columns the sort rules and the final pick read, for the candidate rows.
+_SORT_COLUMNS = ("model", "benchmark", "source", "harness", "origin", "value", "retrieved", "self_reported")
+#: A sort key: one value per candidate row, and whether it sorts ascending.
+_SortKey = tuple[list, bool]
+
+
 def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iterable[str]) -> list[int]:
     """The row positions `select` returns, in its order.
 
@@ -263,61 +271,75 @@ def chosen_positions(results: pd.DataFrame, selection: Mapping, benchmarks: Iter
     sources = list(selection.get("sources", []))
     if not len(results):
         return []
+    candidates = _candidates(results, selection, sources, benchmarks)
+    if not candidates:
+        return []
+    col = {c: _cells(results, c, candidates) for c in _SORT_COLUMNS if c in results.columns}
+    keys = _rule_keys(selection, sources, col) + _tie_breaks(col)
+    order = list(range(len(candidates)))
+    for values, up in reversed(keys):  # stable sorts, last key first = lexicographic
+        order.sort(key=values.__getitem__, reverse=not up)
+    return _first_of_each_pair(order, col, candidates)
+
+
+def _candidates(results: pd.DataFrame, selection: Mapping, sources: list, benchmarks: Iterable[str]) -> list[int]:
+    """Ascending positions of the rows with a value for the benchmarks at the selection's metric and subset, only
+    those of the listed sources when the selection says `only_listed`."""
     groups = _table(results)["groups"]
     metric, subset = selection.get("metric", ""), selection.get("subset", "")
     candidates = sorted(p for b in set(benchmarks) for p in groups.get((b, metric, subset), ()))
     if selection.get("only_listed"):
         listed = set(sources)
         candidates = [p for p, s in zip(candidates, _cells(results, "source", candidates)) if s in listed]
-    if not candidates:
-        return []
-    col = {
-        c: _cells(results, c, candidates)
-        for c in ("model", "benchmark", "source", "harness", "origin", "value", "retrieved", "self_reported")
-        if c in results.columns
-    }
-    keys: list[list] = []  # one sort key per rule, each a value per candidate row
-    ascending: list[bool] = []
-    harness_rule = selection.get("harness") or {}
-    has_value_key = False
-    for key in selection.get("order", ["source-precedence", "independent-first", "newest", "highest"]):
+    return candidates
+
+
+def _rule_keys(selection: Mapping, sources: list, col: Mapping[str, list]) -> list[_SortKey]:
+    """The sort keys of the selection's order, most significant first. The value sorts once: "highest" adds no
+    key after a harness preference that falls back to the best value."""
+    keys: list[_SortKey] = []
+    for key in selection.get("order", _DEFAULT_ORDER):
         if key == "source-precedence":
             rank = {s: i for i, s in enumerate(sources)}
-            keys.append([rank.get(s, len(sources)) for s in col["source"]])
-            ascending.append(True)
+            keys.append(([rank.get(s, len(sources)) for s in col["source"]], True))
         elif key == "independent-first":
-            keys.append([_none(x) is not None and bool(x) for x in col["self_reported"]])
-            ascending.append(True)
+            keys.append(([_none(x) is not None and bool(x) for x in col["self_reported"]], True))
         elif key == "harness-preference":
-            prefer = [_norm_harness(h) for h in harness_rule.get("prefer", [])]
-            place = {h: i for i, h in enumerate(prefer)}
-            keys.append([place.get(_norm_harness(h), len(prefer)) for h in col["harness"]])
-            ascending.append(True)
-            if harness_rule.get("otherwise") == "best":
-                keys.append(col["value"])
-                ascending.append(False)
-                has_value_key = True
+            keys += _harness_keys(selection.get("harness") or {}, col)
         elif key == "newest":
-            keys.append([r if type(r) is str else _text_or_empty(r) for r in col["retrieved"]])
-            ascending.append(False)
-        elif key == "highest":
-            if not has_value_key:
-                keys.append(col["value"])
-                ascending.append(False)
-                has_value_key = True
+            keys.append(([r if type(r) is str else _text_or_empty(r) for r in col["retrieved"]], False))
+        elif key == "highest":  # the value list itself is the value key: is it there already?
+            keys += [] if any(values is col["value"] for values, _ in keys) else [(col["value"], False)]
         else:  # the schema lists the keys; an unknown one is a programming error
             raise ValueError(f"unknown selection key {key!r}")
-    # Final tie-break so that the choice never depends on file order.
-    for name in ("source", "harness", "origin"):
-        if name in col:
-            keys.append([x if type(x) is str else _text_or_empty(x) for x in col[name]])
-            ascending.append(True)
-    order = list(range(len(candidates)))
-    for values, up in reversed(list(zip(keys, ascending))):  # stable sorts, last key first = lexicographic
-        order.sort(key=values.__getitem__, reverse=not up)
+    return keys
+
+
+def _harness_keys(harness_rule: Mapping, col: Mapping[str, list]) -> list[_SortKey]:
+    """The preferred harnesses first, in the rule's order (names compared as _norm_harness reads them); among the
+    others, the best value first when the rule says `otherwise: best`."""
+    prefer = [_norm_harness(h) for h in harness_rule.get("prefer", [])]
+    place = {h: i for i, h in enumerate(prefer)}
+    keys: list[_SortKey] = [([place.get(_norm_harness(h), len(prefer)) for h in col["harness"]], True)]
+    if harness_rule.get("otherwise") == "best":
+        keys.append((col["value"], False))
+    return keys
+
+
+def _tie_breaks(col: Mapping[str, list]) -> list[_SortKey]:
+    """The final tie-break, so that the choice never depends on file order: source, harness, origin as text."""
+    return [
+        ([x if type(x) is str else _text_or_empty(x) for x in col[name]], True)
+        for name in ("source", "harness", "origin")
+        if name in col
+    ]
+
+
+def _first_of_each_pair(order: list[int], col: Mapping[str, list], candidates: list[int]) -> list[int]:
+    """The candidate position of the first row of each (model, benchmark) in that order."""
     seen: set = set()
     first = []
-    for i in order:  # the first of each (model, benchmark) in that order
+    for i in order:
         pair = (col["model"][i], col["benchmark"][i])
         if pair not in seen:
             seen.add(pair)
