@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from markupsafe import Markup, escape
 
 from .links import EXTERNAL_REL, external_link, safe_url
@@ -150,6 +153,9 @@ def markdown(text: str, pages: dict[str, str] | None = None, base: str = "") -> 
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+#: What template_digest keeps of one template: the loader's up-to-date check, its source's SHA-256, and the names it
+#: references (None when one is computed at render time)
+_Source = tuple[Callable[[], bool] | None, str, tuple[str, ...] | None]
 
 
 class _Environment(jinja2.Environment):
@@ -159,6 +165,11 @@ class _Environment(jinja2.Environment):
     so that exception was raised about a million times a build. A name dict itself has (items, get, ...) still
     goes the usual way, so every lookup answers as before."""
 
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        #: (loader, template name) -> what template_digest read of it (see _source)
+        self._sources: dict[tuple[jinja2.BaseLoader, str], _Source] = {}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
@@ -167,9 +178,52 @@ class _Environment(jinja2.Environment):
                 pass
         return super().getattr(obj, attribute)
 
+    def template_digest(self, name: str) -> str:
+        """SHA-256 over the sources of template `name` and of every template it extends, includes or imports,
+        recursively (jinja2.meta reads the names from each parsed template): what a page rendered from it is
+        made of, besides its data and the code (reuse.py), so a `model.html` edit changes the model pages' keys
+        only and a `base.html` edit every page's. A name computed at render time (`{% include x %}`) makes the
+        template depend on every template. Sources come from this environment's loader, as rendering reads
+        them, and are read again when the loader says a file changed (`sitegen serve` rebuilds in-process)."""
+        names = self._dependencies(name)
+        digest = hashlib.sha256()
+        for dep in sorted(names):
+            digest.update(f"{dep}\0{self._source(dep)[1]}\0".encode())
+        return digest.hexdigest()
+
+    def _dependencies(self, name: str) -> set[str]:
+        """`name` and every template it reaches through extends, include, import and from-import."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            refs = self._source(current)[2]
+            if refs is None:  # a name known only at render time: it may be any template
+                return set(self.list_templates()) | seen
+            todo.extend(refs)
+        return seen
+
+    def _source(self, name: str) -> _Source:
+        """(the loader's up-to-date check, SHA-256 of the source, the names it references or None when one is
+        computed), kept while the loader says the source is unchanged."""
+        loader = self.loader
+        assert loader is not None
+        kept = self._sources.get((loader, name))
+        if kept is not None and kept[0] is not None and kept[0]():
+            return kept
+        source, _, uptodate = loader.get_source(self, name)
+        found = list(jinja2.meta.find_referenced_templates(self.parse(source)))
+        refs = None if None in found else tuple(sorted({str(n) for n in found}))
+        entry = (uptodate, hashlib.sha256(source.encode("utf-8")).hexdigest(), refs)
+        self._sources[(loader, name)] = entry
+        return entry
+
 
 @lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+def environment() -> _Environment:
     """The one Jinja2 environment: templates from the package, autoescape on, StrictUndefined."""
     root = resources.files("sitegen") / "templates"
     env = _Environment(
