@@ -85,6 +85,20 @@ def _files(folder: Path):
                 yield Path(dirpath) / name
 
 
+#: The compute cache's folder below the root, and the SITEGEN_CACHE values that keep nothing (build/simcache.py's)
+CACHE_FOLDER = ".sitegen-cache"
+CACHE_OFF = frozenset({"off", "0", "no", "false", "none"})
+
+
+def cache_folder(root: Path) -> Path | None:
+    """Where the caches live (build/simcache.folder's answer): SITEGEN_CACHE's folder, else CACHE_FOLDER under
+    root; None when SITEGEN_CACHE is off (or 0, no, false, none)."""
+    name = os.environ.get("SITEGEN_CACHE", "").strip()
+    if name.lower() in CACHE_OFF:
+        return None
+    return Path(name) if name else Path(root) / CACHE_FOLDER
+
+
 def key_of(*parts) -> str | None:
     """A hash of Python values (pickled: exact floats, types and order); None when one cannot be pickled, which
     makes the file always rendered. Equal pickles mean equal values; different pickles of equal values (shared
