@@ -12,10 +12,11 @@ if TYPE_CHECKING:
     from .load import Repo
 
 
-def validate_repo(root: Path, parse_cache: bool = True, keep: bool = True) -> tuple[Repo | None, list[Problem]]:
+def validate_repo(root: Path, parse_cache: bool = True, keep: bool = False) -> tuple[Repo | None, list[Problem]]:
     """Read and check every file (load -> schema -> checks); the repo is returned only when there are no errors.
-    With parse_cache, each file's parse and schema problems are kept in the cache's folder by its digest
-    (data/parsecache.py; keep=False only loads them); the cross-file checks run every time."""
+    With parse_cache, each file's parse and schema problems are taken from the cache's folder by its digest
+    (data/parsecache.py), and with keep, kept there: a build keeps them, `sitegen validate` and a check write
+    nothing. The cross-file checks run every time."""
     from .. import reuse
     from . import checks, load, parsecache, schema
 
