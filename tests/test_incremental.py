@@ -5,8 +5,8 @@ A small tree (hardening/hardkit.make_tree: the real methodology, index definitio
 with seeded random scores, the real methodology pages) is built once; then, step after step, seeded random edits
 of every kind of input are applied: a result's value (which may move a percentile and so every board), a model's
 metadata, a methodology page, an index definition, the sources registry, a model file removed (its page must
-disappear) or added, a build setting, the compute cache deleted, the build date, and a template change (the
-package's digest). After each step the incremental build in site/, with the previous site and the compute cache
+disappear) or added, a build setting, the compute cache deleted, the build date, and a template edit (a page
+template, a partial or the base: only the pages that use it are rendered again). After each step the incremental build in site/, with the previous site and the compute cache
 (build/simcache.py) on disk, is compared with a clean build into another folder with an empty cache.
 """
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
 from hardkit import ROOT, dump, make_tree, model_doc, snapshot  # noqa: E402
 
 from sitegen import build, reuse  # noqa: E402
-from sitegen.build import simcache  # noqa: E402
+from sitegen.build import simcache, stamp  # noqa: E402
 from sitegen.site import render  # noqa: E402
 
 BENCHES = ("hle", "gpqa-diamond", "aime-2025", "scicode", "arc-agi-1", "swe-bench-verified", "terminal-bench-2")
@@ -119,8 +119,40 @@ def delete_cache(root: Path, rng: random.Random) -> str:
     return "cache deleted"
 
 
+#: Templates edited by edit_template, served ahead of the package's own files (the tree fixture puts a loader
+#: over this dict in front of the environment's, and makes the build's input stamp follow it)
+EDITED: dict[str, str] = {}
+#: After what edit_template writes into each template it edits: a visible comment, so the edit shows in the output
+ANCHORS = {
+    "base.html": "</body>",
+    "model.html": "{% block content %}",
+    "board.html": "{% block content %}",
+    "methodology.html": "{% block content %}",
+    "partials/macros.html": "Spotted a wrong number",
+    "partials/nav.html": 'aria-label="Navigation" data-md-level="0">',
+}
+
+
+def template_source(name: str) -> str:
+    return EDITED.get(name) or (Path(render.__file__).parent.parent / "templates" / name).read_text(encoding="utf-8")
+
+
+def edit_template(root: Path, rng: random.Random, name: str | None = None) -> str:
+    """A template edit, as `sitegen serve` sees one within its process: the environment's loader serves the
+    edited source, and the package digest (in the build's input stamp) changes with it."""
+    name = name or rng.choice(sorted(ANCHORS))
+    anchor = ANCHORS[name]
+    source = template_source(name)
+    assert anchor in source, name
+    EDITED[name] = source.replace(anchor, anchor + f"<!-- edited {rng.randint(0, 10**6)} -->", 1)
+    # a new loader, as the file loader's own check would see a changed file (the tree fixture restores the first)
+    env = render.environment()
+    env.loader = jinja2.ChoiceLoader([jinja2.DictLoader(dict(EDITED)), env.loader.loaders[-1]])
+    return f"template {name}"
+
+
 EDITS = (edit_result, edit_metadata, edit_methodology, edit_sources, remove_model, add_model, edit_definition,
-         edit_settings, delete_cache)
+         edit_settings, delete_cache, edit_template)
 
 
 def inodes(folder: Path) -> dict[str, int]:
@@ -158,6 +190,11 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_SITE_URL", "")  # unset, as far as settings() goes; edit_settings sets it
     for name in ("GITHUB_REPOSITORY", "GITHUB_SERVER_URL", "SITEGEN_CACHE"):
         monkeypatch.delenv(name, raising=False)
+    EDITED.clear()
+    env = render.environment()
+    monkeypatch.setattr(env, "loader", jinja2.ChoiceLoader([jinja2.DictLoader({}), env.loader]))
+    package = reuse.package_digest
+    monkeypatch.setattr(stamp, "package_digest", lambda: package() + repr(sorted(EDITED.items())))
     root = make_tree(tmp_path / "repo", models(random.Random(1), 24))
     for page in sorted((ROOT / "methodology").glob("*.md")):
         shutil.copy(page, root / "methodology" / page.name)
@@ -201,19 +238,85 @@ def test_a_date_change_reaches_every_page(tree, tmp_path, monkeypatch):
     check_against_clean(tree, tmp_path)
 
 
-def test_a_template_change_reaches_every_page(tree, tmp_path, monkeypatch):
-    """A template edit changes the package digest (reuse.package_digest hashes the package's files), and so every
-    page's key. Simulated: the footer of base.html edited through the loader, the digest changed with it."""
-    env = render.environment()
-    edited = (Path(render.__file__).parent.parent / "templates/base.html").read_text(encoding="utf-8")
-    edited = edited.replace("Built with sitegen", "Built with an edited sitegen")
-    monkeypatch.setattr(env, "loader", jinja2.ChoiceLoader([jinja2.DictLoader({"base.html": edited}), env.loader]))
-    env.cache.clear()
-    monkeypatch.setattr(reuse, "package_digest", lambda: "an edited package")
-    edit_result(tree, random.Random(3))  # the data digest must change too, or the build stops as up to date
+def rerendered(before: dict[str, list], site: Path) -> set[str]:
+    """The pages whose key in reuse's record changed since `before`: the ones rendered again."""
+    after = reuse.load_record(site)
+    return {rel for rel, entry in after.items() if rel.endswith(".html") and before.get(rel, [None])[0] != entry[0]}
+
+
+def pages_of(site: Path, *patterns: str) -> set[str]:
+    """The rendered pages (redirects left out: their bytes are their key) whose path matches one of patterns."""
+    record = reuse.load_record(site)
+    return {
+        rel
+        for rel, entry in record.items()
+        if rel.endswith(".html") and not entry[0].startswith("bytes:") and any(re.fullmatch(p, rel) for p in patterns)
+    }
+
+
+@pytest.mark.parametrize(
+    ("template", "patterns"),
+    [
+        ("model.html", [r"models/[^/]+/[^/]+/index\.html"]),
+        ("board.html", [r"boards/.*index\.html"]),
+        ("methodology.html", [r"methodology/(.+/)?index\.html"]),
+        ("base.html", [r".*"]),
+        ("partials/nav.html", [r".*"]),
+        # macros.html: what imports it (home, board, benchmark, charts, model, models), not the others
+        ("partials/macros.html", [r"index\.html", r"boards/.*", r"benchmarks/.+/index\.html", r"charts/index\.html",
+                                  r"models/.*"]),
+    ],
+)
+def test_a_template_edit_re_renders_only_the_pages_that_use_it(tree, tmp_path, template, patterns):
+    """A page's key covers its own template and those it extends, includes or imports (render.template_digest),
+    not every template: after one template's edit exactly the pages rendered from it change key, and the
+    incremental site is still the clean build's, byte for byte."""
+    before = reuse.load_record(tree / "site")
+    edit_template(tree, random.Random(8), template)
     check_against_clean(tree, tmp_path)
-    assert b"Built with an edited sitegen" in (tree / "site/models/org1/m09/index.html").read_bytes()
-    env.cache.clear()
+    expected = pages_of(tree / "site", *patterns)
+    assert expected and len(expected) < len(pages_of(tree / "site", ".*")) or patterns == [r".*"]
+    assert rerendered(before, tree / "site") == expected
+    if template in ("model.html", "base.html"):
+        assert b"<!-- edited " in (tree / "site/models/org1/m09/index.html").read_bytes()
+    if template == "model.html":
+        assert b"<!-- edited " not in (tree / "site/boards/ai-iq/index.html").read_bytes()
+
+
+def test_a_page_depends_on_the_templates_it_reaches(monkeypatch):
+    """template_digest: a template's own source and those it extends, includes and imports, transitively; a name
+    computed at render time reaches every template; an edit is seen when the loader says the source changed."""
+    sources = {
+        "base.html": "<body>{% block content %}{% endblock %}</body>",
+        "page.html": '{% extends "base.html" %}{% from "m.html" import x %}{% block content %}{{ x() }}{% endblock %}',
+        "m.html": '{% macro x() %}{% include "inner.html" %}{% endmacro %}',
+        "inner.html": "inner",
+        "other.html": '{% extends "base.html" %}',
+        "dynamic.html": "{% include name %}",
+    }
+    env = render._Environment(loader=jinja2.DictLoader(sources))
+    assert env._dependencies("page.html") == {"page.html", "base.html", "m.html", "inner.html"}
+    assert env._dependencies("other.html") == {"other.html", "base.html"}
+    assert env._dependencies("dynamic.html") == set(sources)
+    page, other, base = (env.template_digest(n) for n in ("page.html", "other.html", "base.html"))
+    sources["inner.html"] = "inner, edited"
+    assert env.template_digest("page.html") != page
+    assert (env.template_digest("other.html"), env.template_digest("base.html")) == (other, base)
+    sources["base.html"] = "<main>{% block content %}{% endblock %}</main>"
+    assert env.template_digest("other.html") != other and env.template_digest("base.html") != base
+
+
+def test_a_template_file_edit_is_seen_within_a_process(tmp_path):
+    """`sitegen serve` rebuilds in its process: a template file edited on disk changes the digests of the pages
+    that use it (the file loader's own up-to-date check, the one Jinja2 reloads by)."""
+    (tmp_path / "base.html").write_text("<p>{% block content %}{% endblock %}</p>")
+    (tmp_path / "page.html").write_text('{% extends "base.html" %}{% block content %}a{% endblock %}')
+    env = render._Environment(loader=jinja2.FileSystemLoader(str(tmp_path)))
+    first = env.template_digest("page.html")
+    assert env.template_digest("page.html") == first
+    (tmp_path / "base.html").write_text("<div>{% block content %}{% endblock %}</div>")
+    os.utime(tmp_path / "base.html", ns=(1, 1))  # a different modification time, however fast the edit was
+    assert env.template_digest("page.html") != first
 
 
 def test_a_file_changed_by_hand_is_not_reused(tree, tmp_path):

@@ -4,8 +4,10 @@ is unchanged since the previous build is hard-linked from the previous site inst
 The record of keys (RECORD, JSON) lives inside the site it describes, so the two are swapped in together and can
 never disagree. An entry is [key, SHA-256 of the file's bytes]: a file is reused only when its bytes still hash
 to that (one changed by hand since is rendered again). Both are deterministic, so the record is too. The key of a page covers its template data and every other value its
-template receives (site/assembly.py, render_files), plus `package_digest()`: the package's code, templates and
-static files, the versions of the libraries that shape the output, and Python's. The key of any other file is
+template receives (site/assembly.py, render_files), the templates it is rendered from (its own and every one it
+extends, includes or imports, and the sidebar's: site/render.py, template_digest), plus `code_digest()`: the
+package's code, the versions of the libraries that shape the output, and Python's. A template edit so renders
+again only the pages that use that template; a static file is copied, never embedded in a page. The key of any other file is
 the hash of its bytes, so it is reused only when it would be written identically.
 
 A new site is always a fresh folder (write.atomic_build): a page that is no longer generated is not carried
@@ -81,6 +83,20 @@ def _files(folder: Path):
         for name in sorted(filenames):
             if not name.endswith(".pyc"):
                 yield Path(dirpath) / name
+
+
+#: The compute cache's folder below the root, and the SITEGEN_CACHE values that keep nothing (build/simcache.py's)
+CACHE_FOLDER = ".sitegen-cache"
+CACHE_OFF = frozenset({"off", "0", "no", "false", "none"})
+
+
+def cache_folder(root: Path) -> Path | None:
+    """Where the caches live (build/simcache.folder's answer): SITEGEN_CACHE's folder, else CACHE_FOLDER under
+    root; None when SITEGEN_CACHE is off (or 0, no, false, none)."""
+    name = os.environ.get("SITEGEN_CACHE", "").strip()
+    if name.lower() in CACHE_OFF:
+        return None
+    return Path(name) if name else Path(root) / CACHE_FOLDER
 
 
 def key_of(*parts) -> str | None:

@@ -339,7 +339,7 @@ def run(
         # The inputs are those of the last build: so are their warnings, which the stamp recorded.
         return Outcome(stamp.recorded_warnings(out), f"up to date (nothing changed since the last build of {out})")
     progress(BUILD_STAGES[0])
-    repo, problems = validate_repo(root)
+    repo, problems = validate_repo(root, keep=not check)  # a check loads the parse cache, writes nothing
     if repo is None:
         return Outcome(problems)
     progress(BUILD_STAGES[1])

@@ -12,12 +12,18 @@ if TYPE_CHECKING:
     from .load import Repo
 
 
-def validate_repo(root: Path) -> tuple[Repo | None, list[Problem]]:
-    """Read and check every file (load -> schema -> checks); the repo is returned only when there are no errors."""
-    from . import checks, load, schema
+def validate_repo(root: Path, parse_cache: bool = True, keep: bool = False) -> tuple[Repo | None, list[Problem]]:
+    """Read and check every file (load -> schema -> checks); the repo is returned only when there are no errors.
+    With parse_cache, each file's parse and schema problems are taken from the cache's folder by its digest
+    (data/parsecache.py), and with keep, kept there: a build keeps them, `sitegen validate` and a check write
+    nothing. The cross-file checks run every time."""
+    from .. import reuse
+    from . import checks, load, parsecache, schema
 
-    repo, problems = load.load_repo(root)
-    shaped = [p for doc in repo.all_docs() for p in schema.check_doc(doc)]
+    folder = reuse.cache_folder(Path(root)) if parse_cache else None
+    with parsecache.kept(folder / parsecache.FOLDER if folder is not None else None, keep):
+        repo, problems = load.load_repo(root)
+        shaped = [p for doc in repo.all_docs() for p in parsecache.schema_problems(doc, schema.check_doc)]
     shaped += [p for raw in repo.raw for p in schema.check_raw(raw)]
     problems.extend(not_yet_reported(shaped, problems))
     problems.extend(checks.run_checks(repo))
@@ -59,7 +65,7 @@ def validate_change(root: Path, changes: dict[str, bytes | None]) -> list:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
-        return validate_repo(copy)[1]
+        return validate_repo(copy, parse_cache=False)[1]  # a throw-away copy: nothing to keep
 
 
 def new_errors(root: Path, changes: dict[str, bytes | None]) -> list:

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from .. import paths
 from ..problems import Problem
-from . import kinds, yamlstrict
+from . import kinds, parsecache, yamlstrict
 
 RESERVED_NAMES = {
     "index",
@@ -239,7 +239,7 @@ def _read_yaml(path: Path, root: Path, kind: str, problems: list[Problem]) -> Do
     if raw is None:
         return None
     rel = _rel(path, root)
-    parsed, found = yamlstrict.parse(raw, rel)
+    parsed, found = parsecache.parse(raw, rel, kind)  # kept by the file's digest in a validation run
     problems.extend(found)
     return Doc(rel, kind, parsed) if parsed is not None else None
 

@@ -632,8 +632,12 @@ def render_files(
         return nav_cache[key]
 
     common = {"ctx": facts, "csp": CSP, "href": href, "urls": urls, "nav_html": nav_html}
-    # Everything a page receives besides its own data and charts (the code, templates and assets: package_digest)
-    site_key = reuse.key_of(reuse.package_digest(), vars(facts), CSP, vars(urls), nav) if output is not None else None
+    # Everything a page receives besides its own data, charts and templates (the code: code_digest; the sidebar)
+    site_key = (
+        reuse.key_of(reuse.code_digest(), env.template_digest("partials/nav.html"), vars(facts), CSP, vars(urls), nav)
+        if output is not None
+        else None
+    )
     pages = list(plan(ctx, urls, lk, charts))
 
     def render_pages(chunk) -> dict[str, bytes | list]:
@@ -654,7 +658,11 @@ def render_files(
             if output is None:
                 out[page.path] = render()
             else:
-                key = reuse.key_of(site_key, shown, fields, page_charts) if site_key is not None else None
+                key = (
+                    reuse.key_of(site_key, env.template_digest(page.template), shown, fields, page_charts)
+                    if site_key is not None
+                    else None
+                )
                 out[page.path] = output.put(page.path, key, render)
         return out
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from markupsafe import Markup, escape
 
 from .links import EXTERNAL_REL, external_link, safe_url
@@ -150,6 +153,9 @@ def markdown(text: str, pages: dict[str, str] | None = None, base: str = "") -> 
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+#: What template_digest keeps of one template: the loader's up-to-date check, its source's SHA-256, and the names it
+#: references (None when one is computed at render time)
+_Source = tuple[Callable[[], bool] | None, str, tuple[str, ...] | None]
 
 
 class _Environment(jinja2.Environment):
@@ -159,6 +165,11 @@ class _Environment(jinja2.Environment):
     so that exception was raised about a million times a build. A name dict itself has (items, get, ...) still
     goes the usual way, so every lookup answers as before."""
 
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        #: (loader, template name) -> what template_digest read of it (see _source)
+        self._sources: dict[tuple[jinja2.BaseLoader, str], _Source] = {}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
@@ -167,9 +178,52 @@ class _Environment(jinja2.Environment):
                 pass
         return super().getattr(obj, attribute)
 
+    def template_digest(self, name: str) -> str:
+        """SHA-256 over the sources of template `name` and of every template it extends, includes or imports,
+        recursively (jinja2.meta reads the names from each parsed template): what a page rendered from it is
+        made of, besides its data and the code (reuse.py), so a `model.html` edit changes the model pages' keys
+        only and a `base.html` edit every page's. A name computed at render time (`{% include x %}`) makes the
+        template depend on every template. Sources come from this environment's loader, as rendering reads
+        them, and are read again when the loader says a file changed (`sitegen serve` rebuilds in-process)."""
+        names = self._dependencies(name)
+        digest = hashlib.sha256()
+        for dep in sorted(names):
+            digest.update(f"{dep}\0{self._source(dep)[1]}\0".encode())
+        return digest.hexdigest()
+
+    def _dependencies(self, name: str) -> set[str]:
+        """`name` and every template it reaches through extends, include, import and from-import."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            refs = self._source(current)[2]
+            if refs is None:  # a name known only at render time: it may be any template
+                return set(self.list_templates()) | seen
+            todo.extend(refs)
+        return seen
+
+    def _source(self, name: str) -> _Source:
+        """(the loader's up-to-date check, SHA-256 of the source, the names it references or None when one is
+        computed), kept while the loader says the source is unchanged."""
+        loader = self.loader
+        assert loader is not None
+        kept = self._sources.get((loader, name))
+        if kept is not None and kept[0] is not None and kept[0]():
+            return kept
+        source, _, uptodate = loader.get_source(self, name)
+        found = list(jinja2.meta.find_referenced_templates(self.parse(source)))
+        refs = None if None in found else tuple(sorted({str(n) for n in found}))
+        entry = (uptodate, hashlib.sha256(source.encode("utf-8")).hexdigest(), refs)
+        self._sources[(loader, name)] = entry
+        return entry
+
 
 @lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+def environment() -> _Environment:
     """The one Jinja2 environment: templates from the package, autoescape on, StrictUndefined."""
     root = resources.files("sitegen") / "templates"
     env = _Environment(
@@ -203,6 +257,9 @@ def environment() -> jinja2.Environment:
         row_attrs=row_attrs_html,
         mode_mark=mode_mark_html,
         board_name=board_name_html,
+        bench_rows=bench_rows_html,
+        category_rows=category_rows_html,
+        board_rows=board_rows_html,
     )
     return env
 
@@ -377,3 +434,171 @@ def board_cell_html(c: dict[str, Any]) -> Markup:
     text = number(c["value"], c["digits"])
     # the class is one letter, so it needs no quotes (HTML allows it; a long board has thousands of these cells)
     return Markup(f"<td class={code}>{text}</td>" if code else f"<td>{text}</td>")
+
+
+# Table rows built in Python: a board or benchmark page has one row per model, each of ten or more cells, and
+# rendering them through Jinja2 (a macro call, a Markup per value) was the largest part of their render time.
+# Each helper writes the bytes the template loop wrote (the same markup, whitespace and escaping: every value from
+# the data goes through `escape`, as autoescape did) and returns all of a table's rows as one Markup.
+
+
+def _num_text(value: Any, digits: int) -> Markup:
+    return escape(fmt(value, digits))
+
+
+def _rank_text(r: dict[str, Any]) -> Markup:
+    return escape(r["rank"] if r["rank"] is not None else "–")
+
+
+def _bench_value_cell(r: dict[str, Any], digits: int) -> str:
+    text = _num_text(r["value"], digits)
+    shown = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{text}</a>' if r["url"] else text
+    if r["how"] != "observed":
+        how = escape(r["how"])
+        label = f'<span class="lb-how lb-how--{how}">{how}</span>'
+        if r["reason"]:
+            label = f'<details class="lb-rowd"><summary>{label}</summary>{escape(r["reason"])}</details>'
+        shown = f"{shown} {label}"
+    return f'<td data-sort="{escape(num_attr(r["value"]))}" class="lb-value">{shown}</td>\n'
+
+
+def _also_text(r: dict[str, Any], digits: int) -> str:
+    """A row's other runs under another harness (views.other_runs): the best two, and how many more."""
+    if not r["also"]:
+        return ""
+    runs = ", ".join(f"{escape(a['harness'])} {_num_text(a['value'], digits)}" for a in r["also"][:2])
+    more = f" and {len(r['also']) - 2} more runs (model page)" if len(r["also"]) > 2 else ""
+    return f'<br><span class="lb-also">also {runs}{more}</span>'
+
+
+def bench_rows_html(view: dict[str, Any], root: str) -> Markup:
+    """The rows of a benchmark page's score table (views.bench_board_view prepares the fields); the columns the
+    view leaves out (no interval, no standard error, no harness, one source, one retrieval date) are left out."""
+    digits = view["digits"]
+    out = []
+    for r in view["rows"]:
+        cells = [
+            f"<tr{row_attrs_html(r)}>\n",
+            f'<td data-sort="{escape(num_attr(r["rank"]))}">{_rank_text(r)}</td>\n',
+            f'<th scope="row" data-sort="{escape(r["name"])}">{model_link_html(r, root)}</th>\n',
+            f'<td data-sort="{escape(r["org"])}">{escape(r["org"])}</td>\n',
+            _bench_value_cell(r, digits),
+        ]
+        if view["has_ci"]:
+            ci = r["ci"]
+            shown = (
+                f"{_num_text(ci[0], digits)}–{_num_text(ci[1], digits)}"
+                if ci
+                else '–<span class="lb-sr"> not known</span>'
+            )
+            cells.append(f"<td>{shown}</td>")
+        if view["has_stderr"]:
+            se = r["stderr"]
+            shown = '–<span class="lb-sr"> not known</span>' if se is None else _num_text(se, view["stderr_digits"])
+            cells.append(f'<td data-sort="{escape(num_attr(se))}">{shown}</td>')
+        if view["has_harness"]:
+            cells.append(
+                f'<td data-sort="{escape(r["harness"])}">{escape(r["harness"] or "–")}{_also_text(r, digits)}</td>'
+            )
+        if not view["one_source"]:
+            cells.append(f'<td data-sort="{escape(r["source"])}">{escape(r["source"])}</td>')
+        if not view["one_retrieved"]:
+            cells.append(f'<td data-sort="{escape(r["retrieved"])}">{escape(r["retrieved"])}</td>')
+        if r["self_reported"]:
+            cells.append('<td data-sort="self"><span class="lb-self">self-reported</span></td>\n</tr>\n')
+        else:
+            cells.append('<td data-sort="third">third-party</td>\n</tr>\n')
+        out.append("".join(cells))
+    return Markup("".join(out))
+
+
+def category_rows_html(table: dict[str, Any], root: str) -> Markup:
+    """The rows of a benchmark page's per-category table (views._category_view): a model, then one cell per
+    category, '–' where the source reports none."""
+    digits = table["digits"]
+    out = []
+    for r in table["rows"]:
+        cells = [f'<tr><th scope="row" data-sort="{escape(r["name"])}">{model_link_html(r, root)}</th>']
+        for c in r["cells"]:
+            sort = escape(num_attr(c["value"] if c else None))
+            if not c:
+                shown = '–<span class="lb-sr"> not reported</span>'
+            elif c["url"]:
+                text = _num_text(c["value"], digits)
+                shown = f'<a href="{escape(c["url"])}" rel="noopener nofollow" title="{escape(c["title"])}">{text}</a>'
+            else:
+                shown = _num_text(c["value"], digits)
+            cells.append(f'<td data-sort="{sort}" class="lb-value">{shown}</td>')
+        cells.append("</tr>\n")
+        out.append("".join(cells))
+    return Markup("".join(out))
+
+
+def _board_value_cell(r: dict[str, Any], view: dict[str, Any], root: str) -> str:
+    digits = view["digits"]
+    if r["value"] is None:
+        shown: str = "–"
+    elif view["has_components"] and r["breakdown"]:
+        shown = f'<a href="{escape(root)}{escape(r["breakdown"])}">{_num_text(r["value"], digits)}</a>'
+    elif r["url"]:
+        shown = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{_num_text(r["value"], digits)}</a>'
+    else:
+        shown = _num_text(r["value"], digits)
+    if r["manual"]:
+        href = escape(r["manual_url"] or "#")
+        manual = _num_text(r["manual"]["value"], digits)
+        shown += f' <a class="lb-manual" href="{href}" rel="noopener nofollow">manual {manual}</a>'
+    return f'<td class="v">{shown}</td>'
+
+
+def _board_interval_cell(r: dict[str, Any], digits: int) -> str:
+    data = ""
+    if r["interval"] and r["interval_measurement"]:
+        m = r["interval_measurement"]
+        data = f' data-m="{_num_text(m[0], digits)}–{_num_text(m[1], digits)}"'
+    if r["interval"]:
+        shown = f"{_num_text(r['interval'][0], digits)}–{_num_text(r['interval'][1], digits)}"
+        if r["interval_method"]:
+            shown += f' <span class="lb-how">{escape(r["interval_method"])}</span>'
+    else:
+        shown = "–"
+    if r["interval_note"]:
+        shown = f'<details class="lb-rowd"><summary>{shown}</summary>{escape(r["interval_note"])}</details>'
+    return f'<td class="iv"{data}>{shown}</td>'
+
+
+def board_rows_html(view: dict[str, Any], root: str) -> Markup:
+    """The rows of a leaderboard (views.board_view prepares the fields): rank, range and tier, name, value,
+    interval, organisation, coverage, status, one board_cell_html per component and the notes, each only where the
+    view has that column. Past the 30th row of a board over 120 rows, a row carries class lb-later."""
+    rows = view["rows"]
+    long = len(rows) > 120
+    out = []
+    for index, r in enumerate(rows, 1):
+        later = ' class="lb-later"' if index > 30 and long else ""
+        cells = [f'<tr{row_attrs_html(r)} data-ranked="{1 if r["ranked"] else 0}"{later}><td>{_rank_text(r)}</td>']
+        if view["has_tier"]:
+            tier = r["tier"]
+            spread = escape(r["rank_range"])
+            if tier is not None:
+                spread = Markup(f"{spread}{' ' if r['rank_range'] else ''}({escape(tier)})")
+            cells.append(f"<td>{spread}</td>")
+        name = board_name_html(r["name"])
+        if r["href"]:
+            name = Markup(f'<a href="{escape(root)}{escape(r["href"])}">{name}</a>')
+        cells.append(f'<th scope="row">{name}{mode_mark_html(r)}</th>')
+        cells.append(_board_value_cell(r, view, root))
+        if view["has_interval"]:
+            cells.append(_board_interval_cell(r, view["digits"]))
+        cells.append(f"<td>{escape(r['org'])}</td>")
+        if view["has_components"]:
+            cells.append(f"<td>{escape(r['have'])}/{escape(r['of'])}</td>" if r["of"] else "<td></td>")
+        status = escape(r["status"])
+        flag = f" lb-status--{status}" if r["status"] in ("provisional", "unranked") else ""
+        cells.append(f'<td class="st{flag}">{status}</td>')
+        cells.extend(board_cell_html(c) for c in r["cells"])
+        if view["has_notes"]:
+            cells.append(f'<td class="lb-notes">{escape(r["notes"])}</td>')
+        cells.append("</tr>\n")
+        out.append("".join(cells))
+    return Markup("".join(out))

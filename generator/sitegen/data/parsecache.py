@@ -1,0 +1,152 @@
+"""Parsed data files and their schema problems, kept by each file's digest: a rebuild parses and schema-checks only
+the files whose bytes changed since the last run; the cross-file rules (checks.py) run every time.
+
+An entry is named by SHA-256 of the package's code (reuse.code_digest: the parser, the schemas, the libraries'
+versions), the file's kind, its path and its bytes, so it is what parsing those bytes there gives: the parsed
+data with its marks, the YAML reader's problems and the schema's, each with its path:line:col. Entries live in
+`parse/` of the compute cache's folder (reuse.cache_folder; SITEGEN_CACHE=off keeps nothing), are written whole
+or not at all (a new file, then a rename), read without following a link, and a run keeps only the entries it
+used. Deleting them is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import reuse
+from ..problems import Problem
+from . import yamlstrict
+
+if TYPE_CHECKING:
+    from .load import Doc
+
+#: The entries' folder inside the cache's.
+FOLDER = "parse"
+_NAME = re.compile(r"[0-9a-f]{64}\.pickle")
+#: What an entry holds: the parsed file (None when it does not parse), the reader's problems and the schema's
+#: (None until the schema has checked it)
+_Entry = tuple[yamlstrict.Parsed | None, list[Problem], list[Problem] | None]
+
+
+class Store:
+    """One validation run's view of the entries in `folder`."""
+
+    def __init__(self, folder: Path, keep: bool = True):
+        self.folder, self.keep = Path(folder), keep
+        self.salt = reuse.code_digest()
+        self.used: set[str] = set()
+        self.names: dict[tuple[str, str], str] = {}  # (path, kind) -> the entry this run parsed it by
+        self.entries: dict[str, _Entry] = {}  # this run's, by name: read, or made and written once checked
+        # a link on the way would put the entries elsewhere: such a store keeps nothing
+        self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:3]))
+
+    def _name(self, raw: bytes, rel: str, kind: str) -> str:
+        head = f"{self.salt}\0{kind}\0{rel}\0".encode()
+        return hashlib.sha256(head + raw).hexdigest()
+
+    def _read(self, name: str) -> _Entry | None:
+        if not self.ok:
+            return None
+        try:
+            fd = os.open(self.folder / f"{name}.pickle", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as f:
+                entry = pickle.loads(f.read())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
+            return None  # damaged: parsed again and replaced
+        return entry if isinstance(entry, tuple) and len(entry) == 3 else None
+
+    def _write(self, name: str, entry: _Entry) -> None:
+        if not (self.ok and self.keep):
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{name}.{os.getpid()}.tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            with os.fdopen(fd, "wb") as f:
+                f.write(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, self.folder / f"{name}.pickle")
+        except OSError:
+            return  # a cache that cannot be written is only slower
+
+    def parse(self, raw: bytes, rel: str, kind: str) -> tuple[yamlstrict.Parsed | None, list[Problem]]:
+        """yamlstrict.parse(raw, rel), from the entry of these bytes when there is one."""
+        name = self._name(raw, rel, kind)
+        self.used.add(name)
+        self.names[(rel, kind)] = name
+        entry = self.entries.get(name) or self._read(name)
+        if entry is None:
+            parsed, found = yamlstrict.parse(raw, rel)
+            entry = (parsed, list(found), [] if parsed is None else None)  # nothing to check when nothing parsed
+            if parsed is None:
+                self._write(name, entry)
+        self.entries[name] = entry
+        return entry[0], list(entry[1])
+
+    def schema_problems(self, doc: Doc, check: Callable[[Doc], Iterable[Problem]]) -> list[Problem]:
+        """check(doc) (schema.check_doc), from the entry the document was parsed by when it has them."""
+        name = self.names.get((doc.path, doc.kind))
+        entry = self.entries.get(name) if name is not None else None
+        if entry is not None and entry[2] is not None:
+            return list(entry[2])
+        found = list(check(doc))
+        if name is not None and entry is not None:
+            # written now, before anything later in the run could change the parsed data
+            self.entries[name] = (entry[0], entry[1], found)
+            self._write(name, self.entries[name])
+        return found
+
+    def prune(self) -> None:
+        """Remove the entries this run did not use (and any left half-written)."""
+        if not (self.ok and self.keep):
+            return
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        for name in names:
+            if not (_NAME.fullmatch(name) and name[: -len(".pickle")] in self.used):
+                with contextlib.suppress(OSError):
+                    os.unlink(self.folder / name)
+
+
+#: The store of the validation run in progress (set by `kept`), else None: load.py parses afresh.
+_CURRENT: list[Store | None] = [None]
+
+
+@contextlib.contextmanager
+def kept(folder: Path | None, keep: bool = True) -> Iterator[Store | None]:
+    """Within the block, data files are parsed through a Store over `folder` (None: no cache)."""
+    store = Store(folder, keep) if folder is not None else None
+    outer = _CURRENT[0]
+    _CURRENT[0] = store
+    try:
+        yield store
+    finally:
+        _CURRENT[0] = outer
+    if store is not None:
+        store.prune()
+
+
+def parse(raw: bytes, rel: str, kind: str) -> tuple[yamlstrict.Parsed | None, list[Problem]]:
+    """yamlstrict.parse(raw, rel) through the current run's store, when there is one."""
+    store = _CURRENT[0]
+    if store is None:
+        parsed, found = yamlstrict.parse(raw, rel)
+        return parsed, list(found)
+    return store.parse(raw, rel, kind)
+
+
+def schema_problems(doc: Doc, check: Callable[[Doc], Iterable[Problem]]) -> list[Problem]:
+    """check(doc) through the current run's store, when there is one."""
+    store = _CURRENT[0]
+    return list(check(doc)) if store is None else store.schema_problems(doc, check)
