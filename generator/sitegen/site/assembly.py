@@ -18,7 +18,7 @@ from .. import reuse
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
 from .charts import BEST_PREFIX, PRICE_CHART, build_charts, price_disagreement_rows, price_rows
-from .context import SiteContext
+from .context import SiteContext, rows_of
 from .numbers import decimals, number, with_unit
 from .pages import (
     Page,
@@ -240,7 +240,7 @@ def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) ->
                     {
                         "b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)},
                         "href": href(urls.benchmark[bid]),
-                        "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", [])),
+                        "n": len(rows_of(ctx.benchmark_boards, bid)),
                     }
                     for bid in sorted(urls.benchmark)
                 ],
@@ -252,9 +252,9 @@ def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) ->
 
 def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """The models' index, then a page per model."""
-    iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
+    iq = {r["model"]: r for r in rows_of(ctx.boards, "ai-iq")}
     model_rows = [
-        {**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+        {**lk.model_meta(m["id"]), "iq": iq[m["id"]].get("value") if m["id"] in iq else None}
         for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))
     ]
     pages = [
@@ -381,7 +381,8 @@ def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
     """The methodology page that explains a board's definition; on a page that explains several (index versions,
     sub-indices), that definition's own section."""
-    definition = str((ctx.boards.get(bid) or {}).get("definition") or bid)
+    board = ctx.boards.get(bid)
+    definition = str((board.get("definition") if board else None) or bid)
     defs = ctx.index_defs or {}
     for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
         if f"{stem}.md" in urls.methodology:
@@ -399,7 +400,7 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
     source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
     source_no = {sid: i for i, sid in enumerate(source_ids)}
-    links: dict[str, int] = {}  # each link once: most values link to their source's page
+    links: dict[str | None, int] = {}  # each link once: most values link to their source's page
 
     def provenance(r: dict | None) -> list | None:
         if not r:
@@ -465,6 +466,11 @@ def _compare_models(ctx: SiteContext, lk: Lookups, models: list) -> list:
     ]
 
 
+def _bench_text(lk: Lookups, b: str, v: Any) -> str:
+    """A benchmark's value as its pages write it."""
+    return with_unit(v, lk.bench_unit(b), lk.bench_digits(b))
+
+
 def _compare_intervals(ctx: SiteContext, lk: Lookups, b: str, index: dict[str, int]) -> dict:
     """A board's value intervals, for the compare chart: by model number, [low, high, its text by the one
     formatter]."""
@@ -527,7 +533,7 @@ def _compare_benchmarks(
             _sparse(
                 _cells(
                     [rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
-                    lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)),
+                    functools.partial(_bench_text, lk, b),
                 )
             ),
             label,
@@ -538,15 +544,19 @@ def _compare_benchmarks(
     ]
 
 
-_JOB = None  # (function, items) handed to forked workers; set only while _in_parallel runs
+_Share = Callable[[list[Any]], dict[str, Any]]
+_JOB: tuple[_Share, list[Any]] | None = (
+    None  # (function, items) handed to forked workers; set only while _in_parallel runs
+)
 
 
-def _run_share(worker: int, workers: int) -> dict:
+def _run_share(worker: int, workers: int) -> dict[str, Any]:
+    assert _JOB is not None, "a share is run only while _in_parallel has set the job"
     fn, items = _JOB
     return fn(items[worker::workers])
 
 
-def _in_parallel(fn, items: list) -> dict:
+def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
     """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
 
     Every page is rendered independently of the others, so the output does not depend on how the work is
@@ -669,7 +679,7 @@ def render_files(
     site_key = reuse.key_of(reuse.package_digest(), vars(facts), CSP, vars(urls), nav) if output is not None else None
     pages = list(plan(ctx, urls, lk, charts))
 
-    def render_pages(chunk) -> dict[str, bytes | list]:
+    def render_pages(chunk: list[Page]) -> dict[str, bytes | list]:
         """Render a share of the pages; with output, placed by this worker (its record entry in the map)."""
         out: dict[str, bytes | list] = {}
         for page in chunk:
@@ -677,7 +687,9 @@ def render_files(
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
             page_charts = _page_charts(page, fields, charts)
 
-            def render(page=page, shown=shown, fields=fields, page_charts=page_charts) -> bytes:
+            def render(
+                page: Page = page, shown: Page = shown, fields: dict[str, Any] = fields, page_charts: dict = page_charts
+            ) -> bytes:
                 return (
                     env.get_template(page.template)
                     .render(page=shown, root=page.root, charts=page_charts, **common, **fields)
@@ -739,29 +751,29 @@ def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -
     """The files each board page fetches next to itself: its cells' provenance and its as-of months' texts."""
     files: dict[str, bytes] = {}
     for page in pages:
-        if page.template == "board.html" and page.data["view"]["has_components"]:
+        fields = page.data if isinstance(page.data, dict) else {}  # a board page's data is built in plan()
+        if page.template == "board.html" and fields["view"]["has_components"]:
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
             files[page.path.removesuffix("index.html") + "cells.json"] = (
-                str(script_json(board_data(page.data["view"], lk))) + "\n"
+                str(script_json(board_data(fields["view"], lk))) + "\n"
             ).encode("utf-8")
-        if page.template == "board.html" and page.data.get("asof"):
+        if page.template == "board.html" and fields.get("asof"):
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
-                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n"
+                str(script_json(asof.names(ctx, urls, fields["asof"]["id"]))) + "\n"
             ).encode("utf-8")
-            for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
+            for name, data in asof.texts(ctx, fields["asof"]["id"], fields["asof"]["digits"]).items():
                 files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
     return files
 
 
 def _social_images(ctx: SiteContext, pages: list[Page]) -> dict[str, bytes]:
     """The social preview images: the site's and one per board (its full view, not the one-row-per-release one)."""
-    views = {
-        p.data["view"]["id"]: p.data["view"]
-        for p in pages
-        if p.template == "board.html" and not p.data["view"]["per_release"]
-    }
-    home = next((p.data for p in pages if p.path == "index.html"), {"boards": []})
+    boards = [p.data for p in pages if p.template == "board.html" and isinstance(p.data, dict)]
+    views = {d["view"]["id"]: d["view"] for d in boards if not d["view"]["per_release"]}
+    home: dict[str, Any] = next(
+        (p.data for p in pages if p.path == "index.html" and isinstance(p.data, dict)), {"boards": []}
+    )
     return ogimage.images(ctx, views, [v["id"] for v in home["boards"]])
 
 
@@ -785,7 +797,7 @@ def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]
             if path in taken or path in out:
                 continue  # a page of a live model wins; validation keeps former ids from being reused
             root = "../" * path.count("/")
-            target = escape(root + urls.model_href(m["id"]))
+            target = escape(root + href(urls.model[m["id"]]))
             name = escape(m.get("name") or m["id"])
             out[path] = (
                 '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -824,7 +836,7 @@ def render_site(
     Pages are placed by the workers that render them; everything else here. The record is written last.
     `charts_cache`: see cached_charts.
     """
-    output = reuse.Output(out_dir, previous)
+    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None)
     output.folder.mkdir(parents=True, exist_ok=True)
     files = render_files(ctx, output, charts_cache)
     for rel, data in sorted(files.items()):
