@@ -218,51 +218,39 @@ def _today(
             owned=owned.get(bid),
             seed_salt=uncertainty.current_salt(),
         )
-    if months is None:  # boards only
-        return Computed(
-            results,
-            models,
-            index_boards,
+    sources = _listed(repo.sources, "sources")
+    as_of: dict[str, Any] = {}  # boards only (no months): neither the as-of views nor the API files
+    api_files: dict[str, str] = {}
+    if months is not None:
+        as_of, texts, used = months.result()
+        store = simcache.current()
+        if store is not None and hasattr(store, "used"):
+            store.used |= used  # the worker's entries are this build's too
+        api_files = export.api_files(
+            boards,
             benchmark_boards,
-            benchmarks,
-            _listed(repo.sources, "sources"),
-            index_defs,
-            {},
-            frontiers,
-            result_records,
             model_records,
-            {},
-            ahead,
+            result_records,
+            benchmarks,
+            sources,
+            frontiers,
+            as_of["price_steps"],
         )
-    as_of, texts, used = months.result()
-    store = simcache.current()
-    if store is not None and hasattr(store, "used"):
-        store.used |= used  # the worker's entries are this build's too
-    api_files = export.api_files(
-        boards,
-        benchmark_boards,
-        model_records,
-        result_records,
-        benchmarks,
-        _listed(repo.sources, "sources"),
-        frontiers,
-        as_of["price_steps"],
-    )
-    api_files.update(texts)
+        api_files.update(texts)
     return Computed(
-        results,
-        models,
-        index_boards,
-        benchmark_boards,
-        benchmarks,
-        _listed(repo.sources, "sources"),
-        index_defs,
-        api_files,
-        frontiers,
-        result_records,
-        model_records,
-        as_of,
-        ahead,
+        results=results,
+        models=models,
+        boards=index_boards,
+        benchmark_boards=benchmark_boards,
+        benchmarks=benchmarks,
+        sources=sources,
+        index_defs=index_defs,
+        api_files=api_files,
+        frontiers=frontiers,
+        result_records=result_records,
+        model_records=model_records,
+        as_of=as_of,
+        ahead=ahead,
     )
 
 
