@@ -9,12 +9,32 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..data import validate_repo
 from ..indices.board_types import Board
 from ..problems import ERROR, Problem
 from . import workers
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..data.load import Doc, Repo
+    from ..site.context import SiteContext
+
+#: Per-question rows by (benchmark, model) (raw_frames).
+RawFrames = dict[tuple[str, str], "pd.DataFrame"]
+
+
+class History(Protocol):
+    """What a build takes from git (history.changelog.Record, which build does not import: history is above it)."""
+
+    committed: str | None
+    key: str
+
+    def summary(self) -> list[dict[str, Any]]: ...
 
 
 @dataclasses.dataclass
@@ -41,7 +61,7 @@ class Computed:
 
 
 def compute(
-    repo,
+    repo: Repo,
     cache: Path | None = None,
     boards_only: bool = False,
     inputs: str | None = None,
@@ -83,15 +103,23 @@ def compute(
     with simcache.kept_in(store):
         computed = _compute(repo, boards_only)
     store.prune()
-    if whole is not None:
+    if whole is not None and root is not None:
         # What a later build with these inputs loads, returned here too: the same objects whether computed or
         # loaded, so the pages' keys (reuse.py pickles their data) and with them site/.sitegen-pages agree.
         data = pickle.dumps(computed, protocol=5)
         if stamp.data_digest(root) == inputs:
             whole.put(name, data)
             whole.prune()
-        computed = simcache.loads(data)
+        # the bytes were pickled from a Computed just above
+        computed = cast(Computed, simcache.loads(data))
     return computed
+
+
+def _listed(doc: Doc | None, key: str) -> list[dict[str, Any]]:
+    """The list a required file holds (methodology/benchmarks.yaml's benchmarks, scores/sources.yaml's sources):
+    validate_repo returns no repository without them."""
+    assert doc is not None, f"a validated repository has its {key} file"
+    return doc.data[key]
 
 
 def _unpickled(data: bytes) -> object:
@@ -104,7 +132,7 @@ def _unpickled(data: bytes) -> object:
         return None
 
 
-def _compute(repo, boards_only: bool = False) -> Computed:
+def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     from .. import export  # noqa: F401 - imported before the fork: the worker then imports nothing
     from ..data import frame
     from ..indices import asof  # noqa: F401
@@ -112,7 +140,7 @@ def _compute(repo, boards_only: bool = False) -> Computed:
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
     models = frame.models(repo, model_records)
-    benchmarks = repo.benchmarks.data["benchmarks"]
+    benchmarks = _listed(repo.benchmarks, "benchmarks")
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
     # The as-of months read only the frames: on the second core from here on, while this process computes
@@ -132,18 +160,38 @@ def _compute(repo, boards_only: bool = False) -> Computed:
             months.cancel()
 
 
-def _asof_stage(results, models, model_records, benchmarks, index_defs, raw) -> tuple[dict, dict, set]:
+def _asof_stage(
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    model_records: list[dict[str, Any]],
+    benchmarks: list[dict[str, Any]],
+    index_defs: dict[str, dict[str, Any]],
+    raw: RawFrames,
+) -> tuple[dict[str, Any], dict[str, str], set[str]]:
     """Every board as of every month end, price steps, frontier over time (indices/asof.py), their API texts, and
     the compute-cache entries used (the parent's store keeps them when it prunes)."""
     from .. import export
     from ..indices import asof, simcache
 
-    as_of = asof.compute_asof(results, models, model_records, benchmarks, index_defs, raw)
+    # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
+    as_of = asof.compute_asof(
+        results, models, cast(list[Mapping[str, Any]], model_records), benchmarks, index_defs, raw
+    )
     store = simcache.current()
     return as_of, export.asof_texts(as_of), set(getattr(store, "used", ()))
 
 
-def _today(repo, results, models, result_records, model_records, benchmarks, index_defs, raw, months) -> Computed:
+def _today(
+    repo: Repo,
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    result_records: list[dict[str, Any]],
+    model_records: list[dict[str, Any]],
+    benchmarks: list[dict[str, Any]],
+    index_defs: dict[str, dict[str, Any]],
+    raw: RawFrames,
+    months: workers.Handle | None,
+) -> Computed:
     from .. import export
     from ..indices import asof, simcache, uncertainty
     from ..indices import boards as engine
@@ -152,68 +200,67 @@ def _today(repo, results, models, result_records, model_records, benchmarks, ind
     boards = asof.today_boards(results, models, benchmarks, index_defs, raw)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
-    benchmark_boards = engine.compute_benchmark_boards(results, models, benchmarks, index_defs)
-    benchmark_boards = {k: v for k, v in benchmark_boards.items() if v["rows"]}
-    config = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
+    # the engine's boards are plain dicts; indices/board_types.py's Board says what they hold (its test checks them)
+    index_boards = cast(dict[str, Board], boards)
+    computed_boards = cast(dict[str, Board], engine.compute_benchmark_boards(results, models, benchmarks, index_defs))
+    benchmark_boards = {k: v for k, v in computed_boards.items() if v["rows"]}
+    config: dict[str, Any] = next((d for d in index_defs.values() if d["kind"] == "benchmark-boards"), {})
     owned = uncertainty.owned_intervals(boards, index_defs)
     by_id = {b["id"]: b for b in benchmarks}
     for bid, board in benchmark_boards.items():
         # each board's intervals are drawn on their own (annotate_benchmark_boards reads only its benchmark and
         # the values an index owns of it), so each is kept by its own inputs: an edit re-draws the boards it reaches
         simcache.annotated(
-            board,
-            lambda b, bid=bid: uncertainty.annotate_benchmark_boards({bid: b}, benchmarks, config, owned),
+            cast(dict[str, Any], board),
+            functools.partial(_annotate_benchmark_board, bid, benchmarks, config, owned),
             benchmark=by_id.get(bid),
             config=config,
             owned=owned.get(bid),
             seed_salt=uncertainty.current_salt(),
         )
-    if months is None:  # boards only
-        return Computed(
-            results,
-            models,
+    sources = _listed(repo.sources, "sources")
+    as_of: dict[str, Any] = {}  # boards only (no months): neither the as-of views nor the API files
+    api_files: dict[str, str] = {}
+    if months is not None:
+        as_of, texts, used = months.result()
+        store = simcache.current()
+        if store is not None and hasattr(store, "used"):
+            store.used |= used  # the worker's entries are this build's too
+        api_files = export.api_files(
             boards,
             benchmark_boards,
-            benchmarks,
-            repo.sources.data["sources"],
-            index_defs,
-            {},
-            frontiers,
-            result_records,
             model_records,
-            {},
-            ahead,
+            result_records,
+            benchmarks,
+            sources,
+            frontiers,
+            as_of["price_steps"],
         )
-    as_of, texts, used = months.result()
-    store = simcache.current()
-    if store is not None and hasattr(store, "used"):
-        store.used |= used  # the worker's entries are this build's too
-    api_files = export.api_files(
-        boards,
-        benchmark_boards,
-        model_records,
-        result_records,
-        benchmarks,
-        repo.sources.data["sources"],
-        frontiers,
-        as_of["price_steps"],
-    )
-    api_files.update(texts)
+        api_files.update(texts)
     return Computed(
-        results,
-        models,
-        boards,
-        benchmark_boards,
-        benchmarks,
-        repo.sources.data["sources"],
-        index_defs,
-        api_files,
-        frontiers,
-        result_records,
-        model_records,
-        as_of,
-        ahead,
+        results=results,
+        models=models,
+        boards=index_boards,
+        benchmark_boards=benchmark_boards,
+        benchmarks=benchmarks,
+        sources=sources,
+        index_defs=index_defs,
+        api_files=api_files,
+        frontiers=frontiers,
+        result_records=result_records,
+        model_records=model_records,
+        as_of=as_of,
+        ahead=ahead,
     )
+
+
+def _annotate_benchmark_board(
+    bid: str, benchmarks: list[dict[str, Any]], config: dict[str, Any], owned: dict[str, Any], board: dict[str, Any]
+) -> None:
+    """One benchmark board's intervals (uncertainty.annotate_benchmark_boards on that board alone), in place."""
+    from ..indices import uncertainty
+
+    uncertainty.annotate_benchmark_boards({bid: board}, benchmarks, config, owned)
 
 
 def worker_problem(exc: workers.Failed) -> Problem:
@@ -228,7 +275,7 @@ def worker_problem(exc: workers.Failed) -> Problem:
     )
 
 
-def raw_frames(repo) -> dict:
+def raw_frames(repo: Repo) -> RawFrames:
     """Per-question rows by (benchmark, model) as DataFrames."""
     import pandas as pd
 
@@ -264,7 +311,7 @@ def settings(site_url: str | None = None) -> Settings:
     return Settings(epoch if epoch.isdigit() else "", site_url, repo_url)
 
 
-def data_date(repo, committed: str | None = None, epoch: str | None = None) -> str:
+def data_date(repo: Repo, committed: str | None = None, epoch: str | None = None) -> str:
     """The date the site says its data is from: SOURCE_DATE_EPOCH (`epoch`; None: read from the environment),
     else the last commit's date (`committed`, history/git.py), else the newest retrieval."""
     epoch = settings().source_date_epoch if epoch is None else epoch
@@ -282,7 +329,9 @@ def public_url() -> str:
     return settings().site_url
 
 
-def site_context(repo, computed: Computed, history=None, config: Settings | None = None):
+def site_context(
+    repo: Repo, computed: Computed, history: History | None = None, config: Settings | None = None
+) -> SiteContext:
     """The site's context: the computed boards with this build's settings (`config`, default `settings()`: the
     shown date, the site's and the repository's addresses) and what it takes from git (`history`, a
     history.changelog.Record; None: no git)."""
@@ -305,7 +354,12 @@ BUILD_STAGES = ("validating", "computing boards", "rendering pages", "writing")
 
 
 def run(
-    root: Path, out: Path, check: bool = False, progress=None, history=None, config: Settings | None = None
+    root: Path,
+    out: Path,
+    check: bool = False,
+    progress: Callable[[str], object] | None = None,
+    history: History | None = None,
+    config: Settings | None = None,
 ) -> Outcome:
     """Build the site into out (atomically), or with check=True into a temporary folder that is then removed.
 
@@ -434,5 +488,10 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
         files = export_hf(computed)
     else:
         files = computed.api_files
-    write.atomic_build(Path(out), lambda folder: write.write_files(folder, files) or [])
+
+    def place(folder: Path) -> list[Problem]:
+        write.write_files(folder, files)
+        return []
+
+    write.atomic_build(Path(out), place)
     return Outcome(problems, f"{len(files)} files")

@@ -46,7 +46,8 @@ class FileStore:
     """get/put of indices/simcache.Store over `folder`, salted by `salt` (the package digest)."""
 
     def __init__(self, folder: Path, salt: str, writable: bool = True):
-        self.folder, self.salt, self.used, self.writable = Path(folder), salt, set(), writable
+        self.folder, self.salt, self.writable = Path(folder), salt, writable
+        self.used: set[str] = set()
         # a link on the way would put the entries elsewhere: such a store keeps nothing
         self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
 

@@ -6,9 +6,11 @@ import dataclasses
 import functools
 import multiprocessing
 import os
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from markupsafe import Markup
 
@@ -16,7 +18,7 @@ from .. import reuse
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
 from .charts import BEST_PREFIX, PRICE_CHART, build_charts, price_disagreement_rows, price_rows
-from .context import SiteContext
+from .context import SiteContext, rows_of
 from .numbers import decimals, number, with_unit
 from .pages import (
     Page,
@@ -113,103 +115,120 @@ def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
 
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
-    pages: list[Page] = []
+    pages: list[Page] = [_home_page(ctx, lk, charts)]
+    for bid in board_ids(ctx):
+        pages += _board_pages(ctx, urls, lk, charts, bid)
+    pages += _benchmark_pages(ctx, urls, lk, charts)
+    pages += _model_pages(ctx, urls, lk, charts)
+    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
+    pages.append(
+        Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)})
+    )
+    pages += _methodology_pages(ctx, urls, lk)
+    pages += _reference_pages(ctx, urls, lk)
+    return pages
+
+
+def _home_page(ctx: SiteContext, lk: Lookups, charts: dict) -> Page:
+    """The front page: the headline boards, the home charts and the site's counts."""
     # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
     headline = headline_boards(ctx) or [
         {"id": b, "coverage": board_coverage(ctx, b), "others": []}
         for b in board_ids(ctx)[: ctx.presentation.headline_fallback]
     ]
-    pages.append(
-        Page(
-            "index.html",
-            "home.html",
-            ctx.site_name,
-            "home",
-            {
-                "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
-                "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
-                "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
-                "n_ranked_models": len(
-                    {r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}
-                ),
-                "n_models": len(ctx.models),
-                "n_benchmark_boards": len(ctx.benchmark_boards),
-                "n_boards": len(ctx.boards),
-                "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
-            },
-            ctx.site_description,
-        )
+    return Page(
+        "index.html",
+        "home.html",
+        ctx.site_name,
+        "home",
+        {
+            "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
+            "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
+            "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
+            "n_ranked_models": len(
+                {r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}
+            ),
+            "n_models": len(ctx.models),
+            "n_benchmark_boards": len(ctx.benchmark_boards),
+            "n_boards": len(ctx.boards),
+            "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
+        },
+        ctx.site_description,
     )
-    for bid in board_ids(ctx):
-        view = board_view(bid, lk)
-        definition = str(ctx.boards[bid].get("definition") or bid)
-        pages.append(
-            Page(
-                urls.board[bid],
-                "board.html",
-                board_title(ctx, bid),
-                f"board:{bid}",
-                {
-                    "view": view,
-                    "og_image": ogimage.board_image(bid),
-                    "chart_kinds": [
-                        k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts
-                    ],
-                    "methodology": _methodology_for(ctx, urls, bid),
-                    "asof": asof.control(ctx, bid, view["digits"]),
-                    "contrib_links": contribute_links(
-                        ctx,
-                        f"methodology/indices/{definition}.yaml",
-                        {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])},
-                    ),
-                },
-                _describe_board(ctx, view),
-            )
-        )
-        per_release = board_view(bid, lk, per_release=True)
-        pages.append(
-            Page(
-                release_path(urls.board[bid]),
-                "board.html",
-                board_title(ctx, bid) + " (one row per release)",
-                f"board:{bid}",
-                {
-                    "view": per_release,
-                    "og_image": ogimage.board_image(bid),
-                    "chart_kinds": [],
-                    "methodology": _methodology_for(ctx, urls, bid),
-                    "contrib_links": contribute_links(
-                        ctx,
-                        f"methodology/indices/{definition}.yaml",
-                        {
-                            "title": f"Wrong score: {board_title(ctx, bid)}",
-                            "page": _public(ctx, release_path(urls.board[bid])),
-                        },
-                    ),
-                },
-                _describe_board(ctx, per_release),
-            )
-        )
+
+
+def _board_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, bid: str) -> list[Page]:
+    """A board's page and its one-row-per-release page."""
+    view = board_view(bid, lk)
+    definition = str(ctx.boards[bid].get("definition") or bid)
+    page = Page(
+        urls.board[bid],
+        "board.html",
+        board_title(ctx, bid),
+        f"board:{bid}",
+        {
+            "view": view,
+            "og_image": ogimage.board_image(bid),
+            "chart_kinds": [k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts],
+            "methodology": _methodology_for(ctx, urls, bid),
+            "asof": asof.control(ctx, bid, view["digits"]),
+            "contrib_links": contribute_links(
+                ctx,
+                f"methodology/indices/{definition}.yaml",
+                {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])},
+            ),
+        },
+        _describe_board(ctx, view),
+    )
+    per_release = board_view(bid, lk, per_release=True)
+    return [
+        page,
+        Page(
+            release_path(urls.board[bid]),
+            "board.html",
+            board_title(ctx, bid) + " (one row per release)",
+            f"board:{bid}",
+            {
+                "view": per_release,
+                "og_image": ogimage.board_image(bid),
+                "chart_kinds": [],
+                "methodology": _methodology_for(ctx, urls, bid),
+                "contrib_links": contribute_links(
+                    ctx,
+                    f"methodology/indices/{definition}.yaml",
+                    {
+                        "title": f"Wrong score: {board_title(ctx, bid)}",
+                        "page": _public(ctx, release_path(urls.board[bid])),
+                    },
+                ),
+            },
+            _describe_board(ctx, per_release),
+        ),
+    ]
+
+
+def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
+    """A page per benchmark, then the benchmarks' index."""
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx)
-    for bid in sorted(urls.benchmark):
-        pages.append(
-            Page(
-                urls.benchmark[bid],
-                "benchmark.html",
-                lk.bench_name(bid),
-                "benchmarks",
-                {
-                    "bench": bench_meta.get(bid) or {"id": bid},
-                    "view": bench_board_view(bid, lk),
-                    "anchor": anchors.get(bid),
-                    "has_curve": bid in anchors and "anchor-curves" in charts,
-                    "anchor_digits": decimals(
-                        lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
-                    ),
-                },
-            )
+    pages = [
+        Page(
+            urls.benchmark[bid],
+            "benchmark.html",
+            lk.bench_name(bid),
+            "benchmarks",
+            {
+                "bench": bench_meta.get(bid) or {"id": bid},
+                "view": bench_board_view(bid, lk),
+                "anchor": anchors.get(bid),
+                "has_curve": bid in anchors and "anchor-curves" in charts,
+                "anchor_digits": decimals(
+                    lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
+                ),
+            },
         )
+        for bid in sorted(urls.benchmark)
+    ]
     pages.append(
         Page(
             "benchmarks/index.html",
@@ -221,19 +240,24 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                     {
                         "b": bench_meta.get(bid) or {"id": bid, "name": lk.bench_name(bid)},
                         "href": href(urls.benchmark[bid]),
-                        "n": len((ctx.benchmark_boards.get(bid) or {}).get("rows", [])),
+                        "n": len(rows_of(ctx.benchmark_boards, bid)),
                     }
                     for bid in sorted(urls.benchmark)
                 ],
             },
         )
     )
-    iq = {r["model"]: r for r in (ctx.boards.get("ai-iq") or {}).get("rows", [])}
+    return pages
+
+
+def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
+    """The models' index, then a page per model."""
+    iq = {r["model"]: r for r in rows_of(ctx.boards, "ai-iq")}
     model_rows = [
-        {**lk.model_meta(m["id"]), "iq": (iq.get(m["id"]) or {}).get("value")}
+        {**lk.model_meta(m["id"]), "iq": iq[m["id"]].get("value") if m["id"] in iq else None}
         for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))
     ]
-    pages.append(
+    pages = [
         Page(
             "models/index.html",
             "models.html",
@@ -244,7 +268,7 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                 "unknown": unknown_counts(model_rows),
             },
         )
-    )
+    ]
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
@@ -258,10 +282,12 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                 _describe_model(ctx, mid, lk),
             )
         )
-    pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
-    pages.append(
-        Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)})
-    )
+    return pages
+
+
+def _methodology_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
+    """A page per methodology/*.md file, with the definitions it explains."""
+    pages = []
     md_pages = {name: href(path).removeprefix("methodology/") for name, path in urls.methodology.items()}
     for name in sorted(ctx.methodology_pages):
         text = ctx.methodology_pages[name]
@@ -290,6 +316,12 @@ def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
                 },
             )
         )
+    return pages
+
+
+def _reference_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
+    """The pages after the methodology: not found, downloads, the data changelog, citation, the data format."""
+    pages = []
     # GitHub Pages serves 404.html at the missing URL's own depth: its links start from the site's path
     pages.append(Page("404.html", "404.html", "Page not found", "home", {}, base=site_path(ctx.site_url)))
     pages.append(
@@ -349,7 +381,8 @@ def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
 def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
     """The methodology page that explains a board's definition; on a page that explains several (index versions,
     sub-indices), that definition's own section."""
-    definition = str((ctx.boards.get(bid) or {}).get("definition") or bid)
+    board = ctx.boards.get(bid)
+    definition = str((board.get("definition") if board else None) or bid)
     defs = ctx.index_defs or {}
     for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
         if f"{stem}.md" in urls.methodology:
@@ -363,43 +396,11 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     """Compact columns for the compare page: models, boards and benchmarks as parallel arrays."""
     models = sorted(ctx.models, key=lambda m: m["id"])
     index = {m["id"]: i for i, m in enumerate(models)}
-    boards = [b for b in board_ids(ctx)]
-    board_vals = {
-        b: {r["model"]: r.get("value") for r in ctx.boards[b].get("rows", []) if r["model"] in index} for b in boards
-    }
-    # each value's interval, for the compare chart: [low, high, its text by the one formatter]
-    board_ivs = {
-        b: {
-            r["model"]: [
-                lo,
-                hi,
-                f"{number(lo, lk.board_format(b)['digits'])}–{number(hi, lk.board_format(b)['digits'])}",
-            ]
-            for r in ctx.boards[b].get("rows", [])
-            if r["model"] in index and r.get("value") is not None
-            for lo, hi in [r.get("interval") or (None, None)]
-            if lo is not None and hi is not None
-        }
-        for b in boards
-    }
-    board_status = {
-        b: {r["model"]: r.get("status") or "" for r in ctx.boards[b].get("rows", []) if r["model"] in index}
-        for b in boards
-    }
-    # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
-    # Analysis') has a row for each, labelled, since an index may be fed by any of them
-    benches = []
-    for b in sorted(ctx.benchmark_boards):
-        bb = ctx.benchmark_boards[b]
-        others = bb.get("other_question_sets") or []
-        benches.append((b, "", bb.get("rows", []), bb.get("question_set") if others else None))
-        benches += [(b, qs["subset"], qs["rows"], qs["label"]) for qs in others]
-    bench_rows = [{r["model"]: r for r in rows if r["model"] in index} for _, _, rows, _ in benches]
+    benches, bench_rows = _compare_benches(ctx, index)
     # each benchmark value's source: [source number, retrieval date, link]; sources are numbered once
     source_ids = sorted({r.get("source") or "" for rows in bench_rows for r in rows.values()} - {""})
     source_no = {sid: i for i, sid in enumerate(source_ids)}
-
-    links: dict[str, int] = {}  # each link once: most values link to their source's page
+    links: dict[str | None, int] = {}  # each link once: most values link to their source's page
 
     def provenance(r: dict | None) -> list | None:
         if not r:
@@ -407,105 +408,155 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
         url = lk.source_url(r.get("source"), r.get("url"))
         return [source_no.get(r.get("source") or ""), r.get("retrieved") or "", links.setdefault(url, len(links))]
 
-    def sparse(values: list) -> dict:
-        """A column by model number, without its empty entries (most models have no value on most boards and
-        benchmarks): what keeps the page small; compare.js fills the gaps back in."""
-        return {i: v for i, v in enumerate(values) if v is not None and v != ""}
-
-    def cells(values: list, show) -> list:
-        """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
-        return [None if v is None else [v, show(v)] for v in values]
-
-    bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
-    simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
-    meta = [lk.model_meta(m["id"]) for m in models]
-    params = decimals("billions", [x["total_b"] for x in meta])
-    board_cells = [
-        cells(
-            [board_vals[b].get(m["id"]) for m in models],
-            lambda v, f=lk.board_format(b): with_unit(v, f["unit"], f["digits"]),
-        )
-        for b in boards
-    ]
-    bench_cells = [
-        cells(
-            [rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
-            lambda v, b=b: with_unit(v, lk.bench_unit(b), lk.bench_digits(b)),
-        )
-        for (b, _, _, _), rows in zip(benches, bench_rows)
-    ]
     # Every number is a cell [number, text]: the text is what the page shows, written here by the site's one
     # formatter (numbers.number; prices as a model page writes them); compare.js only places it, and uses the
     # number to mark the best value
     return {
-        # [id, name, organisation, page, input price, output price, weights, total parameters (B),
-        #  1 when compare/ahead/<number>.json holds its simulation counts (site/ahead.py)]
-        "models": [
-            [
-                m["id"],
-                x["name"],
-                x["org"],
-                x["href"],
-                *cells([x["input_price"], x["output_price"]], fmt_price),
-                x["weights"],
-                *cells([x["total_b"]], lambda v: number(v, params)),
-                1 if m["id"] in simulated else 0,
-            ]
-            for m, x in zip(models, meta)
-        ],
-        # [id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null,
-        #  the level of the values' intervals ("95%", views.levels), the intervals (sparse, board_ivs)]
-        "boards": [
-            [
-                b,
-                board_title(ctx, b),
-                sparse(vals),
-                None,
-                higher_is_better(ctx, b),
-                sparse([board_status[b].get(m["id"], "") for m in models]),
-                " · ".join(
-                    x
-                    for x in (
-                        f"v{ctx.boards[b].get('version')}" if ctx.boards[b].get("version") else "",
-                        str(ctx.boards[b].get("source_snapshot") or ""),
-                    )
-                    if x
-                ),
-                href(urls.board[b]),
-                simulations(ctx.ahead, b),
-                levels(ctx.boards[b], (ctx.index_defs or {}).get(ctx.boards[b].get("definition") or b))["level"],
-                dict(sorted((index[mid], iv) for mid, iv in board_ivs[b].items())),
-            ]
-            for b, vals in zip(boards, board_cells)
-        ],
-        # [id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
-        #  provenance per model (see provenance(): its link a number in "links")]; cells, statuses and provenance
-        #  are sparse (see sparse())
-        "benchmarks": [
-            [
-                b + (f"/{subset}" if subset else ""),
-                lk.bench_name(b),
-                sparse(vals),
-                label,
-                bench_higher.get(b, True),
-                sparse([provenance(rows.get(m["id"])) for m in models]),
-            ]
-            for (b, subset, _, label), rows, vals in zip(benches, bench_rows, bench_cells)
-        ],
+        "models": _compare_models(ctx, lk, models),
+        "boards": _compare_boards(ctx, lk, urls, models, index),
+        "benchmarks": _compare_benchmarks(ctx, lk, models, benches, bench_rows, provenance),
         "sources": [lk.source_name(sid) for sid in source_ids],
         "links": list(links),
     }
 
 
-_JOB = None  # (function, items) handed to forked workers; set only while _in_parallel runs
+def _sparse(values: list) -> dict:
+    """A column by model number, without its empty entries (most models have no value on most boards and
+    benchmarks): what keeps the page small; compare.js fills the gaps back in."""
+    return {i: v for i, v in enumerate(values) if v is not None and v != ""}
 
 
-def _run_share(worker: int, workers: int) -> dict:
+def _cells(values: list, show: Callable[[Any], str]) -> list:
+    """Each value as [number, its text] (the text by numbers.number, via `show`), None where unknown."""
+    return [None if v is None else [v, show(v)] for v in values]
+
+
+def _compare_benches(ctx: SiteContext, index: dict[str, int]) -> tuple[list[tuple], list[dict[str, dict]]]:
+    """The compare page's benchmark rows: (benchmark, subset, rows, label) and each one's rows by model."""
+    # one row per benchmark and question set: a benchmark run on several sets (HLE: the paper's, Artificial
+    # Analysis') has a row for each, labelled, since an index may be fed by any of them
+    benches: list[tuple] = []
+    for b in sorted(ctx.benchmark_boards):
+        bb = ctx.benchmark_boards[b]
+        others = bb.get("other_question_sets") or []
+        benches.append((b, "", bb.get("rows", []), bb.get("question_set") if others else None))
+        benches += [(b, qs["subset"], qs["rows"], qs["label"]) for qs in others]
+    bench_rows = [{r["model"]: r for r in rows if r["model"] in index} for _, _, rows, _ in benches]
+    return benches, bench_rows
+
+
+def _compare_models(ctx: SiteContext, lk: Lookups, models: list) -> list:
+    """[id, name, organisation, page, input price, output price, weights, total parameters (B), 1 when
+    compare/ahead/<number>.json holds its simulation counts (site/ahead.py)] per model."""
+    simulated = {mid for block in ctx.ahead.values() for mid in block["models"]}  # those ahead_files writes
+    meta = [lk.model_meta(m["id"]) for m in models]
+    params = decimals("billions", [x["total_b"] for x in meta])
+    return [
+        [
+            m["id"],
+            x["name"],
+            x["org"],
+            x["href"],
+            *_cells([x["input_price"], x["output_price"]], fmt_price),
+            x["weights"],
+            *_cells([x["total_b"]], lambda v: number(v, params)),
+            1 if m["id"] in simulated else 0,
+        ]
+        for m, x in zip(models, meta)
+    ]
+
+
+def _bench_text(lk: Lookups, b: str, v: Any) -> str:
+    """A benchmark's value as its pages write it."""
+    return with_unit(v, lk.bench_unit(b), lk.bench_digits(b))
+
+
+def _compare_intervals(ctx: SiteContext, lk: Lookups, b: str, index: dict[str, int]) -> dict:
+    """A board's value intervals, for the compare chart: by model number, [low, high, its text by the one
+    formatter]."""
+    digits = lk.board_format(b)["digits"]
+    ivs = {
+        r["model"]: [lo, hi, f"{number(lo, digits)}–{number(hi, digits)}"]
+        for r in ctx.boards[b].get("rows", [])
+        if r["model"] in index and r.get("value") is not None
+        for lo, hi in [r.get("interval") or (None, None)]
+        if lo is not None and hi is not None
+    }
+    return dict(sorted((index[mid], iv) for mid, iv in ivs.items()))
+
+
+def _compare_board(ctx: SiteContext, lk: Lookups, urls: Urls, models: list, index: dict[str, int], b: str) -> list:
+    """One board's column of the compare page (see _compare_boards)."""
+    board = ctx.boards[b]
+    rows = [r for r in board.get("rows", []) if r["model"] in index]
+    vals = {r["model"]: r.get("value") for r in rows}
+    status = {r["model"]: r.get("status") or "" for r in rows}
+    f = lk.board_format(b)
+    version = f"v{board.get('version')}" if board.get("version") else ""
+    return [
+        b,
+        board_title(ctx, b),
+        _sparse(_cells([vals.get(m["id"]) for m in models], lambda v: with_unit(v, f["unit"], f["digits"]))),
+        None,
+        higher_is_better(ctx, b),
+        _sparse([status.get(m["id"], "") for m in models]),
+        " · ".join(x for x in (version, str(board.get("source_snapshot") or "")) if x),
+        href(urls.board[b]),
+        simulations(ctx.ahead, b),
+        levels(board, (ctx.index_defs or {}).get(board.get("definition") or b))["level"],
+        _compare_intervals(ctx, lk, b, index),
+    ]
+
+
+def _compare_boards(ctx: SiteContext, lk: Lookups, urls: Urls, models: list, index: dict[str, int]) -> list:
+    """[id, title, cells, null, higher is better, statuses, "version · snapshot", page, simulations or null, the
+    level of the values' intervals ("95%", views.levels), the intervals (sparse, _compare_intervals)] per board."""
+    return [_compare_board(ctx, lk, urls, models, index, b) for b in board_ids(ctx)]
+
+
+def _compare_benchmarks(
+    ctx: SiteContext,
+    lk: Lookups,
+    models: list,
+    benches: list[tuple],
+    bench_rows: list[dict[str, dict]],
+    provenance: Callable[[dict | None], list | None],
+) -> list:
+    """[id, name, cells, question set (its label, or null for a benchmark run on one set), higher is better,
+    provenance per model (see provenance(): its link a number in "links")] per benchmark and question set; cells,
+    statuses and provenance are sparse (see _sparse())."""
+    bench_higher = {b["id"]: b.get("higher_is_better", True) is not False for b in ctx.benchmarks}
+    return [
+        [
+            b + (f"/{subset}" if subset else ""),
+            lk.bench_name(b),
+            _sparse(
+                _cells(
+                    [rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
+                    functools.partial(_bench_text, lk, b),
+                )
+            ),
+            label,
+            bench_higher.get(b, True),
+            _sparse([provenance(rows.get(m["id"])) for m in models]),
+        ]
+        for (b, subset, _, label), rows in zip(benches, bench_rows)
+    ]
+
+
+_Share = Callable[[list[Any]], dict[str, Any]]
+_JOB: tuple[_Share, list[Any]] | None = (
+    None  # (function, items) handed to forked workers; set only while _in_parallel runs
+)
+
+
+def _run_share(worker: int, workers: int) -> dict[str, Any]:
+    assert _JOB is not None, "a share is run only while _in_parallel has set the job"
     fn, items = _JOB
     return fn(items[worker::workers])
 
 
-def _in_parallel(fn, items: list) -> dict:
+def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
     """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
 
     Every page is rendered independently of the others, so the output does not depend on how the work is
@@ -602,19 +653,11 @@ def render_files(
     urls = Urls(ctx)
     lk = Lookups(ctx, urls)
     charts = cached_charts(ctx, lk, charts_cache)
-    for c in charts.values():
-        c["models_set"] = frozenset(c["models"])
-        # a model's own point, for the one-line text alternative on its page
-        c["labels"] = dict(zip(c["fallback"]["fields"], c["fallback"]["columns"]))
-        c["by_model"] = {
-            r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r
-        }
+    _index_charts(charts)
     env = environment()
     nav = nav_items(ctx, urls)
     files: dict[str, bytes] = dict(_static_files())
-    for kind, c in sorted(charts.items()):
-        # <, >, & escaped even in the separate file: harmless for JSON, inert if ever pasted into HTML
-        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (str(script_json(c["spec"])) + "\n").encode("utf-8")
+    files.update(_chart_files(charts))
     fallback_tpl = env.get_template("partials/fallback.html")
     for c in charts.values():
         c["fallback_html"] = Markup(fallback_tpl.render(chart=c))
@@ -640,7 +683,7 @@ def render_files(
     )
     pages = list(plan(ctx, urls, lk, charts))
 
-    def render_pages(chunk) -> dict[str, bytes | list]:
+    def render_pages(chunk: list[Page]) -> dict[str, bytes | list]:
         """Render a share of the pages; with output, placed by this worker (its record entry in the map)."""
         out: dict[str, bytes | list] = {}
         for page in chunk:
@@ -648,7 +691,9 @@ def render_files(
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
             page_charts = _page_charts(page, fields, charts)
 
-            def render(page=page, shown=shown, fields=fields, page_charts=page_charts) -> bytes:
+            def render(
+                page: Page = page, shown: Page = shown, fields: dict[str, Any] = fields, page_charts: dict = page_charts
+            ) -> bytes:
                 return (
                     env.get_template(page.template)
                     .render(page=shown, root=page.root, charts=page_charts, **common, **fields)
@@ -666,36 +711,15 @@ def render_files(
                 out[page.path] = output.put(page.path, key, render)
         return out
 
-    for page in pages:
-        if page.template == "board.html" and page.data["view"]["has_components"]:
-            # the provenance of every cell, once per board (board_data); the page fetches it next to itself
-            files[page.path.removesuffix("index.html") + "cells.json"] = (
-                str(script_json(board_data(page.data["view"], lk))) + "\n"
-            ).encode("utf-8")
-        if page.template == "board.html" and page.data.get("asof"):
-            # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
-            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
-                str(script_json(asof.names(ctx, urls, page.data["asof"]["id"]))) + "\n"
-            ).encode("utf-8")
-            for name, data in asof.texts(ctx, page.data["asof"]["id"], page.data["asof"]["digits"]).items():
-                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
-    # the social preview images: the site's and one per board (its full view, not the one-row-per-release one)
-    views = {
-        p.data["view"]["id"]: p.data["view"]
-        for p in pages
-        if p.template == "board.html" and not p.data["view"]["per_release"]
-    }
-    home = next((p.data for p in pages if p.path == "index.html"), {"boards": []})
-    files.update(ogimage.images(ctx, views, [v["id"] for v in home["boards"]]))
+    files.update(_board_files(ctx, urls, lk, pages))
+    files.update(_social_images(ctx, pages))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
         files.update(rendered)
     else:
         output.entries.update(rendered)
     files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
-    number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
-    for path, data in ahead_files(ctx.ahead, number).items():
-        files[path] = (str(script_json(data)) + "\n").encode("utf-8")
+    files.update(_ahead_files(ctx))
     for path, text in sorted(ctx.api_files.items()):
         if output is None:
             files[path] = text.encode("utf-8")
@@ -710,6 +734,66 @@ def render_files(
     return files
 
 
+def _index_charts(charts: dict) -> None:
+    """Each chart's lookups the pages use: its models as a set, its text alternative's labels, its points by
+    model."""
+    for c in charts.values():
+        c["models_set"] = frozenset(c["models"])
+        # a model's own point, for the one-line text alternative on its page
+        c["labels"] = dict(zip(c["fallback"]["fields"], c["fallback"]["columns"]))
+        c["by_model"] = {
+            r["model"]: r for r in c["spec"]["datasets"].get("points", []) if isinstance(r, dict) and "model" in r
+        }
+
+
+def _chart_files(charts: dict) -> dict[str, bytes]:
+    """Each chart's spec as assets/charts/<kind>.json."""
+    files: dict[str, bytes] = {}
+    for kind, c in sorted(charts.items()):
+        # <, >, & escaped even in the separate file: harmless for JSON, inert if ever pasted into HTML
+        files[f"{ASSET_PREFIX}charts/{kind}.json"] = (str(script_json(c["spec"])) + "\n").encode("utf-8")
+    return files
+
+
+def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -> dict[str, bytes]:
+    """The files each board page fetches next to itself: its cells' provenance and its as-of months' texts."""
+    files: dict[str, bytes] = {}
+    for page in pages:
+        fields = page.data if isinstance(page.data, dict) else {}  # a board page's data is built in plan()
+        if page.template == "board.html" and fields["view"]["has_components"]:
+            # the provenance of every cell, once per board (board_data); the page fetches it next to itself
+            files[page.path.removesuffix("index.html") + "cells.json"] = (
+                str(script_json(board_data(fields["view"], lk))) + "\n"
+            ).encode("utf-8")
+        if page.template == "board.html" and fields.get("asof"):
+            # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
+            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
+                str(script_json(asof.names(ctx, urls, fields["asof"]["id"]))) + "\n"
+            ).encode("utf-8")
+            for name, data in asof.texts(ctx, fields["asof"]["id"], fields["asof"]["digits"]).items():
+                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
+    return files
+
+
+def _social_images(ctx: SiteContext, pages: list[Page]) -> dict[str, bytes]:
+    """The social preview images: the site's and one per board (its full view, not the one-row-per-release one)."""
+    boards = [p.data for p in pages if p.template == "board.html" and isinstance(p.data, dict)]
+    views = {d["view"]["id"]: d["view"] for d in boards if not d["view"]["per_release"]}
+    home: dict[str, Any] = next(
+        (p.data for p in pages if p.path == "index.html" and isinstance(p.data, dict)), {"boards": []}
+    )
+    return ogimage.images(ctx, views, [v["id"] for v in home["boards"]])
+
+
+def _ahead_files(ctx: SiteContext) -> dict[str, bytes]:
+    """The compare page's simulation counts (site/ahead.py), by model number."""
+    files: dict[str, bytes] = {}
+    number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}  # as _compare_data's
+    for path, data in ahead_files(ctx.ahead, number).items():
+        files[path] = (str(script_json(data)) + "\n").encode("utf-8")
+    return files
+
+
 def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]:
     """A page at each former id's old URL that forwards to the model's page (ids stay stable once published)."""
     from markupsafe import escape
@@ -721,7 +805,7 @@ def redirects(ctx: SiteContext, urls: Urls, taken: set[str]) -> dict[str, bytes]
             if path in taken or path in out:
                 continue  # a page of a live model wins; validation keeps former ids from being reused
             root = "../" * path.count("/")
-            target = escape(root + urls.model_href(m["id"]))
+            target = escape(root + href(urls.model[m["id"]]))
             name = escape(m.get("name") or m["id"])
             out[path] = (
                 '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -760,7 +844,7 @@ def render_site(
     Pages are placed by the workers that render them; everything else here. The record is written last.
     `charts_cache`: see cached_charts.
     """
-    output = reuse.Output(out_dir, previous)
+    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None)
     output.folder.mkdir(parents=True, exist_ok=True)
     files = render_files(ctx, output, charts_cache)
     for rel, data in sorted(files.items()):
