@@ -373,6 +373,7 @@ def component_row_html(c: dict[str, Any]) -> Markup:
     """One row of a model page's index breakdown: the component, its value (cell_html), interval, raw value,
     provenance, reason, source and retrieval date. Python rather than template: a model page has hundreds."""
     dim = ' class="lb-dim"' if c["kind"] == "dimension" else ""
+    interval: str  # escaped HTML: Markup from interval_html, or text built from escaped parts
     if c["interval"]:
         interval = interval_html(c, c["digits"])
     elif c["value"] is not None:
@@ -402,7 +403,7 @@ def result_row_html(r: dict[str, Any], root: str) -> Markup:
     """One row of a model page's results table (views.model_view prepares the fields); the lines end as the
     template's did. Python rather than template: it runs once per result of every model."""
     head = model_link_html(r, root)
-    value = escape(with_unit(r["value"], r["unit"], r["digits"]))
+    value: str = escape(with_unit(r["value"], r["unit"], r["digits"]))
     if r["url"]:
         value = f'<a href="{escape(r["url"])}" rel="noopener nofollow">{value}</a>'
     who = (
