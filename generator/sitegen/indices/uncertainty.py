@@ -918,6 +918,126 @@ def _by_column(columns: Sequence[np.ndarray]) -> np.ndarray:
     return out
 
 
+def _value_bounds(
+    samples: Mapping[str, np.ndarray],
+    drawn: list[str],
+    level: float,
+    measurement: Mapping[str, np.ndarray] | None,
+) -> tuple[dict, dict, dict, dict]:
+    """(bounds, their Monte Carlo errors, bounds of the measurement-only draws, their errors) of the drawn rows."""
+    bounds, errors = (
+        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
+    )
+    measured = measurement or {}
+    alone = [m for m in drawn if m in measured]
+    inner, inner_errors = (
+        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, quantile_interval, level) if alone else ({}, {})
+    )
+    return bounds, errors, inner, inner_errors
+
+
+def _write_value_interval(
+    row: dict,
+    found: tuple[dict, dict, dict, dict],
+    reasons: Mapping[str, str],
+    why_none: str,
+    measured: bool,
+) -> None:
+    """interval, interval_how, interval_reason (and interval_mc_error, interval_measurement) of one row."""
+    bounds, errors, inner, inner_errors = found
+    model = row["model"]
+    if model in bounds and bounds[model][0] == bounds[model][1]:
+        row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+    elif model in bounds:
+        row.update(
+            interval=mcerror.round_out(bounds[model], errors[model]),
+            interval_how=DERIVED,
+            interval_reason=reasons[model],
+            interval_mc_error=[mcerror.error_text(e) for e in errors[model]],
+        )
+        if measured:
+            held = inner.get(model)
+            row["interval_measurement"] = (
+                mcerror.round_out(held, inner_errors[model]) if held and held[0] < held[1] else None
+            )
+    elif row.get("value") is not None:
+        row.update(
+            interval=None,
+            interval_how=None,
+            interval_reason=why_none
+            or "the value is not recomputed from components here, so no interval can be propagated",
+        )
+    else:
+        row.update(interval=None, interval_how=None)
+
+
+def _annotate_ranks(
+    board: dict,
+    ranked: list[dict],
+    samples: Mapping[str, np.ndarray],
+    sims: int,
+    level: float,
+    higher_is_better: bool,
+    pairs: bool,
+) -> int:
+    """rank_interval, tier, ahead_of_next and rank_interval_mc_error on the ranked rows (and board["ahead"] with
+    `pairs`), from a rank simulation in which rows without draws sit at their value; the count of rank intervals
+    widened to hold their point rank."""
+    matrix = np.column_stack(
+        [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
+    )
+    ranks = competition_ranks(matrix, higher_is_better)
+    intervals = rank_intervals(ranks, level)
+    widened = 0
+    for row, interval in zip(ranked, intervals):
+        if not interval[0] <= row["rank"] <= interval[1]:
+            interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
+            widened += 1
+    for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
+        row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
+    key = matrix if higher_is_better else -matrix
+    ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
+    for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
+        row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
+    if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
+        cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
+        board["ahead"] = {
+            "simulations": sims,
+            "models": [ranked[k]["model"] for k in cols],
+            "ranks": [ranked[k]["rank"] for k in cols],
+            "draws": rank_draws(ranks[:, cols]),
+        }
+    return widened
+
+
+def _uncertainty_note(
+    sims: int, level: float, value_intervals: bool, ranked: int, fixed: int, widened: int | None
+) -> dict:
+    """board["uncertainty"]: how the intervals were had, and how many ranked rows were held fixed or widened."""
+    note: dict = {
+        "simulations": sims,
+        "level": level,
+        "method": (
+            "each component drawn from its own interval (each side a normal half, clipped to the scale), "
+            "the index definition rerun on every draw; intervals are the central quantiles of the draws"
+            if value_intervals
+            else "each row drawn from its own interval (each side a normal half)"
+        ),
+        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
+        "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
+        f"{level_text(level)} of simulations",
+        "held_fixed": fixed,
+        "monte_carlo": mcerror.describe(sims, level),
+    }
+    if widened is not None:
+        note["rank_widened"] = widened
+    if ranked and fixed == ranked:
+        note["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
+    elif fixed:
+        note["ranks"] = f"{fixed} of {ranked} ranked values have no interval and are held fixed in the rank simulation"
+    return note
+
+
 def annotate(
     board: dict,
     samples: Mapping[str, np.ndarray],
@@ -947,92 +1067,17 @@ def annotate(
         if value_intervals
         else []
     )
-    bounds, errors = (
-        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
-    )
-    alone = [m for m in drawn if m in (measurement or {})]
-    inner, inner_errors = (
-        mcerror.bounds(_by_column([measurement[m] for m in alone]), alone, quantile_interval, level)
-        if alone
-        else ({}, {})
-    )
+    found = _value_bounds(samples, drawn, level, measurement)
     for row in board["rows"]:
-        if not value_intervals:
-            pass
-        elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
-            row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
-        elif row["model"] in bounds:
-            row.update(
-                interval=mcerror.round_out(bounds[row["model"]], errors[row["model"]]),
-                interval_how=DERIVED,
-                interval_reason=reasons[row["model"]],
-                interval_mc_error=[mcerror.error_text(e) for e in errors[row["model"]]],
-            )
-            if measurement is not None:
-                held = inner.get(row["model"])
-                row["interval_measurement"] = (
-                    mcerror.round_out(held, inner_errors[row["model"]]) if held and held[0] < held[1] else None
-                )
-        elif row.get("value") is not None:
-            row.update(
-                interval=None,
-                interval_how=None,
-                interval_reason=why_none
-                or "the value is not recomputed from components here, so no interval can be propagated",
-            )
-        else:
-            row.update(interval=None, interval_how=None)
+        if value_intervals:
+            _write_value_interval(row, found, reasons, why_none, measurement is not None)
         row.update(rank_interval=None, tier=None, ahead_of_next=None)
     ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
     fixed = [r["model"] for r in ranked if r["model"] not in samples]
+    widened = None
     if ranked and len(fixed) < len(ranked):
-        matrix = np.column_stack(
-            [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
-        )
-        ranks = competition_ranks(matrix, higher_is_better)
-        intervals = rank_intervals(ranks, level)
-        widened = 0
-        for row, interval in zip(ranked, intervals):
-            if not interval[0] <= row["rank"] <= interval[1]:
-                interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
-                widened += 1
-        for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
-            row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
-        key = matrix if higher_is_better else -matrix
-        ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
-        for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
-            row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
-        if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
-            cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
-            board["ahead"] = {
-                "simulations": sims,
-                "models": [ranked[k]["model"] for k in cols],
-                "ranks": [ranked[k]["rank"] for k in cols],
-                "draws": rank_draws(ranks[:, cols]),
-            }
-    board["uncertainty"] = {
-        "simulations": sims,
-        "level": level,
-        "method": (
-            "each component drawn from its own interval (each side a normal half, clipped to the scale), "
-            "the index definition rerun on every draw; intervals are the central quantiles of the draws"
-            if value_intervals
-            else "each row drawn from its own interval (each side a normal half)"
-        ),
-        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
-        "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
-        f"{level_text(level)} of simulations",
-        "held_fixed": len(fixed),
-        "monte_carlo": mcerror.describe(sims, level),
-    }
-    if ranked and len(fixed) < len(ranked):
-        board["uncertainty"]["rank_widened"] = widened
-    if ranked and len(fixed) == len(ranked):
-        board["uncertainty"]["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
-    elif fixed:
-        board["uncertainty"]["ranks"] = (
-            f"{len(fixed)} of {len(ranked)} ranked values have no interval and are held fixed in the rank simulation"
-        )
+        widened = _annotate_ranks(board, ranked, samples, sims, level, higher_is_better, pairs)
+    board["uncertainty"] = _uncertainty_note(sims, level, value_intervals, len(ranked), len(fixed), widened)
     return board
 
 
