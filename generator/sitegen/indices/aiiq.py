@@ -119,6 +119,114 @@ def _siblings_among(
     return siblings
 
 
+@dataclasses.dataclass
+class _PointParts:
+    """The one-draw values of index_values(detail=True) that compute's rows and reasons quote, by column."""
+
+    model_ids: list[str]
+    pct: str  # the percentile's name, "P80"
+    active: dict[str, list[str]]  # {dimension: its benchmarks with an implied IQ}
+    iq: dict[str, dict[int, float]]  # {benchmark: {column: real IQ}}
+    own: dict[str, dict[int, float]]  # {dimension: {column: own mean IQ over real benchmarks}}
+    dim_value: dict[str, dict[int, float]]
+    p80_bench: dict[str, float]
+    p80_dim: dict[str, float | None]
+    gaps: dict[str, dict[int, tuple[float, int]]]  # {benchmark: {column: (value, sibling column or -1)}}
+    imputed_dim: dict[str, dict[int, float]]
+    scored_mean: dict[int, float]
+    composite: dict[int, float]
+
+    @classmethod
+    def of(cls, out: Mapping, dims: Sequence[Mapping], model_ids: list[str], level: float) -> _PointParts:
+        parts = out["detail"]
+        return cls(
+            model_ids=model_ids,
+            pct=f"P{round(level * 100):d}",
+            active={d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims},
+            iq={b: _point(pair) for b, pair in parts["iq"].items()},
+            own={d: _point(pair) for d, pair in parts["own"].items()},
+            dim_value={d: _point(pair) for d, pair in out["dims"].items()},
+            p80_bench={b: float(v[0, 0]) for b, v in parts["p80"].items()},
+            p80_dim={d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()},
+            gaps={
+                b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
+                for b, (cols, values, sibling) in parts["gaps"].items()
+            },
+            imputed_dim={d: _point(pair) for d, pair in out["imputed"].items()},
+            scored_mean=_point(parts["scored_mean"]),
+            composite=_point(out["composite"]),
+        )
+
+    def bench_values(self, did: str, j: int) -> dict[str, tuple]:
+        """{benchmark: (how, value, sibling or reason, percentile)} of the values dimension `did` takes for the
+        model in column j: real, a family match or min-of-two."""
+        bench_values: dict[str, tuple] = {}
+        for b in self.active[did]:
+            if j in self.iq[b]:
+                bench_values[b] = ("observed", self.iq[b][j], None, None)
+                continue
+            value, sibling = self.gaps[b][j]
+            if sibling >= 0:
+                bench_values[b] = ("family", value, self.model_ids[sibling], None)
+            else:
+                why = (
+                    f"min(own mean IQ over real {did} benchmarks {_fmt(self.own[did][j])}, "
+                    f"{self.pct} of {b} {_fmt(self.p80_bench[b])})"
+                )
+                bench_values[b] = ("imputed", value, why, self.p80_bench[b])
+        return bench_values
+
+    def per_model(self, dims: Sequence[Mapping]) -> dict[str, dict]:
+        """Per model and dimension, whether it is scored, its benchmark values and its value."""
+        per_model: dict[str, dict] = {}
+        for j, model in enumerate(self.model_ids):
+            entry: dict[str, dict] = {}
+            for d in dims:
+                did = d["id"]
+                if j not in self.dim_value[did]:
+                    entry[did] = {"scored": False, "benchmarks": {}}
+                    continue
+                entry[did] = {"scored": True, "benchmarks": self.bench_values(did, j), "value": self.dim_value[did][j]}
+            per_model[model] = entry
+        return per_model
+
+    def dimension_component(
+        self, d: Mapping, e: Mapping, scored: list[str], j: int, min_dims: int, precision: int
+    ) -> dict:
+        """A dimension's component: observed, missing (and why) or imputed at dimension level with its percentile."""
+        did, pct = d["id"], self.pct
+        if e["scored"]:
+            return component(did, "dimension", "observed", e["value"], precision=precision)
+        if len(scored) < min_dims:
+            why = f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"
+        elif not d["imputable"]:
+            why = f"no real benchmark in this dimension; {did} is never imputed at dimension level"
+        elif self.p80_dim[did] is None:
+            why = f"no model has real data in this dimension, so it has no {pct}"
+        else:
+            p80 = self.p80_dim[did]
+            comp = component(
+                did,
+                "dimension",
+                "imputed",
+                self.imputed_dim[did][j],
+                precision=precision,
+                reason=(
+                    f"min(mean of {len(scored)} scored dimensions {_fmt(self.scored_mean[j])}, {pct} of {did} {_fmt(p80)})"
+                ),
+            )
+            comp["percentile"] = percentile(pct, did, p80, precision)
+            return comp
+        return component(did, "dimension", "missing", precision=precision, reason=why)
+
+
+def _manual_value(row: dict, info: Mapping, manual_cfg: Mapping, precision: int) -> None:
+    """A row without a computed value shows the model's sourced manual value, when it has one."""
+    manual, source = info.get(manual_cfg["field"]), info.get(manual_cfg["source_field"])
+    if manual is not None and source:
+        row["manual"] = {"value": round_half_up(manual, precision), "source": source}
+
+
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
     """The AI IQ board: one row per model with a real benchmark score or a sourced manual IQ. Every value comes
     from index_values on the selected scores (one draw); this builds the rows, components and reasons."""
@@ -131,47 +239,8 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     model_ids = sorted({m for m, _ in chosen})
     relatives = family_relatives(definition, models, model_ids, have)
     out = index_values(definition, point_scores(definition, chosen, model_ids), relatives=relatives, detail=True)
-    parts = out["detail"]
-    active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims}
-    pct = f"P{round(level * 100):d}"
-    iq = {b: _point(pair) for b, pair in parts["iq"].items()}
-    own = {d: _point(pair) for d, pair in parts["own"].items()}
-    dim_value = {d: _point(pair) for d, pair in out["dims"].items()}
-    p80_bench = {b: float(v[0, 0]) for b, v in parts["p80"].items()}
-    p80_dim = {d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()}
-    gaps = {
-        b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
-        for b, (cols, values, sibling) in parts["gaps"].items()
-    }
-
-    # Per model and dimension, the benchmark values the dimension takes: real, min-of-two or a family match.
-    per_model: dict[str, dict] = {}
-    for j, model in enumerate(model_ids):
-        entry: dict[str, dict] = {}
-        for d in dims:
-            did = d["id"]
-            if j not in dim_value[did]:
-                entry[did] = {"scored": False, "benchmarks": {}}
-                continue
-            bench_values = {}
-            for b in active[did]:
-                if j in iq[b]:
-                    bench_values[b] = ("observed", iq[b][j], None, None)
-                    continue
-                value, sibling = gaps[b][j]
-                if sibling >= 0:
-                    bench_values[b] = ("family", value, model_ids[sibling], None)
-                else:
-                    why = (
-                        f"min(own mean IQ over real {did} benchmarks {_fmt(own[did][j])}, "
-                        f"{pct} of {b} {_fmt(p80_bench[b])})"
-                    )
-                    bench_values[b] = ("imputed", value, why, p80_bench[b])
-            entry[did] = {"scored": True, "benchmarks": bench_values, "value": dim_value[did][j]}
-        per_model[model] = entry
-    imputed_dim = {d: _point(pair) for d, pair in out["imputed"].items()}
-    scored_mean = _point(parts["scored_mean"])
-    composite = _point(out["composite"])
+    parts = _PointParts.of(out, dims, model_ids, level)
+    per_model = parts.per_model(dims)
     column = {m: j for j, m in enumerate(model_ids)}
 
     # Pass 2: dimension level, composite, status, components.
@@ -185,58 +254,14 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
         scored = [d["id"] for d in dims if entry[d["id"]]["scored"]]
         comps: list[dict] = []
         for d in dims:
-            did = d["id"]
-            e = entry[did]
-            if e["scored"]:
-                comps.append(component(did, "dimension", "observed", e["value"], precision=precision))
-            elif len(scored) < min_dims:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"),
-                    )
+            comps.append(parts.dimension_component(d, entry[d["id"]], scored, j, min_dims, precision))
+            comps.extend(
+                _benchmark_components(
+                    d, entry[d["id"]], parts.active[d["id"]], chosen, model, precision, parts.pct, people
                 )
-            elif not d["imputable"]:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no real benchmark in this dimension; {did} is never imputed at dimension level"),
-                    )
-                )
-            elif p80_dim[did] is None:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no model has real data in this dimension, so it has no {pct}"),
-                    )
-                )
-            else:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "imputed",
-                        imputed_dim[did][j],
-                        precision=precision,
-                        reason=(
-                            f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean[j])}, "
-                            f"{pct} of {did} {_fmt(p80_dim[did])})"
-                        ),
-                    )
-                )
-                comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
-            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct, people))
+            )
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
-        value = composite.get(j)
+        value = parts.composite.get(j)
         row = {
             "model": model,
             "value": round_half_up(value, precision),
@@ -247,10 +272,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             "_ranked": status["ranked"] and value is not None,
         }
         if value is None and manual_cfg:
-            info = people.get(model, {})
-            manual, source = info.get(manual_cfg["field"]), info.get(manual_cfg["source_field"])
-            if manual is not None and source:
-                row["manual"] = {"value": round_half_up(manual, precision), "source": source}
+            _manual_value(row, people.get(model, {}), manual_cfg, precision)
         if value is None and not scored and "manual" not in row:
             continue
         rows.append(row)
