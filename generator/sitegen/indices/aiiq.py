@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -447,59 +447,34 @@ def family_relatives(
     return out
 
 
+#: noise(rule, component, cols, base) -> the imputed values of the models in cols (see index_values)
+Noise = Callable[[str, str, np.ndarray, np.ndarray], np.ndarray]
+
+
 def _no_noise(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
     return base
 
 
-# Not split (C901 21 > 20): the one pass both the board and the simulation run, so they cannot differ; its steps
-# update the same draws x columns arrays (own, acc, plain, gaps) in the definition's order, and a split would pass
-# them all between the parts without making a step clearer.
-def index_values(  # noqa: C901
-    definition: Mapping,
-    raw: Scores,
-    noise=_no_noise,
-    relatives: Mapping | None = None,
-    detail: bool = False,
-    p80_at: Mapping[str, float] | None = None,
-) -> dict:
-    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
-    in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
-    `point_scores`, with `detail`); the simulation is this on their draws, so the two cannot differ.
+@dataclasses.dataclass
+class _DimensionSums:
+    """One dimension's arrays in index_values, over the columns `here` (the models scored on it, ascending): `own`
+    the mean real IQ, `acc` the sum of its benchmark values (real and imputed), `plain` the same with min-of-two
+    alone (the P80 population; `acc` itself when no gap is family-matched), `gaps` the count of imputed benchmarks
+    (per model, all columns)."""
 
-    Every draws x models result is kept as (columns, draws x those columns) of the models it concerns only
-    (memory grows with the results, not with models x dimensions): `dims` each dimension's IQ of the models
-    scored on it, `plain` the same with min-of-two alone (see below), `imputed` each dimension's imputed value of
-    the models it is imputed for (what the composite takes), `composite` of the models with enough scored
-    dimensions (NaN in a draw where a family match has no sibling score). `scored` (per dimension) and
-    `imputed_share` are per model. With `detail`, `detail` holds what the board's components and reasons show:
-    per benchmark `iq` (the implied IQs of the models with a score), `p80` (draws x 1) and `gaps` ((columns,
-    the values those models take, the sibling column each takes or -1 for min-of-two)); per dimension `own` (the
-    mean real IQ of its models, as `dims`) and `p80_dim` (draws x 1, or None); and `scored_mean` (as `composite`).
-    `noise(rule, component, cols, base)` gives the imputed values of the models in `cols` from the rule's values
-    `base` (draws x len(cols)): the board's takes them as they are; the simulation adds the rule's calibrated
-    error (uncertainty.ImputationNoise). `p80_at` ({benchmark or dimension: the board's P80}) centres each
-    simulated P80 on the board's: a P80 of noisy draws is an order statistic of a wider population, biased
-    outward (the mathematical P80 came out 2.9 IQ above the board's), so its draws are moved by (board's P80 -
-    their median) and keep their spread. `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
-    family match on: a gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the
-    lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
-    min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
-    """
-    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    sims, m = raw.sims, raw.models
-    relatives = relatives or {}
-    dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
-    info: dict = {"iq": {}, "p80": {}, "gaps": {}, "own": {}}
-    for d in definition["dimensions"]:
-        iqs = {}
-        for b in d["benchmarks"]:
-            cols, values = raw.by_benchmark[b["benchmark"]]
-            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
-                mask = np.zeros(m, bool)
-                mask[cols] = True
-                iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
-                if detail:
-                    info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
+    has: np.ndarray  # per model: scored on the dimension
+    here: np.ndarray
+    local: np.ndarray  # per model: its place in `here`, -1 elsewhere
+    acc: np.ndarray
+    plain: np.ndarray
+    gaps: np.ndarray
+
+    @classmethod
+    def of(
+        cls, iqs: Mapping[str, tuple[np.ndarray, np.ndarray]], sims: int, m: int
+    ) -> tuple[_DimensionSums, np.ndarray]:
+        """The sums before any benchmark is added (`acc` and `gaps` at zero), and `own`: each scored model's mean
+        real IQ over the dimension's benchmarks (draws x here)."""
         count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
         has = count > 0
         here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
@@ -509,70 +484,145 @@ def index_values(  # noqa: C901
         for iq, mk in iqs.values():
             own[:, mk[here]] += iq
         own /= np.maximum(count[here], 1)
+        acc = np.zeros((sims, here.size), order="F")
+        return cls(has, here, local, acc, acc, np.zeros(m)), own
+
+
+def _implied_iqs(dimension: Mapping, raw: Scores, detail: bool, info: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{benchmark: (implied IQs, draws x its models; mask of those models)} of a dimension's benchmarks with a
+    real score; a benchmark no model has is left out of the dimension."""
+    iqs = {}
+    for b in dimension["benchmarks"]:
+        cols, values = raw.by_benchmark[b["benchmark"]]
+        if cols.size:
+            mask = np.zeros(raw.models, bool)
+            mask[cols] = True
+            iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
+            if detail:
+                info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
+    return iqs
+
+
+def _family_gaps(
+    sums: _DimensionSums,
+    bid: str,
+    iq: np.ndarray,
+    mk: np.ndarray,
+    cols: np.ndarray,
+    family: list,
+    imputed: np.ndarray,
+    sibling: np.ndarray | None,
+    noise: Noise,
+) -> None:
+    """A benchmark's gaps when some are family-matched, in place of their min-of-two values `imputed` (draws x
+    cols): the unmatched widened by their rule's error, and so added to `plain` (the P80 population); the matched
+    then take the siblings' lowest IQ in the draw, widened by the family rule's error, and `sibling` (with
+    detail) the sibling each took."""
+    sims = iq.shape[0]
+    matched = np.isin(cols, [j for j, _ in family])
+    imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
+    sums.plain[:, sums.local[cols]] += imputed
+    place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
+    imputed[:, matched] = noise(
+        "family",
+        bid,
+        cols[matched],
+        np.column_stack(
+            [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan) for _, sibs in family]
+        ),
+    )
+    if sibling is not None:  # the lowest of the siblings' IQs, the first (lower id) of equals
+        sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family])
+
+
+def _add_benchmark(
+    sums: _DimensionSums,
+    own: np.ndarray,
+    bid: str,
+    iq: np.ndarray,
+    mk: np.ndarray,
+    cols: np.ndarray,
+    family: list,
+    p80: np.ndarray,
+    noise: Noise,
+    detail: bool,
+) -> tuple | None:
+    """One benchmark's real IQs and its gaps' imputed values (columns `cols`) added to the dimension's sums;
+    (cols, imputed, sibling column or -1) of the gaps, None without gaps."""
+    sums.acc[:, mk[sums.here]] += iq
+    if sums.plain is not sums.acc:
+        sums.plain[:, mk[sums.here]] += iq
+    if not cols.size:
+        return None
+    at = sums.local[cols]
+    sums.gaps[cols] += 1
+    imputed = np.minimum(own[:, at], p80)
+    sibling = np.full((iq.shape[0], cols.size), -1) if detail else None
+    if not family:
+        imputed = noise("benchmark", bid, cols, imputed)
+        sums.acc[:, at] += imputed
+        if sums.plain is not sums.acc:
+            sums.plain[:, at] += imputed
+    else:
+        # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
+        # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
+        _family_gaps(sums, bid, iq, mk, cols, family, imputed, sibling, noise)
+        sums.acc[:, at] += imputed
+    return cols, imputed, sibling
+
+
+def _dimension_values(
+    d: Mapping,
+    raw: Scores,
+    level: float,
+    relatives: Mapping,
+    noise: Noise,
+    detail: bool,
+    p80_at: Mapping[str, float],
+    info: dict,
+) -> tuple[_DimensionSums, np.ndarray, np.ndarray | None]:
+    """One dimension of index_values: its sums (`acc` and `plain` divided into means), each model's imputed
+    share, its P80 (draws x 1, None when no model is scored on it)."""
+    iqs = _implied_iqs(d, raw, detail, info)
+    sums, own = _DimensionSums.of(iqs, raw.sims, raw.models)
+    if detail:
+        info["own"][d["id"]] = (sums.here, own)
+    gap_of = {bid: np.flatnonzero(sums.has & ~mk) for bid, (_, mk) in iqs.items()}
+    family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
+    if any(family.values()):  # min-of-two: the P80 population
+        sums.plain = np.zeros((raw.sims, sums.here.size), order="F")
+    for bid, (iq, mk) in iqs.items():
+        p80 = _centred(nearest_rank_rows(iq, level)[:, None], p80_at.get(bid))
         if detail:
-            info["own"][d["id"]] = (here, own)
-        gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
-        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
-        acc, gaps = np.zeros((sims, here.size), order="F"), np.zeros(m)
-        plain = (
-            np.zeros((sims, here.size), order="F") if any(family.values()) else acc
-        )  # min-of-two: the P80 population
-        for bid, (iq, mk) in iqs.items():
-            p80 = _centred(nearest_rank_rows(iq, level)[:, None], (p80_at or {}).get(bid))
-            if detail:
-                info["p80"][bid] = p80
-            acc[:, mk[here]] += iq
-            cols = gap_of[bid]
-            if plain is not acc:
-                plain[:, mk[here]] += iq
-            if not cols.size:
-                continue
-            at = local[cols]
-            gaps[cols] += 1
-            imputed = np.minimum(own[:, at], p80)
-            sibling = np.full((sims, cols.size), -1) if detail else None
-            if not family[bid]:
-                imputed = noise("benchmark", bid, cols, imputed)
-                acc[:, at] += imputed
-                if plain is not acc:
-                    plain[:, at] += imputed
-            else:
-                # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
-                # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
-                matched = np.isin(cols, [j for j, _ in family[bid]])
-                imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
-                plain[:, at] += imputed
-                place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-                imputed[:, matched] = noise(
-                    "family",
-                    bid,
-                    cols[matched],
-                    np.column_stack(
-                        [
-                            iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan)
-                            for _, sibs in family[bid]
-                        ]
-                    ),
-                )
-                if detail:  # the lowest of the siblings' IQs, the first (lower id) of equals
-                    sibling[:, matched] = np.column_stack(
-                        [sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family[bid]]
-                    )
-                acc[:, at] += imputed
-            if detail:
-                info["gaps"][bid] = (cols, imputed, sibling)
-        n_bench = max(len(iqs), 1)
-        own = iqs = imputed = None  # freed before the next dimension's arrays are made
-        acc /= n_bench
-        if plain is not acc:
-            plain /= n_bench
-        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
-        imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = (
-            _centred(nearest_rank_rows(plain, level)[:, None], (p80_at or {}).get(d["id"])) if here.size else None
-        )
+            info["p80"][bid] = p80
+        gaps = _add_benchmark(sums, own, bid, iq, mk, gap_of[bid], family[bid], p80, noise, detail)
+        if detail and gaps is not None:
+            info["gaps"][bid] = gaps
+    n_bench = max(len(iqs), 1)
+    del own, iqs  # freed before the next dimension's arrays are made
+    sums.acc /= n_bench
+    if sums.plain is not sums.acc:
+        sums.plain /= n_bench
+    p80_dim = _centred(nearest_rank_rows(sums.plain, level)[:, None], p80_at.get(d["id"])) if sums.here.size else None
+    return sums, sums.gaps / n_bench, p80_dim
+
+
+def _composite(
+    definition: Mapping,
+    dims: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    scored: Mapping[str, np.ndarray],
+    imputed_frac: Mapping[str, np.ndarray],
+    p80_dim: Mapping[str, np.ndarray | None],
+    sims: int,
+    m: int,
+    noise: Noise,
+    detail: bool,
+    info: dict,
+) -> dict:
+    """The composite of the models with enough scored dimensions: the mean of their scored dimensions' values
+    and of the imputed ones (min-of-two against the dimension's P80), and each model's imputed share."""
     n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
-    eligible = n_scored >= min_dims
+    eligible = n_scored >= definition["min_dimensions"]
     rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
     scored_mean = np.zeros((sims, rows.size), order="F")
     for k, (here, v) in dims.items():
@@ -600,13 +650,61 @@ def index_values(  # noqa: C901
         info.update(p80_dim=p80_dim, scored_mean=(rows, scored_mean))
     del scored_mean
     total /= np.maximum(used[rows], 1)
+    return {
+        "imputed": imputed_dims,
+        "composite": (rows, total),
+        "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan),
+    }
+
+
+def index_values(
+    definition: Mapping,
+    raw: Scores,
+    noise: Noise = _no_noise,
+    relatives: Mapping | None = None,
+    detail: bool = False,
+    p80_at: Mapping[str, float] | None = None,
+) -> dict:
+    """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
+    in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
+    `point_scores`, with `detail`); the simulation is this on their draws, so the two cannot differ.
+
+    Every draws x models result is kept as (columns, draws x those columns) of the models it concerns only
+    (memory grows with the results, not with models x dimensions): `dims` each dimension's IQ of the models
+    scored on it, `plain` the same with min-of-two alone (see below), `imputed` each dimension's imputed value of
+    the models it is imputed for (what the composite takes), `composite` of the models with enough scored
+    dimensions (NaN in a draw where a family match has no sibling score). `scored` (per dimension) and
+    `imputed_share` are per model. With `detail`, `detail` holds what the board's components and reasons show:
+    per benchmark `iq` (the implied IQs of the models with a score), `p80` (draws x 1) and `gaps` ((columns,
+    the values those models take, the sibling column each takes or -1 for min-of-two)); per dimension `own` (the
+    mean real IQ of its models, as `dims`) and `p80_dim` (draws x 1, or None); and `scored_mean` (as `composite`).
+    `noise(rule, component, cols, base)` gives the imputed values of the models in `cols` from the rule's values
+    `base` (draws x len(cols)): the board's takes them as they are; the simulation adds the rule's calibrated
+    error (uncertainty.ImputationNoise). `p80_at` ({benchmark or dimension: the board's P80}) centres each
+    simulated P80 on the board's: a P80 of noisy draws is an order statistic of a wider population, biased
+    outward (the mathematical P80 came out 2.9 IQ above the board's), so its draws are moved by (board's P80 -
+    their median) and keep their spread. `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
+    family match on: a gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the
+    lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
+    min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
+    """
+    level = definition["percentile"]["level"]
+    relatives = relatives or {}
+    dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
+    info: dict = {"iq": {}, "p80": {}, "gaps": {}, "own": {}}
+    for d in definition["dimensions"]:
+        sums, imputed_frac[d["id"]], p80_dim[d["id"]] = _dimension_values(
+            d, raw, level, relatives, noise, detail, p80_at or {}, info
+        )
+        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (sums.here, sums.acc), (sums.here, sums.plain), sums.has
+    composite = _composite(definition, dims, scored, imputed_frac, p80_dim, raw.sims, raw.models, noise, detail, info)
     out = {
         "dims": dims,
         "plain": plains,
-        "imputed": imputed_dims,
+        "imputed": composite["imputed"],
         "scored": scored,
-        "composite": (rows, total),
-        "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan),
+        "composite": composite["composite"],
+        "imputed_share": composite["imputed_share"],
     }
     if detail:
         out["detail"] = info
