@@ -618,6 +618,84 @@ def anchor_ranges(definition: Mapping) -> dict[str, tuple[float, float]]:
     return out
 
 
+def _p80_out_of_fold(values: np.ndarray, idx: np.ndarray, fold: np.ndarray, level: float) -> np.ndarray:
+    """For each of `idx`, the P80 of `values` over the models of the other folds (NaN without any)."""
+    out = np.full(idx.size, np.nan)
+    for f in np.unique(fold[idx]):
+        train = values[fold[idx] != f]
+        if train.size:
+            out[fold[idx] == f] = nearest_rank(train.tolist(), level)
+    return out
+
+
+def _case(dimension: str, cols, fold: np.ndarray, base, truth) -> dict:
+    """One rule's held-out cases: {"dimension", "cols", "fold", "base", "truth"}."""
+    return {
+        "dimension": dimension,
+        "cols": np.asarray(cols, int),
+        "fold": fold[np.asarray(cols, int)],
+        "base": np.asarray(base, float),
+        "truth": np.asarray(truth, float),
+    }
+
+
+def _benchmark_cases(
+    definition: Mapping,
+    d: Mapping,
+    raw: Scores,
+    point: Mapping,
+    relatives: Mapping,
+    fold: np.ndarray,
+    cases: dict,
+) -> None:
+    """The benchmark rule's (and where family match runs, the family rule's) held-out cases of dimension d's
+    benchmarks, into `cases`."""
+    level = definition["percentile"]["level"]
+    family_on = aiiq.family_benchmarks(definition)
+    iqs = {}
+    for b in d["benchmarks"]:
+        if b["benchmark"] in point["detail"]["iq"]:  # the models with a real score, their implied IQ
+            iq = first_row(point["detail"]["iq"][b["benchmark"]], raw.models)
+            iqs[b["benchmark"]] = (iq, ~np.isnan(iq))
+    count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(raw.models, int))
+    total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
+    for bid, (iq, mk) in iqs.items():
+        idx = np.flatnonzero(mk)
+        p80 = _p80_out_of_fold(iq[idx], idx, fold, level)
+        own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
+        ok = (count[idx] >= 2) & ~np.isnan(p80)
+        cases[("benchmark", bid)] = _case(d["id"], idx[ok], fold, np.minimum(own, p80)[ok], iq[idx][ok])
+        if bid in family_on:
+            pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
+            cases[("family", bid)] = _case(
+                d["id"],
+                [j for j, _ in pairs],
+                fold,
+                [iq[sibs].min() for _, sibs in pairs],
+                [iq[j] for j, _ in pairs],
+            )
+
+
+def _dimension_cases(definition: Mapping, raw: Scores, point: Mapping, fold: np.ndarray, cases: dict) -> None:
+    """The dimension rule's held-out cases of each imputable dimension, into `cases`."""
+    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
+    dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
+    scored = point["scored"]
+    n_scored = sum((s.astype(int) for s in scored.values()), 0)
+    for d in definition["dimensions"]:
+        if not d["imputable"]:
+            continue
+        did = d["id"]
+        idx = np.flatnonzero(scored[did])
+        p80 = _p80_out_of_fold(plains[did][idx], idx, fold, level)
+        others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
+        n_other = n_scored[idx] - 1
+        ok = (n_other >= min_dims) & ~np.isnan(p80)
+        cases[("dimension", did)] = _case(
+            did, idx[ok], fold, np.minimum(others / np.maximum(n_other, 1), p80)[ok], dims[did][idx][ok]
+        )
+
+
 def calibration_cases(
     definition: Mapping,
     raw: Scores,
@@ -639,70 +717,15 @@ def calibration_cases(
     its other scored dimensions, P80 of d over the other folds' min-of-two values).
     Each entry: {"dimension", "cols", "fold", "base" (the imputed value), "truth" (the observed one)}; `point` is
     the board's own index_values on `raw` (with detail)."""
-    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     relatives = relatives or {}
-    family_on = aiiq.family_benchmarks(definition)
     ids = list(model_ids) if model_ids is not None else [str(j) for j in range(raw.models)]
     dealt = aiiq.holdout_folds(ids, folds, seed)
     fold = np.array([dealt[m] for m in ids], int)
     point = aiiq.index_values(definition, raw, relatives=relatives, detail=True)  # the board's values
     cases: dict = {}
-
-    def p80_out_of_fold(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """For each of `idx`, the P80 of `values` over the models of the other folds (NaN without any)."""
-        out = np.full(idx.size, np.nan)
-        for f in np.unique(fold[idx]):
-            train = values[fold[idx] != f]
-            if train.size:
-                out[fold[idx] == f] = nearest_rank(train.tolist(), level)
-        return out
-
-    def add(rule, component, dimension, cols, base, truth):
-        cases[(rule, component)] = {
-            "dimension": dimension,
-            "cols": np.asarray(cols, int),
-            "fold": fold[np.asarray(cols, int)],
-            "base": np.asarray(base, float),
-            "truth": np.asarray(truth, float),
-        }
-
     for d in definition["dimensions"]:
-        iqs = {}
-        for b in d["benchmarks"]:
-            if b["benchmark"] in point["detail"]["iq"]:  # the models with a real score, their implied IQ
-                iq = first_row(point["detail"]["iq"][b["benchmark"]], raw.models)
-                iqs[b["benchmark"]] = (iq, ~np.isnan(iq))
-        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(raw.models, int))
-        total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
-        for bid, (iq, mk) in iqs.items():
-            idx = np.flatnonzero(mk)
-            p80 = p80_out_of_fold(iq[idx], idx)
-            own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
-            ok = (count[idx] >= 2) & ~np.isnan(p80)
-            add("benchmark", bid, d["id"], idx[ok], np.minimum(own, p80)[ok], iq[idx][ok])
-            if bid in family_on:
-                pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
-                add(
-                    "family",
-                    bid,
-                    d["id"],
-                    [j for j, _ in pairs],
-                    [iq[sibs].min() for _, sibs in pairs],
-                    [iq[j] for j, _ in pairs],
-                )
-    dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
-    scored = point["scored"]
-    n_scored = sum((s.astype(int) for s in scored.values()), 0)
-    for d in definition["dimensions"]:
-        if not d["imputable"]:
-            continue
-        did = d["id"]
-        idx = np.flatnonzero(scored[did])
-        p80 = p80_out_of_fold(plains[did][idx], idx)
-        others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
-        n_other = n_scored[idx] - 1
-        ok = (n_other >= min_dims) & ~np.isnan(p80)
-        add("dimension", did, did, idx[ok], np.minimum(others / np.maximum(n_other, 1), p80)[ok], dims[did][idx][ok])
+        _benchmark_cases(definition, d, raw, point, relatives, fold, cases)
+    _dimension_cases(definition, raw, point, fold, cases)
     return cases, point
 
 
