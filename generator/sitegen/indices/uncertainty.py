@@ -827,6 +827,79 @@ def imputation_calibration(
     return table
 
 
+class ImputationNoise:
+    """aiiq.index_values' `noise` in the AI IQ simulation: each imputed value, for its rule x component, the
+    rule's value moved by the measured bias (calibrated_centre), plus the rule's shared and own error terms
+    (Components.imputation_noise), clipped to the anchor table's range (`within`). Counts each rule's imputes on
+    its calibration row (`cal`); `unknown` ({model: components}) names those whose rule's error is not
+    estimable, left as they are. Without `noise` every value stays as the rule gives it; with `only`
+    ({(model, component)}) only those take the error."""
+
+    def __init__(
+        self,
+        cal: Mapping[tuple[str, str], dict],
+        comps: Components,
+        model_ids: Sequence[str],
+        spans: Mapping[str, tuple[float, float]],
+        noise: bool,
+        only: frozenset[tuple[str, str]] | None,
+    ):
+        self.cal, self.comps, self.model_ids, self.spans, self.noise, self.only = (
+            cal,
+            comps,
+            model_ids,
+            spans,
+            noise,
+            only,
+        )
+        self.unknown: dict[str, set] = {m: set() for m in model_ids}
+
+    def __call__(self, rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
+        row = self.cal.get((rule, component)) or {}
+        if self.noise and len(cols):
+            row["imputes"] = row.get("imputes", 0) + len(cols)
+        if not self.noise or not len(cols):
+            return base
+        if self.only is not None:
+            keep = np.array([(self.model_ids[j], component) in self.only for j in cols], bool)
+            if not keep.all():
+                out = base.copy()
+                if keep.any():
+                    out[:, keep] = self(rule, component, cols[keep], base[:, keep])
+                return out
+        if row.get("sd") is None:
+            for j in cols:
+                self.unknown[self.model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
+            return base
+        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
+        drawn = centre + self.comps.imputation_noise(
+            component, cols, row, "family-match" if rule == "family" else "imputation"
+        )
+        return within(drawn, base, self.spans[component])
+
+
+def _dimension_bounds(out: Mapping, comps: Components, model_ids: Sequence[str], level: float) -> None:
+    """comps.bounds[(model, dimension)]: the central `level` of each dimension's draws (scored or imputed) of
+    index_values' `out`, for the models whose draws are numbers."""
+    for did in out["dims"]:
+        for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
+            keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
+            if np.any(keep):
+                cols = cols[keep]
+                bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
+                comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+
+
+def _imputed_text(share: float, unknown: set[str]) -> str:
+    """What a row's interval reason adds about its imputed parts."""
+    text = ""
+    if share > 0:
+        text = "; imputed parts drawn from their rule's out-of-fold error (bias, shared and own terms)"
+    if unknown:
+        text += f" (not estimable, so not widened: {', '.join(sorted(unknown))})"
+    return text
+
+
 def aiiq_samples(
     definition: Mapping,
     results: pd.DataFrame,
@@ -864,31 +937,7 @@ def aiiq_samples(
     cal = {(row["rule"], row["component"]): row for row in table}
     spans = anchor_ranges(definition)
     comps = Components(definition["id"], model_ids, sims, level)
-    unknown: dict[str, set] = {m: set() for m in model_ids}
-
-    def impute(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
-        row = cal.get((rule, component)) or {}
-        if noise and len(cols):
-            row["imputes"] = row.get("imputes", 0) + len(cols)
-        if not noise or not len(cols):
-            return base
-        if only is not None:
-            keep = np.array([(model_ids[j], component) in only for j in cols], bool)
-            if not keep.all():
-                out = base.copy()
-                if keep.any():
-                    out[:, keep] = impute(rule, component, cols[keep], base[:, keep])
-                return out
-        if row.get("sd") is None:
-            for j in cols:
-                unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
-            return base
-        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
-        drawn = centre + comps.imputation_noise(
-            component, cols, row, "family-match" if rule == "family" else "imputation"
-        )
-        return within(drawn, base, spans[component])
-
+    impute = ImputationNoise(cal, comps, model_ids, spans, noise, only)
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
     alone = aiiq.index_values(
         definition,
@@ -904,26 +953,15 @@ def aiiq_samples(
     del raw  # the scores are no longer needed
     comps.chosen = chosen
     share = out["imputed_share"]
-    for did in out["dims"]:
-        for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
-            keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
-            if np.any(keep):
-                cols = cols[keep]
-                bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
-                comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+    _dimension_bounds(out, comps, model_ids, level)
     rows, composite = out["composite"]
     del out  # the dimensions' draws: only their intervals are kept
     samples = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
-    extras = {}
-    for j, m in enumerate(model_ids):
-        if m not in samples:
-            continue
-        text = ""
-        if share[j] > 0:
-            text = "; imputed parts drawn from their rule's out-of-fold error (bias, shared and own terms)"
-        if unknown[m]:
-            text += f" (not estimable, so not widened: {', '.join(sorted(unknown[m]))})"
-        extras[m] = (text, float(share[j]))
+    extras = {
+        m: (_imputed_text(share[j], impute.unknown[m]), float(share[j]))
+        for j, m in enumerate(model_ids)
+        if m in samples
+    }
     for row in table:
         row.setdefault("imputes", 0)
     return samples, comps, extras, table
