@@ -123,6 +123,36 @@ def wilson(p: float, n: int, z: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _published_interval(rec: Mapping, value: float, lo: float, hi: float, z: float, scale: Mapping) -> dict:
+    """spread of a value with the source's own 95% interval [lo, hi]."""
+    # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
+    # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
+    # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
+    z95 = z_of(0.95)
+    sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
+    return {
+        "interval": [value - z * sd_lo, value + z * sd_hi],
+        "interval_how": PUBLISHED,
+        "interval_reason": f"{rec.get('source')}'s published 95% interval"
+        + ("" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
+        "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max")),
+    }
+
+
+def _binomial_interval(value: float, n: int, z: float, counted: str) -> dict:
+    """spread of a percentage over n questions (`counted` names them): the Wilson interval, each side a normal
+    half."""
+    p = value / 100
+    low, high = wilson(p, n, z)
+    sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
+    return {
+        "interval": [100 * low, 100 * high],
+        "interval_how": DERIVED,
+        "interval_reason": f"binomial, n = {n} {counted}, Wilson interval",
+        "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0),
+    }
+
+
 def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     """How uncertain one selected value is: the interval to report and what to draw in simulations.
 
@@ -133,23 +163,12 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     """
     value = known(rec.get("value"))
     z = z_of(level)
-    z95 = z_of(0.95)
     lo, hi, se = known(rec.get("ci_low")), known(rec.get("ci_high")), known(rec.get("stderr"))
     scale = (bench or {}).get("scale") or {}
     if value is None:
         return _none("no value")
     if lo is not None and hi is not None and lo <= hi:
-        # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
-        # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
-        # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
-        sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
-        return {
-            "interval": [value - z * sd_lo, value + z * sd_hi],
-            "interval_how": PUBLISHED,
-            "interval_reason": f"{rec.get('source')}'s published 95% interval"
-            + ("" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
-            "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max")),
-        }
+        return _published_interval(rec, value, lo, hi, z, scale)
     if se is not None and se >= 0:
         return {
             "interval": _clip([value - z * se, value + z * se], scale),
@@ -162,15 +181,7 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     n = int(count) if count else (entry or {}).get("count")
     unit = (entry or {}).get("unit") or "questions"
     if n and scale.get("unit") == "percent" and scale.get("max") == 100 and 0 <= value <= 100:
-        p = value / 100
-        low, high = wilson(p, n, z)
-        sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
-        return {
-            "interval": [100 * low, 100 * high],
-            "interval_how": DERIVED,
-            "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
-            "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0),
-        }
+        return _binomial_interval(value, n, z, f"{unit}{repeats_note(entry)}")
     if n:
         return _none(f"{n} {unit}, but the value is not a percentage, so the binomial model does not apply")
     return _none(f"{rec.get('source')} publishes no interval or standard error, and {unknown_size(bench)}")
