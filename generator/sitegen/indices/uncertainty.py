@@ -1153,6 +1153,16 @@ def annotate(
     return board
 
 
+def _without_intervals(board: dict, reason: str) -> dict:
+    """A board none of whose values has an interval: each row with a value says why (`reason`)."""
+    for row in board["rows"]:
+        row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+        if row.get("value") is not None:
+            row["interval_reason"] = reason
+    board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
+    return board
+
+
 def annotate_index(
     definition: Mapping,
     board: dict,
@@ -1165,22 +1175,13 @@ def annotate_index(
     ({(benchmark, model): per-question rows}) lets HLE and Pedagogy draw those rows together."""
     kind = definition["kind"]
     if kind == "cost":
-        for row in board["rows"]:
-            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
-            if row.get("value") is not None:
-                row["interval_reason"] = "prices and token counts are published without an interval"
-        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
-        return board
+        return _without_intervals(board, "prices and token counts are published without an interval")
     if kind == "published":  # a source's own index as it publishes it: nothing to draw from
-        for row in board["rows"]:
-            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
-            if row.get("value") is not None:
-                row["interval_reason"] = (
-                    "the source's own published figure: it publishes no interval per model, "
-                    "and the components are not public, so none can be propagated"
-                )
-        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
-        return board
+        return _without_intervals(
+            board,
+            "the source's own published figure: it publishes no interval per model, "
+            "and the components are not public, so none can be propagated",
+        )
     settings = _settings(definition)
     if settings is None:
         return board
