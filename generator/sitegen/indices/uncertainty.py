@@ -1257,6 +1257,54 @@ def centre_on_values(
     return moved, alone
 
 
+def _dimension_interval(c: dict, bounds: Mapping[tuple[str, str], Sequence[float]], key: tuple[str, str]) -> None:
+    """A dimension component's simulated interval (none where the draws do not spread)."""
+    if key in bounds and bounds[key][0] == bounds[key][1]:
+        c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+    elif key in bounds:
+        c.update(interval=bounds[key], interval_how=DERIVED)
+
+
+def _imputed_component_interval(c: dict, value: float, rules: Mapping, z: float, spans: Mapping) -> None:
+    """An imputed component's interval from its rule's out-of-fold error (none where it is not estimable)."""
+    family = "sibling" in c  # a family match names the sibling whose real score it took
+    rule = rules.get(("family" if family else "benchmark", c["id"]), {})
+    name = "family-match" if family else "imputation"
+    if rule.get("sd") is None:
+        c.update(
+            interval=None,
+            interval_how=None,
+            interval_reason=(f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"),
+        )
+    else:
+        c.update(
+            interval=imputed_interval(value, rule, z, spans.get(c["id"])),
+            interval_how=DERIVED,
+            interval_reason=f"the {name} rule: {rule['reason']}"
+            if rule.get("pooled")
+            else f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
+            f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
+            f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
+            f"sd {rule['sd']:.2f}²), within the anchor table's range",
+        )
+
+
+def _measured_component_interval(
+    c: dict, comps: Components, key: tuple[str, str], anchors: Mapping, benchmarks: Mapping, level: float
+) -> None:
+    """A measured component's interval: its benchmark value's own, mapped through the anchor table where the
+    index maps it."""
+    # The reason is kept only where there is no interval: the benchmark's board row gives the method.
+    s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+    interval = s["interval"]
+    if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
+        shift = comps.shift.get(key, 0.0)
+        interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+    c.update(interval=interval, interval_how=s["interval_how"])
+    if interval is None:
+        c["interval_reason"] = s["interval_reason"]
+
+
 def component_intervals(
     definition: Mapping,
     board: dict,
@@ -1280,43 +1328,11 @@ def component_intervals(
             if value is None:
                 continue
             if c["kind"] == "dimension":
-                if key in comps.bounds and comps.bounds[key][0] == comps.bounds[key][1]:
-                    c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
-                elif key in comps.bounds:
-                    c.update(interval=comps.bounds[key], interval_how=DERIVED)
+                _dimension_interval(c, comps.bounds, key)
             elif c["how"] == "imputed":
-                family = "sibling" in c  # a family match names the sibling whose real score it took
-                rule = rules.get(("family" if family else "benchmark", c["id"]), {})
-                name = "family-match" if family else "imputation"
-                if rule.get("sd") is None:
-                    c.update(
-                        interval=None,
-                        interval_how=None,
-                        interval_reason=(
-                            f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"
-                        ),
-                    )
-                else:
-                    c.update(
-                        interval=imputed_interval(value, rule, z, spans.get(c["id"])),
-                        interval_how=DERIVED,
-                        interval_reason=f"the {name} rule: {rule['reason']}"
-                        if rule.get("pooled")
-                        else f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
-                        f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
-                        f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
-                        f"sd {rule['sd']:.2f}²), within the anchor table's range",
-                    )
+                _imputed_component_interval(c, value, rules, z, spans)
             elif key in comps.chosen:
-                # The reason is kept only where there is no interval: the benchmark's board row gives the method.
-                s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
-                interval = s["interval"]
-                if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
-                    shift = comps.shift.get(key, 0.0)
-                    interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
-                c.update(interval=interval, interval_how=s["interval_how"])
-                if interval is None:
-                    c["interval_reason"] = s["interval_reason"]
+                _measured_component_interval(c, comps, key, anchors, benchmarks, level)
             elif c["how"] == "published":
                 c.update(
                     interval=None,
