@@ -1424,17 +1424,9 @@ def shared_question_draws(
     (board, "questions")."""
     cases, values = {}, {r["model"]: r.get("value") for r in rows}
     for row in rows:
-        frame, value = answers.get(row["model"]), row.get("value")
-        if frame is None or value is None or not len(frame) or not {"id", "correct"} <= set(frame.columns):
-            continue
-        done = frame[frame["correct"].notna()]
-        right = {str(q) for q, c in zip(done["id"], done["correct"]) if bool(c)}
-        asked = {str(q) for q in done["id"]}
-        of = int((row.get("coverage") or {}).get("of") or 0)
-        if len(asked) and math.isclose(value, 100.0 * len(right) / len(asked), rel_tol=0, abs_tol=1e-9):
-            cases[row["model"]] = (right, asked, None)
-        elif of >= len(asked) and of and math.isclose(value, 100.0 * len(right) / of, rel_tol=0, abs_tol=1e-9):
-            cases[row["model"]] = (right, asked, of)
+        case = _question_case(row, answers.get(row["model"]))
+        if case is not None:
+            cases[row["model"]] = case
     if not cases or not sims:
         return {}
     ids = sorted(set().union(*(asked for _, asked, _ in cases.values())))
@@ -1453,11 +1445,33 @@ def shared_question_draws(
             if of == size:  # the N weights sum to N in every draw: the denominator stays the set's size
                 out[model] = 100.0 * (weights @ hit) / size
         else:
-            mask = np.zeros(len(ids))
-            mask[[where[q] for q in asked]] = 1.0
-            base = weights @ mask  # 0 when a resample holds none of its questions: its value stays as it is
-            out[model] = np.where(base > 0, 100.0 * (weights @ hit) / np.maximum(base, 1.0), values[model])
+            out[model] = _answered_share(weights, hit, [where[q] for q in asked], values[model])
     return out
+
+
+def _question_case(row: Mapping, frame: pd.DataFrame | None) -> tuple[set[str], set[str], int | None] | None:
+    """(questions right, questions answered, denominator: None for the answered ones) of a row whose value is
+    its per-question accuracy over either; None for any other row."""
+    value = row.get("value")
+    if frame is None or value is None or not len(frame) or not {"id", "correct"} <= set(frame.columns):
+        return None
+    done = frame[frame["correct"].notna()]
+    right = {str(q) for q, c in zip(done["id"], done["correct"]) if bool(c)}
+    asked = {str(q) for q in done["id"]}
+    of = int((row.get("coverage") or {}).get("of") or 0)
+    if len(asked) and math.isclose(value, 100.0 * len(right) / len(asked), rel_tol=0, abs_tol=1e-9):
+        return right, asked, None
+    if of >= len(asked) and of and math.isclose(value, 100.0 * len(right) / of, rel_tol=0, abs_tol=1e-9):
+        return right, asked, of
+    return None
+
+
+def _answered_share(weights: np.ndarray, hit: np.ndarray, asked: list[int], value: float) -> np.ndarray:
+    """Per draw, the weighted share right over the weighted questions answered (columns `asked`), in percent."""
+    mask = np.zeros(hit.size)
+    mask[asked] = 1.0
+    base = weights @ mask  # 0 when a resample holds none of its questions: its value stays as it is
+    return np.where(base > 0, 100.0 * (weights @ hit) / np.maximum(base, 1.0), value)
 
 
 def _independent(board: dict, samples: Mapping, joint: Mapping | None = None) -> dict:
