@@ -18,8 +18,8 @@ import contextlib
 import gc
 import hashlib
 import pickle
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, cast
 
 
 class Store(Protocol):
@@ -39,7 +39,7 @@ FRAMES = ("results", "models", "raw", "benchmarks")
 
 
 @contextlib.contextmanager
-def kept_in(store: Store | None):
+def kept_in(store: Store | None) -> Iterator[None]:
     """Within the block, annotated boards are looked up in and added to `store` (None: nothing is kept)."""
     global _STORE
     outer = _STORE
@@ -95,9 +95,10 @@ def diff(before: object, after: object) -> tuple | None:
 _LEAVES = (str, int, float, bool, type(None))
 
 
-def apply(value: object, patch: tuple) -> object:
+def apply(value: Any, patch: tuple) -> Any:
     """`value` changed by `patch` (diff's), in place where it is a dict or a list; returns the result. A nested
-    dict or list patch is only ever made for an entry `value` has (diff recurses into shared keys only)."""
+    dict or list patch is only ever made for an entry `value` has (diff recurses into shared keys only). `value` is
+    Any: a dict or a list wherever the patch changes entries (its "d" and "l" kinds), anything where it replaces."""
     kind = patch[0]
     if kind == "=":
         return patch[1]
@@ -130,10 +131,10 @@ def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object)
         if type(patch) is tuple and patch and patch[0] == "d":
             apply(board, patch)
             return
-    work = loads(pickled)
+    work = cast(dict, loads(pickled))  # the board's copy
     annotate(work)
     data = pickle.dumps(diff(loads(pickled), work) or ("d", {}, []), protocol=5)
-    apply(board, loads(data))
+    apply(board, cast(tuple, loads(data)))
     _STORE.put(name, data)
 
 
