@@ -29,6 +29,7 @@ import math
 import pickle
 from bisect import bisect_right
 from collections.abc import Mapping
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -51,7 +52,7 @@ def month_end(month: str) -> str:
     return f"{month[:7]}-{calendar.monthrange(y, m)[1]:02d}"
 
 
-def _day(value) -> str | None:
+def _day(value: Any) -> str | None:  # a frame cell or a YAML value
     """A date given as YYYY, YYYY-MM or YYYY-MM-DD -> the earliest day it can mean (as text); None if unknown."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return None
@@ -84,8 +85,8 @@ def month_day(month: str, last: str | None) -> str:
 
 def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
     """Model id -> the day it counts from: its release date, else its first published result."""
-    first = results.groupby("model")["published"].min().to_dict() if len(results) else {}
-    out = {}
+    first = cast(dict[str, object], results.groupby("model")["published"].min().to_dict() if len(results) else {})
+    out: dict[str, str | None] = {}
     for model in sorted(set(models["model"]) | set(first)):
         out[model] = None
     for model, released in zip(models["model"], models["released"]):
@@ -201,8 +202,8 @@ def superseded(definition: Mapping, index_defs: Mapping[str, Mapping], day: str)
         if (
             other.get("name") == definition.get("name")
             and other is not definition
-            and _own_entry(other)
-            and _day(_own_entry(other).get("from")) == end
+            and (own := _own_entry(other))
+            and _day(own.get("from")) == end
             and in_force(other, day)
         ):
             return {"from": end, "by": other_id, "version": str(other.get("version"))}
@@ -274,7 +275,7 @@ class InputDigests:
         definition: Mapping,
         res: pd.DataFrame,
         raw_at: Mapping,
-        month_models,
+        month_models: _MonthModels | _TodayModels,
         reads: tuple[str, ...],
     ) -> str:
         if index_id not in self.definitions:
@@ -368,7 +369,7 @@ def month_boards(
 
     def compute() -> dict:
         priced = month_models.frame()
-        boards = compute_boards(res, priced, benchmarks, {index_id: definition}, raw_at)
+        boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
         # per-question rows too: HLE and Pedagogy draw the questions their models share together. The whole
         # entry is kept by this key, so the annotation's own entries (keyed by pickled frames) are not made.
@@ -582,7 +583,7 @@ def benchmarks_read(definition: Mapping) -> tuple[str, ...]:
     """Every benchmark id a definition names (constituents, dimensions, token and time benchmarks, boards)."""
     found: set[str] = set()
 
-    def walk(x):
+    def walk(x: object) -> None:
         if isinstance(x, Mapping):
             for key, value in x.items():
                 if isinstance(value, str) and (key == "benchmark" or key.endswith("_benchmark")):
@@ -629,7 +630,7 @@ def best_over_time(
     if not today:
         return []
     higher = _higher(today, index_defs)
-    points = []
+    points: list[dict] = []
     for month in months:
         day = (dates or {}).get(month, month_end(month))
         top = _top([r for r in today["rows"] if available.get(r["model"], "9999") <= day], higher, available)

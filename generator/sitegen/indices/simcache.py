@@ -19,7 +19,7 @@ import gc
 import hashlib
 import pickle
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 
 class Store(Protocol):
@@ -143,7 +143,10 @@ def current() -> Store | None:
     return _STORE
 
 
-def kept(name: str, compute: Callable[[], object]) -> object:
+T = TypeVar("T")
+
+
+def kept(name: str, compute: Callable[[], T]) -> T:
     """`compute()`, or inside `kept_in` the value kept under `name` (a digest of every input of `compute`: the
     caller's; key() makes one). A miss keeps the value's pickle and returns the value as loaded back from it, so
     the objects are the same whether computed or loaded (shared references included); a damaged entry is computed
@@ -153,12 +156,12 @@ def kept(name: str, compute: Callable[[], object]) -> object:
     data = _STORE.get(name)
     if data is not None:
         try:
-            return loads(data)
+            return cast(T, loads(data))  # kept from compute() under this name
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
             pass
     data = pickle.dumps(compute(), protocol=5)
     _STORE.put(name, data)
-    return loads(data)
+    return cast(T, loads(data))
 
 
 def loads(data: bytes) -> object:
