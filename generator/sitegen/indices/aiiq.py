@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,9 @@ from .parts import (
     round_half_up,
     select_by_benchmark,
 )
+
+#: siblings(model, benchmark) -> the configurations whose real score the model may take (family_siblings)
+Siblings = Callable[[str, str], list[str]]
 
 
 def _fmt(x: float) -> str:
@@ -65,13 +69,15 @@ def family_benchmarks(definition: Mapping) -> frozenset[str]:
     )
 
 
-def reasoning_mode(value) -> bool | None:
+def reasoning_mode(value: object) -> bool | None:
     """True (reasoning) or False (non-reasoning) where the registry states the mode; None for anything else
     (missing, NA, or a 'not stated' marker): a configuration whose mode is unknown neither gives nor takes."""
     return bool(value) if isinstance(value, (bool, np.bool_)) else None
 
 
-def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping], benchmarks: Iterable[str] | None = None):
+def family_siblings(
+    models: pd.DataFrame, real: Mapping[str, Collection[str]], benchmarks: Iterable[str] | None = None
+) -> Siblings:
     """siblings(model, benchmark) -> the configurations whose real score the model may take, sorted by id.
 
     A sibling is another configuration of the same release, in the same stated reasoning mode (a reasoning
@@ -100,8 +106,10 @@ def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
 
 
 def _siblings_among(
-    info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping], benchmarks: Iterable[str] | None = None
-):
+    info: Mapping[str, tuple[str, bool, float]],
+    real: Mapping[str, Collection[str]],
+    benchmarks: Iterable[str] | None = None,
+) -> Siblings:
     """family_siblings over the configurations `_placed` gives."""
     allowed = None if benchmarks is None else frozenset(benchmarks)
     by_group: dict[tuple[str, bool], list[tuple[float, str]]] = {}
@@ -194,17 +202,16 @@ class _PointParts:
         self, d: Mapping, e: Mapping, scored: list[str], j: int, min_dims: int, precision: int
     ) -> dict:
         """A dimension's component: observed, missing (and why) or imputed at dimension level with its percentile."""
-        did, pct = d["id"], self.pct
+        did, pct, p80 = d["id"], self.pct, self.p80_dim[d["id"]]
         if e["scored"]:
             return component(did, "dimension", "observed", e["value"], precision=precision)
         if len(scored) < min_dims:
             why = f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"
         elif not d["imputable"]:
             why = f"no real benchmark in this dimension; {did} is never imputed at dimension level"
-        elif self.p80_dim[did] is None:
+        elif p80 is None:
             why = f"no model has real data in this dimension, so it has no {pct}"
         else:
-            p80 = self.p80_dim[did]
             comp = component(
                 did,
                 "dimension",
@@ -302,7 +309,8 @@ def _effort(info: Mapping) -> str:
 
 
 def _mode(info: Mapping) -> str:
-    return {True: "reasoning", False: "non-reasoning"}.get(reasoning_mode(info.get("reasoning")), "mode unknown")
+    labels: dict[bool | None, str] = {True: "reasoning", False: "non-reasoning"}
+    return labels.get(reasoning_mode(info.get("reasoning")), "mode unknown")
 
 
 def _benchmark_components(
@@ -425,7 +433,7 @@ def point_scores(definition: Mapping, chosen: Mapping, model_ids: Sequence[str])
 
 
 def family_relatives(
-    definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str], real: Mapping[str, Mapping]
+    definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str], real: Mapping[str, Collection[str]]
 ) -> dict:
     """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (`family_siblings`:
     same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
@@ -638,10 +646,10 @@ def _composite(
         total[:, take] += v[:, np.searchsorted(here, rows[take])]
         used += sc
         share += np.where(sc, imputed_frac[did], 0.0)
-        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
-        if len(cols):
+        p80 = p80_dim[did]
+        if d["imputable"] and p80 is not None and (cols := np.flatnonzero(eligible & ~sc)).size:
             at = np.searchsorted(rows, cols)
-            imputed = noise("dimension", did, cols, np.minimum(scored_mean[:, at], p80_dim[did]))
+            imputed = noise("dimension", did, cols, np.minimum(scored_mean[:, at], p80))
             total[:, at] += imputed
             imputed_dims[did] = (cols, imputed)
             used[cols] += 1
@@ -727,7 +735,7 @@ FAMILY_MIN_CASES = 10
 FAMILY_MARGIN = 0.10
 
 
-def holdout_folds(model_ids: Sequence[str], k: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> dict[str, int]:
+def holdout_folds(model_ids: Iterable[str], k: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> dict[str, int]:
     """{model: fold in 0..k-1}: the sorted ids in a permutation seeded by sha256 of `seed` (the same on every
     machine), dealt out in turn, so the folds differ in size by at most one."""
     ids = sorted(model_ids)
@@ -774,7 +782,7 @@ def family_holdout(
                 cases.append(model)
                 truth.append(real[bid][model])
                 fam.append(min(real[bid][s] for s in sibs))
-                fallback.append(min(mean(others), p80))
+                fallback.append(min(cast(float, mean(others)), p80))  # others is not empty
             rows.append(
                 {
                     "benchmark": bid,
