@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,9 @@ from .parts import (
     round_half_up,
     select_by_benchmark,
 )
+
+#: siblings(model, benchmark) -> the configurations whose real score the model may take (family_siblings)
+Siblings = Callable[[str, str], list[str]]
 
 
 def _fmt(x: float) -> str:
@@ -65,13 +69,15 @@ def family_benchmarks(definition: Mapping) -> frozenset[str]:
     )
 
 
-def reasoning_mode(value) -> bool | None:
+def reasoning_mode(value: object) -> bool | None:
     """True (reasoning) or False (non-reasoning) where the registry states the mode; None for anything else
     (missing, NA, or a 'not stated' marker): a configuration whose mode is unknown neither gives nor takes."""
     return bool(value) if isinstance(value, (bool, np.bool_)) else None
 
 
-def family_siblings(models: pd.DataFrame, real: Mapping[str, Mapping], benchmarks: Iterable[str] | None = None):
+def family_siblings(
+    models: pd.DataFrame, real: Mapping[str, Collection[str]], benchmarks: Iterable[str] | None = None
+) -> Siblings:
     """siblings(model, benchmark) -> the configurations whose real score the model may take, sorted by id.
 
     A sibling is another configuration of the same release, in the same stated reasoning mode (a reasoning
@@ -100,8 +106,10 @@ def _placed(models: pd.DataFrame | None) -> dict[str, tuple[str, bool, float]]:
 
 
 def _siblings_among(
-    info: Mapping[str, tuple[str, bool, float]], real: Mapping[str, Mapping], benchmarks: Iterable[str] | None = None
-):
+    info: Mapping[str, tuple[str, bool, float]],
+    real: Mapping[str, Collection[str]],
+    benchmarks: Iterable[str] | None = None,
+) -> Siblings:
     """family_siblings over the configurations `_placed` gives."""
     allowed = None if benchmarks is None else frozenset(benchmarks)
     by_group: dict[tuple[str, bool], list[tuple[float, str]]] = {}
@@ -119,6 +127,113 @@ def _siblings_among(
     return siblings
 
 
+@dataclasses.dataclass
+class _PointParts:
+    """The one-draw values of index_values(detail=True) that compute's rows and reasons quote, by column."""
+
+    model_ids: list[str]
+    pct: str  # the percentile's name, "P80"
+    active: dict[str, list[str]]  # {dimension: its benchmarks with an implied IQ}
+    iq: dict[str, dict[int, float]]  # {benchmark: {column: real IQ}}
+    own: dict[str, dict[int, float]]  # {dimension: {column: own mean IQ over real benchmarks}}
+    dim_value: dict[str, dict[int, float]]
+    p80_bench: dict[str, float]
+    p80_dim: dict[str, float | None]
+    gaps: dict[str, dict[int, tuple[float, int]]]  # {benchmark: {column: (value, sibling column or -1)}}
+    imputed_dim: dict[str, dict[int, float]]
+    scored_mean: dict[int, float]
+    composite: dict[int, float]
+
+    @classmethod
+    def of(cls, out: Mapping, dims: Sequence[Mapping], model_ids: list[str], level: float) -> _PointParts:
+        parts = out["detail"]
+        return cls(
+            model_ids=model_ids,
+            pct=f"P{round(level * 100):d}",
+            active={d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims},
+            iq={b: _point(pair) for b, pair in parts["iq"].items()},
+            own={d: _point(pair) for d, pair in parts["own"].items()},
+            dim_value={d: _point(pair) for d, pair in out["dims"].items()},
+            p80_bench={b: float(v[0, 0]) for b, v in parts["p80"].items()},
+            p80_dim={d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()},
+            gaps={
+                b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
+                for b, (cols, values, sibling) in parts["gaps"].items()
+            },
+            imputed_dim={d: _point(pair) for d, pair in out["imputed"].items()},
+            scored_mean=_point(parts["scored_mean"]),
+            composite=_point(out["composite"]),
+        )
+
+    def bench_values(self, did: str, j: int) -> dict[str, tuple]:
+        """{benchmark: (how, value, sibling or reason, percentile)} of the values dimension `did` takes for the
+        model in column j: real, a family match or min-of-two."""
+        bench_values: dict[str, tuple] = {}
+        for b in self.active[did]:
+            if j in self.iq[b]:
+                bench_values[b] = ("observed", self.iq[b][j], None, None)
+                continue
+            value, sibling = self.gaps[b][j]
+            if sibling >= 0:
+                bench_values[b] = ("family", value, self.model_ids[sibling], None)
+            else:
+                why = (
+                    f"min(own mean IQ over real {did} benchmarks {_fmt(self.own[did][j])}, "
+                    f"{self.pct} of {b} {_fmt(self.p80_bench[b])})"
+                )
+                bench_values[b] = ("imputed", value, why, self.p80_bench[b])
+        return bench_values
+
+    def per_model(self, dims: Sequence[Mapping]) -> dict[str, dict]:
+        """Per model and dimension, whether it is scored, its benchmark values and its value."""
+        per_model: dict[str, dict] = {}
+        for j, model in enumerate(self.model_ids):
+            entry: dict[str, dict] = {}
+            for d in dims:
+                did = d["id"]
+                if j not in self.dim_value[did]:
+                    entry[did] = {"scored": False, "benchmarks": {}}
+                    continue
+                entry[did] = {"scored": True, "benchmarks": self.bench_values(did, j), "value": self.dim_value[did][j]}
+            per_model[model] = entry
+        return per_model
+
+    def dimension_component(
+        self, d: Mapping, e: Mapping, scored: list[str], j: int, min_dims: int, precision: int
+    ) -> dict:
+        """A dimension's component: observed, missing (and why) or imputed at dimension level with its percentile."""
+        did, pct, p80 = d["id"], self.pct, self.p80_dim[d["id"]]
+        if e["scored"]:
+            return component(did, "dimension", "observed", e["value"], precision=precision)
+        if len(scored) < min_dims:
+            why = f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"
+        elif not d["imputable"]:
+            why = f"no real benchmark in this dimension; {did} is never imputed at dimension level"
+        elif p80 is None:
+            why = f"no model has real data in this dimension, so it has no {pct}"
+        else:
+            comp = component(
+                did,
+                "dimension",
+                "imputed",
+                self.imputed_dim[did][j],
+                precision=precision,
+                reason=(
+                    f"min(mean of {len(scored)} scored dimensions {_fmt(self.scored_mean[j])}, {pct} of {did} {_fmt(p80)})"
+                ),
+            )
+            comp["percentile"] = percentile(pct, did, p80, precision)
+            return comp
+        return component(did, "dimension", "missing", precision=precision, reason=why)
+
+
+def _manual_value(row: dict, info: Mapping, manual_cfg: Mapping, precision: int) -> None:
+    """A row without a computed value shows the model's sourced manual value, when it has one."""
+    manual, source = info.get(manual_cfg["field"]), info.get(manual_cfg["source_field"])
+    if manual is not None and source:
+        row["manual"] = {"value": round_half_up(manual, precision), "source": source}
+
+
 def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) -> dict:
     """The AI IQ board: one row per model with a real benchmark score or a sourced manual IQ. Every value comes
     from index_values on the selected scores (one draw); this builds the rows, components and reasons."""
@@ -131,47 +246,8 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
     model_ids = sorted({m for m, _ in chosen})
     relatives = family_relatives(definition, models, model_ids, have)
     out = index_values(definition, point_scores(definition, chosen, model_ids), relatives=relatives, detail=True)
-    parts = out["detail"]
-    active = {d["id"]: [b["benchmark"] for b in d["benchmarks"] if b["benchmark"] in parts["iq"]] for d in dims}
-    pct = f"P{round(level * 100):d}"
-    iq = {b: _point(pair) for b, pair in parts["iq"].items()}
-    own = {d: _point(pair) for d, pair in parts["own"].items()}
-    dim_value = {d: _point(pair) for d, pair in out["dims"].items()}
-    p80_bench = {b: float(v[0, 0]) for b, v in parts["p80"].items()}
-    p80_dim = {d: None if v is None else float(v[0, 0]) for d, v in parts["p80_dim"].items()}
-    gaps = {
-        b: dict(zip(cols.tolist(), zip(values[0].tolist(), sibling[0].tolist())))
-        for b, (cols, values, sibling) in parts["gaps"].items()
-    }
-
-    # Per model and dimension, the benchmark values the dimension takes: real, min-of-two or a family match.
-    per_model: dict[str, dict] = {}
-    for j, model in enumerate(model_ids):
-        entry: dict[str, dict] = {}
-        for d in dims:
-            did = d["id"]
-            if j not in dim_value[did]:
-                entry[did] = {"scored": False, "benchmarks": {}}
-                continue
-            bench_values = {}
-            for b in active[did]:
-                if j in iq[b]:
-                    bench_values[b] = ("observed", iq[b][j], None, None)
-                    continue
-                value, sibling = gaps[b][j]
-                if sibling >= 0:
-                    bench_values[b] = ("family", value, model_ids[sibling], None)
-                else:
-                    why = (
-                        f"min(own mean IQ over real {did} benchmarks {_fmt(own[did][j])}, "
-                        f"{pct} of {b} {_fmt(p80_bench[b])})"
-                    )
-                    bench_values[b] = ("imputed", value, why, p80_bench[b])
-            entry[did] = {"scored": True, "benchmarks": bench_values, "value": dim_value[did][j]}
-        per_model[model] = entry
-    imputed_dim = {d: _point(pair) for d, pair in out["imputed"].items()}
-    scored_mean = _point(parts["scored_mean"])
-    composite = _point(out["composite"])
+    parts = _PointParts.of(out, dims, model_ids, level)
+    per_model = parts.per_model(dims)
     column = {m: j for j, m in enumerate(model_ids)}
 
     # Pass 2: dimension level, composite, status, components.
@@ -185,58 +261,14 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
         scored = [d["id"] for d in dims if entry[d["id"]]["scored"]]
         comps: list[dict] = []
         for d in dims:
-            did = d["id"]
-            e = entry[did]
-            if e["scored"]:
-                comps.append(component(did, "dimension", "observed", e["value"], precision=precision))
-            elif len(scored) < min_dims:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no real benchmark in this dimension, and fewer than {min_dims} scored dimensions"),
-                    )
+            comps.append(parts.dimension_component(d, entry[d["id"]], scored, j, min_dims, precision))
+            comps.extend(
+                _benchmark_components(
+                    d, entry[d["id"]], parts.active[d["id"]], chosen, model, precision, parts.pct, people
                 )
-            elif not d["imputable"]:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no real benchmark in this dimension; {did} is never imputed at dimension level"),
-                    )
-                )
-            elif p80_dim[did] is None:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "missing",
-                        precision=precision,
-                        reason=(f"no model has real data in this dimension, so it has no {pct}"),
-                    )
-                )
-            else:
-                comps.append(
-                    component(
-                        did,
-                        "dimension",
-                        "imputed",
-                        imputed_dim[did][j],
-                        precision=precision,
-                        reason=(
-                            f"min(mean of {len(scored)} scored dimensions {_fmt(scored_mean[j])}, "
-                            f"{pct} of {did} {_fmt(p80_dim[did])})"
-                        ),
-                    )
-                )
-                comps[-1]["percentile"] = percentile(pct, did, p80_dim[did], precision)
-            comps.extend(_benchmark_components(d, e, active[did], chosen, model, precision, pct, people))
+            )
         status = next(s for s in statuses if len(scored) >= s["min_scored"])
-        value = composite.get(j)
+        value = parts.composite.get(j)
         row = {
             "model": model,
             "value": round_half_up(value, precision),
@@ -247,10 +279,7 @@ def compute(definition: Mapping, results: pd.DataFrame, models: pd.DataFrame) ->
             "_ranked": status["ranked"] and value is not None,
         }
         if value is None and manual_cfg:
-            info = people.get(model, {})
-            manual, source = info.get(manual_cfg["field"]), info.get(manual_cfg["source_field"])
-            if manual is not None and source:
-                row["manual"] = {"value": round_half_up(manual, precision), "source": source}
+            _manual_value(row, people.get(model, {}), manual_cfg, precision)
         if value is None and not scored and "manual" not in row:
             continue
         rows.append(row)
@@ -280,7 +309,8 @@ def _effort(info: Mapping) -> str:
 
 
 def _mode(info: Mapping) -> str:
-    return {True: "reasoning", False: "non-reasoning"}.get(reasoning_mode(info.get("reasoning")), "mode unknown")
+    labels: dict[bool | None, str] = {True: "reasoning", False: "non-reasoning"}
+    return labels.get(reasoning_mode(info.get("reasoning")), "mode unknown")
 
 
 def _benchmark_components(
@@ -403,7 +433,7 @@ def point_scores(definition: Mapping, chosen: Mapping, model_ids: Sequence[str])
 
 
 def family_relatives(
-    definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str], real: Mapping[str, Mapping]
+    definition: Mapping, models: pd.DataFrame | None, model_ids: Sequence[str], real: Mapping[str, Collection[str]]
 ) -> dict:
     """{benchmark: {column: sibling columns}} for every model with siblings on that benchmark (`family_siblings`:
     same release and reasoning mode, the nearest lower effort, with a real score), on the benchmarks the
@@ -425,17 +455,220 @@ def family_relatives(
     return out
 
 
+#: noise(rule, component, cols, base) -> the imputed values of the models in cols (see index_values)
+Noise = Callable[[str, str, np.ndarray, np.ndarray], np.ndarray]
+
+
 def _no_noise(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
     return base
 
 
-# Not split (C901 21 > 20): the one pass both the board and the simulation run, so they cannot differ; its steps
-# update the same draws x columns arrays (own, acc, plain, gaps) in the definition's order, and a split would pass
-# them all between the parts without making a step clearer.
-def index_values(  # noqa: C901
+@dataclasses.dataclass
+class _DimensionSums:
+    """One dimension's arrays in index_values, over the columns `here` (the models scored on it, ascending): `own`
+    the mean real IQ, `acc` the sum of its benchmark values (real and imputed), `plain` the same with min-of-two
+    alone (the P80 population; `acc` itself when no gap is family-matched), `gaps` the count of imputed benchmarks
+    (per model, all columns)."""
+
+    has: np.ndarray  # per model: scored on the dimension
+    here: np.ndarray
+    local: np.ndarray  # per model: its place in `here`, -1 elsewhere
+    acc: np.ndarray
+    plain: np.ndarray
+    gaps: np.ndarray
+
+    @classmethod
+    def of(
+        cls, iqs: Mapping[str, tuple[np.ndarray, np.ndarray]], sims: int, m: int
+    ) -> tuple[_DimensionSums, np.ndarray]:
+        """The sums before any benchmark is added (`acc` and `gaps` at zero), and `own`: each scored model's mean
+        real IQ over the dimension's benchmarks (draws x here)."""
+        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
+        has = count > 0
+        here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
+        local = np.full(m, -1)
+        local[here] = np.arange(here.size)
+        own = np.zeros((sims, here.size), order="F")
+        for iq, mk in iqs.values():
+            own[:, mk[here]] += iq
+        own /= np.maximum(count[here], 1)
+        acc = np.zeros((sims, here.size), order="F")
+        return cls(has, here, local, acc, acc, np.zeros(m)), own
+
+
+def _implied_iqs(dimension: Mapping, raw: Scores, detail: bool, info: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{benchmark: (implied IQs, draws x its models; mask of those models)} of a dimension's benchmarks with a
+    real score; a benchmark no model has is left out of the dimension."""
+    iqs = {}
+    for b in dimension["benchmarks"]:
+        cols, values = raw.by_benchmark[b["benchmark"]]
+        if cols.size:
+            mask = np.zeros(raw.models, bool)
+            mask[cols] = True
+            iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
+            if detail:
+                info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
+    return iqs
+
+
+def _family_gaps(
+    sums: _DimensionSums,
+    bid: str,
+    iq: np.ndarray,
+    mk: np.ndarray,
+    cols: np.ndarray,
+    family: list,
+    imputed: np.ndarray,
+    sibling: np.ndarray | None,
+    noise: Noise,
+) -> None:
+    """A benchmark's gaps when some are family-matched, in place of their min-of-two values `imputed` (draws x
+    cols): the unmatched widened by their rule's error, and so added to `plain` (the P80 population); the matched
+    then take the siblings' lowest IQ in the draw, widened by the family rule's error, and `sibling` (with
+    detail) the sibling each took."""
+    sims = iq.shape[0]
+    matched = np.isin(cols, [j for j, _ in family])
+    imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
+    sums.plain[:, sums.local[cols]] += imputed
+    place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
+    imputed[:, matched] = noise(
+        "family",
+        bid,
+        cols[matched],
+        np.column_stack(
+            [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan) for _, sibs in family]
+        ),
+    )
+    if sibling is not None:  # the lowest of the siblings' IQs, the first (lower id) of equals
+        sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family])
+
+
+def _add_benchmark(
+    sums: _DimensionSums,
+    own: np.ndarray,
+    bid: str,
+    iq: np.ndarray,
+    mk: np.ndarray,
+    cols: np.ndarray,
+    family: list,
+    p80: np.ndarray,
+    noise: Noise,
+    detail: bool,
+) -> tuple | None:
+    """One benchmark's real IQs and its gaps' imputed values (columns `cols`) added to the dimension's sums;
+    (cols, imputed, sibling column or -1) of the gaps, None without gaps."""
+    sums.acc[:, mk[sums.here]] += iq
+    if sums.plain is not sums.acc:
+        sums.plain[:, mk[sums.here]] += iq
+    if not cols.size:
+        return None
+    at = sums.local[cols]
+    sums.gaps[cols] += 1
+    imputed = np.minimum(own[:, at], p80)
+    sibling = np.full((iq.shape[0], cols.size), -1) if detail else None
+    if not family:
+        imputed = noise("benchmark", bid, cols, imputed)
+        sums.acc[:, at] += imputed
+        if sums.plain is not sums.acc:
+            sums.plain[:, at] += imputed
+    else:
+        # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
+        # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
+        _family_gaps(sums, bid, iq, mk, cols, family, imputed, sibling, noise)
+        sums.acc[:, at] += imputed
+    return cols, imputed, sibling
+
+
+def _dimension_values(
+    d: Mapping,
+    raw: Scores,
+    level: float,
+    relatives: Mapping,
+    noise: Noise,
+    detail: bool,
+    p80_at: Mapping[str, float],
+    info: dict,
+) -> tuple[_DimensionSums, np.ndarray, np.ndarray | None]:
+    """One dimension of index_values: its sums (`acc` and `plain` divided into means), each model's imputed
+    share, its P80 (draws x 1, None when no model is scored on it)."""
+    iqs = _implied_iqs(d, raw, detail, info)
+    sums, own = _DimensionSums.of(iqs, raw.sims, raw.models)
+    if detail:
+        info["own"][d["id"]] = (sums.here, own)
+    gap_of = {bid: np.flatnonzero(sums.has & ~mk) for bid, (_, mk) in iqs.items()}
+    family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
+    if any(family.values()):  # min-of-two: the P80 population
+        sums.plain = np.zeros((raw.sims, sums.here.size), order="F")
+    for bid, (iq, mk) in iqs.items():
+        p80 = _centred(nearest_rank_rows(iq, level)[:, None], p80_at.get(bid))
+        if detail:
+            info["p80"][bid] = p80
+        gaps = _add_benchmark(sums, own, bid, iq, mk, gap_of[bid], family[bid], p80, noise, detail)
+        if detail and gaps is not None:
+            info["gaps"][bid] = gaps
+    n_bench = max(len(iqs), 1)
+    del own, iqs  # freed before the next dimension's arrays are made
+    sums.acc /= n_bench
+    if sums.plain is not sums.acc:
+        sums.plain /= n_bench
+    p80_dim = _centred(nearest_rank_rows(sums.plain, level)[:, None], p80_at.get(d["id"])) if sums.here.size else None
+    return sums, sums.gaps / n_bench, p80_dim
+
+
+def _composite(
+    definition: Mapping,
+    dims: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    scored: Mapping[str, np.ndarray],
+    imputed_frac: Mapping[str, np.ndarray],
+    p80_dim: Mapping[str, np.ndarray | None],
+    sims: int,
+    m: int,
+    noise: Noise,
+    detail: bool,
+    info: dict,
+) -> dict:
+    """The composite of the models with enough scored dimensions: the mean of their scored dimensions' values
+    and of the imputed ones (min-of-two against the dimension's P80), and each model's imputed share."""
+    n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
+    eligible = n_scored >= definition["min_dimensions"]
+    rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
+    scored_mean = np.zeros((sims, rows.size), order="F")
+    for k, (here, v) in dims.items():
+        take = scored[k][rows]
+        scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
+    scored_mean /= np.maximum(n_scored[rows], 1)
+    total, used, share = np.zeros((sims, rows.size), order="F"), np.zeros(m), np.zeros(m)
+    imputed_dims = {}
+    for d in definition["dimensions"]:
+        did, sc = d["id"], scored[d["id"]]
+        here, v = dims[did]
+        take = sc[rows]
+        total[:, take] += v[:, np.searchsorted(here, rows[take])]
+        used += sc
+        share += np.where(sc, imputed_frac[did], 0.0)
+        p80 = p80_dim[did]
+        if d["imputable"] and p80 is not None and (cols := np.flatnonzero(eligible & ~sc)).size:
+            at = np.searchsorted(rows, cols)
+            imputed = noise("dimension", did, cols, np.minimum(scored_mean[:, at], p80))
+            total[:, at] += imputed
+            imputed_dims[did] = (cols, imputed)
+            used[cols] += 1
+            share[cols] += 1
+    if detail:
+        info.update(p80_dim=p80_dim, scored_mean=(rows, scored_mean))
+    del scored_mean
+    total /= np.maximum(used[rows], 1)
+    return {
+        "imputed": imputed_dims,
+        "composite": (rows, total),
+        "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan),
+    }
+
+
+def index_values(
     definition: Mapping,
     raw: Scores,
-    noise=_no_noise,
+    noise: Noise = _no_noise,
     relatives: Mapping | None = None,
     detail: bool = False,
     p80_at: Mapping[str, float] | None = None,
@@ -463,128 +696,23 @@ def index_values(  # noqa: C901
     lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
     min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
     """
-    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
-    sims, m = raw.sims, raw.models
+    level = definition["percentile"]["level"]
     relatives = relatives or {}
     dims, plains, scored, imputed_frac, p80_dim = {}, {}, {}, {}, {}
     info: dict = {"iq": {}, "p80": {}, "gaps": {}, "own": {}}
     for d in definition["dimensions"]:
-        iqs = {}
-        for b in d["benchmarks"]:
-            cols, values = raw.by_benchmark[b["benchmark"]]
-            if cols.size:  # else no model has a real score: the benchmark is left out of the dimension
-                mask = np.zeros(m, bool)
-                mask[cols] = True
-                iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
-                if detail:
-                    info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
-        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(m, int))
-        has = count > 0
-        here = np.flatnonzero(has)  # the dimension's arrays hold these columns only
-        local = np.full(m, -1)
-        local[here] = np.arange(here.size)
-        own = np.zeros((sims, here.size), order="F")
-        for iq, mk in iqs.values():
-            own[:, mk[here]] += iq
-        own /= np.maximum(count[here], 1)
-        if detail:
-            info["own"][d["id"]] = (here, own)
-        gap_of = {bid: np.flatnonzero(has & ~mk) for bid, (_, mk) in iqs.items()}
-        family = {bid: [(j, relatives[bid][j]) for j in gap_of[bid] if j in relatives.get(bid, {})] for bid in iqs}
-        acc, gaps = np.zeros((sims, here.size), order="F"), np.zeros(m)
-        plain = (
-            np.zeros((sims, here.size), order="F") if any(family.values()) else acc
-        )  # min-of-two: the P80 population
-        for bid, (iq, mk) in iqs.items():
-            p80 = _centred(nearest_rank_rows(iq, level)[:, None], (p80_at or {}).get(bid))
-            if detail:
-                info["p80"][bid] = p80
-            acc[:, mk[here]] += iq
-            cols = gap_of[bid]
-            if plain is not acc:
-                plain[:, mk[here]] += iq
-            if not cols.size:
-                continue
-            at = local[cols]
-            gaps[cols] += 1
-            imputed = np.minimum(own[:, at], p80)
-            sibling = np.full((sims, cols.size), -1) if detail else None
-            if not family[bid]:
-                imputed = noise("benchmark", bid, cols, imputed)
-                acc[:, at] += imputed
-                if plain is not acc:
-                    plain[:, at] += imputed
-            else:
-                # Family-matched gaps: their min-of-two value (without its error: no row uses it) stays in the P80
-                # population; the row takes the siblings' lowest IQ in the draw, widened by the family rule's error.
-                matched = np.isin(cols, [j for j, _ in family[bid]])
-                imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
-                plain[:, at] += imputed
-                place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-                imputed[:, matched] = noise(
-                    "family",
-                    bid,
-                    cols[matched],
-                    np.column_stack(
-                        [
-                            iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan)
-                            for _, sibs in family[bid]
-                        ]
-                    ),
-                )
-                if detail:  # the lowest of the siblings' IQs, the first (lower id) of equals
-                    sibling[:, matched] = np.column_stack(
-                        [sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family[bid]]
-                    )
-                acc[:, at] += imputed
-            if detail:
-                info["gaps"][bid] = (cols, imputed, sibling)
-        n_bench = max(len(iqs), 1)
-        own = iqs = imputed = None  # freed before the next dimension's arrays are made
-        acc /= n_bench
-        if plain is not acc:
-            plain /= n_bench
-        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (here, acc), (here, plain), has
-        imputed_frac[d["id"]] = gaps / n_bench
-        p80_dim[d["id"]] = (
-            _centred(nearest_rank_rows(plain, level)[:, None], (p80_at or {}).get(d["id"])) if here.size else None
+        sums, imputed_frac[d["id"]], p80_dim[d["id"]] = _dimension_values(
+            d, raw, level, relatives, noise, detail, p80_at or {}, info
         )
-    n_scored = sum((s.astype(int) for s in scored.values()), np.zeros(m, int))
-    eligible = n_scored >= min_dims
-    rows = np.flatnonzero(eligible)  # the composite's columns; scored_mean and total hold these only
-    scored_mean = np.zeros((sims, rows.size), order="F")
-    for k, (here, v) in dims.items():
-        take = scored[k][rows]
-        scored_mean[:, take] += v[:, np.searchsorted(here, rows[take])]
-    scored_mean /= np.maximum(n_scored[rows], 1)
-    total, used, share = np.zeros((sims, rows.size), order="F"), np.zeros(m), np.zeros(m)
-    imputed_dims = {}
-    for d in definition["dimensions"]:
-        did, sc = d["id"], scored[d["id"]]
-        here, v = dims[did]
-        take = sc[rows]
-        total[:, take] += v[:, np.searchsorted(here, rows[take])]
-        used += sc
-        share += np.where(sc, imputed_frac[did], 0.0)
-        cols = np.flatnonzero(eligible & ~sc) if d["imputable"] and p80_dim[did] is not None else []
-        if len(cols):
-            at = np.searchsorted(rows, cols)
-            imputed = noise("dimension", did, cols, np.minimum(scored_mean[:, at], p80_dim[did]))
-            total[:, at] += imputed
-            imputed_dims[did] = (cols, imputed)
-            used[cols] += 1
-            share[cols] += 1
-    if detail:
-        info.update(p80_dim=p80_dim, scored_mean=(rows, scored_mean))
-    del scored_mean
-    total /= np.maximum(used[rows], 1)
+        dims[d["id"]], plains[d["id"]], scored[d["id"]] = (sums.here, sums.acc), (sums.here, sums.plain), sums.has
+    composite = _composite(definition, dims, scored, imputed_frac, p80_dim, raw.sims, raw.models, noise, detail, info)
     out = {
         "dims": dims,
         "plain": plains,
-        "imputed": imputed_dims,
+        "imputed": composite["imputed"],
         "scored": scored,
-        "composite": (rows, total),
-        "imputed_share": np.where(eligible, share / np.maximum(used, 1), np.nan),
+        "composite": composite["composite"],
+        "imputed_share": composite["imputed_share"],
     }
     if detail:
         out["detail"] = info
@@ -607,7 +735,7 @@ FAMILY_MIN_CASES = 10
 FAMILY_MARGIN = 0.10
 
 
-def holdout_folds(model_ids: Sequence[str], k: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> dict[str, int]:
+def holdout_folds(model_ids: Iterable[str], k: int = HOLDOUT_FOLDS, seed: str = HOLDOUT_SEED) -> dict[str, int]:
     """{model: fold in 0..k-1}: the sorted ids in a permutation seeded by sha256 of `seed` (the same on every
     machine), dealt out in turn, so the folds differ in size by at most one."""
     ids = sorted(model_ids)
@@ -654,7 +782,7 @@ def family_holdout(
                 cases.append(model)
                 truth.append(real[bid][model])
                 fam.append(min(real[bid][s] for s in sibs))
-                fallback.append(min(mean(others), p80))
+                fallback.append(min(cast(float, mean(others)), p80))  # others is not empty
             rows.append(
                 {
                     "benchmark": bid,

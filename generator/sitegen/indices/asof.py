@@ -29,6 +29,7 @@ import math
 import pickle
 from bisect import bisect_right
 from collections.abc import Mapping
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -51,7 +52,7 @@ def month_end(month: str) -> str:
     return f"{month[:7]}-{calendar.monthrange(y, m)[1]:02d}"
 
 
-def _day(value) -> str | None:
+def _day(value: Any) -> str | None:  # a frame cell or a YAML value
     """A date given as YYYY, YYYY-MM or YYYY-MM-DD -> the earliest day it can mean (as text); None if unknown."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return None
@@ -84,8 +85,8 @@ def month_day(month: str, last: str | None) -> str:
 
 def availability(results: pd.DataFrame, models: pd.DataFrame) -> dict[str, str]:
     """Model id -> the day it counts from: its release date, else its first published result."""
-    first = results.groupby("model")["published"].min().to_dict() if len(results) else {}
-    out = {}
+    first = cast(dict[str, object], results.groupby("model")["published"].min().to_dict() if len(results) else {})
+    out: dict[str, str | None] = {}
     for model in sorted(set(models["model"]) | set(first)):
         out[model] = None
     for model, released in zip(models["model"], models["released"]):
@@ -201,8 +202,8 @@ def superseded(definition: Mapping, index_defs: Mapping[str, Mapping], day: str)
         if (
             other.get("name") == definition.get("name")
             and other is not definition
-            and _own_entry(other)
-            and _day(_own_entry(other).get("from")) == end
+            and (own := _own_entry(other))
+            and _day(own.get("from")) == end
             and in_force(other, day)
         ):
             return {"from": end, "by": other_id, "version": str(other.get("version"))}
@@ -274,7 +275,7 @@ class InputDigests:
         definition: Mapping,
         res: pd.DataFrame,
         raw_at: Mapping,
-        month_models,
+        month_models: _MonthModels | _TodayModels,
         reads: tuple[str, ...],
     ) -> str:
         if index_id not in self.definitions:
@@ -368,7 +369,7 @@ def month_boards(
 
     def compute() -> dict:
         priced = month_models.frame()
-        boards = compute_boards(res, priced, benchmarks, {index_id: definition}, raw_at)
+        boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
         # per-question rows too: HLE and Pedagogy draw the questions their models share together. The whole
         # entry is kept by this key, so the annotation's own entries (keyed by pickled frames) are not made.
@@ -378,6 +379,148 @@ def month_boards(
 
     seen[name] = simcache.kept(name, compute)
     return seen[name]
+
+
+class _MonthInputs:
+    """One month's filtered frames in one view, and the counts that say whether a definition's inputs moved."""
+
+    def __init__(
+        self,
+        frames: tuple[pd.DataFrame, pd.DataFrame, dict],
+        steps: Mapping[str, list[dict]],
+        day: str,
+        lookup: Mapping,
+    ):
+        self.res, self.mods, self.raw_at = frames
+        self.day = day
+        # prices in force for the models present (a step counts once it is dated on or before the day)
+        self.priced = sum(1 for m in self.mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
+        self.manual = int(self.mods["manual_iq"].notna().sum()) if "manual_iq" in self.mods else 0
+        self.counts = self.res["benchmark"].value_counts().to_dict()
+        self.raw_counts: dict[str, int] = {}
+        for bench, _ in self.raw_at:
+            self.raw_counts[bench] = self.raw_counts.get(bench, 0) + 1
+        self._steps, self._lookup = steps, lookup
+        self._models: _MonthModels | None = None
+
+    def key(self, read: tuple[str, ...], kind: str) -> tuple:
+        """What a definition's boards can depend on: its benchmarks' results and per-question rows, the models
+        with a manual value, and (for cost) the prices in force. Each filtered set only grows with the date, so
+        equal counts mean equal inputs. A computation that starts reading something else from the frames (e.g.
+        other models' metadata) must add it here."""
+        return (
+            tuple(self.counts.get(b, 0) for b in read),
+            tuple(self.raw_counts.get(b, 0) for b in read),
+            self.manual,
+            self.priced if kind == "cost" else None,
+        )
+
+    def models(self) -> _MonthModels:
+        """The month's models frame with its prices, made on first use."""
+        if self._models is None:
+            self._models = _MonthModels(self.mods, self._steps, self.day, self._lookup)
+        return self._models
+
+
+class _AsofRun:
+    """What one compute_asof call shares across its views and months: the inputs, the boards computed so far
+    (by input digest, and by (month, definition) in the known view) and the count of engine runs."""
+
+    def __init__(
+        self,
+        results: pd.DataFrame,
+        models: pd.DataFrame,
+        benchmarks: list,
+        index_defs: Mapping[str, Mapping],
+        raw: Mapping,
+        steps: Mapping[str, list[dict]],
+        out: dict,
+    ):
+        self.results, self.models, self.benchmarks, self.index_defs = results, models, benchmarks, index_defs
+        self.raw, self.steps, self.out = raw, steps, out
+        self.runs = 0
+        self.reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
+        self.lookup = model_lookup(models)
+        self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
+        self.digests = InputDigests(results, models, raw, benchmarks)
+        self.seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, view)
+
+    def month(self, view: str, month: str, day: str, available: Mapping[str, str], cache: dict[str, tuple]) -> None:
+        """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
+        frames = frames_at(self.results, self.models, available, self.raw, day, view)
+        inputs = _MonthInputs(frames, self.steps, day, self.lookup)
+        for index_id, definition in sorted(self.index_defs.items()):
+            if definition["kind"] == "benchmark-boards":
+                continue
+            if view == "known" and not in_force(definition, day):
+                gone = superseded(definition, self.index_defs, day)
+                if gone:
+                    self.out["superseded"].setdefault(index_id, {})[month] = gone
+                cache.pop(index_id, None)
+                continue
+            self.definition(view, month, index_id, definition, inputs, cache)
+
+    def definition(
+        self,
+        view: str,
+        month: str,
+        index_id: str,
+        definition: Mapping,
+        inputs: _MonthInputs,
+        cache: dict[str, tuple],
+    ) -> None:
+        """One definition's boards in one month and view: the view's previous month's when its inputs are the
+        same, else the known view's of the month when those are, else computed."""
+        key = inputs.key(self.reads[index_id], definition["kind"])
+        same = self.known_at.get((month, index_id))
+        if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
+            cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
+        elif index_id not in cache or cache[index_id][0] != key:
+            cache[index_id] = (key, self.boards(index_id, definition, inputs, key))
+            self.runs += 1
+        if view == "known":
+            self.known_at[(month, index_id)] = cache[index_id]
+        for board_id, board in cache[index_id][1].items():
+            self.out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+
+    def boards(self, index_id: str, definition: Mapping, inputs: _MonthInputs, key: tuple) -> dict:
+        """The boards computed from the month's inputs; none when the definition has nothing to read."""
+        if not (any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and inputs.priced)):
+            return {}
+        return month_boards(
+            self.digests,
+            self.seen,
+            index_id,
+            definition,
+            inputs.res,
+            inputs.models(),
+            self.benchmarks,
+            inputs.raw_at,
+            self.reads[index_id],
+        )
+
+
+def _frontiers(
+    boards: Mapping[str, Mapping],
+    available: Mapping[str, str],
+    index_defs: Mapping[str, Mapping],
+    dates: Mapping[str, str],
+    models: pd.DataFrame,
+    steps: Mapping[str, list[dict]],
+) -> dict:
+    """{board id: best over time, best as known, coverage and value by quarter} of the capability boards."""
+    frontier = {}
+    priced_at: dict = {}
+    for board_id, per_month in sorted(boards.items()):
+        kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
+        if kind in FRONTIER_KINDS:
+            frontier[board_id] = {
+                "best": best_over_time(per_month, available, index_defs, dates),
+                "as_known": best_as_known(per_month, available, index_defs, dates),
+                "coverage": coverage(per_month, models),
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at),
+            }
+    return frontier
 
 
 def compute_asof(
@@ -411,77 +554,19 @@ def compute_asof(
         "price_disagreements": disagreements,
         "superseded": {},
     }
-    computed_runs = 0
-    reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
-    lookup = model_lookup(models)
-    known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (input key, boards)
-    digests = InputDigests(results, models, raw, benchmarks)
-    seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, either view)
+    run = _AsofRun(results, models, benchmarks, index_defs, raw, steps, out)
     # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each is
     # drawn once (uncertainty.kept_normals), the same numbers.
     with kept_normals():
         for view in VIEWS:
             cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
             for month in months:
-                day = dates[month]
-                res, mods, raw_at = frames_at(results, models, available, raw, day, view)
-                # prices in force for the models present (a step counts once it is dated on or before the day)
-                priced = sum(1 for m in mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
-                manual = int(mods["manual_iq"].notna().sum()) if "manual_iq" in mods else 0
-                counts = res["benchmark"].value_counts().to_dict()
-                raw_counts: dict[str, int] = {}
-                for bench, _ in raw_at:
-                    raw_counts[bench] = raw_counts.get(bench, 0) + 1
-                month_models = None
-                for index_id, definition in sorted(index_defs.items()):
-                    if definition["kind"] == "benchmark-boards":
-                        continue
-                    if view == "known" and not in_force(definition, day):
-                        gone = superseded(definition, index_defs, day)
-                        if gone:
-                            out["superseded"].setdefault(index_id, {})[month] = gone
-                        cache.pop(index_id, None)
-                        continue
-                    # What this definition's boards can depend on: its benchmarks' results and per-question rows,
-                    # the models with a manual value, and (for cost) the prices in force. Each filtered set only
-                    # grows with the date, so equal counts mean equal inputs. A computation that starts reading
-                    # something else from the frames (e.g. other models' metadata) must add it here.
-                    key = (
-                        tuple(counts.get(b, 0) for b in reads[index_id]),
-                        tuple(raw_counts.get(b, 0) for b in reads[index_id]),
-                        manual,
-                        priced if definition["kind"] == "cost" else None,
-                    )
-                    same = known_at.get((month, index_id))
-                    if (index_id not in cache or cache[index_id][0] != key) and same and same[0] == key:
-                        cache[index_id] = same  # the month's known inputs are a subset of its released ones: equal
-                    elif index_id not in cache or cache[index_id][0] != key:
-                        boards = {}
-                        if any(key[0]) or any(key[1]) or (definition["kind"] == "cost" and priced):
-                            if month_models is None:
-                                month_models = _MonthModels(mods, steps, day, lookup)
-                            boards = month_boards(
-                                digests,
-                                seen,
-                                index_id,
-                                definition,
-                                res,
-                                month_models,
-                                benchmarks,
-                                raw_at,
-                                reads[index_id],
-                            )
-                        cache[index_id] = (key, boards)
-                        computed_runs += 1
-                    if view == "known":
-                        known_at[(month, index_id)] = cache[index_id]
-                    for board_id, board in cache[index_id][1].items():
-                        out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+                run.month(view, month, dates[month], available, cache)
     for per_month in out["boards"].values():
         for views in per_month.values():
             for view in VIEWS:
                 views.setdefault(view, None)
-    out["engine_runs"] = computed_runs
+    out["engine_runs"] = run.runs
     # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
     pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
     out["snapshots"] = {
@@ -490,17 +575,7 @@ def compute_asof(
         if (results["source"] == s).any()
     }
     out["changes"] = {b: monthly_changes(per_month, results, dates) for b, per_month in sorted(out["boards"].items())}
-    out["frontier"] = {}
-    priced_at: dict = {}
-    for board_id, per_month in sorted(out["boards"].items()):
-        kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
-        if kind in FRONTIER_KINDS:
-            out["frontier"][board_id] = {
-                "best": best_over_time(per_month, available, index_defs, dates),
-                "as_known": best_as_known(per_month, available, index_defs, dates),
-                "coverage": coverage(per_month, models),
-                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at),
-            }
+    out["frontier"] = _frontiers(out["boards"], available, index_defs, dates, models, steps)
     return out
 
 
@@ -508,7 +583,7 @@ def benchmarks_read(definition: Mapping) -> tuple[str, ...]:
     """Every benchmark id a definition names (constituents, dimensions, token and time benchmarks, boards)."""
     found: set[str] = set()
 
-    def walk(x):
+    def walk(x: object) -> None:
         if isinstance(x, Mapping):
             for key, value in x.items():
                 if isinstance(value, str) and (key == "benchmark" or key.endswith("_benchmark")):
@@ -555,7 +630,7 @@ def best_over_time(
     if not today:
         return []
     higher = _higher(today, index_defs)
-    points = []
+    points: list[dict] = []
     for month in months:
         day = (dates or {}).get(month, month_end(month))
         top = _top([r for r in today["rows"] if available.get(r["model"], "9999") <= day], higher, available)

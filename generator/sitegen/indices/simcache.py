@@ -18,8 +18,8 @@ import contextlib
 import gc
 import hashlib
 import pickle
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypeVar, cast
 
 
 class Store(Protocol):
@@ -39,7 +39,7 @@ FRAMES = ("results", "models", "raw", "benchmarks")
 
 
 @contextlib.contextmanager
-def kept_in(store: Store | None):
+def kept_in(store: Store | None) -> Iterator[None]:
     """Within the block, annotated boards are looked up in and added to `store` (None: nothing is kept)."""
     global _STORE
     outer = _STORE
@@ -95,9 +95,10 @@ def diff(before: object, after: object) -> tuple | None:
 _LEAVES = (str, int, float, bool, type(None))
 
 
-def apply(value: object, patch: tuple) -> object:
+def apply(value: Any, patch: tuple) -> Any:
     """`value` changed by `patch` (diff's), in place where it is a dict or a list; returns the result. A nested
-    dict or list patch is only ever made for an entry `value` has (diff recurses into shared keys only)."""
+    dict or list patch is only ever made for an entry `value` has (diff recurses into shared keys only). `value` is
+    Any: a dict or a list wherever the patch changes entries (its "d" and "l" kinds), anything where it replaces."""
     kind = patch[0]
     if kind == "=":
         return patch[1]
@@ -130,10 +131,10 @@ def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object)
         if type(patch) is tuple and patch and patch[0] == "d":
             apply(board, patch)
             return
-    work = loads(pickled)
+    work = cast(dict, loads(pickled))  # the board's copy
     annotate(work)
     data = pickle.dumps(diff(loads(pickled), work) or ("d", {}, []), protocol=5)
-    apply(board, loads(data))
+    apply(board, cast(tuple, loads(data)))
     _STORE.put(name, data)
 
 
@@ -142,7 +143,10 @@ def current() -> Store | None:
     return _STORE
 
 
-def kept(name: str, compute: Callable[[], object]) -> object:
+T = TypeVar("T")
+
+
+def kept(name: str, compute: Callable[[], T]) -> T:
     """`compute()`, or inside `kept_in` the value kept under `name` (a digest of every input of `compute`: the
     caller's; key() makes one). A miss keeps the value's pickle and returns the value as loaded back from it, so
     the objects are the same whether computed or loaded (shared references included); a damaged entry is computed
@@ -152,12 +156,12 @@ def kept(name: str, compute: Callable[[], object]) -> object:
     data = _STORE.get(name)
     if data is not None:
         try:
-            return loads(data)
+            return cast(T, loads(data))  # kept from compute() under this name
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
             pass
     data = pickle.dumps(compute(), protocol=5)
     _STORE.put(name, data)
-    return loads(data)
+    return cast(T, loads(data))
 
 
 def loads(data: bytes) -> object:

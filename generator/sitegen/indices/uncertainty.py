@@ -123,6 +123,36 @@ def wilson(p: float, n: int, z: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _published_interval(rec: Mapping, value: float, lo: float, hi: float, z: float, scale: Mapping) -> dict:
+    """spread of a value with the source's own 95% interval [lo, hi]."""
+    # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
+    # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
+    # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
+    z95 = z_of(0.95)
+    sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
+    return {
+        "interval": [value - z * sd_lo, value + z * sd_hi],
+        "interval_how": PUBLISHED,
+        "interval_reason": f"{rec.get('source')}'s published 95% interval"
+        + ("" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
+        "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max")),
+    }
+
+
+def _binomial_interval(value: float, n: int, z: float, counted: str) -> dict:
+    """spread of a percentage over n questions (`counted` names them): the Wilson interval, each side a normal
+    half."""
+    p = value / 100
+    low, high = wilson(p, n, z)
+    sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
+    return {
+        "interval": [100 * low, 100 * high],
+        "interval_how": DERIVED,
+        "interval_reason": f"binomial, n = {n} {counted}, Wilson interval",
+        "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0),
+    }
+
+
 def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     """How uncertain one selected value is: the interval to report and what to draw in simulations.
 
@@ -133,23 +163,12 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     """
     value = known(rec.get("value"))
     z = z_of(level)
-    z95 = z_of(0.95)
     lo, hi, se = known(rec.get("ci_low")), known(rec.get("ci_high")), known(rec.get("stderr"))
     scale = (bench or {}).get("scale") or {}
     if value is None:
         return _none("no value")
     if lo is not None and hi is not None and lo <= hi:
-        # Exempt from `level`: ci_low/ci_high are the source's own 95% interval (the `ci95` field), so the reason
-        # quotes the source's 95%; the interval shown is rescaled to `level`. Sources publish 95% intervals; each side becomes a normal half with its own sd (LMArena's are skewed).
-        # An interval that misses its own value (rounding) is drawn symmetric, with the same width.
-        sd_lo, sd_hi = ((value - lo) / z95, (hi - value) / z95) if lo <= value <= hi else ((hi - lo) / (2 * z95),) * 2
-        return {
-            "interval": [value - z * sd_lo, value + z * sd_hi],
-            "interval_how": PUBLISHED,
-            "interval_reason": f"{rec.get('source')}'s published 95% interval"
-            + ("" if lo <= value <= hi else ", re-centred on the value, which lies outside it"),
-            "draw": ("split-normal", value, sd_lo, sd_hi, scale.get("min"), scale.get("max")),
-        }
+        return _published_interval(rec, value, lo, hi, z, scale)
     if se is not None and se >= 0:
         return {
             "interval": _clip([value - z * se, value + z * se], scale),
@@ -162,15 +181,7 @@ def spread(rec: Mapping, bench: Mapping | None, level: float = 0.95) -> dict:
     n = int(count) if count else (entry or {}).get("count")
     unit = (entry or {}).get("unit") or "questions"
     if n and scale.get("unit") == "percent" and scale.get("max") == 100 and 0 <= value <= 100:
-        p = value / 100
-        low, high = wilson(p, n, z)
-        sd_lo, sd_hi = (p - min(low, p)) * 100 / z, (max(high, p) - p) * 100 / z
-        return {
-            "interval": [100 * low, 100 * high],
-            "interval_how": DERIVED,
-            "interval_reason": f"binomial, n = {n} {unit}{repeats_note(entry)}, Wilson interval",
-            "draw": ("split-normal", value, sd_lo, sd_hi, 0.0, 100.0),
-        }
+        return _binomial_interval(value, n, z, f"{unit}{repeats_note(entry)}")
     if n:
         return _none(f"{n} {unit}, but the value is not a percentage, so the binomial model does not apply")
     return _none(f"{rec.get('source')} publishes no interval or standard error, and {unknown_size(bench)}")
@@ -618,6 +629,84 @@ def anchor_ranges(definition: Mapping) -> dict[str, tuple[float, float]]:
     return out
 
 
+def _p80_out_of_fold(values: np.ndarray, idx: np.ndarray, fold: np.ndarray, level: float) -> np.ndarray:
+    """For each of `idx`, the P80 of `values` over the models of the other folds (NaN without any)."""
+    out = np.full(idx.size, np.nan)
+    for f in np.unique(fold[idx]):
+        train = values[fold[idx] != f]
+        if train.size:
+            out[fold[idx] == f] = nearest_rank(train.tolist(), level)
+    return out
+
+
+def _case(dimension: str, cols, fold: np.ndarray, base, truth) -> dict:
+    """One rule's held-out cases: {"dimension", "cols", "fold", "base", "truth"}."""
+    return {
+        "dimension": dimension,
+        "cols": np.asarray(cols, int),
+        "fold": fold[np.asarray(cols, int)],
+        "base": np.asarray(base, float),
+        "truth": np.asarray(truth, float),
+    }
+
+
+def _benchmark_cases(
+    definition: Mapping,
+    d: Mapping,
+    raw: Scores,
+    point: Mapping,
+    relatives: Mapping,
+    fold: np.ndarray,
+    cases: dict,
+) -> None:
+    """The benchmark rule's (and where family match runs, the family rule's) held-out cases of dimension d's
+    benchmarks, into `cases`."""
+    level = definition["percentile"]["level"]
+    family_on = aiiq.family_benchmarks(definition)
+    iqs = {}
+    for b in d["benchmarks"]:
+        if b["benchmark"] in point["detail"]["iq"]:  # the models with a real score, their implied IQ
+            iq = first_row(point["detail"]["iq"][b["benchmark"]], raw.models)
+            iqs[b["benchmark"]] = (iq, ~np.isnan(iq))
+    count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(raw.models, int))
+    total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
+    for bid, (iq, mk) in iqs.items():
+        idx = np.flatnonzero(mk)
+        p80 = _p80_out_of_fold(iq[idx], idx, fold, level)
+        own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
+        ok = (count[idx] >= 2) & ~np.isnan(p80)
+        cases[("benchmark", bid)] = _case(d["id"], idx[ok], fold, np.minimum(own, p80)[ok], iq[idx][ok])
+        if bid in family_on:
+            pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
+            cases[("family", bid)] = _case(
+                d["id"],
+                [j for j, _ in pairs],
+                fold,
+                [iq[sibs].min() for _, sibs in pairs],
+                [iq[j] for j, _ in pairs],
+            )
+
+
+def _dimension_cases(definition: Mapping, raw: Scores, point: Mapping, fold: np.ndarray, cases: dict) -> None:
+    """The dimension rule's held-out cases of each imputable dimension, into `cases`."""
+    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
+    dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
+    scored = point["scored"]
+    n_scored = sum((s.astype(int) for s in scored.values()), 0)
+    for d in definition["dimensions"]:
+        if not d["imputable"]:
+            continue
+        did = d["id"]
+        idx = np.flatnonzero(scored[did])
+        p80 = _p80_out_of_fold(plains[did][idx], idx, fold, level)
+        others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
+        n_other = n_scored[idx] - 1
+        ok = (n_other >= min_dims) & ~np.isnan(p80)
+        cases[("dimension", did)] = _case(
+            did, idx[ok], fold, np.minimum(others / np.maximum(n_other, 1), p80)[ok], dims[did][idx][ok]
+        )
+
+
 def calibration_cases(
     definition: Mapping,
     raw: Scores,
@@ -639,70 +728,15 @@ def calibration_cases(
     its other scored dimensions, P80 of d over the other folds' min-of-two values).
     Each entry: {"dimension", "cols", "fold", "base" (the imputed value), "truth" (the observed one)}; `point` is
     the board's own index_values on `raw` (with detail)."""
-    level, min_dims = definition["percentile"]["level"], definition["min_dimensions"]
     relatives = relatives or {}
-    family_on = aiiq.family_benchmarks(definition)
     ids = list(model_ids) if model_ids is not None else [str(j) for j in range(raw.models)]
     dealt = aiiq.holdout_folds(ids, folds, seed)
     fold = np.array([dealt[m] for m in ids], int)
     point = aiiq.index_values(definition, raw, relatives=relatives, detail=True)  # the board's values
     cases: dict = {}
-
-    def p80_out_of_fold(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """For each of `idx`, the P80 of `values` over the models of the other folds (NaN without any)."""
-        out = np.full(idx.size, np.nan)
-        for f in np.unique(fold[idx]):
-            train = values[fold[idx] != f]
-            if train.size:
-                out[fold[idx] == f] = nearest_rank(train.tolist(), level)
-        return out
-
-    def add(rule, component, dimension, cols, base, truth):
-        cases[(rule, component)] = {
-            "dimension": dimension,
-            "cols": np.asarray(cols, int),
-            "fold": fold[np.asarray(cols, int)],
-            "base": np.asarray(base, float),
-            "truth": np.asarray(truth, float),
-        }
-
     for d in definition["dimensions"]:
-        iqs = {}
-        for b in d["benchmarks"]:
-            if b["benchmark"] in point["detail"]["iq"]:  # the models with a real score, their implied IQ
-                iq = first_row(point["detail"]["iq"][b["benchmark"]], raw.models)
-                iqs[b["benchmark"]] = (iq, ~np.isnan(iq))
-        count = sum((mk.astype(int) for _, mk in iqs.values()), np.zeros(raw.models, int))
-        total = sum((np.where(mk, iq, 0.0) for iq, mk in iqs.values()), np.zeros(raw.models))
-        for bid, (iq, mk) in iqs.items():
-            idx = np.flatnonzero(mk)
-            p80 = p80_out_of_fold(iq[idx], idx)
-            own = (total[idx] - iq[idx]) / np.maximum(count[idx] - 1, 1)
-            ok = (count[idx] >= 2) & ~np.isnan(p80)
-            add("benchmark", bid, d["id"], idx[ok], np.minimum(own, p80)[ok], iq[idx][ok])
-            if bid in family_on:
-                pairs = [(j, sibs) for j, sibs in sorted(relatives.get(bid, {}).items()) if mk[j] and count[j] >= 2]
-                add(
-                    "family",
-                    bid,
-                    d["id"],
-                    [j for j, _ in pairs],
-                    [iq[sibs].min() for _, sibs in pairs],
-                    [iq[j] for j, _ in pairs],
-                )
-    dims, plains = ({k: first_row(pair, raw.models) for k, pair in point[key].items()} for key in ("dims", "plain"))
-    scored = point["scored"]
-    n_scored = sum((s.astype(int) for s in scored.values()), 0)
-    for d in definition["dimensions"]:
-        if not d["imputable"]:
-            continue
-        did = d["id"]
-        idx = np.flatnonzero(scored[did])
-        p80 = p80_out_of_fold(plains[did][idx], idx)
-        others = sum((np.where(scored[k][idx], dims[k][idx], 0.0) for k in dims if k != did), 0)
-        n_other = n_scored[idx] - 1
-        ok = (n_other >= min_dims) & ~np.isnan(p80)
-        add("dimension", did, did, idx[ok], np.minimum(others / np.maximum(n_other, 1), p80)[ok], dims[did][idx][ok])
+        _benchmark_cases(definition, d, raw, point, relatives, fold, cases)
+    _dimension_cases(definition, raw, point, fold, cases)
     return cases, point
 
 
@@ -804,6 +838,79 @@ def imputation_calibration(
     return table
 
 
+class ImputationNoise:
+    """aiiq.index_values' `noise` in the AI IQ simulation: each imputed value, for its rule x component, the
+    rule's value moved by the measured bias (calibrated_centre), plus the rule's shared and own error terms
+    (Components.imputation_noise), clipped to the anchor table's range (`within`). Counts each rule's imputes on
+    its calibration row (`cal`); `unknown` ({model: components}) names those whose rule's error is not
+    estimable, left as they are. Without `noise` every value stays as the rule gives it; with `only`
+    ({(model, component)}) only those take the error."""
+
+    def __init__(
+        self,
+        cal: Mapping[tuple[str, str], dict],
+        comps: Components,
+        model_ids: Sequence[str],
+        spans: Mapping[str, tuple[float, float]],
+        noise: bool,
+        only: frozenset[tuple[str, str]] | None,
+    ):
+        self.cal, self.comps, self.model_ids, self.spans, self.noise, self.only = (
+            cal,
+            comps,
+            model_ids,
+            spans,
+            noise,
+            only,
+        )
+        self.unknown: dict[str, set] = {m: set() for m in model_ids}
+
+    def __call__(self, rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
+        row = self.cal.get((rule, component)) or {}
+        if self.noise and len(cols):
+            row["imputes"] = row.get("imputes", 0) + len(cols)
+        if not self.noise or not len(cols):
+            return base
+        if self.only is not None:
+            keep = np.array([(self.model_ids[j], component) in self.only for j in cols], bool)
+            if not keep.all():
+                out = base.copy()
+                if keep.any():
+                    out[:, keep] = self(rule, component, cols[keep], base[:, keep])
+                return out
+        if row.get("sd") is None:
+            for j in cols:
+                self.unknown[self.model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
+            return base
+        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
+        drawn = centre + self.comps.imputation_noise(
+            component, cols, row, "family-match" if rule == "family" else "imputation"
+        )
+        return within(drawn, base, self.spans[component])
+
+
+def _dimension_bounds(out: Mapping, comps: Components, model_ids: Sequence[str], level: float) -> None:
+    """comps.bounds[(model, dimension)]: the central `level` of each dimension's draws (scored or imputed) of
+    index_values' `out`, for the models whose draws are numbers."""
+    for did in out["dims"]:
+        for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
+            keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
+            if np.any(keep):
+                cols = cols[keep]
+                bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
+                comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+
+
+def _imputed_text(share: float, unknown: set[str]) -> str:
+    """What a row's interval reason adds about its imputed parts."""
+    text = ""
+    if share > 0:
+        text = "; imputed parts drawn from their rule's out-of-fold error (bias, shared and own terms)"
+    if unknown:
+        text += f" (not estimable, so not widened: {', '.join(sorted(unknown))})"
+    return text
+
+
 def aiiq_samples(
     definition: Mapping,
     results: pd.DataFrame,
@@ -841,31 +948,7 @@ def aiiq_samples(
     cal = {(row["rule"], row["component"]): row for row in table}
     spans = anchor_ranges(definition)
     comps = Components(definition["id"], model_ids, sims, level)
-    unknown: dict[str, set] = {m: set() for m in model_ids}
-
-    def impute(rule: str, component: str, cols: np.ndarray, base: np.ndarray) -> np.ndarray:
-        row = cal.get((rule, component)) or {}
-        if noise and len(cols):
-            row["imputes"] = row.get("imputes", 0) + len(cols)
-        if not noise or not len(cols):
-            return base
-        if only is not None:
-            keep = np.array([(model_ids[j], component) in only for j in cols], bool)
-            if not keep.all():
-                out = base.copy()
-                if keep.any():
-                    out[:, keep] = impute(rule, component, cols[keep], base[:, keep])
-                return out
-        if row.get("sd") is None:
-            for j in cols:
-                unknown[model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
-            return base
-        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
-        drawn = centre + comps.imputation_noise(
-            component, cols, row, "family-match" if rule == "family" else "imputation"
-        )
-        return within(drawn, base, spans[component])
-
+    impute = ImputationNoise(cal, comps, model_ids, spans, noise, only)
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
     alone = aiiq.index_values(
         definition,
@@ -881,26 +964,15 @@ def aiiq_samples(
     del raw  # the scores are no longer needed
     comps.chosen = chosen
     share = out["imputed_share"]
-    for did in out["dims"]:
-        for cols, values in (out["dims"][did], out["imputed"].get(did, ((), None))):
-            keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
-            if np.any(keep):
-                cols = cols[keep]
-                bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
-                comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
+    _dimension_bounds(out, comps, model_ids, level)
     rows, composite = out["composite"]
     del out  # the dimensions' draws: only their intervals are kept
     samples = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
-    extras = {}
-    for j, m in enumerate(model_ids):
-        if m not in samples:
-            continue
-        text = ""
-        if share[j] > 0:
-            text = "; imputed parts drawn from their rule's out-of-fold error (bias, shared and own terms)"
-        if unknown[m]:
-            text += f" (not estimable, so not widened: {', '.join(sorted(unknown[m]))})"
-        extras[m] = (text, float(share[j]))
+    extras = {
+        m: (_imputed_text(share[j], impute.unknown[m]), float(share[j]))
+        for j, m in enumerate(model_ids)
+        if m in samples
+    }
     for row in table:
         row.setdefault("imputes", 0)
     return samples, comps, extras, table
@@ -916,6 +988,126 @@ def _by_column(columns: Sequence[np.ndarray]) -> np.ndarray:
     for k, column in enumerate(columns):
         out[:, k] = column
     return out
+
+
+def _value_bounds(
+    samples: Mapping[str, np.ndarray],
+    drawn: list[str],
+    level: float,
+    measurement: Mapping[str, np.ndarray] | None,
+) -> tuple[dict, dict, dict, dict]:
+    """(bounds, their Monte Carlo errors, bounds of the measurement-only draws, their errors) of the drawn rows."""
+    bounds, errors = (
+        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
+    )
+    measured = measurement or {}
+    alone = [m for m in drawn if m in measured]
+    inner, inner_errors = (
+        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, quantile_interval, level) if alone else ({}, {})
+    )
+    return bounds, errors, inner, inner_errors
+
+
+def _write_value_interval(
+    row: dict,
+    found: tuple[dict, dict, dict, dict],
+    reasons: Mapping[str, str],
+    why_none: str,
+    measured: bool,
+) -> None:
+    """interval, interval_how, interval_reason (and interval_mc_error, interval_measurement) of one row."""
+    bounds, errors, inner, inner_errors = found
+    model = row["model"]
+    if model in bounds and bounds[model][0] == bounds[model][1]:
+        row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+    elif model in bounds:
+        row.update(
+            interval=mcerror.round_out(bounds[model], errors[model]),
+            interval_how=DERIVED,
+            interval_reason=reasons[model],
+            interval_mc_error=[mcerror.error_text(e) for e in errors[model]],
+        )
+        if measured:
+            held = inner.get(model)
+            row["interval_measurement"] = (
+                mcerror.round_out(held, inner_errors[model]) if held and held[0] < held[1] else None
+            )
+    elif row.get("value") is not None:
+        row.update(
+            interval=None,
+            interval_how=None,
+            interval_reason=why_none
+            or "the value is not recomputed from components here, so no interval can be propagated",
+        )
+    else:
+        row.update(interval=None, interval_how=None)
+
+
+def _annotate_ranks(
+    board: dict,
+    ranked: list[dict],
+    samples: Mapping[str, np.ndarray],
+    sims: int,
+    level: float,
+    higher_is_better: bool,
+    pairs: bool,
+) -> int:
+    """rank_interval, tier, ahead_of_next and rank_interval_mc_error on the ranked rows (and board["ahead"] with
+    `pairs`), from a rank simulation in which rows without draws sit at their value; the count of rank intervals
+    widened to hold their point rank."""
+    matrix = np.column_stack(
+        [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
+    )
+    ranks = competition_ranks(matrix, higher_is_better)
+    intervals = rank_intervals(ranks, level)
+    widened = 0
+    for row, interval in zip(ranked, intervals):
+        if not interval[0] <= row["rank"] <= interval[1]:
+            interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
+            widened += 1
+    for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
+        row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
+    key = matrix if higher_is_better else -matrix
+    ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
+    for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
+        row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
+    if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
+        cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
+        board["ahead"] = {
+            "simulations": sims,
+            "models": [ranked[k]["model"] for k in cols],
+            "ranks": [ranked[k]["rank"] for k in cols],
+            "draws": rank_draws(ranks[:, cols]),
+        }
+    return widened
+
+
+def _uncertainty_note(
+    sims: int, level: float, value_intervals: bool, ranked: int, fixed: int, widened: int | None
+) -> dict:
+    """board["uncertainty"]: how the intervals were had, and how many ranked rows were held fixed or widened."""
+    note: dict = {
+        "simulations": sims,
+        "level": level,
+        "method": (
+            "each component drawn from its own interval (each side a normal half, clipped to the scale), "
+            "the index definition rerun on every draw; intervals are the central quantiles of the draws"
+            if value_intervals
+            else "each row drawn from its own interval (each side a normal half)"
+        ),
+        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
+        "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
+        f"{level_text(level)} of simulations",
+        "held_fixed": fixed,
+        "monte_carlo": mcerror.describe(sims, level),
+    }
+    if widened is not None:
+        note["rank_widened"] = widened
+    if ranked and fixed == ranked:
+        note["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
+    elif fixed:
+        note["ranks"] = f"{fixed} of {ranked} ranked values have no interval and are held fixed in the rank simulation"
+    return note
 
 
 def annotate(
@@ -947,92 +1139,27 @@ def annotate(
         if value_intervals
         else []
     )
-    bounds, errors = (
-        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
-    )
-    alone = [m for m in drawn if m in (measurement or {})]
-    inner, inner_errors = (
-        mcerror.bounds(_by_column([measurement[m] for m in alone]), alone, quantile_interval, level)
-        if alone
-        else ({}, {})
-    )
+    found = _value_bounds(samples, drawn, level, measurement)
     for row in board["rows"]:
-        if not value_intervals:
-            pass
-        elif row["model"] in bounds and bounds[row["model"]][0] == bounds[row["model"]][1]:
-            row.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
-        elif row["model"] in bounds:
-            row.update(
-                interval=mcerror.round_out(bounds[row["model"]], errors[row["model"]]),
-                interval_how=DERIVED,
-                interval_reason=reasons[row["model"]],
-                interval_mc_error=[mcerror.error_text(e) for e in errors[row["model"]]],
-            )
-            if measurement is not None:
-                held = inner.get(row["model"])
-                row["interval_measurement"] = (
-                    mcerror.round_out(held, inner_errors[row["model"]]) if held and held[0] < held[1] else None
-                )
-        elif row.get("value") is not None:
-            row.update(
-                interval=None,
-                interval_how=None,
-                interval_reason=why_none
-                or "the value is not recomputed from components here, so no interval can be propagated",
-            )
-        else:
-            row.update(interval=None, interval_how=None)
+        if value_intervals:
+            _write_value_interval(row, found, reasons, why_none, measurement is not None)
         row.update(rank_interval=None, tier=None, ahead_of_next=None)
     ranked = sorted((r for r in board["rows"] if r.get("rank") is not None), key=lambda r: r["rank"])
     fixed = [r["model"] for r in ranked if r["model"] not in samples]
+    widened = None
     if ranked and len(fixed) < len(ranked):
-        matrix = np.column_stack(
-            [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
-        )
-        ranks = competition_ranks(matrix, higher_is_better)
-        intervals = rank_intervals(ranks, level)
-        widened = 0
-        for row, interval in zip(ranked, intervals):
-            if not interval[0] <= row["rank"] <= interval[1]:
-                interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
-                widened += 1
-        for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
-            row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
-        key = matrix if higher_is_better else -matrix
-        ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
-        for row, interval, tier, share in zip(ranked, intervals, tiers([r["rank"] for r in ranked], intervals), ahead):
-            row.update(rank_interval=interval, tier=tier, ahead_of_next=share)
-        if pairs:  # rows held fixed have no interval, so how often they are ahead is not asked of them
-            cols = [k for k, r in enumerate(ranked) if r["model"] in samples]
-            board["ahead"] = {
-                "simulations": sims,
-                "models": [ranked[k]["model"] for k in cols],
-                "ranks": [ranked[k]["rank"] for k in cols],
-                "draws": rank_draws(ranks[:, cols]),
-            }
-    board["uncertainty"] = {
-        "simulations": sims,
-        "level": level,
-        "method": (
-            "each component drawn from its own interval (each side a normal half, clipped to the scale), "
-            "the index definition rerun on every draw; intervals are the central quantiles of the draws"
-            if value_intervals
-            else "each row drawn from its own interval (each side a normal half)"
-        ),
-        "seeds": "one stream per (board, model, component): numpy PCG64 seeded by sha256 of the ids",
-        "tiers": "greedy from the top: a tier ends at the worst rank its leader takes in the central "
-        f"{level_text(level)} of simulations",
-        "held_fixed": len(fixed),
-        "monte_carlo": mcerror.describe(sims, level),
-    }
-    if ranked and len(fixed) < len(ranked):
-        board["uncertainty"]["rank_widened"] = widened
-    if ranked and len(fixed) == len(ranked):
-        board["uncertainty"]["ranks"] = "no ranked value has an interval, so no rank interval or tier can be had"
-    elif fixed:
-        board["uncertainty"]["ranks"] = (
-            f"{len(fixed)} of {len(ranked)} ranked values have no interval and are held fixed in the rank simulation"
-        )
+        widened = _annotate_ranks(board, ranked, samples, sims, level, higher_is_better, pairs)
+    board["uncertainty"] = _uncertainty_note(sims, level, value_intervals, len(ranked), len(fixed), widened)
+    return board
+
+
+def _without_intervals(board: dict, reason: str) -> dict:
+    """A board none of whose values has an interval: each row with a value says why (`reason`)."""
+    for row in board["rows"]:
+        row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
+        if row.get("value") is not None:
+            row["interval_reason"] = reason
+    board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
     return board
 
 
@@ -1048,22 +1175,13 @@ def annotate_index(
     ({(benchmark, model): per-question rows}) lets HLE and Pedagogy draw those rows together."""
     kind = definition["kind"]
     if kind == "cost":
-        for row in board["rows"]:
-            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
-            if row.get("value") is not None:
-                row["interval_reason"] = "prices and token counts are published without an interval"
-        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
-        return board
+        return _without_intervals(board, "prices and token counts are published without an interval")
     if kind == "published":  # a source's own index as it publishes it: nothing to draw from
-        for row in board["rows"]:
-            row.update(interval=None, interval_how=None, rank_interval=None, tier=None)
-            if row.get("value") is not None:
-                row["interval_reason"] = (
-                    "the source's own published figure: it publishes no interval per model, "
-                    "and the components are not public, so none can be propagated"
-                )
-        board["uncertainty"] = {"ranks": "no value on this board has an interval, so no rank interval or tier"}
-        return board
+        return _without_intervals(
+            board,
+            "the source's own published figure: it publishes no interval per model, "
+            "and the components are not public, so none can be propagated",
+        )
     settings = _settings(definition)
     if settings is None:
         return board
@@ -1139,6 +1257,54 @@ def centre_on_values(
     return moved, alone
 
 
+def _dimension_interval(c: dict, bounds: Mapping[tuple[str, str], Sequence[float]], key: tuple[str, str]) -> None:
+    """A dimension component's simulated interval (none where the draws do not spread)."""
+    if key in bounds and bounds[key][0] == bounds[key][1]:
+        c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
+    elif key in bounds:
+        c.update(interval=bounds[key], interval_how=DERIVED)
+
+
+def _imputed_component_interval(c: dict, value: float, rules: Mapping, z: float, spans: Mapping) -> None:
+    """An imputed component's interval from its rule's out-of-fold error (none where it is not estimable)."""
+    family = "sibling" in c  # a family match names the sibling whose real score it took
+    rule = rules.get(("family" if family else "benchmark", c["id"]), {})
+    name = "family-match" if family else "imputation"
+    if rule.get("sd") is None:
+        c.update(
+            interval=None,
+            interval_how=None,
+            interval_reason=(f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"),
+        )
+    else:
+        c.update(
+            interval=imputed_interval(value, rule, z, spans.get(c["id"])),
+            interval_how=DERIVED,
+            interval_reason=f"the {name} rule: {rule['reason']}"
+            if rule.get("pooled")
+            else f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
+            f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
+            f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
+            f"sd {rule['sd']:.2f}²), within the anchor table's range",
+        )
+
+
+def _measured_component_interval(
+    c: dict, comps: Components, key: tuple[str, str], anchors: Mapping, benchmarks: Mapping, level: float
+) -> None:
+    """A measured component's interval: its benchmark value's own, mapped through the anchor table where the
+    index maps it."""
+    # The reason is kept only where there is no interval: the benchmark's board row gives the method.
+    s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+    interval = s["interval"]
+    if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
+        shift = comps.shift.get(key, 0.0)
+        interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+    c.update(interval=interval, interval_how=s["interval_how"])
+    if interval is None:
+        c["interval_reason"] = s["interval_reason"]
+
+
 def component_intervals(
     definition: Mapping,
     board: dict,
@@ -1162,43 +1328,11 @@ def component_intervals(
             if value is None:
                 continue
             if c["kind"] == "dimension":
-                if key in comps.bounds and comps.bounds[key][0] == comps.bounds[key][1]:
-                    c.update(interval=None, interval_how=None, interval_reason=NO_SPREAD)
-                elif key in comps.bounds:
-                    c.update(interval=comps.bounds[key], interval_how=DERIVED)
+                _dimension_interval(c, comps.bounds, key)
             elif c["how"] == "imputed":
-                family = "sibling" in c  # a family match names the sibling whose real score it took
-                rule = rules.get(("family" if family else "benchmark", c["id"]), {})
-                name = "family-match" if family else "imputation"
-                if rule.get("sd") is None:
-                    c.update(
-                        interval=None,
-                        interval_how=None,
-                        interval_reason=(
-                            f"the {name} rule: {rule['reason']}" if rule.get("reason") else "no error estimate"
-                        ),
-                    )
-                else:
-                    c.update(
-                        interval=imputed_interval(value, rule, z, spans.get(c["id"])),
-                        interval_how=DERIVED,
-                        interval_reason=f"the {name} rule: {rule['reason']}"
-                        if rule.get("pooled")
-                        else f"the {name} rule's out-of-fold error over {rule['cases']} held-out "
-                        f"cases: bias {rule['bias']:+.2f} (the value moved by {-rule['bias']:+.2f}"
-                        f" where the cases' values reach), ± {z:.2f} × sqrt(se {rule['se']:.2f}² + "
-                        f"sd {rule['sd']:.2f}²), within the anchor table's range",
-                    )
+                _imputed_component_interval(c, value, rules, z, spans)
             elif key in comps.chosen:
-                # The reason is kept only where there is no interval: the benchmark's board row gives the method.
-                s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
-                interval = s["interval"]
-                if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
-                    shift = comps.shift.get(key, 0.0)
-                    interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
-                c.update(interval=interval, interval_how=s["interval_how"])
-                if interval is None:
-                    c["interval_reason"] = s["interval_reason"]
+                _measured_component_interval(c, comps, key, anchors, benchmarks, level)
             elif c["how"] == "published":
                 c.update(
                     interval=None,
@@ -1290,17 +1424,9 @@ def shared_question_draws(
     (board, "questions")."""
     cases, values = {}, {r["model"]: r.get("value") for r in rows}
     for row in rows:
-        frame, value = answers.get(row["model"]), row.get("value")
-        if frame is None or value is None or not len(frame) or not {"id", "correct"} <= set(frame.columns):
-            continue
-        done = frame[frame["correct"].notna()]
-        right = {str(q) for q, c in zip(done["id"], done["correct"]) if bool(c)}
-        asked = {str(q) for q in done["id"]}
-        of = int((row.get("coverage") or {}).get("of") or 0)
-        if len(asked) and math.isclose(value, 100.0 * len(right) / len(asked), rel_tol=0, abs_tol=1e-9):
-            cases[row["model"]] = (right, asked, None)
-        elif of >= len(asked) and of and math.isclose(value, 100.0 * len(right) / of, rel_tol=0, abs_tol=1e-9):
-            cases[row["model"]] = (right, asked, of)
+        case = _question_case(row, answers.get(row["model"]))
+        if case is not None:
+            cases[row["model"]] = case
     if not cases or not sims:
         return {}
     ids = sorted(set().union(*(asked for _, asked, _ in cases.values())))
@@ -1319,11 +1445,33 @@ def shared_question_draws(
             if of == size:  # the N weights sum to N in every draw: the denominator stays the set's size
                 out[model] = 100.0 * (weights @ hit) / size
         else:
-            mask = np.zeros(len(ids))
-            mask[[where[q] for q in asked]] = 1.0
-            base = weights @ mask  # 0 when a resample holds none of its questions: its value stays as it is
-            out[model] = np.where(base > 0, 100.0 * (weights @ hit) / np.maximum(base, 1.0), values[model])
+            out[model] = _answered_share(weights, hit, [where[q] for q in asked], values[model])
     return out
+
+
+def _question_case(row: Mapping, frame: pd.DataFrame | None) -> tuple[set[str], set[str], int | None] | None:
+    """(questions right, questions answered, denominator: None for the answered ones) of a row whose value is
+    its per-question accuracy over either; None for any other row."""
+    value = row.get("value")
+    if frame is None or value is None or not len(frame) or not {"id", "correct"} <= set(frame.columns):
+        return None
+    done = frame[frame["correct"].notna()]
+    right = {str(q) for q, c in zip(done["id"], done["correct"]) if bool(c)}
+    asked = {str(q) for q in done["id"]}
+    of = int((row.get("coverage") or {}).get("of") or 0)
+    if len(asked) and math.isclose(value, 100.0 * len(right) / len(asked), rel_tol=0, abs_tol=1e-9):
+        return right, asked, None
+    if of >= len(asked) and of and math.isclose(value, 100.0 * len(right) / of, rel_tol=0, abs_tol=1e-9):
+        return right, asked, of
+    return None
+
+
+def _answered_share(weights: np.ndarray, hit: np.ndarray, asked: list[int], value: float) -> np.ndarray:
+    """Per draw, the weighted share right over the weighted questions answered (columns `asked`), in percent."""
+    mask = np.zeros(hit.size)
+    mask[asked] = 1.0
+    base = weights @ mask  # 0 when a resample holds none of its questions: its value stays as it is
+    return np.where(base > 0, 100.0 * (weights @ hit) / np.maximum(base, 1.0), value)
 
 
 def _independent(board: dict, samples: Mapping, joint: Mapping | None = None) -> dict:
