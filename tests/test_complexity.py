@@ -97,7 +97,6 @@ def test_methods_are_named_by_their_class():
     assert too_complex(source, "m.py") == ["m.py:2: Board.rank (complexity 22)"]
 
 
-@pytest.mark.xfail(strict=False, reason="until the branches of this stop are merged")
 def test_every_function_of_the_package_is_at_most_complexity_20_or_says_why():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
