@@ -28,9 +28,10 @@ import contextlib
 import functools
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from statistics import NormalDist
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,7 @@ _SALT = ""
 
 
 @contextlib.contextmanager
-def seed_salt(salt: str):
+def seed_salt(salt: str) -> Iterator[None]:
     """Within the block every stream gets other, equally seeded numbers (its keys plus `salt`): what measures how
     far a bound moves between seeds (indices/mcerror.py, tools/mc_seeds.py). The published build never sets it."""
     global _SALT
@@ -91,7 +92,8 @@ def interval_level(definition: Mapping) -> float | None:
     """The level of a board's value intervals. The rows of HLE and the Pedagogy boards carry their source's own
     interval (HLE's Wald at `accuracy.ci_level`, the paper's question bootstrap at `bootstrap.ci_level`); every
     other board's intervals are at `uncertainty.level`. None without either."""
-    own = {"hle": "accuracy", "pedagogy": "bootstrap"}.get(definition.get("kind"))
+    owners: dict[object, str] = {"hle": "accuracy", "pedagogy": "bootstrap"}
+    own = owners.get(definition.get("kind"))
     if own and (definition.get(own) or {}).get("ci_level") is not None:
         return float(definition[own]["ci_level"])
     cfg = definition.get("uncertainty")
@@ -257,7 +259,7 @@ _SPECS: dict | None = None
 
 
 @contextlib.contextmanager
-def kept_normals():
+def kept_normals() -> Iterator[None]:
     """Within the block, each stream's standard normals are drawn once and copied from then on, and each selected
     value's draw (draw_spec) is worked out once. A stream's draws depend only on its ids and the number of
     simulations (never on a date or on the other rows), and a draw only on the value's own fields, so the as-of
@@ -425,20 +427,21 @@ class Components:
                 if draw is None:
                     self.fixed[model].append(component)
                 continue
+            how = cast(str, how)  # spread() gives a draw only with its method (published or derived)
             self.methods[model][how] = self.methods[model].get(how, 0) + 1
             drawn.append(len(cols) - 1)
             specs.append(draw)
         z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
         if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
-            return np.array(cols, dtype=np.intp), transform(specs, z)
+            return np.array(cols, dtype=np.intp), transform(specs, cast(np.ndarray, z))  # drawn: z was made
         out = np.empty((self.sims, len(cols)), order="F")  # column by column: each model's draws contiguous
         for k, value in fixed:
             out[:, k] = value
         if drawn:
-            out[:, drawn] = transform(specs, z)
+            out[:, drawn] = transform(specs, cast(np.ndarray, z))  # drawn: z was made
         return np.array(cols, dtype=np.intp), out
 
-    def imputation_noise(self, component: str, cols: np.ndarray, fit: Mapping, rule: str = "imputation"):
+    def imputation_noise(self, component: str, cols: np.ndarray, fit: Mapping, rule: str = "imputation") -> np.ndarray:
         """draws x len(cols): a rule's error on one component for the models in `cols`, from its held-out fit
         (fit_errors): one N(0, se) term per draw shared by every model the rule imputes there (the error of its
         bias, common to them all, so it does not cancel in comparisons), plus an independent N(0, sd) term per
@@ -508,7 +511,7 @@ def eq_samples(
     sims: int,
     level: float,
     noise: bool = True,
-):
+) -> tuple[dict, Components]:
     """{model: draws} of the EQ: the board's own function (eq.index_values) on the Elo draws."""
     from .parts import model_lookup
 
@@ -550,7 +553,7 @@ class DrawnOnRead(Mapping):
     def __getitem__(self, bid: str) -> tuple[np.ndarray, np.ndarray]:
         return self._makers.pop(bid)()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 
     def __len__(self) -> int:
@@ -597,7 +600,12 @@ def fit_errors(err: np.ndarray) -> dict:
     return {"cases": n, "bias": float(err.mean()), "se": sd / math.sqrt(n), "sd": sd}
 
 
-def calibrated_centre(base, bias: float, seen: Sequence[float], fitted: Sequence[float] | None = None):
+def calibrated_centre(
+    base: np.ndarray | float,
+    bias: float | np.ndarray,
+    seen: Sequence[float],
+    fitted: Sequence[float] | None = None,
+) -> np.ndarray:
     """The rule's value moved by its measured bias (base - bias: an error is imputed - observed), only where the
     bias was measured: a value outside the range of the rule's values on its held-out cases (`fitted`, [low,
     high]) is not moved (no bias correction is extrapolated), and a moved value never leaves the range of the
@@ -608,7 +616,7 @@ def calibrated_centre(base, bias: float, seen: Sequence[float], fitted: Sequence
     return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
 
 
-def within(values, base, span: Sequence[float]):
+def within(values: np.ndarray, base: np.ndarray, span: Sequence[float]) -> np.ndarray:
     """Draws clipped to the anchor table's range `span` (what the table can produce), widened to the rule's own
     value where that lies outside (the board's value is the methodology's and stays)."""
     base = np.asarray(base, float)
@@ -639,7 +647,13 @@ def _p80_out_of_fold(values: np.ndarray, idx: np.ndarray, fold: np.ndarray, leve
     return out
 
 
-def _case(dimension: str, cols, fold: np.ndarray, base, truth) -> dict:
+def _case(
+    dimension: str,
+    cols: np.ndarray | Sequence[int],
+    fold: np.ndarray,
+    base: np.ndarray | Sequence[float],
+    truth: np.ndarray | Sequence[float],
+) -> dict:
     """One rule's held-out cases: {"dimension", "cols", "fold", "base", "truth"}."""
     return {
         "dimension": dimension,
@@ -800,7 +814,7 @@ def imputation_calibration(
         counted = ~np.isnan(hit)
         row["coverage_cases"] = int(counted.sum())
         row["coverage"] = float(hit[counted].mean()) if counted.any() else None
-        thirds = []
+        thirds: list[float | None] = []
         for k in range(3):
             c = comp[case["cols"]] if case["cols"].size else np.array([])
             if cuts is None or not c.size:
@@ -812,7 +826,8 @@ def imputation_calibration(
         row["coverage_by_tercile"] = thirds
         row["shift"] = row["bias"]  # the bias the simulation corrects
         table.append(row)
-    pooled = {}  # rule -> its errors on every component, for the components with too few cases of their own
+    # rule -> its errors on every component, for the components with too few cases of their own
+    pooled: dict[str, list[np.ndarray]] = {}
     for (rule, _), case in cases.items():
         pooled.setdefault(rule, []).append(case["base"] - case["truth"])
     for row in table:
@@ -897,6 +912,7 @@ def _dimension_bounds(out: Mapping, comps: Components, model_ids: Sequence[str],
             keep = ~np.isnan(values[0]) if len(cols) else ()  # NaN: a family match without its sibling's score
             if np.any(keep):
                 cols = cols[keep]
+                keep = cast(np.ndarray, keep)  # np.any(()) is False: keep is the mask here
                 bounds = quantile_interval(values[:, keep] if not keep.all() else values, level).T.tolist()
                 comps.bounds.update({(model_ids[j], did): b for j, b in zip(cols, bounds)})
 
@@ -921,7 +937,7 @@ def aiiq_samples(
     models: pd.DataFrame | None = None,
     measure: bool = True,
     only: frozenset[tuple[str, str]] | None = None,
-):
+) -> tuple[dict[str, np.ndarray], Components, dict[str, tuple[str, float]], list[dict]]:
     """{model: draws} of the AI IQ composite (total: measurement and imputation), the Components (whose
     `measurement` holds the draws with measurement error alone), the imputed share, and the calibration table
     (imputation_calibration). `models` (with release and effort_rank) is what family match reads; without it no
@@ -1445,7 +1461,8 @@ def shared_question_draws(
             if of == size:  # the N weights sum to N in every draw: the denominator stays the set's size
                 out[model] = 100.0 * (weights @ hit) / size
         else:
-            out[model] = _answered_share(weights, hit, [where[q] for q in asked], values[model])
+            # _question_case gives a case only to a row with a value
+            out[model] = _answered_share(weights, hit, [where[q] for q in asked], cast(float, values[model]))
     return out
 
 
@@ -1511,9 +1528,13 @@ def annotate_boards(
     by_id = {b["id"]: b for b in benchmarks}
     for board in boards.values():
         definition = index_defs[board["definition"]]
+
+        def annotated(b: dict, d: Mapping = definition) -> dict:
+            return annotate_index(d, b, results, models, by_id, raw)
+
         simcache.annotated(
             board,
-            lambda b, d=definition: annotate_index(d, b, results, models, by_id, raw),
+            annotated,
             definition=definition,
             results=results,
             models=models,
@@ -1575,21 +1596,22 @@ def annotate_benchmark_boards(
     for bid, board in boards.items():
         bench = by_id.get(bid)
         owner = (owned or {}).get(bid)
+        held = cast(Mapping, owner)  # read only where _owned gave a row, which it takes from an owner
         drawn, specs, reasons = [], [], {}
         for row in board["rows"]:
             mine = _owned(row, owner)
-            s = spread(row, bench, level) if mine is None else _owned_spread(mine, owner["level"])
+            s = spread(row, bench, level) if mine is None else _owned_spread(mine, held["level"])
             row.update(interval=s["interval"], interval_how=s["interval_how"])
             row["interval_reason"] = s["interval_reason"]
             if mine is not None and mine.get("interval_method"):
                 row["interval_method"] = mine["interval_method"]
-            if mine is not None and owner["level"] != level:
-                row["interval_level"] = owner["level"]
+            if mine is not None and held["level"] != level:
+                row["interval_level"] = held["level"]
             if s["draw"] is not None:
                 drawn.append(row["model"])
                 specs.append(s["draw"])
                 reasons[row["model"]] = s["interval_reason"]
         matrix = transform(specs, normals(bid, [(m,) for m in drawn], sims)) if drawn else None
-        samples = {m: matrix[:, j] for j, m in enumerate(drawn)}
+        samples = {m: cast(np.ndarray, matrix)[:, j] for j, m in enumerate(drawn)}  # drawn: matrix was made
         annotate(board, samples, reasons, sims, level, board.get("higher_is_better", True), value_intervals=False)
         _independent(board, samples)
