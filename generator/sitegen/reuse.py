@@ -16,11 +16,13 @@ over, and a failed build leaves the previous site untouched (a link adds a name,
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import pickle
+import re
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -91,12 +93,29 @@ CACHE_OFF = frozenset({"off", "0", "no", "false", "none"})
 
 
 def cache_folder(root: Path) -> Path | None:
-    """Where the caches live (build/simcache.folder's answer): SITEGEN_CACHE's folder, else CACHE_FOLDER under
-    root; None when SITEGEN_CACHE is off (or 0, no, false, none)."""
+    """Where the caches live (the compute cache, build/simcache.py, and the parse cache): SITEGEN_CACHE's folder,
+    else CACHE_FOLDER under root; None when SITEGEN_CACHE is off (or 0, no, false, none)."""
     name = os.environ.get("SITEGEN_CACHE", "").strip()
     if name.lower() in CACHE_OFF:
         return None
     return Path(name) if name else Path(root) / CACHE_FOLDER
+
+
+#: A cache entry's file name: the hex SHA-256 of its key (build/simcache.py, data/parsecache.py).
+CACHE_ENTRY = re.compile(r"[0-9a-f]{64}\.pickle")
+
+
+def prune_cache(folder: Path, used: set[str]) -> None:
+    """Remove from a cache folder every entry whose key is not in `used` (and anything else left there, such as a
+    half-written entry); a file that cannot be removed stays, as a cache is only ever slower without it."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not (CACHE_ENTRY.fullmatch(name) and name[: -len(".pickle")] in used):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
 
 
 def key_of(*parts) -> str | None:

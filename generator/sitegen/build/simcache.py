@@ -21,25 +21,18 @@ safe: the next build computes everything again and writes the same bytes (tests/
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+from .. import reuse
+
 #: The cache's folder, relative to the root; git-ignored (.gitignore).
-FOLDER = ".sitegen-cache"
-#: SITEGEN_CACHE values that keep nothing.
-OFF = frozenset({"off", "0", "no", "false", "none"})
+FOLDER = reuse.CACHE_FOLDER
 
 
 def folder(root: Path) -> Path | None:
     """Where the build keeps its cache: SITEGEN_CACHE's folder, else FOLDER under `root`; None when SITEGEN_CACHE
     is `off` (or 0, no, false, none): nothing is kept."""
-    name = os.environ.get("SITEGEN_CACHE", "").strip()
-    if name.lower() in OFF:
-        return None
-    return Path(name) if name else Path(root) / FOLDER
-
-
-_NAME = re.compile(r"[0-9a-f]{64}\.pickle")
+    return reuse.cache_folder(root)
 
 
 class FileStore:
@@ -81,15 +74,5 @@ class FileStore:
 
     def prune(self) -> None:
         """Remove the entries this build did not use (and any left half-written)."""
-        if not (self.ok and self.writable):
-            return
-        try:
-            names = os.listdir(self.folder)
-        except OSError:
-            return
-        for name in names:
-            if not (_NAME.fullmatch(name) and name[: -len(".pickle")] in self.used):
-                try:
-                    os.unlink(self.folder / name)
-                except OSError:
-                    pass
+        if self.ok and self.writable:
+            reuse.prune_cache(self.folder, self.used)

@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import os
 import pickle
-import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
 #: The entries' folder inside the cache's.
 FOLDER = "parse"
-_NAME = re.compile(r"[0-9a-f]{64}\.pickle")
 #: What an entry holds: the parsed file (None when it does not parse), the reader's problems and the schema's
 #: (None until the schema has checked it)
 _Entry = tuple[yamlstrict.Parsed | None, list[Problem], list[Problem] | None]
@@ -107,16 +105,8 @@ class Store:
 
     def prune(self) -> None:
         """Remove the entries this run did not use (and any left half-written)."""
-        if not (self.ok and self.keep):
-            return
-        try:
-            names = os.listdir(self.folder)
-        except OSError:
-            return
-        for name in names:
-            if not (_NAME.fullmatch(name) and name[: -len(".pickle")] in self.used):
-                with contextlib.suppress(OSError):
-                    os.unlink(self.folder / name)
+        if self.ok and self.keep:
+            reuse.prune_cache(self.folder, self.used)
 
 
 #: The store of the validation run in progress (set by `kept`), else None: load.py parses afresh.
