@@ -94,11 +94,12 @@ def test_serve_answers_a_nul_in_the_path_with_its_404_page(tmp_path):
 
 
 def test_a_tiny_price_is_shown_in_decimals_not_in_exponent_notation():
-    """A price of 1e-300 showed as `$1e-300`; prices below a cent get up to four decimals."""
+    """A price of 1e-300 showed as `$1e-300`, then as `$0.0000`, which reads as free; prices below a cent get up
+    to four decimals, and a price above zero below the fourth reads "<$0.0001". Zero is free: "$0.00"."""
     from sitegen.site.render import fmt_price
 
-    assert [fmt_price(v) for v in (1e-300, 5e-7, 0.00012, 0.075, 1.5)] == [
-        "$0.0000", "$0.0000", "$0.0001", "$0.075", "$1.50"]
+    assert [fmt_price(v) for v in (1e-300, 5e-7, 0.00004999, 0.00005, 0.00012, 0.075, 1.5, 0, 0.0, None)] == [
+        "<$0.0001", "<$0.0001", "<$0.0001", "$0.0001", "$0.0001", "$0.075", "$1.50", "$0.00", "$0.00", "–"]
 
 
 def test_what_a_killed_build_or_write_leaves_is_git_ignored():

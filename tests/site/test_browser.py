@@ -168,8 +168,11 @@ def _tap(page, selector):
 
 
 def _shot(page, name):
+    """The viewport as a reader sees it once it is still: CSS transitions still running (the header's title
+    sliding from the site's name to the page's after _reveal_charts scrolled back to the top) are finished first,
+    so the screenshot does not show both titles half drawn."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False, animations="disabled")
 
 
 def test_home(browser, server):

@@ -14,6 +14,7 @@ import jinja2
 import jinja2.meta
 from markupsafe import Markup, escape
 
+from ..known import known
 from .links import EXTERNAL_REL, external_link, safe_url
 from .numbers import decimals, number, with_unit
 
@@ -84,8 +85,15 @@ def scale_text(scale: Any) -> str:
 
 
 def fmt_price(value: Any) -> str:
-    """Dollars per million tokens: two decimals, more for prices under a cent ($0.075); '–' when unknown (never $0)."""
-    return with_unit(value, "USD", decimals("USD", [value]))
+    """Dollars per million tokens: two decimals, more for prices under a cent ($0.075); '–' when unknown (never $0).
+    A price above zero too small for the most decimals shown reads "<$0.0001", never "$0.0000", which reads as
+    free; a price of exactly 0 is free and reads "$0.00"."""
+    digits = decimals("USD", [value])
+    text = with_unit(value, "USD", digits)
+    f = known(value)
+    if f is not None and f > 0 and text == with_unit(0, "USD", digits):
+        return "<" + with_unit(10.0**-digits, "USD", digits)
+    return text
 
 
 def num_attr(value: Any) -> str:
