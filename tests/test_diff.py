@@ -800,3 +800,120 @@ def test_a_source_a_change_brings_or_empties_is_named_in_the_lead():
                           "- new result: xai/grok-3 hle 4 (xai-card, self-reported)"]
     same = diff.diff(old, old)["summary"]
     assert (same["sources_added"], same["sources_removed"]) == ([], [])
+
+
+# ---------------------------------------------------------------- the compute cache (build.compute, load_state)
+
+
+@pytest.fixture
+def computes(monkeypatch):
+    """Every computation of boards from here on (build._compute, which the cache skips), by boards_only."""
+    from sitegen import build
+
+    monkeypatch.delenv("SITEGEN_CACHE", raising=False)
+    made: list[bool] = []
+    real = build._compute
+
+    def counted(repo, boards_only=False):
+        made.append(boards_only)
+        return real(repo, boards_only)
+
+    monkeypatch.setattr(build, "_compute", counted)
+    return made
+
+
+def cached_repo(tmp_path: Path) -> tuple[Path, str, str]:
+    """A repository (its cache git-ignored, as sitegen init writes it) with a base and a one-value change."""
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    (root / ".gitignore").write_text("/.sitegen-cache/\n/site/\n", encoding="utf-8")
+    base = commit(root, "Base")
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "gpqa-diamond": 70})
+    return root, base, commit(root, "beta: GPQA Diamond 65 -> 70")
+
+
+def cache_entries(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in (root / ".sitegen-cache").rglob("*.pickle")}
+
+
+def test_a_second_diff_of_the_same_refs_loads_both_sides_from_the_cache_and_says_the_same(tmp_path, computes):
+    root, base, head = cached_repo(tmp_path)
+    first = run_json(root, base, head)
+    assert computes == [True, True] and moved(first, "benchmark:gpqa-diamond", "acme/beta")["new"]["value"] == 70
+    assert {e.split("/")[1] for e in cache_entries(root)} == {"compute", "blocks"}  # parses are loaded, not kept (a build keeps them)
+    # each side is materialised into a new temporary folder: its entries are keyed by its content, not its path
+    assert run_json(root, base, head) == first and computes == [True, True]
+    assert run_json(root, base, head) == first and computes == [True, True]
+    # a diff of another change against the same base computes the new head alone
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "gpqa-diamond": 75})
+    other = commit(root, "beta: GPQA Diamond 65 -> 75")
+    assert moved(run_json(root, base, other), "benchmark:gpqa-diamond", "acme/beta")["new"]["value"] == 75
+    assert computes == [True, True, True]
+    # the working tree as head: the same tree as `other`, and its cache is not a change of the tree
+    rep, _ = diff.report(root, base, None)
+    assert rep["changed_files"] == ["scores/models/acme/beta.yaml"] and rep["diff"]["results"]["changed"]
+    assert computes == [True, True, True]  # the working tree's data is `other`'s: loaded
+
+
+def test_no_cache_and_sitegen_cache_off_compute_both_sides_afresh_and_keep_nothing(tmp_path, computes, monkeypatch):
+    root, base, head = cached_repo(tmp_path)
+    first = run_json(root, base, head)
+    kept = cache_entries(root)
+    result = CliRunner().invoke(diff_command, [base, head, "--root", str(root), "--format", "json", "--no-cache"])
+    assert result.exit_code == 0 and json.loads(result.stdout) == first
+    assert computes == [True] * 4
+    monkeypatch.setenv("SITEGEN_CACHE", "off")
+    assert run_json(root, base, head) == first and computes == [True] * 6
+    assert cache_entries(root) == kept
+
+
+def test_a_diff_finds_the_builds_entries_and_removes_none_of_them(tmp_path, computes, monkeypatch):
+    """CI's cache holds the base commit's build: the diff loads the base's boards from its entries (today's
+    boards and each simulated board, by the rows they read), adds its own and removes nothing the build keeps."""
+    from sitegen import build
+    from sitegen.build.simcache import FileStore
+    from sitegen.problems import ERROR
+
+    root, base, head = cached_repo(tmp_path)
+    git(root, "checkout", "-q", base)
+    assert not [p for p in build.run(root, root / "site").problems if p.severity == ERROR]
+    assert computes == [False]
+    built = cache_entries(root)
+    git(root, "checkout", "-q", "main")
+    found: list[str] = []
+    get = FileStore.get
+
+    def spy(self, key):
+        data = get(self, key)
+        if data is not None:
+            found.append(f"{self.folder.name}/{key}.pickle")
+        return data
+
+    monkeypatch.setattr(FileStore, "get", spy)
+    d = run_json(root, base, head)
+    assert moved(d, "benchmark:gpqa-diamond", "acme/beta")["new"]["value"] == 70
+    assert cache_entries(root) >= built  # nothing the build keeps was removed
+    blocks = {e.split("/", 1)[1] for e in built if e.startswith(".sitegen-cache/blocks/")}
+    # the base's boards came from the build's entries: AI IQ's today, and the GPQA and AIME boards' intervals
+    assert len(blocks & set(found)) >= 3
+    assert computes == [False, True, True]  # the base's boards alone, not the build's whole computation
+
+
+def test_the_cache_folder_is_not_a_changed_file_even_where_git_does_not_ignore_it(tmp_path, computes, monkeypatch):
+    root = tmp_path / "data"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    base_tree(root)
+    base = commit(root, "Base")  # no .gitignore: the cache folders are untracked files to git
+    write_model(root, "acme/beta", {**MODELS["acme/beta"], "aime-2025": 61})
+    (root / "notes.txt").write_text("an untracked file is a change\n", encoding="utf-8")
+    for where in (None, root / "elsewhere"):
+        if where is not None:
+            monkeypatch.setenv("SITEGEN_CACHE", str(where))
+        rep, _ = diff.report(root, base, None)
+        rep, _ = diff.report(root, base, None)  # now with the cache's entries there
+        assert (where or root / ".sitegen-cache").is_dir()
+        assert rep["changed_files"] == ["notes.txt", "scores/models/acme/beta.yaml"]
+    assert computes == [True] * 4  # in each folder both sides computed once, then loaded

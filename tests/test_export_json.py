@@ -90,3 +90,142 @@ def test_every_real_api_file_is_the_text_json_writes(real_computed):
     texts = {p: t for p, t in real_computed.api_files.items() if p.endswith(".json")}
     assert len(texts) > 1000
     assert [p for p, t in texts.items() if by_json(json.loads(t)) != t] == []
+
+
+# ---------------------------------------------------------------- texts kept per board (export._kept)
+
+
+class Memory:
+    """A compute-cache store in memory (indices/simcache.Store): what was asked for and what was added."""
+
+    salt = "test"
+
+    def __init__(self):
+        self.entries: dict[str, bytes] = {}
+        self.added: list[str] = []
+
+    def get(self, key):
+        return self.entries.get(key)
+
+    def put(self, key, data):
+        self.entries[key] = data
+        self.added.append(key)
+
+
+def bench_board(benchmark: str, value: float) -> dict:
+    return {"benchmark": benchmark, "name": benchmark.upper(), "rows": [
+        {"model": "a/m", "rank": 1, "value": value, "how": "observed", "source": "paper"},
+        {"model": "b/n", "rank": 2, "value": 10.0, "how": "observed", "source": "paper"}]}
+
+
+INDEX = {"index": "toy", "name": "Toy", "version": "1", "rows": [
+    {"model": "a/m", "rank": 1, "value": 101.23456, "status": "ranked", "coverage": {"have": 1, "of": 1},
+     "components": [{"id": "hle", "kind": "benchmark", "value": 12.3, "how": "observed", "source": "paper"}]}]}
+FRONTIERS = {"toy": {"value": {"points": [{"model": "a/m", "x": 0.5, "y": 101.23456}], "frontier": ["a/m"]}}}
+SOURCE = {"id": "paper", "name": "Paper", "url": "https://example.org", "licence": "CC BY 4.0"}
+
+
+def everything(hle: float, gpqa: float = 40.0) -> dict[str, str]:
+    """The API of one index board with frontiers, two benchmark boards, two models; hle: a/m's HLE value."""
+    models = [MODEL, {**MODEL, "model": "b/n", "name": "N"}]
+    return api_files({"toy": INDEX}, {"hle": bench_board("hle", hle), "gpqa": bench_board("gpqa", gpqa)}, models,
+                     [result(hle)], [{"id": "hle"}, {"id": "gpqa"}], [SOURCE], FRONTIERS, {})
+
+
+def written(monkeypatch) -> list[str]:
+    """The boards whose texts are made (rounded and written) from here on, by their benchmark or index id."""
+    made: list[str] = []
+    json_of = export._json_of
+
+    def spy(fixed, plain=True):
+        made.append(fixed.get("benchmark") or fixed.get("index"))
+        return json_of(fixed, plain)
+
+    monkeypatch.setattr(export, "_json_of", spy)
+    return made
+
+
+def test_kept_texts_are_the_bytes_written_without_a_store_and_an_unchanged_board_is_not_written_again(monkeypatch):
+    from sitegen.indices import simcache
+
+    plain = everything(33.3)
+    store = Memory()
+    with simcache.kept_in(store):
+        first = everything(33.3)
+    assert first == plain and set(first) >= {"api/v1/indices/toy.json", "api/v1/indices/toy.csv",
+                                             "api/v1/indices/toy-frontiers.csv", "api/v1/benchmarks/hle.csv"}
+    # one entry per board (its JSON, CSV and frontiers CSV together), per model, and sources, benchmarks, index
+    assert len(store.added) == 3 + 2 + 3
+    made = written(monkeypatch)
+    with simcache.kept_in(store):
+        again = everything(33.3)
+    assert again == plain and made == [] and len(store.added) == 8  # every text loaded, none made or added
+
+
+def test_a_changed_board_s_texts_are_written_again_and_only_theirs(monkeypatch):
+    from sitegen.indices import simcache
+
+    store = Memory()
+    with simcache.kept_in(store):
+        before = everything(33.3)
+    made = written(monkeypatch)
+    with simcache.kept_in(store):
+        after = everything(34.5)  # a/m's HLE: the HLE board and a/m's model file change, nothing else
+    assert made == ["hle"]
+    assert len(store.added) == 8 + 2  # the HLE board's texts and a/m's file
+    assert after == everything(34.5)  # as written without a store
+    assert {p for p in after if after[p] != before[p]} == {
+        "api/v1/benchmarks/hle.json", "api/v1/benchmarks/hle.csv", "api/v1/models/a/m.json"}
+    assert '"value":34.5' in after["api/v1/benchmarks/hle.json"]
+
+
+def test_a_board_is_rounded_once_for_its_json_csv_and_frontiers(monkeypatch):
+    walked = []
+    fixed = export._fixed
+
+    def top(x, places):  # counts the walks that start at a board (a dict with rows), not the walk's own recursion
+        if type(x) is dict and "rows" in x and (x.get("index") or x.get("benchmark")):
+            walked.append(x.get("index") or x.get("benchmark"))
+        return fixed(x, places)
+
+    monkeypatch.setattr(export, "_fixed", top)
+    files = everything(33.3)
+    assert sorted(walked) == ["gpqa", "hle", "toy"]
+    assert files["api/v1/indices/toy.csv"] == export.to_csv(INDEX)
+    assert files["api/v1/indices/toy-frontiers.csv"] == export.frontiers_csv(FRONTIERS["toy"])
+    assert '"value":101.2346' in files["api/v1/indices/toy.json"]
+
+
+def month(value: float) -> dict:
+    return {"known": {"rows": [{"model": "a/m", "value": value, "rank": 1}], "version": "1"}, "released": None}
+
+
+def test_as_of_texts_of_an_unchanged_month_are_loaded_and_a_changed_month_is_written_again(monkeypatch):
+    from sitegen.indices import simcache
+
+    as_of = {"boards": {"toy": {"2025-01": month(1.0), "2025-02": month(2.0)}}, "changes": {}, "frontier": {}}
+    plain = export.asof_texts(as_of)
+    assert sorted(plain) == ["api/v1/indices/toy/2025-01.json", "api/v1/indices/toy/2025-02.json",
+                             "api/v1/indices/toy/dates.json"]
+    store = Memory()
+    with simcache.kept_in(store):
+        assert export.asof_texts(as_of) == plain
+    assert len(store.added) == 3
+    dumped = []
+    dump = export._dump
+    monkeypatch.setattr(export, "_dump", lambda data, places=4: dumped.append(data.get("month")) or dump(data, places))
+    as_of["boards"]["toy"]["2025-02"] = month(2.5)
+    with simcache.kept_in(store):
+        texts = export.asof_texts(as_of)
+    assert dumped == ["2025-02"] and len(store.added) == 4
+    assert texts["api/v1/indices/toy/2025-01.json"] == plain["api/v1/indices/toy/2025-01.json"]
+    assert '"value":2.5' in texts["api/v1/indices/toy/2025-02.json"]
+
+
+def test_data_that_cannot_be_digested_is_written_afresh():
+    from sitegen.indices import simcache
+
+    store = Memory()
+    with simcache.kept_in(store):
+        assert export._kept("dump", {"f": lambda: 1}, lambda: "made\n") == "made\n"
+    assert store.entries == {}

@@ -354,6 +354,27 @@ def test_the_package_digest_follows_template_and_static_edits_within_a_process(t
         reuse._code_digest.cache_clear()
 
 
+def test_a_new_version_of_a_library_that_writes_output_changes_the_code_digest(monkeypatch):
+    """The compute cache and the pages are keyed by reuse.code_digest: a new orjson (which writes the JSON API's
+    texts, export._text) or jinja2 must miss, as a new version may write other bytes; another package leaves it."""
+    real = reuse.metadata.version
+    bumped: set[str] = set()
+    monkeypatch.setattr(reuse.metadata, "version", lambda name: real(name) + ("-next" if name in bumped else ""))
+    reuse._code_digest.cache_clear()
+    try:
+        digests = {}
+        for name in ("", "orjson", "jinja2", "pytest"):
+            bumped.clear()
+            bumped.add(name)
+            reuse._code_digest.cache_clear()
+            digests[name] = reuse.code_digest()
+        assert digests["orjson"] != digests[""] and digests["jinja2"] != digests[""]
+        assert digests["pytest"] == digests[""]  # not a library of the output
+        assert digests["orjson"] != digests["jinja2"]
+    finally:
+        reuse._code_digest.cache_clear()
+
+
 def test_an_environment_only_change_of_the_server_url_rebuilds_what_it_reaches(tree, tmp_path, monkeypatch):
     """GITHUB_SERVER_URL (with GITHUB_REPOSITORY) makes the repository's address on every page that links to it; changing only it
     must not stop as "up to date": the build's Settings, resolved once, are in the stamp."""

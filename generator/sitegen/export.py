@@ -1,14 +1,20 @@
-"""Boards -> canonical JSON and CSV text: sorted keys, fixed precision, stable row order, trailing newline."""
+"""Boards -> canonical JSON and CSV text: sorted keys, fixed precision, stable row order, trailing newline.
+
+Inside the compute cache (indices/simcache.kept_in, as build.compute runs), each text is kept by a digest of the
+data it is written from and the package's code (the store's salt), so a rebuild writes again only the texts of the
+boards, models and months its edit changed (`_kept`); the texts are the same bytes either way."""
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import math
-from collections.abc import Mapping
+import pickle
+from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -95,9 +101,13 @@ def _row_key(row: Mapping) -> tuple:
 
 def to_json(board: Mapping, places: int = PRECISION) -> str:
     """A board as canonical JSON text: byte-identical for equal boards on every run and machine."""
-    data = _fixed(dict(board), places)
-    data["rows"] = sorted(data.get("rows", []), key=_row_key)
-    return _text(data, places <= PRECISION)
+    return _json_of(_fixed(dict(board), places), places <= PRECISION)
+
+
+def _json_of(fixed: dict, plain: bool = True) -> str:
+    """to_json of a board `_fixed` has rounded already."""
+    data = dict(fixed, rows=sorted(fixed.get("rows", []), key=_row_key))
+    return _text(data, plain)
 
 
 def _cell(x: Any) -> str:
@@ -129,7 +139,11 @@ def _uncertainty_cells(row: Mapping, with_share: bool) -> list[str]:
 
 def to_csv(board: Mapping, places: int = PRECISION) -> str:
     """A board as CSV: one line per row; index boards get one column per component value."""
-    data = _fixed(dict(board), places)
+    return _csv_of(_fixed(dict(board), places))
+
+
+def _csv_of(data: dict) -> str:
+    """to_csv of a board `_fixed` has rounded already (other keys than a board's, and a row's, are not read)."""
     rows = sorted(data.get("rows", []), key=_row_key)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -192,6 +206,40 @@ def _dump(data: Any, places: int = PRECISION) -> str:
     return _text(_fixed(data, places), places <= PRECISION)
 
 
+T = TypeVar("T")
+
+
+def _kept(kind: str, data: Any, make: Callable[[], T]) -> T:
+    """make(), the text(s) written from `data`; inside the compute cache, the ones kept for `data` (its pickle's
+    digest, with `kind` and the store's salt, the package's code: indices/simcache.key), so an unchanged board,
+    model or month is not rounded and written again. Equal pickles are equal data, and so the same text; data that
+    pickles differently only misses."""
+    from .indices import simcache
+
+    store = simcache.current()
+    if store is None:
+        return make()
+    try:
+        name = simcache.key(store.salt, api_text=kind, data=data)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return make()  # cannot be digested: written afresh
+    return simcache.kept(name, make)
+
+
+def _board_texts(bid: str, data: dict, folder: str, frontiers: bool) -> dict[str, str]:
+    """A board's JSON (with its sources and each row's reasoning state), CSV and, when it has them, frontiers CSV
+    (`data["frontiers"]`), from one rounding walk of `data`; kept by `data` (_kept)."""
+
+    def make() -> tuple[str, ...]:
+        fixed = _fixed(data, PRECISION)
+        texts = (_json_of(fixed), _csv_of(fixed))
+        return texts + (_frontiers_csv_of(fixed["frontiers"]),) if frontiers else texts
+
+    texts = _kept("board", data, make)
+    names = [f"{folder}/{bid}.json", f"{folder}/{bid}.csv"] + ([f"{folder}/{bid}-frontiers.csv"] if frontiers else [])
+    return dict(zip(names, texts, strict=True))
+
+
 FRONTIER_COLUMNS = [
     "frontier",
     "month",
@@ -210,7 +258,11 @@ FRONTIER_COLUMNS = [
 def frontiers_csv(frontiers: Mapping, places: int = PRECISION) -> str:
     """A board's frontiers as CSV, one line per (frontier, month, model): every point of the value and size
     frontiers now (month empty, on_frontier true or false), then each month's value-frontier members."""
-    data = _fixed(dict(frontiers), places)
+    return _frontiers_csv_of(_fixed(dict(frontiers), places))
+
+
+def _frontiers_csv_of(data: dict) -> str:
+    """frontiers_csv of frontiers `_fixed` has rounded already."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(FRONTIER_COLUMNS)
@@ -319,10 +371,8 @@ def api_files(
         }
         if bid in frontiers:
             data["frontiers"] = frontiers[bid]
-            files[f"{API}/indices/{bid}-frontiers.csv"] = frontiers_csv(frontiers[bid])
             entry["frontiers_csv"] = f"{API}/indices/{bid}-frontiers.csv"
-        files[f"{API}/indices/{bid}.json"] = to_json(data)
-        files[f"{API}/indices/{bid}.csv"] = to_csv(board)
+        files.update(_board_texts(bid, data, f"{API}/indices", bid in frontiers))
         listing["indices"].append(entry)
     for bid, board in sorted(benchmark_boards.items()):
         data = dict(
@@ -330,8 +380,7 @@ def api_files(
             sources=_source_entries(_sources_of_board(board), by_source),
             rows=_with_reasoning(board.get("rows", []), states),
         )
-        files[f"{API}/benchmarks/{bid}.json"] = to_json(data)
-        files[f"{API}/benchmarks/{bid}.csv"] = to_csv(board)
+        files.update(_board_texts(bid, data, f"{API}/benchmarks", False))
         listing["benchmarks"].append(
             {
                 "id": bid,
@@ -361,16 +410,27 @@ def api_files(
         if price_history is not None:
             data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
-        files[f"{API}/models/{model_id}.json"] = _text(data, _plain(data))
+        files[f"{API}/models/{model_id}.json"] = _kept("model", data, functools.partial(_model_text, data))
         listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
-    files[f"{API}/sources.json"] = _dump({"sources": _source_entries(by_source, by_source)})
-    files[f"{API}/benchmarks.json"] = _dump({"benchmarks": list(benchmarks)})
-    files[f"{API}/index.json"] = _dump(listing)
+    for name, data in (
+        ("sources", {"sources": _source_entries(by_source, by_source)}),
+        ("benchmarks", {"benchmarks": list(benchmarks)}),
+        ("index", listing),
+    ):
+        files[f"{API}/{name}.json"] = _kept("dump", data, functools.partial(_dump, data))
     return files
 
 
+def _model_text(data: dict) -> str:
+    """A model's file: its results keep the source's own precision (no rounding), so orjson only where _plain."""
+    return _text(data, _plain(data))
+
+
 def asof_texts(as_of: Mapping, api: str = "api/v1") -> dict[str, str]:
-    """The as-of files (indices/asof.api_files) as canonical JSON text (the API's fixed precision, sorted keys)."""
+    """The as-of files (indices/asof.api_files) as canonical JSON text (the API's fixed precision, sorted keys),
+    each kept by its data (_kept): a rebuild writes again only the months whose boards changed."""
     from .indices import asof
 
-    return {path: _dump(data) for path, data in asof.api_files(as_of, api).items()}
+    return {
+        path: _kept("dump", data, functools.partial(_dump, data)) for path, data in asof.api_files(as_of, api).items()
+    }

@@ -32,7 +32,7 @@ from . import paths, write
 RECORD = ".sitegen-pages"
 _PACKAGE = Path(__file__).resolve().parent
 #: Libraries whose version can change a byte of the output (templates, escaping, Markdown, chart specs, JSON).
-_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "altair", "pandas", "numpy", "pyyaml")
+_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "altair", "pandas", "numpy", "pyyaml", "orjson")
 
 
 #: The package's folders read from disk at every build: `sitegen serve` watches them and rebuilds in the same

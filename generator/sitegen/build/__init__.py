@@ -67,12 +67,14 @@ def compute(
     inputs: str | None = None,
     root: Path | None = None,
     keep: bool = True,
+    prune: bool = True,
 ) -> Computed:
     """Every board and the JSON API, from a validated repository. With `cache` (a folder, build/simcache.py), each
     as-of month's boards and each simulated board are kept there by a digest of their inputs and loaded on the next
     run; with `inputs` and `root` too (stamp.data_digest(root), taken before `repo` was read from root), so is the
     whole result: kept only when the tree's digest is still `inputs` afterwards, so a file edited while the build
-    read it never files a result under the digest of other bytes. keep=False loads entries and writes none.
+    read it never files a result under the digest of other bytes. keep=False loads entries and writes none;
+    prune=False keeps every entry already there (a command that shares the build's folder: sitegen diff, stats).
     boards_only: the boards alone, without the as-of views and the API files (empty), which take most of the time
     (sitegen diff compares boards only)."""
     from .. import reuse
@@ -97,19 +99,22 @@ def compute(
         data = whole.get(name)
         kept = _unpickled(data) if data is not None else None
         if isinstance(kept, Computed):
-            whole.prune()
+            if prune:
+                whole.prune()
             return kept
     store = FileStore(Path(cache) / "blocks", salt, keep)
     with simcache.kept_in(store):
         computed = _compute(repo, boards_only)
-    store.prune()
+    if prune:
+        store.prune()
     if whole is not None and root is not None:
         # What a later build with these inputs loads, returned here too: the same objects whether computed or
         # loaded, so the pages' keys (reuse.py pickles their data) and with them site/.sitegen-pages agree.
         data = pickle.dumps(computed, protocol=5)
         if stamp.data_digest(root) == inputs:
             whole.put(name, data)
-            whole.prune()
+            if prune:
+                whole.prune()
         # the bytes were pickled from a Computed just above
         computed = cast(Computed, simcache.loads(data))
     return computed

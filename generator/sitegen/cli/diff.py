@@ -44,15 +44,23 @@ if TYPE_CHECKING:
     help="Write to this file instead of standard output (under GitHub Actions, the report's warnings "
     "and errors are then printed as annotations).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Compute both sides afresh: load nothing from the compute cache (.sitegen-cache/ under --root, or "
+    "SITEGEN_CACHE's folder; SITEGEN_CACHE=off does the same) and add nothing to it.",
+)
 @quiet_option
 def diff_command(
-    base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, quiet: bool
+    base: str, head: str | None, root: Path, fmt: str, max_lines: int, out: Path | None, no_cache: bool, quiet: bool
 ) -> None:
     """Show what the change from git ref BASE to HEAD (default: the working tree) does to the published boards.
 
     Each board leads with the models that entered, left or changed value, and why; rows that only shifted rank
     because of those are counted. Then results added, changed and removed, and methodology keys changed. Each
-    side is read from git without running anything from it, then validated and computed.
+    side is read from git without running anything from it, then validated and computed, through the compute cache
+    a build keeps (entries keyed by content: a side computed before, by a build of its commit or an earlier diff,
+    is loaded; nothing a build keeps is removed).
     """
     from ..history import diff
     from ..history.git import GitError
@@ -68,9 +76,9 @@ def diff_command(
     try:
         with progress:
             if fmt in ("report", "md"):
-                rep, shown = diff.report(root, base, head, progress)
+                rep, shown = diff.report(root, base, head, progress, cache=not no_cache)
             else:
-                result, problems = diff.diff_refs(root, base, head, progress)
+                result, problems = diff.diff_refs(root, base, head, progress, cache=not no_cache)
     except GitError as exc:
         raise click.ClickException(str(exc)) from None
     if fmt == "md":

@@ -265,13 +265,16 @@ def apply_command(review: Path, root: Path) -> None:
 def _metadata_stats(root: Path) -> None:
     """How much metadata is known, over the registry and over the models ranked on AI IQ, AA and LMArena."""
     from .. import build
+    from ..build import simcache, stamp
     from ..data import metadata, validate_repo
 
+    data = stamp.data_digest(root)  # before the files are read: compute keeps its result under it
     repo, _ = validate_repo(root)
     if repo is None:
         click.echo("\nmetadata known: unknown (the repository does not validate)")
         return
-    computed = build.compute(repo, boards_only=True)  # the ranked models: no as-of views or API files
+    # the ranked models: no as-of views or API files; through the build's compute cache, removing none of its entries
+    computed = build.compute(repo, simcache.folder(root), boards_only=True, inputs=data, root=root, prune=False)
     click.echo(
         "\nmetadata known              models  weights  reasoning  (not stated)  params  context  licence  open (with params)"
     )

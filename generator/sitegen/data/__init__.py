@@ -12,15 +12,19 @@ if TYPE_CHECKING:
     from .load import Repo
 
 
-def validate_repo(root: Path, parse_cache: bool = True, keep: bool = False) -> tuple[Repo | None, list[Problem]]:
+def validate_repo(
+    root: Path, parse_cache: bool = True, keep: bool = False, cache: Path | None = None
+) -> tuple[Repo | None, list[Problem]]:
     """Read and check every file (load -> schema -> checks); the repo is returned only when there are no errors.
     With parse_cache, each file's parse and schema problems are taken from the cache's folder by its digest
     (data/parsecache.py), and with keep, kept there: a build keeps them, `sitegen validate` and a check write
-    nothing. The cross-file checks run every time."""
+    nothing. `cache`: the cache's folder when it is not root's own (`sitegen diff` reads a ref's copy with the
+    repository's entries, which are keyed by each file's path below its root and its bytes). The cross-file
+    checks run every time."""
     from .. import reuse
     from . import checks, load, parsecache, schema
 
-    folder = reuse.cache_folder(Path(root)) if parse_cache else None
+    folder = (cache if cache is not None else reuse.cache_folder(Path(root))) if parse_cache else None
     with parsecache.kept(folder / parsecache.FOLDER if folder is not None else None, keep):
         repo, problems = load.load_repo(root)
         shaped = [p for doc in repo.all_docs() for p in parsecache.schema_problems(doc, schema.check_doc)]

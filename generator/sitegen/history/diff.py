@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -38,22 +39,31 @@ class State:
     methodology: dict  # relative path -> parsed data (benchmarks.yaml, indices/*.yaml) or text (*.md)
 
 
-def load_state(root: Path):
-    """Validate and compute the tree at root: (State or None, problems)."""
-    from ..build import compute
-    from ..data import frame, validate_repo
+def load_state(root: Path, cache: Path | None = None):
+    """Validate and compute the tree at root: (State or None, problems).
 
-    repo, problems = validate_repo(Path(root))
+    With `cache`, the compute cache's folder of the repository the command runs in (build/simcache.py), each file's
+    parse and the boards are loaded from it where their inputs are there, and what is computed is added, never
+    removing an entry a build keeps. Every entry is keyed by content: the files by their paths below `root` and
+    their bytes, the boards by the rows, models and definitions they read, all with the package's code; so a
+    ref's copy in a temporary folder finds what a build of that commit, or an earlier diff of it, computed."""
+    from ..build import compute, stamp
+    from ..data import validate_repo
+
+    root = Path(root)
+    inputs = stamp.data_digest(root) if cache is not None else None  # before the files are read (build.compute)
+    repo, problems = validate_repo(root, parse_cache=cache is not None, cache=cache)
     if repo is None:
         return None, problems
-    computed = compute(repo, boards_only=True)  # the State holds no as-of view and no API file
+    # the State holds no as-of view and no API file
+    computed = compute(repo, cache, boards_only=True, inputs=inputs, root=root, prune=False)
     methodology = {repo.benchmarks.path: repo.benchmarks.data} if repo.benchmarks is not None else {}
     methodology.update({doc.path: doc.data for doc in repo.indices})
     methodology.update({f"methodology/{name}": text for name, text in repo.pages})
     state = State(
         boards=computed.boards,
         benchmark_boards=computed.benchmark_boards,
-        results=frame.result_records(repo),
+        results=computed.result_records,
         models=tuple(sorted(d.data["id"] for d in repo.models)),
         methodology=methodology,
     )
@@ -358,16 +368,20 @@ def _board_diff(key: str, pair: list, changed_models: set, files: list[str], res
 DIFF_STAGES = ("reading base", "computing base", "reading head", "computing head", "comparing")
 
 
-def diff_refs(root: Path, base: str, head: str | None, progress=None):
+def diff_refs(root: Path, base: str, head: str | None, progress=None, cache: bool = True):
     """Materialise both sides and diff them: (diff or None, {side: problems}).
 
     The head side's problems include `definition_warnings` (an index definition changed in place).
-    `progress(stage)` is called as each of DIFF_STAGES starts.
+    `progress(stage)` is called as each of DIFF_STAGES starts. With `cache`, each side is computed through root's
+    compute cache (load_state; SITEGEN_CACHE=off, or cache=False, computes both afresh).
     """
     import tempfile
 
+    from ..reuse import cache_folder
+
     progress = progress or (lambda stage: None)
     root = Path(root)
+    folder_of_cache = cache_folder(root) if cache else None
     states: dict[str, State | None] = {}
     problems: dict[str, list] = {}
     commits: dict[str, str | None] = {}
@@ -381,7 +395,7 @@ def diff_refs(root: Path, base: str, head: str | None, progress=None):
                 folder.mkdir()
                 commits[side] = materialise(root, ref, folder)
             progress(f"computing {side}")
-            states[side], problems[side] = load_state(folder)
+            states[side], problems[side] = load_state(folder, folder_of_cache)
         if states["base"] is None or states["head"] is None:
             return None, problems
         progress(DIFF_STAGES[-1])
@@ -450,13 +464,28 @@ REPORT_LIST_CAP = 100
 
 def changed_files(root: Path, base: str, head: str | None) -> set[str]:
     """Paths (relative to root) that differ between base and head; with no head, the working tree including
-    untracked files."""
+    untracked files, but not the compute cache's (a build's or a diff's own, which a repository need not ignore)."""
     if head is None:
         out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base))
-        out += run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
+        untracked = run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
+        caches = _cache_prefixes(Path(root))
+        out += b"\0".join(p for p in untracked.split(b"\0") if not p.startswith(caches))
     else:
         out = run_git(root, "diff", "--name-only", "-z", "--relative", resolve(root, base), resolve(root, head))
     return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
+def _cache_prefixes(root: Path) -> tuple[bytes, ...]:
+    """The cache folders below root as git names their files: the default one, and SITEGEN_CACHE's if it is there."""
+    from ..reuse import CACHE_FOLDER, cache_folder
+
+    names = {CACHE_FOLDER}
+    folder = cache_folder(root)
+    if folder is not None:
+        inside = os.path.relpath(os.path.abspath(folder), os.path.abspath(root))
+        if inside != "." and not inside.startswith(".."):
+            names.add(Path(inside).as_posix())
+    return tuple(f"{name}/".encode("utf-8", "surrogateescape") for name in sorted(names))
 
 
 def _problem_data(p) -> dict:
@@ -499,17 +528,17 @@ def new_warnings(head_problems: list, base_problems: list) -> list:
     return sorted(out, key=lambda p: (p.path, p.line, p.col, p.field, p.message))
 
 
-def report(root: Path, base: str, head: str | None, progress=None):
+def report(root: Path, base: str, head: str | None, progress=None, cache: bool = True):
     """The pull-request report: the diff, the warnings the change brings, or the errors that stop it.
 
     Returns (report dict, the problems to annotate). Plain JSON-ready data only: the trusted job renders it
-    with its own template (pr_comment.py), so nothing here is Markdown.
+    with its own template (pr_comment.py), so nothing here is Markdown. `cache`: diff_refs'.
     """
     from ..problems import ERROR
 
     root = Path(root)
     changed = changed_files(root, base, head)
-    result, problems = diff_refs(root, base, head, progress)
+    result, problems = diff_refs(root, base, head, progress, cache)
     head_name = head or "working tree"
     out = {"report": 1, "base": base, "head": head_name, "changed_files": sorted(changed)}
     if result is None:
