@@ -997,7 +997,7 @@ def frontier_eras(months: list[str]) -> dict[str, str]:
     return out
 
 
-def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, chart_name: str, drawn: dict) -> None:
     """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
     compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
     anchors = iq_anchors(ctx, definition_of(ctx, drawn["board"]))
@@ -1087,7 +1087,7 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict,
         {"name": lk.bench_name(b), "tier": a["tier"], "ceiling": a["ceiling"], "original": a["ceiling_original"]}
         for b, a in sorted(anchors.items())
     ]
-    out[name] = {
+    out[chart_name] = {
         "title": "AI IQ anchor curves",
         "description": desc,
         "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),

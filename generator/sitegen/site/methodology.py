@@ -591,13 +591,20 @@ def _median(xs: list[float]) -> float:
     return (xs[(n - 1) // 2] + xs[n // 2]) / 2
 
 
+def _raw_word(unit: str) -> str:
+    """What an anchor table maps from, by the benchmark's unit: its short name where that is a word ("Elo"),
+    else "score" (a percent, a count of seconds)."""
+    short = HEADER.get(unit, "")
+    return short if len(short) > 1 and short[0].isalpha() else "score"
+
+
 def _ai_eq(v: _View) -> None:
     """An anchor-mean definition: each component's anchor table, from the benchmark's unit ("Elo") to the
     definition's ("EQ")."""
     unit = str(v.d.get("unit") or "value")
     for c in v.take("components") or []:
         v.anchors(
-            f"{v.lk.bench_name(c['benchmark'])}: {HEADER.get(v.unit(c['benchmark']), 'score')} to implied {unit}",
+            f"{v.lk.bench_name(c['benchmark'])}: {_raw_word(v.unit(c['benchmark']))} to implied {unit}",
             c["benchmark"],
             c.get("anchors") or [],
             f"Implied {unit}",
