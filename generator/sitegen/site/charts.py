@@ -454,22 +454,26 @@ def _definition(ctx: SiteContext, bid: str) -> Mapping[str, Any]:
 
 
 def _value_vs_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """value-vs-cost: board y against cost board x's effective cost, with y's interval bars."""
     iq_err = _board_intervals(ctx, drawn["y"])
     iq_level = _bar_level(ctx, drawn["y"], iq_err)
     _iq_vs_cost(alt, lk, add, name, _board_values(ctx, drawn["y"]), _effective_cost(ctx, drawn["x"]), iq_err, iq_level)
 
 
 def _value_vs_speed(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """value-vs-speed: board y against cost board x's response time, with y's interval bars."""
     iq_err = _board_intervals(ctx, drawn["y"])
     iq_level = _bar_level(ctx, drawn["y"], iq_err)
     _iq_vs_speed(alt, ctx, lk, add, name, drawn["x"], _board_values(ctx, drawn["y"]), iq_err, iq_level)
 
 
 def _token_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """token-vs-effective-cost: a cost board's token cost against its effective cost."""
     _token_vs_effective_cost(alt, ctx, lk, add, name, drawn["board"])
 
 
 def _distribution(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """distribution: a histogram of a board's values."""
     _iq_distribution(alt, lk, add, name, _board_values(ctx, drawn["board"]))
 
 
