@@ -1332,7 +1332,7 @@ def question_count_or_unknown(index: Index) -> Iterator[Problem]:
             )
 
 
-from . import checks_methodology  # noqa: E402,F401  (registers the methodology rules)
+from . import checks_methodology, checks_site  # noqa: E402,F401  (register the methodology and site.yaml rules)
 
 # ---------------------------------------------------------------- display names (CONTRIBUTING.md, "Name a model")
 

@@ -36,10 +36,12 @@ from .render import environment, fmt_price, script_json
 from .search import search_files
 from .views import (
     Lookups,
+    anchor_definition,
     bench_board_view,
     board_coverage,
     board_data,
     board_view,
+    definition_of,
     headline_boards,
     higher_is_better,
     iq_anchors,
@@ -210,7 +212,8 @@ def _board_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, bid: s
 def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """A page per benchmark, then the benchmarks' index."""
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
-    anchors = iq_anchors(ctx)
+    anchors = iq_anchors(ctx, anchor_definition(ctx))
+    curve = _curve_chart(ctx, charts, anchor_definition(ctx))
     pages = [
         Page(
             urls.benchmark[bid],
@@ -221,7 +224,8 @@ def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) ->
                 "bench": bench_meta.get(bid) or {"id": bid},
                 "view": bench_board_view(bid, lk),
                 "anchor": anchors.get(bid),
-                "has_curve": bid in anchors and "anchor-curves" in charts,
+                "has_curve": bid in anchors and bool(curve),
+                "curve": curve,
                 "anchor_digits": decimals(
                     lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
                 ),
@@ -250,9 +254,22 @@ def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) ->
     return pages
 
 
+def _curve_chart(ctx: SiteContext, charts: dict, definition: str) -> str:
+    """The name of the chart that draws `definition`'s anchor curves ("" when the site draws none)."""
+    return next(
+        (
+            name
+            for name, drawn in ctx.presentation.charts.items()
+            if drawn["kind"] == "anchor-curves" and name in charts and definition_of(ctx, drawn["board"]) == definition
+        ),
+        "",
+    )
+
+
 def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
-    """The models' index, then a page per model."""
-    iq = {r["model"]: r for r in rows_of(ctx.boards, "ai-iq")}
+    """The models' index (with the value of site.yaml's models.board beside each model), then a page per model."""
+    column = ctx.presentation.models_board if ctx.presentation.models_board in ctx.boards else ""
+    iq = {r["model"]: r for r in rows_of(ctx.boards, column)}
     model_rows = [
         {**lk.model_meta(m["id"]), "iq": iq[m["id"]].get("value") if m["id"] in iq else None}
         for m in sorted(ctx.models, key=lambda m: (str(m.get("name") or m["id"]).lower(), m["id"]))
@@ -266,6 +283,7 @@ def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> lis
             {
                 "rows": model_rows,
                 "unknown": unknown_counts(model_rows),
+                "column": board_title(ctx, column) if column else "",
             },
         )
     ]
@@ -297,7 +315,7 @@ def _methodology_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
         bench_href = lambda bid, root=root: root + href(urls.benchmark[bid]) if bid in urls.benchmark else None
         defs = [
             methodology.definition_view(d, ctx, lk, bench_href, md_base)
-            for d in methodology.definitions_for(stem, ctx.index_defs or {})
+            for d in methodology.definitions_for(stem, ctx.index_defs or {}, ctx.presentation.methodology_pages)
         ]
         pages.append(
             Page(
@@ -384,9 +402,10 @@ def _methodology_for(ctx: SiteContext, urls: Urls, bid: str) -> str | None:
     board = ctx.boards.get(bid)
     definition = str((board.get("definition") if board else None) or bid)
     defs = ctx.index_defs or {}
-    for stem in (methodology.page_stem(definition), methodology.page_stem(bid)):
+    pages = ctx.presentation.methodology_pages
+    for stem in (methodology.page_stem(definition, pages), methodology.page_stem(bid, pages)):
         if f"{stem}.md" in urls.methodology:
-            several = definition in defs and len(methodology.definitions_for(stem, defs)) > 1
+            several = definition in defs and len(methodology.definitions_for(stem, defs, pages)) > 1
             anchor = f"#{definition}" if several else ""
             return href(urls.methodology[f"{stem}.md"]) + anchor
     return None
@@ -609,7 +628,7 @@ def _page_charts(page: Page, fields: dict, charts: dict) -> dict:
     kinds = list(fields.get("chart_kinds") or [])
     out = {}
     if page.template == "benchmark.html" and fields.get("has_curve"):
-        out["anchor-curves"] = _chart_slice(charts["anchor-curves"], str(fields["bench"]["id"]))
+        out[fields["curve"]] = _chart_slice(charts[fields["curve"]], str(fields["bench"]["id"]))
     for kind in kinds:
         out[kind] = _chart_slice(charts[kind], highlight)
     if page.template == "model.html" and fields.get("price_steps") and PRICE_CHART in charts:

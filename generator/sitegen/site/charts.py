@@ -15,7 +15,7 @@ from ..known import known
 from .context import SiteContext, rows_of
 from .numbers import decimals, number
 from .pages import board_title
-from .views import Lookups, iq_anchors, levels
+from .views import Lookups, definition_of, iq_anchors, levels
 
 DATA = "points"
 #: a time axis a reader can date: month and year on every label (in UTC, as its scale: Vega formats a utc scale's
@@ -27,8 +27,7 @@ DATE_AXIS = {
     "labelAngle": 0,
     "labelSeparation": 8,
 }
-AA_PREFERRED = ("aa-intelligence-v3-0", "aa-intelligence-v2-2")
-# build_charts' `add(kind, title, description, chart, rows, fallback, highlight="model")`: a chart with rows, kept
+# build_charts' `add(name, title, description, chart, rows, fallback, highlight="model")`: a chart with rows, kept
 _Add = Callable[..., None]
 
 
@@ -73,9 +72,10 @@ def _with_ci(rows: list[dict], unit: str) -> list[dict]:
     return rows
 
 
-def _cost_component(ctx: SiteContext, comp: str) -> dict[str, float]:
+def _cost_component(ctx: SiteContext, bid: str, comp: str) -> dict[str, float]:
+    """One component's value per model on a board (a cost board's token cost, response time)."""
     out = {}
-    for r in rows_of(ctx.boards, "cost"):
+    for r in rows_of(ctx.boards, bid):
         for c in r.get("components", []):
             if c.get("id") == comp and (v := known(c.get("value"))) is not None:
                 out[r["model"]] = v
@@ -400,11 +400,12 @@ def _fallback(
 
 
 def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
-    """Every chart kind with data: {kind: {title, description, spec, fallback, models, highlight}}."""
+    """Every chart with data: {name: {title, description, spec, fallback, models, highlight}}: the charts
+    methodology/site.yaml draws (charts.draw: each name's kind and boards; a chart whose boards the site lacks is left
+    out), in its order, then each model's prices and each board's best value over time."""
     import altair as alt
 
     out: dict[str, dict[str, Any]] = {}
-    iq = _board_values(ctx, "ai-iq")
 
     def add(
         kind: str,
@@ -426,18 +427,9 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
             "highlight": highlight,
         }
 
-    # effective cost is the cost board's own value (the engine's row value), never a guessed component
-    eff = _board_values(ctx, "cost") or _cost_component(ctx, "effective_cost")
-    iq_err = _board_intervals(ctx, "ai-iq")
-    iq_level = _bar_level(ctx, "ai-iq", iq_err)
-    _iq_vs_cost(alt, lk, add, iq, eff, iq_err, iq_level)
-    _token_vs_effective_cost(alt, ctx, lk, add, eff)
-    _iq_vs_speed(alt, ctx, lk, add, iq, iq_err, iq_level)
-    _iq_distribution(alt, lk, add, iq)
-    _aa_vs_price(alt, ctx, lk, add)
-    _pedagogy_charts(alt, ctx, lk, add, out)
-    _hle_calibration(alt, ctx, lk, add)
-    _anchor_chart(alt, ctx, lk, out)
+    for name, drawn in ctx.presentation.charts.items():
+        if all(drawn[k] in ctx.boards for k in ("board", "x", "y") if k in drawn):
+            DRAW[drawn["kind"]](alt, ctx, lk, add, out, name, drawn)
     _price_chart(alt, ctx, lk, out)
     _best_over_time_charts(alt, ctx, lk, out)
     for kind in out:
@@ -448,6 +440,41 @@ def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
         spec.setdefault("params", [{"name": "hl", "value": ""}])
         _assert_finite(spec)
     return out
+
+
+def _effective_cost(ctx: SiteContext, bid: str) -> dict[str, float]:
+    """A cost board's effective cost per model: the board's own value (the engine's row value), never a guessed
+    component."""
+    return _board_values(ctx, bid) or _cost_component(ctx, bid, "effective_cost")
+
+
+def _definition(ctx: SiteContext, bid: str) -> Mapping[str, Any]:
+    """The index definition a board is computed by ({} when there is none)."""
+    return (ctx.index_defs or {}).get(definition_of(ctx, bid)) or {}
+
+
+def _value_vs_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """value-vs-cost: board y against cost board x's effective cost, with y's interval bars."""
+    iq_err = _board_intervals(ctx, drawn["y"])
+    iq_level = _bar_level(ctx, drawn["y"], iq_err)
+    _iq_vs_cost(alt, lk, add, name, _board_values(ctx, drawn["y"]), _effective_cost(ctx, drawn["x"]), iq_err, iq_level)
+
+
+def _value_vs_speed(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """value-vs-speed: board y against cost board x's response time, with y's interval bars."""
+    iq_err = _board_intervals(ctx, drawn["y"])
+    iq_level = _bar_level(ctx, drawn["y"], iq_err)
+    _iq_vs_speed(alt, ctx, lk, add, name, drawn["x"], _board_values(ctx, drawn["y"]), iq_err, iq_level)
+
+
+def _token_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """token-vs-effective-cost: a cost board's token cost against its effective cost."""
+    _token_vs_effective_cost(alt, ctx, lk, add, name, drawn["board"])
+
+
+def _distribution(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """distribution: a histogram of a board's values."""
+    _iq_distribution(alt, lk, add, name, _board_values(ctx, drawn["board"]))
 
 
 def _iq_bars(iq_level: str) -> str:
@@ -461,6 +488,7 @@ def _iq_vs_cost(
     alt: Any,
     lk: Lookups,
     add: _Add,
+    name: str,
     iq: dict[str, float],
     eff: dict[str, float],
     iq_err: dict[str, dict[str, float]],
@@ -479,7 +507,7 @@ def _iq_vs_cost(
     _texts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))  # the tooltips' texts
     label_points(rows, "cost", "iq", xlog=True, cheaper=True)
     add(
-        "iq-vs-cost",
+        name,
         "AI IQ vs effective cost",
         desc,
         _scatter(
@@ -502,9 +530,10 @@ def _iq_vs_cost(
     )
 
 
-def _token_vs_effective_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, eff: dict[str, float]) -> None:
-    """AI IQ's own cost view: the sticker price of a task against what the model actually spends on it."""
-    token = _cost_component(ctx, "token-cost")
+def _token_vs_effective_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, name: str, bid: str) -> None:
+    """A cost board's own view: the sticker price of a task against what the model actually spends on it."""
+    eff = _effective_cost(ctx, bid)
+    token = _cost_component(ctx, bid, "token-cost")
     rows = [
         _point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token) if m in eff and token[m] > 0 and eff[m] > 0
     ]
@@ -517,7 +546,7 @@ def _token_vs_effective_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add,
     _texts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))  # the tooltips' texts
     label_points(rows, "token", "cost", xlog=True, ylog=True, higher=False)
     add(
-        "token-vs-effective-cost",
+        name,
         "Token cost vs effective cost",
         desc,
         _scatter(
@@ -545,16 +574,19 @@ def _iq_vs_speed(
     ctx: SiteContext,
     lk: Lookups,
     add: _Add,
+    name: str,
+    cost_board: str,
     iq: dict[str, float],
     iq_err: dict[str, dict[str, float]],
     iq_level: str,
 ) -> None:
-    """AI IQ against the cost board's response time (reversed: faster to the right), with the interval bars."""
+    """AI IQ against the cost board's response time (reversed: faster to the right), with the interval bars; the
+    time is the component its definition's response_time benchmark names, or its `response_time`."""
     bars = _iq_bars(iq_level)
-    time_id = (((ctx.index_defs or {}).get("cost") or {}).get("response_time") or {}).get(
-        "benchmark"
-    ) or "aa-response-time"
-    rt = _cost_component(ctx, time_id) or _cost_component(ctx, "response_time")
+    time_id = (_definition(ctx, cost_board).get("response_time") or {}).get("benchmark")
+    rt = (_cost_component(ctx, cost_board, time_id) if time_id else {}) or _cost_component(
+        ctx, cost_board, "response_time"
+    )
     rows = _with_ci(
         [_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq) if m in rt and rt[m] > 0], "IQ"
     )
@@ -562,7 +594,7 @@ def _iq_vs_speed(
     _texts(rows, ("seconds", "seconds"), ("iq", "IQ"))  # the tooltips' texts
     label_points(rows, "seconds", "iq", xlog=True, xreverse=True, cheaper=True)
     add(
-        "iq-vs-speed",
+        name,
         "AI IQ vs response time",
         desc,
         _scatter(
@@ -586,7 +618,7 @@ def _iq_vs_speed(
     )
 
 
-def _iq_distribution(alt: Any, lk: Lookups, add: _Add, iq: dict[str, float]) -> None:
+def _iq_distribution(alt: Any, lk: Lookups, add: _Add, name: str, iq: dict[str, float]) -> None:
     """A histogram of AI IQ over the ranked models, the highlighted model's value as a rule."""
     rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
     if not rows:
@@ -618,7 +650,7 @@ def _iq_distribution(alt: Any, lk: Lookups, add: _Add, iq: dict[str, float]) -> 
         for label, v in (("Lowest", vals[0]), ("Median", vals[len(vals) // 2]), ("Highest", vals[-1]))
     ]
     add(
-        "iq-distribution",
+        name,
         "Distribution of AI IQ",
         desc,
         chart,
@@ -633,77 +665,93 @@ def _iq_distribution(alt: Any, lk: Lookups, add: _Add, iq: dict[str, float]) -> 
     )
 
 
-def _aa_vs_price(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add) -> None:
-    """Each AA Intelligence Index version against blended price, with the index's interval bars where it has them."""
-    aa_id = next((b for b in AA_PREFERRED if b in ctx.boards), None)
-    # each index version gets its own chart: its board shows it (aa-vs-price, on home and model pages, is the newest)
-    for aa_board in AA_PREFERRED:
-        if aa_board not in ctx.boards:
-            continue
-        kind = aa_chart_kind(aa_board, aa_id)
-        aa = _board_values(ctx, aa_board)
-        aa_err = _board_intervals(ctx, aa_board)
-        rows = _with_ci(
-            [
-                _point(lk, m, index=aa[m], price=p, **aa_err.get(m, {}))
-                for m in sorted(aa)
-                if (p := _blended(lk, m)) and p > 0
-            ],
-            "points",
-        )
-        name = board_title(ctx, aa_board)
-        desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
-            f" Vertical bars: the index's {_bar_level(ctx, aa_board, aa_err)} interval, where it can be had (see the "
-            "uncertainty methodology)."
-            if aa_err
-            else ""
-        )
-        _texts(rows, ("price", "USD"), ("index", "points"))  # the tooltips' texts
-        label_points(rows, "price", "index", xlog=True, cheaper=True)
-        add(
-            kind,
-            f"{name} vs price",
-            desc,
-            _scatter(
-                alt,
-                "price",
-                "index",
-                "Blended price (USD / M tokens, log)",
-                name,
-                xlog=True,
-                description=desc,
-                error_bars=_bar_level(ctx, aa_board, aa_err),
-            ),
+def _value_vs_price(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, kind: str, drawn: dict) -> None:
+    """A board (an index version) against blended price, with the index's interval bars where it has them."""
+    bid = drawn["board"]
+    values = _board_values(ctx, bid)
+    err = _board_intervals(ctx, bid)
+    rows = _with_ci(
+        [
+            _point(lk, m, index=values[m], price=p, **err.get(m, {}))
+            for m in sorted(values)
+            if (p := _blended(lk, m)) and p > 0
+        ],
+        "points",
+    )
+    name = board_title(ctx, bid)
+    desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
+        f" Vertical bars: the index's {_bar_level(ctx, bid, err)} interval, where it can be had (see the "
+        "uncertainty methodology)."
+        if err
+        else ""
+    )
+    _texts(rows, ("price", "USD"), ("index", "points"))  # the tooltips' texts
+    label_points(rows, "price", "index", xlog=True, cheaper=True)
+    add(
+        kind,
+        f"{name} vs price",
+        desc,
+        _scatter(
+            alt,
+            "price",
+            "index",
+            "Blended price (USD / M tokens, log)",
+            name,
+            xlog=True,
+            description=desc,
+            error_bars=_bar_level(ctx, bid, err),
+        ),
+        rows,
+        _fallback(
             rows,
-            _fallback(
-                rows,
-                [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")],
-                "index",
-                units={"index": "points", "price": "USD"},
-            ),
-        )
+            [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")],
+            "index",
+            units={"index": "points", "price": "USD"},
+        ),
+    )
 
 
-def _pedagogy_charts(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict[str, dict[str, Any]]) -> None:
-    """The Pedagogy frontiers (_frontier_charts), then CDPK against SEND."""
-    cdpk = _board_values(ctx, "pedagogy-cdpk")
-    send = _board_values(ctx, "pedagogy-send")
-    fronts = (ctx.frontiers or {}).get("pedagogy-cdpk") or {}
-    refs = _texts(
+def _references(ctx: SiteContext, bid: str) -> list[dict]:
+    """A board's references (a human baseline) as the frontier charts draw them: label and value."""
+    return _texts(
         [
             {"label": str(r.get("label") or r.get("id")), "y": known(r.get("value"))}
-            for r in (ctx.boards["pedagogy-cdpk"].get("references") or [] if "pedagogy-cdpk" in ctx.boards else [])
+            for r in (ctx.boards[bid].get("references") or [])
             if known(r.get("value")) is not None
         ],
         ("y", "percent"),
     )
-    _frontier_charts(alt, lk, fronts, refs, add, out)
+
+
+def _fronts(ctx: SiteContext, bid: str) -> dict[str, Any]:
+    """A board's frontiers (indices/pedagogy: "value" and "size"), {} when it has none."""
+    return (ctx.frontiers or {}).get(bid) or {}
+
+
+def _value_frontier(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    _frontier_charts(alt, lk, "value", _fronts(ctx, drawn["board"]), _references(ctx, drawn["board"]), out, name)
+
+
+def _size_frontier(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    _frontier_charts(alt, lk, "size", _fronts(ctx, drawn["board"]), _references(ctx, drawn["board"]), out, name)
+
+
+def _value_frontier_over_time(
+    alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict
+) -> None:
+    _frontier_evolution(alt, lk, _fronts(ctx, drawn["board"]).get("value") or {}, add, name)
+
+
+def _board_vs_board(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """Board y against board x for the models on both (the Pedagogy Benchmark's CDPK and SEND)."""
+    cdpk = _board_values(ctx, drawn["x"])
+    send = _board_values(ctx, drawn["y"])
     rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
     desc = "Pedagogy CDPK score against SEND score for models with both."
     _texts(rows, ("cdpk", "percent"), ("send", "percent"))  # the tooltips' texts
     label_points(rows, "cdpk", "send")
     add(
-        "cdpk-vs-send",
+        name,
         "CDPK vs SEND",
         desc,
         _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc),
@@ -717,15 +765,17 @@ def _pedagogy_charts(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: di
     )
 
 
-def _hle_calibration(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add) -> None:
-    """Humanity's Last Exam accuracy against its calibration error."""
-    acc, cal = _board_values(ctx, "hle"), _board_values(ctx, "hle-calibration")
+def _accuracy_vs_calibration(
+    alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict
+) -> None:
+    """An accuracy board (y: Humanity's Last Exam's) against its calibration error board (x)."""
+    acc, cal = _board_values(ctx, drawn["y"]), _board_values(ctx, drawn["x"])
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
     desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
     _texts(rows, ("calibration", "percent"), ("accuracy", "percent"))  # the tooltips' texts
     label_points(rows, "calibration", "accuracy", cheaper=True)
     add(
-        "hle-calibration",
+        name,
         "HLE accuracy vs calibration error",
         desc,
         _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc),
@@ -766,11 +816,6 @@ def _assert_finite(obj: Any) -> None:
             _assert_finite(v)
 
 
-def aa_chart_kind(board: str, newest: str | None) -> str:
-    """'aa-vs-price' for the newest AA Intelligence Index version, 'aa-vs-price-v2-2' for an older one."""
-    return "aa-vs-price" if board == newest else "aa-vs-price-" + board.removeprefix("aa-intelligence-")
-
-
 def _changed_months(by_month: dict[str, Any]) -> list[str]:
     """Months whose frontier differs from the month before (the frontier's history without repeats)."""
     out, last = [], None
@@ -782,24 +827,27 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
     return out
 
 
-def _frontier_charts(alt: Any, lk: Lookups, fronts: dict[str, Any], refs: list[dict], add: _Add, out: dict) -> None:
-    """The Pedagogy value frontier (with its hull and the human baseline), its evolution, and the size frontier."""
-    for key, kind, title, xtitle, xunit in (
-        ("value", "pedagogy-frontier", "Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
-        ("size", "size-frontier", "Pedagogy size frontier", "Total parameters (billions, log)", "billions"),
-    ):
-        fr = fronts.get(key) or {}
-        members = set(fr.get("frontier") or [])
-        rows = [
-            _point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
-            for p in fr.get("points") or []
-            if known(p.get("x_raw")) and known(p.get("y")) is not None
-        ]
-        if not rows:
-            continue
-        out[kind] = _frontier_chart(alt, key, title, xtitle, xunit, fr, rows, refs)
-        if key == "value":
-            _frontier_evolution(alt, lk, fr, add)
+#: a frontier chart's title, x axis title and x unit, by its frontier ("value": against price, "size")
+FRONTIERS = {
+    "value": ("Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
+    "size": ("Pedagogy size frontier", "Total parameters (billions, log)", "billions"),
+}
+
+
+def _frontier_charts(
+    alt: Any, lk: Lookups, key: str, fronts: dict[str, Any], refs: list[dict], out: dict, name: str
+) -> None:
+    """The Pedagogy value frontier (`key` "value", with its hull and the human baseline) or the size frontier."""
+    title, xtitle, xunit = FRONTIERS[key]
+    fr = fronts.get(key) or {}
+    members = set(fr.get("frontier") or [])
+    rows = [
+        _point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
+        for p in fr.get("points") or []
+        if known(p.get("x_raw")) and known(p.get("y")) is not None
+    ]
+    if rows:
+        out[name] = _frontier_chart(alt, key, title, xtitle, xunit, fr, rows, refs)
 
 
 def _known_pairs(pairs: list[list[Any]]) -> list[tuple[int, float, float]]:
@@ -874,7 +922,7 @@ def _reference_rules(alt: Any) -> Any:
     )
 
 
-def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add) -> None:
+def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add, name: str) -> None:
     """The Pedagogy value frontier over time: one line per month it changed, the first and latest in colour."""
     evo: list[dict[str, Any]] = []
     by_hull = fr.get("hull_by_month") or {}
@@ -926,7 +974,7 @@ def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add) ->
         for m in months[-8:]
     ]
     add(
-        "pedagogy-evolution",
+        name,
         "Pedagogy value frontier over time",
         desc,
         chart,
@@ -953,10 +1001,10 @@ def frontier_eras(months: list[str]) -> dict[str, str]:
     return out
 
 
-def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
+def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, chart_name: str, drawn: dict) -> None:
     """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
     compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
-    anchors = iq_anchors(ctx)
+    anchors = iq_anchors(ctx, definition_of(ctx, drawn["board"]))
     curve, ceil = [], []
     for bid in sorted(anchors):
         a = anchors[bid]
@@ -1043,7 +1091,7 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
         {"name": lk.bench_name(b), "tier": a["tier"], "ceiling": a["ceiling"], "original": a["ceiling_original"]}
         for b, a in sorted(anchors.items())
     ]
-    out["anchor-curves"] = {
+    out[chart_name] = {
         "title": "AI IQ anchor curves",
         "description": desc,
         "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
@@ -1062,6 +1110,23 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
 #: shown on the pages they belong to, never on the charts page: one model's prices, one board's best over time
 PRICE_CHART = "price-history"
 BEST_PREFIX = "best-over-time-"
+
+
+#: chart kind (methodology/site.yaml's charts.draw, schemas/site.schema.json) -> its drawing:
+#: (alt, ctx, lookups, add, out, the chart's name, its entry)
+DRAW: dict[str, Callable[..., None]] = {
+    "value-vs-cost": _value_vs_cost,
+    "value-vs-speed": _value_vs_speed,
+    "token-vs-effective-cost": _token_cost,
+    "distribution": _distribution,
+    "value-vs-price": _value_vs_price,
+    "value-frontier": _value_frontier,
+    "value-frontier-over-time": _value_frontier_over_time,
+    "size-frontier": _size_frontier,
+    "board-vs-board": _board_vs_board,
+    "accuracy-vs-calibration": _accuracy_vs_calibration,
+    "anchor-curves": _anchor_chart,
+}
 
 
 def _price_source(lk: Lookups, step: Mapping) -> str:

@@ -19,8 +19,10 @@ SITE_DESCRIPTION = (
 
 @dataclass(frozen=True)
 class Presentation:
-    """methodology/site.yaml (schemas/site.schema.json): the order of the boards, what the front page leads with
-    and which charts each page shows. The defaults are a site without one: boards in id order, no charts."""
+    """methodology/site.yaml (schemas/site.schema.json): the order of the boards, what the front page leads with,
+    which charts the site draws (each by name: its kind and the boards it plots) and which each page shows, the board
+    the models' list shows, and the definitions explained on another's methodology page. The defaults are a site
+    without one: boards in id order, no charts, no board on the models' list, each definition on its own page."""
 
     boards: tuple[str, ...] = ()
     headline_fallback: int = 3
@@ -28,6 +30,12 @@ class Presentation:
     model_charts: tuple[str, ...] = ()
     gallery: tuple[str, ...] = ()
     board_charts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: chart name -> {"kind": chart kind, and the boards it plots: "board" or "x" and "y"}, in the file's order
+    charts: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the board whose value the models' list shows beside each model ("": none)
+    models_board: str = ""
+    #: a definition id or family (its id without "-vN") -> the methodology page (file stem) that explains it
+    methodology_pages: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> Presentation:
@@ -41,6 +49,9 @@ class Presentation:
             tuple(charts.get("model") or ()),
             tuple(charts.get("gallery") or ()),
             {bid: tuple(kinds) for bid, kinds in (charts.get("boards") or {}).items()},
+            {name: dict(chart) for name, chart in (charts.get("draw") or {}).items()},
+            str((data.get("models") or {}).get("board") or ""),
+            dict(data.get("methodology_pages") or {}),
         )
 
 

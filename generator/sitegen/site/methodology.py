@@ -5,23 +5,15 @@ module does not know yet is listed under "Other settings" (and a test keeps that
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..indices.board_types import Board, Row
 from ..indices.uncertainty import CALIBRATION_FOLDS, MIN_CASES, interval_level, level_text
 from .context import SiteContext
+from .numbers import HEADER
 from .pages import contribute_links, methodology_title
 from .views import Lookups
-
-# Definitions shown on a page other than the one named after them: the AA sub-indices beside the Intelligence
-# Index, and the per-benchmark boards' selection rules on the overview page.
-PAGE_OF = {
-    "aa-coding": "aa-intelligence",
-    "aa-math": "aa-intelligence",
-    "aa-multilingual": "aa-intelligence",
-    "benchmark-boards": "index",
-}
 
 _ORDER_WORDS = {
     "source-precedence": "the sources listed for it first, in their order, then any other source",
@@ -37,15 +29,16 @@ def family(def_id: str) -> str:
     return def_id.rsplit("-v", 1)[0] if "-v" in def_id else def_id
 
 
-def page_stem(def_id: str) -> str:
-    """The methodology page (file stem) that explains a definition."""
+def page_stem(def_id: str, pages: Mapping[str, str]) -> str:
+    """The methodology page (file stem) that explains a definition: the one methodology/site.yaml's
+    methodology_pages names for its id or its family, else its family's own."""
     f = family(def_id)
-    return PAGE_OF.get(f, f)
+    return pages.get(def_id) or pages.get(f) or f
 
 
-def definitions_for(stem: str, index_defs: dict[str, dict]) -> list[dict]:
+def definitions_for(stem: str, index_defs: dict[str, dict], pages: Mapping[str, str]) -> list[dict]:
     """The definitions a methodology page explains, by name, then newest version first."""
-    defs = [d for i, d in index_defs.items() if page_stem(i) == stem]
+    defs = [d for i, d in index_defs.items() if page_stem(i, pages) == stem]
     return sorted(defs, key=lambda d: (family(d["id"]) != stem, str(d.get("name") or d["id"]), _version_key(d)))
 
 
@@ -405,11 +398,11 @@ def _ai_iq_dimension(v: _View, dim: dict[str, Any]) -> None:
     for b in dim.get("benchmarks") or []:
         unit = b.get("raw_scale") and "score" or None
         v.anchors(
-            f"{v.lk.bench_name(b['benchmark'])}: score to implied IQ"
+            f"{v.lk.bench_name(b['benchmark'])}: score to implied {v.d.get('unit') or 'IQ'}"
             + (f" ({b['raw_scale']})" if b.get("raw_scale") else ""),
             b["benchmark"],
             b.get("anchors") or [],
-            "Implied IQ",
+            f"Implied {v.d.get('unit') or 'IQ'}",
             unit,
         )
 
@@ -598,13 +591,23 @@ def _median(xs: list[float]) -> float:
     return (xs[(n - 1) // 2] + xs[n // 2]) / 2
 
 
+def _raw_word(unit: str) -> str:
+    """What an anchor table maps from, by the benchmark's unit: its short name where that is a word ("Elo"),
+    else "score" (a percent, a count of seconds)."""
+    short = HEADER.get(unit, "")
+    return short if len(short) > 1 and short[0].isalpha() else "score"
+
+
 def _ai_eq(v: _View) -> None:
+    """An anchor-mean definition: each component's anchor table, from the benchmark's unit ("Elo") to the
+    definition's ("EQ")."""
+    unit = str(v.d.get("unit") or "value")
     for c in v.take("components") or []:
         v.anchors(
-            f"{v.lk.bench_name(c['benchmark'])}: Elo to implied EQ",
+            f"{v.lk.bench_name(c['benchmark'])}: {_raw_word(v.unit(c['benchmark']))} to implied {unit}",
             c["benchmark"],
             c.get("anchors") or [],
-            "Implied EQ",
+            f"Implied {unit}",
         )
     if adj := v.take("adjustments"):
         v.table(
@@ -880,7 +883,7 @@ def overview(ctx: SiteContext, md_pages: dict[str, str], md_base: str) -> list[l
     for i, d in sorted(
         (ctx.index_defs or {}).items(), key=lambda kv: (str(kv[1].get("name") or kv[0]), _version_key(kv[1]))
     ):
-        page = page_stem(i) + ".md"
+        page = page_stem(i, ctx.presentation.methodology_pages) + ".md"
         if page not in md_pages:
             where: Any = "–"
             name: Any = str(d.get("name") or i)

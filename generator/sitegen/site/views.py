@@ -223,14 +223,25 @@ def component_names(ctx: SiteContext) -> dict[str, str]:
     return out
 
 
-def iq_anchors(ctx: SiteContext) -> dict[str, dict[str, Any]]:
-    """AI IQ anchor tables by benchmark, from the real definition (dimensions -> benchmarks).
+def definition_of(ctx: SiteContext, bid: str) -> str:
+    """The id of the index definition board `bid` is computed by (its own id where the board does not say)."""
+    board: Mapping[str, Any] = ctx.boards.get(bid) or {}
+    return str(board.get("definition") or bid)
+
+
+def anchor_definition(ctx: SiteContext) -> str:
+    """The anchor-mapping definition whose tables the benchmark pages show: the first in id order ("" if none)."""
+    return next((i for i, d in sorted((ctx.index_defs or {}).items()) if d.get("kind") == "ai-iq"), "")
+
+
+def iq_anchors(ctx: SiteContext, definition: str) -> dict[str, dict[str, Any]]:
+    """An anchor-mapping definition's (AI IQ's) anchor tables by benchmark (dimensions -> benchmarks).
 
     {benchmark: {"points": [[score, iq], ...], "ceiling": iq, "ceiling_original": iq | None, "tier",
     "dimension", "dimension_name", "original": [[score, iq], ...]}}; `original` undoes the compression
     (the published tables are the compressed curves; see compression.rule in the YAML).
     """
-    d = (ctx.index_defs or {}).get("ai-iq") or {}
+    d = (ctx.index_defs or {}).get(definition) or {}
     pivot = known((d.get("compression") or {}).get("pivot"))
     pivot = 100.0 if pivot is None else pivot
     out: dict[str, dict[str, Any]] = {}
