@@ -109,6 +109,11 @@ def test_a_result_is_added_with_new_result(tmp_path):
     assert run("init", str(folder)).exit_code == 0
     result = run("new", "model", "acme/widget-1", "--name", "Widget 1", "--organization", "Acme", "--root", str(folder))
     assert result.exit_code == 0, result.output
+    # the schema line points at the repository's own copy, as in the model files init wrote
+    made = folder / "scores/models/acme/widget-1.yaml"
+    first = made.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../../../schemas/model.schema.json"
+    assert (made.parent / first.split("=", 1)[1]).resolve() == (folder / "schemas/model.schema.json").resolve()
     # the source entry as CONTRIBUTING.md shows it (a made-up lab: this model and its number are test data)
     guide = (folder / "CONTRIBUTING.md").read_text(encoding="utf-8")
     entry = guide.split("```yaml\n", 1)[1].split("   ```", 1)[0]
