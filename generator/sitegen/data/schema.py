@@ -15,6 +15,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
 from ..problems import Problem, field_path
+from . import kinds
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -377,13 +378,14 @@ def _whole_floats(data: Any, fields: frozenset[str], field: str = "*") -> bool:
 
 
 def check_doc(doc: Doc) -> list[Problem]:
-    """Validate one parsed file against its kind's schema."""
+    """Validate one parsed file against its kind's schema (an index definition as written: data/kinds.py)."""
+    data = kinds.as_written(doc.data) if doc.kind == "index" else doc.data
     fast = fast_validator(doc.kind)
-    if fast.is_valid(doc.data) and not _whole_floats(doc.data, integer_fields(doc.kind)):
+    if fast.is_valid(data) and not _whole_floats(data, integer_fields(doc.kind)):
         return []  # (the fast validator takes 4.0 as an integer; a file with one where an integer may be goes through ours)
     found: list[Problem] = []
     silent = []
-    for error in validator(doc.kind).iter_errors(doc.data):
+    for error in validator(doc.kind).iter_errors(data):
         for leaf in _leaves(error):
             problems = _problems_for(leaf, doc)
             if not problems:
