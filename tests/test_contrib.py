@@ -60,10 +60,31 @@ def test_new_model_scaffolds_a_valid_file(root):
     assert result.exit_code == 0, result.output
     assert "wrote scores/models/acme-ai/widget-7b.yaml" in result.output
     text = (root / "scores/models/acme-ai/widget-7b.yaml").read_text()
-    assert text.startswith("# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n")
+    # a tree without schemas: the folder `sitegen init --update` writes them into
+    assert text.startswith("# yaml-language-server: $schema=../../../schemas/model.schema.json\n")
     assert yaml.safe_load(text) == {"id": "acme-ai/widget-7b", "name": "Widget 7B: Instruct",
                                     "release": "acme-ai/widget-7b", "organization": "Acme AI"}
     assert validate(root) == (0, "0 errors, 0 warnings\n")
+
+
+@pytest.mark.parametrize("folder", ["schemas", "generator/sitegen/schemas"])
+def test_new_model_points_at_the_schema_where_the_repository_keeps_it(root, folder):
+    """A repository made by `sitegen init` keeps its schemas in schemas/, this one in the package's folder."""
+    (root / folder).mkdir(parents=True)
+    (root / folder / "model.schema.json").write_text("{}\n", encoding="utf-8")
+    assert run("new", "model", "acme-ai/widget-7b", "--root", root).exit_code == 0
+    model = root / "scores/models/acme-ai/widget-7b.yaml"
+    first = model.read_text(encoding="utf-8").splitlines()[0]
+    assert first == f"# yaml-language-server: $schema=../../../{folder}/model.schema.json"
+    assert (model.parent / first.split("=", 1)[1]).resolve() == (root / folder / "model.schema.json").resolve()
+
+
+def test_new_model_writes_the_schema_line_this_repositorys_model_files_have():
+    from sitegen.contrib.scaffold import model_schema_line
+
+    repo = Path(__file__).resolve().parents[1]
+    lines = {p.read_text(encoding="utf-8").splitlines()[0] for p in (repo / "scores/models").glob("*/*.yaml")}
+    assert lines == {model_schema_line(repo).rstrip("\n")}
 
 
 def test_new_model_defaults_name_and_organization(root):

@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from .data import kinds
+
 PRECISION = 4
 
 
@@ -358,7 +360,7 @@ def api_files(
     listing: dict[str, Any] = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
         data = dict(
-            board,
+            kinds.as_published(board),  # the kind as the definition's author wrote it
             sources=_source_entries(_sources_of_board(board), by_source),
             rows=_with_reasoning(board.get("rows", []), states),
         )

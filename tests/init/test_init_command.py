@@ -109,6 +109,11 @@ def test_a_result_is_added_with_new_result(tmp_path):
     assert run("init", str(folder)).exit_code == 0
     result = run("new", "model", "acme/widget-1", "--name", "Widget 1", "--organization", "Acme", "--root", str(folder))
     assert result.exit_code == 0, result.output
+    # the schema line points at the repository's own copy, as in the model files init wrote
+    made = folder / "scores/models/acme/widget-1.yaml"
+    first = made.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../../../schemas/model.schema.json"
+    assert (made.parent / first.split("=", 1)[1]).resolve() == (folder / "schemas/model.schema.json").resolve()
     # the source entry as CONTRIBUTING.md shows it (a made-up lab: this model and its number are test data)
     guide = (folder / "CONTRIBUTING.md").read_text(encoding="utf-8")
     entry = guide.split("```yaml\n", 1)[1].split("   ```", 1)[0]
@@ -169,14 +174,74 @@ def test_update_refreshes_the_schemas_only(tmp_path):
     assert run("init", str(tmp_path / "elsewhere"), "--update").exit_code == 1
 
 
+INSTALLING = ("ci.yml", "pages.yml", "pr-diff-comment.yml")  # each installs from the file in its own checkout
+
+
+def install_step(folder: Path, name: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """A workflow's "Install sitegen" step run by bash in the repository, with a `python` that only says what pip
+    would install (no network)."""
+    (step,) = [s for job in yaml.safe_load((folder / ".github/workflows" / name).read_text(encoding="utf-8"))["jobs"]
+               .values() for s in job["steps"] if s.get("name") == "Install sitegen"]
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "python").write_text('#!/bin/sh\necho "python $*"; cat "$5"\n', encoding="utf-8")
+    (fake / "python").chmod(0o755)
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=folder, capture_output=True, text=True,
+                          env={"PATH": f"{fake}:/usr/bin:/bin"}, timeout=60)
+
+
 def test_the_requirement_is_written_where_the_workflows_install_from(tmp_path):
     folder = tmp_path / "lb"
-    assert run("init", str(folder), "--sitegen", "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl").exit_code == 0
+    spec = "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl"
+    assert run("init", str(folder), "--sitegen", spec).exit_code == 0
     lines = (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[-1] == "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl"
-    for name in ("ci.yml", "pages.yml", "pr-diff-comment.yml"):
-        text = (folder / ".github/workflows" / name).read_text(encoding="utf-8")
-        assert "python -m pip install -r .github/sitegen-requirements.txt" in text
+    assert lines[-1] == spec
+    assert f"install `{spec}` (`.github/sitegen-requirements.txt`)" in (folder / "README.md").read_text("utf-8")
+    for name in INSTALLING:
+        done = install_step(folder, name, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[0] == "python -m pip install -r .github/sitegen-requirements.txt"
+        assert done.stdout.splitlines()[-1] == spec
+
+
+def test_without_an_address_the_repository_says_it_must_be_set_and_the_workflows_stop(tmp_path):
+    """This checkout's package metadata names no source repository (pyproject.toml has no Project-URL): init
+    writes no requirement, says so on stderr, in README.md and in the requirement file, and each workflow's
+    install step fails with an annotation on that file instead of installing nothing."""
+    from sitegen.cli.init import package_urls
+
+    assert package_urls() == []
+    folder = tmp_path / "lb"
+    result = CliRunner().invoke(main, ["init", str(folder)], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "note: no address to install sitegen from (--sitegen SPEC)" in result.stderr
+    text = (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8")
+    assert [line for line in text.splitlines() if line.strip() and not line.startswith("#")] == []
+    assert "# NOT SET: sitegen init was not told where to install sitegen 0.1.0 from" in text
+    assert "**First, say where sitegen is installed from:**" in (folder / "README.md").read_text(encoding="utf-8")
+    for name in INSTALLING:
+        done = install_step(folder, name, tmp_path)
+        assert done.returncode == 1
+        assert done.stdout.startswith("::error file=.github/sitegen-requirements.txt::no sitegen to install")
+
+
+@pytest.mark.parametrize(
+    ("urls", "expected"),
+    [
+        (["Source, https://github.com/acme/sitegen"], "sitegen @ git+https://github.com/acme/sitegen@v0.2.0"),
+        (["Homepage, https://acme.org", "Source Code, https://git.acme.org/sitegen/"],
+         "sitegen @ git+https://git.acme.org/sitegen@v0.2.0"),
+        (["Repository, https://github.com/acme/sitegen.git"], "sitegen @ git+https://github.com/acme/sitegen.git@v0.2.0"),
+        (["Homepage, https://acme.org"], None),  # a home page is not where the code is
+        (["Source, http://github.com/acme/sitegen"], None),  # https only
+        (["Source, https://github.com/acme/sitegen@main"], None),  # no ref of its own: the tag is the version's
+        ([], None),
+    ],
+)
+def test_the_default_address_is_the_source_repository_at_the_versions_tag(urls, expected):
+    from sitegen.cli.init import default_requirement
+
+    assert default_requirement(urls, "0.2.0") == expected
 
 
 def test_the_workflows_keep_this_repositorys_rules(repo):

@@ -10,9 +10,11 @@ with it, the benchmark is NAME and its rows are made-up examples, marked "exampl
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -36,12 +38,60 @@ REAL = {
 }
 
 
+#: Project-URL labels that name the source repository (PEP 753's "source" and its aliases, normalised).
+SOURCE_LABELS = {"source", "sourcecode", "repository", "code", "github", "gitlab"}
+#: What .github/sitegen-requirements.txt says in place of a requirement when init knows no address to install from.
+UNSET = (
+    "# NOT SET: sitegen init was not told where to install sitegen {version} from, and the package names no source\n"
+    "# repository. Put one pip requirement on the line below, e.g. a wheel your workflows can download:\n"
+    "#   sitegen @ https://github.com/YOU/YOUR-REPO/releases/download/v{version}/sitegen-{version}-py3-none-any.whl\n"
+    "# (or run `sitegen init --sitegen SPEC` into an empty folder). Until then every workflow stops at its first step."
+)
+
+
+def default_requirement(project_urls: Iterable[str], version: str) -> str | None:
+    """The sitegen that made the repository, as a pip requirement: its source repository at the version's tag
+    (`sitegen @ git+URL@vVERSION`), from the package metadata's Project-URL ("Label, URL"); None without one."""
+    for entry in project_urls:
+        label, _, url = entry.partition(",")
+        url = url.strip()
+        if re.sub(r"[^a-z0-9]", "", label.lower()) in SOURCE_LABELS and re.match(r"https://[^\s@#?]+\Z", url):
+            return f"sitegen @ git+{url.removesuffix('/')}@v{version}"
+    return None
+
+
+def package_urls() -> list[str]:
+    """The installed sitegen's Project-URL entries (none when the metadata has none)."""
+    try:
+        return importlib.metadata.metadata("sitegen").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+
+
 def slug(name: str) -> str:
     """'My Bench 2' -> 'my-bench-2': a benchmark id from its name."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def placeholders(benchmark: str | None, requirement: str) -> dict[str, str]:
+def install_values(requirement: str | None) -> dict[str, str]:
+    """The placeholders that say what the workflows install: the requirement, or that it must still be set."""
+    if requirement is not None:
+        return {
+            "REQUIREMENT": requirement,
+            "INSTALL_NOTE": f"CI, the PR report, Pages and the commands above install `{requirement}` "
+            "(`.github/sitegen-requirements.txt`).",
+        }
+    return {
+        "REQUIREMENT": UNSET.format(version=__version__),
+        "INSTALL_NOTE": "**First, say where sitegen is installed from:** `.github/sitegen-requirements.txt` names "
+        "no sitegen yet, because `sitegen init` was not told where to install it from (`--sitegen SPEC`). Put one "
+        "pip requirement in it, e.g. `sitegen @ https://…/sitegen-"
+        f"{__version__}-py3-none-any.whl`, a wheel your workflows can download. Until then CI, the PR report and "
+        "Pages stop at their first step, and the commands above install nothing.",
+    }
+
+
+def placeholders(benchmark: str | None, requirement: str | None) -> dict[str, str]:
     """The values the templates' @@NAME@@ placeholders take."""
     if benchmark is None:
         values = dict(REAL)
@@ -55,7 +105,7 @@ def placeholders(benchmark: str | None, requirement: str) -> dict[str, str]:
             "DATA_NOTE": "Example data: replace. The models and numbers in scores/ were made up by sitegen init "
             "to show the shape of the files; no model was run.",
         }
-    return values | {"REQUIREMENT": requirement}
+    return values | install_values(requirement)
 
 
 def template_files(benchmark: str | None) -> dict[str, Path]:
@@ -89,7 +139,7 @@ def copy_schemas(folder: Path) -> list[str]:
     return names
 
 
-def write_repository(folder: Path, benchmark: str | None, requirement: str) -> list[str]:
+def write_repository(folder: Path, benchmark: str | None, requirement: str | None) -> list[str]:
     """Every file of a new leaderboard repository into folder (which must be empty or missing); the paths written."""
     values = placeholders(benchmark, requirement)
     written = []
@@ -114,14 +164,14 @@ def write_repository(folder: Path, benchmark: str | None, requirement: str) -> l
     "--sitegen",
     "requirement",
     metavar="SPEC",
-    default=f"sitegen=={__version__}",
-    show_default=True,
-    help="What CI and Pages install (a pip requirement: a version, or 'sitegen @ URL' of a wheel).",
+    help="What CI, the PR report and Pages install: a pip requirement, e.g. 'sitegen @ URL' of a wheel. Default: "
+    "this sitegen's source repository at its version's tag (git+URL@vVERSION) when its package metadata names "
+    "one (Project-URL 'Source'); else the repository says SPEC must still be set.",
 )
 @click.option(
     "--update", is_flag=True, help="Refresh the JSON Schemas in DIR/schemas/ from this sitegen; nothing else."
 )
-def init_command(folder: Path, benchmark: str | None, requirement: str, update: bool):
+def init_command(folder: Path, benchmark: str | None, requirement: str | None, update: bool):
     """Write a new leaderboard repository into DIR (default: here), ready for `sitegen build`.
 
     DIR must be empty or missing. The repository builds at once, before `git init` too; push it to GitHub and
@@ -140,6 +190,13 @@ def init_command(folder: Path, benchmark: str | None, requirement: str, update: 
     if folder.is_symlink() or folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         click.echo(f"{folder}: not empty; sitegen init writes only into an empty or new folder", err=True)
         sys.exit(1)
+    requirement = requirement or default_requirement(package_urls(), __version__)
     written = write_repository(folder, benchmark, requirement)
     click.echo(f"wrote {len(written)} files into {folder}")
+    if requirement is None:
+        click.echo(
+            "note: no address to install sitegen from (--sitegen SPEC): set one in .github/sitegen-requirements.txt "
+            "before pushing; the workflows stop until it is set (README.md says how)",
+            err=True,
+        )
     click.echo(f"next: cd {folder} && sitegen build && sitegen serve")

@@ -18,7 +18,9 @@ from ..data import checks, identity, load, new_errors, yamlstrict
 from ..data.rules import BENCHMARK_HINT, SOURCE_HINT, metric_hint, subset_hint, suggest_id
 from ..problems import ERROR, Problem
 
-MODEL_SCHEMA_LINE = "# yaml-language-server: $schema=../../../generator/sitegen/schemas/model.schema.json\n"
+#: Where a repository keeps its JSON Schemas, first found first: the copy `sitegen init` writes into a new repository
+#: (`sitegen init --update` refreshes it), then the package's own folder in the repository sitegen is built from.
+SCHEMA_FOLDERS = ("schemas", "generator/sitegen/schemas")
 # Field order of a hand-written result, as in the README's example.
 RESULT_ORDER = (
     "benchmark",
@@ -122,10 +124,17 @@ def number_text(text: str) -> str:
     return "0" if out in ("-0", "0") else out
 
 
-def model_text(model_id: str, name: str, organization: str) -> str:
+def model_schema_line(root: Path) -> str:
+    """The editor's schema comment of a model file (scores/models/<org>/<model>.yaml) in this repository: the path
+    to its model schema; the copy `sitegen init` writes when the repository has neither folder."""
+    folder = next((f for f in SCHEMA_FOLDERS if (Path(root) / f / "model.schema.json").is_file()), SCHEMA_FOLDERS[0])
+    return f"# yaml-language-server: $schema=../../../{folder}/model.schema.json\n"
+
+
+def model_text(model_id: str, name: str, organization: str, schema_line: str) -> str:
     """A new model file: the schema line and the required fields, with the optional ones as comments."""
     return (
-        MODEL_SCHEMA_LINE
+        schema_line
         + f"id: {model_id}\n"
         + f"name: {scalar(name)}\n"
         + f"release: {identity.propose(model_id, name)['release']}\n"
@@ -182,7 +191,7 @@ def new_model(root: Path, model_id: str, name: str | None = None, organization: 
     org, slug = model_id.split("/")
     path = model_path(root, model_id)
     organization = organization or usual_organization(root, path.parent) or org
-    data = model_text(model_id, name or slug, organization).encode("utf-8")
+    data = model_text(model_id, name or slug, organization, model_schema_line(root)).encode("utf-8")
     problems = new_errors(root, {_rel(model_id): data})  # the repository as it would be, on a copy
     if problems:
         raise RefusedError(problems)

@@ -15,6 +15,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
 from ..problems import Problem, field_path
+from . import kinds
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -122,20 +123,31 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     yield error
 
 
-def _allowed_properties(schema: dict[str, Any]) -> list[str]:
-    return sorted(_property_names(schema, 0))
+def _allowed_properties(error: ValidationError) -> list[str]:
+    """The field names the failing keyword allows in its object: `properties` beside additionalProperties; under
+    unevaluatedProperties also what every applied subschema declares (allOf, anyOf, oneOf, and of an if/then/else
+    the branch the object takes), so a field of another branch (another index kind's, say) is unknown here."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "additionalProperties":
+        return sorted(schema.get("properties", {}))
+    return sorted(_property_names(schema, 0, error.instance))
 
 
-def _property_names(schema: Any, depth: int) -> set[str]:
-    """Every property name a schema (with its allOf/if-then branches and references) declares."""
+def _property_names(schema: Any, depth: int, instance: Any = None) -> set[str]:
+    """Every property name a schema (with its allOf/if-then branches and references) declares; given the
+    instance, of an if/then/else only the branch the instance takes."""
     if not isinstance(schema, dict) or depth > 8:
         return set()
     names = set(schema.get("properties", {}))
     for key in ("allOf", "anyOf", "oneOf"):
         for sub in schema.get(key, []):
-            names |= _property_names(sub, depth + 1)
-    for key in ("then", "else"):
-        names |= _property_names(schema.get(key), depth + 1)
+            names |= _property_names(sub, depth + 1, instance)
+    if instance is None or "if" not in schema:
+        branches = [schema.get("then"), schema.get("else")]
+    else:
+        branches = [schema.get("then") if _holds(schema["if"], instance) else schema.get("else")]
+    for branch in branches:
+        names |= _property_names(branch, depth + 1, instance)
     ref = schema.get("$ref")
     if ref:
         file, _, pointer = ref.partition("#")
@@ -145,10 +157,29 @@ def _property_names(schema: Any, depth: int) -> set[str]:
                 return names
             for part in [p for p in pointer.split("/") if p]:
                 doc = doc[part]
-            names |= _property_names(doc, depth + 1)
+            names |= _property_names(doc, depth + 1, instance)
         except (KeyError, TypeError, LookupError):
             pass
     return names
+
+
+def _holds(condition: Any, instance: Any) -> bool:
+    """Whether an `if` subschema (references inlined) accepts the instance."""
+    return bool(jsonschema.Draft202012Validator(condition).is_valid(instance))
+
+
+def _owners(schema: Any, key: str, depth: int = 0) -> list[str]:
+    """The conditions under which a branch of the schema declares `key`, as `field: value` (the index kinds, say)."""
+    if not isinstance(schema, dict) or depth > 8:
+        return []
+    out = []
+    for sub in schema.get("allOf", []):
+        out += _owners(sub, key, depth + 1)
+    if key in _property_names(schema.get("then"), depth + 1):
+        for field, rule in (schema.get("if", {}).get("properties") or {}).items():
+            values = [rule["const"]] if "const" in rule else rule.get("enum", [])
+            out += [f"{field}: {value}" for value in values]
+    return out
 
 
 def _describe(value: object) -> str:
@@ -204,13 +235,15 @@ def _problems_for(error: ValidationError, doc: Located) -> list[Problem]:
 
 def _unknown_fields(error: ValidationError, doc: Located, path: list[str | int]) -> list[Problem]:
     instance: dict[str, Any] = error.instance if isinstance(error.instance, dict) else {}
-    allowed = _allowed_properties(error.schema if isinstance(error.schema, dict) else {})
+    allowed = _allowed_properties(error)
     known = set(allowed)
     out = []
     for key in sorted(k for k in instance if k not in known):
         line, col = doc.mark(*path, key)
         close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'?" if close else ("allowed: " + ", ".join(allowed) if allowed else "")
+        if owners := _owners(error.schema, key):  # a field of another branch: say whose, then what is allowed
+            hint = f"a field only where {' or '.join(owners)}; {hint}"
         shown = key.split("\x00")[0]
         out.append(Problem(doc.path, line, col, field_path(path + [shown]), f"unknown field '{shown}'", hint))
     return out
@@ -345,13 +378,14 @@ def _whole_floats(data: Any, fields: frozenset[str], field: str = "*") -> bool:
 
 
 def check_doc(doc: Doc) -> list[Problem]:
-    """Validate one parsed file against its kind's schema."""
+    """Validate one parsed file against its kind's schema (an index definition as written: data/kinds.py)."""
+    data = kinds.as_written(doc.data) if doc.kind == "index" else doc.data
     fast = fast_validator(doc.kind)
-    if fast.is_valid(doc.data) and not _whole_floats(doc.data, integer_fields(doc.kind)):
+    if fast.is_valid(data) and not _whole_floats(data, integer_fields(doc.kind)):
         return []  # (the fast validator takes 4.0 as an integer; a file with one where an integer may be goes through ours)
     found: list[Problem] = []
     silent = []
-    for error in validator(doc.kind).iter_errors(doc.data):
+    for error in validator(doc.kind).iter_errors(data):
         for leaf in _leaves(error):
             problems = _problems_for(leaf, doc)
             if not problems:

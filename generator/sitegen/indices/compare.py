@@ -201,7 +201,7 @@ def diff_board(
     board = new or old or {}
     return {
         "name": board.get("name", ""),
-        "kind": board.get("kind", "benchmark"),
+        "kind": board.get("kind_as_written", board.get("kind", "benchmark")),  # as its author wrote it
         "status": "added" if old is None else "removed" if new is None else "changed",
         "entered": [_entry_row(b[m], changed_models, methodology_files) for m in sorted(b.keys() - a.keys())],
         "left": [_entry_row(a[m], changed_models, methodology_files) for m in sorted(a.keys() - b.keys())],

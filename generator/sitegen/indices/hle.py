@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..known import known
+from .parts import written_kind
 
 # The provenance vocabulary of ARCHITECTURE.md.
 OBSERVED, PUBLISHED, IMPUTED, DERIVED, EXCLUDED, MISSING = (
@@ -258,6 +259,7 @@ def _board_header(definition: Mapping[str, Any], board: Mapping[str, Any]) -> di
         "unit": board["unit"],
         "description": board["description"],
         "higher_is_better": bool(board["higher_is_better"]),
+        **written_kind(definition),
     }
     if definition.get("scope"):
         out["scope"] = {"text": " ".join(definition["scope"].split()), "benchmark": definition["benchmark"]}

@@ -494,7 +494,13 @@ def board(definition: Mapping, rows: list[dict]) -> dict:
         "description": " ".join(str(definition.get("description", "")).split()),
         "source_snapshot": definition.get("source_snapshot"),
         "rows": rank_rows(rows, definition.get("higher_is_better", True)),
+        **written_kind(definition),
     }
+
+
+def written_kind(definition: Mapping) -> dict:
+    """The kind as the definition's author wrote it, when it is a generic name (data/kinds.py: WRITTEN)."""
+    return {"kind_as_written": definition["kind_as_written"]} if "kind_as_written" in definition else {}
 
 
 def model_lookup(models: pd.DataFrame) -> dict[str, dict]:

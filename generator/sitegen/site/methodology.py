@@ -74,7 +74,7 @@ class _View:
         self, d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None], md_base: str
     ) -> None:
         self.d, self.ctx, self.lk, self.bench_href, self.md_base = d, ctx, lk, bench_href, md_base
-        self.used: set[str] = {"id", "kind", "name", "version"}
+        self.used: set[str] = {"id", "kind", "kind_as_written", "name", "version"}  # (data/kinds.py: WRITTEN)
         self.facts: list[tuple[str, Any]] = []
         self.blocks: list[dict] = []  # {"title", "text", "table", "items"} in page order
 
