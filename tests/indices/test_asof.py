@@ -615,3 +615,13 @@ def test_as_of_boards_carry_no_draws():
         {"model": "o/a", "value": 1.0, "rank": 1, "how": "imputed", "components": [], "interval": [0.5, 1.5]}]}) == {
         "definition": "d", "uncertainty": {"level": 0.9},
         "rows": [{"model": "o/a", "value": 1.0, "rank": 1, "status": "imputed", "interval": [0.5, 1.5]}]}
+
+
+def test_input_digests_of_the_same_rows_in_another_order_key_the_same():
+    # build/__init__.py digests the frames once, in their own order, for today's boards and both as-of parts,
+    # whose months are filtered from the frame sorted by `published`
+    ahead, behind = asof.InputDigests(FRAME, PEOPLE, {}, []), asof.InputDigests(FRAME.iloc[::-1], PEOPLE, {}, [])
+    today = asof._TodayModels(PEOPLE)
+    without_b = FRAME[FRAME["model"] != "o/b"]
+    assert ahead.key("toy", TOY, without_b, {}, today, ("b1",)) == behind.key("toy", TOY, without_b, {}, today, ("b1",))
+    assert ahead.key("toy", TOY, FRAME, {}, today, ("b1",)) != ahead.key("toy", TOY, without_b, {}, today, ("b1",))

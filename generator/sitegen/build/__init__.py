@@ -155,6 +155,8 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     benchmarks = _listed(repo.benchmarks, "benchmarks")
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
+    # every row digested once, before the fork: today's boards and both as-of parts key their entries with them
+    digests = asof.InputDigests(results, models, raw, benchmarks)
     plan = None
     months = None
     if not boards_only:
@@ -162,13 +164,17 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
         # this process computes today's boards, their intervals, the API and the other definitions' months
         # (build/workers.py; SITEGEN_JOBS=1 keeps it here).
         # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
-        plan = asof.asof_plan(results, models, cast(list[Mapping[str, Any]], model_records), index_defs)
+        plan = asof.asof_plan(
+            results, models, cast(list[Mapping[str, Any]], model_records), index_defs, digests=digests
+        )
         months = workers.start(
             "computing the boards as of every month",
             functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, _worker_ids(index_defs)),
         )
     try:
-        return _today(repo, results, models, result_records, model_records, benchmarks, index_defs, raw, plan, months)
+        return _today(
+            repo, results, models, result_records, model_records, benchmarks, index_defs, raw, digests, plan, months
+        )
     finally:
         if months is not None:
             months.cancel()
@@ -209,6 +215,7 @@ def _today(
     benchmarks: list[dict[str, Any]],
     index_defs: dict[str, dict[str, Any]],
     raw: RawFrames,
+    digests: asof.InputDigests,
     plan: asof.AsofPlan | None,
     months: workers.Handle | None,
 ) -> Computed:
@@ -217,7 +224,7 @@ def _today(
     from ..indices import boards as engine
 
     # every publishable board, annotated; one definition at a time, each kept by its inputs' digest
-    boards = asof.today_boards(results, models, benchmarks, index_defs, raw)
+    boards = asof.today_boards(results, models, benchmarks, index_defs, raw, digests)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     # the engine's boards are plain dicts; indices/board_types.py's Board says what they hold (its test checks them)

@@ -332,12 +332,18 @@ class _TodayModels:
 
 
 def today_boards(
-    results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, index_defs: Mapping[str, Mapping], raw: Mapping
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: list,
+    index_defs: Mapping[str, Mapping],
+    raw: Mapping,
+    digests: InputDigests | None = None,
 ) -> dict[str, dict]:
     """Today's publishable index boards, annotated: boards.compute_boards and uncertainty.annotate_boards one
-    definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards),
-    so an edit recomputes only the definitions that read what it changed."""
-    digests = InputDigests(results, models, raw, benchmarks)
+    definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards;
+    `digests`, the frames' InputDigests when the caller has made them), so an edit recomputes only the definitions
+    that read what it changed."""
+    digests = digests or InputDigests(results, models, raw, benchmarks)
     today = _TodayModels(models)
     out: dict[str, dict] = {}
     for index_id, definition in sorted(index_defs.items()):
@@ -462,6 +468,7 @@ class AsofPlan:
     months: list[str]
     dates: dict[str, str]
     snapshots: dict[str, str]
+    digests: InputDigests | None = None  # of every row (any order of the same rows gives the same keys)
 
 
 def asof_plan(
@@ -470,8 +477,10 @@ def asof_plan(
     model_records: list[Mapping],
     index_defs: Mapping[str, Mapping],
     months: list[str] | None = None,
+    digests: InputDigests | None = None,
 ) -> AsofPlan:
-    """The months covered (or `months`), their days, availability, price tables and snapshot days."""
+    """The months covered (or `months`), their days, availability, price tables and snapshot days; `digests`, the
+    frames' InputDigests when the caller has them (today_boards reads the same), else each part makes its own."""
     available = availability(results, models)
     last = data_date(results)
     steps, disagreements = price_tables(model_records)
@@ -493,6 +502,7 @@ def asof_plan(
         months=months,
         dates={month: month_day(month, last) for month in months},
         snapshots=snapshots,
+        digests=digests,
     )
 
 
@@ -519,7 +529,7 @@ class _AsofRun:
         self.reads = {i: benchmarks_read(index_defs[i]) for i in self.ids}
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
-        self.digests = InputDigests(self.results, self.models, raw, benchmarks)
+        self.digests = plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
         self.seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, view)
         # where each board and superseded entry is first made in a run of every view's months one after the other
         # (compute_asof's order before the months were streamed): the parts are joined in that order
