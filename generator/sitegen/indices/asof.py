@@ -530,14 +530,19 @@ class _AsofRun:
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
         self.digests = plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
-        self.seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, view)
+        # input digest -> the boards computed from those inputs this month; an earlier month's with the same inputs
+        # (rare: a known view equal to an earlier released one) come from the simulation store, or are computed
+        # again, rather than every month's whole boards being held to the end
+        self.seen: dict[str, dict] = {}
+        self.caches: dict[str, dict[str, tuple]] = {view: {} for view in VIEWS}  # view -> definition -> key, boards
         # where each board and superseded entry is first made in a run of every view's months one after the other
         # (compute_asof's order before the months were streamed): the parts are joined in that order
         self.order: dict[str, tuple] = {}
         self.gone_order: dict[str, tuple] = {}
         self.touched: dict[str, None] = {}  # the boards with an entry this month
         self.last: dict[str, tuple[str, dict | None]] = {}  # board id -> its previous month with an entry, known board
-        self.shown: dict[int, tuple[dict, dict | None]] = {}  # id(board) -> (board, shown(board)): shared once
+        # id(board) -> (board, shown(board)): a board shown in several months is one object (held, so its id is its)
+        self.shown: dict[int, tuple[dict, dict | None]] = {}
         # (published, model) in date order, so a month's publications are one slice
         self.dated = sorted(
             (day, model)
@@ -547,8 +552,7 @@ class _AsofRun:
         self.days = [day for day, _ in self.dated]
 
     def run(self) -> dict:
-        plan = self.plan
-        caches: dict[str, dict[str, tuple]] = {view: {} for view in VIEWS}  # definition id -> (input key, boards)
+        plan, caches = self.plan, self.caches
         # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each
         # is drawn once (uncertainty.kept_normals), the same numbers.
         with kept_normals():
@@ -609,6 +613,10 @@ class _AsofRun:
                     views[view] = self._shown(views[view])
         self.touched.clear()
         self.known_at.clear()  # only a month's own released view reads it
+        self.seen.clear()
+        # a board the next month may show again is one a view's cache holds: the others are let go
+        live = {id(b) for cache in self.caches.values() for _, boards in cache.values() for b in boards.values()}
+        self.shown = {k: v for k, v in self.shown.items() if k in live}
 
     def _shown(self, board: dict | None) -> dict | None:
         if board is None:
