@@ -177,3 +177,9 @@ def test_the_site_is_the_same_whether_the_as_of_months_are_forked_or_not(tmp_pat
         sites[jobs] = snapshot(tmp_path / f"site-{jobs}")
     assert any(name.startswith("api/v1/indices/") and name.count("/") > 3 for name in sites["2"])  # as-of months
     assert sites["1"] == sites["2"]
+
+
+def test_the_worker_computes_ai_iqs_months_and_the_parent_every_other_definitions():
+    defs = {"iq": {"kind": "ai-iq"}, "iq-2": {"kind": "ai-iq"}, "aa": {"kind": "weighted-mean"}, "c": {"kind": "cost"}}
+    assert build._worker_ids(defs) == {"iq", "iq-2"}
+    assert build._worker_ids({"aa": {"kind": "weighted-mean"}}) == set()  # the worker then computes no board

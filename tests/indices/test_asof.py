@@ -556,3 +556,74 @@ def test_as_of_boards_draw_shared_questions_together_as_todays_boards_do():
     out = asof.compute_asof(frame, people, [{"model": m} for m in answers], benchmarks(), {"hle": hle}, raw)
     known = out["boards"]["hle"]["2025-07"]["known"]
     assert [(r["model"], r["rank_interval"]) for r in known["rows"]] == ranges
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Parts and streaming (build/__init__.py computes AI IQ's months in a worker and the others in the parent).
+
+def test_parts_of_disjoint_definitions_join_to_the_whole_result_byte_for_byte():
+    import pickle
+
+    plan = asof.asof_plan(FRAME, PEOPLE, RECORDS, DEFS)
+    whole = asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS)
+    for first, second in (({"toy"}, {"late"}), ({"late"}, {"toy"})):
+        parts = [asof.asof_part(plan, [], DEFS, only=first), asof.asof_part(plan, [], DEFS, only=second)]
+        assert set(parts[0]["boards"]) == first and set(parts[1]["boards"]) == second
+        joined = asof.join_asof(plan, parts)
+        assert pickle.dumps(joined) == pickle.dumps(whole)
+    assert whole["engine_runs"] == sum(asof.asof_part(plan, [], DEFS, only={i})["engine_runs"] for i in DEFS)
+
+
+def test_the_joined_result_keeps_the_order_of_one_pass_over_the_views():
+    # known view first: "late" is in force from 2025-03 (known boards in March and April), and its released view
+    # (today's definition for every month) adds January and February after them; "toy" comes first (January)
+    out = _run()
+    assert list(out["boards"]) == ["toy", "late"]
+    assert list(out["boards"]["late"]) == ["2025-03", "2025-04", "2025-01", "2025-02"]
+    assert list(out["boards"]["late"]["2025-01"]) == ["released", "known"]
+    assert list(out["boards"]["toy"]) == ["2025-01", "2025-02", "2025-03", "2025-04"]
+
+
+def test_changes_made_month_by_month_equal_those_of_the_whole_boards():
+    out = _run()
+    for board_id, per_month in out["boards"].items():
+        assert out["changes"][board_id] == asof.monthly_changes(per_month, FRAME, out["dates"]), board_id
+    # o/b is released and retrieved in 2025-03/04: it enters toy's known board in April
+    assert [r["model"] for r in out["changes"]["toy"]["2025-04"]["entered"]] == ["o/b"]
+    assert out["changes"]["late"]["2025-03"]["status"] == "added"
+
+
+def test_slim_boards_keep_what_the_published_views_read_and_the_same_files():
+    whole, slim = _run(), asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS, slim=True)
+    assert asof.api_files(slim) == asof.api_files(whole)
+    assert slim["changes"] == whole["changes"] and slim["frontier"] == whole["frontier"]
+    board = slim["boards"]["toy"]["2025-04"]["known"]
+    assert board == {"definition": "toy", "version": "1", "source_snapshot": "snap",
+                     "rows": [{"model": "o/b", "value": 70.0, "rank": 1, "status": "complete"},
+                              {"model": "o/c", "value": 60.0, "rank": 2, "status": "complete"},
+                              {"model": "o/a", "value": 50.0, "rank": 3, "status": "complete"}]}
+    # a board shared by months with the same inputs stays one object (one copy in memory and in a pickle): o/b is
+    # released in March with every result we have, so the released view is the same in March and April
+    assert slim["boards"]["toy"]["2025-04"]["released"] is slim["boards"]["toy"]["2025-03"]["released"]
+    assert slim["boards"]["toy"]["2025-04"]["released"] == slim["boards"]["toy"]["2025-04"]["known"]
+
+
+def test_as_of_boards_carry_no_draws():
+    board = {"rows": [{"model": "o/a", "value": 1.0}], "ahead": {"models": ["o/a"], "draws": [[1]]}, "name": "x"}
+    assert asof.without_draws(board) == {"rows": [{"model": "o/a", "value": 1.0}], "name": "x"}
+    assert asof.without_draws({"rows": []}) == {"rows": []}
+    assert asof.shown(None) is None
+    assert asof.shown({"definition": "d", "uncertainty": {"level": 0.9, "draws": 1000}, "rows": [
+        {"model": "o/a", "value": 1.0, "rank": 1, "how": "imputed", "components": [], "interval": [0.5, 1.5]}]}) == {
+        "definition": "d", "uncertainty": {"level": 0.9},
+        "rows": [{"model": "o/a", "value": 1.0, "rank": 1, "status": "imputed", "interval": [0.5, 1.5]}]}
+
+
+def test_input_digests_of_the_same_rows_in_another_order_key_the_same():
+    # build/__init__.py digests the frames once, in their own order, for today's boards and both as-of parts,
+    # whose months are filtered from the frame sorted by `published`
+    ahead, behind = asof.InputDigests(FRAME, PEOPLE, {}, []), asof.InputDigests(FRAME.iloc[::-1], PEOPLE, {}, [])
+    today = asof._TodayModels(PEOPLE)
+    without_b = FRAME[FRAME["model"] != "o/b"]
+    assert ahead.key("toy", TOY, without_b, {}, today, ("b1",)) == behind.key("toy", TOY, without_b, {}, today, ("b1",))
+    assert ahead.key("toy", TOY, FRAME, {}, today, ("b1",)) != ahead.key("toy", TOY, without_b, {}, today, ("b1",))

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..data.load import Doc, Repo
+    from ..indices import asof
     from ..site.context import SiteContext
 
 #: Per-question rows by (benchmark, model) (raw_frames).
@@ -137,10 +138,21 @@ def _unpickled(data: bytes) -> object:
         return None
 
 
+#: Engine kinds whose as-of months the forked worker computes; every other definition's as-of months are the
+#: parent's, after today's boards. AI IQ's (its simulations, month after month) are the larger part of the as-of
+#: engine's time: about half of compute alone (benchmarks/RESULTS.md measures the balance).
+WORKER_KINDS = frozenset({"ai-iq"})
+
+
+def _worker_ids(index_defs: Mapping[str, Mapping[str, Any]]) -> set[str]:
+    """The definitions whose as-of months the worker computes (WORKER_KINDS)."""
+    return {i for i, d in index_defs.items() if d["kind"] in WORKER_KINDS}
+
+
 def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     from .. import export  # noqa: F401 - imported before the fork: the worker then imports nothing
     from ..data import frame
-    from ..indices import asof  # noqa: F401
+    from ..indices import asof
 
     result_records, model_records = frame.result_records(repo), frame.model_records(repo)
     results = frame.results(repo, result_records)
@@ -148,42 +160,55 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     benchmarks = _listed(repo.benchmarks, "benchmarks")
     index_defs = {doc.data["id"]: doc.data for doc in repo.indices}
     raw = raw_frames(repo)
-    # The as-of months read only the frames: on the second core from here on, while this process computes
-    # today's boards, their intervals and the API (build/workers.py; SITEGEN_JOBS=1 keeps it here).
-    months = (
-        None
-        if boards_only
-        else workers.start(
-            "computing the boards as of every month",
-            functools.partial(_asof_stage, results, models, model_records, benchmarks, index_defs, raw),
+    # every row digested once, before the fork: today's boards and both as-of parts key their entries with them
+    digests = asof.InputDigests(results, models, raw, benchmarks)
+    plan = None
+    months = None
+    if not boards_only:
+        # The as-of months read only the frames: the heaviest definitions' on the second core from here on, while
+        # this process computes today's boards, their intervals, the API and the other definitions' months
+        # (build/workers.py; SITEGEN_JOBS=1 keeps it here).
+        # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
+        plan = asof.asof_plan(
+            results, models, cast(list[Mapping[str, Any]], model_records), index_defs, digests=digests
         )
-    )
+        months = workers.start(
+            "computing the boards as of every month",
+            functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, _worker_ids(index_defs)),
+        )
     try:
-        return _today(repo, results, models, result_records, model_records, benchmarks, index_defs, raw, months)
+        return _today(
+            repo, results, models, result_records, model_records, benchmarks, index_defs, raw, digests, plan, months
+        )
     finally:
         if months is not None:
             months.cancel()
 
 
 def _asof_stage(
-    results: pd.DataFrame,
-    models: pd.DataFrame,
-    model_records: list[dict[str, Any]],
+    plan: asof.AsofPlan,
     benchmarks: list[dict[str, Any]],
     index_defs: dict[str, dict[str, Any]],
     raw: RawFrames,
-) -> tuple[dict[str, Any], dict[str, str], set[str]]:
-    """Every board as of every month end, price steps, frontier over time (indices/asof.py), their API texts, and
-    the compute-cache entries used (the parent's store keeps them when it prunes)."""
-    from .. import export
+    only: set[str],
+) -> tuple[dict[str, Any], dict[str, dict[str, str]], set[str]]:
+    """The boards of the definitions in `only` as of every month end, as the published views read them, with their
+    changes and frontiers over time (indices/asof.asof_part); their API texts by board; and the compute-cache
+    entries used (the parent's store keeps them when it prunes)."""
     from ..indices import asof, simcache
 
-    # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
-    as_of = asof.compute_asof(
-        results, models, cast(list[Mapping[str, Any]], model_records), benchmarks, index_defs, raw
-    )
+    part = asof.asof_part(plan, benchmarks, index_defs, raw, only=only, slim=True)
     store = simcache.current()
-    return as_of, export.asof_texts(as_of), set(getattr(store, "used", ()))
+    return part, _asof_texts(plan, part), set(getattr(store, "used", ()))
+
+
+def _asof_texts(plan: asof.AsofPlan, part: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """A part's as-of API texts (export.asof_texts), by board: each board's files are its own."""
+    from .. import export
+    from ..indices import asof
+
+    view = asof.part_view(plan, part)
+    return {b: export.asof_texts({**view, "boards": {b: per_month}}) for b, per_month in part["boards"].items()}
 
 
 def _today(
@@ -195,6 +220,8 @@ def _today(
     benchmarks: list[dict[str, Any]],
     index_defs: dict[str, dict[str, Any]],
     raw: RawFrames,
+    digests: asof.InputDigests,
+    plan: asof.AsofPlan | None,
     months: workers.Handle | None,
 ) -> Computed:
     from .. import export
@@ -202,7 +229,7 @@ def _today(
     from ..indices import boards as engine
 
     # every publishable board, annotated; one definition at a time, each kept by its inputs' digest
-    boards = asof.today_boards(results, models, benchmarks, index_defs, raw)
+    boards = asof.today_boards(results, models, benchmarks, index_defs, raw, digests)
     frontiers = {k: v.pop("frontiers") for k, v in boards.items() if "frontiers" in v}
     ahead = {k: v.pop("ahead") for k, v in boards.items() if "ahead" in v}  # the compare page's, not the API's
     # the engine's boards are plain dicts; indices/board_types.py's Board says what they hold (its test checks them)
@@ -226,11 +253,7 @@ def _today(
     sources = _listed(repo.sources, "sources")
     as_of: dict[str, Any] = {}  # boards only (no months): neither the as-of views nor the API files
     api_files: dict[str, str] = {}
-    if months is not None:
-        as_of, texts, used = months.result()
-        store = simcache.current()
-        if store is not None and hasattr(store, "used"):
-            store.used |= used  # the worker's entries are this build's too
+    if plan is not None and months is not None:
         api_files = export.api_files(
             boards,
             benchmark_boards,
@@ -239,9 +262,20 @@ def _today(
             benchmarks,
             sources,
             frontiers,
-            as_of["price_steps"],
+            plan.steps,
         )
-        api_files.update(texts)
+        # the definitions the worker does not compute, here, while it computes its own
+        own = set(index_defs) - _worker_ids(index_defs)
+        mine = asof.asof_part(plan, benchmarks, index_defs, raw, only=own, slim=True)
+        texts = _asof_texts(plan, mine)
+        theirs, their_texts, used = months.result()
+        store = simcache.current()
+        if store is not None and hasattr(store, "used"):
+            store.used |= used  # the worker's entries are this build's too
+        as_of = asof.join_asof(plan, [mine, theirs])
+        texts.update(their_texts)
+        for board_id in sorted(texts):  # in board order, as one pass over every board writes them
+            api_files.update(texts[board_id])
     return Computed(
         results=results,
         models=models,

@@ -1,6 +1,6 @@
-"""Compute on both cores: a stage that needs nothing the rest of compute makes (the as-of months) runs in a forked
-process started before the parent begins its own stages (today's boards, their intervals, the JSON API), and its
-result comes back through a pipe, pickled.
+"""Compute on both cores: a stage that needs nothing the rest of compute makes (AI IQ's as-of months) runs in a forked
+process started before the parent begins its own stages (today's boards, their intervals, the JSON API, the other
+definitions' as-of months), and its result comes back through a pipe, pickled.
 
 The output does not depend on the scheduling: the worker computes what the parent would have computed in its
 place, from the same inputs, and the parent waits for it before anything reads it. A worker that fails (an

@@ -24,11 +24,12 @@ simulation's standard normals are drawn once per (board, model, component) strea
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import hashlib
 import math
 import pickle
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -331,12 +332,18 @@ class _TodayModels:
 
 
 def today_boards(
-    results: pd.DataFrame, models: pd.DataFrame, benchmarks: list, index_defs: Mapping[str, Mapping], raw: Mapping
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    benchmarks: list,
+    index_defs: Mapping[str, Mapping],
+    raw: Mapping,
+    digests: InputDigests | None = None,
 ) -> dict[str, dict]:
     """Today's publishable index boards, annotated: boards.compute_boards and uncertainty.annotate_boards one
-    definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards),
-    so an edit recomputes only the definitions that read what it changed."""
-    digests = InputDigests(results, models, raw, benchmarks)
+    definition at a time (they compute each definition on its own), each kept by its inputs' digest (month_boards;
+    `digests`, the frames' InputDigests when the caller has made them), so an edit recomputes only the definitions
+    that read what it changed."""
+    digests = digests or InputDigests(results, models, raw, benchmarks)
     today = _TodayModels(models)
     out: dict[str, dict] = {}
     for index_id, definition in sorted(index_defs.items()):
@@ -359,10 +366,12 @@ def month_boards(
     benchmarks: list,
     raw_at: Mapping,
     reads: tuple[str, ...],
+    reduce: bool = False,
 ) -> dict:
     """A definition's publishable boards of one month, annotated with intervals, rank intervals and tiers as
     today's boards are: taken from `seen` or the simulation store (indices/simcache.py) when a month with the same
-    inputs (InputDigests.key) was computed before, otherwise computed and kept in both."""
+    inputs (InputDigests.key) was computed before, otherwise computed and kept in both. With `reduce`, what `seen`
+    keeps and this returns is each board without its draws (`without_draws`; the store keeps the whole board)."""
     name = digests.key(index_id, definition, res, raw_at, month_models, reads)
     if name in seen:
         return seen[name]
@@ -377,8 +386,30 @@ def month_boards(
             annotate_boards(boards, {index_id: definition}, res, priced, benchmarks, raw_at)
         return boards
 
-    seen[name] = simcache.kept(name, compute)
+    found = simcache.kept(name, compute)
+    seen[name] = {b: without_draws(v) for b, v in found.items()} if reduce else found
     return seen[name]
+
+
+def without_draws(board: dict) -> dict:
+    """A board without `ahead` (each ranked row's simulated rank in every draw: the compare page's, of today's
+    boards only), the largest part of an annotated board and read by nothing of the as-of views."""
+    return {k: v for k, v in board.items() if k != "ahead"} if "ahead" in board else board
+
+
+def shown(board: dict | None) -> dict | None:
+    """What the published as-of views read of a board (the API's month files, the board page's date control, its
+    names and texts files, the frontiers over time): the definition, version, snapshot and direction, the level
+    of its rank intervals, and per row `_slim`'s fields. The month-to-month changes read more (the rows'
+    components): they are made from the whole board before it is replaced by this."""
+    if board is None:
+        return None
+    out: dict = {k: board[k] for k in ("definition", "version", "source_snapshot", "higher_is_better") if k in board}
+    level = (board.get("uncertainty") or {}).get("level")
+    if level is not None:
+        out["uncertainty"] = {"level": level}
+    out["rows"] = [_slim(r) for r in board["rows"]]
+    return out
 
 
 class _MonthInputs:
@@ -422,43 +453,177 @@ class _MonthInputs:
         return self._models
 
 
+@dataclasses.dataclass
+class AsofPlan:
+    """What every part of one as-of computation shares (asof_plan): the months and their days, who is available
+    from when, the price steps, the snapshots' days. Made once, before the parts are (build/workers.py forks
+    after it)."""
+
+    results: pd.DataFrame  # sorted by `published`
+    models: pd.DataFrame
+    available: dict[str, str]
+    last: str | None
+    steps: dict[str, list[dict]]
+    disagreements: dict[str, list[dict]]
+    months: list[str]
+    dates: dict[str, str]
+    snapshots: dict[str, str]
+    digests: InputDigests | None = None  # of every row (any order of the same rows gives the same keys)
+
+
+def asof_plan(
+    results: pd.DataFrame,
+    models: pd.DataFrame,
+    model_records: list[Mapping],
+    index_defs: Mapping[str, Mapping],
+    months: list[str] | None = None,
+    digests: InputDigests | None = None,
+) -> AsofPlan:
+    """The months covered (or `months`), their days, availability, price tables and snapshot days; `digests`, the
+    frames' InputDigests when the caller has them (today_boards reads the same), else each part makes its own."""
+    available = availability(results, models)
+    last = data_date(results)
+    steps, disagreements = price_tables(model_records)
+    months = months_covered(results, available) if months is None else months
+    # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
+    pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
+    snapshots = {
+        s: str(results.loc[results["source"] == s, "retrieved"].max())
+        for s in sorted(pinned)
+        if (results["source"] == s).any()
+    }
+    return AsofPlan(
+        results=results.sort_values("published", kind="stable"),
+        models=models,
+        available=available,
+        last=last,
+        steps=steps,
+        disagreements=disagreements,
+        months=months,
+        dates={month: month_day(month, last) for month in months},
+        snapshots=snapshots,
+        digests=digests,
+    )
+
+
 class _AsofRun:
-    """What one compute_asof call shares across its views and months: the inputs, the boards computed so far
-    (by input digest, and by (month, definition) in the known view) and the count of engine runs."""
+    """What one asof_part call shares across its months and views: the inputs, the boards computed so far (by input
+    digest, and by (month, definition) in the known view), the count of engine runs, and per board its previous
+    month's known board (the changes are made month by month, so that a month's whole boards can be let go)."""
 
     def __init__(
         self,
-        results: pd.DataFrame,
-        models: pd.DataFrame,
+        plan: AsofPlan,
         benchmarks: list,
         index_defs: Mapping[str, Mapping],
+        only: Collection[str] | None,
         raw: Mapping,
-        steps: Mapping[str, list[dict]],
-        out: dict,
+        slim: bool,
     ):
-        self.results, self.models, self.benchmarks, self.index_defs = results, models, benchmarks, index_defs
-        self.raw, self.steps, self.out = raw, steps, out
+        self.plan, self.results, self.models = plan, plan.results, plan.models
+        self.benchmarks, self.index_defs, self.raw, self.steps = benchmarks, index_defs, raw, plan.steps
+        self.ids = sorted(i for i in index_defs if only is None or i in only)
+        self.slim = slim
+        self.out: dict = {"boards": {}, "superseded": {}, "changes": {}}
         self.runs = 0
-        self.reads = {i: benchmarks_read(d) for i, d in index_defs.items()}
-        self.lookup = model_lookup(models)
+        self.reads = {i: benchmarks_read(index_defs[i]) for i in self.ids}
+        self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
-        self.digests = InputDigests(results, models, raw, benchmarks)
-        self.seen: dict[str, dict] = {}  # input digest -> the boards computed from those inputs (any month, view)
+        self.digests = plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
+        # input digest -> the boards computed from those inputs this month; an earlier month's with the same inputs
+        # (rare: a known view equal to an earlier released one) come from the simulation store, or are computed
+        # again, rather than every month's whole boards being held to the end
+        self.seen: dict[str, dict] = {}
+        self.caches: dict[str, dict[str, tuple]] = {view: {} for view in VIEWS}  # view -> definition -> key, boards
+        # where each board and superseded entry is first made in a run of every view's months one after the other
+        # (compute_asof's order before the months were streamed): the parts are joined in that order
+        self.order: dict[str, tuple] = {}
+        self.gone_order: dict[str, tuple] = {}
+        self.touched: dict[str, None] = {}  # the boards with an entry this month
+        self.last: dict[str, tuple[str, dict | None]] = {}  # board id -> its previous month with an entry, known board
+        # id(board) -> (board, shown(board)): a board shown in several months is one object (held, so its id is its)
+        self.shown: dict[int, tuple[dict, dict | None]] = {}
+        # (published, model) in date order, so a month's publications are one slice
+        self.dated = sorted(
+            (day, model)
+            for day, model in zip(self.results["published"].tolist(), self.results["model"].tolist())
+            if isinstance(day, str)
+        )
+        self.days = [day for day, _ in self.dated]
 
-    def month(self, view: str, month: str, day: str, available: Mapping[str, str], cache: dict[str, tuple]) -> None:
+    def run(self) -> dict:
+        plan, caches = self.plan, self.caches
+        # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each
+        # is drawn once (uncertainty.kept_normals), the same numbers.
+        with kept_normals():
+            for i, month in enumerate(plan.months):
+                for v, view in enumerate(VIEWS):
+                    self.month(v, view, i, month, plan.dates[month], caches[view])
+                self.close(month)
+        for board_id, per_month in self.out["boards"].items():
+            # months with a known board first, then those with a released one only (each in date order)
+            self.out["boards"][board_id] = dict(
+                sorted(per_month.items(), key=lambda kv: (kv[1]["known"] is None, kv[0]))
+            )
+        self.out["engine_runs"] = self.runs
+        self.out["order"], self.out["gone_order"] = self.order, self.gone_order
+        self.out["frontier"] = _frontiers(
+            self.out["boards"], plan.available, self.index_defs, plan.dates, self.models, self.steps
+        )
+        return self.out
+
+    def month(self, v: int, view: str, i: int, month: str, day: str, cache: dict[str, tuple]) -> None:
         """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
-        frames = frames_at(self.results, self.models, available, self.raw, day, view)
+        frames = frames_at(self.results, self.models, self.plan.available, self.raw, day, view)
         inputs = _MonthInputs(frames, self.steps, day, self.lookup)
-        for index_id, definition in sorted(self.index_defs.items()):
+        for index_id in self.ids:
+            definition = self.index_defs[index_id]
             if definition["kind"] == "benchmark-boards":
                 continue
             if view == "known" and not in_force(definition, day):
                 gone = superseded(definition, self.index_defs, day)
                 if gone:
+                    self.gone_order.setdefault(index_id, (i, index_id))
                     self.out["superseded"].setdefault(index_id, {})[month] = gone
                 cache.pop(index_id, None)
                 continue
             self.definition(view, month, index_id, definition, inputs, cache)
+            for pos, (board_id, board) in enumerate(cache[index_id][1].items()):
+                place = (v, i, index_id, pos)
+                if board_id not in self.order or place < self.order[board_id]:
+                    self.order[board_id] = place
+                self.out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
+                self.touched[board_id] = None
+
+    def close(self, month: str) -> None:
+        """The month's changes from each board's previous month with an entry, then its boards as shown."""
+        dates = self.plan.dates
+        for board_id in self.touched:
+            views = self.out["boards"][board_id][month]
+            for view in VIEWS:
+                views.setdefault(view, None)
+            if board_id in self.last:
+                before, old = self.last[board_id]
+                change = month_change(old, views["known"], dates[before], dates[month], self.dated, self.days)
+                if change is not None:
+                    self.out["changes"].setdefault(board_id, {})[month] = change
+            self.last[board_id] = (month, views["known"])
+            if self.slim:
+                for view in VIEWS:
+                    views[view] = self._shown(views[view])
+        self.touched.clear()
+        self.known_at.clear()  # only a month's own released view reads it
+        self.seen.clear()
+        # a board the next month may show again is one a view's cache holds: the others are let go
+        live = {id(b) for cache in self.caches.values() for _, boards in cache.values() for b in boards.values()}
+        self.shown = {k: v for k, v in self.shown.items() if k in live}
+
+    def _shown(self, board: dict | None) -> dict | None:
+        if board is None:
+            return None
+        if id(board) not in self.shown:
+            self.shown[id(board)] = (board, shown(board))
+        return self.shown[id(board)][1]
 
     def definition(
         self,
@@ -480,8 +645,6 @@ class _AsofRun:
             self.runs += 1
         if view == "known":
             self.known_at[(month, index_id)] = cache[index_id]
-        for board_id, board in cache[index_id][1].items():
-            self.out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
 
     def boards(self, index_id: str, definition: Mapping, inputs: _MonthInputs, key: tuple) -> dict:
         """The boards computed from the month's inputs; none when the definition has nothing to read."""
@@ -497,6 +660,7 @@ class _AsofRun:
             self.benchmarks,
             inputs.raw_at,
             self.reads[index_id],
+            reduce=True,
         )
 
 
@@ -523,6 +687,55 @@ def _frontiers(
     return frontier
 
 
+def asof_part(
+    plan: AsofPlan,
+    benchmarks: list,
+    index_defs: Mapping[str, Mapping],
+    raw: Mapping | None = None,
+    only: Collection[str] | None = None,
+    slim: bool = False,
+) -> dict:
+    """The as-of boards of the definitions in `only` (every definition when None), month after month: their boards
+    in both views, superseded months, month-to-month changes and frontiers over time (each a function of one
+    board's months), and where each was first made (join_asof's order). A month's boards are computed, its
+    changes made from them, and with `slim` they are replaced by what the published views read (`shown`) before
+    the next month: no month's draws or whole rows are kept past it."""
+    return _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim).run()
+
+
+def part_view(plan: AsofPlan, part: Mapping) -> dict:
+    """One part as api_files reads an as-of result (its boards' files are the same as the joined result's)."""
+    return {
+        "dates": plan.dates,
+        "boards": part["boards"],
+        "superseded": part["superseded"],
+        "snapshots": plan.snapshots,
+        "changes": part["changes"],
+        "frontier": part["frontier"],
+    }
+
+
+def join_asof(plan: AsofPlan, parts: list[Mapping]) -> dict:
+    """compute_asof's result from the parts of disjoint sets of definitions: each board and superseded entry in
+    the order one pass over every definition makes them."""
+    owner = {board_id: part for part in parts for board_id in part["boards"]}
+    order = sorted(owner, key=lambda b: owner[b]["order"][b])
+    gone = {index_id: part for part in parts for index_id in part["superseded"]}
+    return {
+        "months": plan.months,
+        "dates": plan.dates,
+        "data_date": plan.last,
+        "boards": {b: owner[b]["boards"][b] for b in order},
+        "price_steps": plan.steps,
+        "price_disagreements": plan.disagreements,
+        "superseded": {i: gone[i]["superseded"][i] for i in sorted(gone, key=lambda i: gone[i]["gone_order"][i])},
+        "engine_runs": sum(part["engine_runs"] for part in parts),
+        "snapshots": plan.snapshots,
+        "changes": {b: owner[b]["changes"].get(b, {}) for b in sorted(owner)},
+        "frontier": {b: owner[b]["frontier"][b] for b in sorted(owner) if b in owner[b]["frontier"]},
+    }
+
+
 def compute_asof(
     results: pd.DataFrame,
     models: pd.DataFrame,
@@ -531,52 +744,19 @@ def compute_asof(
     index_defs: Mapping[str, Mapping],
     raw: Mapping | None = None,
     months: list[str] | None = None,
+    only: Collection[str] | None = None,
+    slim: bool = False,
 ) -> dict:
-    """Every board at every month end, in both views, plus frontiers over time and month-to-month changes.
+    """Every board at every month end, in both views, plus frontiers over time and month-to-month changes (of the
+    definitions in `only`, when given).
 
-    Returns {"months": [...], "boards": {board id: {month: {view: full board or None}}},
+    Returns {"months": [...], "boards": {board id: {month: {view: board or None}}},
     "frontier": {board id: {"best": [...], "value_by_quarter": {...}}}, "changes": {board id: {month: diff}},
-    "price_steps": {model: [...]}}. A board absent in a month (no data, or not in force) is None.
+    "price_steps": {model: [...]}}. A board absent in a month (no data, or not in force) is None. A board is the
+    engine's without its draws (`without_draws`), or with `slim` what the published views read (`shown`).
     """
-    raw = raw or {}
-    available = availability(results, models)
-    last = data_date(results)
-    steps, disagreements = price_tables(model_records)
-    months = months_covered(results, available) if months is None else months
-    results = results.sort_values("published", kind="stable")
-    dates = {month: month_day(month, last) for month in months}
-    out: dict = {
-        "months": months,
-        "dates": dates,
-        "data_date": last,
-        "boards": {},
-        "price_steps": steps,
-        "price_disagreements": disagreements,
-        "superseded": {},
-    }
-    run = _AsofRun(results, models, benchmarks, index_defs, raw, steps, out)
-    # Month after month simulates the same (board, model, component) streams, whose seeds carry no date: each is
-    # drawn once (uncertainty.kept_normals), the same numbers.
-    with kept_normals():
-        for view in VIEWS:
-            cache: dict[str, tuple] = {}  # definition id -> (input key, its boards)
-            for month in months:
-                run.month(view, month, dates[month], available, cache)
-    for per_month in out["boards"].values():
-        for views in per_month.values():
-            for view in VIEWS:
-                views.setdefault(view, None)
-    out["engine_runs"] = run.runs
-    # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
-    pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
-    out["snapshots"] = {
-        s: str(results.loc[results["source"] == s, "retrieved"].max())
-        for s in sorted(pinned)
-        if (results["source"] == s).any()
-    }
-    out["changes"] = {b: monthly_changes(per_month, results, dates) for b, per_month in sorted(out["boards"].items())}
-    out["frontier"] = _frontiers(out["boards"], available, index_defs, dates, models, steps)
-    return out
+    plan = asof_plan(results, models, model_records, index_defs, months)
+    return join_asof(plan, [asof_part(plan, benchmarks, index_defs, raw, only, slim)])
 
 
 def benchmarks_read(definition: Mapping) -> tuple[str, ...]:
@@ -729,19 +909,27 @@ def monthly_changes(
     )
     days = [day for day, _ in dated]
     for before, after in zip(months, months[1:]):
-        old, new = per_month[before].get("known"), per_month[after].get("known")
-        if old is None and new is None:
-            continue
         start, end = (dates or {}).get(before, month_end(before)), (dates or {}).get(after, month_end(after))
-        changed = {model for _, model in dated[bisect_right(days, start) : bisect_right(days, end)]}
-        change = diff_board(old, new, changed, [])
-        # the highest-ranked entrants first (unranked ones after, by id), so a reader sees the notable ones
-        change["entered"] = sorted(
-            change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"])
-        )
-        if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
-            out[after] = {"from": start, "to": end, **change}
+        change = month_change(per_month[before].get("known"), per_month[after].get("known"), start, end, dated, days)
+        if change is not None:
+            out[after] = change
     return out
+
+
+def month_change(
+    old: Mapping | None, new: Mapping | None, start: str, end: str, dated: list[tuple[str, str]], days: list[str]
+) -> dict | None:
+    """The change of a board's known view from the day `start` to `end` (monthly_changes), None when nothing
+    changed. `dated`: every (published, model) in date order; `days` its dates."""
+    if old is None and new is None:
+        return None
+    changed = {model for _, model in dated[bisect_right(days, start) : bisect_right(days, end)]}
+    change = diff_board(old, new, changed, [])
+    # the highest-ranked entrants first (unranked ones after, by id), so a reader sees the notable ones
+    change["entered"] = sorted(change["entered"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r["model"]))
+    if change["entered"] or change["left"] or change["moved"] or change["status"] != "changed":
+        return {"from": start, "to": end, **change}
+    return None
 
 
 def _view_file(board: Mapping) -> dict:
