@@ -150,7 +150,9 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
         if boards_only
         else workers.start(
             "computing the boards as of every month",
-            functools.partial(_asof_stage, results, models, model_records, benchmarks, index_defs, raw),
+            functools.partial(
+                _asof_stage, results, models, model_records, benchmarks, index_defs, raw, frame.price_precedence(repo)
+            ),
         )
     )
     try:
@@ -167,6 +169,7 @@ def _asof_stage(
     benchmarks: list[dict[str, Any]],
     index_defs: dict[str, dict[str, Any]],
     raw: RawFrames,
+    price_precedence: dict[str, int],
 ) -> tuple[dict[str, Any], dict[str, str], set[str]]:
     """Every board as of every month end, price steps, frontier over time (indices/asof.py), their API texts, and
     the compute-cache entries used (the parent's store keeps them when it prunes)."""
@@ -175,7 +178,13 @@ def _asof_stage(
 
     # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
     as_of = asof.compute_asof(
-        results, models, cast(list[Mapping[str, Any]], model_records), benchmarks, index_defs, raw
+        results,
+        models,
+        cast(list[Mapping[str, Any]], model_records),
+        benchmarks,
+        index_defs,
+        raw,
+        price_precedence=price_precedence,
     )
     store = simcache.current()
     return as_of, export.asof_texts(as_of), set(getattr(store, "used", ()))
