@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from ..importers.extracts import Extract, Outcome
 
 ROOT = root_option(help="Repository root.")
+#: The boards issue #10's metadata coverage target is measured on (`stats`): this repository's AI IQ and Artificial
+#: Analysis index boards, by id prefix, and LMArena's benchmark board.
+COVERAGE_BOARDS = ("ai-iq", "aa-")
+COVERAGE_BENCHMARK_BOARDS = ("lmarena-text",)
 
 
 def _data_dir(root: Path, data: Path | None) -> Path:
@@ -277,7 +281,12 @@ def _metadata_stats(root: Path) -> None:
     )
     for label, ids in (
         ("all models", None),
-        ("ranked: AI IQ, AA, LMArena", metadata.ranked_models(computed.boards, computed.benchmark_boards)),
+        (
+            "ranked: AI IQ, AA, LMArena",
+            metadata.ranked_models(
+                computed.boards, computed.benchmark_boards, COVERAGE_BOARDS, COVERAGE_BENCHMARK_BOARDS
+            ),
+        ),
     ):
         c = metadata.coverage(computed.model_records, ids)
         click.echo(
