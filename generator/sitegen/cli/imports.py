@@ -224,9 +224,9 @@ def aliases_group() -> None:
 def suggest_command(source: str, paths: tuple[Path, ...], retrieved: str | None, root: Path) -> None:
     """Print, as YAML for review, a match or a new model for every unresolved name of SOURCE."""
     from .. import importers
+    from ..data.registry import Registry
     from ..importers import aliases as alias_tools
     from ..importers.extracts import ImportError_, load_ignores, reading
-    from ..importers.registry import Registry
 
     registry = Registry.load(root)
     ignores = load_ignores(root)
@@ -343,8 +343,8 @@ def audit_command(root: Path) -> None:
     mode-unknown models ranked beside a known sibling, unreviewed aliases, bare aliases that pin a configuration
     the vendor default does not. Exits 1 when there is any."""
     from ..data import load
+    from ..data.registry import Registry
     from ..importers import audit
-    from ..importers.registry import Registry
 
     identity = load.read_yaml(root, "scores/identity.yaml")
     distinct, unresolved = audit.reviewed_sets(identity)
