@@ -6,10 +6,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from sitegen.data import lookalike
-from sitegen.importers import audit
 from sitegen.cli.imports import aliases_group
-from sitegen.importers.registry import Registry
+from sitegen.data import lookalike
+from sitegen.data.registry import Registry
+from sitegen.importers import audit
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,95 +1,128 @@
-"""The core names none of this repository's ids (issue #34 item 1): no board, index, benchmark or source id of
-scores/ and methodology/ is a string literal in the core's modules. The repository's own files name them
-(methodology/site.yaml, methodology/indices/*.yaml); the core reads them from there.
-
-One parametrised case per core folder; a folder is added here when its modules are clean. Engine kind names
-(`ai-iq` as a *kind*, `cost`, `hle`) are the engine's vocabulary and allowed: ENGINE_KINDS, checked against the
-kinds the engine registers."""
+"""The core names none of this repository's boards, indices or sources (issue 34, item 1): the repository's data
+names them (scores/, methodology/), and its importers' commands come through an entry point, outside the core."""
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
+from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
+import click
 import pytest
 import yaml
 
-from sitegen.data.kinds import GENERIC
-from sitegen.indices.boards import COMPUTERS, MULTI_BOARD, NOT_BOARDS
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "generator" / "sitegen"
-
-#: Index kind names some of this repository's ids share: the engine's own words, allowed as literals.
-ENGINE_KINDS = frozenset({"ai-iq", "ai-eq", "cost", "hle", "pedagogy", "weighted-mean", "published",
-                          "benchmark-boards"})
-
-#: The core's folders whose modules name no id of this repository (coredata adds data/ and indices/).
-CLEAN_FOLDERS = ["site"]
+#: The core's folders and modules checked here.
+FOLDERS = ("data", "indices", "build", "history", "contrib", "interchange", "export.py", "site")
 
 
-def _load(rel: str) -> dict:
-    return yaml.safe_load((ROOT / rel).read_text(encoding="utf-8")) or {}
+def repository_ids(root: Path = ROOT) -> set[str]:
+    """Every source, benchmark, index and board id this repository's data defines (scores/sources.yaml,
+    methodology/benchmarks.yaml, methodology/indices/*.yaml and their `boards`), less the engine's kind names
+    (schemas/index.schema.json), which are the engine's vocabulary even where an index of that kind shares one."""
+    ids = {s["id"] for s in yaml.safe_load((root / "scores" / "sources.yaml").read_text())["sources"]}
+    ids |= {b["id"] for b in yaml.safe_load((root / "methodology" / "benchmarks.yaml").read_text())["benchmarks"]}
+    for path in (root / "methodology" / "indices").glob("*.yaml"):
+        definition = yaml.safe_load(path.read_text())
+        boards = definition.get("boards") or []
+        ids |= {definition["id"], *(b["id"] for b in (boards.values() if isinstance(boards, dict) else boards))}
+    return ids - engine_kinds()
 
 
-def _board_ids(definition: dict) -> set[str]:
-    """The boards a definition makes: its own id (but for a definition of no board) and those under `boards`."""
-    out = set() if definition.get("kind") in NOT_BOARDS else {definition["id"]}
-    boards = definition.get("boards") or []
-    for b in boards.values() if isinstance(boards, dict) else boards:
-        if isinstance(b, dict) and isinstance(b.get("id"), str):
-            out.add(b["id"])
-    return out
+@lru_cache(maxsize=1)
+def engine_kinds() -> frozenset[str]:
+    """The index kinds the engine computes (schemas/index.schema.json): its vocabulary, never an id here."""
+    return frozenset(json.loads((PACKAGE / "schemas" / "index.schema.json").read_text())["properties"]["kind"]["enum"])
 
 
-def repository_ids() -> dict[str, set[str]]:
-    """This repository's ids by what they name, read from its files."""
-    definitions = [_load(str(p.relative_to(ROOT))) for p in sorted((ROOT / "methodology" / "indices").glob("*.yaml"))]
-    return {
-        "index": {d["id"] for d in definitions},
-        "board": set().union(*(_board_ids(d) for d in definitions)),
-        "benchmark": {b["id"] for b in _load("methodology/benchmarks.yaml")["benchmarks"]},
-        "source": {s["id"] for s in _load("scores/sources.yaml")["sources"]},
-    }
+def names_an_id(text: str, ids: set[str]) -> bool:
+    """An id, or the start of one up to a hyphen ('aa-', 'aa-intelligence'): how code picks a family of them. A
+    kind name ('hle', 'pedagogy') is the engine's word, even where this repository's ids start with it."""
+    return (
+        len(text) >= 2
+        and text not in engine_kinds()
+        and any(i == text or (i.startswith(text) and "-" in (text[-1], i[len(text)])) for i in ids)
+    )
 
 
-def named_ids(source: str, ids: dict[str, set[str]], allowed: frozenset[str] = ENGINE_KINDS) -> list[str]:
-    """Each string literal of a module's source that is one of `ids` and not an allowed kind name, as
-    "line: 'id' (what it names)"; docstrings and f-string parts included (an id is an id wherever it is)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value not in allowed:
-            what = sorted(k for k, v in ids.items() if node.value in v)
-            if what:
-                found.append(f"{node.lineno}: {node.value!r} ({', '.join(what)})")
-    return sorted(found, key=lambda f: int(f.split(":")[0]))
+def id_literals(path: Path, ids: set[str]) -> list[str]:
+    """`file:line: 'literal'` for each string literal of a module that names an id."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and names_an_id(node.value, ids)
+    ]
 
 
-def test_the_allowed_names_are_the_engines_kinds():
-    assert ENGINE_KINDS <= set(COMPUTERS) | set(MULTI_BOARD) | set(NOT_BOARDS) | set(GENERIC)
+def test_names_an_id_finds_ids_and_their_hyphen_prefixes_only():
+    ids = {"aa-api-2026-07", "lmarena-text", "critpt"}
+    assert [t for t in ("critpt", "aa-", "aa-api", "lmarena", "lmarena-text") if names_an_id(t, ids)] == [
+        "critpt", "aa-", "aa-api", "lmarena", "lmarena-text"]
+    assert [t for t in ("a", "aa-api-2", "crit", "lmarena-text-x", "text", "") if names_an_id(t, ids)] == []
+    assert not names_an_id("hle", {"hle-paper"})  # a kind name
 
 
-def test_an_id_literal_is_found_and_a_kind_name_is_not():
-    ids = {"board": {"quiz-board", "hle"}, "source": {"quiz-paper"}}
-    code = 'A = "quiz-board"\nB = ("quiz-paper", "other")\nC = f"x{A}"\nD = "hle"\n"""Doc: quiz-board."""\n'
-    assert named_ids(code, ids, frozenset({"hle"})) == ["1: 'quiz-board' (board)", "2: 'quiz-paper' (source)"]
-    assert named_ids(code, ids, frozenset()) == ["1: 'quiz-board' (board)", "2: 'quiz-paper' (source)",
-                                                 "4: 'hle' (board)"]
+def test_id_literals_reads_the_string_literals_of_a_module(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text('X = ("critpt", "other")\ndef f(s):\n    return s.startswith("aa-") or f"{s}-critpt"\n')
+    assert id_literals(module, {"critpt", "aa-api"}) == ["sample.py:1: 'critpt'", "sample.py:3: 'aa-'"]
 
 
-def test_the_repositorys_ids_are_read():
+def test_the_repository_ids_are_its_sources_benchmarks_indices_and_boards_but_no_kind_name():
     ids = repository_ids()
-    assert {"ai-iq", "hle-calibration", "pedagogy-cdpk", "aa-intelligence-v3-0"} <= ids["board"]
-    assert "benchmark-boards" in ids["index"] and "benchmark-boards" not in ids["board"]
-    assert "lmarena" in ids["source"] and "aa-response-time" in ids["benchmark"]
+    assert {"lmarena", "aa-api-2026-07", "critpt", "lmarena-text", "aa-intelligence-v3-0", "pedagogy-cdpk"} <= ids
+    assert not ids & {"ai-iq", "cost", "hle", "pedagogy", "weighted-mean", "benchmark-boards"}
 
 
-@pytest.mark.parametrize("folder", CLEAN_FOLDERS)
-def test_no_core_module_names_an_id_of_this_repository(folder):
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_no_module_of_the_core_names_an_id_of_this_repository(folder):
     ids = repository_ids()
-    found = {
-        str(path.relative_to(PACKAGE)): hits
-        for path in sorted((PACKAGE / folder).glob("*.py"))
-        if (hits := named_ids(path.read_text(encoding="utf-8"), ids))
+    target = PACKAGE / folder
+    modules = [target] if target.suffix == ".py" else sorted(target.rglob("*.py"))
+    assert modules, folder
+    assert [hit for path in modules for hit in id_literals(path, ids)] == []
+
+
+def test_the_core_cli_imports_neither_the_importers_nor_their_commands():
+    # the import commands come from the entry-point group, loaded at start-up; the importers only when one runs
+    source = (PACKAGE / "cli" / "__init__.py").read_text(encoding="utf-8")
+    imported = {
+        alias.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
     }
-    assert found == {}
+    assert "imports" not in imported
+    code = (
+        "import json, sys, sitegen.cli as c; "
+        "print(json.dumps([sorted(c.main.commands), [m for m in sys.modules if m.startswith('sitegen.importers')]]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    commands, importers = json.loads(run.stdout)
+    assert {"import", "aliases", "stats", "fetch", "build", "validate"} <= set(commands)
+    assert importers == []
+
+
+def test_plugin_commands_load_in_name_order_a_core_name_stays_the_cores_and_a_broken_one_is_reported():
+    group = click.Group(commands={"build": click.Command("build")})
+    entries = [
+        metadata.EntryPoint("stats", "sitegen.cli.imports:stats_command", "sitegen.commands"),
+        metadata.EntryPoint("build", "sitegen.cli.imports:fetch_command", "sitegen.commands"),
+        metadata.EntryPoint("broken", "sitegen.no_such_module:command", "sitegen.commands"),
+    ]
+    from sitegen.cli import add_plugin_commands
+    from sitegen.cli.imports import stats_command
+
+    failed = add_plugin_commands(group, entries)
+    assert list(group.commands) == ["build", "stats"]
+    assert group.commands["stats"] is stats_command and group.commands["build"].callback is None
+    assert failed == [
+        "sitegen: command 'broken' (sitegen.no_such_module:command) not loaded: "
+        "ModuleNotFoundError: No module named 'sitegen.no_such_module'"
+    ]

@@ -172,21 +172,34 @@ def test_reasoning_state_keeps_not_stated_apart_from_not_known(tmp_path):
 
 
 def test_todays_price_follows_source_precedence_not_the_newest_date(tmp_path):
-    # LMArena's price is newer than the AA snapshot's, but AA outranks LMArena (methodology/cost.md)
+    # LMArena's price is newer than the AA snapshot's, but AA outranks LMArena: each source's price_precedence in
+    # scores/sources.yaml (methodology/cost.md)
     aa = ('source: aa-api-2025-10\nretrieved: "2025-10-14"\nmodels:\n  - model: acme/gadget\n'
           '    pricing: {input_per_mtok: 0.15, output_per_mtok: 0.15, as_of: "2025-10-14"}\nresults: []\n')
     arena = ('source: lmarena\nretrieved: "2025-12-17"\nmodels:\n  - model: acme/gadget\n'
              '    pricing: {input_per_mtok: 2.0, output_per_mtok: 6.0, as_of: "2025-12-17"}\nresults: []\n')
-    sources = (BASE / "scores/sources.yaml").read_text(encoding="utf-8") + "".join(
-        f"  - {{id: {sid}, name: {sid}, url: https://example.org/{sid}, licence: MIT, attribution: x, "
-        f"provenance: secondary}}\n" for sid in ("aa-api-2025-10", "lmarena"))
-    root = tree(tmp_path, {"scores/sources.yaml": sources, "scores/imported/aa-api-2025-10.yaml": aa,
-                           "scores/imported/lmarena.yaml": arena, "scores/models/acme/gadget.yaml": GADGET})
-    repo, problems = validate_repo(root)
-    assert not [p.format() for p in problems if p.severity == "error"]
-    gadget = next(r for r in frame.model_records(repo) if r["model"] == "acme/gadget")
-    assert (gadget["input_per_mtok"], gadget["pricing_source"]) == (0.15, "aa-api-2025-10")
-    assert sorted(gadget["prices"]) == ["aa-api-2025-10", "lmarena"]  # both kept for the price history
+
+    def files(rank: dict[str, int]) -> dict[str, str]:
+        sources = (BASE / "scores/sources.yaml").read_text(encoding="utf-8") + "".join(
+            f"  - {{id: {sid}, name: {sid}, url: https://example.org/{sid}, licence: MIT, attribution: x, "
+            f"provenance: secondary{f', price_precedence: {rank[sid]}' if sid in rank else ''}}}\n"
+            for sid in ("aa-api-2025-10", "lmarena"))
+        return {"scores/sources.yaml": sources, "scores/imported/aa-api-2025-10.yaml": aa,
+                "scores/imported/lmarena.yaml": arena, "scores/models/acme/gadget.yaml": GADGET}
+
+    def gadget(folder: str, rank: dict[str, int]) -> dict:
+        repo, problems = validate_repo(tree(tmp_path / folder, files(rank)))
+        assert not [p.format() for p in problems if p.severity == "error"]
+        return next(r for r in frame.model_records(repo) if r["model"] == "acme/gadget")
+
+    ranked = gadget("ranked", {"aa-api-2025-10": 1, "lmarena": 2})
+    assert (ranked["input_per_mtok"], ranked["pricing_source"]) == (0.15, "aa-api-2025-10")
+    assert sorted(ranked["prices"]) == ["aa-api-2025-10", "lmarena"]  # both kept for the price history
+    # AA alone ranked: LMArena, stating none, comes after it all the same
+    assert gadget("aa-only", {"aa-api-2025-10": 1})["pricing_source"] == "aa-api-2025-10"
+    # no source ranked: every one alike, so the newest price (LMArena's) holds today
+    alike = gadget("alike", {})
+    assert (alike["input_per_mtok"], alike["pricing_source"]) == (2.0, "lmarena")
 
 
 def test_a_hand_entered_vendor_list_price_sets_todays_price(tmp_path):

@@ -17,7 +17,7 @@ from sitegen import importers
 from sitegen.data import lookalike
 from sitegen.importers import audit
 from sitegen.importers.extracts import load_ignores
-from sitegen.importers.registry import Registry
+from sitegen.data.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 # (source, benchmark on our site, higher is better): sources that publish a ranking of their own

@@ -100,7 +100,10 @@ def test_real_data_coverage_of_weights_and_reasoning(capsys, real_computed):
     boards. The floors below are what the repository reaches today (weights 96.3%, reasoning 93.6%); they only rise.
     Reasoning rises with the identity branch's effort field, which names each configuration."""
     computed = real_computed  # tests/conftest.py: computed once per session
-    ranked = metadata.ranked_models(computed.boards, computed.benchmark_boards)
+    from sitegen.cli.imports import COVERAGE_BENCHMARK_BOARDS, COVERAGE_BOARDS
+
+    ranked = metadata.ranked_models(computed.boards, computed.benchmark_boards, COVERAGE_BOARDS,
+                                    COVERAGE_BENCHMARK_BOARDS)
     known = metadata.coverage(computed.model_records, ranked)
     weights, reasoning = known["weights"] / known["models"], known["reasoning"] / known["models"]
     with capsys.disabled():
@@ -130,8 +133,11 @@ def test_coverage_counts_known_values_and_open_models_with_a_size():
     assert metadata.coverage(records, {"a/z"})["models"] == 1
     boards = {"ai-iq": {"rows": [{"model": "a/x", "rank": 1}, {"model": "a/y", "rank": None}]},
               "hle": {"rows": [{"model": "a/z", "rank": 1}]}}
-    assert metadata.ranked_models(boards, {"lmarena-text": {"rows": [{"model": "a/z", "rank": 3}]}}) == {"a/x", "a/z"}
-    assert metadata.ranked_models(boards, {}) == {"a/x"}  # hle is not one of the coverage boards
+    arena = {"lmarena-text": {"rows": [{"model": "a/z", "rank": 3}]}}
+    assert metadata.ranked_models(boards, arena, ("ai-iq", "aa-"), ("lmarena-text",)) == {"a/x", "a/z"}
+    assert metadata.ranked_models(boards, {}, ("ai-iq", "aa-"), ("lmarena-text",)) == {"a/x"}  # hle is not named
+    assert metadata.ranked_models(boards, arena, ("h",), ()) == {"a/z"}  # a prefix: hle's row, the arena's not asked
+    assert metadata.ranked_models(boards, arena, (), ()) == set()
 
 
 # ---------------------------------------------------------------- organisations and fine-tunes

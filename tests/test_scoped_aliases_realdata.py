@@ -14,7 +14,7 @@ import yaml
 from sitegen import importers
 from sitegen.importers import defaults
 from sitegen.importers.extracts import load_ignores
-from sitegen.importers.registry import Registry, key
+from sitegen.data.registry import Registry, key
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ import yaml
 
 from sitegen.importers import audit, defaults
 from sitegen.importers.extracts import Extract, resolve
-from sitegen.importers.registry import Registry
+from sitegen.data.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = yaml.safe_load((ROOT / "scores" / "identity.yaml").read_text(encoding="utf-8"))
@@ -358,7 +358,7 @@ def test_apply_scopes_a_bare_name_the_vendor_default_does_not_fix(tmp_path):
     under source_aliases of that source; 'o3' proposed for the medium entry (OpenAI's default) stays global;
     a name that states its effort stays global."""
     from sitegen.importers import aliases
-    from sitegen.importers.registry import write_model
+    from sitegen.data.registry import write_model
 
     for mid, release, effort in [("openai/gpt-oss-120b-high", "openai/gpt-oss-120b", "high"),
                                  ("openai/gpt-oss-120b-low", "openai/gpt-oss-120b", "low"),
@@ -389,7 +389,7 @@ def test_apply_scopes_a_bare_name_the_vendor_default_does_not_fix(tmp_path):
 
 def test_merge_keeps_the_old_models_source_aliases(tmp_path):
     from sitegen.importers.aliases import merge
-    from sitegen.importers.registry import write_model
+    from sitegen.data.registry import write_model
 
     write_model(tmp_path, {"id": "acme/w-medium", "name": "W (medium)", "release": "acme/w", "effort": "medium"})
     write_model(tmp_path, {"id": "acme/w", "name": "W (effort not stated)", "release": "acme/w", "reasoning": True,

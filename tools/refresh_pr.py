@@ -37,7 +37,7 @@ from sitegen import importers
 from sitegen.importers import aliases as alias_tools
 from sitegen.importers import fetch as fetchers
 from sitegen.importers.extracts import load_ignores
-from sitegen.importers.registry import Registry
+from sitegen.data.registry import Registry
 from sitegen.history.pr_comment import code_block, code_span, md_escape
 
 MAX_BODY = 60000  # GitHub refuses bodies over 65,536 characters

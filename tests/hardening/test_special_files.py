@@ -9,7 +9,7 @@ from hardkit import make_tree, sitegen
 
 from sitegen.data import load
 from sitegen.build import stamp
-from sitegen.importers.registry import Registry
+from sitegen.data.registry import Registry
 
 
 def plant_specials(root):

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from sitegen import importers
 from sitegen.cli.imports import import_command
+from sitegen.data.registry import Registry
 from sitegen.importers.extracts import Context, number, resolve
-from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "downloads"
@@ -236,8 +236,8 @@ def test_a_source_scoped_alias_wins_at_its_source_only():
 
 
 def test_merge_moves_names_results_and_rows_and_keeps_the_old_id(tmp_path):
+    from sitegen.data.registry import write_model
     from sitegen.importers.aliases import merge
-    from sitegen.importers.registry import write_model
 
     write_model(tmp_path, {"id": "acme/w-high", "name": "W (high)", "release": "acme/w", "effort": "high",
                            "organization": "Acme", "aliases": ["w_high"]})

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from sitegen import importers
+from sitegen.data.registry import Registry
 from sitegen.importers import epoch, swe_bench
 from sitegen.importers.extracts import Context, checkpoint_name, dated_name, resolve, row_date
-from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]
 DATED_TAG = re.compile(r"\d{4}-?\d{2}-?\d{2}")  # a tag that names its own checkpoint: claude-4-opus-20250514

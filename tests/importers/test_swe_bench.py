@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from sitegen import importers
+from sitegen.data.registry import Registry
 from sitegen.importers import swe_bench
 from sitegen.importers.extracts import Context, resolve
-from sitegen.importers.registry import Registry
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURE = REPO / "downloads/swe-bench/swebench_leaderboards_2025-12-10.csv"

@@ -381,6 +381,11 @@ def test_month_files_keep_interval_rank_range_and_tier():
                     {"model": "o/b", "value": 40.0, "rank": 2, "status": "full"}]
 
 
+# Hand-written price precedence (scores/sources.yaml's `price_precedence`): the AA snapshots one source, LMArena
+# after them, every other source (the Pedagogy models list, "other-paper") after both.
+PRECEDENCE = {"aa-leaderboard-2025-08": 1, "aa-api-2025-10": 1, "aa-api-2026-07": 1, "lmarena": 2}
+
+
 def _priced(**prices):
     """A model record from {source: (as_of, input, output)} and vendor list prices under the key "vendor"."""
     vendor = prices.pop("vendor", [])
@@ -394,7 +399,7 @@ def test_a_lower_source_disagreeing_is_not_a_step():
     # o3's case: $2/$8 from the AA snapshots, LMArena's $10/$40 in between: a disagreement, no step back and forth
     record = _priced(**{"aa-leaderboard-2025-08": ("2025-08-14", 2, 8), "lmarena": ("2025-12-17", 10, 40),
                         "aa-api-2026-07": ("2026-07-31", 2, 8)})
-    steps, disagreements = asof.price_history(record)
+    steps, disagreements = asof.price_history(record, PRECEDENCE)
     assert [(s["date"], s["input"], s["source"]) for s in steps] == [("2025-08-14", 2.0, "aa-leaderboard-2025-08")]
     assert disagreements == [{"date": "2025-12-17", "input": 10.0, "output": 40.0, "source": "lmarena",
                               "in_force": {"date": "2025-08-14", "input": 2.0, "output": 8.0,
@@ -405,7 +410,7 @@ def test_the_vendor_list_price_sets_the_steps_and_says_whether_it_was_captured()
     record = _priced(vendor=[("2025-04-16", 10, 40, None), ("2025-06-10", 2, 8, "downloads/v/page.html")],
                      **{"pedagogy-models": ("2025-06-30", 2, 8), "lmarena": ("2025-12-17", 10, 40),
                         "aa-api-2026-07": ("2026-07-31", 2, 8)})
-    steps, disagreements = asof.price_history(record)
+    steps, disagreements = asof.price_history(record, PRECEDENCE)
     assert steps == [
         {"date": "2025-04-16", "input": 10.0, "output": 40.0, "source": "vendor", "url": "https://v.example/2025-04-16",
          "captured": False},
@@ -422,7 +427,7 @@ def test_a_higher_source_arriving_later_with_another_price_is_a_disagreement_not
     # date, marked with its own date, and LMArena's price is a disagreement. A newer AA snapshot is a step.
     record = _priced(**{"lmarena": ("2025-01-10", 3, 15), "aa-leaderboard-2025-08": ("2025-08-14", 3, 12),
                         "aa-api-2025-10": ("2025-10-14", 2.5, 10), "other-paper": ("2025-09-01", 1, 1)})
-    steps, disagreements = asof.price_history(record)
+    steps, disagreements = asof.price_history(record, PRECEDENCE)
     assert steps == [
         {"date": "2025-01-10", "input": 3.0, "output": 12.0, "source": "aa-leaderboard-2025-08",
          "source_date": "2025-08-14"},                                                   # AA for the whole period
@@ -435,11 +440,11 @@ def test_a_higher_source_arriving_later_with_another_price_is_a_disagreement_not
     # a source agreeing with the price in force adds nothing; undated prices are not steps
     same = _priced(**{"aa-api-2025-10": ("2025-10-14", 2, 8), "lmarena": ("2025-12-17", 2, 8)})
     same["prices"]["undated"] = {"input_per_mtok": 9}
-    assert asof.price_history(same) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
+    assert asof.price_history(same, PRECEDENCE) == ([{"date": "2025-10-14", "input": 2.0, "output": 8.0,
                                           "source": "aa-api-2025-10"}], [])
     # a lower source alone sets the price (the paper's, then LMArena's: LMArena outranks it for the whole period)
     lower = _priced(**{"pedagogy-models": ("2025-06-30", 0.3, 2.5), "lmarena": ("2025-12-17", 0.15, 0.6)})
-    steps, disagreements = asof.price_history(lower)
+    steps, disagreements = asof.price_history(lower, PRECEDENCE)
     assert [(s["date"], s["input"], s["source"], s.get("source_date")) for s in steps] == [
         ("2025-06-30", 0.15, "lmarena", "2025-12-17")]
     assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [("pedagogy-models", "lmarena")]
@@ -451,7 +456,7 @@ def test_captures_before_the_vendors_first_list_price_decide_only_until_it():
     record = _priced(vendor=[("2025-09-01", 1, 4, None)],
                      **{"lmarena": ("2025-07-01", 5, 5), "aa-leaderboard-2025-08": ("2025-08-14", 2, 8),
                         "aa-api-2026-07": ("2026-07-31", 1.5, 4)})
-    steps, disagreements = asof.price_history(record)
+    steps, disagreements = asof.price_history(record, PRECEDENCE)
     assert [(s["date"], s["input"], s["output"], s["source"], s.get("source_date")) for s in steps] == [
         ("2025-07-01", 2.0, 8.0, "aa-leaderboard-2025-08", "2025-08-14"),
         ("2025-09-01", 1.0, 4.0, "vendor", None)]
@@ -467,10 +472,52 @@ def test_todays_price_follows_the_same_precedence_a_hand_entered_list_price_firs
           "lmarena": {"as_of": "2025-12-17", "input_per_mtok": 10, "output_per_mtok": 40}}
     vendor = [{"as_of": "2025-04-16", "input_per_mtok": 10, "output_per_mtok": 40, "url": "https://v.example/a"},
               {"as_of": "2025-06-10", "input_per_mtok": 2, "output_per_mtok": 8, "url": "https://v.example/b"}]
-    steps, _ = frame.price_history({"prices": o3, "list_prices": vendor})
+    steps, _ = frame.price_history({"prices": o3, "list_prices": vendor}, PRECEDENCE)
     assert (steps[-1]["input"], steps[-1]["output"], steps[-1]["source"]) == (2.0, 8.0, "vendor")
-    steps, _ = frame.price_history({"prices": o3})  # without it, AA's newest snapshot, not LMArena
+    steps, _ = frame.price_history({"prices": o3}, PRECEDENCE)  # without it, AA's newest snapshot, not LMArena
     assert (steps[-1]["input"], steps[-1]["source"], steps[-1]["source_date"]) == (2.5, "aa-api-2026-07", "2026-07-31")
+
+
+def test_without_a_precedence_every_source_but_the_vendors_is_alike_newest_first():
+    # A repository whose sources state no `price_precedence`: LMArena's later price is a step, not a disagreement.
+    record = _priced(**{"aa-leaderboard-2025-08": ("2025-08-14", 2, 8), "lmarena": ("2025-12-17", 10, 40)})
+    steps, disagreements = asof.price_history(record)
+    assert [(s["date"], s["input"], s["source"]) for s in steps] == [
+        ("2025-08-14", 2.0, "aa-leaderboard-2025-08"), ("2025-12-17", 10.0, "lmarena")]
+    assert disagreements == []
+    # the ranks the other way round: LMArena speaks for the whole period, AA's price disagrees
+    steps, disagreements = asof.price_history(record, {"lmarena": 1, "aa-leaderboard-2025-08": 2})
+    assert [(s["date"], s["input"], s["source"], s.get("source_date")) for s in steps] == [
+        ("2025-08-14", 10.0, "lmarena", "2025-12-17")]
+    assert [(d["source"], d["in_force"]["source"]) for d in disagreements] == [("aa-leaderboard-2025-08", "lmarena")]
+
+
+def test_price_tier_puts_the_vendor_first_and_sources_without_a_precedence_last():
+    from sitegen.data.frame import price_tier
+
+    assert price_tier("vendor", {"vendor": 5}) == 0
+    assert price_tier("a", {"a": 1}) < price_tier("b", {"b": 2}) < price_tier("c", {"b": 2}) == math.inf
+    assert price_tier("a") == price_tier("b") == math.inf
+
+
+def test_price_precedence_is_each_sources_stated_number():
+    from types import SimpleNamespace
+
+    from sitegen.data.frame import price_precedence
+
+    sources = {"sources": [{"id": "snap-1", "price_precedence": 1}, {"id": "arena", "price_precedence": 2},
+                           {"id": "paper"}, {"id": "snap-2", "price_precedence": 1}]}
+    assert price_precedence(SimpleNamespace(sources=SimpleNamespace(data=sources))) == {
+        "snap-1": 1, "arena": 2, "snap-2": 1}
+    assert price_precedence(SimpleNamespace(sources=None)) == {}
+
+
+def test_the_as_of_price_steps_follow_the_precedence_compute_asof_is_given():
+    # o/a: src1 from January, src2 from 15 March. Alike, src2's newer price is a step; with src1 first, a disagreement.
+    assert [s["source"] for s in _run()["price_steps"]["o/a"]] == ["src1", "src2"]
+    ranked = asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS, price_precedence={"src1": 1})
+    assert [(s["date"], s["source"]) for s in ranked["price_steps"]["o/a"]] == [("2025-01-01", "src1")]
+    assert [(d["date"], d["source"]) for d in ranked["price_disagreements"]["o/a"]] == [("2025-03-15", "src2")]
 
 
 # The toy index with a simulation, over results with a published standard error, so every month's board carries

@@ -65,14 +65,17 @@ def test_o3_shows_the_vendors_steps_and_no_step_back(computed):
         ("2025-12-17", 10.0, 40.0, "2025-06-10")]
 
 
-def test_no_step_comes_from_a_source_outranked_on_its_date(computed):
+def test_no_step_comes_from_a_source_outranked_on_its_date(computed, repo):
+    from sitegen.data.frame import price_precedence
     from sitegen.indices.asof import price_tier
 
+    precedence = price_precedence(repo)
     for model, steps in computed.as_of["price_steps"].items():
         for before, step in zip(steps, steps[1:]):
             assert (before["input"], before["output"]) != (step["input"], step["output"]), model
             # a later step by a lower-precedence source would mean it overrode a higher one still in force
-            assert price_tier(step["source"]) <= price_tier(before["source"]), (model, before, step)
+            assert price_tier(step["source"], precedence) <= price_tier(before["source"], precedence), (
+                model, before, step)
 
 
 def test_lmarena_disagreeing_with_aa_is_a_disagreement_never_a_step(computed):
@@ -102,14 +105,15 @@ def test_lmarena_disagreeing_with_aa_is_a_disagreement_never_a_step(computed):
     assert {"zai/glm-4.5-air", "kimi/kimi-k2", "deepseek/deepseek-v3.1-reasoning"} <= set(found)
 
 
-def test_every_step_after_the_first_is_the_same_source_ranks_change_or_the_vendors(computed):
+def test_every_step_after_the_first_is_the_same_source_ranks_change_or_the_vendors(computed, repo):
     # A step is a change made by the source that sets the price for that period: a switch from one source's
     # price to a higher-ranked source's different price is a disagreement, not a step.
-    from sitegen.data.frame import price_tier
+    from sitegen.data.frame import price_precedence, price_tier
 
+    rank = price_precedence(repo)
     for model, steps in computed.as_of["price_steps"].items():
         for before, step in zip(steps, steps[1:]):
-            assert step["source"] == "vendor" or price_tier(step["source"]) == price_tier(before["source"]), (
+            assert step["source"] == "vendor" or price_tier(step["source"], rank) == price_tier(before["source"], rank), (
                 model, before, step)
 
 

@@ -59,9 +59,19 @@ def test_cases_skip_picked_models_without_a_composite_or_draws():
 
 def test_a_set_with_fewer_than_two_scored_models_hides_nothing():
     # One model with a composite (see test_aiiq's end-to-end test): half of one model, rounded down, is none, and
-    # nobody has critpt, so no set of the default ones (each benchmark alone, then the four together) has a case.
+    # nobody has critpt, so no set of the default ones (each benchmark alone) has a case.
     frame = scores(source="aa-api-2026-07", **{"o__m": {"hle": 20, "gpqa-diamond": 65, "aime-2025": 80}})
     frame.loc[frame["benchmark"] == "hle", "subset"] = "aa-2684"
     assert heldout.hidden_half(["o/m"], "gpqa-diamond") == []
     assert heldout.run(definition("ai-iq"), frame, models(), {}) == []
     assert heldout.run(definition("ai-iq"), frame, models(), {}, sets=[("gpqa-diamond",), ("critpt",)]) == []
+
+
+def test_default_sets_are_each_benchmark_alone_then_those_named_together_that_the_definition_has():
+    two = {"dimensions": [{"benchmarks": [{"benchmark": "b1"}, {"benchmark": "b2"}]},
+                          {"benchmarks": [{"benchmark": "b3"}]}]}
+    assert heldout.default_sets(two) == [("b1",), ("b2",), ("b3",)]
+    # the named set in its own order, without the benchmarks the definition lacks
+    assert heldout.default_sets(two, ("b3", "zz", "b1")) == [("b1",), ("b2",), ("b3",), ("b3", "b1")]
+    # one benchmark of it in the definition is no joint set: it is hidden alone already
+    assert heldout.default_sets(two, ("b2", "zz")) == [("b1",), ("b2",), ("b3",)]

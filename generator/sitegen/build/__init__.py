@@ -170,7 +170,12 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
         # (build/workers.py; SITEGEN_JOBS=1 keeps it here).
         # compute_asof takes list[Mapping] (read only; a Sequence would take these dicts as they are)
         plan = asof.asof_plan(
-            results, models, cast(list[Mapping[str, Any]], model_records), index_defs, digests=digests
+            results,
+            models,
+            cast(list[Mapping[str, Any]], model_records),
+            index_defs,
+            digests=digests,
+            price_precedence=frame.price_precedence(repo),
         )
         months = workers.start(
             "computing the boards as of every month",

@@ -1,12 +1,16 @@
 """The `sitegen` command line: click commands only; the work happens in the pipeline modules.
 
-One module per group of verbs: build.py (validate, build, export), imports.py (import, aliases, stats, fetch),
-diff.py (diff, changelog), contrib.py (new, serve, interchange); options.py holds what they share."""
+One module per group of verbs: build.py (validate, build, export), diff.py (diff, changelog), contrib.py (new, serve,
+interchange), init.py (init); options.py holds what they share. Commands outside the core come from the entry-point
+group `sitegen.commands` of the installed distributions: this repository's importers' commands (imports.py:
+import, aliases, stats, fetch) are declared there in pyproject.toml, so the core never imports them by name."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
+from importlib import metadata
 
 import click
 
@@ -25,16 +29,16 @@ def main() -> None:
 
 
 # Each verb module is a thin layer over its stage (imported here, below main, which they are added to).
-from . import build, contrib, diff, imports, init  # noqa: E402
+from . import build, contrib, diff, init  # noqa: E402
+
+#: The entry-point group whose `name = "module:command"` entries add commands (pyproject.toml declares this
+#: repository's import commands in it).
+COMMANDS_GROUP = "sitegen.commands"
 
 for command, name in (
     (build.validate, "validate"),
     (build.build, "build"),
     (build.export, "export"),
-    (imports.import_command, "import"),
-    (imports.aliases_group, "aliases"),
-    (imports.stats_command, "stats"),
-    (imports.fetch_command, "fetch"),
     (diff.diff_command, "diff"),
     (diff.changelog_command, "changelog"),
     (contrib.new_group, "new"),
@@ -43,6 +47,26 @@ for command, name in (
     (init.init_command, "init"),
 ):
     main.add_command(command, name)
+
+
+def add_plugin_commands(group: click.Group, entries: Iterable[metadata.EntryPoint]) -> list[str]:
+    """Add each entry point's command under its name, in name order; a name the group has already is left to the
+    core's command. Returns one line per entry that could not be loaded (the rest still load)."""
+    failed = []
+    for entry in sorted(entries, key=lambda e: e.name):
+        if entry.name in group.commands:
+            continue
+        try:
+            command = entry.load()
+        except Exception as exc:  # a broken plug-in must not take the core's commands with it
+            failed.append(f"sitegen: command {entry.name!r} ({entry.value}) not loaded: {type(exc).__name__}: {exc}")
+            continue
+        group.add_command(command, entry.name)
+    return failed
+
+
+for _line in add_plugin_commands(main, metadata.entry_points(group=COMMANDS_GROUP)):
+    click.echo(_line, err=True)
 
 
 def entry() -> None:

@@ -210,14 +210,24 @@ def results(repo: Repo, records: list[dict] | None = None) -> pd.DataFrame:
 VENDOR = "vendor"
 
 
-def price_tier(source: str) -> int:
-    """Precedence of a price's source (methodology/cost.md): the vendor's list price, then Artificial Analysis
-    snapshots (newest first among them), then LMArena, then any other source's own price. Lower wins."""
+def price_precedence(repo: Repo) -> dict[str, int]:
+    """Each source's `price_precedence` in scores/sources.yaml (methodology/cost.md): {source id: number}, only
+    for the sources that state one."""
+    entries = repo.sources.data.get("sources") if repo.sources is not None else None
+    return {
+        s["id"]: int(s["price_precedence"])
+        for s in entries or []
+        if isinstance(s, Mapping) and isinstance(s.get("price_precedence"), int)
+    }
+
+
+def price_tier(source: str, precedence: Mapping[str, int] | None = None) -> float:
+    """Precedence of a price's source (methodology/cost.md), lower wins: the vendor's list price entered by hand
+    first, then each source by its `price_precedence` (frame.price_precedence; sources with the same number count
+    as one source, newest price first), then every source without one."""
     if source == VENDOR:
         return 0
-    if source.startswith("aa-"):
-        return 1
-    return 2 if source == "lmarena" else 3
+    return (precedence or {}).get(source, math.inf)
 
 
 def newest_first(day: str) -> tuple:
@@ -252,15 +262,15 @@ def price_observations(record: Mapping) -> list[dict]:
     return out
 
 
-def _deciding(observations: list[dict], day: str) -> dict | None:
+def _deciding(observations: list[dict], day: str, precedence: Mapping[str, int] | None = None) -> dict | None:
     """The observation that sets the price on `day` (methodology/cost.md).
 
     From the vendor's first list price on, the vendor's newest list price dated on or before `day`: a list price
     has the day it took effect. Before it, the other sources' prices are captures, each saying what the price was
-    on the day it was read, not since when: the highest-precedence source among them (price_tier; AA snapshots
-    newest first) speaks for the whole period, its newest price dated on or before `day`, else its first one (a
-    lower source's earlier price is about the same period, so it disagrees, it does not set a price that the
-    higher source then changes). None before the first price."""
+    on the day it was read, not since when: the highest-precedence source among them (price_tier; the sources of
+    one precedence newest first) speaks for the whole period, its newest price dated on or before `day`, else its
+    first one (a lower source's earlier price is about the same period, so it disagrees, it does not set a price
+    that the higher source then changes). None before the first price."""
     vendor = [o for o in observations if o["source"] == VENDOR]
     known = [o for o in vendor if o["date"] <= day]
     if known:
@@ -269,16 +279,17 @@ def _deciding(observations: list[dict], day: str) -> dict | None:
     captures = [o for o in observations if o["source"] != VENDOR and (start is None or o["date"] < start)]
     if not any(o["date"] <= day for o in captures):
         return None
-    tier = min(price_tier(o["source"]) for o in captures)
-    top = [o for o in captures if price_tier(o["source"]) == tier]
+    tier = min(price_tier(o["source"], precedence) for o in captures)
+    top = [o for o in captures if price_tier(o["source"], precedence) == tier]
     known = [o for o in top if o["date"] <= day]
     if not known:
         return min(top, key=lambda o: (o["date"], o["source"]))
     return min(known, key=lambda o: (newest_first(o["date"]), o["source"]))
 
 
-def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
-    """(steps, disagreements) of one model's prices.
+def price_history(record: Mapping, precedence: Mapping[str, int] | None = None) -> tuple[list[dict], list[dict]]:
+    """(steps, disagreements) of one model's prices; `precedence` is frame.price_precedence's (None: every source
+    but the vendor's list price alike).
 
     A step is a dated change of the price in force (_deciding), made by the source that sets it for that period:
     {date (from when it holds), input, output, source (, url, captured for a list price; source_date where the
@@ -289,7 +300,7 @@ def price_history(record: Mapping) -> tuple[list[dict], list[dict]]:
     steps: list[dict] = []
     disagreements = []
     for day in sorted({o["date"] for o in observations}):
-        decider = _deciding(observations, day)
+        decider = _deciding(observations, day, precedence)
         if decider is None:
             continue
         if not steps or (steps[-1]["input"], steps[-1]["output"]) != (decider["input"], decider["output"]):
@@ -310,8 +321,8 @@ def model_records(repo: Repo) -> list[dict]:
     Weights, reasoning, parameters, context window and licence follow metadata.resolve's precedence (model file
     > reviewed rule > a source's per-model value > release > family > organisation rule) and record where each came from.
     Organisation comes from the model file. Today's price is the one in force at the end of the model's price
-    history (price_history: the vendor's list price, then AA snapshots newest first, then LMArena, then others).
-    Then each release's weights, parameters, licence, release date and list price are given to its
+    history (price_history: the vendor's list price, then the sources by their `price_precedence` in
+    scores/sources.yaml, then the others). Then each release's weights, parameters, licence, release date and list price are given to its
     configurations that lack them, where the ones that state them agree (metadata.inherit_release).
     """
     imported_meta: dict[str, list[tuple[str, str, dict]]] = {}
@@ -319,17 +330,20 @@ def model_records(repo: Repo) -> list[dict]:
         for entry in doc.data.get("models", []):
             imported_meta.setdefault(entry["model"], []).append((doc.data["source"], doc.path, entry))
     rules = metadata.rules_of(repo.metadata)
+    precedence = price_precedence(repo)
     records = [
-        _model_record(doc, imported_meta.get(doc.data["id"], []), rules)
+        _model_record(doc, imported_meta.get(doc.data["id"], []), rules, precedence)
         for doc in sorted(repo.models, key=lambda d: d.data["id"])
     ]
     metadata.inherit_release(records)  # release-level facts, once per release (disagreements: sitegen validate)
     return records
 
 
-def _model_record(doc: Doc, candidates: list[tuple[str, str, dict]], rules: metadata.RuleSet) -> dict:
+def _model_record(
+    doc: Doc, candidates: list[tuple[str, str, dict]], rules: metadata.RuleSet, precedence: Mapping[str, int]
+) -> dict:
     """One model file's record before its release's facts are inherited; candidates: (source, path, entry) of each
-    imported file's per-model metadata for it, in source-id order."""
+    imported file's per-model metadata for it, in source-id order; precedence: price_precedence's."""
     data = doc.data
     meta = _stated_metadata(data, candidates)
     values, provenance = metadata.resolve(data, [(source, e) for source, _, e in candidates], rules)
@@ -355,7 +369,7 @@ def _model_record(doc: Doc, candidates: list[tuple[str, str, dict]], rules: meta
         "reasoning_state": metadata.reasoning_state(values["reasoning"] if reasoning is None else reasoning),
         "total_b": _num(params.get("total_b")),
         "active_b": _num(params.get("active_b")),
-        **_price_columns(_pricing_today(data, prices)),
+        **_price_columns(_pricing_today(data, prices, precedence)),
         "manual_iq": _num(manual.get("value")),
         "manual_iq_source": manual.get("source"),
         "family": data.get("family"),
@@ -406,12 +420,11 @@ def _window_approximate(window: dict | None, candidates: list[tuple[str, str, di
     )
 
 
-def _pricing_today(data: dict, prices: dict[str, dict]) -> dict | None:
+def _pricing_today(data: dict, prices: dict[str, dict], precedence: Mapping[str, int]) -> dict | None:
     """The model file's `pricing`, replaced by the price in force at the end of the model's price history when it
-    has one: the same precedence as every past date's (price_history: the vendor's list price, then AA snapshots
-    newest first, then LMArena, then others)."""
+    has one: the same precedence as every past date's (price_history)."""
     pricing = dict(data["pricing"]) if data.get("pricing") else None
-    steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")})
+    steps, _ = price_history({"prices": prices, "list_prices": data.get("list_prices")}, precedence)
     if not steps:
         return pricing
     now = steps[-1]

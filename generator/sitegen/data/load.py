@@ -291,6 +291,29 @@ def input_files(root: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.as_posix())
 
 
+def regular_bytes(path: Path, limit: int) -> tuple[bytes | None, str]:
+    """(a file's bytes, '') when it is a regular file of at most `limit` bytes, else (None, why). The file is
+    opened without blocking (a FIFO is not waited on) and checked before it is read; no more than `limit` + 1
+    bytes are ever read (/dev/zero is refused, not read to the end)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror}"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "is not a regular file"
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            raw = handle.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > limit:
+        return None, f"is over the {limit:,}-byte limit for an input file"
+    return raw, ""
+
+
 def read_data(path: Path, root: Path, limit: int = MAX_RAW_BYTES) -> bytes | None:
     """A file's bytes by the loader's rules (regular, not followed through a link, size-capped), or None."""
     return read_regular(Path(path), Path(root), limit, [])

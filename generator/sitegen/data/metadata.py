@@ -231,18 +231,17 @@ def label(provenance: dict | None, model_path: str) -> str | None:
     return provenance["origin"]
 
 
-#: The boards issue #10's coverage target is measured on: index boards by id prefix, and LMArena's benchmark board.
-COVERAGE_BOARDS = ("ai-iq", "aa-")
-COVERAGE_BENCHMARK_BOARDS = ("lmarena-text",)
-
-
-def ranked_models(boards: dict, benchmark_boards: dict) -> set[str]:
-    """Models ranked on the AI IQ, Artificial Analysis and LMArena boards."""
+def ranked_models(
+    boards: dict, benchmark_boards: dict, index_prefixes: tuple[str, ...], benchmark_ids: tuple[str, ...]
+) -> set[str]:
+    """Models ranked on the index boards whose id starts with one of `index_prefixes` (a whole id is its own
+    prefix) or on the benchmark boards `benchmark_ids`: the boards a coverage target is measured on (`sitegen
+    stats` names this repository's)."""
     out: set[str] = set()
     for bid, board in boards.items():
-        if bid.startswith(COVERAGE_BOARDS):
+        if bid.startswith(index_prefixes):
             out |= {r["model"] for r in board["rows"] if r.get("rank") is not None}
-    for bid in COVERAGE_BENCHMARK_BOARDS:
+    for bid in benchmark_ids:
         out |= {r["model"] for r in (benchmark_boards.get(bid) or {}).get("rows", []) if r.get("rank") is not None}
     return out
 

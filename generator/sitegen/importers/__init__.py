@@ -7,9 +7,9 @@ import os
 import re
 from pathlib import Path
 
+from ..data.registry import Registry, key
 from . import aa_api, aa_leaderboard, aa_tokens, arc_prize, critpt, epoch, eq_bench, lmarena, pedagogy_models, swe_bench
 from .extracts import Context, Extract, ImportError_, Outcome, imported_path, load_ignores, reading, resolve
-from .registry import Registry, key
 
 MODULES = (aa_leaderboard, aa_api, aa_tokens, epoch, arc_prize, lmarena, eq_bench, critpt, swe_bench, pedagogy_models)
 IMPORTERS = {source: module for module in MODULES for source in module.SOURCES}

@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from ..data import identity, load
+from ..data.registry import Registry, key, model_path, model_text
 from .extracts import Extract
-from .registry import Registry, key, model_path, model_text
 
 DATE = re.compile(r"(?<![0-9])(20\d\d-?[01]\d-?[0-3]\d)(?![0-9])")
 SEPARATORS = re.compile(r"[\s_/:()\[\],'’+]+")

@@ -11,9 +11,9 @@ Two views of a board at the end of a month D:
 
 A model is available from its release date; without one, from its first published result. The price in force at
 D follows methodology/cost.md (data/frame.price_history): the vendor's list price entered by hand from the day it
-took effect; before it, the highest-precedence source among the captured prices (AA snapshots newest first, then
-LMArena, then others) for the whole period; a price that differs from the one in force is a disagreement, never
-a step.
+took effect; before it, the highest-precedence source among the captured prices (by `price_precedence` in
+scores/sources.yaml, one number's sources newest first, then the others) for the whole period; a price that
+differs from the one in force is a disagreement, never a step.
 
 The cost stays linear in the number of months: frames are filtered (not rebuilt) and the index engine
 (`boards.compute_boards`) runs only for months whose filtered inputs differ from the month before. The
@@ -108,13 +108,16 @@ def months_covered(results: pd.DataFrame, available: Mapping[str, str]) -> list[
     return pedagogy.month_range(min(days)[:7], last[:7])
 
 
-def price_tables(model_records: list[Mapping]) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+def price_tables(
+    model_records: list[Mapping], precedence: Mapping[str, int] | None = None
+) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
     """Per model, from one price_history each: its price steps in date order ([{date, input, output, source (, url,
-    captured, source_date)}, ...], by source precedence; undated prices are not steps), and the dated prices that
-    disagree with the price in force on their date. Models with neither are left out of that table."""
+    captured, source_date)}, ...], by source precedence (data/frame.price_precedence); undated prices are not
+    steps), and the dated prices that disagree with the price in force on their date. Models with neither are left
+    out of that table."""
     steps, disagreements = {}, {}
     for record in model_records:
-        own_steps, own_disagreements = price_history(record)
+        own_steps, own_disagreements = price_history(record, precedence)
         if own_steps:
             steps[record["model"]] = own_steps
         if own_disagreements:
@@ -122,9 +125,9 @@ def price_tables(model_records: list[Mapping]) -> tuple[dict[str, list[dict]], d
     return steps, disagreements
 
 
-def price_steps(model_records: list[Mapping]) -> dict[str, list[dict]]:
+def price_steps(model_records: list[Mapping], precedence: Mapping[str, int] | None = None) -> dict[str, list[dict]]:
     """Every model's price steps in date order (price_tables)."""
-    return price_tables(model_records)[0]
+    return price_tables(model_records, precedence)[0]
 
 
 def price_at(steps: list[dict], day: str) -> dict | None:
@@ -478,12 +481,14 @@ def asof_plan(
     index_defs: Mapping[str, Mapping],
     months: list[str] | None = None,
     digests: InputDigests | None = None,
+    price_precedence: Mapping[str, int] | None = None,
 ) -> AsofPlan:
     """The months covered (or `months`), their days, availability, price tables and snapshot days; `digests`, the
-    frames' InputDigests when the caller has them (today_boards reads the same), else each part makes its own."""
+    frames' InputDigests when the caller has them (today_boards reads the same), else each part makes its own;
+    `price_precedence` orders the sources of the prices (data/frame.price_precedence)."""
     available = availability(results, models)
     last = data_date(results)
-    steps, disagreements = price_tables(model_records)
+    steps, disagreements = price_tables(model_records, price_precedence)
     months = months_covered(results, available) if months is None else months
     # Boards pinned to one source snapshot are shown as of that snapshot: the day it was retrieved.
     pinned = {d["source_snapshot"] for d in index_defs.values() if d.get("source_snapshot")}
@@ -746,16 +751,18 @@ def compute_asof(
     months: list[str] | None = None,
     only: Collection[str] | None = None,
     slim: bool = False,
+    price_precedence: Mapping[str, int] | None = None,
 ) -> dict:
     """Every board at every month end, in both views, plus frontiers over time and month-to-month changes (of the
-    definitions in `only`, when given).
+    definitions in `only`, when given); `price_precedence` orders the sources of the prices
+    (data/frame.price_precedence).
 
     Returns {"months": [...], "boards": {board id: {month: {view: board or None}}},
     "frontier": {board id: {"best": [...], "value_by_quarter": {...}}}, "changes": {board id: {month: diff}},
     "price_steps": {model: [...]}}. A board absent in a month (no data, or not in force) is None. A board is the
     engine's without its draws (`without_draws`), or with `slim` what the published views read (`shown`).
     """
-    plan = asof_plan(results, models, model_records, index_defs, months)
+    plan = asof_plan(results, models, model_records, index_defs, months, price_precedence=price_precedence)
     return join_asof(plan, [asof_part(plan, benchmarks, index_defs, raw, only, slim)])
 
 

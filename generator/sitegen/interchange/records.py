@@ -233,7 +233,7 @@ Resolve = Callable[[str], "list[str]"]
 def resolver(root: Path | None = None, models: dict[str, dict] | None = None) -> Resolve:
     """name -> matching model ids: a model id itself, or a name or alias in the registry (the Hub's 'org/name'
     is also tried without its 'org/')."""
-    from ..importers.registry import Registry
+    from ..data.registry import Registry
 
     if models is None and root is None:
         raise ValueError("resolver: give the repository root or the models")
@@ -367,10 +367,10 @@ def to_model_results(imported: dict) -> dict[str, list[dict]]:
 
 def imported_text(imported: dict, what: str) -> str:
     """scores/imported/<source>.yaml text for a document, with the generated-file header."""
-    from ..importers.extracts import HEADER
+    from ..data.registry import IMPORTED_HEADER
 
     body = yaml.safe_dump(imported, sort_keys=False, allow_unicode=True, width=1000, default_flow_style=False)
-    return HEADER.format(source=imported["source"], files=what) + body
+    return IMPORTED_HEADER.format(source=imported["source"], files=what) + body
 
 
 def comparable(records: list[dict], retrieved: str | None = None) -> list[dict]:
@@ -504,8 +504,8 @@ def problem(path: str, where: tuple[int, int], json_path: tuple, message: str, h
 
 def read_input(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """A file's bytes, or Refused: only a regular file (never a device, FIFO or folder; a FIFO is not even waited
-    on), and at most `limit` bytes, checked before more than that is read (importers.extracts.regular_bytes)."""
-    from ..importers.extracts import regular_bytes
+    on), and at most `limit` bytes, checked before more than that is read (data/load.regular_bytes)."""
+    from ..data.load import regular_bytes
 
     raw, why = regular_bytes(Path(path), limit)
     if raw is None:
