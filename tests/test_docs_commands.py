@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -134,11 +135,22 @@ def test_the_readme_command_table_is_one_table():
 
 
 @pytest.fixture(scope="module")
-def clone(tmp_path_factory):
-    """A fresh clone of this checkout, with the running environment as its .venv, and origin/main to diff against."""
+def clone(tmp_path_factory, real_computed):
+    """A fresh clone of this checkout, with the running environment as its .venv, and origin/main to diff against.
+
+    The clone is given this checkout's compute cache (git-ignored, so a clone has none), which real_computed
+    (tests/conftest.py) has just filled with the computation of the same data by the same code: the pasted builds
+    load it instead of computing the real data cold once more (~50 CPU s; the cold computation runs once per test
+    run, in real_computed). The entries are keyed by the data's and the code's digests, so a checkout whose data
+    differs from its last commit simply computes."""
+    from sitegen.build import simcache
+
     where = tmp_path_factory.mktemp("docs") / "sitegen"
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(where)], check=True, timeout=300)
     (where / ".venv").symlink_to(VENV, target_is_directory=True)
+    cache = simcache.folder(ROOT)
+    if cache is not None and cache.is_dir():
+        shutil.copytree(cache, where / simcache.FOLDER, symlinks=True, copy_function=_link_or_copy)
     # `sitegen diff origin/main`: a clone of a checkout without a main branch (CI's detached head) has no
     # origin/main; its own commit stands in for it
     has_main = subprocess.run(["git", "rev-parse", "-q", "--verify", "refs/remotes/origin/main"], cwd=where,
@@ -146,6 +158,15 @@ def clone(tmp_path_factory):
     if not has_main:
         subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=where, check=True)
     return where
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    """A hard link where both are on one file system (a cache entry is written whole under a new name, never
+    changed in place), else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def _env() -> dict[str, str]:

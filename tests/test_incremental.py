@@ -183,8 +183,9 @@ def check_against_clean(root: Path, tmp: Path) -> None:
     assert [name for name in a if a[name] != b[name]] == []
 
 
-@pytest.fixture
-def tree(tmp_path, monkeypatch):
+def _settings(monkeypatch) -> None:
+    """The build's environment: a fixed date, one render process, no site address; templates served through a
+    loader edit_template can put edited sources in front of, and the input stamp following those edits."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
     monkeypatch.setenv("SITEGEN_JOBS", "1")
     monkeypatch.setenv("SITEGEN_SITE_URL", "")  # unset, as far as settings() goes; edit_settings sets it
@@ -195,10 +196,26 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(env, "loader", jinja2.ChoiceLoader([jinja2.DictLoader({}), env.loader]))
     package = reuse.package_digest
     monkeypatch.setattr(stamp, "package_digest", lambda: package() + repr(sorted(EDITED.items())))
-    root = make_tree(tmp_path / "repo", models(random.Random(1), 24))
+
+
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory):
+    """The tree and its first build (site/ and the compute cache under the root), made once for the file in the
+    same settings as every test's: each test takes a copy (`tree`), as each starts from this same build."""
+    root = make_tree(tmp_path_factory.mktemp("incremental") / "repo", models(random.Random(1), 24))
     for page in sorted((ROOT / "methodology").glob("*.md")):
         shutil.copy(page, root / "methodology" / page.name)
-    assert build.run(root, root / "site").summary
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _settings(monkeypatch)
+        assert build.run(root, root / "site").summary
+    return root
+
+
+@pytest.fixture
+def tree(first_build, tmp_path, monkeypatch):
+    _settings(monkeypatch)
+    root = tmp_path / "repo"
+    shutil.copytree(first_build, root, symlinks=True)  # the content-keyed record and cache hold no path or inode
     return root
 
 

@@ -1,11 +1,13 @@
 """Atomic builds: a failed or crashed `sitegen build` leaves the previous site/ exactly as it was.
 
-Each test builds a small valid tree once, records site/ byte for byte, then breaks something and builds again
-through the console entry point (sitegen.cli:entry) in a fresh interpreter.
+Each test starts from a small valid tree built once (the file builds it once through the console entry point and
+each test takes a copy), records site/ byte for byte, then breaks something and builds again through the console
+entry point (sitegen.cli:entry) in a fresh interpreter.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,12 +38,22 @@ def change_a_score(root: Path) -> None:
     model.write_text(model.read_text(encoding="utf-8").replace("value: 12.5", "value: 13.5"), encoding="utf-8")
 
 
-@pytest.fixture
-def built(tmp_path):
-    """A tree with a successful build in site/: (root, snapshot of site/, listing of root)."""
-    root = make_tree(tmp_path / "repo")
-    first = sitegen("build", "--root", str(root), cwd=tmp_path)
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> Path:
+    """The tree with its first successful build (site/ and the compute cache), made once for the file: each test
+    takes a copy (`built`), as every one of them starts from the same build of the same tree."""
+    where = tmp_path_factory.mktemp("atomic")
+    root = make_tree(where / "repo")
+    first = sitegen("build", "--root", str(root), cwd=where)
     assert first.returncode == 0, first.stderr
+    return root
+
+
+@pytest.fixture
+def built(built_once, tmp_path):
+    """A tree with a successful build in site/: (root, snapshot of site/, listing of root)."""
+    root = tmp_path / "repo"
+    shutil.copytree(built_once, root, symlinks=True)
     site = snapshot(root / "site")
     assert "index.html" in site and any(p.startswith("api/") for p in site), sorted(site)[:20]
     return root, site, listing(root)

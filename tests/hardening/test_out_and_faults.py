@@ -6,6 +6,7 @@ permissions: CI runs as root, where chmod proves nothing.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,16 @@ from hardkit import listing, make_tree, sitegen, snapshot
 SUMMARY = "1 error, 0 warnings"
 
 
-@pytest.fixture
-def root(tmp_path):
-    root = make_tree(tmp_path / "repo")
+def _tree(root: Path) -> Path:
+    root = make_tree(root)
     (root / ".git").mkdir()
     (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
     return root
+
+
+@pytest.fixture
+def root(tmp_path):
+    return _tree(tmp_path / "repo")
 
 
 @pytest.mark.parametrize("command", ["build", "export"])
@@ -78,10 +83,21 @@ w.put_file = put_file
 '''
 
 
-@pytest.fixture
-def built(root, tmp_path):
-    first = sitegen("build", "--root", str(root), cwd=tmp_path)
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> Path:
+    """The tree (as `root` makes it) with its first successful build, made once for the file: each test that needs
+    a built tree takes a copy (`built`), as all of them start from the same build."""
+    where = tmp_path_factory.mktemp("faults")
+    first_root = _tree(where / "repo")
+    first = sitegen("build", "--root", str(first_root), cwd=where)
     assert first.returncode == 0, first.stderr
+    return first_root
+
+
+@pytest.fixture
+def built(built_once, tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(built_once, root, symlinks=True)
     model = root / "scores/models/acme/alpha.yaml"  # a change, so the next build is not "up to date"
     model.write_text(model.read_text(encoding="utf-8").replace("value: 12.5", "value: 13.5"), encoding="utf-8")
     return root, snapshot(root / "site"), listing(root)

@@ -48,6 +48,15 @@ def run(*args, cwd=None, env=None):
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
 
 
+@pytest.fixture(autouse=True)
+def shared_compute_cache(shared_tmp, monkeypatch):
+    """One compute cache (SITEGEN_CACHE) for every run of the tool in this file, on every worker: each test's
+    repository holds the same data on main and most make the same change, so a `sitegen diff` side computed once is
+    loaded by the others (keyed by the data's and the code's digests: a different side misses and computes). It
+    lies outside the repositories, which stay as the tool leaves them."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(shared_tmp / "refresh-pr-cache"))
+
+
 @pytest.fixture
 def repo(tmp_path):
     """A git repository with the project's data on main, and a bare repository as its origin."""
@@ -326,7 +335,8 @@ def test_code_block_is_never_closed_by_its_text():
     assert code_block("a: 1", "yaml; rm") == ["```yamlrm", "a: 1", "```"]
 
 
-def test_dry_run_leaves_the_checkout_exactly_as_it_was(repo, gh, tmp_path):
+def test_dry_run_leaves_the_checkout_exactly_as_it_was(repo, gh, tmp_path, monkeypatch):
+    monkeypatch.delenv("SITEGEN_CACHE")  # the cache's default place, below the checkout: the check covers it too
     upstream = upstream_tree(repo, tmp_path / "upstream")
     change_eq_bench(repo, upstream)
     log = tmp_path / "gh.log"

@@ -55,12 +55,13 @@ def installed(tmp_path_factory) -> Path:
     if not wheels:
         pytest.skip(f"no sitegen wheel in {WHEELHOUSE}: tools/test.sh builds it")  # fails under CI=true (conftest)
     env_dir = tmp_path_factory.mktemp("wheel-venv") / "venv"
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    # uv (tools/test.sh installs it next to this interpreter) installs the same local wheels in seconds where pip
+    # takes a minute; either way nothing but the wheelhouse is read. With uv the environment needs no pip of its own
+    # (ensurepip: ~7 CPU s, benchmarks/ci-time.md).
+    uv = Path(sys.executable).with_name("uv")
+    venv.EnvBuilder(with_pip=not uv.exists(), clear=True).create(env_dir)
     bin_dir = env_dir / "bin"
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
-    # uv (tools/test.sh installs it next to this interpreter) installs the same local wheels in seconds where pip
-    # takes a minute; either way nothing but the wheelhouse is read.
-    uv = Path(sys.executable).with_name("uv")
     if uv.exists():
         install = [str(uv), "pip", "install", "-q", "--python", str(bin_dir / "python"), "--no-cache"]
     else:
