@@ -130,6 +130,33 @@ def test_a_result_is_added_with_new_result(tmp_path):
     assert run("validate", "--root", str(folder), "--max-warnings", "0").exit_code == 0
 
 
+def test_the_guides_diff_shows_a_submission_before_it_is_committed(tmp_path):
+    """CONTRIBUTING.md's step 6 runs before the commit of step 7: its diff reads the working tree."""
+    folder = tmp_path / "lb"
+    assert run("init", str(folder)).exit_code == 0
+    git = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "init.defaultBranch=main"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "sitegen init"], ["checkout", "-q", "-b", "mine"]):
+        subprocess.run([*git, *args], cwd=folder, check=True, capture_output=True,
+                       env={"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"})
+    # steps 3 to 5 (a made-up lab: this model and its number are test data)
+    assert run("new", "model", "acme/widget-1", "--name", "Widget 1", "--root", str(folder)).exit_code == 0
+    guide = (folder / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    entry = guide.split("```yaml\n", 1)[1].split("   ```", 1)[0]
+    with (folder / "scores/sources.yaml").open("a", encoding="utf-8") as sources:
+        sources.write("\n".join(line.removeprefix("   ") for line in entry.splitlines()) + "\n")
+    assert run("new", "result", "acme/widget-1", "--benchmark", "gpqa-diamond", "--value", "70.5", "--source",
+               "your-lab-2026-01", "--url", "https://example.org/run", "--retrieved", "2026-04-20", "--root",
+               str(folder)).exit_code == 0
+    (command,) = [line.split("#")[0].split() for line in (folder / "CONTRIBUTING.md").read_text("utf-8").splitlines()
+                  if "sitegen diff" in line]
+    assert command[:2] == [".venv/bin/sitegen", "diff"]
+    result = CliRunner().invoke(main, [*command[1:], "--root", str(folder), "--quiet"],
+                                env=ENV | {"SITEGEN_CACHE": "off"})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("## Leaderboard diff: main → working tree\n")
+    assert "- new result: acme/widget-1 gpqa-diamond 70.5 (your-lab-2026-01)" in result.output
+
+
 def test_a_named_benchmark_gets_example_rows_marked_on_every_page(tmp_path):
     folder = tmp_path / "lb"
     result = run("init", str(folder), "--benchmark", "Widget Bench 2")

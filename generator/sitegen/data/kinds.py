@@ -14,6 +14,7 @@ engine's name), the engine copies it into the boards it makes, and the JSON API 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 #: Generic kind name -> the engine's name for the same computation (methodology/index-kinds.md documents them).
 GENERIC: Mapping[str, str] = {
@@ -41,7 +42,7 @@ def resolve_kinds(definitions: Iterable[dict]) -> None:
             data[WRITTEN], data["kind"] = data["kind"], engine_kind(data["kind"])
 
 
-def as_written(data: object) -> object:
+def as_written(data: Any) -> Any:
     """A resolved definition as its author wrote it (the kind they gave, no `WRITTEN`): what the schema judges."""
     if not isinstance(data, dict) or WRITTEN not in data:
         return data
