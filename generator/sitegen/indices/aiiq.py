@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..known import known
+from . import mcerror
 from .parts import (
     board,
     component,
@@ -721,7 +722,7 @@ def index_values(
 
 def _centred(p80: np.ndarray, at: float | None) -> np.ndarray:
     """A P80's draws (draws x 1) moved so that their median is `at` (None: as they are)."""
-    return p80 if at is None else p80 + (at - np.median(p80))
+    return p80 if at is None else p80 + (at - mcerror.medians(p80.reshape(-1, 1))[0])  # np.median's number
 
 
 # ------------------------------------------------------------------------ family match against its fallback

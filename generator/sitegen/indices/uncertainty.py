@@ -29,7 +29,6 @@ import functools
 import hashlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from fractions import Fraction
 from statistics import NormalDist
 from typing import cast
 
@@ -342,11 +341,7 @@ def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.n
 
 def rank_intervals(ranks: np.ndarray, level: float) -> list[list[int]]:
     """Per model, the central `level` range of its simulated ranks (inverted-CDF quantiles: whole ranks)."""
-    sims = ranks.shape[0]
-    tail = (1 - Fraction(str(level))) / 2  # exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
-    lo, hi = max(math.ceil(tail * sims), 1) - 1, max(math.ceil((1 - tail) * sims), 1) - 1
-    part = np.partition(ranks, sorted({lo, hi}), axis=0)
-    return [[int(a), int(b)] for a, b in zip(part[lo], part[hi])]
+    return mcerror.rank_bounds(ranks, level)[0]  # the tail exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
 
 
 def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> list[int]:
@@ -376,15 +371,8 @@ def rank_draws(ranks: np.ndarray) -> np.ndarray:
 
 
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
-    """2 x models: the central `level` interval of each column, numpy's linear quantile, from one partition."""
-    sims = samples.shape[0]
-    tail = float((1 - Fraction(str(level))) / 2)
-    positions = np.array([tail, 1 - tail]) * (sims - 1)
-    below = np.floor(positions).astype(int)
-    above = np.minimum(below + 1, sims - 1)
-    part = np.partition(samples, sorted({*below.tolist(), *above.tolist()}), axis=0)
-    frac = (positions - below)[:, None]
-    return part[below] + (part[above] - part[below]) * frac
+    """2 x models: the central `level` interval of each column, numpy's linear quantile (mcerror.quantile_interval)."""
+    return mcerror.quantile_interval(samples, level)
 
 
 # ------------------------------------------------------------------------------------------ component draws
@@ -1014,12 +1002,12 @@ def _value_bounds(
 ) -> tuple[dict, dict, dict, dict]:
     """(bounds, their Monte Carlo errors, bounds of the measurement-only draws, their errors) of the drawn rows."""
     bounds, errors = (
-        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
+        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, level, overwrite=True) if drawn else ({}, {})
     )
     measured = measurement or {}
     alone = [m for m in drawn if m in measured]
     inner, inner_errors = (
-        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, quantile_interval, level) if alone else ({}, {})
+        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, level, overwrite=True) if alone else ({}, {})
     )
     return bounds, errors, inner, inner_errors
 
@@ -1075,13 +1063,13 @@ def _annotate_ranks(
         [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
     )
     ranks = competition_ranks(matrix, higher_is_better)
-    intervals = rank_intervals(ranks, level)
+    intervals, errors = mcerror.rank_bounds(ranks, level)
     widened = 0
     for row, interval in zip(ranked, intervals):
         if not interval[0] <= row["rank"] <= interval[1]:
             interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
             widened += 1
-    for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
+    for row, error in zip(ranked, errors):
         row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
     key = matrix if higher_is_better else -matrix
     ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
@@ -1264,7 +1252,7 @@ def centre_on_values(
     values = {r["model"]: float(r["value"]) for r in board["rows"] if r.get("value") is not None}
     here = [m for m in measurement if m in values]
     if len({len(measurement[m]) for m in here}) == 1:  # as many draws each (the simulation's): all at once
-        medians = np.median(_by_column([measurement[m] for m in here]), axis=0).tolist()
+        medians = mcerror.medians(_by_column([measurement[m] for m in here]), overwrite=True).tolist()
     else:
         medians = [float(np.median(measurement[m])) for m in here]
     shift = {m: values[m] - median for m, median in zip(here, medians)}
