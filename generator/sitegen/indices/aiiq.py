@@ -390,11 +390,13 @@ class Scores:
     """Raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
     results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
     ascending; draws x those columns). The board's are one draw of the selected values (`point_scores`); the
-    simulation's are drawn from each value's interval (uncertainty.aiiq_raw)."""
+    simulation's are drawn from each value's interval and given already `mapped` through each benchmark's anchor
+    table (uncertainty.aiiq_raw: the implied IQs, which its two runs and the next month's share)."""
 
     models: int
     sims: int
     by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    mapped: bool = False
 
     @classmethod
     def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
@@ -506,7 +508,8 @@ def _implied_iqs(dimension: Mapping, raw: Scores, detail: bool, info: dict) -> d
         if cols.size:
             mask = np.zeros(raw.models, bool)
             mask[cols] = True
-            iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
+            iq = values if raw.mapped else interpolate_rows(b["anchors"], values)  # clamped at both ends
+            iqs[b["benchmark"]] = (iq, mask)
             if detail:
                 info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
     return iqs

@@ -38,7 +38,7 @@ import pandas as pd
 from ..known import known
 from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
-from .parts import interpolate, nearest_rank
+from .parts import interpolate, interpolate_rows, nearest_rank
 
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
@@ -255,6 +255,8 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
 _KEPT: dict | None = None
 #: While a `kept_normals()` block runs: what spread() gives a component's draw (draw_spec), by what it reads.
 _SPECS: dict | None = None
+#: While a `kept_normals()` block runs: {board id: the implied IQ draws its AI IQ simulations keep (MappedDraws)}.
+_MAPPED: dict | None = None
 
 
 @contextlib.contextmanager
@@ -263,20 +265,24 @@ def kept_normals() -> Iterator[None]:
     value's draw (draw_spec) is worked out once. A stream's draws depend only on its ids and the number of
     simulations (never on a date or on the other rows), and a draw only on the value's own fields, so the as-of
     engine, which simulates the same (board, model, component) streams month after month, gets the same numbers
-    from a copy. Outside any block nothing is kept."""
-    global _KEPT, _SPECS
-    outer, outer_specs = _KEPT, _SPECS
+    from a copy; and each AI IQ simulation takes the implied IQ draws of the values the board's previous one mapped
+    (MappedDraws). Outside any block nothing is kept."""
+    global _KEPT, _SPECS, _MAPPED
+    outer, outer_specs, outer_mapped = _KEPT, _SPECS, _MAPPED
     _KEPT = {} if outer is None else outer
     _SPECS = {} if outer_specs is None else outer_specs
+    _MAPPED = {} if outer_mapped is None else outer_mapped
     try:
         yield
     finally:
-        _KEPT, _SPECS = outer, outer_specs
+        _KEPT, _SPECS, _MAPPED = outer, outer_specs, outer_mapped
 
 
 def _known(x: object) -> float | None:
-    """known(x), a finite float answered without a call (NaN and the infinities give x - x != 0)."""
-    return x if type(x) is float and x - x == 0.0 else known(x)
+    """known(x), a finite float or None answered without a call (NaN and the infinities give x - x != 0)."""
+    if type(x) is float:
+        return x if x - x == 0.0 else None
+    return None if x is None else known(x)
 
 
 def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple | None, str | None]:
@@ -306,10 +312,11 @@ def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple 
     return found[1], found[2]
 
 
-def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
-    """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j])."""
+def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int, keep: bool = True) -> np.ndarray:
+    """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j]); keep=False neither
+    reads nor adds to the `kept_normals()` block's copies (the caller keeps what it makes of them: MappedDraws)."""
     out = np.empty((len(keys), sims), dtype=np.float32)  # one contiguous row per stream, returned transposed
-    kept = _KEPT
+    kept = _KEPT if keep else None
     for j, key in enumerate(keys):
         if kept is None:
             out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
@@ -378,6 +385,55 @@ def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
 # ------------------------------------------------------------------------------------------ component draws
 
 
+#: What MappedDraws keeps of a board's implied IQ draws at most (128 MiB: every column of the real data's AI IQ).
+MAPPED_BUDGET = 128 * 2**20
+
+
+class MappedDraws:
+    """AI IQ's implied IQ draws of its measured values, one column per (model, benchmark, draw, anchor table):
+    what the measured-only and the total run of one simulation share, and what the board's later simulations (the
+    next as-of months, inside a `kept_normals()` block) take again for every value that did not change. A column
+    comes from its own stream and its value's draw (draw_spec) alone, so a kept column holds the numbers drawing
+    it again would give. Columns are kept (`kept`) up to MAPPED_BUDGET; once it is full, a column made is not
+    kept, and after a simulation (`prune`) those it did not read are dropped. One MappedDraws serves one
+    simulation (the same selected values of the same models): `plans` holds each benchmark's columns and draws
+    (Components._plan) for its second run."""
+
+    def __init__(self, kept: dict[tuple, np.ndarray] | None = None, sims: int = 1):
+        self.kept: dict[tuple, np.ndarray] = {} if kept is None else kept
+        self.most = max(MAPPED_BUDGET // (8 * max(sims, 1)), 1)
+        self.read: set[tuple] = set()
+        self.plans: dict[tuple[str, bool], tuple] = {}
+        self._tables: dict[tuple[str, int], tuple] = {}
+
+    def table(self, anchors: Sequence[Sequence[float]], sims: int) -> tuple:
+        """An anchor table, the number of draws and the seeds' salt as a key (its text: the table is a list)."""
+        key = (repr(anchors), sims)
+        if key not in self._tables:
+            self._tables[key] = (*key, _SALT)
+        return self._tables[key]
+
+    def get(self, key: tuple) -> np.ndarray | None:
+        column = self.kept.get(key)
+        if column is not None:
+            self.read.add(key)
+        return column
+
+    def put(self, key: tuple, column: np.ndarray) -> np.ndarray:
+        """A copy of `column` (never a view of a larger array), kept under `key` while the budget allows."""
+        copy = np.array(column, dtype=float)
+        if len(self.kept) < self.most:
+            self.kept[key] = copy
+            self.read.add(key)
+        return copy
+
+    def prune(self) -> None:
+        """When the budget is full, drop the columns this simulation did not read."""
+        if len(self.kept) >= self.most:
+            for key in [k for k in self.kept if k not in self.read]:
+                del self.kept[key]
+
+
 class Components:
     """Draws of one board's components, and per model which components were drawn how (for the reason)."""
 
@@ -403,22 +459,8 @@ class Components:
         self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool = True
     ) -> tuple[np.ndarray, np.ndarray]:
         """(the columns of the models with a value, draws x those columns): `matrix` without its absent models."""
-        cols, fixed, drawn, specs = [], [], [], []
-        for j, model in enumerate(self.models):
-            rec = values.get(model)
-            if rec is None or known(rec.get("value")) is None:
-                continue
-            draw, how = draw_spec(rec, benchmark, self.level)
-            cols.append(j)
-            if draw is None or not noise:
-                fixed.append((len(cols) - 1, float(rec["value"])))
-                if draw is None:
-                    self.fixed[model].append(component)
-                continue
-            how = cast(str, how)  # spread() gives a draw only with its method (published or derived)
-            self.methods[model][how] = self.methods[model].get(how, 0) + 1
-            drawn.append(len(cols) - 1)
-            specs.append(draw)
+        cols, fixed, drawn, specs, notes = self._plan(component, values, benchmark, noise)
+        self._note(component, notes)
         z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
         if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
             return np.array(cols, dtype=np.intp), transform(specs, cast(np.ndarray, z))  # drawn: z was made
@@ -428,6 +470,79 @@ class Components:
         if drawn:
             out[:, drawn] = transform(specs, cast(np.ndarray, z))  # drawn: z was made
         return np.array(cols, dtype=np.intp), out
+
+    def mapped_columns(
+        self,
+        component: str,
+        values: Mapping[str, Mapping],
+        benchmark: Mapping | None,
+        anchors: Sequence[Sequence[float]],
+        mapped: MappedDraws,
+        noise: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`columns` mapped through the anchor table (parts.interpolate_rows: element by element, so a column's
+        numbers do not depend on the others'), each drawn column taken from `mapped` when it holds that stream's
+        draw through that table, else drawn, mapped and added to it."""
+        plan = mapped.plans.get((component, noise))
+        if plan is None:  # the simulation's first run to read this benchmark; the second reads the same values
+            plan = mapped.plans[(component, noise)] = self._plan(component, values, benchmark, noise)
+        self._note(component, plan[4])
+        cols, fixed, drawn, specs, _ = plan
+        out = np.empty((self.sims, len(cols)), order="F")  # column by column: each model's draws contiguous
+        if fixed:
+            held = interpolate_rows(anchors, np.array([value for _, value in fixed], dtype=float))
+            for (k, _), iq in zip(fixed, held.tolist()):
+                out[:, k] = iq
+        # A draw is its key as it is: draws that are equal (==) but for the sign of a zero map to the same numbers
+        # (np.interp gives -0.0 and 0.0 the same IQ, and nothing else in a draw tells them apart).
+        table = mapped.table(anchors, self.sims)
+        keys = [(self.models[cols[k]], component, spec, table) for k, spec in zip(drawn, specs)]
+        missing = []
+        for i, (k, key) in enumerate(zip(drawn, keys)):
+            column = mapped.get(key)
+            if column is None:
+                missing.append(i)
+            else:
+                out[:, k] = column
+        if missing:
+            z = normals(self.board_id, [keys[i][:2] for i in missing], self.sims, keep=False)
+            iqs = interpolate_rows(anchors, transform([specs[i] for i in missing], z))
+            for n, i in enumerate(missing):
+                out[:, drawn[i]] = mapped.put(keys[i], iqs[:, n])
+        return np.array(cols, dtype=np.intp), out
+
+    def _plan(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool) -> tuple:
+        """(the columns of the models with a value, (place among them, value) of those held fixed, the places of
+        those drawn, their draws, and what `_note` notes of them for the rows' reasons)."""
+        cols: list[int] = []
+        fixed: list[tuple[int, float]] = []
+        drawn: list[int] = []
+        specs: list[tuple] = []
+        undrawn: list[str] = []  # the models whose value has no draw to be had
+        methods: list[tuple[str, str]] = []  # (model, method) of each value drawn
+        for j, model in enumerate(self.models):
+            rec = values.get(model)
+            if rec is None or _known(rec.get("value")) is None:
+                continue
+            draw, how = draw_spec(rec, benchmark, self.level)
+            cols.append(j)
+            if draw is None or not noise:
+                fixed.append((len(cols) - 1, float(rec["value"])))
+                if draw is None:
+                    undrawn.append(model)
+                continue
+            methods.append((model, cast(str, how)))  # spread() gives a draw only with its method
+            drawn.append(len(cols) - 1)
+            specs.append(draw)
+        return cols, fixed, drawn, specs, (undrawn, methods)
+
+    def _note(self, component: str, notes: tuple[list[str], list[tuple[str, str]]]) -> None:
+        """Each model's components held fixed and the methods its components were drawn by (for its reason)."""
+        undrawn, methods = notes
+        for model in undrawn:
+            self.fixed[model].append(component)
+        for model, how in methods:
+            self.methods[model][how] = self.methods[model].get(how, 0) + 1
 
     def imputation_noise(self, component: str, cols: np.ndarray, fit: Mapping, rule: str = "imputation") -> np.ndarray:
         """draws x len(cols): a rule's error on one component for the models in `cols`, from its held-out fit
@@ -555,16 +670,21 @@ def aiiq_raw(
     comps: Components,
     benchmarks: Mapping[str, Mapping],
     noise: bool = True,
+    mapped: MappedDraws | None = None,
 ) -> Scores:
-    """Raw scores per benchmark, of the models that have it: comps' draws, made when aiiq.index_values reads each
-    benchmark (DrawnOnRead), in the order of this loop."""
+    """Implied IQs per benchmark, of the models that have it: comps' draws mapped through the benchmark's anchor
+    table, made when aiiq.index_values reads each benchmark (DrawnOnRead), in the order of this loop; a column
+    `mapped` holds is taken from it (Components.mapped_columns)."""
+    mapped = MappedDraws() if mapped is None else mapped
     by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
-            by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
-    return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
+            by[bid] = functools.partial(
+                comps.mapped_columns, bid, values, benchmarks.get(bid), b["anchors"], mapped, noise
+            )
+    return Scores(len(model_ids), comps.sims, DrawnOnRead(by), mapped=True)
 
 
 # ------------------------------------------------------------------------ AI IQ: imputation error, out of fold
@@ -954,17 +1074,20 @@ def aiiq_samples(
     comps = Components(definition["id"], model_ids, sims, level)
     impute = ImputationNoise(cal, comps, model_ids, spans, noise, only)
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
+    # both runs map the same draws: made once, and kept for the board's next simulation in a kept_normals() block
+    mapped = MappedDraws(None if _MAPPED is None else _MAPPED.setdefault(definition["id"], {}), sims)
     alone = aiiq.index_values(
         definition,
-        aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure),
+        aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure, mapped),
         relatives=relatives,
         p80_at=p80_at,
     )
     rows, composite = alone["composite"]
     del alone
     comps.measurement = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
-    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure)
+    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure, mapped)
     out = aiiq.index_values(definition, raw, impute, relatives, p80_at=p80_at)  # the board's own function
+    mapped.prune()
     del raw  # the scores are no longer needed
     comps.chosen = chosen
     share = out["imputed_share"]
