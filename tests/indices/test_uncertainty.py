@@ -786,3 +786,31 @@ def test_aiiq_draws_kept_across_months_are_the_draws_made_afresh():
     assert all(np.array_equal(fresh[0][m], kept[0][m]) for m in fresh[0])
     assert all(np.array_equal(fresh[1].measurement[m], kept[1].measurement[m]) for m in fresh[1].measurement)
     assert fresh[1].bounds == kept[1].bounds and fresh[2] == kept[2] and fresh[3] == kept[3]
+
+
+def test_a_kept_spread_and_mapped_bound_are_spreads_and_interpolates():
+    bench = {"id": "b", "scale": {"unit": "percent", "min": 0, "max": 100}, "questions": [{"count": 200}]}
+    rec = {"value": 50.0, "stderr": 2.0, "source": "s"}
+    anchors = [[0, 70], [100, 130]]
+    with u.kept_normals():
+        first = u.spread_of(rec, bench, 0.95)
+        assert first == u.spread(rec, bench, 0.95) and u.spread_of(dict(rec), bench, 0.95) is first
+        assert u._mapped_bound(anchors, 50.0) == 100.0 and u._mapped_bound(anchors, 25.0) == 85.0  # 70 + 0.6 x
+        size = len(u._SPECS)
+        assert u._mapped_bound(anchors, 50.0) == 100.0 and len(u._SPECS) == size  # kept
+        assert u._mapped_bound([list(a) for a in anchors], 50.0) == 100.0 and len(u._SPECS) == size + 1  # own table
+    assert u.spread_of(rec, bench, 0.95) is not first  # outside the block: worked out each time
+
+
+def test_component_intervals_inside_a_kept_normals_block_are_those_outside():
+    frame = _frame({"x/full": (50, 50, 50), "x/gappy": (50, None, 50)})
+    benches = {b: {**PERCENT, "questions": [{"count": 400}]} for b in ("b1", "b2", "b3")}
+    drawn = dict(DEF, uncertainty={"simulations": 50, "level": 0.95})
+    outside = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+    with u.kept_normals():
+        inside = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+        again = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+    for board in (inside, again):
+        assert [r["components"] for r in board["rows"]] == [r["components"] for r in outside["rows"]]
+    first = next(c for c in inside["rows"][0]["components"] if c.get("interval"))
+    assert first["interval"] is not next(c for c in again["rows"][0]["components"] if c.get("interval"))["interval"]

@@ -253,7 +253,8 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
 
 #: While a `kept_normals()` block runs: (board_id, *key, sims) -> that stream's standard normals, made once.
 _KEPT: dict | None = None
-#: While a `kept_normals()` block runs: what spread() gives a component's draw (draw_spec), by what it reads.
+#: While a `kept_normals()` block runs: what spread() gives a value (spread_of), by what it reads, and an anchor
+#: table's value at a bound (_mapped_bound).
 _SPECS: dict | None = None
 #: While a `kept_normals()` block runs: {board id: the implied IQ draws its AI IQ simulations keep (MappedDraws)}.
 _MAPPED: dict | None = None
@@ -286,13 +287,18 @@ def _known(x: object) -> float | None:
 
 
 def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple | None, str | None]:
-    """(spread's `draw`, its `interval_how`) for one selected value. Inside a `kept_normals()` block each is
-    worked out once per set of what spread() reads (the value's known numbers and source, the benchmark entry,
-    the level) and shared: a tuple and a text, which no caller changes."""
+    """(spread's `draw`, its `interval_how`) for one selected value (spread_of)."""
+    s = spread_of(rec, bench, level)
+    return s["draw"], s["interval_how"]
+
+
+def spread_of(rec: Mapping, bench: Mapping | None, level: float) -> Mapping:
+    """spread(rec, bench, level). Inside a `kept_normals()` block each is worked out once per set of what spread()
+    reads (the value's known numbers and source, the benchmark entry, the level) and shared: callers read it and
+    never change it (nor the interval list it holds)."""
     memo = _SPECS
     if memo is None:
-        s = spread(rec, bench, level)
-        return s["draw"], s["interval_how"]
+        return spread(rec, bench, level)
     value = _known(rec.get("value"))
     key = (
         id(bench),
@@ -307,9 +313,21 @@ def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple 
     )
     found = memo.get(key)
     if found is None or found[0] is not bench:
-        s = spread(rec, bench, level)
-        found = memo[key] = (bench, s["draw"], s["interval_how"])  # bench held: its id is not reused meanwhile
-    return found[1], found[2]
+        found = memo[key] = (bench, spread(rec, bench, level))  # bench held: its id is not reused meanwhile
+    return found[1]
+
+
+def _mapped_bound(anchors: Sequence[Sequence[float]], x: float) -> float:
+    """interpolate(anchors, x); inside a `kept_normals()` block worked out once per table and number (the table
+    held, so its id is not reused meanwhile; -0.0 is told from 0.0)."""
+    memo = _SPECS
+    if memo is None:
+        return interpolate(anchors, x)
+    key = ("bound", id(anchors), x, math.copysign(1.0, x))
+    found = memo.get(key)
+    if found is None or found[0] is not anchors:
+        found = memo[key] = (anchors, interpolate(anchors, x))
+    return found[1]
 
 
 def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int, keep: bool = True) -> np.ndarray:
@@ -1422,11 +1440,13 @@ def _measured_component_interval(
     """A measured component's interval: its benchmark value's own, mapped through the anchor table where the
     index maps it."""
     # The reason is kept only where there is no interval: the benchmark's board row gives the method.
-    s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+    s = spread_of(comps.chosen[key], benchmarks.get(c["id"]), level)
     interval = s["interval"]
     if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
         shift = comps.shift.get(key, 0.0)
-        interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+        interval = [_mapped_bound(anchors[c["id"]], x + shift) for x in interval]
+    elif interval is not None:
+        interval = list(interval)  # the row's own list: spread_of's is shared
     c.update(interval=interval, interval_how=s["interval_how"])
     if interval is None:
         c["interval_reason"] = s["interval_reason"]
