@@ -42,6 +42,46 @@ def test_rank_error_by_hand():
     assert u.rank_intervals(ranks, 0.5) == [[10, 30], [3, 3]]
 
 
+def test_bounds_and_errors_of_ten_draws_from_one_sort_by_hand():
+    # sorted: 1 1 2 3 3 4 5 5 6 9. Level 0.95: low at 0.225 -> 1 + (1 - 1) x 0.225 = 1; high at 8.775 -> 6 + (9 - 6)
+    # x 0.775 = 8.325; errors as in test_quantile_error_of_ten_draws_by_hand. With overwrite the draws are sorted in
+    # place (the caller's scratch array); without, they are left as they were.
+    draws = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], dtype=float)[:, None]
+    kept = draws.copy()
+    expected = ({"m": [1.0, pytest.approx(8.325, abs=1e-12)]}, {"m": [0.0, 1.5]})
+    assert mcerror.bounds(draws, ["m"], 0.95) == expected
+    assert (draws == kept).all()
+    assert mcerror.bounds(draws, ["m"], 0.95, overwrite=True) == expected
+    assert draws[:, 0].tolist() == [1, 1, 2, 3, 3, 4, 5, 5, 6, 9]
+
+
+def test_rank_bounds_give_the_interval_and_its_errors_by_hand():
+    # as test_rank_error_by_hand: ranks 1..40 shuffled, and rank 3 in every draw, at level 0.5
+    ranks = np.column_stack([np.random.default_rng(1).permutation(40) + 1, np.full(40, 3)]).astype(np.int32)
+    assert mcerror.rank_bounds(ranks, 0.5) == ([[10, 30], [3, 3]], [[3.0, 3.0], [0.0, 0.0]])
+
+
+def test_medians_by_hand():
+    # odd: the middle draw; even: the mean of the two middle draws; a column holding NaN: NaN (as np.median)
+    assert mcerror.medians(np.array([[3.0], [1.0], [2.0]])).tolist() == [2.0]
+    four = np.array([[4.0, 1.0, 7.0], [1.0, 1.0, np.nan], [3.0, 2.0, 1.0], [2.0, 5.0, 0.0]])
+    out = mcerror.medians(four)
+    assert out[:2].tolist() == [2.5, 1.5] and np.isnan(out[2])
+
+
+def test_order_statistics_from_a_sort_are_numpys_partition_and_median_to_the_bit():
+    # what lets the bounds and medians move from np.partition and np.median to one sort without moving a number
+    rng = np.random.default_rng(5)
+    draws = np.asfortranarray(rng.standard_normal((1000, 40)) * 13.7 + 100)
+    draws[:, 3] = np.round(draws[:, 3])  # ties
+    ordered = mcerror.sorted_draws(draws)
+    kth = [20, 24, 25, 30, 969, 974, 975, 979]
+    assert np.array_equal(ordered[kth], np.partition(draws, kth, axis=0)[kth])
+    assert np.array_equal(mcerror.medians(draws), np.median(draws, axis=0))
+    lo_hi = np.quantile(draws, [0.025, 0.975], axis=0)  # numpy's linear quantile, as quantile_interval documents
+    assert np.array_equal(mcerror.quantile_interval(draws, 0.95), lo_hi)
+
+
 def test_quantile_error_matches_the_spread_between_seeds():
     # 300 columns of 4,000 standard normals: the true standard error of the 2.5% quantile is
     # sqrt(0.025 x 0.975 / 4000) / phi(1.96) = 0.0422; both the estimate and the spread of the bounds agree.

@@ -13,6 +13,7 @@ import pytest
 
 from sitegen.indices import aiiq
 from sitegen.indices import uncertainty as u
+from sitegen.indices.parts import interpolate_rows
 
 from indexkit import results
 
@@ -709,3 +710,107 @@ def test_centring_all_columns_at_once_moves_each_by_its_own_median():
     assert moved["a"].tolist() == [4.5, 1.5, 3.5, 2.5] and moved["b"].tolist() == [5.0, 35.0, 15.0, 25.0]
     assert moved["c"].tolist() == [0.5] * 4 and alone is moved  # no value: not moved
     assert u._by_column([draws["a"], draws["b"]]).flags.f_contiguous
+
+
+# ------------------------------------------------------------------------ AI IQ: implied IQ draws kept (MappedDraws)
+
+MAP_BENCH = {"id": "x", "scale": {"unit": "percent", "min": 0, "max": 100}}  # no question count: no binomial draw
+MAP_ANCHORS = [[0, 70], [100, 130]]  # IQ = 70 + 0.6 x score
+
+
+def _mapped(draws: u.MappedDraws, values: dict, component: str = "x") -> tuple[u.Components, np.ndarray, np.ndarray]:
+    comps = u.Components("map-test", ["a", "b", "c"], 50, 0.95)
+    cols, iq = comps.mapped_columns(component, values, MAP_BENCH, MAP_ANCHORS, draws)
+    return comps, cols, iq
+
+
+def test_mapped_columns_are_the_drawn_columns_mapped_and_a_second_run_draws_nothing(monkeypatch):
+    # a: 50 +- z x 2 (drawn); b: 30 with no interval (held at IQ 70 + 0.6 x 30 = 88 in every draw); c: no value
+    values = {"a": {"value": 50.0, "stderr": 2.0, "source": "s"}, "b": {"value": 30.0, "source": "s"}}
+    draws = u.MappedDraws()
+    comps, cols, iq = _mapped(draws, values)
+    plain = u.Components("map-test", ["a", "b", "c"], 50, 0.95)
+    raw_cols, raw = plain.columns("x", values, MAP_BENCH)
+    assert cols.tolist() == raw_cols.tolist() == [0, 1]
+    assert np.array_equal(iq, interpolate_rows(MAP_ANCHORS, raw))  # the same numbers, to the bit
+    assert iq[:, 1].tolist() == [88.0] * 50 and iq[:, 0].std() > 0
+    assert (comps.methods, comps.fixed) == (plain.methods, plain.fixed) == (
+        {"a": {"published": 1}, "b": {}, "c": {}}, {"a": [], "b": ["x"], "c": []})
+    assert len(draws.kept) == 1  # a's column; b's is not drawn
+    # the simulation's second run: the kept column and the first run's plan, no stream drawn again; its own notes
+    monkeypatch.setattr(u, "stream", lambda *keys: pytest.fail(f"drew {keys} again"))
+    again, cols2, iq2 = _mapped(draws, {})  # the plan is the first run's: the values are not read again
+    assert cols2.tolist() == [0, 1] and np.array_equal(iq2, iq)
+    assert (again.methods, again.fixed) == (comps.methods, comps.fixed)
+
+
+def test_a_kept_column_serves_only_its_own_stream_draw_and_table():
+    values = {"a": {"value": 50.0, "stderr": 2.0, "source": "s"}, "b": {"value": 50.0, "stderr": 2.0, "source": "s"}}
+    kept: dict = {}
+    _, _, first = _mapped(u.MappedDraws(kept, 50), values)
+    assert len(kept) == 2 and not np.array_equal(first[:, 0], first[:, 1])  # one stream per model
+    moved = {**values, "b": {"value": 50.0, "stderr": 3.0, "source": "s"}}  # b's draw changed: drawn anew
+    _, _, second = _mapped(u.MappedDraws(kept, 50), moved)
+    assert np.array_equal(second[:, 0], first[:, 0]) and len(kept) == 3
+    assert np.allclose(second[:, 1] - 100, (first[:, 1] - 100) * 1.5)  # the same stream, sd 3 instead of 2
+    with u.seed_salt("1"):  # other seeds: other columns
+        _, _, salted = _mapped(u.MappedDraws(kept, 50), values)
+    assert not np.array_equal(salted[:, 0], first[:, 0]) and len(kept) == 5
+
+
+def test_mapped_draws_keep_no_more_than_the_budget_and_drop_what_was_not_read(monkeypatch):
+    monkeypatch.setattr(u, "MAPPED_BUDGET", 8 * 50)  # room for one column of 50 draws
+    values = {"a": {"value": 50.0, "stderr": 2.0, "source": "s"}, "b": {"value": 40.0, "stderr": 2.0, "source": "s"}}
+    kept: dict = {}
+    first = u.MappedDraws(kept, 50)
+    _, _, iq = _mapped(first, values)
+    first.prune()
+    assert [k[0] for k in kept] == ["a"]  # b's column made, not kept
+    later = u.MappedDraws(kept, 50)
+    _, _, again = _mapped(later, {"b": values["b"]}, "y")  # reads none of the kept columns
+    later.prune()
+    assert kept == {}  # full, and a's column was not read: dropped
+
+
+def test_aiiq_draws_kept_across_months_are_the_draws_made_afresh():
+    # two "months": x/late joins in the second; inside a kept_normals block its draws reuse the first month's columns
+    early, late = _frame({"x/full": (50, 50, 50)}), _frame({"x/full": (50, 50, 50), "x/late": (40, None, 60)})
+    benches = {b: PERCENT for b in ("b1", "b2", "b3")}
+    fresh = u.aiiq_samples(DEF, late, benches, 60, 0.95)
+    with u.kept_normals():
+        u.aiiq_samples(DEF, early, benches, 60, 0.95)
+        assert len(u._MAPPED["iq-test"]) > 0
+        kept = u.aiiq_samples(DEF, late, benches, 60, 0.95)
+    assert u._MAPPED is None
+    assert fresh[0].keys() == kept[0].keys()
+    assert all(np.array_equal(fresh[0][m], kept[0][m]) for m in fresh[0])
+    assert all(np.array_equal(fresh[1].measurement[m], kept[1].measurement[m]) for m in fresh[1].measurement)
+    assert fresh[1].bounds == kept[1].bounds and fresh[2] == kept[2] and fresh[3] == kept[3]
+
+
+def test_a_kept_spread_and_mapped_bound_are_spreads_and_interpolates():
+    bench = {"id": "b", "scale": {"unit": "percent", "min": 0, "max": 100}, "questions": [{"count": 200}]}
+    rec = {"value": 50.0, "stderr": 2.0, "source": "s"}
+    anchors = [[0, 70], [100, 130]]
+    with u.kept_normals():
+        first = u.spread_of(rec, bench, 0.95)
+        assert first == u.spread(rec, bench, 0.95) and u.spread_of(dict(rec), bench, 0.95) is first
+        assert u._mapped_bound(anchors, 50.0) == 100.0 and u._mapped_bound(anchors, 25.0) == 85.0  # 70 + 0.6 x
+        size = len(u._SPECS)
+        assert u._mapped_bound(anchors, 50.0) == 100.0 and len(u._SPECS) == size  # kept
+        assert u._mapped_bound([list(a) for a in anchors], 50.0) == 100.0 and len(u._SPECS) == size + 1  # own table
+    assert u.spread_of(rec, bench, 0.95) is not first  # outside the block: worked out each time
+
+
+def test_component_intervals_inside_a_kept_normals_block_are_those_outside():
+    frame = _frame({"x/full": (50, 50, 50), "x/gappy": (50, None, 50)})
+    benches = {b: {**PERCENT, "questions": [{"count": 400}]} for b in ("b1", "b2", "b3")}
+    drawn = dict(DEF, uncertainty={"simulations": 50, "level": 0.95})
+    outside = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+    with u.kept_normals():
+        inside = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+        again = u.annotate_index(drawn, aiiq.compute(drawn, frame, None), frame, None, benches)
+    for board in (inside, again):
+        assert [r["components"] for r in board["rows"]] == [r["components"] for r in outside["rows"]]
+    first = next(c for c in inside["rows"][0]["components"] if c.get("interval"))
+    assert first["interval"] is not next(c for c in again["rows"][0]["components"] if c.get("interval"))["interval"]

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..known import known
+from . import mcerror
 from .parts import (
     board,
     component,
@@ -389,11 +390,13 @@ class Scores:
     """Raw benchmark scores, per benchmark only for the models that have it, so that memory grows with the
     results, not with models x benchmarks: by_benchmark[b] = (those models' columns among the `models` columns,
     ascending; draws x those columns). The board's are one draw of the selected values (`point_scores`); the
-    simulation's are drawn from each value's interval (uncertainty.aiiq_raw)."""
+    simulation's are drawn from each value's interval and given already `mapped` through each benchmark's anchor
+    table (uncertainty.aiiq_raw: the implied IQs, which its two runs and the next month's share)."""
 
     models: int
     sims: int
     by_benchmark: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    mapped: bool = False
 
     @classmethod
     def from_dense(cls, arrays: Mapping[str, np.ndarray]) -> Scores:
@@ -505,7 +508,8 @@ def _implied_iqs(dimension: Mapping, raw: Scores, detail: bool, info: dict) -> d
         if cols.size:
             mask = np.zeros(raw.models, bool)
             mask[cols] = True
-            iqs[b["benchmark"]] = (interpolate_rows(b["anchors"], values), mask)  # clamped at both ends
+            iq = values if raw.mapped else interpolate_rows(b["anchors"], values)  # clamped at both ends
+            iqs[b["benchmark"]] = (iq, mask)
             if detail:
                 info["iq"][b["benchmark"]] = (cols, iqs[b["benchmark"]][0])
     return iqs
@@ -721,7 +725,7 @@ def index_values(
 
 def _centred(p80: np.ndarray, at: float | None) -> np.ndarray:
     """A P80's draws (draws x 1) moved so that their median is `at` (None: as they are)."""
-    return p80 if at is None else p80 + (at - np.median(p80))
+    return p80 if at is None else p80 + (at - mcerror.medians(p80.reshape(-1, 1))[0])  # np.median's number
 
 
 # ------------------------------------------------------------------------ family match against its fallback

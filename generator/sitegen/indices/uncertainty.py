@@ -29,7 +29,6 @@ import functools
 import hashlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from fractions import Fraction
 from statistics import NormalDist
 from typing import cast
 
@@ -39,7 +38,7 @@ import pandas as pd
 from ..known import known
 from . import aa, aiiq, eq, mcerror, simcache
 from .aiiq import Scores, family_relatives, first_row
-from .parts import interpolate, nearest_rank
+from .parts import interpolate, interpolate_rows, nearest_rank
 
 PUBLISHED, DERIVED = "published", "derived"
 NO_SPREAD = "none of the components this value is computed from has an interval, so it has none either"
@@ -254,8 +253,11 @@ def transform(specs: Sequence[tuple], z: np.ndarray) -> np.ndarray:
 
 #: While a `kept_normals()` block runs: (board_id, *key, sims) -> that stream's standard normals, made once.
 _KEPT: dict | None = None
-#: While a `kept_normals()` block runs: what spread() gives a component's draw (draw_spec), by what it reads.
+#: While a `kept_normals()` block runs: what spread() gives a value (spread_of), by what it reads, and an anchor
+#: table's value at a bound (_mapped_bound).
 _SPECS: dict | None = None
+#: While a `kept_normals()` block runs: {board id: the implied IQ draws its AI IQ simulations keep (MappedDraws)}.
+_MAPPED: dict | None = None
 
 
 @contextlib.contextmanager
@@ -264,30 +266,39 @@ def kept_normals() -> Iterator[None]:
     value's draw (draw_spec) is worked out once. A stream's draws depend only on its ids and the number of
     simulations (never on a date or on the other rows), and a draw only on the value's own fields, so the as-of
     engine, which simulates the same (board, model, component) streams month after month, gets the same numbers
-    from a copy. Outside any block nothing is kept."""
-    global _KEPT, _SPECS
-    outer, outer_specs = _KEPT, _SPECS
+    from a copy; and each AI IQ simulation takes the implied IQ draws of the values the board's previous one mapped
+    (MappedDraws). Outside any block nothing is kept."""
+    global _KEPT, _SPECS, _MAPPED
+    outer, outer_specs, outer_mapped = _KEPT, _SPECS, _MAPPED
     _KEPT = {} if outer is None else outer
     _SPECS = {} if outer_specs is None else outer_specs
+    _MAPPED = {} if outer_mapped is None else outer_mapped
     try:
         yield
     finally:
-        _KEPT, _SPECS = outer, outer_specs
+        _KEPT, _SPECS, _MAPPED = outer, outer_specs, outer_mapped
 
 
 def _known(x: object) -> float | None:
-    """known(x), a finite float answered without a call (NaN and the infinities give x - x != 0)."""
-    return x if type(x) is float and x - x == 0.0 else known(x)
+    """known(x), a finite float or None answered without a call (NaN and the infinities give x - x != 0)."""
+    if type(x) is float:
+        return x if x - x == 0.0 else None
+    return None if x is None else known(x)
 
 
 def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple | None, str | None]:
-    """(spread's `draw`, its `interval_how`) for one selected value. Inside a `kept_normals()` block each is
-    worked out once per set of what spread() reads (the value's known numbers and source, the benchmark entry,
-    the level) and shared: a tuple and a text, which no caller changes."""
+    """(spread's `draw`, its `interval_how`) for one selected value (spread_of)."""
+    s = spread_of(rec, bench, level)
+    return s["draw"], s["interval_how"]
+
+
+def spread_of(rec: Mapping, bench: Mapping | None, level: float) -> Mapping:
+    """spread(rec, bench, level). Inside a `kept_normals()` block each is worked out once per set of what spread()
+    reads (the value's known numbers and source, the benchmark entry, the level) and shared: callers read it and
+    never change it (nor the interval list it holds)."""
     memo = _SPECS
     if memo is None:
-        s = spread(rec, bench, level)
-        return s["draw"], s["interval_how"]
+        return spread(rec, bench, level)
     value = _known(rec.get("value"))
     key = (
         id(bench),
@@ -302,15 +313,28 @@ def draw_spec(rec: Mapping, bench: Mapping | None, level: float) -> tuple[tuple 
     )
     found = memo.get(key)
     if found is None or found[0] is not bench:
-        s = spread(rec, bench, level)
-        found = memo[key] = (bench, s["draw"], s["interval_how"])  # bench held: its id is not reused meanwhile
-    return found[1], found[2]
+        found = memo[key] = (bench, spread(rec, bench, level))  # bench held: its id is not reused meanwhile
+    return found[1]
 
 
-def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int) -> np.ndarray:
-    """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j])."""
+def _mapped_bound(anchors: Sequence[Sequence[float]], x: float) -> float:
+    """interpolate(anchors, x); inside a `kept_normals()` block worked out once per table and number (the table
+    held, so its id is not reused meanwhile; -0.0 is told from 0.0)."""
+    memo = _SPECS
+    if memo is None:
+        return interpolate(anchors, x)
+    key = ("bound", id(anchors), x, math.copysign(1.0, x))
+    found = memo.get(key)
+    if found is None or found[0] is not anchors:
+        found = memo[key] = (anchors, interpolate(anchors, x))
+    return found[1]
+
+
+def normals(board_id: str, keys: Sequence[Sequence[str]], sims: int, keep: bool = True) -> np.ndarray:
+    """draws x len(keys) standard normals, column j from the stream of (board_id, *keys[j]); keep=False neither
+    reads nor adds to the `kept_normals()` block's copies (the caller keeps what it makes of them: MappedDraws)."""
     out = np.empty((len(keys), sims), dtype=np.float32)  # one contiguous row per stream, returned transposed
-    kept = _KEPT
+    kept = _KEPT if keep else None
     for j, key in enumerate(keys):
         if kept is None:
             out[j] = stream(board_id, *key).standard_normal(sims, dtype=np.float32)
@@ -342,11 +366,7 @@ def competition_ranks(values: np.ndarray, higher_is_better: bool = True) -> np.n
 
 def rank_intervals(ranks: np.ndarray, level: float) -> list[list[int]]:
     """Per model, the central `level` range of its simulated ranks (inverted-CDF quantiles: whole ranks)."""
-    sims = ranks.shape[0]
-    tail = (1 - Fraction(str(level))) / 2  # exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
-    lo, hi = max(math.ceil(tail * sims), 1) - 1, max(math.ceil((1 - tail) * sims), 1) - 1
-    part = np.partition(ranks, sorted({lo, hi}), axis=0)
-    return [[int(a), int(b)] for a, b in zip(part[lo], part[hi])]
+    return mcerror.rank_bounds(ranks, level)[0]  # the tail exact: (1 - 0.95) / 2 in floats is 0.025000000000000022
 
 
 def tiers(point_ranks: Sequence[int], intervals: Sequence[Sequence[int]]) -> list[int]:
@@ -376,18 +396,60 @@ def rank_draws(ranks: np.ndarray) -> np.ndarray:
 
 
 def quantile_interval(samples: np.ndarray, level: float) -> np.ndarray:
-    """2 x models: the central `level` interval of each column, numpy's linear quantile, from one partition."""
-    sims = samples.shape[0]
-    tail = float((1 - Fraction(str(level))) / 2)
-    positions = np.array([tail, 1 - tail]) * (sims - 1)
-    below = np.floor(positions).astype(int)
-    above = np.minimum(below + 1, sims - 1)
-    part = np.partition(samples, sorted({*below.tolist(), *above.tolist()}), axis=0)
-    frac = (positions - below)[:, None]
-    return part[below] + (part[above] - part[below]) * frac
+    """2 x models: the central `level` interval of each column, numpy's linear quantile (mcerror.quantile_interval)."""
+    return mcerror.quantile_interval(samples, level)
 
 
 # ------------------------------------------------------------------------------------------ component draws
+
+
+#: What MappedDraws keeps of a board's implied IQ draws at most (128 MiB: every column of the real data's AI IQ).
+MAPPED_BUDGET = 128 * 2**20
+
+
+class MappedDraws:
+    """AI IQ's implied IQ draws of its measured values, one column per (model, benchmark, draw, anchor table):
+    what the measured-only and the total run of one simulation share, and what the board's later simulations (the
+    next as-of months, inside a `kept_normals()` block) take again for every value that did not change. A column
+    comes from its own stream and its value's draw (draw_spec) alone, so a kept column holds the numbers drawing
+    it again would give. Columns are kept (`kept`) up to MAPPED_BUDGET; once it is full, a column made is not
+    kept, and after a simulation (`prune`) those it did not read are dropped. One MappedDraws serves one
+    simulation (the same selected values of the same models): `plans` holds each benchmark's columns and draws
+    (Components._plan) for its second run."""
+
+    def __init__(self, kept: dict[tuple, np.ndarray] | None = None, sims: int = 1):
+        self.kept: dict[tuple, np.ndarray] = {} if kept is None else kept
+        self.most = max(MAPPED_BUDGET // (8 * max(sims, 1)), 1)
+        self.read: set[tuple] = set()
+        self.plans: dict[tuple[str, bool], tuple] = {}
+        self._tables: dict[tuple[str, int], tuple] = {}
+
+    def table(self, anchors: Sequence[Sequence[float]], sims: int) -> tuple:
+        """An anchor table, the number of draws and the seeds' salt as a key (its text: the table is a list)."""
+        key = (repr(anchors), sims)
+        if key not in self._tables:
+            self._tables[key] = (*key, _SALT)
+        return self._tables[key]
+
+    def get(self, key: tuple) -> np.ndarray | None:
+        column = self.kept.get(key)
+        if column is not None:
+            self.read.add(key)
+        return column
+
+    def put(self, key: tuple, column: np.ndarray) -> np.ndarray:
+        """A copy of `column` (never a view of a larger array), kept under `key` while the budget allows."""
+        copy = np.array(column, dtype=float)
+        if len(self.kept) < self.most:
+            self.kept[key] = copy
+            self.read.add(key)
+        return copy
+
+    def prune(self) -> None:
+        """When the budget is full, drop the columns this simulation did not read."""
+        if len(self.kept) >= self.most:
+            for key in [k for k in self.kept if k not in self.read]:
+                del self.kept[key]
 
 
 class Components:
@@ -415,22 +477,8 @@ class Components:
         self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool = True
     ) -> tuple[np.ndarray, np.ndarray]:
         """(the columns of the models with a value, draws x those columns): `matrix` without its absent models."""
-        cols, fixed, drawn, specs = [], [], [], []
-        for j, model in enumerate(self.models):
-            rec = values.get(model)
-            if rec is None or known(rec.get("value")) is None:
-                continue
-            draw, how = draw_spec(rec, benchmark, self.level)
-            cols.append(j)
-            if draw is None or not noise:
-                fixed.append((len(cols) - 1, float(rec["value"])))
-                if draw is None:
-                    self.fixed[model].append(component)
-                continue
-            how = cast(str, how)  # spread() gives a draw only with its method (published or derived)
-            self.methods[model][how] = self.methods[model].get(how, 0) + 1
-            drawn.append(len(cols) - 1)
-            specs.append(draw)
+        cols, fixed, drawn, specs, notes = self._plan(component, values, benchmark, noise)
+        self._note(component, notes)
         z = normals(self.board_id, [(self.models[cols[k]], component) for k in drawn], self.sims) if drawn else None
         if len(drawn) == len(cols) and drawn:  # every column drawn: the draws are the array (no copy)
             return np.array(cols, dtype=np.intp), transform(specs, cast(np.ndarray, z))  # drawn: z was made
@@ -440,6 +488,79 @@ class Components:
         if drawn:
             out[:, drawn] = transform(specs, cast(np.ndarray, z))  # drawn: z was made
         return np.array(cols, dtype=np.intp), out
+
+    def mapped_columns(
+        self,
+        component: str,
+        values: Mapping[str, Mapping],
+        benchmark: Mapping | None,
+        anchors: Sequence[Sequence[float]],
+        mapped: MappedDraws,
+        noise: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`columns` mapped through the anchor table (parts.interpolate_rows: element by element, so a column's
+        numbers do not depend on the others'), each drawn column taken from `mapped` when it holds that stream's
+        draw through that table, else drawn, mapped and added to it."""
+        plan = mapped.plans.get((component, noise))
+        if plan is None:  # the simulation's first run to read this benchmark; the second reads the same values
+            plan = mapped.plans[(component, noise)] = self._plan(component, values, benchmark, noise)
+        self._note(component, plan[4])
+        cols, fixed, drawn, specs, _ = plan
+        out = np.empty((self.sims, len(cols)), order="F")  # column by column: each model's draws contiguous
+        if fixed:
+            held = interpolate_rows(anchors, np.array([value for _, value in fixed], dtype=float))
+            for (k, _), iq in zip(fixed, held.tolist()):
+                out[:, k] = iq
+        # A draw is its key as it is: draws that are equal (==) but for the sign of a zero map to the same numbers
+        # (np.interp gives -0.0 and 0.0 the same IQ, and nothing else in a draw tells them apart).
+        table = mapped.table(anchors, self.sims)
+        keys = [(self.models[cols[k]], component, spec, table) for k, spec in zip(drawn, specs)]
+        missing = []
+        for i, (k, key) in enumerate(zip(drawn, keys)):
+            column = mapped.get(key)
+            if column is None:
+                missing.append(i)
+            else:
+                out[:, k] = column
+        if missing:
+            z = normals(self.board_id, [keys[i][:2] for i in missing], self.sims, keep=False)
+            iqs = interpolate_rows(anchors, transform([specs[i] for i in missing], z))
+            for n, i in enumerate(missing):
+                out[:, drawn[i]] = mapped.put(keys[i], iqs[:, n])
+        return np.array(cols, dtype=np.intp), out
+
+    def _plan(self, component: str, values: Mapping[str, Mapping], benchmark: Mapping | None, noise: bool) -> tuple:
+        """(the columns of the models with a value, (place among them, value) of those held fixed, the places of
+        those drawn, their draws, and what `_note` notes of them for the rows' reasons)."""
+        cols: list[int] = []
+        fixed: list[tuple[int, float]] = []
+        drawn: list[int] = []
+        specs: list[tuple] = []
+        undrawn: list[str] = []  # the models whose value has no draw to be had
+        methods: list[tuple[str, str]] = []  # (model, method) of each value drawn
+        for j, model in enumerate(self.models):
+            rec = values.get(model)
+            if rec is None or _known(rec.get("value")) is None:
+                continue
+            draw, how = draw_spec(rec, benchmark, self.level)
+            cols.append(j)
+            if draw is None or not noise:
+                fixed.append((len(cols) - 1, float(rec["value"])))
+                if draw is None:
+                    undrawn.append(model)
+                continue
+            methods.append((model, cast(str, how)))  # spread() gives a draw only with its method
+            drawn.append(len(cols) - 1)
+            specs.append(draw)
+        return cols, fixed, drawn, specs, (undrawn, methods)
+
+    def _note(self, component: str, notes: tuple[list[str], list[tuple[str, str]]]) -> None:
+        """Each model's components held fixed and the methods its components were drawn by (for its reason)."""
+        undrawn, methods = notes
+        for model in undrawn:
+            self.fixed[model].append(component)
+        for model, how in methods:
+            self.methods[model][how] = self.methods[model].get(how, 0) + 1
 
     def imputation_noise(self, component: str, cols: np.ndarray, fit: Mapping, rule: str = "imputation") -> np.ndarray:
         """draws x len(cols): a rule's error on one component for the models in `cols`, from its held-out fit
@@ -567,16 +688,21 @@ def aiiq_raw(
     comps: Components,
     benchmarks: Mapping[str, Mapping],
     noise: bool = True,
+    mapped: MappedDraws | None = None,
 ) -> Scores:
-    """Raw scores per benchmark, of the models that have it: comps' draws, made when aiiq.index_values reads each
-    benchmark (DrawnOnRead), in the order of this loop."""
+    """Implied IQs per benchmark, of the models that have it: comps' draws mapped through the benchmark's anchor
+    table, made when aiiq.index_values reads each benchmark (DrawnOnRead), in the order of this loop; a column
+    `mapped` holds is taken from it (Components.mapped_columns)."""
+    mapped = MappedDraws() if mapped is None else mapped
     by = {}
     for d in definition["dimensions"]:
         for b in d["benchmarks"]:
             bid = b["benchmark"]
             values = {m: chosen[(m, bid)] for m in model_ids if (m, bid) in chosen}
-            by[bid] = functools.partial(comps.columns, bid, values, benchmarks.get(bid), noise)
-    return Scores(len(model_ids), comps.sims, DrawnOnRead(by))
+            by[bid] = functools.partial(
+                comps.mapped_columns, bid, values, benchmarks.get(bid), b["anchors"], mapped, noise
+            )
+    return Scores(len(model_ids), comps.sims, DrawnOnRead(by), mapped=True)
 
 
 # ------------------------------------------------------------------------ AI IQ: imputation error, out of fold
@@ -966,17 +1092,20 @@ def aiiq_samples(
     comps = Components(definition["id"], model_ids, sims, level)
     impute = ImputationNoise(cal, comps, model_ids, spans, noise, only)
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
+    # both runs map the same draws: made once, and kept for the board's next simulation in a kept_normals() block
+    mapped = MappedDraws(None if _MAPPED is None else _MAPPED.setdefault(definition["id"], {}), sims)
     alone = aiiq.index_values(
         definition,
-        aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure),
+        aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure, mapped),
         relatives=relatives,
         p80_at=p80_at,
     )
     rows, composite = alone["composite"]
     del alone
     comps.measurement = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
-    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure)
+    raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure, mapped)
     out = aiiq.index_values(definition, raw, impute, relatives, p80_at=p80_at)  # the board's own function
+    mapped.prune()
     del raw  # the scores are no longer needed
     comps.chosen = chosen
     share = out["imputed_share"]
@@ -1014,12 +1143,12 @@ def _value_bounds(
 ) -> tuple[dict, dict, dict, dict]:
     """(bounds, their Monte Carlo errors, bounds of the measurement-only draws, their errors) of the drawn rows."""
     bounds, errors = (
-        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, quantile_interval, level) if drawn else ({}, {})
+        mcerror.bounds(_by_column([samples[m] for m in drawn]), drawn, level, overwrite=True) if drawn else ({}, {})
     )
     measured = measurement or {}
     alone = [m for m in drawn if m in measured]
     inner, inner_errors = (
-        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, quantile_interval, level) if alone else ({}, {})
+        mcerror.bounds(_by_column([measured[m] for m in alone]), alone, level, overwrite=True) if alone else ({}, {})
     )
     return bounds, errors, inner, inner_errors
 
@@ -1075,13 +1204,13 @@ def _annotate_ranks(
         [samples[r["model"]] if r["model"] in samples else np.full(sims, float(r["value"])) for r in ranked]
     )
     ranks = competition_ranks(matrix, higher_is_better)
-    intervals = rank_intervals(ranks, level)
+    intervals, errors = mcerror.rank_bounds(ranks, level)
     widened = 0
     for row, interval in zip(ranked, intervals):
         if not interval[0] <= row["rank"] <= interval[1]:
             interval[:] = [min(interval[0], row["rank"]), max(interval[1], row["rank"])]
             widened += 1
-    for row, error in zip(ranked, mcerror.rank_errors(ranks, level)):
+    for row, error in zip(ranked, errors):
         row["rank_interval_mc_error"] = [mcerror.error_text(e) for e in error]
     key = matrix if higher_is_better else -matrix
     ahead = [*np.mean(key[:, :-1] > key[:, 1:], axis=0).tolist(), None]
@@ -1264,7 +1393,7 @@ def centre_on_values(
     values = {r["model"]: float(r["value"]) for r in board["rows"] if r.get("value") is not None}
     here = [m for m in measurement if m in values]
     if len({len(measurement[m]) for m in here}) == 1:  # as many draws each (the simulation's): all at once
-        medians = np.median(_by_column([measurement[m] for m in here]), axis=0).tolist()
+        medians = mcerror.medians(_by_column([measurement[m] for m in here]), overwrite=True).tolist()
     else:
         medians = [float(np.median(measurement[m])) for m in here]
     shift = {m: values[m] - median for m, median in zip(here, medians)}
@@ -1311,11 +1440,13 @@ def _measured_component_interval(
     """A measured component's interval: its benchmark value's own, mapped through the anchor table where the
     index maps it."""
     # The reason is kept only where there is no interval: the benchmark's board row gives the method.
-    s = spread(comps.chosen[key], benchmarks.get(c["id"]), level)
+    s = spread_of(comps.chosen[key], benchmarks.get(c["id"]), level)
     interval = s["interval"]
     if interval is not None and c["id"] in anchors:  # the component is on the mapped scale
         shift = comps.shift.get(key, 0.0)
-        interval = [interpolate(anchors[c["id"]], x + shift) for x in interval]
+        interval = [_mapped_bound(anchors[c["id"]], x + shift) for x in interval]
+    elif interval is not None:
+        interval = list(interval)  # the row's own list: spread_of's is shared
     c.update(interval=interval, interval_how=s["interval_how"])
     if interval is None:
         c["interval_reason"] = s["interval_reason"]
