@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -120,13 +121,19 @@ def prune_cache(folder: Path, used: set[str]) -> None:
 
 def key_of(*parts) -> str | None:
     """A hash of Python values (pickled: exact floats, types and order); None when one cannot be pickled, which
-    makes the file always rendered. Equal pickles mean equal values; different pickles of equal values (shared
-    references, set order) only cost a render."""
+    makes the file always rendered. Equal pickles mean equal values. The pickler runs without its memo (`fast`),
+    so an object reached twice is written twice: whether two equal strings or rows are one object or two (a
+    computation's result and the same result read back from the cache differ in that) does not change the key,
+    and site/.sitegen-pages is the same after an incremental build as after a clean one. A different set order
+    still only costs a render; a value that contains itself cannot be pickled this way and is always rendered."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # no memo: identity is not part of the key
     try:
-        data = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
+        pickler.dump(parts)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return None
-    return hashlib.sha256(data).hexdigest()
+    return hashlib.sha256(buffer.getbuffer()).hexdigest()
 
 
 def bytes_key(data: bytes) -> str:
