@@ -8,7 +8,9 @@ from sitegen.cli import main
 
 
 def _commands(group: click.Group, prefix=()):
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in sorted(group.list_commands(ctx)):  # the entry points' commands too (cli._WithPlugins)
+        command = group.get_command(ctx, name)
         yield prefix + (name,), command
         if isinstance(command, click.Group):
             yield from _commands(command, prefix + (name,))

@@ -100,13 +100,18 @@ def test_the_core_cli_imports_neither_the_importers_nor_their_commands():
     }
     assert "imports" not in imported
     code = (
-        "import json, sys, sitegen.cli as c; "
-        "print(json.dumps([sorted(c.main.commands), [m for m in sys.modules if m.startswith('sitegen.importers')]]))"
+        "import json, sys, click, sitegen.cli as c; "
+        "before = sorted(c.main.commands); "
+        "listed = c.main.list_commands(click.Context(c.main)); "
+        "print(json.dumps([before, listed, [m for m in sys.modules if m.startswith('sitegen.importers')], "
+        "'importlib.metadata' in sys.modules]))"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    commands, importers = json.loads(run.stdout)
+    before, commands, importers, metadata_read = json.loads(run.stdout)
+    # the entry points are read only when a name is not the core's or the list is asked for (--help)
+    assert "build" in before and "import" not in before
     assert {"import", "aliases", "stats", "fetch", "build", "validate"} <= set(commands)
-    assert importers == []
+    assert importers == [] and metadata_read
 
 
 def test_plugin_commands_load_in_name_order_a_core_name_stays_the_cores_and_a_broken_one_is_reported():

@@ -10,14 +10,47 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 import click
 
 from .. import __version__
 
+if TYPE_CHECKING:
+    from importlib import metadata
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+#: The entry-point group whose `name = "module:command"` entries add commands (pyproject.toml declares this
+#: repository's import commands in it).
+COMMANDS_GROUP = "sitegen.commands"
+
+
+class _WithPlugins(click.Group):
+    """The core's commands, then the entry-point group's, read the first time a name is not a core command or the
+    whole list is asked for (--help): `sitegen build` neither imports importlib.metadata nor scans the installed
+    distributions (about 65 ms of every command's start, and of the no-change rebuild's 0.3 s)."""
+
+    plugins_read = False
+
+    def read_plugins(self) -> None:
+        if self.plugins_read:
+            return
+        self.plugins_read = True
+        from importlib import metadata
+
+        for line in add_plugin_commands(self, metadata.entry_points(group=COMMANDS_GROUP)):
+            click.echo(line, err=True)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            self.read_plugins()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self.read_plugins()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_WithPlugins, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sitegen")
 def main() -> None:
     """Build an AI-model leaderboard site from YAML score files.
@@ -30,10 +63,6 @@ def main() -> None:
 
 # Each verb module is a thin layer over its stage (imported here, below main, which they are added to).
 from . import build, contrib, diff, init  # noqa: E402
-
-#: The entry-point group whose `name = "module:command"` entries add commands (pyproject.toml declares this
-#: repository's import commands in it).
-COMMANDS_GROUP = "sitegen.commands"
 
 for command, name in (
     (build.validate, "validate"),
@@ -63,10 +92,6 @@ def add_plugin_commands(group: click.Group, entries: Iterable[metadata.EntryPoin
             continue
         group.add_command(command, entry.name)
     return failed
-
-
-for _line in add_plugin_commands(main, metadata.entry_points(group=COMMANDS_GROUP)):
-    click.echo(_line, err=True)
 
 
 def entry() -> None:

@@ -10,7 +10,6 @@ with it, the benchmark is NAME and its rows are made-up examples, marked "exampl
 
 from __future__ import annotations
 
-import importlib.metadata
 import re
 import shutil
 import sys
@@ -62,6 +61,8 @@ def default_requirement(project_urls: Iterable[str], version: str) -> str | None
 
 def package_urls() -> list[str]:
     """The installed sitegen's Project-URL entries (none when the metadata has none)."""
+    import importlib.metadata  # here, not at the top: every command imports this module, `init` alone reads it
+
     try:
         return importlib.metadata.metadata("sitegen").get_all("Project-URL") or []
     except importlib.metadata.PackageNotFoundError:
