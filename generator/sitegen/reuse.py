@@ -106,6 +106,18 @@ def cache_folder(root: Path) -> Path | None:
 CACHE_ENTRY = re.compile(r"[0-9a-f]{64}\.pickle")
 
 
+def write_cache_entry(folder: Path, name: str, data: bytes) -> None:
+    """Write `folder/name.pickle` whole or not at all: a temporary file of this process (never through a link,
+    never over another's) replaced into place. OSError is the caller's: a cache that cannot be written is only
+    slower."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, folder / f"{name}.pickle")
+
+
 def prune_cache(folder: Path, used: set[str]) -> None:
     """Remove from a cache folder every entry whose key is not in `used` (and anything else left there, such as a
     half-written entry); a file that cannot be removed stays, as a cache is only ever slower without it."""

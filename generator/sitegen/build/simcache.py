@@ -63,12 +63,7 @@ class FileStore:
         if not (self.ok and self.writable):  # a read-only store (build --check) only loads
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".{key}.{os.getpid()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, self._path(key))
+            reuse.write_cache_entry(self.folder, key, data)
         except OSError:
             return  # a cache that cannot be written is only slower: the board is already computed
 

@@ -67,12 +67,7 @@ class Store:
         if not (self.ok and self.keep):
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".{name}.{os.getpid()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            with os.fdopen(fd, "wb") as f:
-                f.write(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, self.folder / f"{name}.pickle")
+            reuse.write_cache_entry(self.folder, name, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             return  # a cache that cannot be written is only slower
 
