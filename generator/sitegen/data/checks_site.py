@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem, field_path
+from .chart_texts import CHART_TEXTS, unknown_placeholders
 from .rules import check, problem_at, suggest_id
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def site_names_known_boards(index: Index) -> Iterator[Problem]:
     if bid is not None and bid not in boards:
         yield _unknown(doc, ("models", "board"), "board", bid, boards, BOARD_HINT)
     for name, drawn in (charts.get("draw") or {}).items():
-        for key in ("board", "x", "y"):
+        for key in ("board", "x", "y") if isinstance(drawn, dict) else ():
             if key in drawn and drawn[key] not in boards:
                 yield _unknown(doc, ("charts", "draw", name, key), "board", drawn[key], boards, BOARD_HINT)
     for bid in charts.get("boards") or {}:
@@ -99,3 +100,22 @@ def site_places_known_definitions(index: Index) -> Iterator[Problem]:
             yield problem_at(doc, path, field_path(path), f"unknown definition '{key}'", hint)
         if page not in pages:
             yield _unknown(doc, path, "methodology page", page, pages, "pages are the files methodology/*.md")
+
+
+@check
+def site_chart_texts_known_placeholders(index: Index) -> Iterator[Problem]:
+    """A chart's texts (charts.draw) hold only the placeholders their field fills (data/chart_texts.py): a `{...}`
+    the renderer would not fill would reach the page as written."""
+    doc = index.repo.site
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    for name, drawn in ((doc.data.get("charts") or {}).get("draw") or {}).items():
+        kind = drawn.get("kind") if isinstance(drawn, dict) else None
+        for key, allowed in ((CHART_TEXTS.get(kind) or {}) if isinstance(kind, str) else {}).items():
+            text = drawn.get(key)
+            if not isinstance(text, str):
+                continue
+            path = ("charts", "draw", name, key)
+            hint = ("its placeholders: " + ", ".join("{" + a + "}" for a in allowed)) if allowed else "it takes none"
+            for unknown in unknown_placeholders(text, allowed):
+                yield problem_at(doc, path, field_path(path), f"unknown placeholder '{unknown}'", hint, key=False)

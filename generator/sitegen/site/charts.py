@@ -11,9 +11,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..data.chart_texts import fill
 from ..known import known
 from .context import SiteContext, rows_of
-from .numbers import decimals, number
+from .numbers import HEADER, decimals, header, number
 from .pages import board_title
 from .views import Lookups, definition_of, iq_anchors, levels
 
@@ -453,186 +454,207 @@ def _definition(ctx: SiteContext, bid: str) -> Mapping[str, Any]:
     return (ctx.index_defs or {}).get(definition_of(ctx, bid)) or {}
 
 
+def _named(ctx: SiteContext, bid: str) -> tuple[str, str]:
+    """A board's display name (pages.board_title) and unit, the words and unit a chart's generic texts use."""
+    board: Mapping[str, Any] = ctx.boards.get(bid) or {}
+    return board_title(ctx, bid), str(board.get("unit") or "")
+
+
+def _axis(name: str, unit: str, *notes: str) -> str:
+    """An axis title: a column's name (numbers.header: "Effective cost (USD per task)") with `notes` ("log") in its
+    brackets."""
+    head = header(name, unit)
+    if not notes:
+        return head
+    if head != name:
+        return f"{head[:-1]}, {', '.join(notes)})"
+    return f"{name} ({', '.join(notes)})"
+
+
+def _words(drawn: Mapping[str, Any], defaults: dict[str, str], **values: str) -> dict[str, str]:
+    """A chart's texts: each field of `defaults` as its charts.draw entry gives it (data/chart_texts: its
+    placeholders filled with `values`), else the kind's generic default, made from the boards' own names."""
+    return {k: fill(v, values) if isinstance(v := drawn.get(k), str) else d for k, d in defaults.items()}
+
+
+def _with_bars(words: dict[str, str], level: str) -> str:
+    """A description followed by its interval bars' sentence, where the chart draws bars (`level` not "")."""
+    return words["description"] + (f" {words['bars']}" if level else "")
+
+
 def _value_vs_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    """value-vs-cost: board y against cost board x's effective cost, with y's interval bars."""
-    iq_err = _board_intervals(ctx, drawn["y"])
-    iq_level = _bar_level(ctx, drawn["y"], iq_err)
-    _iq_vs_cost(alt, lk, add, name, _board_values(ctx, drawn["y"]), _effective_cost(ctx, drawn["x"]), iq_err, iq_level)
-
-
-def _value_vs_speed(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    """value-vs-speed: board y against cost board x's response time, with y's interval bars."""
-    iq_err = _board_intervals(ctx, drawn["y"])
-    iq_level = _bar_level(ctx, drawn["y"], iq_err)
-    _iq_vs_speed(alt, ctx, lk, add, name, drawn["x"], _board_values(ctx, drawn["y"]), iq_err, iq_level)
-
-
-def _token_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    """token-vs-effective-cost: a cost board's token cost against its effective cost."""
-    _token_vs_effective_cost(alt, ctx, lk, add, name, drawn["board"])
-
-
-def _distribution(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    """distribution: a histogram of a board's values."""
-    _iq_distribution(alt, lk, add, name, _board_values(ctx, drawn["board"]))
-
-
-def _iq_bars(iq_level: str) -> str:
-    """The sentence an AI IQ chart's description ends with where it draws the index's interval bars."""
-    return (
-        f" Vertical bars: the {iq_level} interval of the AI IQ (see the uncertainty methodology)." if iq_level else ""
+    """value-vs-cost: board y against cost board x's effective cost (log scale), with y's interval bars."""
+    (ny, uy), (nx, ux) = _named(ctx, drawn["y"]), _named(ctx, drawn["x"])
+    err = _board_intervals(ctx, drawn["y"])
+    level = _bar_level(ctx, drawn["y"], err)
+    values, eff = _board_values(ctx, drawn["y"]), _effective_cost(ctx, drawn["x"])
+    words = _words(
+        drawn,
+        {
+            "title": f"{ny} vs {nx}",
+            "description": f"{ny} against {nx} (log scale); models without a value on both are left out.",
+            "bars": f"Vertical bars: the {level} interval of {ny}.",
+            "x_title": _axis(nx, ux, "log"),
+            "y_title": _axis(ny, uy),
+            "x_column": header(nx, ux),
+            "y_column": header(ny, uy),
+        },
+        level=level,
     )
-
-
-def _iq_vs_cost(
-    alt: Any,
-    lk: Lookups,
-    add: _Add,
-    name: str,
-    iq: dict[str, float],
-    eff: dict[str, float],
-    iq_err: dict[str, dict[str, float]],
-    iq_level: str,
-) -> None:
-    """AI IQ against effective cost, with the index's interval bars."""
-    bars = _iq_bars(iq_level)
     rows = _with_ci(
-        [_point(lk, m, iq=iq[m], cost=eff[m], **iq_err.get(m, {})) for m in sorted(iq) if m in eff and eff[m] > 0], "IQ"
+        [_point(lk, m, iq=values[m], cost=eff[m], **err.get(m, {})) for m in sorted(values) if m in eff and eff[m] > 0],
+        uy,
     )
-    desc = (
-        "AI IQ against effective cost (log scale): token cost of a 2M-input/1M-output task times the model's token "
-        "efficiency. Up and to the left is better value; models without token data or prices are left out, never put at $0."
-        + bars
-    )
-    _texts(rows, ("cost", "USD-per-task"), ("iq", "IQ"))  # the tooltips' texts
+    desc = _with_bars(words, level)
+    _texts(rows, ("cost", ux), ("iq", uy))  # the tooltips' texts
     label_points(rows, "cost", "iq", xlog=True, cheaper=True)
     add(
         name,
-        "AI IQ vs effective cost",
+        words["title"],
         desc,
-        _scatter(
-            alt,
-            "cost",
-            "iq",
-            "Effective cost (USD per task, log)",
-            "AI IQ",
-            xlog=True,
-            description=desc,
-            error_bars=iq_level,
-        ),
+        _scatter(alt, "cost", "iq", words["x_title"], words["y_title"], xlog=True, description=desc, error_bars=level),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("iq", "AI IQ"), ("cost", "Effective cost (USD per task)")],
+            [("name", "Model"), ("iq", words["y_column"]), ("cost", words["x_column"])],
             "iq",
-            units={"iq": "IQ", "cost": "USD-per-task"},
+            units={"iq": uy, "cost": ux},
         ),
     )
 
 
-def _token_vs_effective_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, name: str, bid: str) -> None:
-    """A cost board's own view: the sticker price of a task against what the model actually spends on it."""
-    eff = _effective_cost(ctx, bid)
-    token = _cost_component(ctx, bid, "token-cost")
-    rows = [
-        _point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token) if m in eff and token[m] > 0 and eff[m] > 0
-    ]
-    desc = (
-        "Token cost (the sticker price of a task: 2M input + 1M output tokens) against effective cost (token cost "
-        "times the model's token efficiency), both on log scales, USD per task. A model whose effective cost is above its "
-        "token cost uses more tokens than the median model and costs more than its price suggests; below, fewer. Models "
-        "without token data have no effective cost and are left out, never put at 1×."
+def _value_vs_speed(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """value-vs-speed: board y against cost board x's response time (log scale, reversed: faster to the right), with
+    y's interval bars; the time is the component its definition's response_time benchmark names, or its
+    `response_time`."""
+    ny, uy = _named(ctx, drawn["y"])
+    err = _board_intervals(ctx, drawn["y"])
+    level = _bar_level(ctx, drawn["y"], err)
+    values = _board_values(ctx, drawn["y"])
+    time_id = (_definition(ctx, drawn["x"]).get("response_time") or {}).get("benchmark")
+    rt = (_cost_component(ctx, drawn["x"], time_id) if time_id else {}) or _cost_component(
+        ctx, drawn["x"], "response_time"
     )
-    _texts(rows, ("token", "USD-per-task"), ("cost", "USD-per-task"))  # the tooltips' texts
-    label_points(rows, "token", "cost", xlog=True, ylog=True, higher=False)
-    add(
-        name,
-        "Token cost vs effective cost",
-        desc,
-        _scatter(
-            alt,
-            "token",
-            "cost",
-            "Token cost (USD per task, log)",
-            "Effective cost (USD per task, log)",
-            xlog=True,
-            ylog=True,
-            description=desc,
-        ),
-        rows,
-        _fallback(
-            rows,
-            [("name", "Model"), ("token", "Token cost (USD per task)"), ("cost", "Effective cost (USD per task)")],
-            "cost",
-            units={"token": "USD-per-task", "cost": "USD-per-task"},
-        ),
-    )
-
-
-def _iq_vs_speed(
-    alt: Any,
-    ctx: SiteContext,
-    lk: Lookups,
-    add: _Add,
-    name: str,
-    cost_board: str,
-    iq: dict[str, float],
-    iq_err: dict[str, dict[str, float]],
-    iq_level: str,
-) -> None:
-    """AI IQ against the cost board's response time (reversed: faster to the right), with the interval bars; the
-    time is the component its definition's response_time benchmark names, or its `response_time`."""
-    bars = _iq_bars(iq_level)
-    time_id = (_definition(ctx, cost_board).get("response_time") or {}).get("benchmark")
-    rt = (_cost_component(ctx, cost_board, time_id) if time_id else {}) or _cost_component(
-        ctx, cost_board, "response_time"
+    words = _words(
+        drawn,
+        {
+            "title": f"{ny} vs response time",
+            "description": f"{ny} against response time (log scale, reversed: faster to the right).",
+            "bars": f"Vertical bars: the {level} interval of {ny}.",
+            "x_title": "Response time (s, log, reversed)",
+            "y_title": _axis(ny, uy),
+            "x_column": "Response time (s)",
+            "y_column": header(ny, uy),
+        },
+        level=level,
     )
     rows = _with_ci(
-        [_point(lk, m, iq=iq[m], seconds=rt[m], **iq_err.get(m, {})) for m in sorted(iq) if m in rt and rt[m] > 0], "IQ"
+        [_point(lk, m, iq=values[m], seconds=rt[m], **err.get(m, {})) for m in sorted(values) if m in rt and rt[m] > 0],
+        uy,
     )
-    desc = "AI IQ against response time (log scale, reversed: faster to the right)." + bars
-    _texts(rows, ("seconds", "seconds"), ("iq", "IQ"))  # the tooltips' texts
+    desc = _with_bars(words, level)
+    _texts(rows, ("seconds", "seconds"), ("iq", uy))  # the tooltips' texts
     label_points(rows, "seconds", "iq", xlog=True, xreverse=True, cheaper=True)
     add(
         name,
-        "AI IQ vs response time",
+        words["title"],
         desc,
         _scatter(
             alt,
             "seconds",
             "iq",
-            "Response time (s, log, reversed)",
-            "AI IQ",
+            words["x_title"],
+            words["y_title"],
             xlog=True,
             xreverse=True,
             description=desc,
-            error_bars=iq_level,
+            error_bars=level,
         ),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("iq", "AI IQ"), ("seconds", "Response time (s)")],
+            [("name", "Model"), ("iq", words["y_column"]), ("seconds", words["x_column"])],
             "iq",
-            units={"iq": "IQ", "seconds": "seconds"},
+            units={"iq": uy, "seconds": "seconds"},
         ),
     )
 
 
-def _iq_distribution(alt: Any, lk: Lookups, add: _Add, name: str, iq: dict[str, float]) -> None:
-    """A histogram of AI IQ over the ranked models, the highlighted model's value as a rule."""
-    rows = [_point(lk, m, iq=iq[m]) for m in sorted(iq)]
+def _token_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """token-vs-effective-cost: a cost board's own view, the price of a task's tokens against what the model
+    actually spends on it (its effective cost), both on log scales."""
+    bid = drawn["board"]
+    nb, ub = _named(ctx, bid)
+    eff = _effective_cost(ctx, bid)
+    token = _cost_component(ctx, bid, "token-cost")
+    words = _words(
+        drawn,
+        {
+            "title": f"Token cost vs {nb}",
+            "description": f"A task's token cost against {nb}, both on log scales; models without both are left out.",
+            "x_title": _axis("Token cost", ub, "log"),
+            "y_title": _axis(nb, ub, "log"),
+            "x_column": header("Token cost", ub),
+            "y_column": header(nb, ub),
+        },
+    )
+    rows = [
+        _point(lk, m, token=token[m], cost=eff[m]) for m in sorted(token) if m in eff and token[m] > 0 and eff[m] > 0
+    ]
+    _texts(rows, ("token", ub), ("cost", ub))  # the tooltips' texts
+    label_points(rows, "token", "cost", xlog=True, ylog=True, higher=False)
+    add(
+        name,
+        words["title"],
+        words["description"],
+        _scatter(
+            alt,
+            "token",
+            "cost",
+            words["x_title"],
+            words["y_title"],
+            xlog=True,
+            ylog=True,
+            description=words["description"],
+        ),
+        rows,
+        _fallback(
+            rows,
+            [("name", "Model"), ("token", words["x_column"]), ("cost", words["y_column"])],
+            "cost",
+            units={"token": ub, "cost": ub},
+        ),
+    )
+
+
+def _distribution(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
+    """distribution: a histogram of a board's values over its ranked models, the highlighted model's value as a
+    rule."""
+    nb, ub = _named(ctx, drawn["board"])
+    values = _board_values(ctx, drawn["board"])
+    rows = [_point(lk, m, iq=values[m]) for m in sorted(values)]
     if not rows:
         return
-    desc = "Distribution of AI IQ across ranked models, in bins of 5 points."
+    words = _words(
+        drawn,
+        {
+            "title": f"Distribution of {nb}",
+            "description": f"Distribution of {nb} across ranked models, in bins of 5.",
+            "x_title": _axis(nb, ub),
+            "y_title": "Models",
+            "x_column": header(nb, ub),
+        },
+    )
+    desc = words["description"]
     hist = (
         alt.Chart(alt.NamedData(DATA))
         .mark_bar()
         .encode(
-            x=alt.X("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
-            y=alt.Y("count():Q", title="Models"),
+            x=alt.X("iq:Q", bin=alt.Bin(step=5), title=words["x_title"]),
+            y=alt.Y("count():Q", title=words["y_title"]),
             tooltip=[
-                alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title="AI IQ"),
-                alt.Tooltip("count():Q", title="Models"),
+                alt.Tooltip("iq:Q", bin=alt.Bin(step=5), title=words["x_title"]),
+                alt.Tooltip("count():Q", title=words["y_title"]),
             ],
         )
         .properties(width="container", height=260, description=desc)
@@ -651,62 +673,64 @@ def _iq_distribution(alt: Any, lk: Lookups, add: _Add, name: str, iq: dict[str, 
     ]
     add(
         name,
-        "Distribution of AI IQ",
+        words["title"],
         desc,
         chart,
         rows,
         {
-            "columns": ["Statistic", "AI IQ"],
+            "columns": ["Statistic", words["x_column"]],
             "fields": ["name", "iq"],
             "rows": summary,
             "total": len(rows),
-            "digits": _digits(rows, {"iq": "IQ"}),
+            "digits": _digits(rows, {"iq": ub}),
         },
     )
 
 
 def _value_vs_price(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, kind: str, drawn: dict) -> None:
-    """A board (an index version) against blended price, with the index's interval bars where it has them."""
+    """value-vs-price: a board against blended price (log scale), with its interval bars where it has them."""
     bid = drawn["board"]
+    nb, ub = _named(ctx, bid)
     values = _board_values(ctx, bid)
     err = _board_intervals(ctx, bid)
+    level = _bar_level(ctx, bid, err)
     rows = _with_ci(
         [
             _point(lk, m, index=values[m], price=p, **err.get(m, {}))
             for m in sorted(values)
             if (p := _blended(lk, m)) and p > 0
         ],
-        "points",
+        ub,
     )
-    name = board_title(ctx, bid)
-    desc = f"{name} against blended price (3:1 input:output, USD per million tokens, log scale)." + (
-        f" Vertical bars: the index's {_bar_level(ctx, bid, err)} interval, where it can be had (see the "
-        "uncertainty methodology)."
-        if err
-        else ""
+    words = _words(
+        drawn,
+        {
+            "title": f"{nb} vs price",
+            "description": f"{nb} against blended price (3:1 input:output, USD per million tokens, log scale).",
+            "bars": f"Vertical bars: the {level} interval of {nb}.",
+            "x_title": "Blended price (USD / M tokens, log)",
+            "y_title": _axis(nb, ub),
+            "x_column": "Blended price (USD / M)",
+            "y_column": header(nb, ub),
+        },
+        level=level,
     )
-    _texts(rows, ("price", "USD"), ("index", "points"))  # the tooltips' texts
+    desc = _with_bars(words, level)
+    _texts(rows, ("price", "USD"), ("index", ub))  # the tooltips' texts
     label_points(rows, "price", "index", xlog=True, cheaper=True)
     add(
         kind,
-        f"{name} vs price",
+        words["title"],
         desc,
         _scatter(
-            alt,
-            "price",
-            "index",
-            "Blended price (USD / M tokens, log)",
-            name,
-            xlog=True,
-            description=desc,
-            error_bars=_bar_level(ctx, bid, err),
+            alt, "price", "index", words["x_title"], words["y_title"], xlog=True, description=desc, error_bars=level
         ),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("index", "Index"), ("price", "Blended price (USD / M)")],
+            [("name", "Model"), ("index", words["y_column"]), ("price", words["x_column"])],
             "index",
-            units={"index": "points", "price": "USD"},
+            units={"index": ub, "price": "USD"},
         ),
     )
 
@@ -719,7 +743,7 @@ def _references(ctx: SiteContext, bid: str) -> list[dict]:
             for r in (ctx.boards[bid].get("references") or [])
             if known(r.get("value")) is not None
         ],
-        ("y", "percent"),
+        ("y", _named(ctx, bid)[1]),
     )
 
 
@@ -729,38 +753,52 @@ def _fronts(ctx: SiteContext, bid: str) -> dict[str, Any]:
 
 
 def _value_frontier(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    _frontier_charts(alt, lk, "value", _fronts(ctx, drawn["board"]), _references(ctx, drawn["board"]), out, name)
+    """value-frontier: a board's value frontier against input price, with its hull and references."""
+    _frontier_charts(alt, ctx, lk, "value", drawn, out, name)
 
 
 def _size_frontier(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    _frontier_charts(alt, lk, "size", _fronts(ctx, drawn["board"]), _references(ctx, drawn["board"]), out, name)
+    """size-frontier: a board's size frontier against total parameters, with its hull and references."""
+    _frontier_charts(alt, ctx, lk, "size", drawn, out, name)
 
 
 def _value_frontier_over_time(
     alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict
 ) -> None:
-    _frontier_evolution(alt, lk, _fronts(ctx, drawn["board"]).get("value") or {}, add, name)
+    _frontier_evolution(alt, ctx, lk, drawn, add, name)
 
 
 def _board_vs_board(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
-    """Board y against board x for the models on both (the Pedagogy Benchmark's CDPK and SEND)."""
-    cdpk = _board_values(ctx, drawn["x"])
-    send = _board_values(ctx, drawn["y"])
-    rows = [_point(lk, m, cdpk=cdpk[m], send=send[m]) for m in sorted(cdpk) if m in send]
-    desc = "Pedagogy CDPK score against SEND score for models with both."
-    _texts(rows, ("cdpk", "percent"), ("send", "percent"))  # the tooltips' texts
+    """board-vs-board: board y against board x for the models on both."""
+    (nx, ux), (ny, uy) = _named(ctx, drawn["x"]), _named(ctx, drawn["y"])
+    xs = _board_values(ctx, drawn["x"])
+    ys = _board_values(ctx, drawn["y"])
+    words = _words(
+        drawn,
+        {
+            "title": f"{ny} vs {nx}",
+            "description": f"{ny} against {nx} for the models on both.",
+            "x_title": _axis(nx, ux),
+            "y_title": _axis(ny, uy),
+            "x_column": header(nx, ux),
+            "y_column": header(ny, uy),
+        },
+    )
+    # the data's field names (cdpk: x, send: y) are the spec's, not words a reader sees
+    rows = [_point(lk, m, cdpk=xs[m], send=ys[m]) for m in sorted(xs) if m in ys]
+    _texts(rows, ("cdpk", ux), ("send", uy))  # the tooltips' texts
     label_points(rows, "cdpk", "send")
     add(
         name,
-        "CDPK vs SEND",
-        desc,
-        _scatter(alt, "cdpk", "send", "CDPK score (%)", "SEND score (%)", description=desc),
+        words["title"],
+        words["description"],
+        _scatter(alt, "cdpk", "send", words["x_title"], words["y_title"], description=words["description"]),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("cdpk", "CDPK (%)"), ("send", "SEND (%)")],
+            [("name", "Model"), ("cdpk", words["x_column"]), ("send", words["y_column"])],
             "cdpk",
-            units={"cdpk": "percent", "send": "percent"},
+            units={"cdpk": ux, "send": uy},
         ),
     )
 
@@ -768,23 +806,34 @@ def _board_vs_board(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dic
 def _accuracy_vs_calibration(
     alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict
 ) -> None:
-    """An accuracy board (y: Humanity's Last Exam's) against its calibration error board (x)."""
+    """accuracy-vs-calibration: an accuracy board (y) against its calibration error board (x; lower is better)."""
+    (nx, ux), (ny, uy) = _named(ctx, drawn["x"]), _named(ctx, drawn["y"])
     acc, cal = _board_values(ctx, drawn["y"]), _board_values(ctx, drawn["x"])
+    words = _words(
+        drawn,
+        {
+            "title": f"{ny} vs {nx}",
+            "description": f"{ny} against {nx} (lower error is better).",
+            "x_title": _axis(nx, ux),
+            "y_title": _axis(ny, uy),
+            "x_column": header(nx, ux),
+            "y_column": header(ny, uy),
+        },
+    )
     rows = [_point(lk, m, accuracy=acc[m], calibration=cal[m]) for m in sorted(acc) if m in cal]
-    desc = "Humanity's Last Exam accuracy against RMS calibration error (lower error is better)."
-    _texts(rows, ("calibration", "percent"), ("accuracy", "percent"))  # the tooltips' texts
+    _texts(rows, ("calibration", ux), ("accuracy", uy))  # the tooltips' texts
     label_points(rows, "calibration", "accuracy", cheaper=True)
     add(
         name,
-        "HLE accuracy vs calibration error",
-        desc,
-        _scatter(alt, "calibration", "accuracy", "RMS calibration error (%)", "Accuracy (%)", description=desc),
+        words["title"],
+        words["description"],
+        _scatter(alt, "calibration", "accuracy", words["x_title"], words["y_title"], description=words["description"]),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("accuracy", "Accuracy (%)"), ("calibration", "Calibration error (%)")],
+            [("name", "Model"), ("accuracy", words["y_column"]), ("calibration", words["x_column"])],
             "accuracy",
-            units={"accuracy": "percent", "calibration": "percent"},
+            units={"accuracy": uy, "calibration": ux},
         ),
     )
 
@@ -827,27 +876,52 @@ def _changed_months(by_month: dict[str, Any]) -> list[str]:
     return out
 
 
-#: a frontier chart's title, x axis title and x unit, by its frontier ("value": against price, "size")
+#: a frontier chart's x axis (field of its points: "value", against input price, or "size"): title, the summary
+#: table's column and the unit
 FRONTIERS = {
-    "value": ("Pedagogy value frontier", "Input price (USD / M tokens, log)", "USD"),
-    "size": ("Pedagogy size frontier", "Total parameters (billions, log)", "billions"),
+    "value": ("Input price (USD / M tokens, log)", "Price (USD / M)", "USD"),
+    "size": ("Total parameters (billions, log)", "Params (B)", "billions"),
 }
 
 
-def _frontier_charts(
-    alt: Any, lk: Lookups, key: str, fronts: dict[str, Any], refs: list[dict], out: dict, name: str
-) -> None:
-    """The Pedagogy value frontier (`key` "value", with its hull and the human baseline) or the size frontier."""
-    title, xtitle, xunit = FRONTIERS[key]
-    fr = fronts.get(key) or {}
+def _frontier_charts(alt: Any, ctx: SiteContext, lk: Lookups, key: str, drawn: dict, out: dict, name: str) -> None:
+    """A board's value frontier (`key` "value", against input price) or size frontier, with its hull and its
+    references (a human baseline) as rules."""
+    bid = drawn["board"]
+    fr = _fronts(ctx, bid).get(key) or {}
     members = set(fr.get("frontier") or [])
     rows = [
         _point(lk, p["model"], x=known(p.get("x_raw")), cdpk=known(p.get("y")), frontier=p["model"] in members)
         for p in fr.get("points") or []
         if known(p.get("x_raw")) and known(p.get("y")) is not None
     ]
-    if rows:
-        out[name] = _frontier_chart(alt, key, title, xtitle, xunit, fr, rows, refs)
+    if not rows:
+        return
+    nb, ub = _named(ctx, bid)
+    xtitle, xcolumn, _ = FRONTIERS[key]
+    if key == "value":
+        desc = (
+            f"{nb} against input price (log scale) for {{count}} priced models; the orange line is the value "
+            f"frontier (the rising convex hull in log price). {{excluded}} models without a positive input price "
+            f"are left out."
+        )
+    else:
+        desc = (
+            f"{nb} against total parameters (log scale) for {{count}} models with a published parameter count, open "
+            f"or closed weights; the orange line is the size frontier. {{excluded}} models are left out (no "
+            f"published size)."
+        )
+    counts = {"count": str(len(rows)), "excluded": str(len(fr.get("excluded") or []))}
+    defaults = {
+        "title": f"{nb} {key} frontier",
+        "description": fill(desc, counts),
+        "x_title": xtitle,
+        "y_title": _axis(nb, ub),
+        "x_column": xcolumn,
+        "y_column": header(nb, ub),
+        "y_label": nb,
+    }
+    out[name] = _frontier_chart(alt, key, _words(drawn, defaults, **counts), ub, fr, rows, _references(ctx, bid))
 
 
 def _known_pairs(pairs: list[list[Any]]) -> list[tuple[int, float, float]]:
@@ -863,67 +937,61 @@ def _known_pairs(pairs: list[list[Any]]) -> list[tuple[int, float, float]]:
 def _frontier_chart(
     alt: Any,
     key: str,
-    title: str,
-    xtitle: str,
-    xunit: str,
+    words: dict[str, str],
+    unit: str,
     fr: dict[str, Any],
     rows: list[dict[str, Any]],
     refs: list[dict],
 ) -> dict[str, Any]:
-    """One Pedagogy frontier (`key` "value" or "size"): its points, the hull as a line, the references as rules."""
+    """One frontier (`key` "value" or "size"): its points, the hull as a line, the references as rules."""
+    xunit = FRONTIERS[key][2]
     hull = [{"x": 10**x, "y": y, "order": i} for i, x, y in _known_pairs(fr.get("hull") or [])]
-    excluded = len(fr.get("excluded") or [])
-    if key == "value":
-        desc = (
-            f"Pedagogy CDPK accuracy against input price (log scale) for {len(rows)} priced models; the orange line is "
-            f"the value frontier (the rising convex hull in log price), the dashed line the estimated human baseline. "
-            f"{excluded} models without a positive input price are left out."
-        )
-    else:
-        desc = (
-            f"Pedagogy CDPK accuracy against total parameters (log scale) for {len(rows)} models with a published "
-            f"parameter count, open or closed weights; the orange line is the size frontier. {excluded} models "
-            f"are left out (no published size)."
-        )
-    _texts(rows, ("x", xunit), ("cdpk", "percent"))  # the tooltips' texts
+    desc = words["description"]
+    # the points' field names (cdpk: the board's value) are the spec's, not words a reader sees
+    _texts(rows, ("x", xunit), ("cdpk", unit))  # the tooltips' texts
     label_points(rows, "x", "cdpk", xlog=True, top=3, size=(LABEL_PLOT[0], 360.0))
-    scatter = _scatter(alt, "x", "cdpk", xtitle, "CDPK accuracy (%)", xlog=True, description=desc, hover_label=False)
+    scatter = _scatter(
+        alt, "x", "cdpk", words["x_title"], words["y_title"], xlog=True, description=desc, hover_label=False
+    )
     line = (
         alt.Chart(alt.NamedData("hull"))
         .mark_line(color="#ff6f00", strokeWidth=2.5)
         .encode(x="x:Q", y="y:Q", order="order:Q")
     )
     scatter_layers = [layer.properties(data=alt.NamedData(DATA)) for layer in scatter.layer]  # layering lifted it
-    layers = [line, *scatter_layers] + ([_reference_rules(alt)] if refs else [])
+    layers = [line, *scatter_layers] + ([_reference_rules(alt, words["y_label"])] if refs else [])
     chart = alt.layer(*layers).properties(width="container", height=360, description=desc)
     front_rows = sorted((r for r in rows if r["frontier"]), key=lambda r: r["x"])
     return {
-        "title": title,
+        "title": words["title"],
         "description": desc,
         "spec": _to_dict(chart, {DATA: rows, "hull": hull, "refs": refs}),
         "fallback": {
-            "columns": ["Frontier model", "CDPK (%)", "Price (USD / M)" if key == "value" else "Params (B)"],
+            "columns": ["Frontier model", words["y_column"], words["x_column"]],
             "fields": ["name", "cdpk", "x"],
             "rows": front_rows,
             "total": len(rows),
-            "digits": _digits(rows, {"cdpk": "percent", "x": xunit}),
+            "digits": _digits(rows, {"cdpk": unit, "x": xunit}),
         },
         "models": sorted(r["model"] for r in rows),
         "highlight": "model",
     }
 
 
-def _reference_rules(alt: Any) -> Any:
-    """The references of the Pedagogy CDPK board (the human baseline) as dashed horizontal rules."""
+def _reference_rules(alt: Any, label: str) -> Any:
+    """A board's references (a human baseline) as dashed horizontal rules; `label` names the board's value in
+    their tooltips."""
     return (
         alt.Chart(alt.NamedData("refs"))
         .mark_rule(color="#757575", strokeDash=[4, 4])
-        .encode(y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title="CDPK")])
+        .encode(y="y:Q", tooltip=[alt.Tooltip("label:N", title="Reference"), alt.Tooltip("y_t:N", title=label)])
     )
 
 
-def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add, name: str) -> None:
-    """The Pedagogy value frontier over time: one line per month it changed, the first and latest in colour."""
+def _frontier_evolution(alt: Any, ctx: SiteContext, lk: Lookups, drawn: dict, add: _Add, name: str) -> None:
+    """A board's value frontier over time: one line per month it changed, the first and latest in colour."""
+    fr = _fronts(ctx, drawn["board"]).get("value") or {}
+    nb, ub = _named(ctx, drawn["board"])
     evo: list[dict[str, Any]] = []
     by_hull = fr.get("hull_by_month") or {}
     for month in _changed_months(fr.get("by_month") or {}):
@@ -931,31 +999,41 @@ def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add, na
             evo.append({"month": month, "x": 10**x, "cdpk": y, "order": order})
     if not evo:
         return
-    _texts(evo, ("cdpk", "percent"), ("x", "USD"))
+    _texts(evo, ("cdpk", ub), ("x", "USD"))
     eras = frontier_eras(sorted({e["month"] for e in evo}))
     for e in evo:
         e["era"] = eras[e["month"]]
-    desc = (
-        "How the Pedagogy value frontier moved: one line for each month in which it changed (by release "
-        "date); the first and the latest in colour, those in between in grey. Later lines sit higher and "
-        "further left when models get better and cheaper."
+    words = _words(
+        drawn,
+        {
+            "title": f"{nb} value frontier over time",
+            "description": (
+                f"How the value frontier of {nb} against input price moved: one line for each month in which it "
+                f"changed (by release date); the first and the latest in colour, those in between in grey."
+            ),
+            "x_title": "Input price (USD / M tokens, log)",
+            "y_title": _axis(nb, ub),
+            "x_label": "Input price",
+            "y_label": nb,
+        },
     )
+    desc = words["description"]
     domain = sorted(set(eras.values()), key=lambda era: ("first" not in era, "latest" in era))
     palette = [{"first": "#3f51b5", "latest": "#e65100"}.get(era.split(" ")[0], "#9e9e9e") for era in domain]
     lines = (
         alt.Chart(alt.NamedData(DATA))
         .mark_line(point=True)
         .encode(
-            x=alt.X("x:Q", scale=alt.Scale(type="log"), title="Input price (USD / M tokens, log)"),
-            y=alt.Y("cdpk:Q", title="CDPK accuracy (%)", scale=alt.Scale(zero=False)),
+            x=alt.X("x:Q", scale=alt.Scale(type="log"), title=words["x_title"]),
+            y=alt.Y("cdpk:Q", title=words["y_title"], scale=alt.Scale(zero=False)),
             color=alt.Color("era:N", title="Frontier as of", scale=alt.Scale(domain=domain, range=palette)),
             opacity=alt.condition("datum.era === 'in between'", alt.value(0.45), alt.value(1)),
             detail="month:O",
             order="order:Q",
             tooltip=[
                 alt.Tooltip("month:O", title="As of"),
-                alt.Tooltip("cdpk_t:N", title="CDPK"),
-                alt.Tooltip("x_t:N", title="Input price"),
+                alt.Tooltip("cdpk_t:N", title=words["y_label"]),
+                alt.Tooltip("x_t:N", title=words["x_label"]),
             ],
         )
     )
@@ -975,7 +1053,7 @@ def _frontier_evolution(alt: Any, lk: Lookups, fr: dict[str, Any], add: _Add, na
     ]
     add(
         name,
-        "Pedagogy value frontier over time",
+        words["title"],
         desc,
         chart,
         evo,
@@ -1002,8 +1080,9 @@ def frontier_eras(months: list[str]) -> dict[str, str]:
 
 
 def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, chart_name: str, drawn: dict) -> None:
-    """AI IQ anchor curves from the methodology YAML: the published (compressed) table, the original curve it was
-    compressed from, and both ceilings as horizontal rules for the highlighted benchmark."""
+    """anchor-curves: the anchor tables of an anchor-mapping board's definition, each benchmark's score mapped to the
+    board's value: the published (compressed) table, the original curve it was compressed from, and both ceilings as
+    horizontal rules for the highlighted benchmark."""
     anchors = iq_anchors(ctx, definition_of(ctx, drawn["board"]))
     curve, ceil = [], []
     for bid in sorted(anchors):
@@ -1033,21 +1112,32 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict,
                 ceil.append({"benchmark": bid, "name": name, "ceiling": label, "iq": v})
     if not curve:
         return
-    _texts(curve, ("score", ""), ("iq", "IQ"))
-    _texts(ceil, ("iq", "IQ"))
-    desc = (
-        "AI IQ anchor curves: each benchmark's score mapped to an implied IQ by its anchor table (solid). For "
-        "compressed benchmarks the dashed line is the original curve the published table was compressed from; on a "
-        "benchmark's page its ceilings are drawn as horizontal rules."
+    nb, ub = _named(ctx, drawn["board"])
+    _texts(curve, ("score", ""), ("iq", ub))
+    _texts(ceil, ("iq", ub))
+    words = _words(
+        drawn,
+        {
+            "title": f"{nb} anchor curves",
+            "description": (
+                f"{nb} anchor curves: each benchmark's score mapped to {nb} by its anchor table (solid). For a "
+                f"compressed benchmark the dashed line is the original curve its published table was compressed "
+                f"from; on a benchmark's page its ceilings are drawn as horizontal rules."
+            ),
+            "x_title": "Benchmark score (on the benchmark's own scale)",
+            "y_title": _axis(nb, ub),
+            "y_label": HEADER.get(ub) or ub or nb,
+        },
     )
+    desc = words["description"]
     hl = alt.param(name="hl", value="")
     op = alt.condition("hl === '' || datum.benchmark === hl", alt.value(1), alt.value(0.12))
     lines = (
         alt.Chart(alt.NamedData(DATA))
         .mark_line(point=True)
         .encode(
-            x=alt.X("score:Q", title="Benchmark score (on the benchmark's own scale)"),
-            y=alt.Y("iq:Q", title="AI IQ", scale=alt.Scale(zero=False)),
+            x=alt.X("score:Q", title=words["x_title"]),
+            y=alt.Y("iq:Q", title=words["y_title"], scale=alt.Scale(zero=False)),
             color=alt.Color("name:N", title="Benchmark"),
             detail="curve:N",
             order="order:Q",
@@ -1061,7 +1151,7 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict,
                 alt.Tooltip("name:N", title="Benchmark"),
                 alt.Tooltip("curve:N", title="Curve"),
                 alt.Tooltip("score_t:N", title="Score"),
-                alt.Tooltip("iq_t:N", title="IQ"),
+                alt.Tooltip("iq_t:N", title=words["y_label"]),
             ],
         )
         .add_params(hl)
@@ -1075,7 +1165,7 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict,
             tooltip=[
                 alt.Tooltip("name:N", title="Benchmark"),
                 alt.Tooltip("ceiling:N", title="Ceiling"),
-                alt.Tooltip("iq_t:N", title="IQ"),
+                alt.Tooltip("iq_t:N", title=words["y_label"]),
             ],
         )
         .transform_filter("datum.benchmark === hl")
@@ -1092,15 +1182,15 @@ def _anchor_chart(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict,
         for b, a in sorted(anchors.items())
     ]
     out[chart_name] = {
-        "title": "AI IQ anchor curves",
+        "title": words["title"],
         "description": desc,
         "spec": _to_dict(chart, {DATA: curve, "ceilings": ceil}),
         "fallback": {
-            "columns": ["Benchmark", "Tier", "Ceiling (IQ)", "Original ceiling (IQ)"],
+            "columns": ["Benchmark", "Tier", f"Ceiling ({words['y_label']})", f"Original ceiling ({words['y_label']})"],
             "fields": ["name", "tier", "ceiling", "original"],
             "rows": summary,
             "total": len(summary),
-            "digits": _digits(summary, {"ceiling": "IQ", "original": "IQ"}),
+            "digits": _digits(summary, {"ceiling": ub, "original": ub}),
         },
         "models": [],
         "highlight": "benchmark",

@@ -20,8 +20,8 @@ SITE_DESCRIPTION = (
 @dataclass(frozen=True)
 class Presentation:
     """methodology/site.yaml (schemas/site.schema.json): the order of the boards, what the front page leads with,
-    which charts the site draws (each by name: its kind and the boards it plots) and which each page shows, the board
-    the models' list shows, and the definitions explained on another's methodology page. The defaults are a site
+    which charts the site draws (each by name: its kind, the boards it plots and its words) and which each page
+    shows, the board the models' list shows, and the definitions explained on another's methodology page. The defaults are a site
     without one: boards in id order, no charts, no board on the models' list, each definition on its own page."""
 
     boards: tuple[str, ...] = ()
@@ -30,7 +30,9 @@ class Presentation:
     model_charts: tuple[str, ...] = ()
     gallery: tuple[str, ...] = ()
     board_charts: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: chart name -> {"kind": chart kind, and the boards it plots: "board" or "x" and "y"}, in the file's order
+    #: chart name -> {"kind": chart kind, the boards it plots: "board" or "x" and "y", and the texts it gives
+    #: (data/chart_texts.CHART_TEXTS: "title", "description", axis titles...; a text left out is the kind's default)},
+    #: in the file's order
     charts: dict[str, dict[str, str]] = field(default_factory=dict)
     #: the board whose value the models' list shows beside each model ("": none)
     models_board: str = ""
