@@ -131,3 +131,70 @@ def test_plugin_commands_load_in_name_order_a_core_name_stays_the_cores_and_a_br
         "sitegen: command 'broken' (sitegen.no_such_module:command) not loaded: "
         "ModuleNotFoundError: No module named 'sitegen.no_such_module'"
     ]
+
+
+# The charts' words (issue 34, item 1): this repository's are texts of its charts.draw entries in methodology/site.yaml;
+# the chart kinds' own defaults are made from the boards' names. The rule: no string literal of site/charts.py (a
+# whole literal or an f-string's literal part, docstrings left out) equals a text site.yaml carries, contains one of
+# LONG characters or more (a short one, "IQ" or "Index", may be any kind's word), or contains the `name` of one of
+# this repository's index definitions or boards (methodology/indices/*.yaml: "AI IQ", "Effective cost").
+CHARTS = PACKAGE / "site" / "charts.py"
+LONG = 12
+
+
+def carried_chart_texts(root: Path = ROOT) -> set[str]:
+    """The texts methodology/site.yaml's charts.draw entries give (every field but kind and the boards)."""
+    site = yaml.safe_load((root / "methodology" / "site.yaml").read_text(encoding="utf-8"))
+    return {
+        text
+        for entry in site["charts"]["draw"].values()
+        for key, text in entry.items()
+        if key not in ("kind", "board", "x", "y")
+    }
+
+
+def index_names(root: Path = ROOT) -> set[str]:
+    """The `name` of each index definition of this repository and of each board one lists."""
+    names = set()
+    for path in (root / "methodology" / "indices").glob("*.yaml"):
+        definition = yaml.safe_load(path.read_text(encoding="utf-8"))
+        boards = definition.get("boards") or []
+        names |= {definition["name"], *(b["name"] for b in (boards.values() if isinstance(boards, dict) else boards)
+                                         if "name" in b)}
+    return names
+
+
+def worded_literals(path: Path, texts: set[str], names: set[str]) -> list[str]:
+    """`file:line: 'literal'` for each string literal of a module, docstrings aside, that is one of `texts` or
+    holds one of LONG characters or more, or holds one of `names`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        f"{path.name}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        and (node.value in texts or any(t in node.value for t in names | {t for t in texts if len(t) >= LONG}))
+    ]
+
+
+def test_worded_literals_finds_carried_texts_and_names_but_not_docstrings(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text('"""Quiz vs price: the module."""\ndef f(n):\n    """Quiz vs price."""\n'
+                      '    return ("Quiz vs price", f"{n} vs price", f"The Quiz Index: {n}", "Quiz (%)", "Index",\n'
+                      '            "Index (points)", "Quiz vs price, log")\n')
+    texts = {"Quiz vs price", "Index", "Quiz (%)"}
+    assert sorted(worded_literals(module, texts, {"The Quiz Index"})) == [
+        "sample.py:4: 'Index'", "sample.py:4: 'Quiz (%)'", "sample.py:4: 'Quiz vs price'",
+        "sample.py:4: 'The Quiz Index: '", "sample.py:5: 'Quiz vs price, log'"]
+
+
+def test_this_repositorys_chart_texts_and_names_are_the_data_s():
+    texts, names = carried_chart_texts(), index_names()
+    assert {"AI IQ vs effective cost", "CDPK vs SEND", "CDPK accuracy (%)", "CDPK (%)"} <= texts
+    assert any("{level}" in t for t in texts) and {"AI IQ", "Effective cost"} <= names
+    assert worded_literals(CHARTS, texts, names) == []
