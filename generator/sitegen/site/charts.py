@@ -2,7 +2,8 @@
 
 Each spec is built once (altair costs ~30 ms per chart) and shared by every page that shows it; the page
 passes the model or benchmark to highlight as the value of the `hl` parameter at runtime. Contributor
-strings live only in the datasets, never in expressions.
+strings live only in the datasets, never in expressions; a chart's words (methodology/site.yaml's charts.draw entry,
+else its kind's default from the boards' names) only in titles, descriptions and the summary table, escaped there.
 """
 
 from __future__ import annotations
@@ -402,8 +403,8 @@ def _fallback(
 
 def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     """Every chart with data: {name: {title, description, spec, fallback, models, highlight}}: the charts
-    methodology/site.yaml draws (charts.draw: each name's kind and boards; a chart whose boards the site lacks is left
-    out), in its order, then each model's prices and each board's best value over time."""
+    methodology/site.yaml draws (charts.draw: each name's kind, boards and words; a chart whose boards the site lacks
+    is left out), in its order, then each model's prices and each board's best value over time."""
     import altair as alt
 
     out: dict[str, dict[str, Any]] = {}
