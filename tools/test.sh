@@ -72,6 +72,7 @@ fi
 
 wait "$wheelhouse_pid" || { echo "tools/test.sh: building the wheelhouse (.wheelhouse/) failed" >&2; exit 1; }
 
-# On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
+# On every core (pytest-xdist): each test file on one worker, the longest handed out first (tests/conftest.py, from
+# the measured seconds in tests/unit-times.txt; SITEGEN_UNIT_TIMES=tests/unit-times.txt refreshes them from a run).
 # Arguments come after, so `-n 0` runs in this process alone.
 .venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"
