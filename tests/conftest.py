@@ -160,18 +160,88 @@ def real_computed(real_repo, tmp_path_factory):
 #: site, built once per worker, and the real site, rendered once per run; a third of the suite's time, which would
 #: otherwise keep one worker busy alone).
 SPREAD = {"test_refresh_pr.py", "test_browser.py"}
-#: The slowest files, handed out first so that none of them starts last and keeps one worker busy alone (the
-#: longest first: benchmarks/ci-time.md has their measured times). A file not named here runs in collection order.
-FIRST = ("test_refresh_pr.py", "test_browser.py", "test_docs_commands.py", "test_wheel.py", "test_edge_numbers.py",
-         "test_incremental.py", "test_atomic.py")
+#: Each work unit's measured seconds (setup + call + teardown of its tests), one `SECONDS UNIT` line each, the unit
+#: a file's path or, for a SPREAD file, a test's id: the units are handed out longest first, so that no slow one
+#: starts last and keeps one worker busy alone while the other has ended. A unit not listed (a new file) comes
+#: after the listed ones. Refreshed from a whole run on an idle machine: SITEGEN_UNIT_TIMES=tests/unit-times.txt
+#: CI=true bash tools/test.sh (below, pytest_sessionfinish; benchmarks/ci-time.md).
+UNIT_TIMES = ROOT / "tests" / "unit-times.txt"
+#: The fixtures of the real data that one worker computes (or renders) while the others wait for it (a lock).
+REAL_DATA = {"real_computed", "real_site"}
+
+
+def _unit(nodeid: str) -> str:
+    """The work unit a test belongs to: its file, or the test itself in a SPREAD file (xdist's group suffix off)."""
+    path = nodeid.split("::", 1)[0]
+    if nodeid.endswith("@" + path):
+        nodeid = nodeid[: -len(path) - 1]
+    return nodeid if path.rsplit("/", 1)[-1] in SPREAD else path
+
+
+def unit_times(path: Path = UNIT_TIMES) -> dict[str, float]:
+    """The table of unit seconds ('#' lines are comments); {} without the file."""
+    if not path.is_file():
+        return {}
+    times = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            seconds, unit = line.split(None, 1)
+            times[unit] = float(seconds)
+    return times
+
+
+def order_units(items, times: dict[str, float]) -> None:
+    """Sort items (in place, stably: each unit's tests stay in order) by their unit's time, longest first; then
+    move the longest unit that uses no real data (REAL_DATA) to second place, so that the second worker has work
+    while the first computes the real data rather than waiting on the lock for it."""
+    items.sort(key=lambda item: -times.get(_unit(item.nodeid), 0.0))
+    units: dict[str, list] = {}
+    for item in items:
+        units.setdefault(_unit(item.nodeid), []).append(item)
+    order = list(units)
+
+    def need(unit):
+        return any(REAL_DATA & set(getattr(item, "fixturenames", ())) for item in units[unit])
+
+    if len(order) < 3 or not need(order[0]) or not need(order[1]):
+        return
+    free = next((unit for unit in order[2:] if not need(unit)), None)
+    if free is not None:
+        order.remove(free)
+        order.insert(1, free)
+        items[:] = [item for unit in order for item in units[unit]]
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
     if not getattr(config.option, "loadgroup", False):  # set on the workers of --dist loadgroup (xdist/remote.py)
         return
-    rank = {name: i for i, name in enumerate(FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: each file's tests stay in order
+    order_units(items, unit_times())
     for item in items:
         if item.path.name not in SPREAD and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+#: SITEGEN_UNIT_TIMES=PATH: the run's seconds per unit, summed over its tests' setup, call and teardown as the
+#: controller receives their reports, written to PATH when the run ends with every test passed (a whole run's table
+#: for UNIT_TIMES; a partial or failed run writes nothing).
+_MEASURED: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    if os.environ.get("SITEGEN_UNIT_TIMES") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        unit = _unit(report.nodeid)
+        _MEASURED[unit] = _MEASURED.get(unit, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    target = os.environ.get("SITEGEN_UNIT_TIMES")
+    if not target or os.environ.get("PYTEST_XDIST_WORKER") or exitstatus != 0 or not _MEASURED:
+        return
+    config = session.config
+    if config.option.keyword or config.option.markexpr or config.args_source == pytest.Config.ArgsSource.ARGS:
+        return  # a part of the suite: its table would drop every unit it did not run
+    lines = [f"{seconds:.1f} {unit}" for unit, seconds in sorted(_MEASURED.items(), key=lambda kv: (-kv[1], kv[0]))]
+    header = ("# Seconds per work unit (tests/conftest.py UNIT_TIMES), from a whole run: "
+              "SITEGEN_UNIT_TIMES=tests/unit-times.txt CI=true bash tools/test.sh\n")
+    Path(target).write_text(header + "\n".join(lines) + "\n", encoding="utf-8")

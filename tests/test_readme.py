@@ -49,7 +49,12 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert ".venv/bin/python -m pip install --disable-pip-version-check -q uv==0.13.9" in lines
     assert (".venv/bin/uv pip install -q --python .venv/bin/python "
             "-c \"${SITEGEN_CONSTRAINTS:-constraints.txt}\" -e '.[test]'") in lines
-    assert "command -v chromium >/dev/null 2>&1 || apt_install chromium" in lines
+    # chromium from apt when missing, in the background beside the Python installs, waited for before npm's apt-get
+    start = lines.index("if ! command -v chromium >/dev/null 2>&1; then")
+    assert lines[start + 1:start + 3] == ["apt_install chromium &", "chromium_pid=$!"]
+    assert start < lines.index(".venv/bin/python -m pip install --disable-pip-version-check -q uv==0.13.9")
+    waited = lines.index('wait "$chromium_pid" || { echo "tools/test.sh: installing chromium (apt-get) failed" >&2; exit 1; }')
+    assert waited < lines.index("command -v npm >/dev/null 2>&1 || apt_install npm")
     # axe-core for the browser tests' accessibility check, from the lock file's pinned version and integrity
     assert "npm ci --prefix tests/site/axe --no-audit --no-fund --silent" in lines
     # on every core, each file on one worker (tests/conftest.py); the caller's arguments last, so `-n 0` wins

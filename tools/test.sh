@@ -21,6 +21,14 @@ if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
   # Debian and Ubuntu ship venv's pip bootstrap (ensurepip) apart from python3, as python3-venv.
   python3 -m venv --clear .venv || { apt_install python3-venv && python3 -m venv --clear .venv; }
 fi
+# Debian's chromium, when missing, is installed in the background while uv installs the Python packages (on a fresh
+# machine its download and unpacking take about as long), and waited for (its failure fails this script) before npm,
+# whose own install would need apt's lock.
+chromium_pid=""
+if ! command -v chromium >/dev/null 2>&1; then
+  apt_install chromium &
+  chromium_pid=$!
+fi
 # The installs go through uv, pinned here and installed into .venv by pip from PyPI: the same versions pip would
 # install (constraints.txt, the EEE file's pins), but downloaded in parallel: measured 28 s for .venv and 19 s for
 # .venv-eee where pip took ~110 s and ~150-300 s (benchmarks/ci-time.md). uv reads no pip.conf: UV_INDEX_URL or
@@ -32,14 +40,16 @@ fi
 # The wheel of this package and a wheelhouse of its dependencies at the constraints.txt versions, in .wheelhouse/
 # (git-ignored): tests/init/test_wheel.py installs from it alone (--no-index --find-links) into a fresh virtual
 # environment, as a stranger installs the generator. The old sitegen wheel goes first, so the one there is this tree's.
-# It runs in the background while chromium, axe-core and the EEE environment are installed, and is waited for (its
-# failure fails this script) before pytest starts.
+# It runs in the background while chromium is waited for and axe-core and the EEE environment are installed, and is
+# waited for (its failure fails this script) before pytest starts.
 rm -rf .wheelhouse/sitegen-*.whl build  # build/: setuptools' copy, which could keep a removed module
 .venv/bin/python -m pip wheel --disable-pip-version-check -q -c "${SITEGEN_CONSTRAINTS:-constraints.txt}" \
   -w .wheelhouse . &
 wheelhouse_pid=$!
 
-command -v chromium >/dev/null 2>&1 || apt_install chromium
+if [ -n "$chromium_pid" ]; then
+  wait "$chromium_pid" || { echo "tools/test.sh: installing chromium (apt-get) failed" >&2; exit 1; }
+fi
 # axe-core for the browser tests' accessibility check, at the version and integrity tests/site/axe/package-lock.json
 # pins, installed here (npm ci) into tests/site/axe/node_modules: test-only, never part of the site; the tests use no
 # network.
@@ -72,6 +82,7 @@ fi
 
 wait "$wheelhouse_pid" || { echo "tools/test.sh: building the wheelhouse (.wheelhouse/) failed" >&2; exit 1; }
 
-# On every core (pytest-xdist): each test file on one worker, the slowest handed out first (tests/conftest.py).
+# On every core (pytest-xdist): each test file on one worker, the longest handed out first (tests/conftest.py, from
+# the measured seconds in tests/unit-times.txt; SITEGEN_UNIT_TIMES=tests/unit-times.txt refreshes them from a run).
 # Arguments come after, so `-n 0` runs in this process alone.
 .venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"

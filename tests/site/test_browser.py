@@ -527,15 +527,38 @@ def _settle(page, timeout=WAIT_MS):
         timeout=timeout)
 
 
+# axe-core, at the version tests/site/axe/package-lock.json pins; tools/test.sh installs it there (npm ci), so the
+# test reads a local file and uses no network. It is evaluated in the page through the DevTools protocol, which the
+# page's Content-Security-Policy does not govern, so the site needs no exception for it.
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_FAILS = ("serious", "critical")
+
+
+def _axe(page) -> list[dict]:
+    """axe-core's violations on the page as shown (WCAG 2.x A and AA rules and best practices), each with its
+    impact and up to three of its elements."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+      .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+                  targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")
+
+
 # One test per viewport and scheme, so that pytest-xdist's workers share them (tests/conftest.py).
 VIEWS = [(1440, 900, "light"), (1440, 900, "dark"), (390, 844, "light"), (390, 844, "dark")]
 
 
-@pytest.mark.parametrize("width,scheme", [(w, s) for w, _, s in VIEWS])
-def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, pages_server, capsys, width, scheme):
+@pytest.mark.parametrize("width,height,scheme", VIEWS)
+def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, pages_server, capsys, width, height, scheme):
+    """Every page kind of the real site at one view (1440 px or 390 px, light or dark), each page loaded and settled
+    once for both checks: its status, charts drawn, no page wider than the screen, one drawer open at most, the
+    scheme shown, no console error, CSP violation or off-host request, a screenshot; and axe-core finds no serious
+    or critical violation on it (the lesser ones are printed)."""
     base = pages_server + SUB
     lines, overflow, problems = [], [], []
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    axe = AXE.is_file()
+    failing, minor = [], set()  # axe-core's violations: serious or critical, and the rest
+    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
     page = ctx.new_page()
     watch = Watch(page, pages_server + "/")
     for kind, path in PAGE_KINDS.items():
@@ -564,9 +587,15 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
             said = page.locator("td.lb-ahead div").all_inner_texts()
             assert said and all(re.match(r".+ is ahead of .+ in (all|[\d.]+% of) [\d,]+ simulations", t)
                                 for t in said), said
-        _shot(page, f"{kind}-{width}-{scheme}")
+        _shot(page, f"{kind}-{width}-{scheme}")  # before axe-core runs: the page as a reader sees it
         lines.append(f"{kind:<17}{width:>6}px {scheme:<6}{t['ready']:>7} ms{t['dcl']:>9} ms"
                      f"{o['scroll']:>8}px {'ok' if o['scroll'] <= o['width'] + 1 else 'OVERFLOW'}")
+        for v in _axe(page) if axe else ():
+            where = f"{kind} {width}px {scheme}: {v['id']} ({v['impact']}, {v['nodes']}×) {v['help']}"
+            if v["impact"] in AXE_FAILS:
+                failing.append(f"{where}: {v['targets']}")
+            else:
+                minor.add(f"{kind}: {v['id']} ({v['impact']}) {v['help']}")
     # the 404 page's own status is expected; Watch lists every other failed request by its address
     problems += [p for p in watch.problems if not p.endswith("no/such/page/")
                  and not p.startswith("console error: Failed to load resource: the server responded with a status of 404")]
@@ -574,8 +603,13 @@ def test_every_page_kind_at_desktop_and_phone_width_light_and_dark(browser, page
     with capsys.disabled():
         print("\npage kind         width  scheme  ready      DOMready  scroll width")
         print("\n".join(lines))
+        if axe:
+            print("axe-core, not failing (moderate or minor):\n" + ("\n".join(sorted(minor)) or "none"))
     assert overflow == [], overflow
     assert problems == [], problems
+    assert failing == [], "\n".join(failing)
+    if not axe:  # the page-kind checks above ran; the accessibility check could not
+        _skip_or_fail(f"axe-core is not installed at {AXE} (bash tools/test.sh installs it)")
 
 
 def test_long_board_weight_speed_and_provenance(browser, pages_server, real_site, capsys):
@@ -968,48 +1002,6 @@ def test_a_superseded_version_says_what_replaced_it(browser, pages_server):
     ctx.close()
 
 
-# axe-core, at the version tests/site/axe/package-lock.json pins; tools/test.sh installs it there (npm ci), so the
-# test reads a local file and uses no network. It is evaluated in the page through the DevTools protocol, which the
-# page's Content-Security-Policy does not govern, so the site needs no exception for it.
-AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_FAILS = ("serious", "critical")
-
-
-def _axe(page) -> list[dict]:
-    """axe-core's violations on the page as shown (WCAG 2.x A and AA rules and best practices), each with its
-    impact and up to three of its elements."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-      .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
-                  targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))""")
-
-
-@pytest.mark.parametrize("width,height,scheme", VIEWS)
-def test_no_serious_or_critical_accessibility_violations(browser, pages_server, capsys, width, height, scheme):
-    """Every page kind of the real site at 1440 px and 390 px, light and dark: axe-core finds no serious or
-    critical violation; the lesser ones are printed."""
-    if not AXE.is_file():
-        _skip_or_fail(f"axe-core is not installed at {AXE} (bash tools/test.sh installs it)")
-    base = pages_server + SUB
-    failing, minor = [], set()
-    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-    page = ctx.new_page()
-    for kind, path in PAGE_KINDS.items():
-        page.goto(base + path, wait_until="load")
-        _settle(page)
-        for v in _axe(page):
-            where = f"{kind} {width}px {scheme}: {v['id']} ({v['impact']}, {v['nodes']}×) {v['help']}"
-            if v["impact"] in AXE_FAILS:
-                failing.append(f"{where}: {v['targets']}")
-            else:
-                minor.add(f"{kind}: {v['id']} ({v['impact']}) {v['help']}")
-    ctx.close()
-    with capsys.disabled():
-        print("\naxe-core, not failing (moderate or minor):\n" + ("\n".join(sorted(minor)) or "none"))
-    assert failing == [], "\n".join(failing)
-
-
 # Issue 29, "Done when": every board at a phone's and a desktop's first screen. One page load per board and
 # viewport; axe-core runs on each.
 _FIRST_SCREEN = """() => {
@@ -1049,7 +1041,7 @@ def test_every_board_shows_row_one_and_its_value_on_the_first_screen(browser, pa
     axe = AXE.is_file()
     if not axe and os.environ.get("CI", "").lower() in ("1", "true", "yes"):  # as tests/conftest.py reads CI
         pytest.fail(f"axe-core is not installed at {AXE} (bash tools/test.sh installs it)")
-    # the boards test_no_serious_or_critical_accessibility_violations checks already, in both schemes too
+    # the boards test_every_page_kind_at_desktop_and_phone_width_light_and_dark checks already, in both schemes too
     axed = {PAGE_KINDS["board-long"], PAGE_KINDS["board"]}
     failing, lines = [], []
     ctx = browser.new_context(viewport={"width": width, "height": height})
