@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from pathlib import Path
 
 from ..reuse import package_digest
@@ -19,10 +21,35 @@ def data_digest(root: Path) -> str:
     root = Path(root)
     digest = hashlib.sha256()
     for path in load.input_files(root):  # scores/, methodology/, then CITATION.cff (rendered on the Cite page)
-        data = load.read_data(path, root)
+        data = _listed_bytes(path, load.MAX_RAW_BYTES)
         digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
         digest.update(hashlib.sha256(data).digest() if data is not None else b"unreadable")
     return digest.hexdigest()
+
+
+def _listed_bytes(path: Path, limit: int) -> bytes | None:
+    """The bytes load.read_data gives for a path load.input_files listed, or None where it gives None, without its
+    walk up the path: input_files never lists a file below a linked folder (it lists the link, not entered), so
+    only the entry itself can be a link. Opened without following a link (a link, to a file or a folder, is
+    refused) and without blocking (a FIFO is not waited on), then refused unless a regular file of at most
+    `limit` bytes; no more than `limit` + 1 bytes are read (the digest reads every input at every build, and a
+    no-change rebuild is little else)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return raw if len(raw) <= limit else None
 
 
 def inputs_digest(root: Path, environment: dict[str, str], data: str | None = None) -> str:
