@@ -183,23 +183,26 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _regular_sha256(path: Path) -> str | None:
-    """The SHA-256 of a regular file's bytes, opened without following a link; None for a link, anything not a
-    regular file, or a file that cannot be read."""
+def regular_bytes(path: Path, limit: int | None = None) -> bytes | None:
+    """A regular file's bytes, opened without following a link (a link, to a file or a folder, is refused) and
+    without blocking (a FIFO is not waited on); None for anything else, a file that cannot be read, or one over
+    `limit` bytes (no more than `limit` + 1 are read)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit):
             return None
         with os.fdopen(os.dup(fd), "rb") as handle:
-            return _sha256(handle.read())
+            raw = handle.read() if limit is None else handle.read(limit + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
+    return raw if limit is None or len(raw) <= limit else None
 
 
 def load_record(site: Path | None) -> dict[str, list]:
@@ -257,7 +260,10 @@ class Output:
         try:
             # a link at any depth of the previous site is never followed (paths.py): each folder checked once
             # (most files share theirs), the file itself opened without following a link
-            if not self._real_folder(source.parent) or _regular_sha256(source) != entry[1]:
+            if not self._real_folder(source.parent):
+                return None
+            data = regular_bytes(source)
+            if data is None or _sha256(data) != entry[1]:
                 return None
             target = self._path(rel)
             self._make_parent(target)

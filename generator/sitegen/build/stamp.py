@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 from pathlib import Path
 
-from ..reuse import package_digest
+from ..reuse import package_digest, regular_bytes
 
 STAMP = ".sitegen-inputs"
 
@@ -34,22 +32,7 @@ def _listed_bytes(path: Path, limit: int) -> bytes | None:
     refused) and without blocking (a FIFO is not waited on), then refused unless a regular file of at most
     `limit` bytes; no more than `limit` + 1 bytes are read (the digest reads every input at every build, and a
     no-change rebuild is little else)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return raw if len(raw) <= limit else None
+    return regular_bytes(path, limit)
 
 
 def inputs_digest(root: Path, environment: dict[str, str], data: str | None = None) -> str:
