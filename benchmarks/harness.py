@@ -472,7 +472,8 @@ def real_data(workdir: Path, repeat: int, limits: tuple[float, float]) -> tuple[
     """Issue #33's real-data scenarios, each a whole `sitegen build` process on a copy of this repository's data
     (scores/, methodology/, CITATION.cff; not a git checkout, so without the changelog): the median of `repeat`
     rounds of the sequence cold, no change, one-file edit, --check of another edit, and a cold build with the
-    compute cache off. Returns table rows and the targets' verdicts."""
+    compute cache off; then `sitegen serve`'s save-to-reloaded-page (serve_scenarios). Returns table rows and the
+    targets' verdicts."""
     tree = workdir / "real"
     shutil.rmtree(tree, ignore_errors=True)
     for name in ("scores", "methodology"):
@@ -505,6 +506,120 @@ def real_data(workdir: Path, repeat: int, limits: tuple[float, float]) -> tuple[
             verdicts.append(f"{label} <= {target:g} s: {r['wall']:.2f} s wall, {r['cpu']:.2f} CPU s: "
                             f"{'holds' if ok else 'does NOT hold'}")
     verdicts.append(f"(the edited file: {edited}, one result value moved by 0.1)")
+    served, said = serve_scenarios(tree, repeat, limits)
+    return rows + served, verdicts + said
+
+
+#: Issue #33's `sitegen serve` targets: seconds from an edited file's write to the rebuild's result published to
+#: the browser (the build counter the reload script polls), by scenario.
+SERVE = (
+    ("serve: save to reloaded page, one model's result", 1.0),
+    ("serve: save to reloaded page, an edit that moves AI IQ", 3.0),
+)
+
+
+def edit_ai_iq_value(tree: Path, step: int) -> str:
+    """Change, by `step` tenths, the result AI IQ takes as observed for a model it ranks (the built site's API, best
+    first), in a hand-curated model file: a measured value that enters AI IQ and its P80 populations."""
+    board = json.loads((tree / "site/api/v1/indices/ai-iq.json").read_text(encoding="utf-8"))
+    for row in board["rows"]:
+        path = tree / "scores/models" / f"{row['model']}.yaml"
+        if not row.get("rank") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for part in row["components"]:
+            if part["kind"] != "benchmark" or part["how"] != "observed" or not part.get("source"):
+                continue
+            pattern = (rf"^- benchmark: {re.escape(part['id'])}\n  value: (\d+(?:\.\d+)?)\n"
+                       rf"  source: {re.escape(part['source'])}$")
+            for found in re.finditer(pattern, text, re.M):
+                if float(found.group(1)) == part["raw"]:
+                    value = round(part["raw"] + step / 10, 2)
+                    start, end = found.span(1)
+                    path.write_text(text[:start] + f"{value}" + text[end:], encoding="utf-8")
+                    return f"{path.relative_to(tree).as_posix()} ({part['id']}, {part['source']})"
+    raise SystemExit("no result AI IQ observes in a ranked model's file under scores/models/")
+
+
+def _get_json(url: str) -> dict:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process and of the children it waited for (/proc/PID/stat), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def serve_scenarios(tree: Path, repeat: int, limits: tuple[float, float]) -> tuple[list[dict], list[str]]:
+    """`sitegen serve` on the real data (rebuilds in its own process): after its first build, each scenario's file
+    is written, and the time runs until `/__sitegen/build` (what the page's reload script polls) counts one more
+    build, polled every 20 ms up to limits[0] seconds. CPU is the serve process's over that time; PSS its tree's
+    largest sum while it rebuilt. `repeat` rounds, alternating, the edit moving up then down."""
+    cmd = [sys.executable, "-m", "sitegen.cli", "serve", "--root", str(tree), "--port", "0"]
+    runs: dict[str, list[dict]] = {}
+    said: dict[str, str] = {}
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, cwd=tree, env=ENV, stdout=subprocess.DEVNULL, stderr=err, text=True,
+                                start_new_session=True)
+        try:
+            deadline = time.perf_counter() + limits[0]
+            url = ""
+            while not url:  # the first build (cold when the cache is empty), then the line naming the address
+                if proc.poll() is not None or time.perf_counter() > deadline:
+                    err.seek(0)
+                    raise SystemExit(f"sitegen serve did not start:\n{err.read()[-3000:]}")
+                err.seek(0)
+                found = re.search(r"at (http://[^/\s]+/)", err.read())
+                url = found.group(1) if found else ""
+                time.sleep(0.1)
+            count = _get_json(url + "__sitegen/build")["build"]
+
+            def rebuilt(label: str) -> tuple[float, float]:
+                """Wall seconds from now to the next published build, and the largest PSS meanwhile."""
+                start, pss = time.perf_counter(), 0.0
+                while True:
+                    state = _get_json(url + "__sitegen/build")
+                    if state["failed"]:
+                        raise SystemExit(f"{label}: the rebuild failed: {state['failed']}")
+                    if state["build"] > count:
+                        return time.perf_counter() - start, pss
+                    if proc.poll() is not None or time.perf_counter() - start > limits[0]:
+                        raise SystemExit(f"{label}: no rebuild published within {limits[0]:.0f} s")
+                    pss = max(pss, tree_pss_mb(proc.pid))
+                    time.sleep(0.02)
+
+            # Not timed: the first build found the site of a build with the cache off (up to date, its cache
+            # empty); this rebuild fills the cache, as an editing session's first save does.
+            edit_one_value(tree, 1)
+            rebuilt("filling the cache")
+            count += 1
+            for attempt in range(repeat):
+                for label, _ in SERVE:
+                    print(f"[harness] real data, round {attempt + 1}: {label}", file=sys.stderr, flush=True)
+                    step = -1 if attempt % 2 == 0 else 1
+                    cpu = _cpu_seconds(proc.pid)
+                    said[label] = (edit_ai_iq_value if "AI IQ" in label else edit_one_value)(tree, step)
+                    wall, pss = rebuilt(label)
+                    count += 1
+                    runs.setdefault(label, []).append({"wall": wall, "cpu": _cpu_seconds(proc.pid) - cpu,
+                                                       "rss": 0.0, "pss": pss, "stopped": ""})
+        finally:
+            os.killpg(proc.pid, 2)  # Ctrl+C: serve waits for a running build and removes its temporary folders
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+    rows, verdicts = [], []
+    for label, target in SERVE:
+        r = median_of(runs[label])
+        rows.append({"tool / sitegen stage": label, "wall s": r["wall"], "CPU s": r["cpu"], "PSS MB": r["pss"]})
+        verdicts.append(f"{label} <= {target:g} s: {r['wall']:.2f} s wall, {r['cpu']:.2f} CPU s: "
+                        f"{'holds' if r['wall'] <= target else 'does NOT hold'} (the edited file: {said[label]})")
     return rows, verdicts
 
 

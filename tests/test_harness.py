@@ -3,8 +3,11 @@
 The harness itself runs in .ci/run (a small smoke run); here only what it writes and prints from given data."""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("harness", ROOT / "benchmarks" / "harness.py")
@@ -85,3 +88,36 @@ def test_results_file_keeps_the_figures_recorded_by_hand(tmp_path):
     harness.write_results(path, "# Benchmark results\n\nsecond run\n")
     text = path.read_text()
     assert "second run" in text and "first run" not in text and "5,000 models: 51.7 s (2026-11-20)" in text
+
+
+def test_ai_iq_edit_moves_the_value_ai_iq_observes_for_a_ranked_model(tmp_path):
+    board = {"rows": [
+        {"model": "acme/unranked", "rank": None,
+         "components": [{"kind": "benchmark", "how": "observed", "id": "hle", "source": "epoch", "raw": 10.0}]},
+        {"model": "acme/only-imported", "rank": 1,
+         "components": [{"kind": "benchmark", "how": "observed", "id": "hle", "source": "epoch", "raw": 10.0}]},
+        {"model": "acme/b-2", "rank": 2,
+         "components": [{"kind": "dimension", "how": "observed", "id": "academic", "source": None, "raw": None},
+                        {"kind": "benchmark", "how": "imputed", "id": "gpqa", "source": None, "raw": None},
+                        {"kind": "benchmark", "how": "observed", "id": "hle", "source": "epoch", "raw": 12.5}]},
+    ]}
+    (tmp_path / "site/api/v1/indices").mkdir(parents=True)
+    (tmp_path / "site/api/v1/indices/ai-iq.json").write_text(json.dumps(board), encoding="utf-8")
+    (tmp_path / "scores/models/acme").mkdir(parents=True)
+    unranked = "results:\n- benchmark: hle\n  value: 10.0\n  source: epoch\n"
+    (tmp_path / "scores/models/acme/unranked.yaml").write_text(unranked, encoding="utf-8")
+    model = ("id: acme/b-2\nresults:\n- benchmark: hle\n  value: 12.5\n  source: other-lab\n"
+             "- benchmark: hle\n  value: 3.0\n  source: epoch\n- benchmark: hle\n  value: 12.5\n  source: epoch\n")
+    (tmp_path / "scores/models/acme/b-2.yaml").write_text(model, encoding="utf-8")
+    assert harness.edit_ai_iq_value(tmp_path, -1) == "scores/models/acme/b-2.yaml (hle, epoch)"
+    # only the observed result (its benchmark, source and value) moved, by a tenth; the unranked model's file not
+    assert (tmp_path / "scores/models/acme/b-2.yaml").read_text(encoding="utf-8") == model.replace(
+        "  value: 12.5\n  source: epoch", "  value: 12.4\n  source: epoch")
+    assert (tmp_path / "scores/models/acme/unranked.yaml").read_text(encoding="utf-8") == unranked
+
+
+def test_ai_iq_edit_without_an_observed_result_in_a_model_file_stops(tmp_path):
+    (tmp_path / "site/api/v1/indices").mkdir(parents=True)
+    (tmp_path / "site/api/v1/indices/ai-iq.json").write_text(json.dumps({"rows": []}), encoding="utf-8")
+    with pytest.raises(SystemExit, match="no result AI IQ observes"):
+        harness.edit_ai_iq_value(tmp_path, 1)

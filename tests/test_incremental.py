@@ -13,6 +13,7 @@ template, a partial or the base: only the pages that use it are rendered again).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 import re
@@ -374,9 +375,9 @@ def test_the_package_digest_follows_template_and_static_edits_within_a_process(t
 def test_a_new_version_of_a_library_that_writes_output_changes_the_code_digest(monkeypatch):
     """The compute cache and the pages are keyed by reuse.code_digest: a new orjson (which writes the JSON API's
     texts, export._text) or jinja2 must miss, as a new version may write other bytes; another package leaves it."""
-    real = reuse.metadata.version
+    real = reuse.library_version
     bumped: set[str] = set()
-    monkeypatch.setattr(reuse.metadata, "version", lambda name: real(name) + ("-next" if name in bumped else ""))
+    monkeypatch.setattr(reuse, "library_version", lambda name: real(name) + ("-next" if name in bumped else ""))
     reuse._code_digest.cache_clear()
     try:
         digests = {}
@@ -476,3 +477,61 @@ def test_a_page_key_does_not_depend_on_which_equal_values_are_one_object():
     loop: list = []
     loop.append(loop)
     assert reuse.key_of(loop) is None
+
+
+def test_output_reuses_an_unchanged_file_and_never_one_through_a_link(tmp_path):
+    """reuse.Output takes a previous file only when its key matches, its bytes still hash to the record's entry,
+    and neither it nor a folder on the way to it is a link (each folder checked once, the file opened without
+    following a link): otherwise the file is made afresh."""
+    old = tmp_path / "old"
+    (old / "a").mkdir(parents=True)
+    (old / "a/same.html").write_bytes(b"same")
+    (old / "a/edited.html").write_bytes(b"edited by hand")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere/inner.html").write_bytes(b"inner")
+    (old / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "target.html").write_bytes(b"target")
+    (old / "a/link.html").symlink_to(tmp_path / "target.html")
+    os.mkfifo(old / "a/fifo.html")
+    sha = {name: reuse._sha256(data) for name, data in
+           (("same", b"same"), ("edited", b"as built"), ("inner", b"inner"), ("target", b"target"))}
+    record = {"a/same.html": ["k1", sha["same"]], "a/edited.html": ["k2", sha["edited"]],
+              "linked/inner.html": ["k3", sha["inner"]], "a/link.html": ["k4", sha["target"]],
+              "a/fifo.html": ["k5", sha["same"]], "a/other-key.html": ["k6", sha["same"]]}
+    (old / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    made = []
+    out = reuse.Output(tmp_path / "new", old)
+
+    def put(rel: str, key: str) -> list:
+        return out.put(rel, key, lambda: made.append(rel) or b"fresh")
+
+    assert put("a/same.html", "k1") == ["k1", sha["same"]]
+    assert os.path.samefile(tmp_path / "new/a/same.html", old / "a/same.html")  # linked, not written
+    for rel, key in (("a/edited.html", "k2"), ("linked/inner.html", "k3"), ("a/link.html", "k4"),
+                     ("a/fifo.html", "k5"), ("a/other-key.html", "k7")):
+        assert put(rel, key) == [key, reuse._sha256(b"fresh")]
+        assert (tmp_path / "new" / rel).read_bytes() == b"fresh" and not (tmp_path / "new" / rel).is_symlink()
+    assert made == ["a/edited.html", "linked/inner.html", "a/link.html", "a/fifo.html", "a/other-key.html"]
+    assert (tmp_path / "target.html").read_bytes() == b"target"  # nothing written through a link
+    assert (tmp_path / "elsewhere/inner.html").read_bytes() == b"inner"
+
+
+def test_library_versions_come_from_the_first_dist_info_folder_on_the_path(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, dists in ((first, ["PyYAML-6.0.3.dist-info", "markdown_it_py-4.3.0.dist-info", "jinja2-notes"]),
+                          (second, ["pyyaml-5.4.dist-info", "orjson-3.13.0.dist-info", "Jinja2-3.1.6.dist-info"])):
+        for name in dists:
+            (folder / name).mkdir(parents=True)
+    path = [str(tmp_path / "missing"), str(first), str(second)]
+    assert reuse.library_version("pyyaml", path) == "6.0.3"  # the first folder wins, names compared as PEP 503
+    assert reuse.library_version("markdown-it-py", path) == "4.3.0"
+    assert reuse.library_version("jinja2", path) == "3.1.6"  # a folder without .dist-info is not a distribution
+    assert reuse.library_version("orjson", path) == "3.13.0"
+    assert reuse.library_version("no-such-library-here", path) == "-"
+
+
+def test_library_versions_agree_with_importlib_metadata():
+    from importlib import metadata
+
+    for name in reuse._LIBRARIES:
+        assert reuse.library_version(name) == metadata.version(name)

@@ -52,6 +52,33 @@ def test_digest_lists_special_entries_without_opening_them(tmp_path):
     assert stamp.inputs_digest(root, {}) != before  # adding one is a change: the next build validates again
 
 
+def test_digest_reads_what_the_loader_reads_and_refuses_what_it_refuses(tmp_path):
+    """The digest's own reader (no walk up each path) gives read_data's answer for every listed entry: the
+    regular files' bytes, None for the link to /dev/zero, the FIFO, the broken link and the linked folder, and
+    for a linked scores/ folder itself."""
+    root = make_tree(tmp_path / "repo")
+    plant_specials(root)
+    (root / "scores/models/acme/linked-file.yaml").symlink_to(root / "scores/models/acme/alpha.yaml")
+    listed = load.input_files(root)
+    got = {p.relative_to(root).as_posix(): stamp._listed_bytes(p, load.MAX_RAW_BYTES) for p in listed}
+    assert got == {p.relative_to(root).as_posix(): load.read_data(p, root) for p in listed}
+    refused = sorted(n for n, data in got.items() if data is None)
+    assert refused == ["scores/models/acme/gone.yaml", "scores/models/acme/linked-file.yaml",
+                       "scores/models/acme/pipe.yaml", "scores/models/acme/zero.yaml", "scores/models/linked"]
+    alpha = root / "scores/models/acme/alpha.yaml"
+    assert got["scores/models/acme/alpha.yaml"] == alpha.read_bytes()
+    size = alpha.stat().st_size
+    assert stamp._listed_bytes(alpha, size) == alpha.read_bytes()  # at the limit: read
+    assert stamp._listed_bytes(alpha, size - 1) is None  # over it: refused, as read_data refuses it
+    assert load.read_data(alpha, root, size - 1) is None
+    moved = tmp_path / "real-scores"
+    (root / "scores").rename(moved)
+    (root / "scores").symlink_to(moved, target_is_directory=True)
+    listed = load.input_files(root)
+    assert root / "scores" in listed and stamp._listed_bytes(root / "scores", load.MAX_RAW_BYTES) is None
+    assert [stamp._listed_bytes(p, load.MAX_RAW_BYTES) for p in listed] == [load.read_data(p, root) for p in listed]
+
+
 def test_registry_reads_only_regular_model_files(tmp_path):
     root = make_tree(tmp_path / "repo")
     plant_specials(root)

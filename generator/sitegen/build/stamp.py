@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..reuse import package_digest
+from ..reuse import package_digest, regular_bytes
 
 STAMP = ".sitegen-inputs"
 
@@ -19,10 +19,20 @@ def data_digest(root: Path) -> str:
     root = Path(root)
     digest = hashlib.sha256()
     for path in load.input_files(root):  # scores/, methodology/, then CITATION.cff (rendered on the Cite page)
-        data = load.read_data(path, root)
+        data = _listed_bytes(path, load.MAX_RAW_BYTES)
         digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
         digest.update(hashlib.sha256(data).digest() if data is not None else b"unreadable")
     return digest.hexdigest()
+
+
+def _listed_bytes(path: Path, limit: int) -> bytes | None:
+    """The bytes load.read_data gives for a path load.input_files listed, or None where it gives None, without its
+    walk up the path: input_files never lists a file below a linked folder (it lists the link, not entered), so
+    only the entry itself can be a link. Opened without following a link (a link, to a file or a folder, is
+    refused) and without blocking (a FIFO is not waited on), then refused unless a regular file of at most
+    `limit` bytes; no more than `limit` + 1 bytes are read (the digest reads every input at every build, and a
+    no-change rebuild is little else)."""
+    return regular_bytes(path, limit)
 
 
 def inputs_digest(root: Path, environment: dict[str, str], data: str | None = None) -> str:
