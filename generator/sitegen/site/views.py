@@ -55,6 +55,8 @@ class Lookups:
         self._bench_digits: dict[str, int] = {}
         self._board_formats: dict[str, dict[str, Any]] = {}
         self._board_titles: dict[str, str] = {}
+        #: board_view's views by (board, per_release): the home page shows the headline boards' views again
+        self.board_views: dict[tuple[str, bool], dict[str, Any]] = {}
 
     def bench_unit(self, bid: str, metric: str = "") -> str:
         """A benchmark's (or one of its metrics') unit, from scale.unit in methodology/benchmarks.yaml."""
@@ -433,7 +435,15 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     """A leaderboard: columns (components) and rows with cells, in rank order (unranked last).
 
     With per_release, one row per release: its best configuration (ranks stay those among all configurations).
+    Built once per Lookups (the home page and the board's own page share it): callers copy, never change it.
     """
+    hit = lk.board_views.get((bid, per_release))
+    if hit is None:
+        hit = lk.board_views[(bid, per_release)] = _board_view(bid, lk, per_release)
+    return hit
+
+
+def _board_view(bid: str, lk: Lookups, per_release: bool) -> dict[str, Any]:
     board = lk.ctx.boards[bid]
     rows = board.get("rows", [])
     kinds = _component_kinds(rows)
