@@ -102,3 +102,14 @@ def test_whole_floats_go_through_ours_only_where_an_integer_may_be():
 
 def test_a_repository_file_the_fast_validator_is_trusted_with_has_no_errors():
     assert _untrusted_errors(load.load_repo(ROOT)[0]) == []
+
+
+def test_whole_floats_are_found_by_the_name_of_the_field_they_sit_under_at_any_depth():
+    """A list's items sit under the list's field; a mapping's values under their own keys."""
+    fields = frozenset({"n"})
+    assert schema._whole_floats({"a": [{"b": {"n": [1, 4.0]}}]}, fields)
+    assert schema._whole_floats({"a": {"n": 2.0}}, fields)
+    assert not schema._whole_floats({"n": {"x": 2.0}}, fields)  # under "x", not "n"
+    assert not schema._whole_floats({"n": [2.5, float("nan"), float("inf"), True, "4.0"]}, fields)
+    assert not schema._whole_floats({1: 3.0}, fields) and schema._whole_floats({1: 3.0}, frozenset({"*"}))
+    assert schema._whole_floats([5.0], fields, "n") and not schema._whole_floats([], fields, "n")

@@ -110,3 +110,13 @@ def test_one_value_reads_the_same_on_the_board_model_compare_and_as_of_pages():
 
     month = json.loads(files["boards/cost/asof/2026-06.json"])
     assert month == {"known": {mid: ["19.44", "18.13", "20.01"]}, "released": {}}
+
+
+def test_number_is_the_same_text_when_asked_again_zero_and_minus_zero_alike():
+    """number keeps its texts by (value, decimals): a second call, an int equal to a float, and -0.0 beside 0.0
+    (equal as keys) read as the first did; a value rounding to zero never reads "-0.0"."""
+    first = [number(v, d) for v, d in [(0.0, 1), (-0.0, 1), (-0.04, 1), (2, 2), (2.0, 2), (19.435, 2), (1234.5, 0)]]
+    again = [number(v, d) for v, d in [(0.0, 1), (-0.0, 1), (-0.04, 1), (2, 2), (2.0, 2), (19.435, 2), (1234.5, 0)]]
+    assert first == again == ["0.0", "0.0", "0.0", "2.00", "2.00", "19.44", "1,235"]
+    assert number(-0.0, 2) == "0.00" and number(0.0, 0) == "0"
+    assert number(float("nan"), 1) == number(True, 1) == number(None, 1) == "–"

@@ -169,3 +169,63 @@ def test_a_category_row_says_when_a_category_is_not_reported():
     assert cells(out).rows == [["Alpha (high)", "3.3", "– not reported", "4.0"]]
     assert '<td data-sort="" class="lb-value">–<span class="lb-sr"> not reported</span></td>' in out
     assert 'title="The paper, retrieved 2025">3.3</a>' in out
+
+
+def test_the_row_helpers_escape_as_markupsafe_does():
+    """render._esc: markupsafe.escape's text for a str, a Markup left as it is, other values by their text."""
+    from markupsafe import Markup, escape
+
+    from sitegen.site.render import _esc
+
+    for value in (HOSTILE, "plain", "", "a'b\"c<d>e&f", "&amp;", 3, 2.5, None):
+        assert _esc(value) == str(escape(value))
+    assert type(_esc(HOSTILE)) is str
+    assert _esc(Markup("<b>x</b>")) == "<b>x</b>"
+    assert _esc(HOSTILE) == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &#34;q&#34;"
+
+
+def test_a_model_link_is_not_escaped_twice_and_marks_an_unstated_mode():
+    from sitegen.site.render import model_link_html
+
+    linked = model_link_html(row(name="A & B", reasoning="not stated"), "../")
+    assert str(linked) == (
+        '<a href="../models/acme/alpha/">A &amp; B</a> <span class="lb-mode">(mode not stated)</span>'
+    )
+    bare = model_link_html(row(name="<C>", href=None), "../")
+    assert str(bare) == "&lt;C&gt;"
+
+
+def test_a_model_pages_row_tables_are_its_rows_each_with_a_newline():
+    """component_rows_html and result_rows_html: what model.html's loops wrote, one row and a newline each."""
+    from sitegen.site.render import component_row_html, component_rows_html, result_row_html, result_rows_html
+
+    comp = {"kind": "benchmark", "interval": None, "value": 61.25, "interval_title": "no interval: one run",
+            "how": "observed", "uid": "m-b-0", "note": "", "unit": "percent", "digits": 1, "url": None,
+            "title": "", "name": "GPQA <Diamond>", "raw": 61.25, "raw_unit": "percent", "raw_digits": 1,
+            "reason": "", "source": "Acme", "retrieved": "2026-01-02"}
+    rows = str(component_rows_html([comp, {**comp, "kind": "dimension", "value": None}]))
+    assert rows == str(component_row_html(comp)) + "\n" + str(component_row_html({**comp, "kind": "dimension",
+                                                                                 "value": None})) + "\n"
+    assert rows.startswith('<tr><th scope="row">GPQA &lt;Diamond&gt;</th><td data-sort="61.25" class="lb-cell">61.3%')  # half up
+    result = {**row(), "value": 1.5, "unit": "", "digits": 1, "url": None, "self_reported": False, "override": "",
+              "notes": "n", "metric": "", "subset": "", "stderr": None, "harness": "", "source": "S",
+              "retrieved": "", "published": ""}
+    assert str(result_rows_html([result], "../")) == str(result_row_html(result, "../")) + "\n"
+    assert str(result_rows_html([], "../")) == str(component_rows_html([])) == ""
+
+
+def test_clean_makes_nested_values_json_safe_the_same_way_at_every_depth():
+    """render.clean: NaN and infinities -> None in dicts, lists and tuples at any depth (the fast path for plain
+    values and finite floats), keys as text, sets sorted, numpy scalars as Python numbers."""
+    import numpy as np
+
+    from sitegen.site.render import clean, dumps
+
+    nan, inf = float("nan"), float("inf")
+    data = {"a": [1.5, nan, (inf, -inf, 2)], 3: {"b": nan, "c": {1, 0}}, "d": (None, True, "x"), "e": np.float64(nan),
+            "f": [np.int64(4), np.float64(0.5)], "g": -0.0}
+    assert clean(data) == {"a": [1.5, None, [None, None, 2]], "3": {"b": None, "c": [0, 1]}, "d": [None, True, "x"],
+                           "e": None, "f": [4, 0.5], "g": -0.0}
+    assert dumps(data) == ('{"3":{"b":null,"c":[0,1]},"a":[1.5,null,[null,null,2]],"d":[null,true,"x"],'
+                           '"e":null,"f":[4,0.5],"g":-0.0}')
+    assert clean(nan) is None and clean([]) == [] and clean(()) == []

@@ -367,13 +367,19 @@ def integer_fields(kind: str) -> frozenset[str]:
 
 
 def _whole_floats(data: Any, fields: frozenset[str], field: str = "*") -> bool:
-    """Whether a whole float (4.0) sits under one of these field names (any, when "*" is one of them)."""
-    if isinstance(data, float):
-        return data.is_integer() and (field in fields or "*" in fields)
-    if isinstance(data, dict):
-        return any(_whole_floats(v, fields, k if isinstance(k, str) else "*") for k, v in data.items())
-    if isinstance(data, list):
-        return any(_whole_floats(v, fields, field) for v in data)
+    """Whether a whole float (4.0) sits under one of these field names (any, when "*" is one of them). A walk with
+    a list of what is left to look at, not a call per value: it runs over every file a validation reads."""
+    every = "*" in fields
+    todo = [(data, field)]
+    while todo:
+        node, name = todo.pop()
+        if isinstance(node, float):
+            if node.is_integer() and (every or name in fields):
+                return True
+        elif isinstance(node, dict):
+            todo.extend((v, k if isinstance(k, str) else "*") for k, v in node.items())
+        elif isinstance(node, list):
+            todo.extend((v, name) for v in node)
     return False
 
 

@@ -433,7 +433,7 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
     return {
         "models": _compare_models(ctx, lk, models),
         "boards": _compare_boards(ctx, lk, urls, models, index),
-        "benchmarks": _compare_benchmarks(ctx, lk, models, benches, bench_rows, provenance),
+        "benchmarks": _compare_benchmarks(ctx, lk, index, benches, bench_rows, provenance),
         "sources": [lk.source_name(sid) for sid in source_ids],
         "links": list(links),
     }
@@ -536,7 +536,7 @@ def _compare_boards(ctx: SiteContext, lk: Lookups, urls: Urls, models: list, ind
 def _compare_benchmarks(
     ctx: SiteContext,
     lk: Lookups,
-    models: list,
+    index: dict[str, int],
     benches: list[tuple],
     bench_rows: list[dict[str, dict]],
     provenance: Callable[[dict | None], list | None],
@@ -549,17 +549,15 @@ def _compare_benchmarks(
         [
             b + (f"/{subset}" if subset else ""),
             lk.bench_name(b),
-            _sparse(
-                _cells(
-                    [rows[m["id"]].get("value") if m["id"] in rows else None for m in models],
-                    functools.partial(_bench_text, lk, b),
-                )
-            ),
+            {i: [v, _bench_text(lk, b, v)] for i, v in ((i, r.get("value")) for i, r in placed) if v is not None},
             label,
             bench_higher.get(b, True),
-            _sparse([provenance(rows.get(m["id"])) for m in models]),
+            # in the models' order, as the links are numbered by their first use
+            {i: provenance(r) for i, r in placed if r},
         ]
         for (b, subset, _, label), rows in zip(benches, bench_rows)
+        # the models with a row, by model number: what _sparse keeps of a column over every model, in its order
+        for placed in [sorted(((index[mid], r) for mid, r in rows.items()), key=lambda x: x[0])]
     ]
 
 

@@ -64,9 +64,23 @@ def number(value: Any, digits: int) -> str:
     f = known(value)
     if f is None:
         return "–"
-    exact = Decimal(repr(f)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    text = f"{exact:,.{digits}f}"
-    return text[1:] if exact.is_zero() and text.startswith("-") else text
+    key = (f, digits)
+    text = _NUMBERS.get(key)
+    if text is None:
+        exact = Decimal(repr(f)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+        text = f"{exact:,.{digits}f}"
+        text = text[1:] if exact.is_zero() and text.startswith("-") else text
+        if len(_NUMBERS) >= _NUMBERS_MAX:
+            _NUMBERS.clear()
+        _NUMBERS[key] = text
+    return text
+
+
+#: number's texts by (value as a float, decimals): a site shows the same values on many pages (a result on its
+#: model page, its benchmark's page and every board it is a component of), and the Decimal rounding is the costly
+#: part. Exact: equal floats have equal texts (0.0 and -0.0, equal as keys, both read "0.0"); bounded.
+_NUMBERS: dict[tuple[float, int], str] = {}
+_NUMBERS_MAX = 200_000
 
 
 def with_unit(value: Any, unit: str | None, digits: int) -> str:

@@ -55,9 +55,31 @@ class Lookups:
         self._bench_digits: dict[str, int] = {}
         self._board_formats: dict[str, dict[str, Any]] = {}
         self._board_titles: dict[str, str] = {}
+        self._bench_units: dict[tuple[str, str], str] = {}
+        self._harness_runs: dict[str, dict[Any, list[dict[str, Any]]]] = {}
+        #: board_view's views by (board, per_release): the home page shows the headline boards' views again
+        self.board_views: dict[tuple[str, bool], dict[str, Any]] = {}
 
     def bench_unit(self, bid: str, metric: str = "") -> str:
-        """A benchmark's (or one of its metrics') unit, from scale.unit in methodology/benchmarks.yaml."""
+        """A benchmark's (or one of its metrics') unit, from scale.unit in methodology/benchmarks.yaml (once per
+        benchmark and metric: every result and row asks)."""
+        hit = self._bench_units.get((bid, metric))
+        if hit is None:
+            hit = self._bench_units[(bid, metric)] = self._bench_unit(bid, metric)
+        return hit
+
+    def harness_runs(self, mid: str, bid: str) -> list[dict[str, Any]]:
+        """A model's results on a benchmark that name a harness and no metric, in the model file's order: what
+        other_runs picks from (indexed once per model: a benchmark table asks for each of its rows)."""
+        by_bench = self._harness_runs.get(mid)
+        if by_bench is None:
+            by_bench = self._harness_runs[mid] = {}
+            for r in (self.models.get(mid) or {}).get("results") or []:
+                if r.get("harness") and not r.get("metric"):
+                    by_bench.setdefault(r.get("benchmark"), []).append(r)
+        return by_bench.get(bid, [])
+
+    def _bench_unit(self, bid: str, metric: str) -> str:
         b = self.benchmarks.get(bid) or {}
         if metric:
             b = next((m for m in b.get("metrics") or [] if isinstance(m, dict) and m.get("id") == metric), {})
@@ -433,7 +455,15 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     """A leaderboard: columns (components) and rows with cells, in rank order (unranked last).
 
     With per_release, one row per release: its best configuration (ranks stay those among all configurations).
+    Built once per Lookups (the home page and the board's own page share it): callers copy, never change it.
     """
+    hit = lk.board_views.get((bid, per_release))
+    if hit is None:
+        hit = lk.board_views[(bid, per_release)] = _board_view(bid, lk, per_release)
+    return hit
+
+
+def _board_view(bid: str, lk: Lookups, per_release: bool) -> dict[str, Any]:
     board = lk.ctx.boards[bid]
     rows = board.get("rows", [])
     kinds = _component_kinds(rows)
@@ -858,7 +888,7 @@ def _bench_row_view(bid: str, lk: Lookups, subset: str, i: int, r: dict[str, Any
         "harness": r.get("harness") or "",
         "self_reported": bool(r.get("self_reported")),
         "uid": f"b{subset}{i}",
-        "also": other_runs(lk.models.get(r["model"]) or {}, bid, subset, r),
+        "also": other_runs({"results": lk.harness_runs(r["model"], bid)}, bid, subset, r),
     }
 
 
