@@ -151,6 +151,14 @@ def test_a_board_row_has_the_optional_columns_only_when_the_view_has_them():
     assert '<td class="st lb-status--unranked">' in out and 'data-ranked="0"' in out
 
 
+def test_a_manual_value_beside_a_value_without_a_link_is_a_link_not_text():
+    # neither a breakdown nor a source address: the value is plain text, and the manual value beside it a link
+    out = str(board_rows_html(board_view([board_row(manual={"value": 128.0}, manual_url="https://example.org/iq")]),
+                              ""))
+    assert '<td class="v">130.0 <a class="lb-manual" href="https://example.org/iq" rel="noopener nofollow">manual 128.0</a></td>' in out
+    assert "&lt;a" not in out
+
+
 def test_rows_past_the_thirtieth_of_a_long_board_are_marked_later():
     rows = [board_row(rank=i) for i in range(1, 122)]
     out = str(board_rows_html(board_view(rows), ""))

@@ -595,9 +595,7 @@ def _board_value_cell(r: dict[str, Any], view: dict[str, Any], root: str) -> str
     elif r["url"]:
         shown = f'<a href="{_esc(r["url"])}" rel="noopener nofollow">{_num_text(r["value"], digits)}</a>'
     else:
-        # a Markup, as before _esc: the manual link added to it below is then escaped (shown as text), a quirk
-        # kept so that this change moves no byte (the report of the change names it)
-        shown = Markup(_num_text(r["value"], digits))
+        shown = _num_text(r["value"], digits)
     if r["manual"]:
         href = _esc(r["manual_url"] or "#")
         manual = _num_text(r["manual"]["value"], digits)
