@@ -423,3 +423,49 @@ def test_ceilings_equal_the_seed():
         if table["tier"] == "compressed":
             assert ours[bench]["ceiling"] == table["ceil"], bench
             assert ours[bench]["ceiling_original"] == table["compressed_from"], bench   # from the prose
+
+
+# --- Runs on the same draws share each benchmark's P80 (index_values' `shared`). ---
+
+def _two_draws() -> aiiq.Scores:
+    # Two draws, six models; IQ = raw + 50. m1: models 0-4, IQs 100..140 in draw 0 and 90..130 in draw 1, so
+    # its P80 (n=5: the 4th ascending) is 130 and 120. m2: model 5 alone, IQ 145 and 135 (P80 of one: itself).
+    nan = math.nan
+    return aiiq.Scores.from_dense({
+        "m1": np.array([[50, 60, 70, 80, 90, nan], [40, 50, 60, 70, 80, nan]], float),
+        "m2": np.array([[nan, nan, nan, nan, nan, 95], [nan, nan, nan, nan, nan, 85]], float),
+    })
+
+
+def test_index_values_keeps_each_benchmark_p80_in_shared():
+    shared: dict = {}
+    out = aiiq.index_values(mini(mathematical=["m1", "m2"]), _two_draws(), shared=shared)
+    assert sorted(shared) == ["m1", "m2"]
+    assert shared["m1"].tolist() == [[130.0], [120.0]] and shared["m2"].tolist() == [[145.0], [135.0]]
+    here, values = out["dims"]["mathematical"]
+    # model 5's m1 gap: min(own mean 145 | 135, P80 130 | 120) -> its dimension (145 + 130) / 2, (135 + 120) / 2
+    assert here.tolist() == [0, 1, 2, 3, 4, 5] and values[:, 5].tolist() == [137.5, 127.5]
+
+
+def test_index_values_reads_the_p80_shared_by_an_earlier_run():
+    shared = {"m1": np.array([[125.0], [111.0]])}  # as if an earlier run on these draws had found these
+    out = aiiq.index_values(mini(mathematical=["m1", "m2"]), _two_draws(), shared=shared)
+    _, values = out["dims"]["mathematical"]
+    assert values[:, 5].tolist() == [(145 + 125) / 2, (135 + 111) / 2]  # min(own, the shared P80)
+    assert shared["m1"].tolist() == [[125.0], [111.0]] and shared["m2"].tolist() == [[145.0], [135.0]]
+
+
+def test_a_second_run_with_noise_on_shared_p80s_equals_a_run_alone():
+    definition = mini(mathematical=["m1", "m2"])
+
+    def plus_one(rule, component, cols, base):
+        return base + 1.0
+
+    shared: dict = {}
+    aiiq.index_values(definition, _two_draws(), shared=shared)  # the measured-only run fills it
+    second = aiiq.index_values(definition, _two_draws(), plus_one, shared=shared)
+    alone = aiiq.index_values(definition, _two_draws(), plus_one)
+    for key in ("dims", "plain"):
+        for did, (here, values) in alone[key].items():
+            assert np.array_equal(second[key][did][0], here) and np.array_equal(second[key][did][1], values)
+    assert second["dims"]["mathematical"][1][:, 5].tolist() == [(145 + 131) / 2, (135 + 121) / 2]
