@@ -469,3 +469,29 @@ def test_a_second_run_with_noise_on_shared_p80s_equals_a_run_alone():
         for did, (here, values) in alone[key].items():
             assert np.array_equal(second[key][did][0], here) and np.array_equal(second[key][did][1], values)
     assert second["dims"]["mathematical"][1][:, 5].tolist() == [(145 + 131) / 2, (135 + 121) / 2]
+
+
+# --- lowest_sibling: each family-matched gap's lowest sibling IQ, all gaps of a sibling count at once. ---
+
+def test_lowest_sibling_one_and_two_siblings_ties_and_a_sibling_without_an_iq():
+    # Columns 0-5; the benchmark's models are columns 0, 2, 3, 5 (mk), so iq holds them in that order.
+    mk = np.array([True, False, True, True, False, True])
+    iq = np.array([[100.0, 120.0, 110.0, 90.0],    # draw 0: col0 100, col2 120, col3 110, col5 90
+                   [130.0, 105.0, 105.0, 140.0]])  # draw 1: col0 130, col2 105, col3 105, col5 140
+    family = [(1, np.array([0])),      # one sibling: col0 -> 100 | 130
+              (4, np.array([2, 3])),   # two: min(120, 110) = 110 (col3) | min(105, 105) = 105, col2 (lower id)
+              (3, np.array([5])),      # one sibling: col5 -> 90 | 140
+              (5, np.array([1]))]      # its sibling (col1) has no IQ: NaN
+    lowest, took = aiiq.lowest_sibling(iq, mk, family, which=True)
+    assert lowest[:, :3].tolist() == [[100.0, 110.0, 90.0], [130.0, 105.0, 140.0]]
+    assert np.isnan(lowest[:, 3]).all()
+    assert took[:, :3].tolist() == [[0, 3, 5], [0, 2, 5]]
+
+
+def test_lowest_sibling_without_which_and_without_gaps():
+    mk = np.array([True, True])
+    iq = np.array([[101.0, 99.0]])
+    lowest, took = aiiq.lowest_sibling(iq, mk, [(0, np.array([1]))])
+    assert lowest.tolist() == [[99.0]] and took is None
+    lowest, took = aiiq.lowest_sibling(iq, mk, [], which=True)
+    assert lowest.shape == (1, 0) and took.shape == (1, 0)

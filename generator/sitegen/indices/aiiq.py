@@ -530,21 +530,37 @@ def _family_gaps(
     cols): the unmatched widened by their rule's error, and so added to `plain` (the P80 population); the matched
     then take the siblings' lowest IQ in the draw, widened by the family rule's error, and `sibling` (with
     detail) the sibling each took."""
-    sims = iq.shape[0]
     matched = np.isin(cols, [j for j, _ in family])
     imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
     sums.plain[:, sums.local[cols]] += imputed
+    lowest, took = lowest_sibling(iq, mk, family, sibling is not None)
+    imputed[:, matched] = noise("family", bid, cols[matched], lowest)
+    if sibling is not None:
+        sibling[:, matched] = took
+
+
+def lowest_sibling(iq: np.ndarray, mk: np.ndarray, family: Sequence, which: bool = False) -> tuple:
+    """(draws x len(family): each gap's lowest sibling IQ in each draw, NaN where a sibling has no IQ; with
+    `which`, draws x len(family): the sibling column that has it, the first (lower id) of equals, else None).
+
+    `iq` is draws x the benchmark's models, `mk` the mask of those models among all columns, `family` the
+    (column, sibling columns) of the gaps. The gaps with as many siblings each are gathered at once (nearly all
+    have one): a minimum picks one of its numbers, so the values are the ones a gap at a time gives."""
+    sims = iq.shape[0]
     place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-    imputed[:, matched] = noise(
-        "family",
-        bid,
-        cols[matched],
-        np.column_stack(
-            [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan) for _, sibs in family]
-        ),
-    )
-    if sibling is not None:  # the lowest of the siblings' IQs, the first (lower id) of equals
-        sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family])
+    lowest = np.empty((sims, len(family)))
+    took = np.empty((sims, len(family)), dtype=np.intp) if which else None
+    by_size: dict[int, list[int]] = {}
+    for k, (_, sibs) in enumerate(family):
+        by_size.setdefault(len(sibs), []).append(k)
+    for ks in by_size.values():
+        sibs = np.array([family[k][1] for k in ks])  # gaps x siblings
+        drawn = iq[:, place[sibs]]  # draws x gaps x siblings
+        lowest[:, ks] = drawn.min(axis=2)
+        if took is not None:
+            took[:, ks] = sibs[np.arange(len(ks)), np.argmin(drawn, axis=2)]
+    lowest[:, [k for k, (_, sibs) in enumerate(family) if not mk[sibs].all()]] = np.nan
+    return lowest, took
 
 
 def _add_benchmark(
