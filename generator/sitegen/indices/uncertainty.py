@@ -737,9 +737,15 @@ def calibrated_centre(
     high]) is not moved (no bias correction is extrapolated), and a moved value never leaves the range of the
     cases' observed values (`seen`); a value already outside that range is not moved further out."""
     base = np.asarray(base, float)
-    if fitted is not None:
-        bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
-    return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
+    if base.ndim == 0 or np.ndim(bias) != 0:  # one value, or a bias per value
+        if fitted is not None:
+            bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
+        return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
+    # draws x values and one bias: moved in a copy, in place, where it applies (elsewhere the copy is base, as
+    # base - 0.0 is to the bit), then clipped in place: the same numbers with three fewer arrays of that size
+    out = np.array(base)
+    np.subtract(out, bias, out=out, where=True if fitted is None else (base >= fitted[0]) & (base <= fitted[1]))
+    return np.clip(out, np.minimum(seen[0], base), np.maximum(seen[1], base), out=out)
 
 
 def within(values: np.ndarray, base: np.ndarray, span: Sequence[float]) -> np.ndarray:
