@@ -423,3 +423,75 @@ def test_ceilings_equal_the_seed():
         if table["tier"] == "compressed":
             assert ours[bench]["ceiling"] == table["ceil"], bench
             assert ours[bench]["ceiling_original"] == table["compressed_from"], bench   # from the prose
+
+
+# --- Runs on the same draws share each benchmark's P80 (index_values' `shared`). ---
+
+def _two_draws() -> aiiq.Scores:
+    # Two draws, six models; IQ = raw + 50. m1: models 0-4, IQs 100..140 in draw 0 and 90..130 in draw 1, so
+    # its P80 (n=5: the 4th ascending) is 130 and 120. m2: model 5 alone, IQ 145 and 135 (P80 of one: itself).
+    nan = math.nan
+    return aiiq.Scores.from_dense({
+        "m1": np.array([[50, 60, 70, 80, 90, nan], [40, 50, 60, 70, 80, nan]], float),
+        "m2": np.array([[nan, nan, nan, nan, nan, 95], [nan, nan, nan, nan, nan, 85]], float),
+    })
+
+
+def test_index_values_keeps_each_benchmark_p80_in_shared():
+    shared: dict = {}
+    out = aiiq.index_values(mini(mathematical=["m1", "m2"]), _two_draws(), shared=shared)
+    assert sorted(shared) == ["m1", "m2"]
+    assert shared["m1"].tolist() == [[130.0], [120.0]] and shared["m2"].tolist() == [[145.0], [135.0]]
+    here, values = out["dims"]["mathematical"]
+    # model 5's m1 gap: min(own mean 145 | 135, P80 130 | 120) -> its dimension (145 + 130) / 2, (135 + 120) / 2
+    assert here.tolist() == [0, 1, 2, 3, 4, 5] and values[:, 5].tolist() == [137.5, 127.5]
+
+
+def test_index_values_reads_the_p80_shared_by_an_earlier_run():
+    shared = {"m1": np.array([[125.0], [111.0]])}  # as if an earlier run on these draws had found these
+    out = aiiq.index_values(mini(mathematical=["m1", "m2"]), _two_draws(), shared=shared)
+    _, values = out["dims"]["mathematical"]
+    assert values[:, 5].tolist() == [(145 + 125) / 2, (135 + 111) / 2]  # min(own, the shared P80)
+    assert shared["m1"].tolist() == [[125.0], [111.0]] and shared["m2"].tolist() == [[145.0], [135.0]]
+
+
+def test_a_second_run_with_noise_on_shared_p80s_equals_a_run_alone():
+    definition = mini(mathematical=["m1", "m2"])
+
+    def plus_one(rule, component, cols, base):
+        return base + 1.0
+
+    shared: dict = {}
+    aiiq.index_values(definition, _two_draws(), shared=shared)  # the measured-only run fills it
+    second = aiiq.index_values(definition, _two_draws(), plus_one, shared=shared)
+    alone = aiiq.index_values(definition, _two_draws(), plus_one)
+    for key in ("dims", "plain"):
+        for did, (here, values) in alone[key].items():
+            assert np.array_equal(second[key][did][0], here) and np.array_equal(second[key][did][1], values)
+    assert second["dims"]["mathematical"][1][:, 5].tolist() == [(145 + 131) / 2, (135 + 121) / 2]
+
+
+# --- lowest_sibling: each family-matched gap's lowest sibling IQ, all gaps of a sibling count at once. ---
+
+def test_lowest_sibling_one_and_two_siblings_ties_and_a_sibling_without_an_iq():
+    # Columns 0-5; the benchmark's models are columns 0, 2, 3, 5 (mk), so iq holds them in that order.
+    mk = np.array([True, False, True, True, False, True])
+    iq = np.array([[100.0, 120.0, 110.0, 90.0],    # draw 0: col0 100, col2 120, col3 110, col5 90
+                   [130.0, 105.0, 105.0, 140.0]])  # draw 1: col0 130, col2 105, col3 105, col5 140
+    family = [(1, np.array([0])),      # one sibling: col0 -> 100 | 130
+              (4, np.array([2, 3])),   # two: min(120, 110) = 110 (col3) | min(105, 105) = 105, col2 (lower id)
+              (3, np.array([5])),      # one sibling: col5 -> 90 | 140
+              (5, np.array([1]))]      # its sibling (col1) has no IQ: NaN
+    lowest, took = aiiq.lowest_sibling(iq, mk, family, which=True)
+    assert lowest[:, :3].tolist() == [[100.0, 110.0, 90.0], [130.0, 105.0, 140.0]]
+    assert np.isnan(lowest[:, 3]).all()
+    assert took[:, :3].tolist() == [[0, 3, 5], [0, 2, 5]]
+
+
+def test_lowest_sibling_without_which_and_without_gaps():
+    mk = np.array([True, True])
+    iq = np.array([[101.0, 99.0]])
+    lowest, took = aiiq.lowest_sibling(iq, mk, [(0, np.array([1]))])
+    assert lowest.tolist() == [[99.0]] and took is None
+    lowest, took = aiiq.lowest_sibling(iq, mk, [], which=True)
+    assert lowest.shape == (1, 0) and took.shape == (1, 0)

@@ -9,7 +9,7 @@ import pytest
 
 from indexkit import results
 from sitegen.indices.parts import (SELECTED_COLUMNS, chosen_positions, compress, interpolate, median, nearest_rank,
-                                    rank_rows, round_half_up, select)
+                                    nearest_rank_rows, rank_rows, round_half_up, select)
 
 HLE = [[0, 70], [5, 95], [10, 110], [15, 120], [20, 130], [25, 140], [35, 145], [50, 150], [75, 155], [100, 158]]
 GPQA = [[25, 85], [35, 98], [50, 107], [65, 115], [80, 123], [90, 131], [100, 135]]
@@ -51,6 +51,31 @@ def test_nearest_rank_p80(values, expected):
 def test_nearest_rank_is_exact_where_floats_are_not():
     # 0.8 * 35 == 28.000000000000004 in floats; nearest rank must take position 28, not 29.
     assert nearest_rank(range(1, 36), 0.8) == 28
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_nearest_rank_rows_takes_each_draws_p80_in_either_layout(order):
+    # n=5: ceil(0.8 * 5) = 4 -> the 4th ascending of each row; row 2 has ties (110 twice: 4th ascending is 110)
+    values = np.array([[140.0, 100.0, 130.0, 110.0, 120.0],
+                       [90.0, 110.0, 80.0, 110.0, 70.0],
+                       [1.0, 2.0, 3.0, 4.0, 5.0]], order=order)
+    before = values.copy()
+    got = nearest_rank_rows(values, 0.8)
+    assert got.tolist() == [130.0, 110.0, 4.0]
+    assert got.base is None or got.base.size == 3  # its own array, not a view of a partitioned copy
+    assert np.array_equal(values, before) and values.flags[f"{order}_CONTIGUOUS"]  # the input is left as it is
+
+
+def test_nearest_rank_rows_of_one_model_and_exact_positions():
+    assert nearest_rank_rows(np.array([[5.0], [7.0]], order="F"), 0.8).tolist() == [5.0, 7.0]  # n=1: position 1
+    row = np.arange(1.0, 36.0)[::-1].reshape(1, -1)  # 35 values: the exact position 28, as nearest_rank
+    assert nearest_rank_rows(np.asfortranarray(row), 0.8).tolist() == [28.0]
+
+
+def test_nearest_rank_rows_of_an_empty_population_is_an_index_error():
+    # no model: no P80 (callers ask only for a population with at least one model)
+    with pytest.raises(IndexError):
+        nearest_rank_rows(np.zeros((3, 0), order="F"), 0.8)
 
 
 @pytest.mark.parametrize("values, expected", [([3, 1, 2], 2), ([4, 1, 3, 2], 2.5), ([7], 7), ([], None)])

@@ -268,6 +268,22 @@ def test_bias_correction_stays_within_the_held_out_range():
     assert u.calibrated_centre(np.array([100.0, 110.0]), -10.0, [90.0, 125.0], [105.0, 130.0]).tolist() == [100.0, 120.0]
 
 
+def test_bias_correction_of_draws_by_values_in_place_of_a_copy():
+    # two draws x three values (column-ordered, as the simulation keeps them); bias -10 (moves up by 10), cases
+    # observed within [90, 125], the rule's values on them within [95, 130]
+    base = np.asfortranarray([[100.0, 80.0, 131.0], [120.0, 96.0, 94.0]])
+    kept = base.copy()
+    got = u.calibrated_centre(base, -10.0, [90.0, 125.0], [95.0, 130.0])
+    # 100 -> 110; 80 below the fitted range: not moved; 131 above it: not moved (and above 125: stays 131);
+    # 120 -> 130, clipped to the observed 125; 96 -> 106; 94 below the fitted range: not moved
+    assert got.tolist() == [[110.0, 80.0, 131.0], [125.0, 106.0, 94.0]]
+    assert np.array_equal(base, kept) and got.flags.f_contiguous
+    # without a fitted range every value moves; each number is the one the scalar form gives
+    every = u.calibrated_centre(base, -10.0, [90.0, 125.0])
+    assert every.tolist() == [[110.0, 90.0, 131.0], [125.0, 106.0, 104.0]]
+    assert every.tolist() == [[float(u.calibrated_centre(x, -10.0, [90.0, 125.0])) for x in r] for r in base.tolist()]
+
+
 def test_imputed_draws_are_clipped_to_the_anchor_range():
     # AIME's table spans IQ 82..135: draws outside are clipped; a value below 82 (an own mean of 75) keeps 75 as
     # its lower limit, since the board's value stays the methodology's.

@@ -530,21 +530,37 @@ def _family_gaps(
     cols): the unmatched widened by their rule's error, and so added to `plain` (the P80 population); the matched
     then take the siblings' lowest IQ in the draw, widened by the family rule's error, and `sibling` (with
     detail) the sibling each took."""
-    sims = iq.shape[0]
     matched = np.isin(cols, [j for j, _ in family])
     imputed[:, ~matched] = noise("benchmark", bid, cols[~matched], imputed[:, ~matched])
     sums.plain[:, sums.local[cols]] += imputed
+    lowest, took = lowest_sibling(iq, mk, family, sibling is not None)
+    imputed[:, matched] = noise("family", bid, cols[matched], lowest)
+    if sibling is not None:
+        sibling[:, matched] = took
+
+
+def lowest_sibling(iq: np.ndarray, mk: np.ndarray, family: Sequence, which: bool = False) -> tuple:
+    """(draws x len(family): each gap's lowest sibling IQ in each draw, NaN where a sibling has no IQ; with
+    `which`, draws x len(family): the sibling column that has it, the first (lower id) of equals, else None).
+
+    `iq` is draws x the benchmark's models, `mk` the mask of those models among all columns, `family` the
+    (column, sibling columns) of the gaps. The gaps with as many siblings each are gathered at once (nearly all
+    have one): a minimum picks one of its numbers, so the values are the ones a gap at a time gives."""
+    sims = iq.shape[0]
     place = np.cumsum(mk) - 1  # a column's place among the benchmark's models (where mk)
-    imputed[:, matched] = noise(
-        "family",
-        bid,
-        cols[matched],
-        np.column_stack(
-            [iq[:, place[sibs]].min(axis=1) if mk[sibs].all() else np.full(sims, np.nan) for _, sibs in family]
-        ),
-    )
-    if sibling is not None:  # the lowest of the siblings' IQs, the first (lower id) of equals
-        sibling[:, matched] = np.column_stack([sibs[np.argmin(iq[:, place[sibs]], axis=1)] for _, sibs in family])
+    lowest = np.empty((sims, len(family)))
+    took = np.empty((sims, len(family)), dtype=np.intp) if which else None
+    by_size: dict[int, list[int]] = {}
+    for k, (_, sibs) in enumerate(family):
+        by_size.setdefault(len(sibs), []).append(k)
+    for ks in by_size.values():
+        sibs = np.array([family[k][1] for k in ks])  # gaps x siblings
+        drawn = iq[:, place[sibs]]  # draws x gaps x siblings
+        lowest[:, ks] = drawn.min(axis=2)
+        if took is not None:
+            took[:, ks] = sibs[np.arange(len(ks)), np.argmin(drawn, axis=2)]
+    lowest[:, [k for k, (_, sibs) in enumerate(family) if not mk[sibs].all()]] = np.nan
+    return lowest, took
 
 
 def _add_benchmark(
@@ -592,9 +608,11 @@ def _dimension_values(
     detail: bool,
     p80_at: Mapping[str, float],
     info: dict,
+    shared: dict | None = None,
 ) -> tuple[_DimensionSums, np.ndarray, np.ndarray | None]:
     """One dimension of index_values: its sums (`acc` and `plain` divided into means), each model's imputed
-    share, its P80 (draws x 1, None when no model is scored on it)."""
+    share, its P80 (draws x 1, None when no model is scored on it). Each benchmark's P80 is taken from `shared`
+    when it holds one, else worked out and added to it (index_values' `shared`)."""
     iqs = _implied_iqs(d, raw, detail, info)
     sums, own = _DimensionSums.of(iqs, raw.sims, raw.models)
     if detail:
@@ -604,7 +622,11 @@ def _dimension_values(
     if any(family.values()):  # min-of-two: the P80 population
         sums.plain = np.zeros((raw.sims, sums.here.size), order="F")
     for bid, (iq, mk) in iqs.items():
-        p80 = _centred(nearest_rank_rows(iq, level)[:, None], p80_at.get(bid))
+        p80 = None if shared is None else shared.get(bid)
+        if p80 is None:
+            p80 = _centred(nearest_rank_rows(iq, level)[:, None], p80_at.get(bid))
+            if shared is not None:
+                shared[bid] = p80  # read only, here and by the next run
         if detail:
             info["p80"][bid] = p80
         gaps = _add_benchmark(sums, own, bid, iq, mk, gap_of[bid], family[bid], p80, noise, detail)
@@ -676,6 +698,7 @@ def index_values(
     relatives: Mapping | None = None,
     detail: bool = False,
     p80_at: Mapping[str, float] | None = None,
+    shared: dict | None = None,
 ) -> dict:
     """The AI IQ definition on draws x models arrays: raw benchmark scores (Scores: of the models that have each)
     in, dimension IQs, composite and imputed share out. The board is this on the selected values (one draw,
@@ -695,10 +718,13 @@ def index_values(
     error (uncertainty.ImputationNoise). `p80_at` ({benchmark or dimension: the board's P80}) centres each
     simulated P80 on the board's: a P80 of noisy draws is an order statistic of a wider population, biased
     outward (the mathematical P80 came out 2.9 IQ above the board's), so its draws are moved by (board's P80 -
-    their median) and keep their spread. `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches
-    family match on: a gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the
-    lowest of their implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values
-    min-of-two alone gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
+    their median) and keep their spread. `shared` (a dict, empty at first) is for runs on the same `raw` and
+    `p80_at` with different `noise` (the simulation's measured-only and total runs): each benchmark's P80 over
+    the real implied IQs depends on neither noise, so the first run keeps it there and the next reads it.
+    `relatives` ({benchmark: {column: sibling columns}}, from `family_relatives`) switches family match on: a
+    gap with siblings (the nearest lower effort, `family_siblings`) takes, in each draw, the lowest of their
+    implied IQs (of equal IQs, the lower id's); the dimension P80 is taken over the values min-of-two alone
+    gives (`plain`). Every mean is a sum from zero in the definition's order, over the count.
     """
     level = definition["percentile"]["level"]
     relatives = relatives or {}
@@ -706,7 +732,7 @@ def index_values(
     info: dict = {"iq": {}, "p80": {}, "gaps": {}, "own": {}}
     for d in definition["dimensions"]:
         sums, imputed_frac[d["id"]], p80_dim[d["id"]] = _dimension_values(
-            d, raw, level, relatives, noise, detail, p80_at or {}, info
+            d, raw, level, relatives, noise, detail, p80_at or {}, info, shared
         )
         dims[d["id"]], plains[d["id"]], scored[d["id"]] = (sums.here, sums.acc), (sums.here, sums.plain), sums.has
     composite = _composite(definition, dims, scored, imputed_frac, p80_dim, raw.sims, raw.models, noise, detail, info)

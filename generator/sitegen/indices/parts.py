@@ -68,7 +68,12 @@ def nearest_rank_rows(values: np.ndarray, level: float) -> np.ndarray:
     """`nearest_rank` of each row of a draws x models array with no NaN: ascending value at ceil(level * n)."""
     n = values.shape[1]
     position = max(math.ceil(Fraction(str(level)) * n), 1) - 1
-    return np.partition(values, position, axis=1)[:, position].copy()  # not a view: it would keep the whole copy
+    # A copy with each row contiguous, partitioned in place: the draws x models arrays are kept column by column
+    # (Fortran order), and partitioning along their strided rows took twice as long. The value at `position` is
+    # the same whatever the layout (an order statistic).
+    rows = np.array(values, order="C")
+    rows.partition(position, axis=1)
+    return rows[:, position].copy()  # not a view: it would keep the whole copy
 
 
 def compress(iq: float, pivot: float, ceiling: float, ceiling_original: float) -> float:

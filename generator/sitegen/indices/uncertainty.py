@@ -737,9 +737,15 @@ def calibrated_centre(
     high]) is not moved (no bias correction is extrapolated), and a moved value never leaves the range of the
     cases' observed values (`seen`); a value already outside that range is not moved further out."""
     base = np.asarray(base, float)
-    if fitted is not None:
-        bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
-    return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
+    if base.ndim == 0 or np.ndim(bias) != 0:  # one value, or a bias per value
+        if fitted is not None:
+            bias = np.where((base >= fitted[0]) & (base <= fitted[1]), bias, 0.0)
+        return np.clip(base - bias, np.minimum(seen[0], base), np.maximum(seen[1], base))
+    # draws x values and one bias: moved in a copy, in place, where it applies (elsewhere the copy is base, as
+    # base - 0.0 is to the bit), then clipped in place: the same numbers with three fewer arrays of that size
+    out = np.array(base)
+    np.subtract(out, bias, out=out, where=True if fitted is None else (base >= fitted[0]) & (base <= fitted[1]))
+    return np.clip(out, np.minimum(seen[0], base), np.maximum(seen[1], base), out=out)
 
 
 def within(values: np.ndarray, base: np.ndarray, span: Sequence[float]) -> np.ndarray:
@@ -918,6 +924,20 @@ def imputation_calibration(
     (the anchor table's range), `coverage` (the share of cases whose observed value the level's interval, fitted
     out of fold, holds; with `coverage_cases`) and `coverage_by_tercile` (the same within the lower, middle and
     upper third of the board's composites; None where a third has no case), and `reason` without an estimate."""
+    return _calibration(definition, raw, relatives, model_ids, level, folds, seed)[0]
+
+
+def _calibration(
+    definition: Mapping,
+    raw: Scores,
+    relatives: Mapping | None,
+    model_ids: Sequence[str] | None,
+    level: float,
+    folds: int = CALIBRATION_FOLDS,
+    seed: str = CALIBRATION_SEED,
+) -> tuple[list[dict], dict]:
+    """(imputation_calibration's table, the board's own index_values on `raw` with detail, which it reads: the
+    simulation takes the board's P80s from it)."""
     cases, point = calibration_cases(definition, raw, relatives, model_ids, folds, seed)
     spans = anchor_ranges(definition)
     rows, composite = point["composite"]
@@ -976,7 +996,7 @@ def imputation_calibration(
             reason=f"{row['cases']} held-out case(s) of its own: too few, so drawn with the rule's error over "
             f"its {err.size} cases on every component (root-mean-square {rmse:.2f}; no bias corrected)",
         )
-    return table
+    return table, point
 
 
 class ImputationNoise:
@@ -1081,8 +1101,7 @@ def aiiq_samples(
     model_ids = sorted({m for m, _ in chosen})
     relatives = family_relatives(definition, models, model_ids, aiiq.models_with_scores(definition, chosen))
     point_raw = aiiq.point_scores(definition, chosen, model_ids)
-    table = imputation_calibration(definition, point_raw, relatives, model_ids, level)
-    point = aiiq.index_values(definition, point_raw, relatives=relatives, detail=True)
+    table, point = _calibration(definition, point_raw, relatives, model_ids, level)  # point: the board's values
     p80_at = {
         **{b: float(v[0, 0]) for b, v in point["detail"]["p80"].items()},
         **{d: float(v[0, 0]) for d, v in point["detail"]["p80_dim"].items() if v is not None},
@@ -1094,17 +1113,20 @@ def aiiq_samples(
     measured = Components(definition["id"], model_ids, sims, level)  # the same streams: the same measurement draws
     # both runs map the same draws: made once, and kept for the board's next simulation in a kept_normals() block
     mapped = MappedDraws(None if _MAPPED is None else _MAPPED.setdefault(definition["id"], {}), sims)
+    shared: dict = {}  # each benchmark's P80 of the implied IQs: the same draws in both runs, taken once
     alone = aiiq.index_values(
         definition,
         aiiq_raw(definition, chosen, model_ids, measured, benchmarks, noise and measure, mapped),
         relatives=relatives,
         p80_at=p80_at,
+        shared=shared,
     )
     rows, composite = alone["composite"]
     del alone
     comps.measurement = {model_ids[j]: composite[:, k] for k, j in enumerate(rows) if not np.isnan(composite[0, k])}
     raw = aiiq_raw(definition, chosen, model_ids, comps, benchmarks, noise and measure, mapped)
-    out = aiiq.index_values(definition, raw, impute, relatives, p80_at=p80_at)  # the board's own function
+    out = aiiq.index_values(definition, raw, impute, relatives, p80_at=p80_at, shared=shared)  # the board's own
+    del shared
     mapped.prune()
     del raw  # the scores are no longer needed
     comps.chosen = chosen
