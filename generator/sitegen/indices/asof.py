@@ -29,7 +29,7 @@ import hashlib
 import math
 import pickle
 from bisect import bisect_right
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -952,7 +952,12 @@ def _view_file(board: Mapping) -> dict:
 def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
     """Per board: <id>/<yyyy-mm>.json (both views' rows, the change from the month before) and <id>/dates.json
     (the months, the frontier over time). Values are plain data; the caller serialises them."""
-    files: dict[str, object] = {}
+    return dict(each_api_file(asof, api))
+
+
+def each_api_file(asof: Mapping, api: str = "api/v1") -> Iterator[tuple[str, object]]:
+    """api_files' (path, data) one after the other, in its order: a caller that writes each file's text before it
+    takes the next holds one month's rows at a time, not a second copy of every month's."""
     for board_id, per_month in sorted(asof["boards"].items()):
         listing = []
         changes = asof["changes"].get(board_id, {})
@@ -961,17 +966,20 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
             any_board = views["known"] or views["released"]
             day = (asof.get("dates") or {}).get(month, month_end(month))
             gone = (asof.get("superseded") or {}).get(any_board.get("definition"), {}).get(month)
-            files[path] = {
-                "index": board_id,
-                "month": month,
-                "date": day,
-                **({"superseded": gone} if gone and views["known"] is None else {}),
-                "version": any_board.get("version"),
-                "source_snapshot": any_board.get("source_snapshot"),
-                "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
-                "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
-                "changes": changes.get(month),
-            }
+            yield (
+                path,
+                {
+                    "index": board_id,
+                    "month": month,
+                    "date": day,
+                    **({"superseded": gone} if gone and views["known"] is None else {}),
+                    "version": any_board.get("version"),
+                    "source_snapshot": any_board.get("source_snapshot"),
+                    "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
+                    "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
+                    "changes": changes.get(month),
+                },
+            )
             listing.append(
                 {
                     "month": month,
@@ -981,13 +989,15 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                     "released": views["released"] is not None,
                 }
             )
-        files[f"{api}/indices/{board_id}/dates.json"] = {
-            "index": board_id,
-            "views": {
-                "known": "as known on that date: results public by then",
-                "released": "models released by that date, with every result we have, under today's definition",
+        yield (
+            f"{api}/indices/{board_id}/dates.json",
+            {
+                "index": board_id,
+                "views": {
+                    "known": "as known on that date: results public by then",
+                    "released": "models released by that date, with every result we have, under today's definition",
+                },
+                "dates": listing,
+                "frontier": asof["frontier"].get(board_id),
             },
-            "dates": listing,
-            "frontier": asof["frontier"].get(board_id),
-        }
-    return files
+        )
