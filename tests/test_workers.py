@@ -93,6 +93,12 @@ def test_a_worker_that_dies_while_sending_its_answer_is_reported():
     assert str(caught.value) == "cut: the worker process ended without an answer (exit status 3)"
 
 
+def test_releasing_free_memory_is_safe_anywhere():
+    freed = [bytes(1 << 20) for _ in range(8)]
+    del freed
+    assert workers.release_free_memory() is None  # glibc's malloc_trim where there is one, else nothing
+
+
 def test_a_worker_past_its_deadline_is_stopped_and_reported():
     handle = workers.start("slow", lambda: time.sleep(60))
     began = time.monotonic()

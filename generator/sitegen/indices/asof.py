@@ -29,7 +29,7 @@ import hashlib
 import math
 import pickle
 from bisect import bisect_right
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -622,6 +622,10 @@ class _AsofRun:
         # a board the next month may show again is one a view's cache holds: the others are let go
         live = {id(b) for cache in self.caches.values() for _, boards in cache.values() for b in boards.values()}
         self.shown = {k: v for k, v in self.shown.items() if k in live}
+        if self.between is not None:
+            self.between()
+
+    between: Callable[[], object] | None = None
 
     def _shown(self, board: dict | None) -> dict | None:
         if board is None:
@@ -699,13 +703,17 @@ def asof_part(
     raw: Mapping | None = None,
     only: Collection[str] | None = None,
     slim: bool = False,
+    between: Callable[[], object] | None = None,
 ) -> dict:
     """The as-of boards of the definitions in `only` (every definition when None), month after month: their boards
     in both views, superseded months, month-to-month changes and frontiers over time (each a function of one
     board's months), and where each was first made (join_asof's order). A month's boards are computed, its
     changes made from them, and with `slim` they are replaced by what the published views read (`shown`) before
-    the next month: no month's draws or whole rows are kept past it."""
-    return _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim).run()
+    the next month: no month's draws or whole rows are kept past it. `between()` is called after each month, once
+    its boards are let go (build/workers.release_free_memory: the engine itself does no I/O)."""
+    run = _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim)
+    run.between = between
+    return run.run()
 
 
 def part_view(plan: AsofPlan, part: Mapping) -> dict:
