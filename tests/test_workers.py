@@ -61,6 +61,44 @@ def test_a_result_that_cannot_be_sent_back_is_a_message():
     assert str(caught.value).startswith("unpicklable: its result could not be sent back (")
 
 
+def test_an_answer_larger_than_a_frame_comes_back_whole():
+    big = [bytes([i]) * (workers.CHUNK // 3 + i) for i in range(10)]  # about 3.3 frames of pickled bytes
+    text = "é" * (workers.CHUNK + 17)
+    value = workers.start("big", lambda: (big, text, {"n": len(big)})).result()
+    assert value == (big, text, {"n": 10})
+
+
+class _Unpicklable:
+    def __reduce__(self):
+        raise TypeError("not this one")
+
+
+class _Dies:
+    def __reduce__(self):
+        os._exit(3)
+
+
+def test_an_answer_that_fails_to_pickle_after_frames_were_sent_is_its_message():
+    # the first items are pickled (and sent) before the last one fails: the parent drops what it read of them
+    answer = [b"x" * (2 * workers.CHUNK), b"y" * workers.CHUNK, _Unpicklable()]
+    with pytest.raises(workers.Failed) as caught:
+        workers.start("half sent", lambda: answer).result()
+    assert str(caught.value) == "half sent: its result could not be sent back (TypeError: not this one)"
+
+
+def test_a_worker_that_dies_while_sending_its_answer_is_reported():
+    answer = [b"x" * (2 * workers.CHUNK), _Dies()]
+    with pytest.raises(workers.Failed) as caught:
+        workers.start("cut", lambda: answer).result()
+    assert str(caught.value) == "cut: the worker process ended without an answer (exit status 3)"
+
+
+def test_releasing_free_memory_is_safe_anywhere():
+    freed = [bytes(1 << 20) for _ in range(8)]
+    del freed
+    assert workers.release_free_memory() is None  # glibc's malloc_trim where there is one, else nothing
+
+
 def test_a_worker_past_its_deadline_is_stopped_and_reported():
     handle = workers.start("slow", lambda: time.sleep(60))
     began = time.monotonic()

@@ -433,6 +433,4 @@ def asof_texts(as_of: Mapping, api: str = "api/v1") -> dict[str, str]:
     each kept by its data (_kept): a rebuild writes again only the months whose boards changed."""
     from .indices import asof
 
-    return {
-        path: _kept("dump", data, functools.partial(_dump, data)) for path, data in asof.api_files(as_of, api).items()
-    }
+    return {path: _kept("dump", data, functools.partial(_dump, data)) for path, data in asof.each_api_file(as_of, api)}

@@ -621,6 +621,17 @@ def test_parts_of_disjoint_definitions_join_to_the_whole_result_byte_for_byte():
     assert whole["engine_runs"] == sum(asof.asof_part(plan, [], DEFS, only={i})["engine_runs"] for i in DEFS)
 
 
+def test_between_is_called_after_every_month_and_changes_nothing():
+    import pickle
+
+    plan = asof.asof_plan(FRAME, PEOPLE, RECORDS, DEFS)
+    assert plan.months == ["2025-01", "2025-02", "2025-03", "2025-04"]
+    calls = []
+    part = asof.asof_part(plan, [], DEFS, slim=True, between=lambda: calls.append(len(calls)))
+    assert calls == [0, 1, 2, 3]  # once a month, both views done
+    assert pickle.dumps(part) == pickle.dumps(asof.asof_part(plan, [], DEFS, slim=True))
+
+
 def test_the_joined_result_keeps_the_order_of_one_pass_over_the_views():
     # known view first: "late" is in force from 2025-03 (known boards in March and April), and its released view
     # (today's definition for every month) adds January and February after them; "toy" comes first (January)

@@ -202,7 +202,7 @@ def _asof_stage(
     entries used (the parent's store keeps them when it prunes)."""
     from ..indices import asof, simcache
 
-    part = asof.asof_part(plan, benchmarks, index_defs, raw, only=only, slim=True)
+    part = asof.asof_part(plan, benchmarks, index_defs, raw, only=only, slim=True, between=workers.release_free_memory)
     store = simcache.current()
     return part, _asof_texts(plan, part), set(getattr(store, "used", ()))
 
@@ -271,7 +271,9 @@ def _today(
         )
         # the definitions the worker does not compute, here, while it computes its own
         own = set(index_defs) - _worker_ids(index_defs)
-        mine = asof.asof_part(plan, benchmarks, index_defs, raw, only=own, slim=True)
+        mine = asof.asof_part(
+            plan, benchmarks, index_defs, raw, only=own, slim=True, between=workers.release_free_memory
+        )
         texts = _asof_texts(plan, mine)
         theirs, their_texts, used = months.result()
         store = simcache.current()

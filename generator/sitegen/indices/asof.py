@@ -29,7 +29,7 @@ import hashlib
 import math
 import pickle
 from bisect import bisect_right
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -622,6 +622,10 @@ class _AsofRun:
         # a board the next month may show again is one a view's cache holds: the others are let go
         live = {id(b) for cache in self.caches.values() for _, boards in cache.values() for b in boards.values()}
         self.shown = {k: v for k, v in self.shown.items() if k in live}
+        if self.between is not None:
+            self.between()
+
+    between: Callable[[], object] | None = None
 
     def _shown(self, board: dict | None) -> dict | None:
         if board is None:
@@ -699,13 +703,17 @@ def asof_part(
     raw: Mapping | None = None,
     only: Collection[str] | None = None,
     slim: bool = False,
+    between: Callable[[], object] | None = None,
 ) -> dict:
     """The as-of boards of the definitions in `only` (every definition when None), month after month: their boards
     in both views, superseded months, month-to-month changes and frontiers over time (each a function of one
     board's months), and where each was first made (join_asof's order). A month's boards are computed, its
     changes made from them, and with `slim` they are replaced by what the published views read (`shown`) before
-    the next month: no month's draws or whole rows are kept past it."""
-    return _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim).run()
+    the next month: no month's draws or whole rows are kept past it. `between()` is called after each month, once
+    its boards are let go (build/workers.release_free_memory: the engine itself does no I/O)."""
+    run = _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim)
+    run.between = between
+    return run.run()
 
 
 def part_view(plan: AsofPlan, part: Mapping) -> dict:
@@ -952,7 +960,12 @@ def _view_file(board: Mapping) -> dict:
 def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
     """Per board: <id>/<yyyy-mm>.json (both views' rows, the change from the month before) and <id>/dates.json
     (the months, the frontier over time). Values are plain data; the caller serialises them."""
-    files: dict[str, object] = {}
+    return dict(each_api_file(asof, api))
+
+
+def each_api_file(asof: Mapping, api: str = "api/v1") -> Iterator[tuple[str, object]]:
+    """api_files' (path, data) one after the other, in its order: a caller that writes each file's text before it
+    takes the next holds one month's rows at a time, not a second copy of every month's."""
     for board_id, per_month in sorted(asof["boards"].items()):
         listing = []
         changes = asof["changes"].get(board_id, {})
@@ -961,17 +974,20 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
             any_board = views["known"] or views["released"]
             day = (asof.get("dates") or {}).get(month, month_end(month))
             gone = (asof.get("superseded") or {}).get(any_board.get("definition"), {}).get(month)
-            files[path] = {
-                "index": board_id,
-                "month": month,
-                "date": day,
-                **({"superseded": gone} if gone and views["known"] is None else {}),
-                "version": any_board.get("version"),
-                "source_snapshot": any_board.get("source_snapshot"),
-                "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
-                "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
-                "changes": changes.get(month),
-            }
+            yield (
+                path,
+                {
+                    "index": board_id,
+                    "month": month,
+                    "date": day,
+                    **({"superseded": gone} if gone and views["known"] is None else {}),
+                    "version": any_board.get("version"),
+                    "source_snapshot": any_board.get("source_snapshot"),
+                    "snapshot_retrieved": asof.get("snapshots", {}).get(any_board.get("source_snapshot")),
+                    "views": {view: None if views[view] is None else _view_file(views[view]) for view in VIEWS},
+                    "changes": changes.get(month),
+                },
+            )
             listing.append(
                 {
                     "month": month,
@@ -981,13 +997,15 @@ def api_files(asof: Mapping, api: str = "api/v1") -> dict[str, object]:
                     "released": views["released"] is not None,
                 }
             )
-        files[f"{api}/indices/{board_id}/dates.json"] = {
-            "index": board_id,
-            "views": {
-                "known": "as known on that date: results public by then",
-                "released": "models released by that date, with every result we have, under today's definition",
+        yield (
+            f"{api}/indices/{board_id}/dates.json",
+            {
+                "index": board_id,
+                "views": {
+                    "known": "as known on that date: results public by then",
+                    "released": "models released by that date, with every result we have, under today's definition",
+                },
+                "dates": listing,
+                "frontier": asof["frontier"].get(board_id),
             },
-            "dates": listing,
-            "frontier": asof["frontier"].get(board_id),
-        }
-    return files
+        )
