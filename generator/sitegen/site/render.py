@@ -45,6 +45,12 @@ def clean(obj: Any) -> Any:
         }
     if kind is list or kind is tuple:
         return [v if type(v) in _PLAIN or (type(v) is float and _isfinite(v)) else clean(v) for v in obj]
+    return _clean_other(obj)
+
+
+def _clean_other(obj: Any) -> Any:
+    """clean's rarer cases, by isinstance: floats (NaN/inf -> None), subclasses of dict, list and tuple, sets,
+    numpy scalars."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
