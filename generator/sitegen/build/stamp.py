@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..reuse import package_digest, regular_bytes
+from ..reuse import package_digest
 
 STAMP = ".sitegen-inputs"
 
@@ -31,8 +31,13 @@ def _listed_bytes(path: Path, limit: int) -> bytes | None:
     only the entry itself can be a link. Opened without following a link (a link, to a file or a folder, is
     refused) and without blocking (a FIFO is not waited on), then refused unless a regular file of at most
     `limit` bytes; no more than `limit` + 1 bytes are read (the digest reads every input at every build, and a
-    no-change rebuild is little else)."""
-    return regular_bytes(path, limit)
+    no-change rebuild is little else). Read by data/load.py's reader: only data/ reads scores/ and methodology/."""
+    from ..data.load import regular_bytes
+
+    try:
+        return regular_bytes(path, limit, follow=False)[0]
+    except OSError:  # a regular file that fails while it is read
+        return None
 
 
 def inputs_digest(root: Path, environment: dict[str, str], data: str | None = None) -> str:

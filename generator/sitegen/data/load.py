@@ -291,15 +291,19 @@ def input_files(root: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.as_posix())
 
 
-def regular_bytes(path: Path, limit: int) -> tuple[bytes | None, str]:
+def regular_bytes(path: Path, limit: int, follow: bool = True) -> tuple[bytes | None, str]:
     """(a file's bytes, '') when it is a regular file of at most `limit` bytes, else (None, why). The file is
     opened without blocking (a FIFO is not waited on) and checked before it is read; no more than `limit` + 1
-    bytes are ever read (/dev/zero is refused, not read to the end)."""
+    bytes are ever read (/dev/zero is refused, not read to the end). `follow=False`: a link is refused, not
+    followed (the path's last part; its folders are the caller's to check)."""
     import os
     import stat
 
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror}"
     try:
