@@ -1167,8 +1167,11 @@ def test_table_regions_have_unique_names(browser, server):
     landmark-unique), even where tables have no caption or share a heading."""
     for path in ("downloads/", "models/openai/model-00000/", "benchmarks/hle/"):
         ctx, page, watch = _open(browser, server, path)
+        # a11y.js has named every table box (bounded: on a busy machine the page's scripts may still be running)
+        page.wait_for_function("() => !document.querySelector('#content .md-typeset__scrollwrap:not([role])')",
+                               timeout=WAIT_MS)
         names = page.locator("[role=region]").evaluate_all("rs => rs.map(r => r.getAttribute('aria-label'))")
-        assert names and len(names) == len(set(names)), (path, names)
+        assert names and len(names) == len(set(names)), (path, names, watch.problems)
         assert watch.problems == [], watch.problems
         ctx.close()
 
