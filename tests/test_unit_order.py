@@ -54,7 +54,7 @@ def test_the_table_reads_seconds_and_units_and_skips_comments(conftest, tmp_path
 
 def test_the_committed_table_names_only_units_that_exist(conftest):
     times = conftest.unit_times()
-    assert len(times) >= 20 and all(seconds > 0 for seconds in times.values())
+    assert len(times) >= 20 and all(seconds >= 0 for seconds in times.values())  # a unit under 0.05 s reads 0.0
     for unit in times:
         assert (conftest.ROOT / unit.split("::", 1)[0]).is_file(), unit
 
