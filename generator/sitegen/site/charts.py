@@ -485,98 +485,95 @@ def _with_bars(words: dict[str, str], level: str) -> str:
 
 def _value_vs_cost(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
     """value-vs-cost: board y against cost board x's effective cost (log scale), with y's interval bars."""
-    (ny, uy), (nx, ux) = _named(ctx, drawn["y"]), _named(ctx, drawn["x"])
-    err = _board_intervals(ctx, drawn["y"])
-    level = _bar_level(ctx, drawn["y"], err)
-    values, eff = _board_values(ctx, drawn["y"]), _effective_cost(ctx, drawn["x"])
-    words = _words(
-        drawn,
-        {
-            "title": f"{ny} vs {nx}",
-            "description": f"{ny} against {nx} (log scale); models without a value on both are left out.",
-            "bars": f"Vertical bars: the {level} interval of {ny}.",
-            "x_title": _axis(nx, ux, "log"),
-            "y_title": _axis(ny, uy),
-            "x_column": header(nx, ux),
-            "y_column": header(ny, uy),
-        },
-        level=level,
-    )
-    rows = _with_ci(
-        [_point(lk, m, iq=values[m], cost=eff[m], **err.get(m, {})) for m in sorted(values) if m in eff and eff[m] > 0],
-        uy,
-    )
-    desc = _with_bars(words, level)
-    _texts(rows, ("cost", ux), ("iq", uy))  # the tooltips' texts
-    label_points(rows, "cost", "iq", xlog=True, cheaper=True)
-    add(
-        name,
-        words["title"],
-        desc,
-        _scatter(alt, "cost", "iq", words["x_title"], words["y_title"], xlog=True, description=desc, error_bars=level),
-        rows,
-        _fallback(
-            rows,
-            [("name", "Model"), ("iq", words["y_column"]), ("cost", words["x_column"])],
-            "iq",
-            units={"iq": uy, "cost": ux},
-        ),
-    )
+    ny, nx, ux = _named(ctx, drawn["y"])[0], *_named(ctx, drawn["x"])
+    defaults = {
+        "title": f"{ny} vs {nx}",
+        "description": f"{ny} against {nx} (log scale); models without a value on both are left out.",
+        "x_title": _axis(nx, ux, "log"),
+        "x_column": header(nx, ux),
+    }
+    _value_vs_x(alt, ctx, lk, add, name, drawn, ("cost", ux, _effective_cost(ctx, drawn["x"])), defaults)
 
 
 def _value_vs_speed(alt: Any, ctx: SiteContext, lk: Lookups, add: _Add, out: dict, name: str, drawn: dict) -> None:
     """value-vs-speed: board y against cost board x's response time (log scale, reversed: faster to the right), with
     y's interval bars; the time is the component its definition's response_time benchmark names, or its
     `response_time`."""
-    ny, uy = _named(ctx, drawn["y"])
-    err = _board_intervals(ctx, drawn["y"])
-    level = _bar_level(ctx, drawn["y"], err)
-    values = _board_values(ctx, drawn["y"])
+    ny = _named(ctx, drawn["y"])[0]
     time_id = (_definition(ctx, drawn["x"]).get("response_time") or {}).get("benchmark")
     rt = (_cost_component(ctx, drawn["x"], time_id) if time_id else {}) or _cost_component(
         ctx, drawn["x"], "response_time"
     )
+    defaults = {
+        "title": f"{ny} vs response time",
+        "description": f"{ny} against response time (log scale, reversed: faster to the right).",
+        "x_title": "Response time (s, log, reversed)",
+        "x_column": "Response time (s)",
+    }
+    _value_vs_x(alt, ctx, lk, add, name, drawn, ("seconds", "seconds", rt), defaults, reverse=True)
+
+
+def _value_vs_x(
+    alt: Any,
+    ctx: SiteContext,
+    lk: Lookups,
+    add: _Add,
+    name: str,
+    drawn: dict,
+    x: tuple[str, str, dict[str, float]],
+    defaults: dict[str, str],
+    reverse: bool = False,
+) -> None:
+    """value-vs-cost's and value-vs-speed's chart: board y (with its interval bars) against `x` = (the rows' field,
+    its unit, {model: value}) on a log scale (`reverse`: reversed); models without a positive x are left out.
+    `defaults`: the kind's title, description and x texts; y's texts and the bars' sentence are made here."""
+    key, ux, xs = x
+    ny, uy = _named(ctx, drawn["y"])
+    err = _board_intervals(ctx, drawn["y"])
+    level = _bar_level(ctx, drawn["y"], err)
+    values = _board_values(ctx, drawn["y"])
     words = _words(
         drawn,
         {
-            "title": f"{ny} vs response time",
-            "description": f"{ny} against response time (log scale, reversed: faster to the right).",
+            **defaults,
             "bars": f"Vertical bars: the {level} interval of {ny}.",
-            "x_title": "Response time (s, log, reversed)",
             "y_title": _axis(ny, uy),
-            "x_column": "Response time (s)",
             "y_column": header(ny, uy),
         },
         level=level,
     )
     rows = _with_ci(
-        [_point(lk, m, iq=values[m], seconds=rt[m], **err.get(m, {})) for m in sorted(values) if m in rt and rt[m] > 0],
+        [
+            _point(lk, m, iq=values[m], **{key: xs[m]}, **err.get(m, {}))
+            for m in sorted(values)
+            if m in xs and xs[m] > 0
+        ],
         uy,
     )
     desc = _with_bars(words, level)
-    _texts(rows, ("seconds", "seconds"), ("iq", uy))  # the tooltips' texts
-    label_points(rows, "seconds", "iq", xlog=True, xreverse=True, cheaper=True)
+    _texts(rows, (key, ux), ("iq", uy))  # the tooltips' texts
+    label_points(rows, key, "iq", xlog=True, xreverse=reverse, cheaper=True)
     add(
         name,
         words["title"],
         desc,
         _scatter(
             alt,
-            "seconds",
+            key,
             "iq",
             words["x_title"],
             words["y_title"],
             xlog=True,
-            xreverse=True,
+            xreverse=reverse,
             description=desc,
             error_bars=level,
         ),
         rows,
         _fallback(
             rows,
-            [("name", "Model"), ("iq", words["y_column"]), ("seconds", words["x_column"])],
+            [("name", "Model"), ("iq", words["y_column"]), (key, words["x_column"])],
             "iq",
-            units={"iq": uy, "seconds": "seconds"},
+            units={"iq": uy, key: ux},
         ),
     )
 
