@@ -29,6 +29,9 @@ CHART_TEXTS: dict[str, dict[str, tuple[str, ...]]] = {
     "anchor-curves": dict.fromkeys(("title", "description", "x_title", "y_title", "y_label"), ()),
 }
 
+#: the price chart's texts (charts.prices: every model page's prices over time) and their placeholders: none
+PRICE_TEXTS: dict[str, tuple[str, ...]] = {"description": ()}
+
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..problems import Problem, field_path
-from .chart_texts import CHART_TEXTS, unknown_placeholders
+from .chart_texts import CHART_TEXTS, PRICE_TEXTS, unknown_placeholders
 from .rules import check, problem_at, suggest_id
 
 if TYPE_CHECKING:
@@ -104,18 +104,25 @@ def site_places_known_definitions(index: Index) -> Iterator[Problem]:
 
 @check
 def site_chart_texts_known_placeholders(index: Index) -> Iterator[Problem]:
-    """A chart's texts (charts.draw) hold only the placeholders their field fills (data/chart_texts.py): a `{...}`
-    the renderer would not fill would reach the page as written."""
+    """A chart's texts (charts.draw, charts.prices) hold only the placeholders their field fills
+    (data/chart_texts.py): a `{...}` the renderer would not fill would reach the page as written."""
     doc = index.repo.site
     if doc is None or not isinstance(doc.data, dict):
         return
-    for name, drawn in ((doc.data.get("charts") or {}).get("draw") or {}).items():
+    charts = doc.data.get("charts") or {}
+    entries: list[tuple[tuple[str, ...], Any, dict[str, tuple[str, ...]]]] = []
+    for name, drawn in (charts.get("draw") or {}).items():
         kind = drawn.get("kind") if isinstance(drawn, dict) else None
-        for key, allowed in ((CHART_TEXTS.get(kind) or {}) if isinstance(kind, str) else {}).items():
-            text = drawn.get(key)
+        entries.append(
+            (("charts", "draw", name), drawn, (CHART_TEXTS.get(kind) or {}) if isinstance(kind, str) else {})
+        )
+    entries.append((("charts", "prices"), charts.get("prices"), PRICE_TEXTS))
+    for at, entry, fields in entries:
+        for key, allowed in fields.items():
+            text = entry.get(key) if isinstance(entry, dict) else None
             if not isinstance(text, str):
                 continue
-            path = ("charts", "draw", name, key)
+            path = (*at, key)
             hint = ("its placeholders: " + ", ".join("{" + a + "}" for a in allowed)) if allowed else "it takes none"
             for unknown in unknown_placeholders(text, allowed):
                 yield problem_at(doc, path, field_path(path), f"unknown placeholder '{unknown}'", hint, key=False)

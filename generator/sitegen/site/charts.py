@@ -1257,6 +1257,33 @@ def price_disagreement_rows(ctx: SiteContext, lk: Lookups, mid: str) -> list[dic
     ]
 
 
+def price_description(sources: Sequence[Mapping[str, Any]]) -> str:
+    """The price chart's default description (methodology/site.yaml's charts.prices.description replaces it): which
+    price holds where sources differ, from the sources' `price_precedence` (data/frame.price_tier): the vendor's
+    list price, then each precedence in turn, named by its sources' `publisher` (else their `name`), newest first
+    where several sources share one, then any other source."""
+    tiers: dict[int, list[Mapping[str, Any]]] = {}
+    for s in sources:
+        if isinstance(s.get("price_precedence"), int):
+            tiers.setdefault(s["price_precedence"], []).append(s)
+    order = []
+    for _, members in sorted(tiers.items()):
+        names = sorted({str(s.get("publisher") or s.get("name") or s["id"]) for s in members})
+        label = " and ".join(names)
+        if len(members) > 1:
+            label += " (newest snapshot first)" if len(names) == 1 else " (newest price first)"
+        order.append(label)
+    then = "".join(f", then {label}" for label in order) + (
+        ", then any other source" if order else ", then the newest price"
+    )
+    return (
+        "Input and output price (USD per million tokens) over time: each step holds from its date until the "
+        f"next change, the newest until the data's date. Where sources differ, the vendor's list price decides{then}; "
+        "a lower source's different price is listed as a disagreement, not drawn as a step. Point at a step for its "
+        "source."
+    )
+
+
 def _price_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     """Each model's input and output price as steps over time: a price holds from its step's date
     until the next one, and the newest until the data's date. One spec for every model, kept small (source ids,
@@ -1290,12 +1317,7 @@ def _price_chart(alt: Any, ctx: SiteContext, lk: Lookups, out: dict) -> None:
     digits = decimals("USD", [r[k] for r in rows for k in ("input", "output")])  # as the model page's table
     for r in rows:
         r["input_t"], r["output_t"] = number(r["input"], digits), number(r["output"], digits)
-    desc = (
-        "Input and output price (USD per million tokens) over time: each step holds from its date until the "
-        "next change, the newest until the data's date. Where sources differ, the vendor's list "
-        "price decides, then Artificial Analysis (newest snapshot first), then LMArena; a lower source's "
-        "different price is listed as a disagreement, not drawn as a step. Point at a step for its source."
-    )
+    desc = ctx.presentation.price_description or price_description(ctx.sources)
     side = alt.Color("side:N", title="Price", scale=alt.Scale(domain=["input", "output"], range=["#3f51b5", "#ff6f00"]))
     x = alt.X(
         "date:T",

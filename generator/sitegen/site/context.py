@@ -38,6 +38,8 @@ class Presentation:
     models_board: str = ""
     #: a definition id or family (its id without "-vN") -> the methodology page (file stem) that explains it
     methodology_pages: dict[str, str] = field(default_factory=dict)
+    #: charts.prices.description: the price chart's description ("": its default, charts.price_description)
+    price_description: str = ""
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> Presentation:
@@ -54,6 +56,7 @@ class Presentation:
             {name: dict(chart) for name, chart in (charts.get("draw") or {}).items()},
             str((data.get("models") or {}).get("board") or ""),
             dict(data.get("methodology_pages") or {}),
+            str((charts.get("prices") or {}).get("description") or ""),
         )
 
 
