@@ -354,6 +354,7 @@ def _reference_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
                     for p in sorted(ctx.api_files)
                 ],
                 "sources": ctx.sources,
+                "frontier_names": methodology.frontier_names(ctx.index_defs or {}),
             },
         )
     )

@@ -42,6 +42,12 @@ def definitions_for(stem: str, index_defs: dict[str, dict], pages: Mapping[str, 
     return sorted(defs, key=lambda d: (family(d["id"]) != stem, str(d.get("name") or d["id"]), _version_key(d)))
 
 
+def frontier_names(index_defs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The definitions whose boards carry value and size frontiers (a `frontier` entry), in id order, each by its
+    `short_name`, else its `name`, else its id: how the Downloads page says which boards have `frontiers`."""
+    return [str(d.get("short_name") or d.get("name") or i) for i, d in sorted(index_defs.items()) if d.get("frontier")]
+
+
 def _version_key(d: dict) -> list:
     return [-int(p) if p.isdigit() else 0 for p in str(d.get("version") or "").split(".")]
 
@@ -74,7 +80,8 @@ class _View:
         self, d: dict, ctx: SiteContext, lk: Lookups, bench_href: Callable[[str], str | None], md_base: str
     ) -> None:
         self.d, self.ctx, self.lk, self.bench_href, self.md_base = d, ctx, lk, bench_href, md_base
-        self.used: set[str] = {"id", "kind", "kind_as_written", "name", "version"}  # (data/kinds.py: WRITTEN)
+        # (data/kinds.py: WRITTEN); short_name is the name's short form, for other pages' running text
+        self.used: set[str] = {"id", "kind", "kind_as_written", "name", "short_name", "version"}
         self.facts: list[tuple[str, Any]] = []
         self.blocks: list[dict] = []  # {"title", "text", "table", "items"} in page order
 
@@ -740,9 +747,9 @@ def _pedagogy(v: _View) -> None:
         v.table("Frontiers", None, _frontier_rows(v, fr), row_headers=True, facts=True)
     if pf := v.take("paper_frontier"):
         v.table(
-            "Frontiers the paper reports on CDPK",
+            pf.get("title") or "Frontiers the paper reports",
             ["Frontier", "Models, in order"],
-            [[k, ", ".join(ms)] for k, ms in pf.items()],
+            [[k, ", ".join(ms)] for k, ms in pf.items() if k != "title"],
         )
 
 
