@@ -47,14 +47,6 @@ ALLOWED: dict[str, str] = {
     "interchange/names.yaml": "the reviewed table of the names other formats (Every Eval Ever, Hugging Face) give "
     "this repository's benchmarks, keyed by its benchmark ids: data of this repository kept in the core's "
     "interchange folder; not this part's to move (reported)",
-    "schemas/imported.schema.json": "a field's description gives Artificial Analysis' rounded context windows as "
-    "its example; another part's schema (reported)",
-    "schemas/metadata.schema.json": "a field's description gives an LMArena licence disagreement (and ARC) as its "
-    "example; another part's schema (reported)",
-    "schemas/raw.schema.json": "`bad_format` says which benchmark flags it (Pedagogy); another part's schema "
-    "(reported)",
-    "schemas/sources.schema.json": "a field's description gives EQ-Bench's download as its example; another "
-    "part's schema (reported)",
 }
 #: Display names that are also the engine's own words, with the reason.
 WORDS: dict[str, str] = {
