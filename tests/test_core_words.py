@@ -224,14 +224,17 @@ def _ctx(index_defs: dict) -> SiteContext:
                        methodology_pages={}, frontiers={}, data_date="2026-01-31")
 
 
-def test_the_anchor_tables_are_headed_by_their_definitions_name_else_its_id():
+def test_the_anchor_tables_are_headed_by_their_definitions_name_and_unit_else_its_id_and_iq():
     bench = {"benchmark": "quiz", "ceiling": 120, "anchors": [[0, 70], [50, 100]]}
-    named = {"quiz-iq": {"kind": "ai-iq", "name": "Quiz IQ", "dimensions": [{"id": "r", "benchmarks": [bench]}]}}
-    assert iq_anchors(_ctx(named), "quiz-iq")["quiz"]["index_name"] == "Quiz IQ"
-    del named["quiz-iq"]["name"]
-    assert iq_anchors(_ctx(named), "quiz-iq")["quiz"]["index_name"] == "quiz-iq"
+    named = {"quiz-iq": {"kind": "ai-iq", "name": "Quiz IQ", "unit": "points",
+                         "dimensions": [{"id": "r", "benchmarks": [bench]}]}}
+    out = iq_anchors(_ctx(named), "quiz-iq")["quiz"]
+    assert (out["index_name"], out["index_unit"]) == ("Quiz IQ", "points")
+    del named["quiz-iq"]["name"], named["quiz-iq"]["unit"]
+    out = iq_anchors(_ctx(named), "quiz-iq")["quiz"]
+    assert (out["index_name"], out["index_unit"]) == ("quiz-iq", "IQ")
     template = (PACKAGE / "templates" / "benchmark.html").read_text(encoding="utf-8")
-    assert template.count("{{ anchor.index_name }}") == 4
+    assert template.count("{{ anchor.index_name }}") == 4 and "implied {{ anchor.index_unit }}" in template
 
 
 def test_the_papers_frontiers_are_headed_by_their_title_else_a_generic_heading():

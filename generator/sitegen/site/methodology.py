@@ -317,7 +317,7 @@ def _ai_iq(v: _View) -> None:
     if sup := v.take("supplementary"):
         v.table(
             "Supplementary benchmarks",
-            ["Benchmark", "Ceiling (IQ)", "Note"],
+            ["Benchmark", f"Ceiling ({v.d.get('unit') or 'IQ'})", "Note"],
             [[v.bench(s["benchmark"]), num(s.get("ceiling", "")), s.get("note", "")] for s in sup],
         )
     if ex := v.take("excluded_benchmarks"):
@@ -398,7 +398,7 @@ def _ai_iq_dimension(v: _View, dim: dict[str, Any]) -> None:
     )
     v.table(
         f"{dim.get('name')} ({dim.get('id')})",
-        ["Benchmark", "Tier", "Ceiling (IQ)", "Ceiling before compression", "Values from"],
+        ["Benchmark", "Tier", f"Ceiling ({v.d.get('unit') or 'IQ'})", "Ceiling before compression", "Values from"],
         rows,
         text,
     )
@@ -471,7 +471,7 @@ def _calibration(v: _View) -> None:
             "Rule",
             "Benchmark or dimension",
             "Held-out cases",
-            "Bias (IQ)",
+            f"Bias ({v.d.get('unit') or 'IQ'})",
             "SE of bias",
             "Residual SD",
             "Out-of-fold coverage",

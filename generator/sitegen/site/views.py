@@ -260,8 +260,9 @@ def iq_anchors(ctx: SiteContext, definition: str) -> dict[str, dict[str, Any]]:
     """An anchor-mapping definition's (AI IQ's) anchor tables by benchmark (dimensions -> benchmarks).
 
     {benchmark: {"points": [[score, iq], ...], "ceiling": iq, "ceiling_original": iq | None, "tier",
-    "dimension", "dimension_name", "index_name", "original": [[score, iq], ...]}}; `index_name` is the definition's
-    `name` (else its id), as the benchmark page heads its table with it; `original` undoes the compression
+    "dimension", "dimension_name", "index_name", "index_unit", "original": [[score, iq], ...]}}; `index_name` and
+    `index_unit` are the definition's `name` (else its id) and `unit` (else "IQ"), the benchmark page's words for
+    its table; `original` undoes the compression
     (the published tables are the compressed curves; see compression.rule in the YAML).
     """
     d = (ctx.index_defs or {}).get(definition) or {}
@@ -280,6 +281,7 @@ def iq_anchors(ctx: SiteContext, definition: str) -> dict[str, dict[str, Any]]:
                 "dimension": dim.get("id"),
                 "dimension_name": dim.get("name") or dim.get("id"),
                 "index_name": d.get("name") or definition,
+                "index_unit": d.get("unit") or "IQ",
                 "original": _uncompressed(pts, pivot, ceil, orig),
             }
     return out
