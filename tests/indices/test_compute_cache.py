@@ -171,3 +171,24 @@ def test_each_definitions_share_is_keyed_by_what_it_reads():
     assert keys(defs=later)["toy"] != base["toy"]
     other = dict(DEFS, other=dict(DEFS["toy"], id="other", name="Other"))
     assert keys(defs=other)["toy"] == base["toy"]
+
+
+def test_a_boards_as_of_texts_are_kept_by_its_share_key_and_the_snapshots_days(monkeypatch):
+    import dataclasses
+
+    from sitegen import build, export
+
+    plan = asof.asof_plan(BASE, PEOPLE, RECORDS, DEFS)
+    plain = build._asof_texts(plan, asof.asof_part(plan, [], DEFS, slim=True))
+    store = Memory()
+    with simcache.kept_in(store):
+        part = asof.asof_part(plan, [], DEFS, slim=True)
+        assert set(part["keys"]) == {"toy", "late"}
+        assert build._asof_texts(plan, part) == plain
+        monkeypatch.setattr(export, "asof_texts", lambda *a, **k: pytest.fail("written again"))
+        assert build._asof_texts(plan, asof.asof_part(plan, [], DEFS, slim=True)) == plain
+        # the snapshot's day is in every month file ("snapshot_retrieved"): another day writes them again
+        moved = dataclasses.replace(plan, snapshots={"snap": "2025-04-11"})
+        with pytest.raises(pytest.fail.Exception, match="written again"):
+            build._asof_texts(moved, asof.asof_part(moved, [], DEFS, slim=True))
+    assert '"snapshot_retrieved":"2025-04-10"' in plain["toy"]["api/v1/indices/toy/2025-01.json"]
