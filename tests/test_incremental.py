@@ -560,9 +560,10 @@ def dated_models() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def dated_build(tmp_path_factory):
-    root = make_tree(tmp_path_factory.mktemp("dated") / "repo", dated_models())
+    """The dated tree and its first build, made once; each test takes a copy (`dated`), as `tree` does."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         _settings(monkeypatch)
+        root = make_tree(tmp_path_factory.mktemp("dated") / "repo", dated_models())
         assert build.run(root, root / "site").summary
     return root
 
@@ -570,9 +571,7 @@ def dated_build(tmp_path_factory):
 @pytest.fixture
 def dated(dated_build, tmp_path, monkeypatch):
     _settings(monkeypatch)
-    root = tmp_path / "repo"
-    shutil.copytree(dated_build, root, symlinks=True)
-    return root
+    return Path(shutil.copytree(dated_build, tmp_path / "repo", symlinks=True))
 
 
 def engine_calls(monkeypatch) -> list[tuple[str, frozenset]]:
