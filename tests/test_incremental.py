@@ -535,3 +535,140 @@ def test_library_versions_agree_with_importlib_metadata():
 
     for name in reuse._LIBRARIES:
         assert reuse.library_version(name) == metadata.version(name)
+
+
+# ----------------------------------------------------------------------------- as-of months across a rebuild
+# (indices/asof.asof_part: a definition whose inputs an edit did not reach is loaded whole; of the others, a month
+# whose frame does not hold the edited row is loaded by its own key, and only the months that hold it are computed)
+
+#: Release month and capture day of the dated tree's three cohorts: 2025-01 to 2025-06, so an edit of a late
+#: model's result is after the month boundaries of every earlier month, and an early model's before them all.
+COHORTS = (("2025-01", "2025-01-20"), ("2025-04", "2025-04-20"), ("2025-06", "2025-06-15"))
+
+
+def dated_models() -> list[dict]:
+    rng = random.Random(5)
+    docs = []
+    for i, doc in enumerate(models(rng, 18)):
+        released, retrieved = COHORTS[i // 6]
+        doc["released"] = released
+        for result in doc["results"]:
+            result["retrieved"] = retrieved
+        docs.append(doc)
+    return docs
+
+
+@pytest.fixture(scope="module")
+def dated_build(tmp_path_factory):
+    """The dated tree and its first build, made once; each test takes a copy (`dated`), as `tree` does."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _settings(monkeypatch)
+        root = make_tree(tmp_path_factory.mktemp("dated") / "repo", dated_models())
+        assert build.run(root, root / "site").summary
+    return root
+
+
+@pytest.fixture
+def dated(dated_build, tmp_path, monkeypatch):
+    _settings(monkeypatch)
+    return Path(shutil.copytree(dated_build, tmp_path / "repo", symlinks=True))
+
+
+def engine_calls(monkeypatch) -> list[tuple[str, frozenset]]:
+    """Every as-of or today's engine run from now on: (definition id, the models of the results it was given)."""
+    from sitegen.indices import asof
+
+    calls: list[tuple[str, frozenset]] = []
+    engine = asof.compute_boards
+
+    def recorded(res, models, benchmarks, defs, raw=None):
+        calls.extend((index_id, frozenset(res["model"])) for index_id in defs)
+        return engine(res, models, benchmarks, defs, raw)
+
+    monkeypatch.setattr(asof, "compute_boards", recorded)
+    return calls
+
+
+def month_file(root: Path, board: str, month: str) -> bytes:
+    return (root / "site/api/v1/indices" / board / f"{month}.json").read_bytes()
+
+
+def readers(benchmark: str) -> set[str]:
+    """The index definitions of the tree that read `benchmark` (indices/asof.benchmarks_read)."""
+    from sitegen.indices import asof
+
+    found = set()
+    for path in sorted((ROOT / "methodology/indices").glob("*.yaml")):
+        definition = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if benchmark in asof.benchmarks_read(definition):
+            found.add(definition["id"])
+    return found
+
+
+def set_result(root: Path, model: str, benchmark: str, value: float) -> None:
+    """Set (or add, captured with the model's other results) the model's result on `benchmark`."""
+    path = root / "scores/models" / f"{model}.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    found = [r for r in doc["results"] if r["benchmark"] == benchmark]
+    if found:
+        found[0]["value"] = value
+    else:
+        doc["results"].append(dict(doc["results"][0], benchmark=benchmark, value=value))
+    dump(path, doc)
+
+
+def rebuild_counting(root: Path, monkeypatch) -> list[tuple[str, frozenset]]:
+    """Rebuild site/ incrementally, and the engine runs it made (engine_calls)."""
+    calls = engine_calls(monkeypatch)
+    assert build.run(root, root / "site").summary
+    monkeypatch.undo()
+    _settings(monkeypatch)  # undo() took the build's settings too
+    return calls
+
+
+#: The first cohort (released January 2025): the only models of January's and February's frames.
+FIRST = {f"org{i % 4}/m{i:02d}" for i in range(6)}
+
+
+def test_an_edit_after_the_month_boundaries_recomputes_only_the_months_that_hold_it(dated, tmp_path, monkeypatch):
+    # m15 is released in June 2025 (its results captured 15 June): no month before June holds its rows
+    doc = yaml.safe_load((dated / "scores/models/org3/m15.yaml").read_text(encoding="utf-8"))
+    benchmark = doc["results"][0]["benchmark"]
+    before = {m: month_file(dated, "ai-iq", m) for m in ("2025-03", "2025-05", "2025-06")}
+    set_result(dated, "org3/m15", benchmark, 99.0)
+    rebuilt = rebuild_counting(dated, monkeypatch)
+    assert rebuilt, "the edit reaches today's boards and June's"
+    assert all("org3/m15" in present for _, present in rebuilt)  # no month without the edited row is computed
+    assert {index_id for index_id, _ in rebuilt} <= readers(benchmark)  # nor a definition that does not read it
+    assert month_file(dated, "ai-iq", "2025-03") == before["2025-03"]
+    assert month_file(dated, "ai-iq", "2025-05") == before["2025-05"]
+    check_against_clean(dated, tmp_path)  # the incremental site is the clean build's, byte for byte
+
+
+def test_an_edit_before_the_month_boundaries_reaches_every_month_and_equals_a_clean_build(dated, tmp_path,
+                                                                                           monkeypatch):
+    # m00 is released in January 2025: its result is in every month's frame, both views
+    benchmark = "gpqa-diamond"
+    assert "ai-iq" in readers(benchmark)
+    set_result(dated, "org0/m00", benchmark, 98.5)
+    rebuilt = rebuild_counting(dated, monkeypatch)
+    assert {index_id for index_id, _ in rebuilt} <= readers(benchmark)
+    assert ("ai-iq", frozenset(FIRST)) in rebuilt  # January's AI IQ board, computed again
+    check_against_clean(dated, tmp_path)
+
+
+def test_an_edit_that_changes_a_p80_population_reaches_the_months_after_it_only(dated, tmp_path, monkeypatch):
+    # a new result of a late model on an AI IQ benchmark it had none of: that benchmark's P80 population grows
+    # from June on; the earlier months keep their populations and their files
+    doc = yaml.safe_load((dated / "scores/models/org2/m14.yaml").read_text(encoding="utf-8"))
+    benchmark = next(b for b in BENCHES if b not in {r["benchmark"] for r in doc["results"]})
+    assert "ai-iq" in readers(benchmark)
+    before = {m: month_file(dated, "ai-iq", m) for m in ("2025-01", "2025-04", "2025-05", "2025-06")}
+    set_result(dated, "org2/m14", benchmark, 97.0)
+    rebuilt = rebuild_counting(dated, monkeypatch)
+    assert any(index_id == "ai-iq" for index_id, _ in rebuilt)
+    assert all("org2/m14" in present for _, present in rebuilt)
+    assert month_file(dated, "ai-iq", "2025-06") != before["2025-06"]
+    for month in ("2025-01", "2025-04", "2025-05"):
+        assert month_file(dated, "ai-iq", month) == before[month], month
+    check_against_clean(dated, tmp_path)

@@ -82,3 +82,113 @@ def test_a_damaged_entry_is_computed_again_and_replaced():
         store.entries["a" * 64] = b"not a pickle"
         assert simcache.kept("a" * 64, lambda: {"x": 2}) == {"x": 2}
         assert simcache.kept("a" * 64, lambda: pytest.fail("not loaded")) == {"x": 2}
+
+
+class Used(Memory):
+    """A store that records the entries a run used (build/simcache.FileStore's `used`: what prune keeps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.used: set[str] = set()
+
+    def get(self, key):
+        self.used.add(key)
+        return super().get(key)
+
+    def put(self, key, data):
+        self.used.add(key)
+        super().put(key, data)
+
+
+def test_a_definition_whose_inputs_an_edit_did_not_reach_is_loaded_whole(monkeypatch):
+    edited = BASE.copy()
+    edited.loc[3, "value"] = 11.0  # o/a's b2: neither toy nor late reads it
+    plain = asof.compute_asof(edited, PEOPLE, RECORDS, [], DEFS)
+    store = Used()
+    with simcache.kept_in(store):
+        asof.compute_asof(BASE, PEOPLE, RECORDS, [], DEFS)
+    months = set(store.entries)
+    store.used.clear()
+    # no month's frames are filtered and no engine runs: each definition's share comes from its one entry
+    monkeypatch.setattr(asof, "frames_at", lambda *a, **k: pytest.fail("a month was filtered"))
+    with simcache.kept_in(store):
+        again = asof.compute_asof(edited, PEOPLE, RECORDS, [], DEFS)
+    assert again == plain  # equal values (a loaded share's strings are its own objects, so not its pickle's bytes)
+    assert again["engine_runs"] == plain["engine_runs"] == 3 + 2 + 1 + 3  # test_asof counts them
+    # the months of a share loaded whole are used too: the build's prune keeps them for an edit that reaches them
+    assert months <= store.used
+
+
+def test_an_edit_of_a_read_result_recomputes_only_the_months_that_hold_it(monkeypatch):
+    edited = BASE.copy()
+    edited.loc[1, "value"] = 75.0  # o/b's b1, captured 10 April (o/b released 5 March)
+    plain = asof.compute_asof(edited, PEOPLE, RECORDS, [], DEFS)
+    store = Used()
+    with simcache.kept_in(store):
+        asof.compute_asof(BASE, PEOPLE, RECORDS, [], DEFS)
+    seen = []
+    engine = asof.compute_boards
+
+    def recorded(res, models, benchmarks, defs, raw=None):
+        seen.append((next(iter(defs)), sorted(set(res["model"]))))
+        return engine(res, models, benchmarks, defs, raw)
+
+    monkeypatch.setattr(asof, "compute_boards", recorded)
+    with simcache.kept_in(store):
+        again = asof.compute_asof(edited, PEOPLE, RECORDS, [], DEFS)
+    assert again == plain
+    # toy: April known and March released hold o/b's row (the same inputs: one run); January, February and
+    # March known do not and are loaded. late: in force from March, the same frame as toy's, its own key
+    assert seen == [("late", ["o/a", "o/b", "o/c"]), ("toy", ["o/a", "o/b", "o/c"])]
+
+
+def test_each_definitions_share_is_keyed_by_what_it_reads():
+    plan = asof.asof_plan(BASE, PEOPLE, RECORDS, DEFS)
+    digests = asof.InputDigests(plan.results, plan.models, {}, [])
+
+    def keys(frame=BASE, people=PEOPLE, defs=DEFS, slim=False):
+        plan = asof.asof_plan(frame, people, RECORDS, defs)
+        digests = asof.InputDigests(plan.results, plan.models, {}, [])
+        return asof.part_keys(plan, digests, defs, {}, sorted(defs), slim)
+
+    base = keys()
+    assert base == asof.part_keys(plan, digests, DEFS, {}, ["late", "toy"], False) and base["toy"] != base["late"]
+    b2 = BASE.copy()
+    b2.loc[3, "value"] = 11.0
+    assert keys(b2) == base  # a benchmark neither reads
+    b1 = BASE.copy()
+    b1.loc[0, "value"] = 51.0
+    assert keys(b1)["toy"] != base["toy"] and keys(b1)["late"] != base["late"]
+    moved = BASE.copy()
+    moved.loc[3, "published"] = "2025-02-20"  # b2 unread, but o/a's publication month enters toy's changes
+    assert keys(moved)["toy"] != base["toy"]
+    renamed = models({"model": "o/a", "released": "2025-01-10", "name": "A"},
+                     {"model": "o/b", "released": "2025-03-05"}, {"model": "o/c", "released": None})
+    assert keys(people=renamed)["toy"] != base["toy"]
+    assert keys(slim=True)["toy"] != base["toy"]
+    # late's versions are read with toy's (same name): a change to late's history is toy's change too
+    later = dict(DEFS, late=dict(DEFS["late"], history=[{"version": "2", "from": "2025-04", "change": "x"}]))
+    assert keys(defs=later)["toy"] != base["toy"]
+    other = dict(DEFS, other=dict(DEFS["toy"], id="other", name="Other"))
+    assert keys(defs=other)["toy"] == base["toy"]
+
+
+def test_a_boards_as_of_texts_are_kept_by_its_share_key_and_the_snapshots_days(monkeypatch):
+    import dataclasses
+
+    from sitegen import build, export
+
+    plan = asof.asof_plan(BASE, PEOPLE, RECORDS, DEFS)
+    plain = build._asof_texts(plan, asof.asof_part(plan, [], DEFS, slim=True))
+    store = Memory()
+    with simcache.kept_in(store):
+        part = asof.asof_part(plan, [], DEFS, slim=True)
+        assert set(part["keys"]) == {"toy", "late"}
+        assert build._asof_texts(plan, part) == plain
+        monkeypatch.setattr(export, "asof_texts", lambda *a, **k: pytest.fail("written again"))
+        assert build._asof_texts(plan, asof.asof_part(plan, [], DEFS, slim=True)) == plain
+        # the snapshot's day is in every month file ("snapshot_retrieved"): another day writes them again
+        moved = dataclasses.replace(plan, snapshots={"snap": "2025-04-11"})
+        with pytest.raises(pytest.fail.Exception, match="written again"):
+            build._asof_texts(moved, asof.asof_part(moved, [], DEFS, slim=True))
+    assert '"snapshot_retrieved":"2025-04-10"' in plain["toy"]["api/v1/indices/toy/2025-01.json"]

@@ -208,12 +208,25 @@ def _asof_stage(
 
 
 def _asof_texts(plan: asof.AsofPlan, part: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """A part's as-of API texts (export.asof_texts), by board: each board's files are its own."""
+    """A part's as-of API texts (export.asof_texts), by board: each board's files are its own. Inside a
+    simcache.kept_in block they are kept by the board's share key (asof.part_keys: everything its months, changes
+    and frontiers read) and the snapshots' days, the only other input of its files: a board an edit did not reach
+    is loaded as its texts, not serialised again."""
     from .. import export
-    from ..indices import asof
+    from ..indices import asof, simcache
 
     view = asof.part_view(plan, part)
-    return {b: export.asof_texts({**view, "boards": {b: per_month}}) for b, per_month in part["boards"].items()}
+    keys = part.get("keys") or {}
+    snapshots = hashlib.sha256(pickle.dumps(plan.snapshots, protocol=5)).hexdigest()
+    out = {}
+    for b, per_month in part["boards"].items():
+        make = functools.partial(export.asof_texts, {**view, "boards": {b: per_month}})
+        if b in keys and simcache.current() is not None:
+            name = hashlib.sha256(f"asof-texts-1\0{keys[b]}\0{b}\0{snapshots}".encode()).hexdigest()
+            out[b] = simcache.kept(name, make)
+        else:
+            out[b] = make()
+    return out
 
 
 def _today(

@@ -11,7 +11,8 @@ every module and the libraries' and Python's versions, so a change to the code m
 - `blocks/`: per (definition, month) of the as-of engine (indices/asof.month_boards: its boards with their
   simulated intervals, keyed by the rows, models, prices and definition it reads) and per simulated board of
   today's (indices/simcache.annotated: the uncertainty block's patch), so a one-file edit recomputes only the
-  months and boards whose inputs it changed.
+  months and boards whose inputs it changed; and per definition its share of the as-of months and its boards'
+  API texts (indices/asof.part_keys), so a definition the edit did not reach is loaded whole.
 
 Entries are written whole or not at all (a new file, then a rename) and read without following a symlink; a build
 keeps only the entries it used (`prune`), so each folder holds one build's entries. Deleting the folder is always

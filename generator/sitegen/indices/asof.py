@@ -370,12 +370,16 @@ def month_boards(
     raw_at: Mapping,
     reads: tuple[str, ...],
     reduce: bool = False,
+    names: set[str] | None = None,
 ) -> dict:
     """A definition's publishable boards of one month, annotated with intervals, rank intervals and tiers as
     today's boards are: taken from `seen` or the simulation store (indices/simcache.py) when a month with the same
     inputs (InputDigests.key) was computed before, otherwise computed and kept in both. With `reduce`, what `seen`
-    keeps and this returns is each board without its draws (`without_draws`; the store keeps the whole board)."""
+    keeps and this returns is each board without its draws (`without_draws`; the store keeps the whole board).
+    `names`, when given, collects the store entry's name (asof_part keeps its definition's months alive by it)."""
     name = digests.key(index_id, definition, res, raw_at, month_models, reads)
+    if names is not None:
+        names.add(name)
     if name in seen:
         return seen[name]
 
@@ -524,6 +528,7 @@ class _AsofRun:
         only: Collection[str] | None,
         raw: Mapping,
         slim: bool,
+        digests: InputDigests | None = None,
     ):
         self.plan, self.results, self.models = plan, plan.results, plan.models
         self.benchmarks, self.index_defs, self.raw, self.steps = benchmarks, index_defs, raw, plan.steps
@@ -531,10 +536,12 @@ class _AsofRun:
         self.slim = slim
         self.out: dict = {"boards": {}, "superseded": {}, "changes": {}}
         self.runs = 0
+        self.runs_by: dict[str, int] = {}  # definition id -> its engine runs (asof_part keeps each definition's)
+        self.names: dict[str, set[str]] = {}  # definition id -> the store entries of its months (month_boards)
         self.reads = {i: benchmarks_read(index_defs[i]) for i in self.ids}
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
-        self.digests = plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
+        self.digests = digests or plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
         # input digest -> the boards computed from those inputs this month; an earlier month's with the same inputs
         # (rare: a known view equal to an earlier released one) come from the simulation store, or are computed
         # again, rather than every month's whole boards being held to the end
@@ -652,6 +659,7 @@ class _AsofRun:
         elif index_id not in cache or cache[index_id][0] != key:
             cache[index_id] = (key, self.boards(index_id, definition, inputs, key))
             self.runs += 1
+            self.runs_by[index_id] = self.runs_by.get(index_id, 0) + 1
         if view == "known":
             self.known_at[(month, index_id)] = cache[index_id]
 
@@ -670,6 +678,7 @@ class _AsofRun:
             inputs.raw_at,
             self.reads[index_id],
             reduce=True,
+            names=self.names.setdefault(index_id, set()),
         )
 
 
@@ -710,10 +719,136 @@ def asof_part(
     board's months), and where each was first made (join_asof's order). A month's boards are computed, its
     changes made from them, and with `slim` they are replaced by what the published views read (`shown`) before
     the next month: no month's draws or whole rows are kept past it. `between()` is called after each month, once
-    its boards are let go (build/workers.release_free_memory: the engine itself does no I/O)."""
-    run = _AsofRun(plan, benchmarks, index_defs, only, raw or {}, slim)
-    run.between = between
-    return run.run()
+    its boards are let go (build/workers.release_free_memory: the engine itself does no I/O).
+
+    Inside a simcache.kept_in block, each definition's share of the result is kept by `part_keys` (every input
+    of its months, changes and frontiers): a definition whose inputs an edit did not reach is loaded whole, with
+    no month's frames filtered, and the months of the others run as before (each month's boards loaded by its own
+    key when its inputs did not change). The result is the same as one run over every definition's months (no
+    definition's share reads another's), with `keys`: each board's share key (build keeps its API texts by it)."""
+    raw = raw or {}
+    store = simcache.current()
+    ids = sorted(i for i in index_defs if only is None or i in only)
+    if store is None:
+        run = _AsofRun(plan, benchmarks, index_defs, ids, raw, slim)
+        run.between = between
+        return run.run()
+    digests = plan.digests or InputDigests(plan.results, plan.models, raw, benchmarks)
+    keys = part_keys(plan, digests, index_defs, raw, ids, slim)
+    pieces: dict[str, dict] = {}
+    for index_id in ids:
+        data = store.get(keys[index_id])
+        piece = _loaded(data) if data is not None else None
+        if isinstance(piece, dict) and piece.get("piece") == PIECE:
+            pieces[index_id] = piece
+    missing = [i for i in ids if i not in pieces]
+    if missing:
+        run = _AsofRun(plan, benchmarks, index_defs, missing, raw, slim, digests)
+        run.between = between
+        out = run.run()
+        for index_id in missing:
+            data = pickle.dumps(_piece(out, index_id, run), protocol=5)
+            store.put(keys[index_id], data)
+            pieces[index_id] = cast(dict, simcache.loads(data))  # the same objects whether computed or loaded
+    used = getattr(store, "used", None)
+    if used is not None:  # a loaded share's months stay in the store (a later edit that reaches it finds them)
+        for index_id in ids:
+            used.update(pieces[index_id]["names"])
+    joined = _joined_pieces([pieces[i] for i in ids])
+    joined["keys"] = {b: keys[index_id] for index_id in ids for b in pieces[index_id]["boards"]}
+    return joined
+
+
+#: What a kept definition's share of asof_part is (a changed layout is another name, never a wrong load).
+PIECE = "asof-piece-1"
+
+
+def part_keys(
+    plan: AsofPlan,
+    digests: InputDigests,
+    index_defs: Mapping[str, Mapping],
+    raw: Mapping,
+    ids: list[str],
+    slim: bool,
+) -> dict[str, str]:
+    """Per definition id, the digest of everything its share of asof_part reads: the definition and every other of
+    the same name (whose versions say when it was superseded and by what), the seed salt, the benchmarks
+    registry and the frames' columns, `slim`; the plan's months, days, availability and price steps; every model
+    row (present models and their prices decide each month's frame); every (published, model) pair of the results
+    (the month-to-month changes say which models had results published in the month, of any benchmark); and
+    every result row and per-question frame of the benchmarks it reads (benchmarks_read), in the plan's order.
+    That is all the month keys (InputDigests.key) cover and more, so a key only misses where the share would
+    be the same, never hits where it would differ. The store adds its salt (the package's code)."""
+    results = plan.results
+    dated = sorted(
+        (day, model)
+        for day, model in zip(results["published"].tolist(), results["model"].tolist())
+        if isinstance(day, str)
+    )
+    common = hashlib.sha256(b"asof-part-1" + digests.frames)
+    common.update(uncertainty.current_salt().encode() + b"\0")
+    common.update(_digest((PIECE, slim, plan.months, plan.dates, plan.last, plan.available, plan.steps, dated)))
+    common.update(b"".join(digests.models[m] for m in plan.models["model"].tolist()))
+    positions = digests.index.get_indexer(results.index)
+    rows = digests.rows[positions] if len(positions) else digests.rows[:0]
+    benchmark = results["benchmark"].to_numpy()
+    out = {}
+    for index_id in ids:
+        definition = index_defs[index_id]
+        reads = benchmarks_read(definition)
+        named = sorted((k, v) for k, v in index_defs.items() if v.get("name") == definition.get("name"))
+        digest = common.copy()
+        digest.update(_digest((index_id, definition, named, reads)))
+        digest.update(rows[np.isin(benchmark, reads)].tobytes())
+        digest.update(
+            b"".join(
+                k[0].encode() + b"\0" + k[1].encode() + b"\0" + digests.raw[k] for k in sorted(raw) if k[0] in reads
+            )
+        )
+        out[index_id] = digest.hexdigest()
+    return out
+
+
+def _loaded(data: bytes) -> object:
+    """A kept entry, or None when it is damaged (it is then computed again and replaced)."""
+    try:
+        return simcache.loads(data)
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+        return None
+
+
+def _piece(out: Mapping, index_id: str, run: _AsofRun) -> dict:
+    """One definition's share of an _AsofRun's result: its boards (those whose first place names it), their
+    changes and frontiers, its superseded months, its engine runs and the store entries of its months."""
+    boards = [b for b in out["boards"] if out["order"][b][2] == index_id]
+    return {
+        "piece": PIECE,
+        "boards": {b: out["boards"][b] for b in boards},
+        "order": {b: out["order"][b] for b in boards},
+        "changes": {b: out["changes"][b] for b in boards if b in out["changes"]},
+        "frontier": {b: out["frontier"][b] for b in boards if b in out["frontier"]},
+        "superseded": {i: out["superseded"][i] for i in out["superseded"] if i == index_id},
+        "gone_order": {i: out["gone_order"][i] for i in out["gone_order"] if i == index_id},
+        "engine_runs": run.runs_by.get(index_id, 0),
+        "names": sorted(run.names.get(index_id, ())),
+    }
+
+
+def _joined_pieces(pieces: list[Mapping]) -> dict:
+    """asof_part's result from its definitions' shares (each board, change and frontier in the order a run over
+    them all would place it: boards by first place, the others by board id)."""
+    boards = {b: (p["order"][b], p) for p in pieces for b in p["boards"]}
+    order = sorted(boards, key=lambda b: boards[b][0])
+    gone = {i: p for p in pieces for i in p["superseded"]}
+    return {
+        "boards": {b: boards[b][1]["boards"][b] for b in order},
+        "superseded": {i: gone[i]["superseded"][i] for i in sorted(gone, key=lambda i: gone[i]["gone_order"][i])},
+        "changes": {b: boards[b][1]["changes"][b] for b in sorted(boards) if b in boards[b][1]["changes"]},
+        "engine_runs": sum(p["engine_runs"] for p in pieces),
+        "order": {b: boards[b][0] for b in order},
+        "gone_order": {i: gone[i]["gone_order"][i] for i in gone},
+        "frontier": {b: boards[b][1]["frontier"][b] for b in sorted(boards) if b in boards[b][1]["frontier"]},
+    }
 
 
 def part_view(plan: AsofPlan, part: Mapping) -> dict:
