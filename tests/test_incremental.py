@@ -672,3 +672,47 @@ def test_a_data_edit_builds_only_the_charts_whose_drawing_changed(charted, monke
     edit_template(charted, random.Random(25), "model.html")
     assert build.run(charted, charted / "site").summary
     assert made == []
+
+
+def small_data(root: Path) -> Path:
+    """A data tree of three files, written before the digest is taken."""
+    dump(root / "scores/models/a/one.yaml", {"id": "a/one", "results": []})
+    dump(root / "scores/models/a/two.yaml", {"id": "a/two", "results": []})
+    (root / "methodology").mkdir(parents=True)
+    (root / "methodology/index.md").write_text("# Methodology\n", encoding="utf-8")
+    return root
+
+
+def test_the_data_digest_is_checked_again_by_the_files_states_without_reading_them(tmp_path, monkeypatch):
+    """stamp.still (a build's check, after reading, that the files are still the digest's): the files' states
+    taken before data_digest read them, compared; a file is read again only when its ctime lies within RACY_NS of
+    that reading (a change in the same tick of the clock would not show)."""
+    root = small_data(tmp_path)
+    digest = stamp.data_digest(root)
+    monkeypatch.setattr(stamp, "RACY_NS", 0)  # the files were written before the reading started: none is racy
+    monkeypatch.setattr(stamp, "_file_sha", lambda *a: pytest.fail("a file was read again"))
+    assert stamp.still(root, digest)
+    two = root / "scores/models/a/two.yaml"
+    before = two.stat()
+    two.write_text(two.read_text(encoding="utf-8").replace("a/two", "a/tw2"), encoding="utf-8")  # same size
+    os.utime(two, ns=(before.st_atime_ns, before.st_mtime_ns))  # and its mtime put back: its ctime still moves
+    assert not stamp.still(root, digest)
+
+
+def test_the_data_digest_check_sees_an_added_file_and_a_change_within_the_clocks_tick(tmp_path, monkeypatch):
+    root = small_data(tmp_path)
+    digest = stamp.data_digest(root)
+    assert stamp.still(root, digest)  # everything is racy here (written just now): read again, unchanged
+    dump(root / "scores/models/a/three.yaml", {"id": "a/three", "results": []})
+    assert not stamp.still(root, digest)
+    (root / "scores/models/a/three.yaml").unlink()
+    assert stamp.still(root, digest)
+    # a write the file's state does not show (a coarse clock: the same times, size and inode) is found by reading
+    # it again, as its ctime is within RACY_NS of the reading
+    states = {p: stamp._state(p) for p in stamp._LAST[root][1]}
+    one = root / "scores/models/a/one.yaml"
+    one.write_text(one.read_text(encoding="utf-8").replace("a/one", "a/on1"), encoding="utf-8")
+    monkeypatch.setattr(stamp, "_state", lambda p: states[p])
+    assert not stamp.still(root, digest)
+    # a digest this process did not take is taken afresh
+    assert not stamp.still(root, "0" * 64)

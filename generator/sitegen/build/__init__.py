@@ -113,7 +113,7 @@ def compute(
         # What a later build with these inputs loads, returned here too: the same objects whether computed or
         # loaded, so the pages' keys (reuse.py pickles their data) and with them site/.sitegen-pages agree.
         data = pickle.dumps(computed, protocol=5)
-        if stamp.data_digest(root) == inputs:
+        if inputs is not None and stamp.still(root, inputs):  # the files read were the digest's
             whole.put(name, data)
             if prune:
                 whole.prune()
