@@ -716,3 +716,29 @@ def test_the_data_digest_check_sees_an_added_file_and_a_change_within_the_clocks
     assert not stamp.still(root, digest)
     # a digest this process did not take is taken afresh
     assert not stamp.still(root, "0" * 64)
+
+
+def test_a_build_that_fails_half_way_publishes_nothing_and_leaves_the_store_whole(charted, tmp_path, monkeypatch):
+    """A disk that fills while pages are written: the build reports it and site/ stays the previous build's, byte
+    for byte and file for file; the store's record is the previous build's (what the failed build linked there
+    holds the bytes of its keys); the next build is the clean build's."""
+    site_before = snapshot(charted / "site")
+    store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
+    record_before = (store / reuse.PAGES_RECORD).read_bytes()
+    edit_template(charted, random.Random(26), "model.html")  # every model page rendered again
+    put_file = write.put_file
+    written: list[str] = []
+
+    def filling(path, data):
+        written.append(str(path))
+        if len([p for p in written if p.endswith(".html")]) > 5:
+            raise OSError(28, "No space left on device")
+        put_file(path, data)
+
+    monkeypatch.setattr(write, "put_file", filling)
+    failed = build.run(charted, charted / "site")
+    assert [p for p in failed.problems if p.severity == "error"], failed
+    assert snapshot(charted / "site") == site_before
+    assert (store / reuse.PAGES_RECORD).read_bytes() == record_before
+    monkeypatch.setattr(write, "put_file", put_file)
+    check_against_clean(charted, tmp_path)
