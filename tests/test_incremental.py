@@ -28,7 +28,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
 from hardkit import ROOT, dump, make_tree, model_doc, snapshot  # noqa: E402
 
-from sitegen import build, reuse  # noqa: E402
+from sitegen import build, reuse, write  # noqa: E402
 from sitegen.build import simcache, stamp  # noqa: E402
 from sitegen.site import render  # noqa: E402
 
@@ -167,19 +167,7 @@ def check_against_clean(root: Path, tmp: Path) -> None:
     assert incremental.summary and not [p for p in incremental.problems if p.severity == "error"], incremental
     if "up to date" not in incremental.summary:
         assert (root / simcache.FOLDER / "compute").is_dir()  # the cache is on by default
-    clean, cache = tmp / "clean", tmp / "clean-cache"
-    shutil.rmtree(clean, ignore_errors=True)
-    shutil.rmtree(cache, ignore_errors=True)
-    outer = os.environ.get("SITEGEN_CACHE")
-    os.environ["SITEGEN_CACHE"] = str(cache)
-    try:
-        assert build.run(root, clean).summary
-    finally:
-        if outer is None:
-            del os.environ["SITEGEN_CACHE"]
-        else:
-            os.environ["SITEGEN_CACHE"] = outer
-    a, b = snapshot(root / "site"), snapshot(clean)
+    a, b = snapshot(root / "site"), clean_site(root, tmp)
     assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))
     assert [name for name in a if a[name] != b[name]] == []
 
@@ -672,3 +660,222 @@ def test_an_edit_that_changes_a_p80_population_reaches_the_months_after_it_only(
     for month in ("2025-01", "2025-04", "2025-05"):
         assert month_file(dated, "ai-iq", month) == before[month], month
     check_against_clean(dated, tmp_path)
+
+
+# The page store (reuse.PageStore: the compute cache's rendered pages by page key) and the chart specs kept by how
+# each chart is drawn (site/charts.kept_specs): `build --check` renders into a temporary folder without a previous
+# site, so every page whose key is unchanged comes from the store; what it renders must still be the clean build's.
+
+SITE_YAML = ROOT / "methodology/site.yaml"
+CHART_WORDS = "description: Distribution of AI IQ across ranked models"
+
+
+def edit_site_yaml(root: Path, rng: random.Random) -> str:
+    """methodology/site.yaml: a chart's words (its spec and the pages that show it change: the model pages, its
+    board's, the gallery)."""
+    path = root / "methodology/site.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert CHART_WORDS in text
+    path.write_text(text.replace(CHART_WORDS, f"{CHART_WORDS} {rng.randint(0, 10**6)}", 1), encoding="utf-8")
+    return "site.yaml"
+
+
+def clean_site(root: Path, tmp: Path) -> dict[str, bytes]:
+    """A clean build of root's inputs into tmp/clean (an empty cache folder of its own, as the Pages deploy
+    builds)."""
+    clean, cache = tmp / "clean", tmp / "clean-cache"
+    shutil.rmtree(clean, ignore_errors=True)
+    shutil.rmtree(cache, ignore_errors=True)
+    outer = os.environ.get("SITEGEN_CACHE")
+    os.environ["SITEGEN_CACHE"] = str(cache)
+    try:
+        assert build.run(root, clean).summary
+    finally:
+        if outer is None:
+            del os.environ["SITEGEN_CACHE"]
+        else:
+            os.environ["SITEGEN_CACHE"] = outer
+    return snapshot(clean)
+
+
+def checked_site(root: Path, monkeypatch) -> tuple[dict[str, bytes], set[str]]:
+    """`build --check`'s rendered folder (snapshot taken before it is removed) and the pages in it that are links
+    to the page store's entries (taken from the store, not rendered)."""
+    import sitegen.site
+
+    seen: dict = {}
+    render_site = sitegen.site.render_site
+
+    def keep(ctx, folder, **kwargs):
+        done = render_site(ctx, folder, **kwargs)
+        store = root / simcache.FOLDER / reuse.PAGES_FOLDER
+        record = reuse.load_record(Path(folder))
+        seen["files"] = snapshot(Path(folder))
+        seen["stored"] = {rel for rel, entry in record.items()
+                          if (store / entry[0]).is_file() and os.path.samefile(store / entry[0], Path(folder) / rel)}
+        return done
+
+    monkeypatch.setattr(sitegen.site, "render_site", keep)
+    outcome = build.run(root, root / "unused", check=True)
+    assert outcome.summary and not [p for p in outcome.problems if p.severity == "error"], outcome
+    assert not (root / "unused").exists()
+    return seen["files"], seen["stored"]
+
+
+@pytest.fixture
+def charted(tree):
+    """The tree with the real methodology/site.yaml (its charts drawn) built into site/: its pages in the store."""
+    shutil.copy(SITE_YAML, tree / "methodology/site.yaml")
+    assert build.run(tree, tree / "site").summary
+    return tree
+
+
+@pytest.mark.parametrize("edit", [edit_template, edit_site_yaml, edit_result], ids=["template", "site.yaml", "data"])
+def test_build_check_takes_unchanged_pages_from_the_page_store_and_no_stale_one(charted, tmp_path, monkeypatch, edit):
+    """After a template edit (model.html and the rest at random), a site.yaml edit or a data edit, `build --check`
+    renders the pages whose key changed and takes every other from the store: its folder is the clean build's, byte
+    for byte (a page taken under a key its inputs no longer have would differ), and it wrote nothing to the store."""
+    store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
+    before = snapshot(store)
+    done = edit(charted, random.Random(21))
+    files, stored = checked_site(charted, monkeypatch)
+    clean = clean_site(charted, tmp_path)
+    assert sorted(files) == sorted(set(clean) - {stamp.STAMP, write.MARKER}), done  # both written after it
+    assert [name for name in files if files[name] != clean[name]] == [], done
+    pages = {rel for rel in files if rel.endswith(".html")}
+    assert stored and stored < pages, (done, len(stored), len(pages))  # most taken from the store, some rendered
+    assert snapshot(store) == before  # a check writes nothing
+
+
+def test_a_stale_store_entry_would_be_caught(charted, tmp_path, monkeypatch):
+    """The comparison above sees a stale page: an entry that holds another page's bytes under a key (its record
+    saying so, as a key that missed an input would) makes the check's folder differ from the clean build."""
+    store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
+    record = reuse.load_record(charted / "site")
+    a, b = record["models/org1/m05/index.html"][0], record["models/org1/m09/index.html"][0]
+    (store / a).unlink()
+    os.link(store / b, store / a)
+    entries = json.loads((store / reuse.PAGES_RECORD).read_text(encoding="utf-8"))
+    entries[a] = entries[b]
+    (store / reuse.PAGES_RECORD).write_text(json.dumps(entries), encoding="utf-8")
+    files, _ = checked_site(charted, monkeypatch)
+    clean = clean_site(charted, tmp_path)
+    # the page, and the record of the page's bytes
+    assert [name for name in files if files[name] != clean[name]] == [reuse.RECORD, "models/org1/m05/index.html"]
+
+
+def test_a_build_into_an_empty_folder_takes_its_pages_from_the_store(charted, tmp_path):
+    """Without a previous site (another --out, or site/ deleted) a build takes the unchanged pages from the store
+    and leaves it holding exactly its own pages."""
+    shutil.rmtree(charted / "site")
+    edit_result(charted, random.Random(22))
+    check_against_clean(charted, tmp_path)
+    store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
+    record = reuse.load_record(charted / "site")
+    pages = {entry[0] for entry in record.values() if not entry[0].startswith("bytes:")}
+    assert set(json.loads((store / reuse.PAGES_RECORD).read_text(encoding="utf-8"))) == pages
+    assert set(os.listdir(store)) == pages | {reuse.PAGES_RECORD}
+    linked = [rel for rel, entry in record.items() if entry[0] in pages
+              and os.path.samefile(store / entry[0], charted / "site" / rel)]
+    assert len(linked) == len(pages)
+
+
+def test_a_data_edit_builds_only_the_charts_whose_drawing_changed(charted, monkeypatch):
+    """Each chart's spec is kept by how it is drawn (its altair calls, not its rows): a data edit that moves one
+    result re-draws no chart whose titles and scales it leaves alone; a chart's title edit re-draws that chart;
+    a template edit loads every chart whole. (The small tree draws three charts: AI IQ's distribution, its anchor
+    curves and its best over time.)"""
+    made: list[str] = []  # the specs made with altair (each then kept)
+    put = simcache.FileStore.put
+
+    def counted(store, key, data):
+        if store.folder.name == "chart-specs":
+            made.append(key)
+        put(store, key, data)
+
+    monkeypatch.setattr(simcache.FileStore, "put", counted)
+    specs = charted / simcache.FOLDER / "chart-specs"
+    drawn = len(os.listdir(specs))
+    assert drawn >= 3
+    edit_result(charted, random.Random(23))
+    assert build.run(charted, charted / "site").summary
+    after_data = len(made)
+    assert after_data < drawn, (after_data, drawn)
+    made.clear()
+    edit_site_yaml(charted, random.Random(24))
+    assert build.run(charted, charted / "site").summary
+    assert len(made) == 1  # the chart whose words changed, only
+    made.clear()
+    edit_template(charted, random.Random(25), "model.html")
+    assert build.run(charted, charted / "site").summary
+    assert made == []
+
+
+def small_data(root: Path) -> Path:
+    """A data tree of three files, written before the digest is taken."""
+    dump(root / "scores/models/a/one.yaml", {"id": "a/one", "results": []})
+    dump(root / "scores/models/a/two.yaml", {"id": "a/two", "results": []})
+    (root / "methodology").mkdir(parents=True)
+    (root / "methodology/index.md").write_text("# Methodology\n", encoding="utf-8")
+    return root
+
+
+def test_the_data_digest_is_checked_again_by_the_files_states_without_reading_them(tmp_path, monkeypatch):
+    """stamp.still (a build's check, after reading, that the files are still the digest's): the files' states
+    taken before data_digest read them, compared; a file is read again only when its ctime lies within RACY_NS of
+    that reading (a change in the same tick of the clock would not show)."""
+    root = small_data(tmp_path)
+    digest = stamp.data_digest(root)
+    monkeypatch.setattr(stamp, "RACY_NS", 0)  # the files were written before the reading started: none is racy
+    monkeypatch.setattr(stamp, "_file_sha", lambda *a: pytest.fail("a file was read again"))
+    assert stamp.still(root, digest)
+    two = root / "scores/models/a/two.yaml"
+    before = two.stat()
+    two.write_text(two.read_text(encoding="utf-8").replace("a/two", "a/tw2"), encoding="utf-8")  # same size
+    os.utime(two, ns=(before.st_atime_ns, before.st_mtime_ns))  # and its mtime put back: its ctime still moves
+    assert not stamp.still(root, digest)
+
+
+def test_the_data_digest_check_sees_an_added_file_and_a_change_within_the_clocks_tick(tmp_path, monkeypatch):
+    root = small_data(tmp_path)
+    digest = stamp.data_digest(root)
+    assert stamp.still(root, digest)  # everything is racy here (written just now): read again, unchanged
+    dump(root / "scores/models/a/three.yaml", {"id": "a/three", "results": []})
+    assert not stamp.still(root, digest)
+    (root / "scores/models/a/three.yaml").unlink()
+    assert stamp.still(root, digest)
+    # a write the file's state does not show (a coarse clock: the same times, size and inode) is found by reading
+    # it again, as its ctime is within RACY_NS of the reading
+    states = {p: stamp._state(p) for p in stamp._LAST[root][1]}
+    one = root / "scores/models/a/one.yaml"
+    one.write_text(one.read_text(encoding="utf-8").replace("a/one", "a/on1"), encoding="utf-8")
+    monkeypatch.setattr(stamp, "_state", lambda p: states[p])
+    assert not stamp.still(root, digest)
+    # a digest this process did not take is taken afresh
+    assert not stamp.still(root, "0" * 64)
+
+
+def test_a_build_that_fails_half_way_publishes_nothing_and_leaves_the_store_whole(charted, tmp_path, monkeypatch):
+    """A disk that fills while pages are written: the build reports it and site/ stays the previous build's, byte
+    for byte and file for file; the store's record is the previous build's (what the failed build linked there
+    holds the bytes of its keys); the next build is the clean build's."""
+    site_before = snapshot(charted / "site")
+    store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
+    record_before = (store / reuse.PAGES_RECORD).read_bytes()
+    edit_template(charted, random.Random(26), "model.html")  # every model page rendered again
+    put_file = write.put_file
+    written: list[str] = []
+
+    def filling(path, data):
+        written.append(str(path))
+        if len([p for p in written if p.endswith(".html")]) > 5:
+            raise OSError(28, "No space left on device")
+        put_file(path, data)
+
+    monkeypatch.setattr(write, "put_file", filling)
+    failed = build.run(charted, charted / "site")
+    assert [p for p in failed.problems if p.severity == "error"], failed
+    assert snapshot(charted / "site") == site_before
+    assert (store / reuse.PAGES_RECORD).read_bytes() == record_before
+    monkeypatch.setattr(write, "put_file", put_file)
+    check_against_clean(charted, tmp_path)

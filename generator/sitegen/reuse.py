@@ -218,14 +218,100 @@ def load_record(site: Path | None) -> dict[str, list]:
     return record if isinstance(record, dict) else {}
 
 
+#: The page store's folder in the compute cache (PageStore), and the file of its record there
+PAGES_FOLDER = "pages"
+PAGES_RECORD = "record.json"
+_PAGE_ENTRY = re.compile(r"[0-9a-f]{64}")
+
+
+class PageStore:
+    """The rendered pages of the last build, kept in the compute cache (`<cache>/pages/`, outside the site, safe to
+    delete) by page key (the key reuse's record gives a page: everything it is rendered from), so a page whose key
+    is unchanged is taken from here when the previous site does not have it: by `build --check`, which renders
+    into a temporary folder, and by a build into an empty or another output folder.
+
+    Each entry is a file named by its key, a hard link to the page as a build wrote it (no second copy of the
+    bytes); RECORD (JSON, key -> SHA-256 of the bytes) says what each entry held when it was stored, and an entry
+    is taken only when its bytes still hash to that (a page of the site changed by hand since, which the link
+    shares, is rendered again). A key is SHA-256 over every input of the page, so an entry is never stale: a
+    different input is a different key. Read-only (`writable=False`, `build --check`) it links into the new
+    folder and changes nothing here. A build keeps exactly its own pages' entries (`finish`)."""
+
+    def __init__(self, folder: Path, writable: bool = True):
+        self.folder = Path(folder)
+        self.writable = writable
+        # a link on the way would put the entries elsewhere: such a store keeps and gives nothing
+        self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
+        self.record: dict[str, str] = {}
+        if self.ok:
+            try:
+                record = json.loads((self.folder / PAGES_RECORD).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                record = {}
+            if isinstance(record, dict):
+                self.record = {k: v for k, v in record.items() if _PAGE_ENTRY.fullmatch(k) and isinstance(v, str)}
+
+    def take(self, key: str, target: Path) -> list | None:
+        """Link the entry of `key` to `target` when it is stored and its bytes are still the stored ones; its
+        record entry [key, sha256], or None (the caller renders the page)."""
+        sha = self.record.get(key)
+        if sha is None or not self.ok:
+            return None
+        source = self.folder / key
+        data = regular_bytes(source)
+        if data is None or _sha256(data) != sha:
+            return None
+        try:
+            os.link(source, target)
+        except OSError:
+            return None
+        return [key, sha]
+
+    def keep(self, key: str, placed: Path) -> None:
+        """Store the page just placed at `placed` under `key` (`finish` records its bytes' SHA-256), in place of any
+        entry of that key; a page that cannot be stored is only rendered again next time."""
+        if not (self.ok and self.writable and _PAGE_ENTRY.fullmatch(key)):
+            return
+        entry = self.folder / key
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry)
+            os.link(placed, entry)
+        except OSError:
+            return
+
+    def finish(self, pages: dict[str, list]) -> None:
+        """Write the record of this build's pages (`pages`: rel -> [key, sha256], reuse's record entries) and
+        remove every other entry. An entry the record names but that was not stored is refused at `take` (its
+        file is missing or holds other bytes)."""
+        if not (self.ok and self.writable):
+            return
+        record = {e[0]: e[1] for e in pages.values() if isinstance(e[0], str) and _PAGE_ENTRY.fullmatch(e[0])}
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{PAGES_RECORD}.{os.getpid()}.tmp"
+            tmp.write_text(json.dumps(dict(sorted(record.items())), separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, self.folder / PAGES_RECORD)
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        for name in names:
+            if name != PAGES_RECORD and name not in record:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.folder / name)
+
+
 class Output:
-    """Writes one build's files into `folder`, taking unchanged ones from the previous site `previous`.
+    """Writes one build's files into `folder`, taking unchanged ones from the previous site `previous`, else from
+    the page store `pages` (PageStore), and storing there each page it places.
 
     Used by the render workers as well: each returns the record entries of the files it placed."""
 
-    def __init__(self, folder: Path, previous: Path | None = None):
+    def __init__(self, folder: Path, previous: Path | None = None, pages: PageStore | None = None):
         self.folder = Path(folder)
         self.previous = Path(previous) if previous is not None else None
+        self.pages = pages
         self.old = load_record(self.previous)
         self.entries: dict[str, list] = {}  # this build's record: rel -> [key, sha256 of the bytes]
         self._folders: set[Path] = set()  # the folders made so far, each made once (most files share theirs)
@@ -273,17 +359,25 @@ class Output:
         return entry
 
     def put(self, rel: str, key: str | None, make) -> list:
-        """Place rel: the previous file when its key is unchanged, else make() (bytes) written afresh."""
+        """Place rel: the previous file when its key is unchanged, else the page store's entry of that key, else
+        make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store."""
         entry = self._take(rel, key)
-        if entry is not None:
-            return entry
         target = self._path(rel)
-        self._make_parent(target)
-        if os.path.lexists(target):
-            os.unlink(target)  # never write through a name that may be a link into the previous site
-        data = make()
-        write.put_file(target, data)
-        return [key, _sha256(data)]
+        # a page's key (not a bytes_key): the page store gives it and keeps it
+        store = self.pages if key is not None and not key.startswith("bytes:") else None
+        if entry is None:
+            self._make_parent(target)
+            if os.path.lexists(target):
+                os.unlink(target)  # never write through a name that may be a link into the previous site
+            stored = store.take(key, target) if store is not None and key is not None else None
+            if stored is not None:
+                return stored
+            data = make()
+            write.put_file(target, data)
+            entry = [key, _sha256(data)]
+        if store is not None and key is not None:
+            store.keep(key, target)
+        return entry
 
     def put_bytes(self, rel: str, data: bytes) -> list:
         return self.put(rel, bytes_key(data), lambda: data)

@@ -21,6 +21,7 @@ from . import workers
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .. import reuse
     from ..data.load import Doc, Repo
     from ..indices import asof
     from ..site.context import SiteContext
@@ -112,7 +113,7 @@ def compute(
         # What a later build with these inputs loads, returned here too: the same objects whether computed or
         # loaded, so the pages' keys (reuse.py pickles their data) and with them site/.sitegen-pages agree.
         data = pickle.dumps(computed, protocol=5)
-        if stamp.data_digest(root) == inputs:
+        if inputs is not None and stamp.still(root, inputs):  # the files read were the digest's
             whole.put(name, data)
             if prune:
                 whole.prune()
@@ -469,13 +470,14 @@ def run(
     charts = _charts_cache(
         root, data, {"committed": committed or "", "history": history_key, **dataclasses.asdict(config)}, check
     )
+    store = _page_store(root, check)
 
     def render(folder: Path) -> list[Problem]:
         progress(BUILD_STAGES[2])
         # The JSON API is part of the site (ctx.api_files). A plain build takes every file whose key is unchanged
         # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check renders
         # everything afresh.
-        render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts)
+        render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store)
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         from ..site.pages import site_path
@@ -492,6 +494,8 @@ def run(
         problems += write.atomic_build(Path(out), render)
     if charts is not None:
         charts[0].prune()
+        if charts[2].used:  # the charts were built, not loaded whole: keep the specs they used
+            charts[2].prune()
     pages = len(ctx.models) + len(computed.boards) + len(computed.benchmark_boards)
     return Outcome(
         problems,
@@ -501,9 +505,11 @@ def run(
 
 
 def _charts_cache(root: Path, data: str, settings: dict[str, str], check: bool) -> tuple | None:
-    """The compute cache's store of chart specs (site/assembly.cached_charts) and this build's key: the data tree's
-    digest, the code without its templates (reuse.code_digest, the store's salt) and every setting, so a template
-    edit finds the charts of the build before it. None when the cache is off."""
+    """The compute cache's stores of charts (site/assembly.cached_charts) and this build's key: the whole charts by
+    the data tree's digest, the code without its templates (reuse.code_digest, the store's salt) and every setting,
+    so a template edit finds the charts of the build before it; and each chart's spec by how it is drawn
+    (site/charts.kept_specs), so a data edit builds only the charts whose drawing it changed. None when the cache is
+    off."""
     from .. import reuse
     from .simcache import FileStore, folder
 
@@ -515,7 +521,20 @@ def _charts_cache(root: Path, data: str, settings: dict[str, str], check: bool) 
     salt = reuse.code_digest()
     seeds = f"seeds={uncertainty.current_salt()}"  # as compute's whole entry: the intervals the charts draw
     text = "\0".join([salt, data, seeds, *(f"{k}={settings[k]}" for k in sorted(settings))])
-    return FileStore(where / "charts", salt, writable=not check), hashlib.sha256(text.encode()).hexdigest()
+    whole = FileStore(where / "charts", salt, writable=not check)
+    return whole, hashlib.sha256(text.encode()).hexdigest(), FileStore(where / "chart-specs", salt, writable=not check)
+
+
+def _page_store(root: Path, check: bool) -> reuse.PageStore | None:
+    """The compute cache's store of rendered pages (reuse.PageStore), by page key: `build --check`, which renders
+    into a temporary folder, takes from it every page whose key is unchanged (and writes nothing); a build takes
+    from it what the previous site does not give and leaves it holding its own pages. None when the cache is
+    off."""
+    from .. import reuse
+    from .simcache import folder
+
+    where = folder(root)
+    return None if where is None else reuse.PageStore(where / reuse.PAGES_FOLDER, writable=not check)
 
 
 def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:

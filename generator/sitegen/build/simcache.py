@@ -14,6 +14,9 @@ every module and the libraries' and Python's versions, so a change to the code m
   months and boards whose inputs it changed; and per definition its share of the as-of months and its boards'
   API texts (indices/asof.part_keys), so a definition the edit did not reach is loaded whole.
 
+Beside them, in the same folder: the charts and each chart's spec (`charts/`, `chart-specs/`: build._charts_cache)
+and the rendered pages by page key (`pages/`: reuse.PageStore), which `build --check` takes unchanged pages from.
+
 Entries are written whole or not at all (a new file, then a rename) and read without following a symlink; a build
 keeps only the entries it used (`prune`), so each folder holds one build's entries. Deleting the folder is always
 safe: the next build computes everything again and writes the same bytes (tests/test_incremental.py).

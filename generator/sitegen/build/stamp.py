@@ -10,19 +10,78 @@ from ..reuse import package_digest
 STAMP = ".sitegen-inputs"
 
 
+#: A file's state as `still` compares it: (inode, size, mtime_ns, ctime_ns), None where it cannot be had
+_State = tuple[int, int, int, int] | None
+#: The last data_digest of each root in this process: (its digest, each file's state taken before it was read and
+#: the SHA-256 its bytes had, when the reading started in ns)
+_LAST: dict[Path, tuple[str, dict[Path, tuple[_State, bytes]], int]] = {}
+#: A file whose ctime is this close to the reading's start (or later) may have been changed within one tick of the
+#: file system's clock after it was read without its state showing it: `still` reads it again (as git does with its
+#: "racily clean" entries).
+RACY_NS = 2_000_000_000
+
+
 def data_digest(root: Path) -> str:
     """SHA-256 over the data tree alone (the files load.input_files lists: scores/, methodology/, CITATION.cff),
     each by its path relative to the root and its bytes' SHA-256: what the compute cache (build/simcache.py) keys
-    the whole computation by."""
+    the whole computation by. Each file's state (inode, size, times) is taken before it is read and kept for
+    `still`."""
+    import time
+
     from ..data import load
 
     root = Path(root)
     digest = hashlib.sha256()
+    started = time.time_ns()
+    files: dict[Path, tuple[_State, bytes]] = {}
     for path in load.input_files(root):  # scores/, methodology/, then CITATION.cff (rendered on the Cite page)
-        data = _listed_bytes(path, load.MAX_RAW_BYTES)
+        state = _state(path)  # before the read: a write after it changes the state
+        sha = _file_sha(path, load.MAX_RAW_BYTES)
+        files[path] = (state, sha)
         digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(hashlib.sha256(data).digest() if data is not None else b"unreadable")
+        digest.update(sha)
+    _LAST[root] = (digest.hexdigest(), files, started)
     return digest.hexdigest()
+
+
+def _file_sha(path: Path, limit: int) -> bytes:
+    data = _listed_bytes(path, limit)
+    return hashlib.sha256(data).digest() if data is not None else b"unreadable"
+
+
+def _state(path: Path) -> _State:
+    import os
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def still(root: Path, digest: str) -> bool:
+    """Whether the data tree's digest is still `digest` (a build checks it after reading the files, so a file edited
+    while it read them never files a result under the digest of other bytes). When this process's last data_digest
+    of root gave `digest`, the files are listed and their states compared with the ones taken then, and only a file
+    changed within RACY_NS of that reading is read again; otherwise the digest is taken afresh."""
+    from ..data import load
+
+    root = Path(root)
+    last = _LAST.get(root)
+    if last is None or last[0] != digest:
+        return data_digest(root) == digest
+    _, files, started = last
+    listed = load.input_files(root)
+    if listed != list(files):
+        return False
+    for path in listed:
+        state, sha = files[path]
+        now = _state(path)
+        if now is None or now != state:
+            return False
+        if now[3] >= started - RACY_NS and _file_sha(path, load.MAX_RAW_BYTES) != sha:
+            return False
+    return True
 
 
 def _listed_bytes(path: Path, limit: int) -> bytes | None:

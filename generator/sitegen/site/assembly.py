@@ -17,7 +17,7 @@ from markupsafe import Markup
 from .. import reuse
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
-from .charts import BEST_PREFIX, PRICE_CHART, build_charts, price_disagreement_rows, price_rows
+from .charts import BEST_PREFIX, PRICE_CHART, build_charts, kept_dict, kept_specs, price_disagreement_rows, price_rows
 from .context import SiteContext, rows_of
 from .numbers import decimals, number, with_unit
 from .pages import (
@@ -636,23 +636,21 @@ def _page_charts(page: Page, fields: dict, charts: dict) -> dict:
 
 
 def cached_charts(ctx: SiteContext, lk: Lookups, cache: tuple | None = None) -> dict:
-    """charts.build_charts, or with `cache` ((store, key): a build/simcache.FileStore and the digest of everything
-    the charts are built from: the data, the code without its templates, the build's settings) the charts kept
-    under that key: a rebuild whose data did not change (a template edit) builds no chart and imports no altair.
-    Built or loaded, the charts come from the same pickle, so the pages' keys (reuse.key_of) agree either way."""
+    """charts.build_charts, or with `cache` ((store, key, specs): build/simcache.FileStores and the digest of
+    everything the charts are built from: the data, the code without its templates, the build's settings) the charts
+    kept under that key: a rebuild whose data did not change (a template edit) builds no chart and imports no altair.
+    Otherwise the charts are built with each chart's spec kept in `specs` by how it is drawn (charts.kept_specs), so
+    only the charts whose drawing an edit changed are built with altair. Built or loaded, the charts come from the
+    same pickle, so the pages' keys (reuse.key_of) agree either way."""
     import pickle
 
-    store, key = cache if cache is not None else (None, "")
+    store, key, specs = cache if cache is not None else (None, "", None)
     if store is not None:
-        data = store.get(key)
-        if data is not None:
-            try:
-                kept = pickle.loads(data)
-            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
-                kept = None
-            if isinstance(kept, dict):
-                return kept
-    charts = build_charts(ctx, lk)
+        kept = kept_dict(store.get(key))
+        if kept is not None:
+            return kept
+    with kept_specs(specs):
+        charts = build_charts(ctx, lk)
     if store is None:
         return charts
     data = pickle.dumps(charts, protocol=5)
@@ -853,18 +851,25 @@ def sitemap(ctx: SiteContext, paths: list[str]) -> bytes:
 
 
 def render_site(
-    ctx: SiteContext, out_dir: Path | str, previous: Path | str | None = None, charts_cache: tuple | None = None
+    ctx: SiteContext,
+    out_dir: Path | str,
+    previous: Path | str | None = None,
+    charts_cache: tuple | None = None,
+    pages: reuse.PageStore | None = None,
 ) -> list[Path]:
     """Render the site into out_dir (created if needed); returns the written paths in sorted order.
 
     With `previous` (the last build's site, with its reuse.RECORD), every file whose key is unchanged is
-    hard-linked from there instead of rendered and written again; the result is byte for byte the same.
-    Pages are placed by the workers that render them; everything else here. The record is written last.
-    `charts_cache`: see cached_charts.
+    hard-linked from there instead of rendered and written again; the result is byte for byte the same. With
+    `pages` (reuse.PageStore, in the compute cache), a page the previous site does not give is taken from there
+    by its key, and the store is left holding this build's pages. Pages are placed by the workers that render them;
+    everything else here. The record is written last. `charts_cache`: see cached_charts.
     """
-    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None)
+    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None, pages)
     output.folder.mkdir(parents=True, exist_ok=True)
     files = render_files(ctx, output, charts_cache)
+    if pages is not None:
+        pages.finish(output.entries)  # every page is placed by now (the workers' entries are in output.entries)
     for rel, data in sorted(files.items()):
         output.entries[rel] = output.put_bytes(rel, data)
     output.write_record()

@@ -356,8 +356,186 @@ def _scatter(
     return alt.layer(*layers).properties(width="container", height=340, description=description)
 
 
+# Each chart's spec without its data is kept by the digest of how it is drawn, so a build builds with altair only the
+# charts whose drawing changed. The chart functions are handed `_ALT`, which records the altair calls they make
+# (`alt.Chart(...).mark_point(...).encode(...)`: names and plain arguments, data-free: the rows go to the spec's
+# datasets) instead of making them; `_to_dict` keys the record (with the code's digest, which has altair's
+# version) and takes the spec kept under that key, else replays the record through altair once and keeps its spec.
+# A record and a replay of it make the same objects in the same order as direct calls would, so the spec is the
+# same bytes either way (tools/same_output.sh); the rows a chart draws are never in its key, so an edit to the data
+# re-draws only the charts whose titles, scales or layers it changes.
+
+
+class _Rec:
+    """A recorded altair value; `x.name` records `x.name` (a _Name)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> _Name:
+        if name.startswith("_"):  # Python's own protocols (copy, pickle) find nothing here
+            raise AttributeError(name)
+        return _Name(self, name)
+
+
+class _Name(_Rec):
+    """`base.name` recorded (`alt` itself when base is None); calling it records a _Call, iterating it (a layer
+    chart's `.layer`) records each _Item (its length kept as a spec is: _length)."""
+
+    __slots__ = ("base", "name")
+
+    def __init__(self, base: _Rec | None, name: str):
+        self.base, self.name = base, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Call:
+        return _Call(self, args, kwargs)
+
+    def __iter__(self):
+        return iter([_Item(self, i) for i in range(_length(self))])
+
+
+class _Call(_Rec):
+    """`fn(*args, **kwargs)` recorded, fn a _Name."""
+
+    __slots__ = ("fn", "args", "kwargs")
+
+    def __init__(self, fn: _Name, args: tuple, kwargs: dict[str, Any]):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+
+class _Item(_Rec):
+    """`seq[index]` recorded, seq a _Name (what iterating it gives)."""
+
+    __slots__ = ("seq", "index")
+
+    def __init__(self, seq: _Name, index: int):
+        self.seq, self.index = seq, index
+
+
+#: what build_charts hands the chart functions as `alt`
+_ALT = _Name(None, "")
+
+
+def _replay(v: Any, made: dict[int, Any]) -> Any:
+    """A recorded value made with altair (each recorded object once: `made`, by id, so an object used twice is one
+    object, as in direct calls); containers rebuilt around their made contents, anything else as it is."""
+    if isinstance(v, _Rec):
+        if id(v) not in made:
+            made[id(v)] = _make(v, made)
+        return made[id(v)]
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_replay(x, made) for x in v)
+    if type(v) is dict:
+        return {k: _replay(x, made) for k, x in v.items()}
+    return v
+
+
+def _make(v: Any, made: dict[int, Any]) -> Any:
+    if isinstance(v, _Call):
+        fn = _replay(v.fn, made)
+        return fn(*_replay(v.args, made), **_replay(v.kwargs, made))
+    if isinstance(v, _Item):
+        return _replay(v.seq, made)[v.index]
+    if v.base is None:  # _ALT
+        import altair
+
+        return altair
+    return getattr(_replay(v.base, made), v.name)
+
+
+def _plain(v: Any) -> Any:
+    """A recorded value as plain data (what its key is made of): names, arguments and their order."""
+    if isinstance(v, _Call):
+        return ("call", _plain(v.fn), _plain(v.args), _plain(v.kwargs))
+    if isinstance(v, _Item):
+        return ("item", _plain(v.seq), v.index)
+    if isinstance(v, _Name):
+        return ("name", None if v.base is None else _plain(v.base), v.name)
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_plain(x) for x in v)
+    if type(v) is dict:
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+#: The store chart specs are kept in while build_charts runs under `kept_specs` (get/put of bytes by key, as
+#: build/simcache.FileStore)
+_SPECS: Any = None
+
+
+class kept_specs:
+    """`with kept_specs(store):` build_charts takes each chart's spec kept in `store` under its drawing's key and
+    keeps there the ones it makes (without a store, every spec is made)."""
+
+    def __init__(self, store: Any):
+        self.store = store
+
+    def __enter__(self) -> None:
+        global _SPECS
+        self.outer, _SPECS = _SPECS, self.store
+
+    def __exit__(self, *exc: object) -> None:
+        global _SPECS
+        _SPECS = self.outer
+
+
+def _kept(data: bytes | None) -> Any:
+    """A kept entry read back, or None when there is none or it is damaged (it is then made again and replaced)."""
+    import pickle
+
+    if data is None:
+        return None
+    try:
+        return pickle.loads(data)
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError):
+        return None
+
+
+def kept_dict(data: bytes | None) -> dict | None:
+    """A kept dict (a chart spec; every chart: assembly.cached_charts), or None (none, damaged, not a dict)."""
+    kept = _kept(data)
+    return kept if isinstance(kept, dict) else None
+
+
+def _length(seq: _Name) -> int:
+    """How many items a recorded sequence has: kept by its record's key as a spec is, else replayed to count."""
+    import pickle
+
+    from .. import reuse
+
+    key = reuse.key_of("chart-length", reuse.code_digest(), _plain(seq))
+    kept = _kept(_SPECS.get(key)) if _SPECS is not None and key is not None else None
+    if type(kept) is int:
+        return kept
+    length = len(_replay(seq, {}))
+    if _SPECS is not None and key is not None:
+        _SPECS.put(key, pickle.dumps(length, protocol=5))
+    return length
+
+
+def _spec(chart: Any) -> dict[str, Any]:
+    """The spec of a chart without its data: kept by its drawing's key (see _ALT), else made through altair."""
+    import pickle
+
+    from .. import reuse
+
+    if not isinstance(chart, _Rec):
+        return chart.to_dict(validate=False)
+    key = reuse.key_of("chart-spec", reuse.code_digest(), _plain(chart))
+    if key is None:  # an argument that cannot be pickled: no key, made every time
+        return _replay(chart, {}).to_dict(validate=False)
+    spec = kept_dict(_SPECS.get(key)) if _SPECS is not None else None
+    if spec is not None:
+        return spec
+    spec = _replay(chart, {}).to_dict(validate=False)
+    if _SPECS is None:
+        return spec
+    data = pickle.dumps(spec, protocol=5)
+    _SPECS.put(key, data)
+    return pickle.loads(data)  # as a kept spec is read back: the same objects either way
+
+
 def _to_dict(chart: Any, data: dict[str, list[dict]]) -> dict[str, Any]:
-    spec = chart.to_dict(validate=False)
+    spec = _spec(chart)
     spec.pop("$schema", None)
     spec["datasets"] = data
     spec["autosize"] = {"type": "fit-x", "contains": "padding"}
@@ -404,8 +582,9 @@ def _fallback(
 def build_charts(ctx: SiteContext, lk: Lookups) -> dict[str, dict[str, Any]]:
     """Every chart with data: {name: {title, description, spec, fallback, models, highlight}}: the charts
     methodology/site.yaml draws (charts.draw: each name's kind, boards and words; a chart whose boards the site lacks
-    is left out), in its order, then each model's prices and each board's best value over time."""
-    import altair as alt
+    is left out), in its order, then each model's prices and each board's best value over time. The charts are
+    drawn through `_ALT` (altair only for a spec not kept: kept_specs)."""
+    alt = _ALT
 
     out: dict[str, dict[str, Any]] = {}
 
