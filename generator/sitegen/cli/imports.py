@@ -98,9 +98,11 @@ def import_command(
     """Import SOURCE's downloaded PATHs into scores/imported/<source>.yaml. The repository as it would be is
     validated first: an import that would add a validation error writes nothing."""
     from .. import importers
+    from ..data.registry import Registry
     from ..importers.extracts import ImportError_
 
     plans = _plans(source, paths, retrieved, all_, check, root, data)
+    registry = Registry.load(root)  # one registry for every source: nothing is written before all are read
     problems, stale, refused, pending = 0, [], 0, []
     # One source needs no progress; --all reads every source.
     with Progress("import", len(plans), quiet or not all_) as progress:
@@ -114,6 +116,7 @@ def import_command(
                     allow_unmatched=allow_unmatched,
                     allow_shrink=allow_shrink,
                     write_file=False,
+                    registry=registry,
                 )
             except ImportError_ as exc:
                 raise click.ClickException(str(exc)) from exc
@@ -380,6 +383,7 @@ def stats_command(data: Path | None, root: Path) -> None:
     """Coverage: models per source, results per benchmark, ignored and unmatched names."""
     from .. import importers
     from ..data import frame, load
+    from ..data.registry import Registry
     from ..importers.extracts import load_ignores
 
     repo, _ = load.load_repo(root)
@@ -410,9 +414,9 @@ def stats_command(data: Path | None, root: Path) -> None:
     if not folder.is_dir():
         click.echo(f"\nunmatched names: unknown ({folder} not found)")
         return
-    unmatched = []
+    unmatched, registry = [], Registry.load(root)
     for plan in importers.planned(root, folder):
-        _, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved)
+        _, outcome = importers.run(root, plan.source, list(plan.paths), plan.retrieved, registry)
         unmatched += outcome.unmatched
     click.echo(f"\nunmatched names: {len(unmatched)}")
     for p in unmatched:

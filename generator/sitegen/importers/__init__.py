@@ -47,8 +47,11 @@ def extract(source: str, paths: list[Path], retrieved: str | None, registry: Reg
     return module.extract([Path(p) for p in paths], retrieved, Context(lookup, scoped), source=source)
 
 
-def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tuple[Extract, Outcome]:
-    """Extract and resolve one source against the registry in `root`; writes nothing. An input below the root
+def run(
+    root: Path, source: str, paths: list[Path], retrieved: str | None, registry: Registry | None = None
+) -> tuple[Extract, Outcome]:
+    """Extract and resolve one source against the registry in `root` (or `registry`, that registry already loaded:
+    a loop over sources loads it once; extract and resolve only read it); writes nothing. An input below the root
     is read only when no link lies on the way to it (paths.py; downloads/ itself included)."""
     from .. import paths as path_rule
 
@@ -56,7 +59,7 @@ def run(root: Path, source: str, paths: list[Path], retrieved: str | None) -> tu
         linked = path_rule.link_problem(root, path) if _below(root, path) else None
         if linked is not None:
             raise ImportError_(linked.format())
-    registry = Registry.load(root)
+    registry = Registry.load(root) if registry is None else registry
     ignores = load_ignores(root)
     with reading(paths, source):  # whatever the files hold, a placed ImportError_, never an internal error
         ex = extract(source, paths, retrieved, registry, ignores)
@@ -189,16 +192,17 @@ def import_planned(
     allow_unmatched: bool = False,
     allow_shrink: bool = False,
     write_file: bool = True,
+    registry: Registry | None = None,
 ) -> Done:
     """Import one planned source: compare with scores/imported/ (`check`), or write it unless names are unmatched
     or the results shrank. A file that cannot be read or written is an ImportError_ naming the source. With
     `write_file=False` an importable outcome is returned as "ready" and nothing is written: `sitegen import` validates
-    every ready source's file together before writing any (cli/imports.py)."""
+    every ready source's file together before writing any (cli/imports.py). `registry`: as run's."""
     from ..data import load
     from ..paths import PathRefused
 
     try:
-        ex, outcome = run(root, plan.source, list(plan.paths), plan.retrieved)
+        ex, outcome = run(root, plan.source, list(plan.paths), plan.retrieved, registry)
     except FileNotFoundError as exc:
         how = next((c.download for c in captures(root) if c.source == plan.source), "")
         raise ImportError_(f"{plan.source}: {exc}" + (f" (download: {how})" if how else "")) from exc
