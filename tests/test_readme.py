@@ -60,8 +60,8 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     # bytecode for .venv and sitegen made once (uv writes none; .ci/run sets PYTHONDONTWRITEBYTECODE), before pytest
     compiled = lines.index(".venv/bin/python -m compileall -q -j 0 generator/sitegen \\")
     assert lines[compiled + 2] == "bytecode_pid=$!"
-    assert compiled < lines.index('wait "$bytecode_pid" || { echo "tools/test.sh: compiling .venv\'s and sitegen\'s '
-                                  'modules to bytecode failed" >&2; exit 1; }') < len(lines) - 1
+    assert compiled < lines.index('wait "$bytecode_pid" || echo "tools/test.sh: some of .venv\'s or sitegen\'s files '
+                                  'were not compiled to bytecode" >&2') < len(lines) - 1
     # on every core, each file on one worker (tests/conftest.py); the caller's arguments last, so `-n 0` wins
     assert lines[-1] == '.venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"'
     # .ci/run is the test command followed by the other gates, in the environment the test command made.

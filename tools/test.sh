@@ -52,7 +52,7 @@ wheelhouse_pid=$!
 # `sitegen` the tests start) compiled every module it imported from source again: tests/hardening/test_atomic.py
 # alone took 62.1 CPU s without it and 27.2 with it (benchmarks/ci-time.md). Python checks each .pyc against its
 # source's size and time, so a stale one is never used; __pycache__/ is git-ignored and left out of the package
-# digest (reuse.py) and of the wheel. In the background, waited for (its failure fails this script) before pytest.
+# digest (reuse.py) and of the wheel. In the background, waited for before pytest.
 .venv/bin/python -m compileall -q -j 0 generator/sitegen \
   "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null &
 bytecode_pid=$!
@@ -91,7 +91,8 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
 fi
 
 wait "$wheelhouse_pid" || { echo "tools/test.sh: building the wheelhouse (.wheelhouse/) failed" >&2; exit 1; }
-wait "$bytecode_pid" || { echo "tools/test.sh: compiling .venv's and sitegen's modules to bytecode failed" >&2; exit 1; }
+# A file compileall cannot compile (a package may ship one as data) is left without bytecode: nothing imports it.
+wait "$bytecode_pid" || echo "tools/test.sh: some of .venv's or sitegen's files were not compiled to bytecode" >&2
 
 # On every core (pytest-xdist): each test file on one worker, the longest handed out first (tests/conftest.py, from
 # the measured seconds in tests/unit-times.txt; SITEGEN_UNIT_TIMES=tests/unit-times.txt refreshes them from a run).
