@@ -6,7 +6,7 @@ next line, a `  # ` starts the comment) and each inline code span that starts a 
 nothing beside them) runs them in the order the documents give them, with the package this test runs in as the
 clone's `.venv` (it was installed from the same constraints.txt; installing it again would need the network). The
 commands come in three independent parts (PARTS), each pasted into a fresh clone of its own, so that two test
-workers share them: README's, CONTRIBUTING's up to its first `sitegen new` (checks that change no file), and
+workers share them: README's, CONTRIBUTING's up to its first `sitegen new` (checks that change no data file), and
 CONTRIBUTING's from there on (the example model, its result, the exports and the diff that show it). A reader
 following one document in a fresh clone pastes exactly one of these sequences. Each command is then either
 
@@ -94,7 +94,8 @@ def doc_commands() -> list[tuple[str, str]]:
     return found
 
 
-#: The parts' names (test ids), in document order: (document, its first command that starts the part).
+#: The parts (test ids), in document order: (document, the start of the command the part begins at; None: the
+#: document's first command). Each part ends where the document's next part begins.
 PARTS = {"readme": ("README.md", None), "contributing-checks": ("CONTRIBUTING.md", None),
          "contributing-edits": ("CONTRIBUTING.md", "sitegen new ")}
 
