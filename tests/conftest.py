@@ -158,8 +158,9 @@ def real_computed(real_repo, tmp_path_factory):
 #: module fixtures are built once, except the files named here: slow tests spread over the workers one by one,
 #: which share no module fixture (test_refresh_pr) or only session ones (test_browser: chromium and the fixture
 #: site, built once per worker, and the real site, rendered once per run; a third of the suite's time, which would
-#: otherwise keep one worker busy alone).
-SPREAD = {"test_refresh_pr.py", "test_browser.py"}
+#: otherwise keep one worker busy alone; test_docs_commands: each part of the documents' commands in a clone of its
+#: own).
+SPREAD = {"test_refresh_pr.py", "test_browser.py", "test_docs_commands.py"}
 #: Each work unit's measured seconds (setup + call + teardown of its tests), one `SECONDS UNIT` line each, the unit
 #: a file's path or, for a SPREAD file, a test's id: the units are handed out longest first, so that no slow one
 #: starts last and keeps one worker busy alone while the other has ended. A unit not listed (a new file) comes

@@ -3,9 +3,12 @@
 The commands are read from the documents themselves: each line of a ```sh block (a trailing backslash joins the
 next line, a `  # ` starts the comment) and each inline code span that starts a command (`sitegen …`, `python …`,
 `bash …`, `.venv/bin/…`, `. .venv/bin/activate`). One clone of this checkout (`git clone`: committed files only,
-nothing beside them) is shared by all of them, in the order the documents give them (README first), with the
-package this test runs in as the clone's `.venv` (it was installed from the same constraints.txt; installing it
-again would need the network). Each command is then either
+nothing beside them) runs them in the order the documents give them, with the package this test runs in as the
+clone's `.venv` (it was installed from the same constraints.txt; installing it again would need the network). The
+commands come in three independent parts (PARTS), each pasted into a fresh clone of its own, so that two test
+workers share them: README's, CONTRIBUTING's up to its first `sitegen new` (checks that change no data file), and
+CONTRIBUTING's from there on (the example model, its result, the exports and the diff that show it). A reader
+following one document in a fresh clone pastes exactly one of these sequences. Each command is then either
 
 - run as shown (exit 0, and for some the output checked),
 - a synopsis (placeholders such as SOURCE or [--out DIR]) or a command named in running text without its
@@ -91,6 +94,22 @@ def doc_commands() -> list[tuple[str, str]]:
     return found
 
 
+#: The parts (test ids), in document order: (document, the start of the command the part begins at; None: the
+#: document's first command). Each part ends where the document's next part begins.
+PARTS = {"readme": ("README.md", None), "contributing-checks": ("CONTRIBUTING.md", None),
+         "contributing-edits": ("CONTRIBUTING.md", "sitegen new ")}
+
+
+def part_commands(part: str) -> list[tuple[str, str]]:
+    """The commands of one part, in document order: a document's commands, split where a command starting with
+    the next part's prefix first appears."""
+    doc, start = PARTS[part]
+    commands = [(d, c) for d, c in doc_commands() if d == doc]
+    starts = [prefix for d, prefix in PARTS.values() if d == doc and prefix]
+    cut = next((i for i, (_, c) in enumerate(commands) if any(c.startswith(p) for p in starts)), len(commands))
+    return commands[cut:] if start else commands[:cut]
+
+
 def how(command: str) -> tuple[str, list[str]]:
     """('run' | 'instead' | 'help', the shell commands to run)."""
     if command in NOT_AS_SHOWN:
@@ -119,6 +138,16 @@ def test_the_documents_show_commands_and_every_exception_is_still_shown():
     shown = set(commands)
     assert set(NOT_AS_SHOWN) <= shown, set(NOT_AS_SHOWN) - shown  # no stale exception
     assert REFERENCES <= shown
+    kinds = [how(c)[0] for c in commands]
+    assert kinds.count("run") >= 15 and kinds.count("instead") == len(NOT_AS_SHOWN) and kinds.count("help") >= 10
+
+
+def test_the_parts_are_every_command_once_in_document_order():
+    parts = {part: part_commands(part) for part in PARTS}
+    assert [pair for commands in parts.values() for pair in commands] == doc_commands()
+    assert all(len(commands) >= 5 for commands in parts.values()), {p: len(c) for p, c in parts.items()}
+    assert parts["contributing-edits"][0][1].startswith("sitegen new model ")
+    assert not any(c.startswith("sitegen new ") for _, c in parts["contributing-checks"])
 
 
 def test_the_readme_command_table_is_one_table():
@@ -134,7 +163,7 @@ def test_the_readme_command_table_is_one_table():
         assert f"`sitegen {verb}" in rows, verb
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def clone(tmp_path_factory, real_computed):
     """A fresh clone of this checkout, with the running environment as its .venv, and origin/main to diff against.
 
@@ -176,11 +205,11 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_every_command_works_when_pasted_into_a_fresh_clone(clone):
-    failures, ran = [], {"run": 0, "instead": 0, "help": 0}
-    for doc, command in doc_commands():
+@pytest.mark.parametrize("part", list(PARTS))
+def test_every_command_works_when_pasted_into_a_fresh_clone(clone, part):
+    failures = []
+    for doc, command in part_commands(part):
         kind, steps = how(command)
-        ran[kind] += 1
         for step in steps:
             done = subprocess.run(["bash", "-c", step], cwd=clone, env=_env(), capture_output=True, text=True,
                                   timeout=900)  # a hang guard, not a wait
@@ -197,12 +226,13 @@ def test_every_command_works_when_pasted_into_a_fresh_clone(clone):
             if expected and expected not in output:
                 failures.append(f"{doc}: `{command}` did not print {expected!r}: {output[-1500:]}")
     assert failures == []
-    assert ran["run"] >= 15 and ran["instead"] == len(NOT_AS_SHOWN) and ran["help"] >= 10, ran
-    # what the pasted commands made, in the clone: the site, the example model and its result, the exports
-    assert (clone / "site" / "index.html").is_file()
-    model = (clone / "scores/models/ai2/example-7b-instruct.yaml").read_text(encoding="utf-8")
-    assert "benchmark: hle" in model and "value: 12.5" in model and "source: hle-paper" in model
-    assert (clone / "export/api/v1").is_dir() and any((clone / "export-eee").iterdir())
+    # what the pasted commands made, in the clone: the site; the example model and its result, the exports
+    if part == "readme":
+        assert (clone / "site" / "index.html").is_file()
+    if part == "contributing-edits":
+        model = (clone / "scores/models/ai2/example-7b-instruct.yaml").read_text(encoding="utf-8")
+        assert "benchmark: hle" in model and "value: 12.5" in model and "source: hle-paper" in model
+        assert (clone / "export/api/v1").is_dir() and any((clone / "export-eee").iterdir())
 
 
 @pytest.mark.parametrize(("command", "kind", "steps"), [

@@ -57,6 +57,11 @@ def test_the_test_command_makes_the_venv_the_ci_runs_in():
     assert waited < lines.index("command -v npm >/dev/null 2>&1 || apt_install npm")
     # axe-core for the browser tests' accessibility check, from the lock file's pinned version and integrity
     assert "npm ci --prefix tests/site/axe --no-audit --no-fund --silent" in lines
+    # bytecode for .venv and sitegen made once (uv writes none; .ci/run sets PYTHONDONTWRITEBYTECODE), before pytest
+    compiled = lines.index(".venv/bin/python -m compileall -q -j 0 generator/sitegen \\")
+    assert lines[compiled + 2] == "bytecode_pid=$!"
+    assert compiled < lines.index('wait "$bytecode_pid" || echo "tools/test.sh: some of .venv\'s or sitegen\'s files '
+                                  'were not compiled to bytecode" >&2') < len(lines) - 1
     # on every core, each file on one worker (tests/conftest.py); the caller's arguments last, so `-n 0` wins
     assert lines[-1] == '.venv/bin/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@"'
     # .ci/run is the test command followed by the other gates, in the environment the test command made.

@@ -47,6 +47,16 @@ rm -rf .wheelhouse/sitegen-*.whl build  # build/: setuptools' copy, which could 
   -w .wheelhouse . &
 wheelhouse_pid=$!
 
+# Bytecode for every module of .venv and of sitegen, made once here: uv installs no .pyc (pip compiles at install)
+# and .ci/run sets PYTHONDONTWRITEBYTECODE, so without this every Python process of the run (each test worker, each
+# `sitegen` the tests start) compiled every module it imported from source again: tests/hardening/test_atomic.py
+# alone took 62.1 CPU s without it and 27.2 with it (benchmarks/ci-time.md). Python checks each .pyc against its
+# source's size and time, so a stale one is never used; __pycache__/ is git-ignored and left out of the package
+# digest (reuse.py) and of the wheel. In the background, waited for before pytest.
+.venv/bin/python -m compileall -q -j 0 generator/sitegen \
+  "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null &
+bytecode_pid=$!
+
 if [ -n "$chromium_pid" ]; then
   wait "$chromium_pid" || { echo "tools/test.sh: installing chromium (apt-get) failed" >&2; exit 1; }
 fi
@@ -73,7 +83,7 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
   if [ -n "$eee_python" ]; then
     rm -rf .venv-eee
     "$eee_python" -m venv .venv-eee || { apt_install python3-venv && "$eee_python" -m venv .venv-eee; }
-    .venv/bin/uv pip install -q --python .venv-eee/bin/python -r "$eee_requirements"
+    .venv/bin/uv pip install -q --compile-bytecode --python .venv-eee/bin/python -r "$eee_requirements"
     cp "$eee_requirements" .venv-eee/requirements.txt  # the stamp: written last, after a complete install
   else
     echo "tools/test.sh: no Python >= 3.12 found (python3.12+ on PATH or under pyenv): the EEE validator test cannot run" >&2
@@ -81,6 +91,8 @@ if ! cmp -s "$eee_requirements" .venv-eee/requirements.txt; then
 fi
 
 wait "$wheelhouse_pid" || { echo "tools/test.sh: building the wheelhouse (.wheelhouse/) failed" >&2; exit 1; }
+# A file compileall cannot compile (a package may ship one as data) is left without bytecode: nothing imports it.
+wait "$bytecode_pid" || echo "tools/test.sh: some of .venv's or sitegen's files were not compiled to bytecode" >&2
 
 # On every core (pytest-xdist): each test file on one worker, the longest handed out first (tests/conftest.py, from
 # the measured seconds in tests/unit-times.txt; SITEGEN_UNIT_TIMES=tests/unit-times.txt refreshes them from a run).
