@@ -1067,10 +1067,12 @@ class ImputationNoise:
             for j in cols:
                 self.unknown[self.model_ids[j]].add(component if rule != "family" else f"{component} (family match)")
             return base
-        centre = calibrated_centre(base, row["shift"], row["seen"], row["fitted"]) if row["shift"] else base
         drawn = self.comps.imputation_noise(component, cols, row, "family-match" if rule == "family" else "imputation")
-        drawn += centre  # noise + centre is centre + noise (IEEE addition commutes), made in the noise's array
-        del centre
+        # noise + centre is centre + noise (IEEE addition commutes), added into the noise's array; the centre (the
+        # rule's value moved by its bias) a block of columns at a time, element by element as on the whole array
+        for start in range(0, drawn.shape[1], BLOCK):
+            part, held = drawn[:, start : start + BLOCK], base[:, start : start + BLOCK]
+            part += calibrated_centre(held, row["shift"], row["seen"], row["fitted"]) if row["shift"] else held
         return within(drawn, base, self.spans[component], in_place=True)
 
 
