@@ -229,3 +229,32 @@ def test_data_that_cannot_be_digested_is_written_afresh():
     with simcache.kept_in(store):
         assert export._kept("dump", {"f": lambda: 1}, lambda: "made\n") == "made\n"
     assert store.entries == {}
+
+
+def test_texts_hold_each_file_compressed_and_give_back_its_exact_text_and_size():
+    import pickle
+
+    texts = export.Texts({"b.json": '{"é":"😀"}\n', "a.csv": "id,name\n" + "x,1\n" * 1000})
+    texts["c.json"] = ""
+    assert list(texts) == ["b.json", "a.csv", "c.json"]  # the order they were added in, as a dict's
+    assert texts["b.json"] == '{"é":"😀"}\n' and texts.data("b.json") == '{"é":"😀"}\n'.encode()
+    assert texts.size("b.json") == 8 + 2 + 4 and texts.size("c.json") == 0  # bytes: é is two, 😀 four
+    assert texts.size("a.csv") == 8 + 4 * 1000 and len(texts._packed["a.csv"]) < 100  # held compressed
+    assert texts == {"b.json": '{"é":"😀"}\n', "a.csv": "id,name\n" + "x,1\n" * 1000, "c.json": ""}
+    assert "a.csv" in texts and "d.csv" not in texts and len(texts) == 3
+    with pytest.raises(KeyError):
+        texts["d.csv"]
+    more = export.Texts()
+    more.update(texts)  # another Texts' files as they are held: the same bytes, not unpacked and packed again
+    more.update({"d.csv": "d\n"})
+    assert more._packed["a.csv"] is texts._packed["a.csv"] and more["d.csv"] == "d\n" and more.size("d.csv") == 2
+    again = pickle.loads(pickle.dumps(more))
+    assert dict(again.items()) == dict(more.items()) and list(again) == list(more)
+    assert export.Texts() == {}
+
+
+def test_the_api_s_texts_come_as_texts_whose_bytes_are_the_written_ones():
+    files = api_files({}, {}, [MODEL], [result(33.3)], [], [])
+    assert isinstance(files, export.Texts)
+    for path, text in files.items():
+        assert files.data(path) == text.encode("utf-8") and files.size(path) == len(text.encode("utf-8"))

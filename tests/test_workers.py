@@ -30,6 +30,16 @@ def test_a_forked_stage_returns_its_value_computed_in_another_process():
     assert rest == {"k": (1.5, None)}
 
 
+def test_the_worker_gets_the_parent_s_objects_frozen_and_the_parent_takes_them_back():
+    import gc
+
+    held = [{"row": i} for i in range(1000)]  # the parent's objects at the fork: the worker's collections skip them
+    before = gc.get_freeze_count()
+    handle = workers.start("frozen", lambda: gc.get_freeze_count())
+    assert gc.get_freeze_count() == before == 0  # the parent's collector sees them again at once
+    assert handle.result() >= len(held)
+
+
 def test_with_one_job_the_stage_runs_in_this_process_when_asked_for(monkeypatch):
     monkeypatch.setenv("SITEGEN_JOBS", "1")
     ran = []

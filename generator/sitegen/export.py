@@ -12,7 +12,8 @@ import io
 import json
 import math
 import pickle
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Iterator, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeVar
 
@@ -21,6 +22,65 @@ import orjson
 from .data import kinds
 
 PRECISION = 4
+
+
+class Texts(Mapping[str, str]):
+    """The API's texts by relative path, each held as its UTF-8 bytes compressed (zlib, level 1) from when it is
+    added until the writer reads it: a text is made once and read once or twice (the downloads page's size, the
+    file), so holding 20,000 models' files costs a tenth of their characters. Reading a path gives back the very
+    text added (zlib is lossless), so what is written is the same bytes; iteration is in the order of adding, as
+    a dict's."""
+
+    __slots__ = ("_packed", "_sizes")
+
+    def __init__(self, texts: Mapping[str, str] | None = None):
+        self._packed: dict[str, bytes] = {}
+        self._sizes: dict[str, int] = {}
+        if texts:
+            self.update(texts)
+
+    def __setitem__(self, path: str, text: str) -> None:
+        data = text.encode("utf-8")
+        self._packed[path] = zlib.compress(data, 1)
+        self._sizes[path] = len(data)
+
+    def update(self, texts: Mapping[str, str]) -> None:
+        """Add every text of `texts` (another Texts' as they are held, without unpacking them)."""
+        if isinstance(texts, Texts):
+            self._packed.update(texts._packed)
+            self._sizes.update(texts._sizes)
+            return
+        for path, text in texts.items():
+            self[path] = text
+
+    def __getitem__(self, path: str) -> str:
+        return self.data(path).decode("utf-8")
+
+    def data(self, path: str) -> bytes:
+        """The file's bytes (its text in UTF-8), without decoding them."""
+        return zlib.decompress(self._packed[path])
+
+    def size(self, path: str) -> int:
+        """The file's size in bytes, without unpacking it."""
+        return self._sizes[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._packed)
+
+    def __len__(self) -> int:
+        return len(self._packed)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._packed
+
+    def __repr__(self) -> str:
+        return f"Texts({len(self)} files, {sum(self._sizes.values())} bytes)"
+
+    def __getstate__(self) -> tuple[dict[str, bytes], dict[str, int]]:
+        return self._packed, self._sizes
+
+    def __setstate__(self, state: tuple[dict[str, bytes], dict[str, int]]) -> None:
+        self._packed, self._sizes = state
 
 
 #: Types _fixed returns unchanged.
@@ -348,15 +408,16 @@ def api_files(
     sources: list,
     frontiers: Mapping | None = None,
     price_history: Mapping | None = None,
-) -> dict[str, str]:
-    """The whole JSON API and its CSVs, as {relative path: text}; documented on the site's API page.
+) -> Texts:
+    """The whole JSON API and its CSVs, as {relative path: text} (Texts: each held compressed from when it is made);
+    documented on the site's API page.
 
     A board with frontiers (the pedagogy boards) carries them in its JSON and in `<board>-frontiers.csv`.
     `price_history` (model id -> dated price steps, indices/asof.price_steps) goes into each model's file."""
     frontiers = frontiers or {}
     by_source = {s["id"]: s for s in sources}
     states = {r["model"]: r.get("reasoning_state") or "not known" for r in model_records}
-    files: dict[str, str] = {}
+    files = Texts()
     listing: dict[str, Any] = {"indices": [], "benchmarks": [], "models": [], "sources": f"{API}/sources.json"}
     for bid, board in sorted(boards.items()):
         data = dict(
@@ -428,9 +489,13 @@ def _model_text(data: dict) -> str:
     return _text(data, _plain(data))
 
 
-def asof_texts(as_of: Mapping, api: str = "api/v1") -> dict[str, str]:
+def asof_texts(as_of: Mapping, api: str = "api/v1") -> Texts:
     """The as-of files (indices/asof.api_files) as canonical JSON text (the API's fixed precision, sorted keys),
-    each kept by its data (_kept): a rebuild writes again only the months whose boards changed."""
+    each kept by its data (_kept): a rebuild writes again only the months whose boards changed. Each text is
+    compressed as it is made (Texts), so the months' texts are never all held as characters."""
     from .indices import asof
 
-    return {path: _kept("dump", data, functools.partial(_dump, data)) for path, data in asof.each_api_file(as_of, api)}
+    texts = Texts()
+    for path, data in asof.each_api_file(as_of, api):
+        texts[path] = _kept("dump", data, functools.partial(_dump, data))
+    return texts

@@ -9,6 +9,7 @@ import re
 import shutil
 import tempfile
 import urllib.parse
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import paths
@@ -71,7 +72,7 @@ def replace_files(root: Path, changes: dict[str, bytes | None], under: tuple[str
     return list(changes)
 
 
-def write_files(folder: Path, files: dict[str, str]) -> None:
+def write_files(folder: Path, files: Mapping[str, str]) -> None:
     """Write text files (relative POSIX paths) below folder, UTF-8 with LF line ends."""
     for rel in sorted(files):
         target = folder / rel

@@ -294,6 +294,42 @@ def test_imputed_draws_are_clipped_to_the_anchor_range():
     assert u.anchor_ranges(d) == {"b1": (82.0, 135.0), "b2": (70.0, 90.0), "d1": (70.0, 135.0)}
 
 
+def test_clipping_a_block_of_columns_at_a_time_gives_the_whole_array_s_numbers():
+    # 3 draws x (2 blocks of 2 + 1) values, block size 2: each element clipped to [min(80, base), max(120, base)]
+    base = np.asfortranarray([[100.0, 70.0, 130.0, -0.0, 100.0], [100.0, 70.0, 130.0, 100.0, np.nan]] * 2)[:3]
+    drawn = np.asfortranarray([[60.0, 60.0, 140.0, -5.0, 121.0], [119.0, 75.0, 125.0, 100.5, 50.0],
+                               [-0.0, 90.0, 131.0, 200.0, 100.0]])
+    whole = np.clip(drawn, np.minimum(80.0, base), np.maximum(120.0, base))
+    # by hand: 60 -> 80; 60 -> 70 (base 70 lowers the floor); 140 -> 130 (base 130 raises the ceiling);
+    # -5 -> -0.0 (the floor is min(80, -0.0)); 121 -> 120; NaN in base gives NaN bounds: clip gives NaN
+    assert whole[0].tolist()[:5] == [80.0, 70.0, 130.0, -0.0, 120.0]
+    for block in (2, 256):
+        got = drawn.copy(order="F")
+        old = u.BLOCK
+        u.BLOCK = block
+        try:
+            same = u.within(got, base, (80.0, 120.0), in_place=True)
+        finally:
+            u.BLOCK = old
+        assert same is got and np.array_equal(got, whole, equal_nan=True)
+        assert np.array_equal(np.signbit(got), np.signbit(whole))  # -0.0 stays -0.0
+    # not in place: a new array, the argument unchanged
+    kept = drawn.copy()
+    assert np.array_equal(u.within(drawn, base, (80.0, 120.0)), whole, equal_nan=True)
+    assert np.array_equal(drawn, kept)
+
+
+def test_own_imputation_terms_drawn_a_block_of_columns_at_a_time_are_the_whole_draw(monkeypatch):
+    # five models' own terms (sd 1.5) drawn in blocks of two: each column is sd x its own stream, as one draw
+    models = ["m/a", "m/b", "m/c", "m/d", "m/e"]
+    comps = u.Components("t", models, 50, 0.95)
+    cols = np.array([0, 1, 2, 4])
+    whole = np.zeros((50, 4), order="F")
+    whole += 1.5 * u.normals("t", [(models[j], "b1", "imputation") for j in cols], 50)
+    monkeypatch.setattr(u, "BLOCK", 2)
+    assert np.array_equal(comps.imputation_noise("b1", cols, {"sd": 1.5}), whole)
+
+
 def test_out_of_fold_coverage_by_hand(monkeypatch):
     monkeypatch.setattr(u, "MIN_CASES", 2)
     case = {"fold": np.array([0, 0, 1, 1]), "base": np.array([10.0, 10.0, 10.0, 10.0]),

@@ -54,7 +54,7 @@ class Computed:
     benchmarks: list
     sources: list
     index_defs: dict
-    api_files: dict
+    api_files: Mapping[str, str]  # export.Texts: each file's text, held compressed until it is written
     frontiers: dict
     result_records: list = dataclasses.field(default_factory=list)  # the rows of `results`, as dicts
     model_records: list = dataclasses.field(default_factory=list)  # the rows of `models`, as dicts
@@ -197,7 +197,7 @@ def _asof_stage(
     index_defs: dict[str, dict[str, Any]],
     raw: RawFrames,
     only: set[str],
-) -> tuple[dict[str, Any], dict[str, dict[str, str]], set[str]]:
+) -> tuple[dict[str, Any], dict[str, Mapping[str, str]], set[str]]:
     """The boards of the definitions in `only` as of every month end, as the published views read them, with their
     changes and frontiers over time (indices/asof.asof_part); their API texts by board; and the compute-cache
     entries used (the parent's store keeps them when it prunes)."""
@@ -208,7 +208,7 @@ def _asof_stage(
     return part, _asof_texts(plan, part), set(getattr(store, "used", ()))
 
 
-def _asof_texts(plan: asof.AsofPlan, part: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+def _asof_texts(plan: asof.AsofPlan, part: Mapping[str, Any]) -> dict[str, Mapping[str, str]]:
     """A part's as-of API texts (export.asof_texts), by board: each board's files are its own. Inside a
     simcache.kept_in block they are kept by the board's share key (asof.part_keys: everything its months, changes
     and frontiers read) and the snapshots' days, the only other input of its files: a board an edit did not reach
@@ -219,7 +219,7 @@ def _asof_texts(plan: asof.AsofPlan, part: Mapping[str, Any]) -> dict[str, dict[
     view = asof.part_view(plan, part)
     keys = part.get("keys") or {}
     snapshots = hashlib.sha256(pickle.dumps(plan.snapshots, protocol=5)).hexdigest()
-    out = {}
+    out: dict[str, Mapping[str, str]] = {}
     for b, per_month in part["boards"].items():
         make = functools.partial(export.asof_texts, {**view, "boards": {b: per_month}})
         if b in keys and simcache.current() is not None:
@@ -271,7 +271,7 @@ def _today(
         )
     sources = _listed(repo.sources, "sources")
     as_of: dict[str, Any] = {}  # boards only (no months): neither the as-of views nor the API files
-    api_files: dict[str, str] = {}
+    api_files = export.Texts()
     if plan is not None and months is not None:
         api_files = export.api_files(
             boards,
@@ -556,6 +556,7 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
         computed = compute(repo, folder(Path(root)), inputs=data, root=Path(root))
     except workers.Failed as exc:
         return Outcome(problems + [worker_problem(exc)])
+    files: Mapping[str, str]
     if fmt == "eee":
         from ..interchange.eee import export_eee
 

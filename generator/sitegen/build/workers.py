@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 import os
 import pickle
 import select
@@ -146,7 +147,13 @@ def start(name: str, fn: Callable[[], Any]) -> Handle:
     if jobs() <= 1 or not hasattr(os, "fork"):
         return handle
     read, write = os.pipe()
+    # Every object the parent holds now is moved out of the cyclic collector's reach (gc.freeze) for the fork: a
+    # collection in the worker would otherwise write to each of them and so copy every page of the parent's heap
+    # into the worker. The parent takes them back at once; the worker leaves them frozen (it never frees them).
+    gc.freeze()
     pid = os.fork()
+    if pid != 0:
+        gc.unfreeze()
     if pid == 0:  # the worker: compute, answer, and leave without running the parent's exit handlers
         code = 0
         try:

@@ -73,7 +73,7 @@ class SiteContext:
     methodology_pages: dict[str, str]
     frontiers: dict[str, Any]
     data_date: str
-    api_files: dict[str, str] = field(default_factory=dict)
+    api_files: Mapping[str, str] = field(default_factory=dict)  # export.Texts in a build
     site_name: str = SITE_NAME
     site_description: str = SITE_DESCRIPTION
     repo_url: str = ""
@@ -109,7 +109,7 @@ class Computed(Protocol):
     @property
     def index_defs(self) -> dict[str, dict[str, Any]]: ...
     @property
-    def api_files(self) -> dict[str, str]: ...
+    def api_files(self) -> Mapping[str, str]: ...
     @property
     def frontiers(self) -> dict[str, Any]: ...
     @property
