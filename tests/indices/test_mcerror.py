@@ -3,6 +3,7 @@ simulation cache (indices/simcache.py, build/simcache.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 
@@ -258,11 +259,12 @@ def test_file_store_keeps_entries_whole_and_prunes_what_a_build_did_not_use(tmp_
     store.put("a" * 64, b"one")
     store.put("b" * 64, b"two")
     assert FileStore(folder, "salt").get("a" * 64) == b"one"
+    assert FileStore(folder, "other code").get("a" * 64) is None  # the file's name is salted: new code misses
     (folder / ".leftover.tmp").write_bytes(b"")
     later = FileStore(folder, "salt")
     later.get("b" * 64)
     later.prune()
-    assert sorted(os.listdir(folder)) == ["b" * 64 + ".pickle"]
+    assert sorted(os.listdir(folder)) == [hashlib.sha256(("salt\0" + "b" * 64).encode()).hexdigest() + ".pickle"]
 
 
 def test_file_store_behind_a_symlink_keeps_nothing(tmp_path):

@@ -24,6 +24,7 @@ safe: the next build computes everything again and writes the same bytes (tests/
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -40,7 +41,10 @@ def folder(root: Path) -> Path | None:
 
 
 class FileStore:
-    """get/put of indices/simcache.Store over `folder`, salted by `salt` (the package digest)."""
+    """get/put of indices/simcache.Store over `folder`, salted by `salt` (the package digest): an entry's file is
+    named by the digest of the salt and its key, so every entry misses after a change to the code, whether or not
+    its caller's key covers the code (the as-of months' and shares' keys cover the inputs only). `used` holds the
+    keys as the callers give them."""
 
     def __init__(self, folder: Path, salt: str, writable: bool = True):
         self.folder, self.salt, self.writable = Path(folder), salt, writable
@@ -48,8 +52,11 @@ class FileStore:
         # a link on the way would put the entries elsewhere: such a store keeps nothing
         self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
 
+    def _name(self, key: str) -> str:
+        return hashlib.sha256(f"{self.salt}\0{key}".encode()).hexdigest()
+
     def _path(self, key: str) -> Path:
-        return self.folder / f"{key}.pickle"
+        return self.folder / f"{self._name(key)}.pickle"
 
     def get(self, key: str) -> bytes | None:
         self.used.add(key)
@@ -67,11 +74,11 @@ class FileStore:
         if not (self.ok and self.writable):  # a read-only store (build --check) only loads
             return
         try:
-            reuse.write_cache_entry(self.folder, key, data)
+            reuse.write_cache_entry(self.folder, self._name(key), data)
         except OSError:
             return  # a cache that cannot be written is only slower: the board is already computed
 
     def prune(self) -> None:
         """Remove the entries this build did not use (and any left half-written)."""
         if self.ok and self.writable:
-            reuse.prune_cache(self.folder, self.used)
+            reuse.prune_cache(self.folder, {self._name(key) for key in self.used})
