@@ -171,6 +171,12 @@ def test_each_definitions_share_is_keyed_by_what_it_reads():
     assert keys(defs=later)["toy"] != base["toy"]
     other = dict(DEFS, other=dict(DEFS["toy"], id="other", name="Other"))
     assert keys(defs=other)["toy"] == base["toy"]
+    # a version of the same name reading b2 too: versions may make the same board (one share holds it), so a
+    # change to b2 reaches toy's share as well as late's, and the two hit or miss together
+    wider = dict(DEFS, late=dict(DEFS["late"], constituents=[{"benchmark": "b1", "weight": 1},
+                                                             {"benchmark": "b2", "weight": 1}]))
+    assert keys(b2, defs=wider)["toy"] != keys(defs=wider)["toy"]
+    assert keys(b2, defs=wider)["late"] != keys(defs=wider)["late"]
 
 
 def test_a_boards_as_of_texts_are_kept_by_its_share_key_and_the_snapshots_days(monkeypatch):

@@ -776,9 +776,11 @@ def part_keys(
     registry and the frames' columns, `slim`; the plan's months, days, availability and price steps; every model
     row (present models and their prices decide each month's frame); every (published, model) pair of the results
     (the month-to-month changes say which models had results published in the month, of any benchmark); and
-    every result row and per-question frame of the benchmarks it reads (benchmarks_read), in the plan's order.
+    every result row and per-question frame of the benchmarks it or another version of its name reads
+    (benchmarks_read), in the plan's order.
     That is all the month keys (InputDigests.key) cover and more, so a key only misses where the share would
-    be the same, never hits where it would differ. The store adds its salt (the package's code)."""
+    be the same, never hits where it would differ. The store adds its salt (the package's code: build/simcache.py
+    FileStore names each entry by the salt and the key)."""
     results = plan.results
     dated = sorted(
         (day, model)
@@ -795,8 +797,10 @@ def part_keys(
     out = {}
     for index_id in ids:
         definition = index_defs[index_id]
-        reads = benchmarks_read(definition)
         named = sorted((k, v) for k, v in index_defs.items() if v.get("name") == definition.get("name"))
+        # the versions of one name may make the same board (its months from each): one share holds it, so every
+        # version's key covers the benchmarks any of them reads, and they hit or miss together
+        reads = tuple(sorted({b for _, v in named for b in benchmarks_read(v)} | set(benchmarks_read(definition))))
         digest = common.copy()
         digest.update(_digest((index_id, definition, named, reads)))
         digest.update(rows[np.isin(benchmark, reads)].tobytes())
