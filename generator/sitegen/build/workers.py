@@ -151,7 +151,11 @@ def start(name: str, fn: Callable[[], Any]) -> Handle:
     # collection in the worker would otherwise write to each of them and so copy every page of the parent's heap
     # into the worker. The parent takes them back at once; the worker leaves them frozen (it never frees them).
     gc.freeze()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except BaseException:
+        gc.unfreeze()  # no worker: the parent's objects go back to the collector as after a fork
+        raise
     if pid != 0:
         gc.unfreeze()
     if pid == 0:  # the worker: compute, answer, and leave without running the parent's exit handlers
