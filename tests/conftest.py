@@ -159,8 +159,9 @@ def real_computed(real_repo, tmp_path_factory):
 #: which share no module fixture (test_refresh_pr) or only session ones (test_browser: chromium and the fixture
 #: site, built once per worker, and the real site, rendered once per run; a third of the suite's time, which would
 #: otherwise keep one worker busy alone; test_docs_commands: each part of the documents' commands in a clone of its
-#: own).
-SPREAD = {"test_refresh_pr.py", "test_browser.py", "test_docs_commands.py"}
+#: own; test_incremental: ~110 s of small builds whose module fixtures, a first build of each toy tree, take 1-4 s,
+#: so a worker that runs its tests builds them again).
+SPREAD = {"test_refresh_pr.py", "test_browser.py", "test_docs_commands.py", "test_incremental.py"}
 #: Each work unit's measured seconds (setup + call + teardown of its tests), one `SECONDS UNIT` line each, the unit
 #: a file's path or, for a SPREAD file, a test's id: the units are handed out longest first, so that no slow one
 #: starts last and keeps one worker busy alone while the other has ended. A unit not listed (a new file) comes
