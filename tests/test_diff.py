@@ -888,7 +888,7 @@ def test_a_diff_finds_the_builds_entries_and_removes_none_of_them(tmp_path, comp
     def spy(self, key):
         data = get(self, key)
         if data is not None:
-            found.append(f"{self.folder.name}/{key}.pickle")
+            found.append(f"{self.folder.name}/{self._path(key).name}")  # the entry's file (named by salt and key)
         return data
 
     monkeypatch.setattr(FileStore, "get", spy)
