@@ -199,7 +199,8 @@ def test_leaderboard_sort_filter_url(browser, server):
     total = table.locator("tbody tr").count()
     assert not page.locator("select[name=weights]").is_visible()  # the filters fold behind one control
     _unfold(page, "filters")
-    assert "open=filters" in _href(page)
+    # details' toggle event, which rewrites ?open=, is queued after the click returns: wait for it (30 s deadline)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('open') === 'filters'")
     page.select_option("select[name=weights]", "open")
     assert "weights=open" in _href(page)
     visible = table.locator("tbody tr:not([hidden])")
