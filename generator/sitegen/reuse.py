@@ -133,6 +133,12 @@ def cache_folder(root: Path) -> Path | None:
 CACHE_ENTRY = re.compile(r"[0-9a-f]{64}\.pickle")
 
 
+def no_link_on_the_way(folder: Path, depth: int = 2) -> bool:
+    """Whether neither a cache store's folder nor its `depth` nearest parents is a symlink: a link on the way would
+    put the entries elsewhere, so such a store keeps and gives nothing (simcache.FileStore, PageStore, parsecache)."""
+    return not any(p.is_symlink() for p in (folder, *folder.parents[:depth]))
+
+
 def write_cache_entry(folder: Path, name: str, data: bytes) -> None:
     """Write `folder/name.pickle` whole or not at all: a temporary file of this process (never through a link,
     never over another's) replaced into place. OSError is the caller's: a cache that cannot be written is only
@@ -240,8 +246,7 @@ class PageStore:
     def __init__(self, folder: Path, writable: bool = True):
         self.folder = Path(folder)
         self.writable = writable
-        # a link on the way would put the entries elsewhere: such a store keeps and gives nothing
-        self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
+        self.ok = no_link_on_the_way(self.folder)
         self.record: dict[str, str] = {}
         if self.ok:
             try:

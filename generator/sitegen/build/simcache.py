@@ -49,8 +49,7 @@ class FileStore:
     def __init__(self, folder: Path, salt: str, writable: bool = True):
         self.folder, self.salt, self.writable = Path(folder), salt, writable
         self.used: set[str] = set()
-        # a link on the way would put the entries elsewhere: such a store keeps nothing
-        self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:2]))
+        self.ok = reuse.no_link_on_the_way(self.folder)
 
     def _name(self, key: str) -> str:
         return hashlib.sha256(f"{self.salt}\0{key}".encode()).hexdigest()

@@ -42,8 +42,7 @@ class Store:
         self.used: set[str] = set()
         self.names: dict[tuple[str, str], str] = {}  # (path, kind) -> the entry this run parsed it by
         self.entries: dict[str, _Entry] = {}  # this run's, by name: read, or made and written once checked
-        # a link on the way would put the entries elsewhere: such a store keeps nothing
-        self.ok = not any(p.is_symlink() for p in (self.folder, *self.folder.parents[:3]))
+        self.ok = reuse.no_link_on_the_way(self.folder, 3)
 
     def _name(self, raw: bytes, rel: str, kind: str) -> str:
         head = f"{self.salt}\0{kind}\0{rel}\0".encode()
