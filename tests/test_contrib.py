@@ -567,7 +567,7 @@ def test_export_format_hf_writes_each_models_hugging_face_files(tmp_path):
     assert [m["value"] for r in entry["results"] for m in r["metrics"]] == [0.634]
     listed = yaml.safe_load((tmp_path / "hf/acme/widget-1/.eval_results/sitegen.yaml").read_text())
     assert [item["value"] for item in listed] == [63.4]
-    registry = Benchmarks.from_list(yaml.safe_load((root / "methodology/benchmarks.yaml").read_text())["benchmarks"])
+    registry = Benchmarks.load(root)  # the registry and methodology/interchange-names.yaml the export wrote by
     again = hf.import_model_index((tmp_path / "hf/acme/widget-1/model-index.yaml").read_text(), source="s",
                                   retrieved="2025-06-01", benchmarks=registry, resolve=lambda name: [name])
     assert again.results == [{"model": "acme/widget-1", "benchmark": "hle", "value": 63.4}]

@@ -44,9 +44,6 @@ ALLOWED: dict[str, str] = {
     "benchmark this repository happens to use too",
     "cli/init.py": "the same default repository: its benchmark's id and name and its source, as `sitegen init` "
     "writes them",
-    "interchange/names.yaml": "the reviewed table of the names other formats (Every Eval Ever, Hugging Face) give "
-    "this repository's benchmarks, keyed by its benchmark ids: data of this repository kept in the core's "
-    "interchange folder; not this part's to move (reported)",
 }
 #: Display names that are also the engine's own words, with the reason.
 WORDS: dict[str, str] = {

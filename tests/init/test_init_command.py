@@ -37,7 +37,7 @@ def repo(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("init") / "leaderboard"
     result = run("init", str(folder))
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("wrote 32 files into ")
+    assert result.output.startswith("wrote 33 files into ")
     return folder
 
 

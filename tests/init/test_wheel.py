@@ -80,7 +80,7 @@ def test_the_wheel_makes_builds_and_diffs_a_new_leaderboard(installed, tmp_path,
     sitegen = str(installed / "sitegen")
     work = tmp_path / "leaderboard"
     work.mkdir()
-    assert "wrote 32 files" in sh(sitegen, "init", cwd=work, env=env)
+    assert "wrote 33 files" in sh(sitegen, "init", cwd=work, env=env)
     sh(sitegen, "build", "--check", "--quiet", cwd=work, env=env)
     sh(sitegen, "build", "--quiet", cwd=work, env=env)  # before git init: dates come from the data
 

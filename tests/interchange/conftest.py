@@ -1,6 +1,6 @@
-"""A small repository for the interchange commands: the project's benchmark registry, three registered sources
-(hf-cards, eee-files, old-import, which already has an imported file), the models the real files name, and a
-per-benchmark board definition."""
+"""A small repository for the interchange commands: the project's benchmark registry and names table, three
+registered sources (hf-cards, eee-files, old-import, which already has an imported file), the models the real files
+name, and a per-benchmark board definition."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ def root(tmp_path) -> Path:
     repo = tmp_path / "repo"
     (repo / "methodology").mkdir(parents=True)
     shutil.copy(HERE.parents[1] / "methodology" / "benchmarks.yaml", repo / "methodology" / "benchmarks.yaml")
+    shutil.copy(HERE.parents[1] / "methodology" / "interchange-names.yaml", repo / "methodology")
     (repo / "scores" / "imported").mkdir(parents=True)
     sources = {"sources": [_source("hf-cards"), _source("eee-files"), _source("old-import")]}
     (repo / "scores" / "sources.yaml").write_text(yaml.safe_dump(sources, sort_keys=False), encoding="utf-8")

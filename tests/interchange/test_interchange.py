@@ -11,14 +11,43 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from sitegen.data import schema
 from sitegen.interchange import eee, hf
-from sitegen.interchange.records import Benchmarks, resolver, to_model_results
+from sitegen.interchange.records import Benchmarks, NamesTable, resolver, to_model_results
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UUID4 = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 
+#: A names table as methodology/interchange-names.yaml writes one (this repository's entries for these benchmarks).
+NAMES = NamesTable.from_data(yaml.safe_load("""
+benchmarks:
+  gpqa-diamond:
+    name: GPQA Diamond
+    hub: [{dataset: Idavidrein/gpqa, config: gpqa_diamond}]
+    names: [gpqa_diamond, GPQA Diamond]
+  hle:
+    name: Humanity's Last Exam
+    hub: [{dataset: cais/hle, config: null}]
+    names: [HLE, Humanity's Last Exam, hle.accuracy]
+    metrics:
+      calibration-error: [hle.calibration_error]
+  mmlu-pro:
+    name: MMLU-Pro
+    hub: [{dataset: TIGER-Lab/MMLU-Pro, config: null}]
+    names: [mmlu_pro, MMLU-PRO]
+  aime-2025:
+    hub: [{dataset: math-ai/aime25, config: null}]
+    names: [aime25]
+  swe-bench-verified:
+    name: SWE-bench Verified
+    hub: [{dataset: princeton-nlp/SWE-bench_Verified, config: null}]
+    names: [swe_bench_verified, SWE-bench Verified]
+not:
+  - hub: Idavidrein/gpqa
+    why: GPQA without the gpqa_diamond config is the whole GPQA set
+"""))
 REGISTRY = Benchmarks.from_list([
     {"id": "gpqa-diamond", "name": "GPQA Diamond", "scale": {"min": 0, "max": 100, "unit": "percent"},
      "higher_is_better": True, "url": "https://example.org/gpqa"},
@@ -32,7 +61,7 @@ REGISTRY = Benchmarks.from_list([
      "higher_is_better": True, "url": "https://example.org/swe"},
     {"id": "lmarena-text", "name": "LMArena Text", "scale": {"unit": "elo"}, "higher_is_better": True,
      "url": "https://example.org/arena"},
-])
+], NAMES)
 MODELS = {"acme/widget-7b-instruct": {"name": "Widget 7B Instruct", "aliases": ["Widget-7B-Instruct"]}}
 RESOLVE = resolver(models=MODELS)
 W = "acme/widget-7b-instruct"

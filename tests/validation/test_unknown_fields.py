@@ -138,6 +138,16 @@ headline:
   stray: 2
 """
 
+INTERCHANGE_NAMES = """\
+benchmarks:
+  quiz:
+    names: [quiz_v1]
+    hub: [{dataset: acme/quiz, stray: 1}]
+    stray: 2
+not:
+  - {name: quiz_v2, why: another set, stray: 3}
+"""
+
 
 def problems(kind: str, text: str) -> list[tuple[int, int, str, str]]:
     parsed, found = yamlstrict.parse(text.encode(), f"{kind}.yaml")
@@ -159,6 +169,8 @@ def problems(kind: str, text: str) -> list[tuple[int, int, str, str]]:
         ("identity", IDENTITY, [(7, 30, "vendor_defaults[0].rules[0].bare.stray")]),
         ("metadata", METADATA, [(7, 5, "rules[0].stray")]),
         ("site", SITE, [(3, 1, "stray"), (6, 3, "headline.stray")]),
+        ("interchange-names", INTERCHANGE_NAMES,
+         [(4, 32, "benchmarks.quiz.hub[0].stray"), (5, 5, "benchmarks.quiz.stray"), (7, 39, "not[0].stray")]),
     ],
 )
 def test_an_unknown_field_is_placed_at_its_key_in_every_kind_of_file(kind, text, expected):
@@ -199,4 +211,4 @@ def test_every_schema_that_closes_an_object_is_covered_here():
         or '"unevaluatedProperties": false' in schema.schema_text(name)
     }
     assert closed == {"model", "imported", "overrides", "sources", "benchmarks", "index", "ignore", "identity",
-                      "metadata", "site"}, json.dumps(sorted(closed))
+                      "metadata", "site", "interchange-names"}, json.dumps(sorted(closed))

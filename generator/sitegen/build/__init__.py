@@ -559,12 +559,14 @@ def export_files(root: Path, out: Path, fmt: str = "api") -> Outcome:
     files: Mapping[str, str]
     if fmt == "eee":
         from ..interchange.eee import export_eee
+        from ..interchange.records import NamesTable
 
-        files = export_eee(computed)
+        files = export_eee(computed, NamesTable.from_doc(repo.names))
     elif fmt == "hf":
         from ..interchange.hf import export_hf
+        from ..interchange.records import NamesTable
 
-        files = export_hf(computed)
+        files = export_hf(computed, NamesTable.from_doc(repo.names))
     else:
         files = computed.api_files
 

@@ -246,8 +246,8 @@ def interchange_import(
         raise click.UsageError("--retrieved is required for the Hugging Face formats")
     if fmt == "hf-eval-results" and not model_name:
         raise click.UsageError("--model is required for hf-eval-results")
-    benchmarks, resolve = Benchmarks.load(root), resolver(root)
-    try:  # every input is read bounded and strictly; whatever it holds, a placed message and exit 1
+    try:  # the names table and every input are read bounded and strictly; whatever they hold, placed messages, exit 1
+        benchmarks, resolve = Benchmarks.load(root), resolver(root)
         outcome = _interchange_read(fmt, source, paths, retrieved, model_name, benchmarks, resolve)
     except Refused as exc:
         _refused(exc)

@@ -1332,7 +1332,7 @@ def question_count_or_unknown(index: Index) -> Iterator[Problem]:
             )
 
 
-from . import checks_methodology, checks_site  # noqa: E402,F401  (register the methodology and site.yaml rules)
+from . import checks_methodology, checks_site, interchange_names  # noqa: E402,F401  (register their rules)
 
 # ---------------------------------------------------------------- display names (CONTRIBUTING.md, "Name a model")
 

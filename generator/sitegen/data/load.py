@@ -36,6 +36,8 @@ _SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 MAX_RAW_BYTES = 50 * 1024 * 1024
 # Files in a folder of one kind that are of another kind.
 SPECIAL_FILES = {"scores/imported/ignore.yaml": "ignore"}
+#: The reviewed table of the names other formats give the registry's benchmarks (interchange/records.py reads it).
+INTERCHANGE_NAMES = "methodology/interchange-names.yaml"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +85,7 @@ class Repo:
     metadata: Doc | None = None  # scores/metadata.yaml: sourced metadata rules for releases, families, organisations
     identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
     site: Doc | None = None  # methodology/site.yaml: how the site presents the boards (title, order, charts)
+    names: Doc | None = None  # methodology/interchange-names.yaml: other formats' names for the benchmarks
 
     def all_docs(self) -> Iterator[Doc]:
         for doc in (
@@ -94,6 +97,7 @@ class Repo:
             self.metadata,
             self.identity,
             self.site,
+            self.names,
         ):
             if doc is not None:
                 yield doc
@@ -339,6 +343,13 @@ def read_yaml(root: Path, rel: str, problems: list[Problem] | None = None) -> An
     return parsed.data if parsed is not None else None
 
 
+def read_doc(root: Path, rel: str, kind: str, problems: list[Problem]) -> Doc | None:
+    """One data file as the loader reads it (read_yaml's rules, with its marks for placed problems), or None when
+    it is missing or cannot be read (why, other than missing, goes to `problems`)."""
+    path = Path(root) / rel
+    return _read_yaml(path, Path(root), kind, problems) if os.path.lexists(path) else None
+
+
 def _load_models(root: Path, problems: list[Problem]) -> list[Doc]:
     folder = root / "scores" / "models"
     docs: list[Doc] = []
@@ -520,6 +531,7 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     citation = single("CITATION.cff", "citation", False)
     identity = single("scores/identity.yaml", "identity", False)
     site = single("methodology/site.yaml", "site", False)
+    names = single(INTERCHANGE_NAMES, "interchange-names", False)
     indices = _load_flat(root / "methodology" / "indices", root, "index", problems)
     kinds.resolve_kinds(doc.data for doc in indices)  # a generic kind name -> the engine's (data/kinds.py)
     models = _load_models(root, problems)
@@ -553,5 +565,6 @@ def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
         metadata,
         identity,
         site,
+        names,
     )
     return repo, problems

@@ -35,6 +35,7 @@ SCHEMA_FOR_KIND = {
     "metadata": "metadata.schema.json",
     "raw": "raw.schema.json",  # one row of a per-question .jsonl file
     "site": "site.schema.json",
+    "interchange-names": "interchange-names.schema.json",
 }
 MAX_PER_FILE = 50
 

@@ -16,6 +16,7 @@ FILES = (
     ("imported", "scores/imported/<source>.yaml"),
     ("index", "methodology/indices/<id>.yaml"),
     ("site", "methodology/site.yaml"),
+    ("interchange-names", "methodology/interchange-names.yaml"),
 )
 MAX_DEPTH = 6
 

@@ -8,7 +8,7 @@ One EEE file is one model evaluated by one evaluator at one retrieval time, with
 | EEE | ours |
 |---|---|
 | `model_info.id`, then `model_info.name` | `model` (resolved through the registry's names and aliases) |
-| `metric_id`, `evaluation_result_id`, `evaluation_name`; else `hf_repo` + `hf_config`, `additional_details.benchmark_hf_repo`, `dataset_name` | `benchmark` (and metric) by names.yaml; see `_benchmark` |
+| `metric_id`, `evaluation_result_id`, `evaluation_name`; else `hf_repo` + `hf_config`, `additional_details.benchmark_hf_repo`, `dataset_name` | `benchmark` (and metric) by methodology/interchange-names.yaml; see `_benchmark` |
 | `metric_config.metric_id` / `metric_name` | `metric` ("" for accuracy/score/pass@1/..., else a declared metric; pass@k with k > 1 only as a declared metric) |
 | `source_data.additional_details.subset`, `hf_config` | `subset` (when the benchmark declares it) |
 | `eval_library.name` (unless "unknown") | `harness` |
@@ -39,6 +39,7 @@ from .records import (
     TEXT,
     Benchmarks,
     Imported,
+    NamesTable,
     Refused,
     Resolve,
     at_k,
@@ -222,7 +223,7 @@ def _log_records(
 
 
 def _benchmark(result: dict, benchmarks: Benchmarks) -> tuple[str | None, str | None, str]:
-    """(benchmark, metric or None = read it from metric_config, why not) for one EEE result, by names.yaml.
+    """(benchmark, metric or None = read it from metric_config, why not) for one EEE result, by the names table.
 
     The result's own names (metric_id, evaluation_result_id, evaluation_name) are looked up first. Failing that, its
     dataset (hf_repo with hf_config, additional_details.benchmark_hf_repo, dataset_name) maps it only when it
@@ -270,7 +271,7 @@ def _other_name(own: list, bench: str, dataset_name: str | None, benchmarks: Ben
             continue  # a metric name: judged with the metric below
         return (
             f"{name!r} is not a name of {bench} or of one of its metrics in the names table "
-            "(interchange/names.yaml): a part of the benchmark or another measure"
+            "(methodology/interchange-names.yaml): a part of the benchmark or another measure"
         )
     return ""
 
@@ -487,9 +488,10 @@ def _log(r: dict, date: str, benchmarks: Benchmarks, model: dict, source: dict) 
     }
 
 
-def export_eee(computed) -> dict[str, str]:
-    """Every published benchmark board as EEE JSON files {path: text}, deterministic (sorted keys and paths)."""
-    benchmarks = Benchmarks.from_list(computed.benchmarks)
+def export_eee(computed, names: NamesTable | None = None) -> dict[str, str]:
+    """Every published benchmark board as EEE JSON files {path: text}, deterministic (sorted keys and paths).
+    `names`: the repository's names table (NamesTable.from_doc), which gives the display names and Hub datasets."""
+    benchmarks = Benchmarks.from_list(computed.benchmarks, names)
     models = {}
     for row in computed.models.to_dict("records"):
         models[row["model"]] = {

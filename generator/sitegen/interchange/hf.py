@@ -21,8 +21,8 @@ model-index (model card front matter)::
       notes: no-tools
 
 Mapping (both directions):
-- benchmark: the names table (interchange/names.yaml) by Hub dataset id (+ config / task_id), else by name; the
-  table's `not` entries give the reason a look-alike (GPQA without the Diamond config) is refused.
+- benchmark: the names table (methodology/interchange-names.yaml) by Hub dataset id (+ config / task_id), else by
+  name; the table's `not` entries give the reason a look-alike (GPQA without the Diamond config) is refused.
 - metric: a declared secondary metric by type or name; accuracy/score/pass@1/... is the primary metric; any other
   metric is skipped with a reason.
 - subset: a dataset config (model-index) or task_id (.eval_results) that the benchmark declares as a subset.
@@ -44,6 +44,7 @@ from .records import (
     TEXT,
     Benchmarks,
     Imported,
+    NamesTable,
     Refused,
     Resolve,
     board_records,
@@ -334,11 +335,12 @@ def to_eval_results(records: list[dict], *, benchmarks: Benchmarks) -> str:
     return _dump(out)
 
 
-def export_hf(computed) -> dict[str, str]:
+def export_hf(computed, names: NamesTable | None = None) -> dict[str, str]:
     """Every published benchmark board's rows (the records the Every Eval Ever export takes), per model, as the
     two Hugging Face files a model repository carries: `<model id>/model-index.yaml`, the model card's
-    `model-index` front matter, and `<model id>/.eval_results/sitegen.yaml`. {path: text}, deterministic."""
-    benchmarks = Benchmarks.from_list(computed.benchmarks)
+    `model-index` front matter, and `<model id>/.eval_results/sitegen.yaml`. {path: text}, deterministic. `names`:
+    the repository's names table (NamesTable.from_doc), which gives each benchmark's Hub dataset; none: ids only."""
+    benchmarks = Benchmarks.from_list(computed.benchmarks, names)
     by_model: dict[str, list[dict]] = {}
     for r in board_records(computed):
         by_model.setdefault(r["model"], []).append(r)

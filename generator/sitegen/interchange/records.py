@@ -10,12 +10,13 @@ from pathlib import Path
 
 import yaml
 
-NAMES_FILE = Path(__file__).with_name("names.yaml")
+from ..data.interchange_names import norm
 
 
 @dataclasses.dataclass(frozen=True)
 class BenchmarkName:
-    """How other formats name one of our benchmarks (an entry of names.yaml, the reviewed table)."""
+    """How other formats name one of our benchmarks (an entry of methodology/interchange-names.yaml, the reviewed
+    table)."""
 
     benchmark: str
     hubs: tuple[tuple[str, str | None], ...] = ()  # Hugging Face (dataset, config); config None = whole dataset
@@ -32,21 +33,53 @@ class BenchmarkName:
         return self.hubs[0][1] if self.hubs else None
 
 
-def load_names(path: Path = NAMES_FILE) -> tuple[tuple[BenchmarkName, ...], tuple[tuple[str, str, str], ...]]:
-    """The names table: (entries, refusals as (kind 'hub' or 'name', normalised name, why))."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    entries = []
-    for bench, entry in data["benchmarks"].items():
-        hubs = tuple((h["dataset"], h.get("config")) for h in entry.get("hub") or ())
-        metrics = tuple((m, tuple(str(n) for n in names)) for m, names in (entry.get("metrics") or {}).items())
-        entries.append(
-            BenchmarkName(bench, hubs, entry.get("name"), tuple(str(n) for n in entry.get("names") or ()), metrics)
+@dataclasses.dataclass(frozen=True)
+class NamesTable:
+    """The repository's methodology/interchange-names.yaml: its entries, and its refusals as (kind 'hub' or 'name',
+    normalised name, why). A repository without the file has the empty table: an exact benchmark id still names
+    itself (Benchmarks.by_name)."""
+
+    entries: tuple[BenchmarkName, ...] = ()
+    refused: tuple[tuple[str, str, str], ...] = ()
+
+    @classmethod
+    def from_data(cls, data: dict | None) -> NamesTable:
+        """The table of a file's data, valid by its schema (None: no file)."""
+        entries = []
+        for bench, entry in ((data or {}).get("benchmarks") or {}).items():
+            hubs = tuple((h["dataset"], h.get("config")) for h in entry.get("hub") or ())
+            metrics = tuple((m, tuple(str(n) for n in names)) for m, names in (entry.get("metrics") or {}).items())
+            names = tuple(str(n) for n in entry.get("names") or ())
+            entries.append(BenchmarkName(bench, hubs, entry.get("name"), names, metrics))
+        refusals = tuple(
+            ("hub", norm(r["hub"]), r["why"]) if "hub" in r else ("name", norm(r["name"]), r["why"])
+            for r in (data or {}).get("not") or ()
         )
-    refusals = tuple(
-        ("hub", norm(r["hub"]), r["why"]) if "hub" in r else ("name", norm(r["name"]), r["why"])
-        for r in data.get("not") or ()
-    )
-    return tuple(entries), refusals
+        return cls(tuple(entries), refusals)
+
+    @classmethod
+    def from_doc(cls, doc) -> NamesTable:
+        """The table of a loaded repository's names file (load.Repo.names; None: no file)."""
+        return cls.from_data(doc.data if doc is not None else None)
+
+    @classmethod
+    def load(cls, root: Path, registry: dict[str, dict]) -> NamesTable:
+        """The table of root's methodology/interchange-names.yaml, read and checked as `sitegen validate` checks
+        it (strict YAML, its schema, the rules against the registry `registry`); Refused with every error found.
+        No file: the empty table."""
+        from ..data import interchange_names, load, schema
+        from ..problems import ERROR
+
+        problems: list = []
+        doc = load.read_doc(root, load.INTERCHANGE_NAMES, "interchange-names", problems)
+        if doc is not None:
+            problems += schema.check_doc(doc)
+            if not problems:  # the rules read a table of the schema's shape
+                problems += interchange_names.names_problems(doc, registry)
+        errors = sorted(p for p in problems if p.severity == ERROR)
+        if errors:
+            raise Refused(errors)
+        return cls.from_doc(doc)
 
 
 #: Metric names that mean a benchmark's primary metric (compared after `norm`).
@@ -70,13 +103,6 @@ PRIMARY_METRICS = frozenset(
 )
 
 
-def norm(text) -> str:
-    """A comparison key: case folded, every run of other characters than letters and digits one '-'."""
-    return re.sub(r"[^0-9a-z²]+", "-", str(text).casefold()).strip("-")
-
-
-BENCHMARK_NAMES, REFUSED_NAMES = load_names()
-
 _AT_K = re.compile(r"\b(pass|maj|cons)\s*(@|\^|-at-|_at_|\s+at\s+)\s*(\d+)", re.IGNORECASE)
 
 
@@ -93,30 +119,34 @@ def at_k(names) -> tuple[str, int] | None:
 
 @dataclasses.dataclass(frozen=True)
 class Benchmarks:
-    """The benchmark registry (methodology/benchmarks.yaml entries) with the lookups importers need."""
+    """The benchmark registry (methodology/benchmarks.yaml entries) and the names table
+    (methodology/interchange-names.yaml) with the lookups importers and exporters need."""
 
     entries: dict  # id -> registry entry
+    names: NamesTable = NamesTable()
 
     @classmethod
-    def from_list(cls, entries: list[dict]) -> Benchmarks:
-        return cls({e["id"]: e for e in entries})
+    def from_list(cls, entries: list[dict], names: NamesTable | None = None) -> Benchmarks:
+        return cls({e["id"]: e for e in entries}, names or NamesTable())
 
     @classmethod
     def load(cls, root: Path) -> Benchmarks:
+        """Root's registry and names table (NamesTable.load: Refused when the table has errors)."""
         from ..data.load import read_yaml
 
         data = read_yaml(root, "methodology/benchmarks.yaml") or {}
-        return cls.from_list(data.get("benchmarks", []))
+        entries = {e["id"]: e for e in data.get("benchmarks", [])}
+        return cls(entries, NamesTable.load(root, entries))
 
     def find(self, hub: str | None = None, config: str | None = None, names=()) -> str | None:
-        """Our benchmark id for a Hub dataset (and config) or any of `names` (names.yaml); None when none matches."""
+        """Our benchmark id for a Hub dataset (and config) or any of `names` (the names table); None when none matches."""
         return self.by_hub(hub, config) or next((hit[0] for hit in map(self.by_name, names) if hit), None)
 
     def by_hub(self, hub: str | None, config: str | None = None) -> str | None:
         """The benchmark a Hugging Face dataset (with its config) is, by the names table."""
         if not hub:
             return None
-        for entry in BENCHMARK_NAMES:
+        for entry in self.names.entries:
             if entry.benchmark not in self.entries:
                 continue
             for dataset, wanted in entry.hubs:
@@ -131,7 +161,7 @@ class Benchmarks:
         key = norm(name)
         if key in self.entries:
             return key, ""
-        for entry in BENCHMARK_NAMES:
+        for entry in self.names.entries:
             if entry.benchmark not in self.entries:
                 continue
             if key in {norm(n) for n in (entry.name, *entry.names) if n}:
@@ -146,7 +176,7 @@ class Benchmarks:
         """Why the table says a dataset (not matched with its config) or a name is not one of our benchmarks."""
         keys = {("hub", norm(hub))} if hub else set()
         keys |= {("name", norm(n)) for n in names if n not in (None, "")}
-        return next((why for kind, key, why in REFUSED_NAMES if (kind, key) in keys), None)
+        return next((why for kind, key, why in self.names.refused if (kind, key) in keys), None)
 
     def metric(self, benchmark: str, names=()) -> str | None:
         """'' for the primary metric, a declared metric id, or None when the names mean some other metric.
@@ -203,7 +233,7 @@ class Benchmarks:
     def export_name(self, benchmark: str) -> BenchmarkName:
         """The table's entry for a benchmark, its display name defaulting to the registry's."""
         registry_name = self.entries.get(benchmark, {}).get("name", benchmark)
-        for entry in BENCHMARK_NAMES:
+        for entry in self.names.entries:
             if entry.benchmark == benchmark:
                 return entry if entry.name else dataclasses.replace(entry, name=registry_name)
         return BenchmarkName(benchmark, name=registry_name)
