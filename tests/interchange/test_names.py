@@ -177,7 +177,8 @@ def test_the_rules_run_in_validation_and_an_unknown_registry_id_gets_the_registr
     _write(tmp_path, "benchmarks:\n  zzz:\n    names: [z]\n")
     doc = load.read_doc(tmp_path, load.INTERCHANGE_NAMES, "interchange-names", [])
     assert doc is not None and doc.kind == "interchange-names"
-    repo = load.Repo(tmp_path, None, None, None, None, None, (), (), (), (), (), names=doc)
+    repo = load.Repo(root=tmp_path, benchmarks=None, sources=None, overrides=None, ignore=None, citation=None,
+                     indices=(), models=(), imported=(), raw=(), pages=(), names=doc)
     assert [p.format() for p in checks.run_checks(repo) if p.path == load.INTERCHANGE_NAMES] == [
         "methodology/interchange-names.yaml:2:3: benchmarks.zzz: unknown benchmark 'zzz' "
         "(benchmark ids are listed in methodology/benchmarks.yaml)"]
