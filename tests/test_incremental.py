@@ -764,6 +764,36 @@ def test_a_stale_store_entry_would_be_caught(charted, tmp_path, monkeypatch):
     assert [name for name in files if files[name] != clean[name]] == [reuse.RECORD, "models/org1/m05/index.html"]
 
 
+def test_build_check_scans_only_the_pages_whose_bytes_it_has_not_seen(charted, monkeypatch):
+    """`build --check`'s link store (build/links.py): the first check scans every page, a check after a data edit only
+    the pages whose bytes the edit changed (each tested against the written files all the same), and the store then
+    holds exactly that check's pages."""
+    import hashlib
+    import pickle
+
+    from sitegen.build import links
+
+    scanned: list[str] = []
+    targets = write.link_targets
+
+    def counted(text, page_dir, base="/"):
+        scanned.append(hashlib.sha256(text.encode()).hexdigest())
+        return targets(text, page_dir, base)
+
+    monkeypatch.setattr(write, "link_targets", counted)
+    before, _ = checked_site(charted, monkeypatch)
+    pages = sorted(rel for rel in before if rel.endswith(".html"))
+    assert len(scanned) == len(pages)
+    scanned.clear()
+    edit_result(charted, random.Random(24))
+    after, _ = checked_site(charted, monkeypatch)
+    changed = sorted(rel for rel in after if rel.endswith(".html") and after[rel] != before.get(rel))
+    assert 0 < len(changed) < len(pages)
+    assert sorted(scanned) == sorted(hashlib.sha256(after[rel]).hexdigest() for rel in changed)
+    (entry,) = (charted / simcache.FOLDER / links.FOLDER).iterdir()
+    assert len(pickle.loads(entry.read_bytes())) == len([rel for rel in after if rel.endswith(".html")])
+
+
 def test_a_build_into_an_empty_folder_takes_its_pages_from_the_store(charted, tmp_path):
     """Without a previous site (another --out, or site/ deleted) a build takes the unchanged pages from the store
     and leaves it holding exactly its own pages."""

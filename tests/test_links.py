@@ -1,7 +1,11 @@
 """The internal-link check over a built site: what counts as broken, what is left alone."""
 
+import hashlib
+import pickle
 from pathlib import Path
 
+from sitegen import reuse, write
+from sitegen.build import links
 from sitegen.write import check_links
 
 
@@ -54,3 +58,157 @@ def test_root_relative_links_resolve_under_the_site_path(tmp_path):
     ]
     # served from the root of the host, /repo/... names files that do not exist
     assert [p.line for p in check_links(tmp_path)] == [1, 2, 3, 4, 5]
+
+
+# build --check's link store (build/links.py): a page's targets kept by its bytes' digest, every link tested always.
+
+def broken_site(folder: Path) -> None:
+    """Pages with each kind of problem, and clean pages whose targets are written."""
+    page(folder, "index.html", "\n".join([
+        '<link href="assets/site.css">',
+        '<a href="models/missing/">missing page</a>',
+        '<img src="../etc/passwd">',
+        '<a href="/repo/boards/">root-relative under the base</a>',
+        '<a href="/repo/boards/gone.html">root-relative, broken</a>',
+        '<a href="/other/">another site</a>',
+    ]))
+    page(folder, "boards/index.html", '<a href="../">home</a>\n<a href="a.html">a</a>\n<a href="../models/a/">a</a>')
+    page(folder, "boards/a.html", '<a href="../assets/site.css">css</a>\n\n<a href="b.html?x=1&amp;y=2">b</a>')
+    page(folder, "boards/b.html", '<a href="a.html#top">a</a>')
+    page(folder, "models/a/index.html", '<a href="../../boards/">boards</a>')
+    page(folder, "assets/site.css", "body{}")
+
+
+BROKEN = [
+    "site/index.html:2:1: link: broken internal link 'models/missing/' (the page or file it names was not generated)",
+    "site/index.html:3:1: link: '../etc/passwd' points outside the site (internal links stay within the site)",
+    "site/index.html:5:1: link: broken internal link '/repo/boards/gone.html' "
+    "(the page or file it names was not generated)",
+    "site/index.html:6:1: link: '/other/' points outside the site (internal links stay within the site)",
+]
+
+
+def test_link_targets_are_the_files_a_page_needs():
+    text = "\n".join([
+        '<a href="https://example.org/x">external</a> <a href="#s">fragment</a> <a href="mailto:x@y.org">mail</a>',
+        '<a href="../b/?q=1&amp;r=2">b</a> <a href="../b/#x">b again</a> <a href="../../../up">out</a>',
+        '<a href="/repo/">home</a> <a href="/repo">home</a> <a href="/repo/c%20d.html">c</a> <a href="/x/">x</a>',
+        '<link href="./">here</link> <img src="">',
+    ])
+    assert write.link_targets(text, "models/a", "/repo/") == ("models/b", "../up", "", "c d.html", "..", "models/a")
+
+
+def test_a_known_page_is_not_scanned_again_and_the_problems_are_the_same(tmp_path, monkeypatch):
+    broken_site(tmp_path)
+    cold = [p.format() for p in check_links(tmp_path, "/repo/")]
+    assert cold == BROKEN
+    known: dict = {}
+    assert [p.format() for p in check_links(tmp_path, "/repo/", known=known)] == BROKEN
+    assert len(known) == 5  # one entry a page
+    scanned = []
+    targets = write.link_targets
+    monkeypatch.setattr(write, "link_targets", lambda *a: scanned.append(a[1]) or targets(*a))
+    page(tmp_path, "boards/b.html", '<a href="a.html#top">a</a>\n<a href="c.html">new</a>')  # changed: scanned
+    assert [p.format() for p in check_links(tmp_path, "/repo/", known=known)] == [
+        "site/boards/b.html:2:1: link: broken internal link 'c.html' (the page or file it names was not generated)",
+        *BROKEN,
+    ]
+    assert scanned == ["boards"]
+    assert len(known) == 6  # the old entry of b.html stays in this mapping (the store keeps only the used ones)
+
+
+def test_an_unchanged_page_whose_target_disappeared_is_broken_warm_as_cold(tmp_path):
+    """The stale-verdict case: the page's bytes (and so its entry) are unchanged, the file it links to is gone."""
+    broken_site(tmp_path)
+    known: dict = {}
+    check_links(tmp_path, "/repo/", known=known)
+    (tmp_path / "boards/a.html").unlink()
+    (tmp_path / "models/a/index.html").unlink()
+    expected = [
+        "site/boards/b.html:1:1: link: broken internal link 'a.html#top' "
+        "(the page or file it names was not generated)",
+        "site/boards/index.html:2:1: link: broken internal link 'a.html' (the page or file it names was not generated)",
+        "site/boards/index.html:3:1: link: broken internal link '../models/a/' "
+        "(the page or file it names was not generated)",
+        *BROKEN,
+    ]
+    assert [p.format() for p in check_links(tmp_path, "/repo/", known=known)] == expected
+    assert [p.format() for p in check_links(tmp_path, "/repo/")] == expected
+
+
+def test_the_digests_given_key_the_pages_and_a_page_without_one_is_hashed(tmp_path):
+    broken_site(tmp_path)
+    digests = {rel: hashlib.sha256((tmp_path / rel).read_bytes()).hexdigest()
+               for rel in ("boards/a.html", "boards/b.html")}
+    known: dict = {}
+    assert [p.format() for p in check_links(tmp_path, "/repo/", digests, known)] == BROKEN
+    for rel in ("index.html", "boards/a.html", "boards/b.html"):
+        digest = hashlib.sha256((tmp_path / rel).read_bytes()).hexdigest()
+        assert write.link_key(digest, str(Path(rel).parent).replace(".", ""), "/repo/") in known
+    # the key covers the page's folder and the site's path: the same bytes elsewhere are another entry
+    assert write.link_key(digests["boards/a.html"], "boards", "/") != write.link_key(
+        digests["boards/a.html"], "boards", "/repo/")
+    assert write.link_key(digests["boards/a.html"], "models", "/repo/") != write.link_key(
+        digests["boards/a.html"], "boards", "/repo/")
+
+
+def test_lines_count_as_read_text_does_with_carriage_returns(tmp_path):
+    (tmp_path / "index.html").write_bytes(b'<p>\r\n<p>\r<a href="missing.html">x</a>')
+    expected = ["site/index.html:3:1: link: broken internal link 'missing.html' "
+                "(the page or file it names was not generated)"]
+    assert [p.format() for p in check_links(tmp_path)] == expected
+    assert [p.format() for p in check_links(tmp_path, known={})] == expected
+
+
+def checked(root: Path, site: Path) -> list[str]:
+    return [p.format() for p in links.check(site, "/repo/", root)]
+
+
+def test_the_store_is_the_last_checks_pages_and_the_verdict_the_same_cold_warm_or_off(tmp_path, monkeypatch):
+    site, root = tmp_path / "site", tmp_path / "root"
+    broken_site(site)
+    root.mkdir()
+    monkeypatch.delenv("SITEGEN_CACHE", raising=False)
+    store = root / reuse.CACHE_FOLDER / links.FOLDER
+    assert checked(root, site) == BROKEN  # cold: every page scanned, the store written
+    (entry,) = store.iterdir()
+    assert len(pickle.loads(entry.read_bytes())) == 5
+    stamp = entry.stat().st_mtime_ns
+    scanned = []
+    targets = write.link_targets
+    monkeypatch.setattr(write, "link_targets", lambda *a: scanned.append(a[1]) or targets(*a))
+    assert checked(root, site) == BROKEN  # warm: nothing scanned, nothing written
+    assert scanned == [] and entry.stat().st_mtime_ns == stamp
+    (site / "boards/b.html").unlink()
+    assert checked(root, site) == [
+        "site/boards/a.html:3:1: link: broken internal link 'b.html?x=1&y=2' "
+        "(the page or file it names was not generated)",
+        *BROKEN,
+    ]
+    assert scanned == []
+    (entry,) = store.iterdir()
+    assert len(pickle.loads(entry.read_bytes())) == 4  # b.html's entry is gone with the page
+    monkeypatch.setenv("SITEGEN_CACHE", "off")
+    assert checked(root, site)[-4:] == BROKEN and len(checked(root, site)) == 5
+
+
+def test_a_damaged_or_linked_store_gives_nothing_and_the_same_verdict(tmp_path, monkeypatch):
+    site, root, elsewhere = tmp_path / "site", tmp_path / "root", tmp_path / "elsewhere"
+    broken_site(site)
+    elsewhere.mkdir()
+    monkeypatch.delenv("SITEGEN_CACHE", raising=False)
+    (root / reuse.CACHE_FOLDER).mkdir(parents=True)
+    (root / reuse.CACHE_FOLDER / links.FOLDER).symlink_to(elsewhere, target_is_directory=True)
+    assert checked(root, site) == BROKEN
+    assert list(elsewhere.iterdir()) == []  # nothing written through the link
+    (root / reuse.CACHE_FOLDER / links.FOLDER).unlink()
+    assert checked(root, site) == BROKEN
+    (entry,) = (root / reuse.CACHE_FOLDER / links.FOLDER).iterdir()
+    for damaged in (b"not a pickle", pickle.dumps(["a list"]), pickle.dumps({"k": ["not", "a tuple"]})):
+        entry.write_bytes(damaged)
+        assert checked(root, site) == BROKEN
+        assert len(pickle.loads(entry.read_bytes())) == 5  # written again whole
+    # what is kept of a page: the distinct files its links need, in order, those outside the site as they resolve
+    kept = pickle.loads(entry.read_bytes())
+    index = write.link_key(hashlib.sha256((site / "index.html").read_bytes()).hexdigest(), "", "/repo/")
+    assert kept[index] == ("assets/site.css", "models/missing", "../etc/passwd", "boards", "boards/gone.html", "..")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import posixpath
@@ -9,7 +10,7 @@ import re
 import shutil
 import tempfile
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 from . import paths
@@ -224,7 +225,12 @@ def _write_problem(out: Path, exc: OSError) -> Problem:
 _LINK = re.compile(r'\s(?:href|src)="([^"]*)"')
 
 
-def check_links(folder: Path, base: str = "/") -> list[Problem]:
+def check_links(
+    folder: Path,
+    base: str = "/",
+    digests: Mapping[str, str] | None = None,
+    known: MutableMapping[str, tuple[str, ...]] | None = None,
+) -> list[Problem]:
     """Every internal href/src in every HTML page must name a file that exists in the built site.
 
     Links are relative to their page, or root-relative under `base`, the path the site is served from
@@ -232,6 +238,13 @@ def check_links(folder: Path, base: str = "/") -> list[Problem]:
 
     Links are read with one regular expression over the renderer's own output (every attribute double-quoted)
     and resolved as strings against the set of written files: no HTML parse, no file-system call per link.
+
+    With `known` (build --check's link store, build/links.py), a page's targets (`link_targets`: the files its links
+    need, a function of its bytes, its folder and `base` only) are looked up by `link_key` of its bytes' SHA-256
+    (from `digests`, rel -> SHA-256, where the caller knows it, else read and hashed) and scanned only when missing
+    (then added to `known`). The site's files are walked and every page's targets tested against them every time;
+    a page with a target that is not there is read and scanned in full, so its problems are the same, in the same
+    order, with or without `known`.
     """
     folder = Path(folder)
     files: set[str] = set()
@@ -246,41 +259,111 @@ def check_links(folder: Path, base: str = "/") -> list[Problem]:
                 pages.append(rel)
     problems = []
     verdicts: dict[tuple[str, str], str | None] = {}
+    found: dict[str, bool] = {}  # a target -> whether it is inside the site and written
+
+    def there(target: str) -> bool:
+        ok = found.get(target)
+        if ok is None:
+            ok = found[target] = not _outside(target) and _written(target, files)
+        return ok
+
     for rel_page in sorted(pages):
-        text = (folder / rel_page).read_text(encoding="utf-8")
         page_dir = posixpath.dirname(rel_page)
-        for match in _LINK.finditer(text):
-            link = html.unescape(match.group(1))
-            key = (page_dir, link)
-            if key not in verdicts:
-                verdicts[key] = _link_problem(page_dir, link, files, base)
-            problem = verdicts[key]
-            if problem:
-                line = text.count("\n", 0, match.start()) + 1
-                hint = (
-                    "internal links stay within the site"
-                    if "outside" in problem
-                    else "the page or file it names was not generated"
-                )
-                problems.append(Problem(f"site/{rel_page}", line, 1, "link", problem, hint))
+        text = None
+        if known is not None:
+            digest = digests.get(rel_page) if digests is not None else None
+            if digest is None:
+                data = (folder / rel_page).read_bytes()
+                digest, text = hashlib.sha256(data).hexdigest(), _text(data)
+            key = link_key(digest, page_dir, base)
+            targets = known.get(key)
+            if targets is None:
+                text = text if text is not None else (folder / rel_page).read_text(encoding="utf-8")
+                targets = known[key] = link_targets(text, page_dir, base)
+            if all(there(target) for target in targets):
+                continue  # every link names a written file: no problem in this page
+        text = text if text is not None else (folder / rel_page).read_text(encoding="utf-8")
+        problems += _page_problems(rel_page, text, files, base, verdicts)
     return problems
 
 
-def _link_problem(page_dir: str, link: str, files: set[str], base: str = "/") -> str | None:
+def _text(data: bytes) -> str:
+    """A page's bytes as read_text reads them (UTF-8, universal newlines): the same lines, the same links."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _page_problems(
+    rel_page: str, text: str, files: set[str], base: str, verdicts: dict[tuple[str, str], str | None]
+) -> list[Problem]:
+    """Each broken or outside link of one page, in the order of the page (`verdicts`: the links resolved so far, by
+    the page's folder and the link)."""
+    page_dir = posixpath.dirname(rel_page)
+    problems = []
+    for match in _LINK.finditer(text):
+        link = html.unescape(match.group(1))
+        key = (page_dir, link)
+        if key not in verdicts:
+            verdicts[key] = _link_problem(page_dir, link, files, base)
+        problem = verdicts[key]
+        if problem:
+            line = text.count("\n", 0, match.start()) + 1
+            hint = (
+                "internal links stay within the site"
+                if "outside" in problem
+                else "the page or file it names was not generated"
+            )
+            problems.append(Problem(f"site/{rel_page}", line, 1, "link", problem, hint))
+    return problems
+
+
+def link_key(digest: str, page_dir: str, base: str) -> str:
+    """The key of a page's targets in the link store: its bytes' SHA-256, its folder and the site's path (all that
+    `link_targets` reads; the store is salted with the code's digest, build/links.py)."""
+    return hashlib.sha256(f"{digest}\0{page_dir}\0{base}".encode()).hexdigest()
+
+
+def link_targets(text: str, page_dir: str, base: str = "/") -> tuple[str, ...]:
+    """The distinct files a page's internal links need, in order of first use: each link's target as
+    `_link_target` gives it ('..' or below for one outside the site, which is never there)."""
+    targets: dict[str, None] = {}
+    for link in dict.fromkeys(html.unescape(m.group(1)) for m in _LINK.finditer(text)):
+        target = _link_target(page_dir, link, base)
+        if target is not None:
+            targets.setdefault(target)
+    return tuple(targets)
+
+
+def _link_target(page_dir: str, link: str, base: str = "/") -> str | None:
+    """The path in the site a link names ('' the site's root; '..' or below it: outside the site), or None for a
+    link that names no file of the site (another scheme or host, a fragment, mail, an empty path)."""
     parts = urllib.parse.urlsplit(link)
     if parts.scheme or parts.netloc or link.startswith(("#", "mailto:")) or not parts.path:
         return None
     path = urllib.parse.unquote(parts.path)
     if path.startswith("/"):
         # root-relative: inside the site only under the path it is served from
-        inside = path.startswith(base) or path + "/" == base
-        target = posixpath.normpath(path[len(base) :] or ".") if inside else None
+        if not (path.startswith(base) or path + "/" == base):
+            return ".."
+        target = posixpath.normpath(path[len(base) :] or ".")
     else:
         target = posixpath.normpath(posixpath.join(page_dir, path))
-    if target is None or target == ".." or target.startswith("../"):
+    return "" if target == "." else target
+
+
+def _outside(target: str) -> bool:
+    return target == ".." or target.startswith("../")
+
+
+def _written(target: str, files: set[str]) -> bool:
+    return target in files or posixpath.join(target, "index.html") in files
+
+
+def _link_problem(page_dir: str, link: str, files: set[str], base: str = "/") -> str | None:
+    target = _link_target(page_dir, link, base)
+    if target is None:
+        return None
+    if _outside(target):
         return f"'{link}' points outside the site"
-    if target == ".":
-        target = ""
-    if target in files or posixpath.join(target, "index.html") in files:
+    if _written(target, files):
         return None
     return f"broken internal link '{link}'"

@@ -481,8 +481,10 @@ def run(
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         from ..site.pages import site_path
+        from . import links
 
-        found = write.check_links(folder, site_path(ctx.site_url)) if check else []
+        # every link tested every time; a page's links scanned only when its bytes are new (build/links.py)
+        found = links.check(folder, site_path(ctx.site_url), root) if check else []
         warnings = [p for p in problems if p.severity != ERROR]
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest, warnings)})
         return found

@@ -1,0 +1,89 @@
+"""`build --check`'s link store: the files each page's links need (write.link_targets), kept in the compute cache
+(`<cache>/links/`, outside the site, safe to delete) by the page's bytes' SHA-256, its folder and the site's path
+(write.link_key), salted with the code's digest, so a check scans only the pages whose bytes it has not seen.
+
+The verdict never rests on the store: the site's files are walked and every page's targets tested against them at
+every check, and a page with a target that is not there is read and scanned in full (write.check_links), so the
+problems are the same warm, cold or with the cache off. A page's digest comes from the record the render just wrote
+into the checked folder (reuse.RECORD: the SHA-256 of the bytes it wrote, or of a page store entry's bytes checked
+as it was taken); a page without one is read and hashed. The store is the check's own, one entry (a pickled dict):
+it keeps exactly the pages of the last check, written only when they changed; a plain build neither reads nor
+writes it. Its folder has the other stores' guards (simcache.FileStore: no link on the way, written whole)."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from pathlib import Path
+
+from .. import reuse, write
+from ..problems import Problem
+from .simcache import FileStore
+
+#: The link store's folder in the compute cache, and the name of its one entry
+FOLDER = "links"
+_ENTRY = "pages"
+_SHA = re.compile(r"[0-9a-f]{64}")
+
+
+class _Used(dict):
+    """The entries a check uses: those of `stored` it looks up, and those it adds (a dict of link_key -> targets)."""
+
+    def __init__(self, stored: dict[str, tuple[str, ...]]):
+        super().__init__()
+        self.stored = stored
+
+    def get(self, key, default=None):
+        value = self.stored.get(key)
+        if value is None:
+            return default
+        self[key] = value
+        return value
+
+
+def check(folder: Path, base: str, root: Path) -> list[Problem]:
+    """write.check_links over the checked site `folder` (served from `base`), with the link store of `root`'s compute
+    cache (reuse.cache_folder; none when it is off)."""
+    where = reuse.cache_folder(root)
+    if where is None:
+        return write.check_links(folder, base)
+    store = FileStore(where / FOLDER, reuse.code_digest())
+    stored = _load(store.get(_ENTRY))
+    used = _Used(stored)
+    found = write.check_links(folder, base, _digests(folder), used)
+    if used.keys() != stored.keys():
+        table: dict[str, str] = {}  # one string object per target, so the pickle holds each once
+        kept = {key: tuple(table.setdefault(t, t) for t in used[key]) for key in sorted(used)}
+        store.put(_ENTRY, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+    store.prune()
+    return found
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """Each written page's SHA-256 as the render recorded it in `folder` (reuse.RECORD)."""
+    return {
+        rel: entry[1]
+        for rel, entry in reuse.load_record(folder).items()
+        if rel.endswith(".html") and isinstance(entry, list) and len(entry) == 2 and _is_sha(entry[1])
+    }
+
+
+def _is_sha(value) -> bool:
+    return isinstance(value, str) and _SHA.fullmatch(value) is not None
+
+
+def _load(data: bytes | None) -> dict[str, tuple[str, ...]]:
+    """The stored entries, or none when there are none or they are not what a check writes."""
+    if data is None:
+        return {}
+    try:
+        kept = pickle.loads(data)
+    except Exception:  # a damaged entry: the check scans every page again
+        return {}
+    if not isinstance(kept, dict):
+        return {}
+    return {
+        key: targets
+        for key, targets in kept.items()
+        if isinstance(key, str) and isinstance(targets, tuple) and all(isinstance(target, str) for target in targets)
+    }
