@@ -1009,7 +1009,7 @@ def metadata_rules_agree(index: Index) -> Iterator[Problem]:
     doc = index.repo.metadata
     if doc is None:
         return
-    rules = metadata.rules_of(doc)
+    rules = _metadata_rules(index)
     reported = set()
     for model_id in sorted(index.models):
         matched = metadata.matching(rules, model_id)
@@ -1029,6 +1029,13 @@ def metadata_rules_agree(index: Index) -> Iterator[Problem]:
                             f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
                             "narrow one rule's match, or move the exception to a more specific level",
                         )
+
+
+def _metadata_rules(index: Index) -> metadata.RuleSet:
+    """metadata.rules_of(scores/metadata.yaml), made once for the rules that read it."""
+    from . import metadata
+
+    return index.shared("metadata_rules", lambda: metadata.rules_of(index.repo.metadata))
 
 
 def _said_by_sources(index: Index) -> dict[str, dict[str, list[tuple[Any, ...]]]]:
@@ -1070,7 +1077,7 @@ def metadata_rules_agree_with_sources(index: Index) -> Iterator[Problem]:
     from . import metadata
 
     doc = index.repo.metadata
-    rules = metadata.rules_of(doc)
+    rules = _metadata_rules(index)
     if doc is None or not rules:
         return
     said = _said_by_sources(index)
@@ -1101,9 +1108,8 @@ def metadata_sources_agree(index: Index) -> Iterator[Problem]:
     """Two sources giving one model different weights, reasoning, parameters, context window or licence: an error
     until the model file or a reviewed rule in scores/metadata.yaml settles the field (the reader would otherwise
     see whichever source sorts first)."""
-    from . import metadata
 
-    rules = metadata.rules_of(index.repo.metadata)
+    rules = _metadata_rules(index)
     for model_id, fields in sorted(_said_by_sources(index).items()):
         settled = None
         for key, rows in fields.items():
