@@ -19,18 +19,19 @@ def validate_repo(
     With parse_cache, each file's parse and schema problems are taken from the cache's folder by its digest
     (data/parsecache.py), and with keep, kept there: a build keeps them, `sitegen validate` and a check write
     nothing. `cache`: the cache's folder when it is not root's own (`sitegen diff` reads a ref's copy with the
-    repository's entries, which are keyed by each file's path below its root and its bytes). The cross-file
-    checks run every time."""
+    repository's entries, which are keyed by each file's path below its root and its bytes). The per-file rules'
+    verdicts (checks.FILE_RULES) are kept with each file's parse; the cross-file checks run every time."""
     from .. import reuse
     from . import checks, load, parsecache, schema
 
     folder = (cache if cache is not None else reuse.cache_folder(Path(root))) if parse_cache else None
     with parsecache.kept(folder / parsecache.FOLDER if folder is not None else None, keep):
         repo, problems = load.load_repo(root)
-        shaped = [p for doc in repo.all_docs() for p in parsecache.schema_problems(doc, schema.check_doc)]
-    shaped += [p for raw in repo.raw for p in schema.check_raw(raw)]
-    problems.extend(not_yet_reported(shaped, problems))
-    problems.extend(checks.run_checks(repo))
+        judge = (checks.today().isoformat(), checks.judge_file)
+        shaped = [p for doc in repo.all_docs() for p in parsecache.schema_problems(doc, schema.check_doc, judge)]
+        shaped += [p for raw in repo.raw for p in schema.check_raw(raw)]
+        problems.extend(not_yet_reported(shaped, problems))
+        problems.extend(checks.run_checks(repo))  # the per-file rules' verdicts from the store, the rest run
     problems = sorted(set(problems), key=lambda p: (p.path, p.line, p.col, p.field, p.message))
     ok = not any(p.severity == ERROR for p in problems)
     return (repo if ok else None), problems

@@ -68,6 +68,20 @@ class Index:
             model_id = doc.data.get("id")
             if isinstance(model_id, str):
                 self.models.setdefault(model_id, doc)
+        self._shared: dict[str, tuple[Any, BaseException | None]] = {}
+
+    def shared(self, name: str, make: Callable[[], Any]) -> Any:
+        """make(), worked out once for every rule that asks by this name; a make() that raised raises again (the
+        same exception object) for each rule that asks, as if that rule had called make() itself."""
+        if name not in self._shared:
+            try:
+                self._shared[name] = (make(), None)
+            except RULE_ERRORS as exc:
+                self._shared[name] = (None, exc)
+        value, error = self._shared[name]
+        if error is not None:
+            raise error
+        return value
 
     def benchmark(self, benchmark_id: Any) -> dict[str, Any] | None:
         """The registry entry of a benchmark id as a file writes it; None for one the registry does not list."""
@@ -75,39 +89,139 @@ class Index:
         return None if found is None else found[0]
 
     def results(self) -> Iterator[ResultRow]:
-        """Every result everywhere: (doc, json path, result dict, model id, source id, retrieved)."""
+        """Every result everywhere: (doc, json path, result dict, model id, source id, retrieved). Listed once and
+        shared by the rules; where listing them raised (a file whose shape the schema rejects), each rule gets the
+        rows before that place and then the same exception, as it did when each rule listed them itself."""
+        if "results" not in self._shared:
+            rows: list[ResultRow] = []
+            try:
+                rows.extend(self._each_result())
+            except RULE_ERRORS as exc:
+                self._shared["results"] = (rows, exc)
+            else:
+                self._shared["results"] = (rows, None)
+        rows, error = self._shared["results"]
+        return iter(rows) if error is None else _then_raise(rows, error)
+
+    def _each_result(self) -> Iterator[ResultRow]:
         for doc in self.repo.models:
-            model_id = doc.data.get("id")
-            for i, result in enumerate(list_of(doc.data, "results")):
-                if isinstance(result, dict):
-                    yield doc, ("results", i), result, model_id, result.get("source"), result.get("retrieved")
+            yield from _model_results(doc)
         for doc in self.repo.imported:
-            for i, result in enumerate(list_of(doc.data, "results")):
-                if isinstance(result, dict):
-                    yield (
-                        doc,
-                        ("results", i),
-                        result,
-                        result.get("model"),
-                        doc.data.get("source"),
-                        result.get("retrieved", doc.data.get("retrieved")),
-                    )
+            yield from _imported_results(doc)
+
+
+def _model_results(doc: Doc) -> Iterator[ResultRow]:
+    """A model file's results as Index.results gives them."""
+    model_id = doc.data.get("id")
+    for i, result in enumerate(list_of(doc.data, "results")):
+        if isinstance(result, dict):
+            yield doc, ("results", i), result, model_id, result.get("source"), result.get("retrieved")
+
+
+def _imported_results(doc: Doc) -> Iterator[ResultRow]:
+    """An imported file's results as Index.results gives them."""
+    for i, result in enumerate(list_of(doc.data, "results")):
+        if isinstance(result, dict):
+            yield (
+                doc,
+                ("results", i),
+                result,
+                result.get("model"),
+                doc.data.get("source"),
+                result.get("retrieved", doc.data.get("retrieved")),
+            )
+
+
+#: What a rule may raise on a file whose shape the schema rejects (run_checks drops the rest of that rule's problems;
+#: the schema's errors are already reported).
+RULE_ERRORS = (TypeError, KeyError, AttributeError, ValueError)
+
+
+def _then_raise(rows: list[Any], error: BaseException) -> Iterator[Any]:
+    yield from rows
+    raise error
+
+
+# ---------------------------------------------------------------- per-file rules (verdicts kept with the parse)
+
+#: A per-file rule: the problems it finds in one file, given the date 'not in the future' is measured against.
+FileRule = Callable[["Doc", datetime.date], Iterable[Problem]]
+#: The per-file rules by name: (the kinds of file it judges, None: every kind; the rule). A rule is listed here only when its verdict on
+#: a file reads nothing but that file (its path, kind, data and marks) and the date: the verdict is then kept with
+#: the file's parse by its digest (parsecache, judge_file) and a run judges again only the files whose bytes changed.
+FILE_RULES: dict[str, tuple[frozenset[str] | None, FileRule]] = {}
+
+
+def file_rule(*kinds: str) -> Callable[[FileRule], FileRule]:
+    """Register a per-file rule for the files of these kinds (none named: every kind)."""
+
+    def register(fn: FileRule) -> FileRule:
+        FILE_RULES[fn.__name__] = (frozenset(kinds) or None, fn)
+        return fn
+
+    return register
+
+
+class RuleStopped(ValueError):
+    """A per-file rule raised on a file (whose shape the schema rejects): the rule stops there, as it did when it
+    walked every file itself (run_checks keeps what it found before)."""
+
+
+def _judged(rule: FileRule, doc: Doc, limit: datetime.date) -> tuple[list[Problem], bool]:
+    """rule's verdict on doc: the problems it found, and whether it raised after them."""
+    found: list[Problem] = []
+    try:
+        found.extend(rule(doc, limit))
+    except RULE_ERRORS:
+        return found, True
+    return found, False
+
+
+def judge_file(doc: Doc) -> tuple[str, dict[str, tuple[list[Problem], bool]]]:
+    """Every per-file rule's verdict on doc that judges its kind, with the day it was judged on (parsecache keeps
+    them with the file's parse)."""
+    limit = today()
+    verdicts = {
+        name: _judged(rule, doc, limit)
+        for name, (kinds, rule) in FILE_RULES.items()
+        if kinds is None or doc.kind in kinds
+    }
+    return limit.isoformat(), verdicts
+
+
+def _each_file(rule: FileRule, docs: Iterable[Doc]) -> Iterator[Problem]:
+    """A per-file rule over docs in order: each file's verdict from the parse cache when it has today's, else judged
+    now; stops at the first file it raised on."""
+    from . import parsecache
+
+    name, limit = rule.__name__, today()
+    day = limit.isoformat()
+    for doc in docs:
+        verdict = parsecache.verdict(doc, name, day)
+        found, raised = verdict if verdict is not None else _judged(rule, doc, limit)
+        yield from found
+        if raised:
+            raise RuleStopped(f"{name} stopped at {doc.path}")
 
 
 @check
 def model_id_matches_path(index: Index) -> Iterator[Problem]:
-    for doc in index.repo.models:
-        model_id = doc.data.get("id")
-        expected = doc.path[len("scores/models/") : -len(".yaml")]
-        if isinstance(model_id, str) and model_id != expected:
-            yield problem_at(
-                doc,
-                ("id",),
-                "id",
-                f"id '{model_id}' does not match the file's path",
-                f"write id: {expected}",
-                key=False,
-            )
+    return _each_file(model_id_in_path, index.repo.models)
+
+
+@file_rule("model")
+def model_id_in_path(doc: Doc, limit: datetime.date) -> Iterator[Problem]:
+    model_id = doc.data.get("id")
+    expected = doc.path[len("scores/models/") : -len(".yaml")]
+    if isinstance(model_id, str) and model_id != expected:
+        yield problem_at(
+            doc,
+            ("id",),
+            "id",
+            f"id '{model_id}' does not match the file's path",
+            f"write id: {expected}",
+            key=False,
+        )
 
 
 @check
@@ -350,7 +464,22 @@ def scales_in_order(index: Index) -> Iterator[Problem]:
 
 @check
 def intervals_in_order(index: Index) -> Iterator[Problem]:
-    for doc, path, result, *_ in index.results():
+    yield from _each_file(model_intervals_in_order, index.repo.models)
+    yield from _each_file(imported_intervals_in_order, index.repo.imported)
+
+
+@file_rule("model")
+def model_intervals_in_order(doc: Doc, limit: datetime.date) -> Iterator[Problem]:
+    return _intervals_in_order(_model_results(doc))
+
+
+@file_rule("imported")
+def imported_intervals_in_order(doc: Doc, limit: datetime.date) -> Iterator[Problem]:
+    return _intervals_in_order(_imported_results(doc))
+
+
+def _intervals_in_order(results: Iterable[ResultRow]) -> Iterator[Problem]:
+    for doc, path, result, *_ in results:
         ci95 = result.get("ci95")
         if (
             isinstance(ci95, list)
@@ -370,9 +499,12 @@ def intervals_in_order(index: Index) -> Iterator[Problem]:
 
 @check
 def dates_real_and_past(index: Index) -> Iterator[Problem]:
-    limit = today()
-    for doc in index.repo.all_docs():
-        yield from _dates_in(doc, doc.data, (), limit)
+    return _each_file(dates_in_file, index.repo.all_docs())
+
+
+@file_rule()
+def dates_in_file(doc: Doc, limit: datetime.date) -> Iterator[Problem]:
+    return _dates_in(doc, doc.data, (), limit)
 
 
 _DATE_FIELDS = {"retrieved", "as_of", "released", "date-released"}
@@ -644,33 +776,37 @@ def _scripts(word: str) -> set[str]:
 @check
 def names_not_mixed_script(index: Index) -> Iterator[Problem]:
     """Homoglyphs: a word mixing Latin with Cyrillic or Greek letters is almost always a spoof."""
-    for doc in index.repo.models:
-        for key in ("name", "organization"):
-            value = doc.data.get(key)
-            if not isinstance(value, str):
-                continue
-            odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
-            if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
-                plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
+    return _each_file(names_in_one_script, index.repo.models)
+
+
+@file_rule("model")
+def names_in_one_script(doc: Doc, limit: datetime.date) -> Iterator[Problem]:
+    for key in ("name", "organization"):
+        value = doc.data.get(key)
+        if not isinstance(value, str):
+            continue
+        odd = [ch for ch in value if unicodedata.category(ch)[0] == "L" and unicodedata.normalize("NFKC", ch) != ch]
+        if odd:  # fullwidth, mathematical or ligature letters that NFKC folds to plain ones (not ¹ footnotes)
+            plain = "".join(unicodedata.normalize("NFKC", ch) if ch in odd else ch for ch in value)
+            yield problem_at(
+                doc,
+                (key,),
+                key,
+                f"'{value}' has look-alike letters ({describe_char(odd[0])})",
+                f"write it as '{plain}'",
+                key=False,
+            )
+        for word in value.split():
+            scripts = _scripts(word)
+            if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
                 yield problem_at(
                     doc,
                     (key,),
                     key,
-                    f"'{value}' has look-alike letters ({describe_char(odd[0])})",
-                    f"write it as '{plain}'",
+                    f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
+                    "look-alike letters from another script; type the name in one script",
                     key=False,
                 )
-            for word in value.split():
-                scripts = _scripts(word)
-                if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
-                    yield problem_at(
-                        doc,
-                        (key,),
-                        key,
-                        f"'{word}' mixes Latin with {', '.join(sorted(scripts & _CONFUSABLE_SCRIPTS)).title()} letters",
-                        "look-alike letters from another script; type the name in one script",
-                        key=False,
-                    )
 
 
 @check
@@ -755,7 +891,12 @@ def _tolerance(index: Index) -> dict[str, Any]:
 
 
 def _value_groups(index: Index) -> dict[tuple[Any, ...], list[tuple[Any, ...]]]:
-    """(model, benchmark, metric, subset, harness) -> [(value, source id, doc, path)] of every numeric result."""
+    """(model, benchmark, metric, subset, harness) -> [(value, source id, doc, path)] of every numeric result (made
+    once for the rules that read it; none of them changes it)."""
+    return index.shared("value_groups", lambda: _make_value_groups(index))
+
+
+def _make_value_groups(index: Index) -> dict[tuple[Any, ...], list[tuple[Any, ...]]]:
     groups = defaultdict(list)
     for doc, path, result, model_id, source_id, _ in index.results():
         value = result.get("value")
@@ -868,7 +1009,7 @@ def metadata_rules_agree(index: Index) -> Iterator[Problem]:
     doc = index.repo.metadata
     if doc is None:
         return
-    rules = metadata.rules_of(doc)
+    rules = _metadata_rules(index)
     reported = set()
     for model_id in sorted(index.models):
         matched = metadata.matching(rules, model_id)
@@ -888,6 +1029,13 @@ def metadata_rules_agree(index: Index) -> Iterator[Problem]:
                             f"{model_id}: this {level} rule says {value!r}, the rule at line {first[1].line} says {first[0]!r}",
                             "narrow one rule's match, or move the exception to a more specific level",
                         )
+
+
+def _metadata_rules(index: Index) -> metadata.RuleSet:
+    """metadata.rules_of(scores/metadata.yaml), made once for the rules that read it."""
+    from . import metadata
+
+    return index.shared("metadata_rules", lambda: metadata.rules_of(index.repo.metadata))
 
 
 def _said_by_sources(index: Index) -> dict[str, dict[str, list[tuple[Any, ...]]]]:
@@ -929,7 +1077,7 @@ def metadata_rules_agree_with_sources(index: Index) -> Iterator[Problem]:
     from . import metadata
 
     doc = index.repo.metadata
-    rules = metadata.rules_of(doc)
+    rules = _metadata_rules(index)
     if doc is None or not rules:
         return
     said = _said_by_sources(index)
@@ -960,9 +1108,8 @@ def metadata_sources_agree(index: Index) -> Iterator[Problem]:
     """Two sources giving one model different weights, reasoning, parameters, context window or licence: an error
     until the model file or a reviewed rule in scores/metadata.yaml settles the field (the reader would otherwise
     see whichever source sorts first)."""
-    from . import metadata
 
-    rules = metadata.rules_of(index.repo.metadata)
+    rules = _metadata_rules(index)
     for model_id, fields in sorted(_said_by_sources(index).items()):
         settled = None
         for key, rows in fields.items():
@@ -1089,7 +1236,7 @@ def run_checks(repo: Repo) -> list[Problem]:
     for fn in CHECKS:
         try:
             found.extend(fn(index))
-        except (TypeError, KeyError, AttributeError, ValueError):
+        except RULE_ERRORS:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
     return found
@@ -1131,9 +1278,11 @@ def release_facts_agree(index: Index) -> Iterator[Problem]:
     month and a day in it agree): a warning at each configuration's file, since the release's value is then not
     known and is not given to its other configurations. A reviewed rule in scores/metadata.yaml at release level
     settles it. List prices are not compared: sources price reasoning and non-reasoning configurations apart."""
-    from . import frame
+    from . import metadata
 
-    for release, field, values in frame.release_disagreements(index.repo):
+    # frame.release_disagreements(repo), on the records the rules share: model_records has inherited already, and
+    # a disagreement is never filled, so asking again finds the same ones and changes no value
+    for release, field, values in metadata.inherit_release(_model_facts(index)[0]):
         said = ", ".join(f"{mid} {_shown(value)}" for mid, value in sorted(values.items()))
         for mid in sorted(values):
             doc = index.models.get(mid)
@@ -1149,6 +1298,18 @@ def release_facts_agree(index: Index) -> Iterator[Problem]:
                     key=False,
                 )
                 break
+
+
+def _model_facts(index: Index) -> tuple[list[dict[str, Any]], dict[Any, Any]]:
+    """frame.model_records(repo), made once for the rules, and each model's `released` as it was made (before
+    release_facts_agree asks for the release's disagreements again)."""
+    from . import frame
+
+    def make() -> tuple[list[dict[str, Any]], dict[Any, Any]]:
+        records = frame.model_records(index.repo)
+        return records, {r["model"]: r.get("released") for r in records}
+
+    return index.shared("model_records", make)
 
 
 def _shown(value: object) -> str:
@@ -1507,7 +1668,7 @@ def published_in_order(index: Index) -> Iterator[Problem]:
     imported result says so through a reviewed entry in scores/overrides.yaml (`pre_release`, `published_url`)."""
     from . import frame
 
-    released = {r["model"]: r.get("released") for r in frame.model_records(index.repo)}
+    released = _model_facts(index)[1]
     versions = frame.source_versions(index.repo)
     flagged, excluded = _reviewed_results(index)
     for doc, path, result, model_id, source_id, retrieved in index.results():

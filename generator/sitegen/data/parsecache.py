@@ -1,9 +1,12 @@
-"""Parsed data files and their schema problems, kept by each file's digest: a rebuild parses and schema-checks only
-the files whose bytes changed since the last run; the cross-file rules (checks.py) run every time.
+"""Parsed data files, their schema problems and the verdicts of the per-file rules, kept by each file's digest: a
+rebuild parses, schema-checks and judges only the files whose bytes changed since the last run; the cross-file
+rules (checks.py) run every time.
 
-An entry is named by SHA-256 of the package's code (reuse.code_digest: the parser, the schemas, the libraries'
-versions), the file's kind, its path and its bytes, so it is what parsing those bytes there gives: the parsed
-data with its marks, the YAML reader's problems and the schema's, each with its path:line:col. Entries live in
+An entry is named by SHA-256 of the package's code (reuse.code_digest: the parser, the schemas, the rules, the
+libraries' and Python's versions), the file's kind, its path and its bytes, so it is what parsing those bytes there
+gives: the parsed data with its marks, the YAML reader's problems and the schema's, each with its path:line:col, and
+what each per-file rule (checks.FILE_RULES: a rule whose verdict on a file reads only that file and the date) found
+in it, with the day they were judged on (a verdict of another day is judged again). Entries live in
 `parse/` of the compute cache's folder (reuse.cache_folder; SITEGEN_CACHE=off keeps nothing), are written whole
 or not at all (a new file, then a rename), read without following a link, and a run keeps only the entries it
 used. Deleting them is always safe.
@@ -28,9 +31,15 @@ if TYPE_CHECKING:
 
 #: The entries' folder inside the cache's.
 FOLDER = "parse"
-#: What an entry holds: the parsed file (None when it does not parse), the reader's problems and the schema's
-#: (None until the schema has checked it)
-_Entry = tuple[yamlstrict.Parsed | None, list[Problem], list[Problem] | None]
+#: A per-file rule's verdict on one file: its problems, and whether it raised after them (checks.judge_file)
+Verdict = tuple[list[Problem], bool]
+#: The per-file rules' verdicts on one file: (the day they were judged on, ISO; rule name -> verdict)
+Verdicts = tuple[str, dict[str, Verdict]]
+#: (today, ISO; what judges a file's verdicts: checks.judge_file)
+Judge = tuple[str, Callable[["Doc"], Verdicts]]
+#: What an entry holds: the parsed file (None when it does not parse), the reader's problems, the schema's (None until
+#: the schema has checked it) and the per-file rules' verdicts (None until they are judged)
+_Entry = tuple[yamlstrict.Parsed | None, list[Problem], list[Problem] | None, Verdicts | None]
 
 
 class Store:
@@ -60,7 +69,7 @@ class Store:
                 entry = pickle.loads(f.read())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
             return None  # damaged: parsed again and replaced
-        return entry if isinstance(entry, tuple) and len(entry) == 3 else None
+        return entry if isinstance(entry, tuple) and len(entry) == 4 else None
 
     def _write(self, name: str, entry: _Entry) -> None:
         if not (self.ok and self.keep):
@@ -78,24 +87,46 @@ class Store:
         entry = self.entries.get(name) or self._read(name)
         if entry is None:
             parsed, found = yamlstrict.parse(raw, rel)
-            entry = (parsed, list(found), [] if parsed is None else None)  # nothing to check when nothing parsed
+            entry = (parsed, list(found), [] if parsed is None else None, None)  # nothing to check when nothing parsed
             if parsed is None:
                 self._write(name, entry)
         self.entries[name] = entry
         return entry[0], list(entry[1])
 
-    def schema_problems(self, doc: Doc, check: Callable[[Doc], Iterable[Problem]]) -> list[Problem]:
-        """check(doc) (schema.check_doc), from the entry the document was parsed by when it has them."""
+    def schema_problems(
+        self, doc: Doc, check: Callable[[Doc], Iterable[Problem]], judge: Judge | None = None
+    ) -> list[Problem]:
+        """check(doc) (schema.check_doc), from the entry the document was parsed by when it has them; and with
+        judge, (today, checks.judge_file), the per-file rules' verdicts on it, judged again when the entry has none
+        of today."""
         name = self.names.get((doc.path, doc.kind))
         entry = self.entries.get(name) if name is not None else None
-        if entry is not None and entry[2] is not None:
-            return list(entry[2])
-        found = list(check(doc))
-        if name is not None and entry is not None:
+        if name is None or entry is None:
+            return list(check(doc))
+        found = entry[2]
+        verdicts = entry[3]
+        changed = found is None
+        if found is None:
+            found = list(check(doc))
+        if judge is not None and (verdicts is None or verdicts[0] != judge[0]):
+            verdicts = judge[1](doc)
+            changed = True
+        if changed:
             # written now, before anything later in the run could change the parsed data
-            self.entries[name] = (entry[0], entry[1], found)
+            self.entries[name] = (entry[0], entry[1], found, verdicts)
             self._write(name, self.entries[name])
-        return found
+        return list(found)
+
+    def verdict(self, doc: Doc, rule: str, day: str) -> Verdict | None:
+        """A per-file rule's verdict on doc, judged on `day`, from the entry the document was parsed by; None when
+        there is none (the rule then judges the file itself)."""
+        name = self.names.get((doc.path, doc.kind))
+        entry = self.entries.get(name) if name is not None else None
+        verdicts = entry[3] if entry is not None else None
+        if verdicts is None or verdicts[0] != day or rule not in verdicts[1]:
+            return None
+        problems, raised = verdicts[1][rule]
+        return list(problems), raised
 
     def prune(self) -> None:
         """Remove the entries this run did not use (and any left half-written)."""
@@ -130,7 +161,13 @@ def parse(raw: bytes, rel: str, kind: str) -> tuple[yamlstrict.Parsed | None, li
     return store.parse(raw, rel, kind)
 
 
-def schema_problems(doc: Doc, check: Callable[[Doc], Iterable[Problem]]) -> list[Problem]:
-    """check(doc) through the current run's store, when there is one."""
+def schema_problems(doc: Doc, check: Callable[[Doc], Iterable[Problem]], judge: Judge | None = None) -> list[Problem]:
+    """check(doc) through the current run's store, when there is one (which also keeps judge(doc))."""
     store = _CURRENT[0]
-    return list(check(doc)) if store is None else store.schema_problems(doc, check)
+    return list(check(doc)) if store is None else store.schema_problems(doc, check, judge)
+
+
+def verdict(doc: Doc, rule: str, day: str) -> Verdict | None:
+    """A per-file rule's verdict on doc judged on `day`, kept by the current run's store; None without one."""
+    store = _CURRENT[0]
+    return None if store is None else store.verdict(doc, rule, day)
