@@ -307,6 +307,17 @@ class PageStore:
                     os.unlink(self.folder / name)
 
 
+def _not_a_link(path: Path) -> bool:
+    """Whether path is no symbolic link (a missing one is none; one that cannot be read may be): one step of
+    paths.link_problem."""
+    try:
+        return not stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 class Output:
     """Writes one build's files into `folder`, taking unchanged ones from the previous site `previous`, else from
     the page store `pages` (PageStore), and storing there each page it places.
@@ -338,7 +349,13 @@ class Output:
         known = self._checked.get(folder)
         if known is None:
             assert self.previous is not None, "only the previous site's folders are checked"
-            known = self._checked[folder] = paths.link_problem(self.previous, folder) is None
+            if folder == self.previous:
+                known = True  # the root itself is not checked (paths.link_problem)
+            elif ".." in folder.parts or not folder.is_relative_to(self.previous):
+                known = False  # outside the previous site
+            else:  # link_problem's walk, one folder at a time: its parents' answers are kept, so each is read once
+                known = self._real_folder(folder.parent) and _not_a_link(folder)
+            self._checked[folder] = known
         return known
 
     def _take(self, rel: str, key: str | None) -> list | None:
@@ -368,8 +385,8 @@ class Output:
         make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store."""
         entry = self._take(rel, key)
         target = self._path(rel)
-        # a page's key (not a bytes_key): the page store gives it and keeps it
-        store = self.pages if key is not None and not key.startswith("bytes:") else None
+        # a page's key (not a bytes_key or another file's "file:" key): the page store gives it and keeps it
+        store = self.pages if key is not None and _PAGE_ENTRY.fullmatch(key) else None
         if entry is None:
             self._make_parent(target)
             if os.path.lexists(target):
