@@ -3,11 +3,12 @@ is unchanged since the previous build is hard-linked from the previous site inst
 
 The record of keys (RECORD, JSON) lives inside the site it describes, so the two are swapped in together and can
 never disagree. An entry is [key, SHA-256 of the file's bytes]: a file is reused only when its bytes still hash
-to that (one changed by hand since is rendered again). Both are deterministic, so the record is too. The key of a page covers its template data and every other value its
+to that (one changed by hand since is rendered again). Both are deterministic, so the record is too. The key of a page covers its template data (a model page's: everything that data is made from) and every other value its
 template receives (site/assembly.py, render_files), the templates it is rendered from (its own and every one it
 extends, includes or imports, and the sidebar's: site/render.py, template_digest), plus `code_digest()`: the
 package's code, the versions of the libraries that shape the output, and Python's. A template edit so renders
-again only the pages that use that template; a static file is copied, never embedded in a page. The key of any other file is
+again only the pages that use that template; a static file is copied, never embedded in a page. A board page's
+files beside it are keyed ("file:") by what each is made from; the key of any other file is
 the hash of its bytes, so it is reused only when it would be written identically.
 
 A new site is always a fresh folder (write.atomic_build): a page that is no longer generated is not carried
