@@ -773,7 +773,7 @@ def test_a_build_into_an_empty_folder_takes_its_pages_from_the_store(charted, tm
     check_against_clean(charted, tmp_path)
     store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
     record = reuse.load_record(charted / "site")
-    pages = {entry[0] for entry in record.values() if not entry[0].startswith("bytes:")}
+    pages = {entry[0] for entry in record.values() if not entry[0].startswith(("bytes:", "file:"))}
     assert set(json.loads((store / reuse.PAGES_RECORD).read_text(encoding="utf-8"))) == pages
     assert set(os.listdir(store)) == pages | {reuse.PAGES_RECORD}
     linked = [rel for rel, entry in record.items() if entry[0] in pages
