@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pickle
 import random
 import re
 import shutil
@@ -802,7 +803,7 @@ def test_a_build_into_an_empty_folder_takes_its_pages_from_the_store(charted, tm
     check_against_clean(charted, tmp_path)
     store = charted / simcache.FOLDER / reuse.PAGES_FOLDER
     record = reuse.load_record(charted / "site")
-    pages = {entry[0] for entry in record.values() if not entry[0].startswith("bytes:")}
+    pages = {entry[0] for entry in record.values() if not entry[0].startswith(("bytes:", "file:"))}
     assert set(json.loads((store / reuse.PAGES_RECORD).read_text(encoding="utf-8"))) == pages
     assert set(os.listdir(store)) == pages | {reuse.PAGES_RECORD}
     linked = [rel for rel, entry in record.items() if entry[0] in pages
@@ -909,3 +910,78 @@ def test_a_build_that_fails_half_way_publishes_nothing_and_leaves_the_store_whol
     assert (store / reuse.PAGES_RECORD).read_bytes() == record_before
     monkeypatch.setattr(write, "put_file", put_file)
     check_against_clean(charted, tmp_path)
+
+
+def planned(root: Path, monkeypatch) -> dict:
+    """A build of root, with what site/assembly.plan was given and made: the pages (the model pages' data unbuilt,
+    site/assembly._ModelData), the context, its URLs, lookups and charts."""
+    from sitegen.site import assembly
+
+    seen: dict = {}
+    plan = assembly.plan
+
+    def keep(ctx, urls, lk, charts):
+        seen.update(ctx=ctx, urls=urls, lk=lk, charts=charts, pages=plan(ctx, urls, lk, charts))
+        return seen["pages"]
+
+    monkeypatch.setattr(assembly, "plan", keep)
+    shutil.rmtree(root / "planned", ignore_errors=True)  # a folder of its own: site/ may be up to date
+    assert build.run(root, root / "planned").summary
+    return seen
+
+
+def keyed_outputs(seen: dict) -> dict[str, tuple[str | None, bytes]]:
+    """Every model page's and board file's key made without its data (the model page's inputs, the board file's
+    key) and what the key stands for: the model page's data and charts (pickled), the board file's bytes."""
+    from sitegen.site import assembly
+
+    out = {}
+    for page in seen["pages"]:
+        if isinstance(page.data, assembly._ModelData):
+            data = page.data()
+            shown = (data, assembly._page_charts(page, data, seen["charts"]))
+            assert assembly._page_charts(page, page.data.chart_fields(), seen["charts"]) == shown[1]
+            out[page.path] = (reuse.key_of(page.data.inputs()), pickle.dumps(shown))
+    for path, (key, make) in assembly._board_files(seen["ctx"], seen["urls"], seen["lk"], seen["pages"]).items():
+        out[path] = (key, make())
+    return out
+
+
+def test_a_key_made_without_the_data_covers_the_data(tree, monkeypatch):
+    """A model page's key is made from its inputs without its view being built, and a board file's (cells.json,
+    each as-of month's texts) from what it is made from (site/assembly._ModelData, _board_files): after each edit,
+    every model page and board file whose key is unchanged has the same data or bytes as before (a key that missed
+    an input would fail here), and the edits leave some keys unchanged and change others."""
+    rng = random.Random(5)
+    before = keyed_outputs(planned(tree, monkeypatch))
+    assert any(p.endswith("cells.json") for p in before) and any("/asof/" in p for p in before)
+    changed, kept = set(), set()
+    for edit in (edit_result, edit_result, edit_metadata, edit_sources, edit_definition, add_model):
+        done = edit(tree, rng)
+        after = keyed_outputs(planned(tree, monkeypatch))
+        for path in set(before) & set(after):
+            if before[path][0] is not None and before[path][0] == after[path][0]:
+                assert before[path][1] == after[path][1], (done, path)
+                kept.add(path)
+            else:
+                changed.add(path)
+        before = after
+    assert {p for p in kept if p.startswith("models/")} and {p for p in changed if p.startswith("models/")}
+    assert {p for p in kept if p.startswith("boards/")} and {p for p in changed if p.startswith("boards/")}
+
+
+def test_an_edit_re_makes_only_the_board_files_it_changes(tree, tmp_path):
+    """A result's edit on one board: the board files (cells.json, the as-of months' texts) whose bytes it changes
+    are made again, every other is the previous site's file (the same inode), and the site is the clean build's."""
+    before = inodes(tree / "site")
+    path = tree / "scores/models/org1/m05.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["results"][0]["value"] = round(doc["results"][0]["value"] / 2 + 1, 1)
+    dump(path, doc)
+    old = {rel: (tree / "site" / rel).read_bytes() for rel in before if rel.startswith("boards/")}
+    check_against_clean(tree, tmp_path)
+    after = inodes(tree / "site")
+    files = [rel for rel in old if rel.endswith(".json") and rel in after]
+    same = [rel for rel in files if (tree / "site" / rel).read_bytes() == old[rel]]
+    assert same and len(same) < len(files)
+    assert [rel for rel in same if after[rel] != before[rel]] == []  # every unchanged board file is reused

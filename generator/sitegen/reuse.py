@@ -3,11 +3,12 @@ is unchanged since the previous build is hard-linked from the previous site inst
 
 The record of keys (RECORD, JSON) lives inside the site it describes, so the two are swapped in together and can
 never disagree. An entry is [key, SHA-256 of the file's bytes]: a file is reused only when its bytes still hash
-to that (one changed by hand since is rendered again). Both are deterministic, so the record is too. The key of a page covers its template data and every other value its
+to that (one changed by hand since is rendered again). Both are deterministic, so the record is too. The key of a page covers its template data (a model page's: everything that data is made from) and every other value its
 template receives (site/assembly.py, render_files), the templates it is rendered from (its own and every one it
 extends, includes or imports, and the sidebar's: site/render.py, template_digest), plus `code_digest()`: the
 package's code, the versions of the libraries that shape the output, and Python's. A template edit so renders
-again only the pages that use that template; a static file is copied, never embedded in a page. The key of any other file is
+again only the pages that use that template; a static file is copied, never embedded in a page. A board page's
+files beside it are keyed ("file:") by what each is made from; the key of any other file is
 the hash of its bytes, so it is reused only when it would be written identically.
 
 A new site is always a fresh folder (write.atomic_build): a page that is no longer generated is not carried
@@ -307,6 +308,17 @@ class PageStore:
                     os.unlink(self.folder / name)
 
 
+def _not_a_link(path: Path) -> bool:
+    """Whether path is no symbolic link (a missing one is none; one that cannot be read may be): one step of
+    paths.link_problem."""
+    try:
+        return not stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 class Output:
     """Writes one build's files into `folder`, taking unchanged ones from the previous site `previous`, else from
     the page store `pages` (PageStore), and storing there each page it places.
@@ -338,7 +350,13 @@ class Output:
         known = self._checked.get(folder)
         if known is None:
             assert self.previous is not None, "only the previous site's folders are checked"
-            known = self._checked[folder] = paths.link_problem(self.previous, folder) is None
+            if folder == self.previous:
+                known = True  # the root itself is not checked (paths.link_problem)
+            elif ".." in folder.parts or not folder.is_relative_to(self.previous):
+                known = False  # outside the previous site
+            else:  # link_problem's walk, one folder at a time: its parents' answers are kept, so each is read once
+                known = self._real_folder(folder.parent) and _not_a_link(folder)
+            self._checked[folder] = known
         return known
 
     def _take(self, rel: str, key: str | None) -> list | None:
@@ -368,8 +386,8 @@ class Output:
         make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store."""
         entry = self._take(rel, key)
         target = self._path(rel)
-        # a page's key (not a bytes_key): the page store gives it and keeps it
-        store = self.pages if key is not None and not key.startswith("bytes:") else None
+        # a page's key (not a bytes_key or another file's "file:" key): the page store gives it and keeps it
+        store = self.pages if key is not None and _PAGE_ENTRY.fullmatch(key) else None
         if entry is None:
             self._make_parent(target)
             if os.path.lexists(target):

@@ -80,21 +80,29 @@ def names(ctx: SiteContext, urls: Urls, bid: str) -> dict[str, list]:
     }
 
 
+def months(ctx: SiteContext, bid: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The as-of months of `bid` in order, each with its views' boards: what `texts` writes a file for."""
+    return sorted((((ctx.as_of or {}).get("boards") or {}).get(bid) or {}).items())
+
+
 def texts(ctx: SiteContext, bid: str, digits: int) -> dict[str, dict[str, dict[str, list]]]:
     """The shown text of every as-of board's numbers, one file per month (TEXTS_FOLDER + "<yyyy-mm>.json"):
     {view: {model id: [value, interval low, interval high]}}, each written by numbers.number with the decimals of
     today's board, so a value reads the same on the as-of board as on today's (None where there is none)."""
-    out = {}
-    for month, views in sorted((((ctx.as_of or {}).get("boards") or {}).get(bid) or {}).items()):
-        data = {}
-        for view, board in sorted(views.items()):
-            rows = {}
-            for row in (board or {}).get("rows", []):
-                iv = row.get("interval")
-                low, high = (iv[0], iv[1]) if isinstance(iv, (list, tuple)) and len(iv) == 2 else (None, None)
-                shown = [None if x is None else number(x, digits) for x in (row.get("value"), low, high)]
-                if shown != [None, None, None]:
-                    rows[row["model"]] = shown
-            data[view] = rows
-        out[f"{TEXTS_FOLDER}{month}.json"] = data
-    return out
+    return {f"{TEXTS_FOLDER}{month}.json": month_text(views, digits) for month, views in months(ctx, bid)}
+
+
+def month_text(views: Mapping[str, Any], digits: int) -> dict[str, dict[str, list]]:
+    """One month's file of `texts`: made from that month's views and the decimals only (a key of the two covers
+    it, site/assembly._board_files)."""
+    data = {}
+    for view, board in sorted(views.items()):
+        rows = {}
+        for row in (board or {}).get("rows", []):
+            iv = row.get("interval")
+            low, high = (iv[0], iv[1]) if isinstance(iv, (list, tuple)) and len(iv) == 2 else (None, None)
+            shown = [None if x is None else number(x, digits) for x in (row.get("value"), low, high)]
+            if shown != [None, None, None]:
+                rows[row["model"]] = shown
+        data[view] = rows
+    return data

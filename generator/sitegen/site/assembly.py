@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from types import SimpleNamespace
@@ -89,6 +89,118 @@ def _model_page_data(mid: str, lk: Lookups, charts: dict) -> dict:
             {"title": f"Wrong score: {name}", "model-id": mid, "page": _public(lk.ctx, lk.urls.model[mid])},
         ),
     }
+
+
+def _without_rows(board: Mapping[str, Any]) -> dict:
+    return {k: v for k, v in board.items() if k != "rows"}
+
+
+class _ModelFacts:
+    """What the model pages share of the site, each digested once per render (per worker): a board's and a
+    benchmark board's facts a model page shows beside its own row (_ModelData.inputs), and the site-wide tables
+    every model page reads (sources, benchmarks, component names, the repository's address, the model charts)."""
+
+    def __init__(self, lk: Lookups):
+        self.lk = lk
+        self._boards: dict[str, str | None] = {}
+        self._benches: dict[str, str | None] = {}
+        self._site: list[str | None] = []
+
+    def board(self, bid: str) -> str | None:
+        """_breakdown_view's and _component_view's reads of index board `bid` besides the model's row: the board
+        without its rows, its definition (levels), its format (all its rows' decimals), title and ranked count."""
+        if bid not in self._boards:
+            lk, board = self.lk, self.lk.ctx.boards[bid]
+            definition = (lk.ctx.index_defs or {}).get(board.get("definition") or bid)
+            self._boards[bid] = reuse.key_of(
+                _without_rows(board), definition, lk.board_format(bid), lk.board_title(bid), lk.ranked_count[bid]
+            )
+        return self._boards[bid]
+
+    def bench(self, bid: str) -> str | None:
+        """_bench_rank_view's reads of benchmark board `bid` besides the model's row: the board without its rows
+        (levels), its name, unit, decimals (all its rows') and how many rows it has."""
+        if bid not in self._benches:
+            lk, board = self.lk, self.lk.ctx.benchmark_boards[bid]
+            self._benches[bid] = reuse.key_of(
+                _without_rows(board),
+                lk.bench_name(bid),
+                lk.bench_unit(bid),
+                lk.bench_digits(bid),
+                len(board.get("rows", [])),
+            )
+        return self._benches[bid]
+
+    def site(self) -> str | None:
+        """The site-wide tables: source names and links, benchmarks (names, units of metrics), component names,
+        the benchmark boards' names, the repository's address (contribute_links) and which charts model pages
+        show; the site's address and every page's path are in every page's key (render_files' site_key)."""
+        if not self._site:
+            ctx, lk = self.lk.ctx, self.lk
+            self._site.append(
+                reuse.key_of(
+                    ctx.sources,
+                    ctx.benchmarks,
+                    lk.component_names,
+                    {bid: (b.get("name"), b.get("unit")) for bid, b in sorted(ctx.benchmark_boards.items())},
+                    ctx.repo_url,
+                    ctx.presentation.model_charts,
+                )
+            )
+        return self._site[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class _ModelData:
+    """A model page's data (_model_page_data), built where the page is rendered and only when it is rendered: the
+    page's key is made from `inputs()`, everything its data is built from (model_view, price_rows, the chart
+    kinds, contribute_links), so a page whose inputs are unchanged is taken by key without its view being built."""
+
+    mid: str
+    lk: Lookups
+    charts: dict
+    facts: _ModelFacts
+
+    def __call__(self) -> dict:
+        return _model_page_data(self.mid, self.lk, self.charts)
+
+    def chart_fields(self) -> dict:
+        return _model_chart_fields(self.mid, self.lk, self.charts)
+
+    def inputs(self) -> tuple:
+        """The model's own file (its results, prices, metadata and their provenance), the files of its release's
+        other configurations (siblings), its rows on the index and benchmark boards with each board's facts, what
+        its results read of their benchmarks, its price steps and disagreements (the as-of engine's), the charts
+        it is on, and the site-wide facts (_ModelFacts.site)."""
+        lk, mid, facts = self.lk, self.mid, self.facts
+        m = lk.models[mid]
+        as_of = lk.ctx.as_of or {}
+        results = []
+        for r in m.get("results") or []:
+            bid, metric = r["benchmark"], r.get("metric") or ""
+            results.append((bid, metric, lk.bench_unit(bid, metric), "" if metric else lk.bench_digits(bid)))
+        return (
+            "model page inputs",
+            mid,
+            m,
+            [lk.models[x] for x in lk.release_members.get(m.get("release") or "", [])],
+            [(bid, row, facts.board(bid)) for bid, row in lk.board_rows.get(mid, [])],
+            [(bid, row, facts.bench(bid)) for bid, row in lk.bench_rows.get(mid, [])],
+            results,
+            (as_of.get("price_steps") or {}).get(mid),
+            (as_of.get("price_disagreements") or {}).get(mid),
+            _model_chart_fields(mid, lk, self.charts),
+            facts.site(),
+        )
+
+
+def _model_chart_fields(mid: str, lk: Lookups, charts: dict) -> dict:
+    """What _page_charts reads of a model page's data (its subject, chart kinds and whether it has price
+    steps), made without its view."""
+    kinds = [k for k in lk.ctx.presentation.model_charts if k in charts and mid in charts[k]["models_set"]]
+    priced = PRICE_CHART in charts and mid in charts[PRICE_CHART]["models_set"]
+    steps = bool(((lk.ctx.as_of or {}).get("price_steps") or {}).get(mid)) if priced else False
+    return {"v": {"meta": {"id": mid}}, "chart_kinds": kinds, "price_steps": steps}
 
 
 def _public(ctx: SiteContext, path: str) -> str:
@@ -287,6 +399,7 @@ def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> lis
             },
         )
     ]
+    facts = _ModelFacts(lk)
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
@@ -296,7 +409,7 @@ def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> lis
                 "model.html",
                 str(m.get("name") or mid),
                 "models",
-                functools.partial(_model_page_data, mid, lk, charts),
+                _ModelData(mid, lk, charts, facts),
                 _describe_model(ctx, mid, lk),
             )
         )
@@ -698,36 +811,59 @@ def render_files(
         else None
     )
     pages = list(plan(ctx, urls, lk, charts))
+    digests: dict[str, str] = {}
+
+    def template_digest(name: str) -> str:
+        """env.template_digest, once per template in this render (a few templates, ~900 pages)."""
+        if name not in digests:
+            digests[name] = env.template_digest(name)
+        return digests[name]
 
     def render_pages(chunk: list[Page]) -> dict[str, bytes | list]:
         """Render a share of the pages; with output, placed by this worker (its record entry in the map)."""
         out: dict[str, bytes | list] = {}
         for page in chunk:
-            fields = page.data() if callable(page.data) else page.data
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
-            page_charts = _page_charts(page, fields, charts)
+            fields: dict[str, Any] | None
+            if output is None or site_key is None or not isinstance(page.data, _ModelData):
+                fields = page.data() if callable(page.data) else page.data
+                page_charts = _page_charts(page, fields, charts)
+                key = (
+                    reuse.key_of(site_key, template_digest(page.template), shown, fields, page_charts)
+                    if site_key is not None
+                    else None
+                )
+            else:  # keyed by what its data is made from: built only when the page is rendered
+                fields = None
+                page_charts = _page_charts(page, page.data.chart_fields(), charts)
+                key = reuse.key_of(site_key, template_digest(page.template), shown, page.data.inputs(), page_charts)
 
             def render(
-                page: Page = page, shown: Page = shown, fields: dict[str, Any] = fields, page_charts: dict = page_charts
+                page: Page = page,
+                shown: Page = shown,
+                fields: dict[str, Any] | None = fields,
+                page_charts: dict = page_charts,
             ) -> bytes:
+                data = fields if fields is not None else page.data() if callable(page.data) else page.data
                 return (
                     env.get_template(page.template)
-                    .render(page=shown, root=page.root, charts=page_charts, **common, **fields)
+                    .render(page=shown, root=page.root, charts=page_charts, **common, **data)
                     .encode("utf-8")
                 )
 
             if output is None:
                 out[page.path] = render()
             else:
-                key = (
-                    reuse.key_of(site_key, env.template_digest(page.template), shown, fields, page_charts)
-                    if site_key is not None
-                    else None
-                )
                 out[page.path] = output.put(page.path, key, render)
         return out
 
-    files.update(_board_files(ctx, urls, lk, pages))
+    for path, (key, make) in _board_files(ctx, urls, lk, pages).items():
+        if output is None:
+            files[path] = make()
+        elif key is None:
+            output.entries[path] = output.put_bytes(path, make())
+        else:  # taken by key from the previous site when what it is made from is unchanged
+            output.entries[path] = output.put(path, "file:" + key, make)
     files.update(_social_images(ctx, pages))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
@@ -771,23 +907,51 @@ def _chart_files(charts: dict) -> dict[str, bytes]:
     return files
 
 
-def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -> dict[str, bytes]:
-    """The files each board page fetches next to itself: its cells' provenance and its as-of months' texts."""
-    files: dict[str, bytes] = {}
+#: A board file: its key (reuse.key_of of everything it is made from; None: keyed by its bytes) and how it is made
+BoardFile = tuple[str | None, Callable[[], bytes]]
+
+
+def _json_bytes(data: Any) -> bytes:
+    return (str(script_json(data)) + "\n").encode("utf-8")
+
+
+def _cells_file(view: dict, lk: Lookups) -> bytes:
+    return _json_bytes(board_data(view, lk))
+
+
+def _month_file(views: Mapping[str, Any], digits: int) -> bytes:
+    return _json_bytes(asof.month_text(views, digits))
+
+
+def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -> dict[str, BoardFile]:
+    """The files each board page fetches next to itself: its cells' provenance and its as-of months' texts, each
+    with a key of what it is made from, so that a rebuild makes only those whose inputs changed (the others are
+    taken by key from the previous site, reuse.Output.put): the cells by the board's view, its raw values' formats
+    and its sources' names (all board_data reads); a month's texts by that month's boards and the decimals
+    (asof.month_text). The as-of names are made every time (they read every month and the models' names)."""
+    files: dict[str, BoardFile] = {}
+    code = reuse.code_digest()
     for page in pages:
         fields = page.data if isinstance(page.data, dict) else {}  # a board page's data is built in plan()
+        folder = page.path.removesuffix("index.html")
         if page.template == "board.html" and fields["view"]["has_components"]:
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
-            files[page.path.removesuffix("index.html") + "cells.json"] = (
-                str(script_json(board_data(fields["view"], lk))) + "\n"
-            ).encode("utf-8")
+            view = fields["view"]
+            srcs = sorted({c["src"] for r in view["rows"] for c in r["cells"] if c["src"]}, key=str)
+            key = reuse.key_of(
+                "cells", code, view, lk.board_format(view["id"])["raw"], [(s, lk.source_name(s)) for s in srcs]
+            )
+            files[folder + "cells.json"] = (key, functools.partial(_cells_file, view, lk))
         if page.template == "board.html" and fields.get("asof"):
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
-            files[page.path.removesuffix("index.html") + asof.NAMES_FILE] = (
-                str(script_json(asof.names(ctx, urls, fields["asof"]["id"]))) + "\n"
-            ).encode("utf-8")
-            for name, data in asof.texts(ctx, fields["asof"]["id"], fields["asof"]["digits"]).items():
-                files[page.path.removesuffix("index.html") + name] = (str(script_json(data)) + "\n").encode("utf-8")
+            names = asof.names(ctx, urls, fields["asof"]["id"])
+            files[folder + asof.NAMES_FILE] = (None, functools.partial(_json_bytes, names))
+            digits = fields["asof"]["digits"]
+            for month, views in asof.months(ctx, fields["asof"]["id"]):
+                files[f"{folder}{asof.TEXTS_FOLDER}{month}.json"] = (
+                    reuse.key_of("asof-month", code, digits, views),
+                    functools.partial(_month_file, views, digits),
+                )
     return files
 
 
