@@ -284,7 +284,7 @@ class InputDigests:
     ) -> str:
         if index_id not in self.definitions:
             self.definitions[index_id] = _digest((index_id, definition))
-        digest = hashlib.sha256(b"asof-boards-1" + self.frames + self.definitions[index_id])
+        digest = hashlib.sha256(b"asof-boards-2" + self.frames + self.definitions[index_id])
         digest.update(uncertainty.current_salt().encode() + b"\0")  # the seeds' salt (mcerror's other-seed runs)
         wanted = res["benchmark"].isin(reads).to_numpy()
         positions = self.index.get_indexer(res.index[wanted])
@@ -385,17 +385,32 @@ def month_boards(
 
     def compute() -> dict:
         priced = month_models.frame()
-        boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
+        rows: set[str] = set()
+        with simcache.traced(rows):  # the rows kept on their own (simcache.kept_row), kept alive with this entry
+            boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
         # per-question rows too: HLE and Pedagogy draw the questions their models share together. The whole
         # entry is kept by this key, so the annotation's own entries (keyed by pickled frames) are not made.
         with simcache.kept_in(None):
             annotate_boards(boards, {index_id: definition}, res, priced, benchmarks, raw_at)
-        return boards
+        return {"boards": boards, "rows": sorted(rows)}
 
     found = simcache.kept(name, compute)
-    seen[name] = {b: without_draws(v) for b, v in found.items()} if reduce else found
+    kept_rows(found["rows"], names)
+    boards = found["boards"]
+    seen[name] = {b: without_draws(v) for b, v in boards.items()} if reduce else boards
     return seen[name]
+
+
+def kept_rows(rows: list[str], names: set[str] | None) -> None:
+    """A month entry's rows (the store entries of the rows it was made from) stay in the store with it: used by
+    this build, and named with its definition's share (`names`) so a build that loads the share whole keeps them
+    too. An edit that later misses the month then finds every row it did not change."""
+    if names is not None:
+        names.update(rows)
+    used = getattr(simcache.current(), "used", None)
+    if used is not None:
+        used.update(rows)
 
 
 def without_draws(board: dict) -> dict:
