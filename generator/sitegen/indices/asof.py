@@ -1046,7 +1046,10 @@ def value_frontier_by_quarter(
         if not board or int(month[5:7]) % 3:
             continue
         if month_end(month) not in priced_at:
-            priced_at[month_end(month)] = models_priced_at(models, steps, month_end(month))
+            day = month_end(month)
+            priced_at[day] = models_priced_at(models, steps, day)
+            # its lookup from the models' (the frontier reads only that): converting each quarter's frame cost more
+            remember_lookup(priced_at[day], priced_lookup(model_lookup(models), steps, day, set(models["model"])))
         definition = index_defs[board["definition"]]
         fr = definition.get("frontier") or {}
         source = (fr.get("value") or {}).get("price_source")
