@@ -707,7 +707,6 @@ def _frontiers(
 ) -> dict:
     """{board id: best over time, best as known, coverage and value by quarter} of the capability boards."""
     frontier = {}
-    priced_at: dict = {}
     for board_id, per_month in sorted(boards.items()):
         kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
         if kind in FRONTIER_KINDS:
@@ -715,7 +714,7 @@ def _frontiers(
                 "best": best_over_time(per_month, available, index_defs, dates),
                 "as_known": best_as_known(per_month, available, index_defs, dates),
                 "coverage": coverage(per_month, models),
-                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at),
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs),
             }
     return frontier
 
@@ -1033,29 +1032,24 @@ def value_frontier_by_quarter(
     models: pd.DataFrame,
     steps: Mapping[str, list[dict]],
     index_defs: Mapping[str, Mapping],
-    priced_at: dict | None = None,
 ) -> dict:
     """At each quarter end (release-date view): the rising hull of value against log10 input price in force then.
 
-    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does.
-    `priced_at` caches the models frame priced at each quarter end across boards."""
-    priced_at = {} if priced_at is None else priced_at
+    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does. The
+    frontier reads the ranked rows' models' cells only: those, with the prices in force at the quarter end
+    (priced_lookup; a whole priced frame converted for each quarter cost more than the frontiers)."""
+    lookup = model_lookup(models)
     out = {}
     for month in sorted(per_month):
         board = per_month[month].get("released")
         if not board or int(month[5:7]) % 3:
             continue
-        if month_end(month) not in priced_at:
-            day = month_end(month)
-            priced_at[day] = models_priced_at(models, steps, day)
-            # its lookup from the models' (the frontier reads only that): converting each quarter's frame cost more
-            remember_lookup(priced_at[day], priced_lookup(model_lookup(models), steps, day, set(models["model"])))
         definition = index_defs[board["definition"]]
         fr = definition.get("frontier") or {}
         source = (fr.get("value") or {}).get("price_source")
         collinear = bool(fr.get("include_collinear", False))
-        priced = priced_at[month_end(month)]  # frontier reads only the ranked rows' models
         ranked = [r for r in board["rows"] if r.get("rank") is not None]
+        priced = priced_lookup(lookup, steps, month_end(month), {r["model"] for r in ranked})
         found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
         points = {p["model"]: p for p in found["points"]}
         out[month_end(month)] = [

@@ -218,19 +218,21 @@ def month_range(first: str, last: str) -> list[str]:
 
 def frontier(
     rows: list[dict],
-    models: pd.DataFrame,
+    models: pd.DataFrame | Mapping[str, Mapping],
     x_of: XOf,
     include_collinear: bool,
     by_month: bool,
 ) -> dict:
     """A frontier over board rows: points, exclusions with reasons, the rising hull and, optionally, by month.
+    `models` is the models frame, or its cells by model id (model_lookup's) of at least the rows' models.
 
     `x_of(model id, model row as a dict, NA as None)` returns (x before log10, None, provenance) or (None, reason, {}); the provenance
     (where x comes from: a price's source and date, a parameter count's source) is kept on the point.
     """
     # Each named model's cells once, as a dict (a frame row lookup per model cost more than the frontier itself).
     named = {row["model"] for row in rows}
-    info = {m: cells for m, cells in model_lookup(models).items() if m in named}
+    cells_of = model_lookup(models) if isinstance(models, pd.DataFrame) else models
+    info = {m: cells for m, cells in cells_of.items() if m in named}
     points, excluded = [], []
     released: dict[str, str | None] = {}
     for row in rows:
@@ -376,7 +378,7 @@ def board_rows(
         )
     ).digest()
     own: dict[str, list[tuple]] = {}
-    for model, record in zip(mine["model"].tolist(), mine.itertuples(index=False, name=None)):
+    for model, record in zip(mine["model"].tolist(), zip(*(mine[c].tolist() for c in mine.columns))):
         own.setdefault(model, []).append(record)
     return [
         simcache.kept_row(
