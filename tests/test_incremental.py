@@ -663,6 +663,91 @@ def test_an_edit_that_changes_a_p80_population_reaches_the_months_after_it_only(
     check_against_clean(dated, tmp_path)
 
 
+# Row-incremental months (indices/simcache.kept_row): a month an edit reaches computes only the rows whose own
+# inputs moved (Pedagogy's rows: each model's accuracy and exact interval), then ranks and draws the frontiers again.
+
+#: Two models of each cohort with a published CDPK accuracy: Pedagogy's boards hold rows from January on.
+CDPK = {"org0/m00": 61.2, "org1/m01": 55.4, "org2/m06": 70.3, "org3/m07": 48.9, "org0/m12": 66.6, "org1/m13": 52.0}
+
+
+def set_cdpk(root: Path, model: str, value: float) -> None:
+    """Set (or add, captured with the model's other results) the model's CDPK accuracy."""
+    path = root / "scores/models" / f"{model}.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    found = [r for r in doc["results"] if r["benchmark"] == "pedagogy-cdpk"]
+    if found:
+        found[0]["value"] = value
+    else:
+        doc["results"].append(dict(doc["results"][0], benchmark="pedagogy-cdpk", value=value))
+    dump(path, doc)
+
+
+@pytest.fixture
+def taught(dated, monkeypatch):
+    """The dated tree with CDPK accuracies, built (its compute cache holds every month's rows). Its Pedagogy
+    definition takes the tree's own source (the Pedagogy paper's numbers are public from June 2025 only, after the
+    cohorts' captures)."""
+    path = dated / "methodology/indices/pedagogy.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "\nsources: [pedagogy-paper]\n" in text
+    path.write_text(text.replace("\nsources: [pedagogy-paper]\n", "\nsources: [paper]\n"), encoding="utf-8")
+    for model, value in CDPK.items():
+        set_cdpk(dated, model, value)
+    assert build.run(dated, dated / "site").summary
+    return dated
+
+
+def rows_counting(root: Path, monkeypatch) -> list[str]:
+    """Rebuild site/ incrementally, and the CDPK rows it computed (not taken from the store)."""
+    from sitegen.indices import pedagogy
+
+    computed: list[str] = []
+    row = pedagogy._row
+
+    def spy(model, results, rows_raw, definition, board):
+        if board["id"] == "pedagogy-cdpk":
+            computed.append(model)
+        return row(model, results, rows_raw, definition, board)
+
+    monkeypatch.setattr(pedagogy, "_row", spy)
+    assert build.run(root, root / "site").summary
+    monkeypatch.undo()
+    _settings(monkeypatch)
+    return computed
+
+
+def cdpk_ranks(root: Path, month: str) -> dict[str, int | None]:
+    board = json.loads(month_file(root, "pedagogy-cdpk", month))
+    return {row["model"]: row["rank"] for row in board["views"]["known"]["rows"]}
+
+
+def test_an_edit_to_one_models_row_in_past_months_computes_that_row_only(taught, tmp_path, monkeypatch):
+    # m06 (April's cohort) from 70.3 to 40.1: its row in April's to June's months and today's moves, and the others'
+    # ranks with it; January's to March's files hold no m06 and stay
+    before = {m: month_file(taught, "pedagogy-cdpk", m) for m in ("2025-01", "2025-03")}
+    assert cdpk_ranks(taught, "2025-05")["org2/m06"] == 1
+    set_cdpk(taught, "org2/m06", 40.1)
+    computed = rows_counting(taught, monkeypatch)
+    assert set(computed) == {"org2/m06"}  # every other model's row of every month came from the store
+    for month, text in before.items():
+        assert month_file(taught, "pedagogy-cdpk", month) == text, month
+    ranks = cdpk_ranks(taught, "2025-05")
+    assert ranks["org2/m06"] == 4 and ranks["org0/m00"] == 1  # re-ranked around the reused rows
+    check_against_clean(taught, tmp_path)
+
+
+def test_a_new_row_changes_the_months_population_and_the_reused_rows_are_re_ranked(taught, tmp_path, monkeypatch):
+    # m08 (April's cohort) had no CDPK accuracy: from April on, the board ranks one model more, ahead of all others
+    before = month_file(taught, "pedagogy-cdpk", "2025-03")
+    set_cdpk(taught, "org0/m08", 90.0)
+    computed = rows_counting(taught, monkeypatch)
+    assert set(computed) == {"org0/m08"}
+    assert month_file(taught, "pedagogy-cdpk", "2025-03") == before
+    ranks = cdpk_ranks(taught, "2025-06")
+    assert ranks["org0/m08"] == 1 and ranks["org2/m06"] == 2 and len(ranks) == 7
+    check_against_clean(taught, tmp_path)
+
+
 # The page store (reuse.PageStore: the compute cache's rendered pages by page key) and the chart specs kept by how
 # each chart is drawn (site/charts.kept_specs): `build --check` renders into a temporary folder without a previous
 # site, so every page whose key is unchanged comes from the store; what it renders must still be the clean build's.

@@ -284,7 +284,7 @@ class InputDigests:
     ) -> str:
         if index_id not in self.definitions:
             self.definitions[index_id] = _digest((index_id, definition))
-        digest = hashlib.sha256(b"asof-boards-1" + self.frames + self.definitions[index_id])
+        digest = hashlib.sha256(b"asof-boards-2" + self.frames + self.definitions[index_id])
         digest.update(uncertainty.current_salt().encode() + b"\0")  # the seeds' salt (mcerror's other-seed runs)
         wanted = res["benchmark"].isin(reads).to_numpy()
         positions = self.index.get_indexer(res.index[wanted])
@@ -385,17 +385,32 @@ def month_boards(
 
     def compute() -> dict:
         priced = month_models.frame()
-        boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
+        rows: set[str] = set()
+        with simcache.traced(rows):  # the rows kept on their own (simcache.kept_row), kept alive with this entry
+            boards = compute_boards(res, priced, benchmarks, {index_id: cast(dict, definition)}, raw_at)
         boards = {b: v for b, v in boards.items() if publishable(v, definition)}
         # per-question rows too: HLE and Pedagogy draw the questions their models share together. The whole
         # entry is kept by this key, so the annotation's own entries (keyed by pickled frames) are not made.
         with simcache.kept_in(None):
             annotate_boards(boards, {index_id: definition}, res, priced, benchmarks, raw_at)
-        return boards
+        return {"boards": boards, "rows": sorted(rows)}
 
     found = simcache.kept(name, compute)
-    seen[name] = {b: without_draws(v) for b, v in found.items()} if reduce else found
+    kept_rows(found["rows"], names)
+    boards = found["boards"]
+    seen[name] = {b: without_draws(v) for b, v in boards.items()} if reduce else boards
     return seen[name]
+
+
+def kept_rows(rows: list[str], names: set[str] | None) -> None:
+    """A month entry's rows (the store entries of the rows it was made from) stay in the store with it: used by
+    this build, and named with its definition's share (`names`) so a build that loads the share whole keeps them
+    too. An edit that later misses the month then finds every row it did not change."""
+    if names is not None:
+        names.update(rows)
+    used = getattr(simcache.current(), "used", None)
+    if used is not None:
+        used.update(rows)
 
 
 def without_draws(board: dict) -> dict:
@@ -692,7 +707,6 @@ def _frontiers(
 ) -> dict:
     """{board id: best over time, best as known, coverage and value by quarter} of the capability boards."""
     frontier = {}
-    priced_at: dict = {}
     for board_id, per_month in sorted(boards.items()):
         kind = index_defs[next(v for m in per_month.values() for v in m.values() if v)["definition"]]["kind"]
         if kind in FRONTIER_KINDS:
@@ -700,7 +714,7 @@ def _frontiers(
                 "best": best_over_time(per_month, available, index_defs, dates),
                 "as_known": best_as_known(per_month, available, index_defs, dates),
                 "coverage": coverage(per_month, models),
-                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs, priced_at),
+                "value_by_quarter": value_frontier_by_quarter(per_month, models, steps, index_defs),
             }
     return frontier
 
@@ -1018,26 +1032,24 @@ def value_frontier_by_quarter(
     models: pd.DataFrame,
     steps: Mapping[str, list[dict]],
     index_defs: Mapping[str, Mapping],
-    priced_at: dict | None = None,
 ) -> dict:
     """At each quarter end (release-date view): the rising hull of value against log10 input price in force then.
 
-    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does.
-    `priced_at` caches the models frame priced at each quarter end across boards."""
-    priced_at = {} if priced_at is None else priced_at
+    The Pedagogy boards keep the paper's prices (their definition's price_source), as their own frontier does. The
+    frontier reads the ranked rows' models' cells only: those, with the prices in force at the quarter end
+    (priced_lookup; a whole priced frame converted for each quarter cost more than the frontiers)."""
+    lookup = model_lookup(models)
     out = {}
     for month in sorted(per_month):
         board = per_month[month].get("released")
         if not board or int(month[5:7]) % 3:
             continue
-        if month_end(month) not in priced_at:
-            priced_at[month_end(month)] = models_priced_at(models, steps, month_end(month))
         definition = index_defs[board["definition"]]
         fr = definition.get("frontier") or {}
         source = (fr.get("value") or {}).get("price_source")
         collinear = bool(fr.get("include_collinear", False))
-        priced = priced_at[month_end(month)]  # frontier reads only the ranked rows' models
         ranked = [r for r in board["rows"] if r.get("rank") is not None]
+        priced = priced_lookup(lookup, steps, month_end(month), {r["model"] for r in ranked})
         found = pedagogy.frontier(ranked, priced, pedagogy.price_x(source), collinear, by_month=False)
         points = {p["model"]: p for p in found["points"]}
         out[month_end(month)] = [

@@ -15,7 +15,9 @@ Pure functions: frames and dicts in, dicts out. All constants come from `methodo
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
+import pickle
 import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -27,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..known import known
+from . import simcache
 from .hle import DERIVED, EXCLUDED, MISSING, OBSERVED, PUBLISHED, pick_result, rank_rows
 from .parts import model_lookup
 
@@ -215,19 +218,21 @@ def month_range(first: str, last: str) -> list[str]:
 
 def frontier(
     rows: list[dict],
-    models: pd.DataFrame,
+    models: pd.DataFrame | Mapping[str, Mapping],
     x_of: XOf,
     include_collinear: bool,
     by_month: bool,
 ) -> dict:
     """A frontier over board rows: points, exclusions with reasons, the rising hull and, optionally, by month.
+    `models` is the models frame, or its cells by model id (model_lookup's) of at least the rows' models.
 
     `x_of(model id, model row as a dict, NA as None)` returns (x before log10, None, provenance) or (None, reason, {}); the provenance
     (where x comes from: a price's source and date, a parameter count's source) is kept on the point.
     """
     # Each named model's cells once, as a dict (a frame row lookup per model cost more than the frontier itself).
     named = {row["model"] for row in rows}
-    info = {m: cells for m, cells in model_lookup(models).items() if m in named}
+    cells_of = model_lookup(models) if isinstance(models, pd.DataFrame) else models
+    info = {m: cells for m, cells in cells_of.items() if m in named}
     points, excluded = [], []
     released: dict[str, str | None] = {}
     for row in rows:
@@ -352,105 +357,134 @@ def _bad_format_from_results(
 def board_rows(
     results: pd.DataFrame, raw: Mapping[str, pd.DataFrame], definition: Mapping[str, Any], board: Mapping[str, Any]
 ) -> list[dict]:
-    """Unranked rows of one accuracy board (CDPK or SEND), one per model with data for its benchmark."""
+    """Unranked rows of one accuracy board (CDPK or SEND), one per model with data for its benchmark.
+
+    Each row is a function of the model's own result rows of the board's benchmark, its per-question rows and the
+    definition's settings alone (its bootstrap stream is seeded by board and model), so inside a simcache.kept_in
+    block each is kept by those (simcache.kept_row): an edit to one model's results computes its row again and
+    takes the others' from the store."""
+    bench = board["benchmark"]
+    sources = definition.get("sources") or None
+    mine = results[results["benchmark"] == bench]
+    published = mine[(mine["metric"] == "") & (mine["subset"] == "")]
+    if sources:
+        published = published[published["source"].isin(sources)]
+    models = sorted(set(published["model"]) | {m for m, df in raw.items() if len(df)})
+    if simcache.current() is None:
+        return [_row(model, mine, raw.get(model), definition, board) for model in models]
+    settings = hashlib.sha256(
+        pickle.dumps(
+            (tuple(results.columns), board, sources, definition["bootstrap"], definition["bad_format"]), protocol=5
+        )
+    ).digest()
+    own: dict[str, list[tuple]] = {}
+    for model, record in zip(mine["model"].tolist(), zip(*(mine[c].tolist() for c in mine.columns))):
+        own.setdefault(model, []).append(record)
+    return [
+        simcache.kept_row(
+            "pedagogy-row-1",
+            settings,
+            pickle.dumps((model, own.get(model, []), raw.get(model)), protocol=5),
+            functools.partial(_row, model, mine, raw.get(model), definition, board),
+        )
+        for model in models
+    ]
+
+
+def _row(
+    model: str,
+    results: pd.DataFrame,
+    rows_raw: pd.DataFrame | None,
+    definition: Mapping[str, Any],
+    board: Mapping[str, Any],
+) -> dict:
+    """One model's row of an accuracy board, from its rows of `results` (those of the board's benchmark) and its
+    per-question rows."""
     bench, n_questions = board["benchmark"], int(board["questions"])
     sources = definition.get("sources") or None
     boot, bad = definition["bootstrap"], definition["bad_format"]
     resamples, level, seed = int(boot["resamples"]), float(boot["ci_level"]), int(boot["seed"])
     max_share = float(bad["max_share"])
-
-    published = results[(results["benchmark"] == bench) & (results["metric"] == "") & (results["subset"] == "")]
-    if sources:
-        published = published[published["source"].isin(sources)]
-    models = sorted(set(published["model"]) | {m for m, df in raw.items() if len(df)})
-
-    rows: list[dict] = []
-    for model in models:
-        rng = rng_for(seed, board["id"], model)
-        rows_raw = raw.get(model)
-        if rows_raw is not None and len(answered(rows_raw)):
-            done = answered(rows_raw)
-            correct = done["correct"].astype(bool).to_numpy()
-            components = subject_scores(done)
-            best, worst = best_and_worst(components)
-            row: dict[str, Any] = {
+    rng = rng_for(seed, board["id"], model)
+    if rows_raw is not None and len(answered(rows_raw)):
+        done = answered(rows_raw)
+        correct = done["correct"].astype(bool).to_numpy()
+        components = subject_scores(done)
+        best, worst = best_and_worst(components)
+        row: dict[str, Any] = {
+            "model": model,
+            "value": 100.0 * float(correct.mean()),
+            "status": OBSERVED,
+            "coverage": {"have": len(done), "of": n_questions},
+            "interval": bootstrap_interval(correct, resamples, rng, level),
+            "interval_how": OBSERVED,
+            "interval_method": "question bootstrap",
+            "interval_reason": (
+                f"bootstrap over the {len(done)} answered questions: {resamples} "
+                f"resamples with replacement, percentile interval"
+            ),
+            "components": components,
+            "best_subject": best,
+            "worst_subject": worst,
+            "bad_format": bad_format_share(rows_raw),
+        }
+        if row["bad_format"] is None:
+            row["bad_format"] = _bad_format_from_results(results, model, bench, bad["metric"], sources)
+    else:
+        res = pick_result(results, model, bench, "", [""], sources)
+        if res is None:  # only raw rows without outcomes
+            return {
                 "model": model,
-                "value": 100.0 * float(correct.mean()),
-                "status": OBSERVED,
-                "coverage": {"have": len(done), "of": n_questions},
-                "interval": bootstrap_interval(correct, resamples, rng, level),
-                "interval_how": OBSERVED,
-                "interval_method": "question bootstrap",
-                "interval_reason": (
-                    f"bootstrap over the {len(done)} answered questions: {resamples} "
-                    f"resamples with replacement, percentile interval"
-                ),
-                "components": components,
-                "best_subject": best,
-                "worst_subject": worst,
-                "bad_format": bad_format_share(rows_raw),
-            }
-            if row["bad_format"] is None:
-                row["bad_format"] = _bad_format_from_results(results, model, bench, bad["metric"], sources)
-        else:
-            res = pick_result(results, model, bench, "", [""], sources)
-            if res is None:  # only raw rows without outcomes
-                rows.append(
-                    {
-                        "model": model,
-                        "value": None,
-                        "status": MISSING,
-                        "reason": "no answered questions",
-                        "coverage": {"have": 0, "of": n_questions},
-                        "interval": None,
-                        "components": [],
-                    }
-                )
-                continue
-            value = float(res["value"])
-            n = int(res["n"]) if known(res.get("n")) is not None else n_questions
-            row = {
-                "model": model,
-                "value": value,
-                "status": PUBLISHED,
-                "source": res["source"],
-                "coverage": {"have": n, "of": n_questions},
+                "value": None,
+                "status": MISSING,
+                "reason": "no answered questions",
+                "coverage": {"have": 0, "of": n_questions},
+                "interval": None,
                 "components": [],
-                "best_subject": None,
-                "worst_subject": None,
-                "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources),
             }
-            if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
-                row.update(
-                    interval=[float(res["ci_low"]), float(res["ci_high"])],
-                    interval_how=PUBLISHED,
-                    interval_method="published",
-                )
-            else:
-                k = correct_count(value, n)
-                row.update(
-                    interval=binomial_interval(k, n, level),
-                    interval_how=DERIVED,
-                    interval_method="exact binomial",
-                    interval_reason=(
-                        f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
-                        f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
-                        f"Binomial(n = {n}, {k}/{n}) / n"
-                    ),
-                )
-        if row["bad_format"] is not None and row["bad_format"] > max_share:
+        value = float(res["value"])
+        n = int(res["n"]) if known(res.get("n")) is not None else n_questions
+        row = {
+            "model": model,
+            "value": value,
+            "status": PUBLISHED,
+            "source": res["source"],
+            "coverage": {"have": n, "of": n_questions},
+            "components": [],
+            "best_subject": None,
+            "worst_subject": None,
+            "bad_format": _bad_format_from_results(results, model, bench, bad["metric"], sources),
+        }
+        if known(res.get("ci_low")) is not None and known(res.get("ci_high")) is not None:
             row.update(
-                status=EXCLUDED,
-                measured=row["value"],
-                value=None,
-                interval=None,
-                reason=(
-                    f"{100 * row['bad_format']:.1f}% of answers badly formatted "
-                    f"(more than {100 * max_share:g}%): unable to perform the benchmark"
+                interval=[float(res["ci_low"]), float(res["ci_high"])],
+                interval_how=PUBLISHED,
+                interval_method="published",
+            )
+        else:
+            k = correct_count(value, n)
+            row.update(
+                interval=binomial_interval(k, n, level),
+                interval_how=DERIVED,
+                interval_method="exact binomial",
+                interval_reason=(
+                    f"no per-question results: exact {100 * (1 - level) / 2:g}% and "
+                    f"{100 * (1 + level) / 2:g}% quantiles of the resampled accuracy, "
+                    f"Binomial(n = {n}, {k}/{n}) / n"
                 ),
             )
-        rows.append(row)
-    return rows
+    if row["bad_format"] is not None and row["bad_format"] > max_share:
+        row.update(
+            status=EXCLUDED,
+            measured=row["value"],
+            value=None,
+            interval=None,
+            reason=(
+                f"{100 * row['bad_format']:.1f}% of answers badly formatted "
+                f"(more than {100 * max_share:g}%): unable to perform the benchmark"
+            ),
+        )
+    return row
 
 
 def paper_over_time(value: Mapping[str, Any], claims: Mapping[str, Any] | None) -> list[dict]:

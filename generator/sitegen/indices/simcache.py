@@ -36,6 +36,8 @@ _STORE: Store | None = None
 #: frames, which no stage changes in place; a board is changed by its annotation, so it is pickled every time.
 _LAST: dict[str, tuple[object, bytes]] = {}
 FRAMES = ("results", "models", "raw", "benchmarks")
+#: The sets `traced()` blocks collect into: every name kept() looks up while one is open is added to each.
+_TRACED: list[set[str]] = []
 
 
 @contextlib.contextmanager
@@ -138,6 +140,18 @@ def annotated(board: dict, annotate: Callable[[dict], object], **inputs: object)
     _STORE.put(name, data)
 
 
+@contextlib.contextmanager
+def traced(names: set[str]) -> Iterator[None]:
+    """Within the block, the name of every entry kept() looks up is added to `names` (also inside nested blocks):
+    a caller whose own entry is made from others (an as-of month from its rows) keeps their names with it, so the
+    store keeps them while it keeps that entry, and a later edit that misses the entry finds them."""
+    _TRACED.append(names)
+    try:
+        yield
+    finally:
+        _TRACED.pop()
+
+
 def current() -> Store | None:
     """The store of the innermost `kept_in` block (None outside any, or in a `kept_in(None)` block)."""
     return _STORE
@@ -153,6 +167,8 @@ def kept(name: str, compute: Callable[[], T]) -> T:
     again and replaced."""
     if _STORE is None:
         return compute()
+    for names in _TRACED:
+        names.add(name)
     data = _STORE.get(name)
     if data is not None:
         try:
@@ -162,6 +178,18 @@ def kept(name: str, compute: Callable[[], T]) -> T:
     data = pickle.dumps(compute(), protocol=5)
     _STORE.put(name, data)
     return cast(T, loads(data))
+
+
+def kept_row(kind: str, settings: bytes, inputs: bytes, compute: Callable[[], T]) -> T:
+    """One row of a board computed on its own: `compute()`, or inside `kept_in` the row kept (kept()) under the
+    digest of `kind` (the step and its row's layout), `settings` (a digest of what the step reads besides the row:
+    the definition's part) and `inputs` (every input of this row alone, as bytes: a model's result rows, its
+    per-question rows). A board whose inputs moved for one model then computes that model's row and takes the
+    others' from the store; what it does across rows (ranking, frontiers, the simulation) is its own, run again."""
+    if _STORE is None:
+        return compute()
+    digest = hashlib.sha256(b"row\0" + kind.encode() + b"\0" + settings + hashlib.sha256(inputs).digest())
+    return kept(digest.hexdigest(), compute)
 
 
 def loads(data: bytes) -> object:
