@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import xml.etree.ElementTree as ET
+from functools import cache
 
 from fixtures import HOSTILE_IMG, HOSTILE_SCRIPT, make_context
 from test_pages import Doc
@@ -12,12 +13,21 @@ from sitegen.site import render_files
 
 A = "{http://www.w3.org/2005/Atom}"
 CTX = make_context(40)
-SITE = render_files(CTX)
-BARE = render_files(dataclasses.replace(CTX, history=[], citation=None, repo_url=""))
 
 
-def doc(path: str, site=SITE) -> Doc:
-    return Doc(site[path].decode("utf-8"))
+# The sites are rendered when a test first needs them (never at collection), once per process.
+@cache
+def site():
+    return render_files(CTX)
+
+
+@cache
+def bare():
+    return render_files(dataclasses.replace(CTX, history=[], citation=None, repo_url=""))
+
+
+def doc(path: str, files=None) -> Doc:
+    return Doc((site() if files is None else files)[path].decode("utf-8"))
 
 
 def sections(html: str) -> list[str]:
@@ -36,7 +46,7 @@ def test_new_pages_are_in_the_navigation():
 
 
 def test_changelog_lists_commits_newest_first_grouped_by_release():
-    html = SITE["changelog/index.html"].decode("utf-8")
+    html = site()["changelog/index.html"].decode("utf-8")
     ids = sections(html)
     shas = [e["commit"][:12] for e in CTX.history]
     assert ids == ["unreleased", f"c-{shas[0]}", "release-data-2026-07", f"c-{shas[1]}", f"c-{shas[2]}",
@@ -77,11 +87,11 @@ def test_changelog_head_links_the_atom_feed():
 
 
 def test_atom_feed_parses_and_has_the_entries():
-    feed = ET.fromstring(SITE["changelog.atom"])
+    feed = ET.fromstring(site()["changelog.atom"])
     entries = feed.findall(f"{A}entry")
     assert [e.findtext(f"{A}updated") for e in entries] == [e["date"] for e in CTX.history]
     assert entries[1].findtext(f"{A}title") == f"Re-import AA {HOSTILE_SCRIPT}"  # escaped in XML, round-trips
-    assert HOSTILE_SCRIPT.encode() not in SITE["changelog.atom"]
+    assert HOSTILE_SCRIPT.encode() not in site()["changelog.atom"]
     assert feed.findtext(f"{A}updated") == CTX.history[0]["date"]
     # no site URL: links relative to the feed's own address (the site root), ids are URNs
     assert [link.get("href") for link in feed.findall(f"{A}link")] == ["changelog/", "changelog.atom"]
@@ -100,10 +110,10 @@ def test_atom_feed_is_absolute_when_the_site_url_is_known():
 
 
 def test_without_history_the_page_says_so_and_the_feed_is_empty():
-    d = doc("changelog/index.html", BARE)
+    d = doc("changelog/index.html", bare())
     assert d.find("p", id="no-history")
-    assert not sections(BARE["changelog/index.html"].decode("utf-8"))
-    feed = ET.fromstring(BARE["changelog.atom"])
+    assert not sections(bare()["changelog/index.html"].decode("utf-8"))
+    feed = ET.fromstring(bare()["changelog.atom"])
     assert feed.findall(f"{A}entry") == [] and feed.findtext(f"{A}updated") == "2026-07-15T00:00:00Z"
 
 
@@ -113,7 +123,7 @@ def test_cite_page_from_citation_cff():
     text = " ".join(" ".join(d.text).split())
     for needed in ("sitegen: a static-site generator", "Ada Lovelace", "0.1.0", "MIT", "2026-07-01"):
         assert needed in text, needed
-    assert f"Org {HOSTILE_IMG}" in text and HOSTILE_IMG.encode() not in SITE["cite/index.html"]
+    assert f"Org {HOSTILE_IMG}" in text and HOSTILE_IMG.encode() not in site()["cite/index.html"]
     assert d.find("a", href="https://doi.org/10.5281/zenodo.1234567")
     bib = "".join(d.text).split("@software{", 1)[1]
     assert bib.startswith("sitegen-2026,")
@@ -124,12 +134,12 @@ def test_cite_page_from_citation_cff():
 
 
 def test_cite_page_without_citation_cff():
-    assert doc("cite/index.html", BARE).find("p", id="no-citation")
+    assert doc("cite/index.html", bare()).find("p", id="no-citation")
 
 
 def test_data_format_page_renders_the_schema_tables():
     d = doc("contributing/data-format/index.html")
-    html = SITE["contributing/data-format/index.html"].decode("utf-8")
+    html = site()["contributing/data-format/index.html"].decode("utf-8")
     assert [t for t, _ in d.elements].count("table") >= 6  # one table per kind of file at least
     assert [t for t, _ in d.elements].count("h2") >= 6
     heads = [h.strip() for h in Doc(html.split("<thead>", 1)[1].split("</thead>")[0]).text if h.strip()]
@@ -138,9 +148,9 @@ def test_data_format_page_renders_the_schema_tables():
     assert "Data file reference" in text and "scores/models/<org>/<model>.yaml" in text
     assert "<org>" not in html  # raw HTML is off: angle brackets are escaped text
     assert d.find("a", href="https://github.com/example/leaderboards/blob/HEAD/CONTRIBUTING.md")
-    assert not Doc(BARE["contributing/data-format/index.html"].decode("utf-8")).find(
+    assert not Doc(bare()["contributing/data-format/index.html"].decode("utf-8")).find(
         "a", href="https://github.com/example/leaderboards/blob/HEAD/CONTRIBUTING.md")
-    assert "CONTRIBUTING.md" in "".join(Doc(BARE["contributing/data-format/index.html"].decode("utf-8")).text)
+    assert "CONTRIBUTING.md" in "".join(Doc(bare()["contributing/data-format/index.html"].decode("utf-8")).text)
 
 
 def test_every_internal_link_resolves(built_site):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+from functools import cache
 
 from fixtures import make_context
 
@@ -12,7 +13,7 @@ from sitegen.site import render_files
 from sitegen.site.pages import Urls, href
 
 
-def _site():
+def _context():
     ctx = copy.deepcopy(make_context(12))
     a, b = ctx.models[0], ctx.models[1]
     for m, effort, rank in ((a, "high", 4.0), (b, "low", 2.0)):
@@ -23,15 +24,21 @@ def _site():
     ctx = dataclasses.replace(ctx, not_attributed={source: [
         {"name": "Mystery <b>9</b>", "reason": "no version given", "results": [{"benchmark": bench, "value": 91.5}]},
         {"name": "Elsewhere", "reason": "other benchmark", "results": [{"benchmark": "not-this-one", "value": 1}]}]})
-    return ctx, a, b, render_files(ctx)
+    return ctx, a, b
 
 
-CTX, A, B, SITE = _site()
+CTX, A, B = _context()
 URLS = Urls(CTX)
 
 
+@cache
+def site():
+    """The fixture site, rendered when a test first needs it (never at collection), once per process."""
+    return render_files(CTX)
+
+
 def text(path: str) -> str:
-    return SITE[path].decode("utf-8")
+    return site()[path].decode("utf-8")
 
 
 def test_model_page_lists_and_links_its_sibling_configurations():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from functools import cache
 from html.parser import HTMLParser
 
 import numpy as np
@@ -53,15 +54,18 @@ def _site(n=40):
     return render_files(make_context(n))
 
 
-SITE = _site()
+@cache
+def site():
+    """The fixture site, rendered when a test first needs it (never at collection), once per process."""
+    return _site()
 
 
 def page(path: str) -> Doc:
-    return Doc(SITE[path].decode("utf-8"))
+    return Doc(site()[path].decode("utf-8"))
 
 
 def test_every_page_has_csp_and_no_inline_scripts():
-    html_pages = [p for p in SITE if p.endswith(".html")]
+    html_pages = [p for p in site() if p.endswith(".html")]
     assert "index.html" in html_pages and len(html_pages) > 40
     for p in html_pages:
         d = page(p)
@@ -75,7 +79,7 @@ def test_every_page_has_csp_and_no_inline_scripts():
 
 
 def test_hostile_names_are_inert_everywhere():
-    for path, data in SITE.items():
+    for path, data in site().items():
         text = data.decode("utf-8", "replace")
         assert HOSTILE_SCRIPT not in text, path  # never raw: escaped in HTML, \u003c in JSON
         assert HOSTILE_IMG not in text, path
@@ -85,7 +89,7 @@ def test_hostile_names_are_inert_everywhere():
 
 
 def test_no_unsafe_links_and_external_links_have_rel():
-    for path in (p for p in SITE if p.endswith(".html")):
+    for path in (p for p in site() if p.endswith(".html")):
         for a in page(path).find("a"):
             href = a.get("href", "")
             assert not href.lower().startswith(("javascript:", "data:", "vbscript:")), (path, href)
@@ -110,7 +114,7 @@ def test_leaderboard_table_rows_and_marked_cells():
     # provenance is marked by a one-letter class per cell; the reasons, sources and dates live once in cells.json
     marks = [a.get("class") for t, a in d.elements if t == "td" and a.get("class") in ("i", "d", "p", "m", "x")]
     assert "i" in marks and not [a for t, a in d.elements if a.get("role") == "tooltip"]
-    data = json.loads(SITE["boards/ai-iq/cells.json"])
+    data = json.loads(site()["boards/ai-iq/cells.json"])
     assert [r[0] for r in data["rows"]] == [r["model"] for r in sorted(
         ctx.boards["ai-iq"]["rows"], key=lambda r: (r.get("rank") is None, r.get("rank") or 0, -(r.get("value") or 0), r["model"]))]
     imputed = [c for _, cells in data["rows"] for c in cells if c[0] == "i"]
@@ -125,7 +129,7 @@ def test_board_pages_stay_small():
     test_real_shapes); here, per row, the page costs well under a kilobyte."""
     ctx = make_context(40)
     for bid in ctx.boards:
-        html = SITE[f"boards/{bid}/index.html"]
+        html = site()[f"boards/{bid}/index.html"]
         rows = len(ctx.boards[bid]["rows"])
         assert len(html) < 600_000 and (len(html) - 40_000) / max(rows, 1) < 1000, (bid, len(html), rows)
 
@@ -148,7 +152,7 @@ def test_model_page_shows_intervals_rank_ranges_tiers_and_imputed_share():
     """Model 5 on AI IQ: components 1-4 with the third imputed ((5 + 2) % 7 == 0), so 1 of 4 = 25.0% imputed; the
     fixture gives the first component a published interval of value ± 2 and the others none, with the reason."""
     row = next(r for r in make_context(40).boards["ai-iq"]["rows"] if r["model"] == "deepseek/model-00005")
-    html = SITE["models/deepseek/model-00005/index.html"].decode("utf-8")
+    html = site()["models/deepseek/model-00005/index.html"].decode("utf-8")
     section = html[html.index('id="idx-ai-iq"'):]
     section = section[:section.index("</table>")]
     lo, hi = row["interval"]
@@ -166,11 +170,11 @@ def test_model_page_shows_intervals_rank_ranges_tiers_and_imputed_share():
 
 
 def test_chart_specs_are_shared_and_keep_names_out_of_expressions():
-    specs = {p: json.loads(SITE[p]) for p in SITE if p.startswith("assets/charts/")}
+    specs = {p: json.loads(site()[p]) for p in site() if p.startswith("assets/charts/")}
     assert {"assets/charts/iq-vs-cost.json", "assets/charts/anchor-curves.json", "assets/charts/hle-calibration.json"} <= set(specs)
     for p, spec in specs.items():
         assert any(prm["name"] == "hl" for prm in spec["params"]), p
-        exprs = re.findall(r'"(?:test|filter|expr|calculate)":"([^"]*)"', SITE[p].decode())
+        exprs = re.findall(r'"(?:test|filter|expr|calculate)":"([^"]*)"', site()[p].decode())
         for e in exprs:
             assert "alert" not in e and "<" not in e, (p, e)
         assert spec.get("description")
@@ -181,7 +185,7 @@ def test_composite_scatter_charts_draw_the_95_percent_interval_as_error_bars():
     ctx = make_context(40)
     iq = {r["model"]: r for r in ctx.boards["ai-iq"]["rows"] if r["value"] is not None}
     for kind in ("iq-vs-cost", "iq-vs-speed"):
-        spec = json.loads(SITE[f"assets/charts/{kind}.json"])
+        spec = json.loads(site()[f"assets/charts/{kind}.json"])
         bars = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
         assert len(bars) == 1 and spec["layer"][0] is bars[0]  # behind the points
         assert bars[0]["encoding"]["y"]["field"] == "lo" and bars[0]["encoding"]["y2"]["field"] == "hi"
@@ -191,7 +195,7 @@ def test_composite_scatter_charts_draw_the_95_percent_interval_as_error_bars():
             value = iq[r["model"]]["value"]
             assert (r["lo"], r["hi"]) == (round(value - 3.5, 1), round(value + 3.5, 1))
             assert r["ci"] == f"{value - 3.5:.1f}–{value + 3.5:.1f}"
-    aa = json.loads(SITE["assets/charts/aa-vs-price.json"])
+    aa = json.loads(site()["assets/charts/aa-vs-price.json"])
     assert not [layer for layer in aa["layer"] if layer["mark"]["type"] == "rule"]
     assert all("lo" not in r and "ci" not in r for r in aa["datasets"]["points"])
 
@@ -204,7 +208,7 @@ def test_charts_have_text_fallbacks():
 
 
 def test_search_index_is_materials_format_and_escaped():
-    idx = json.loads(SITE["search/search_docs.json"])
+    idx = json.loads(site()["search/search_docs.json"])
     assert set(idx) == {"config", "docs"} and idx["config"]["lang"] == ["en"]
     titles = [d["title"] for d in idx["docs"]]
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in titles
@@ -226,7 +230,7 @@ def test_search_entries_carry_the_names_that_rank_a_model_first():
     # a model without a release is its own release; a hostile name is escaped in the title, words elsewhere
     doc = _model_doc({"id": "x/y", "name": "<b>Y</b> (a)"}, "models/x/y/")
     assert doc["title"] == "&lt;b&gt;Y&lt;/b&gt; (a)" and doc["config"] == ["b y b", "x y", "y"] and doc["release"] == "x y"
-    idx = json.loads(SITE["search/search_docs.json"])
+    idx = json.loads(site()["search/search_docs.json"])
     models = [d for d in idx["docs"] if d["location"].startswith("models/") and d["location"] != "models/"]
     assert models and all(d["exact"] and d["config"] and d["release"] for d in models)
     assert "." in idx["config"]["separator"]  # "gpt 5.1" and "gpt-5.1" both read 5.1 as two terms
@@ -244,7 +248,7 @@ def test_compare_gets_each_models_simulated_ranks_one_file_per_model():
     block = ctx.ahead["ai-iq"]
     number = {m["id"]: i for i, m in enumerate(sorted(ctx.models, key=lambda m: m["id"]))}
     data = json.loads(re.search(r'<script type="application/json" id="compare-data">(.*?)</script>',
-                                SITE["compare/index.html"].decode("utf-8"), re.S).group(1))
+                                site()["compare/index.html"].decode("utf-8"), re.S).group(1))
     assert {b[0]: b[8] for b in data["boards"]}["ai-iq"] == 1000
     assert all(b[8] is None for b in data["boards"] if b[0] != "ai-iq")
     assert {m[0] for m in data["models"] if m[8] == 1} == set(block["models"])
@@ -252,16 +256,16 @@ def test_compare_gets_each_models_simulated_ranks_one_file_per_model():
     # the fixture's draws (fixtures.py): the 1st row is ranked 1st in 600 draws, 2nd in 50 and 3rd in 350; the 3rd
     # row 3rd in 600, 2nd in 100 and 1st in 300; the 6th 6th in all. An entry is [best rank, bytes per draw,
     # base64 of each draw's offset from the best rank].
-    assert json.loads(SITE[f"compare/ahead/{first}.json"]) == {"model": block["models"][0], "boards": {
+    assert json.loads(site()[f"compare/ahead/{first}.json"]) == {"model": block["models"][0], "boards": {
         "ai-iq": [1, 1, base64.b64encode(bytes([0] * 600 + [1] * 50 + [2] * 350)).decode()]}}
-    assert json.loads(SITE[f"compare/ahead/{third}.json"]) == {"model": block["models"][2], "boards": {
+    assert json.loads(site()[f"compare/ahead/{third}.json"]) == {"model": block["models"][2], "boards": {
         "ai-iq": [1, 1, base64.b64encode(bytes([2] * 600 + [1] * 100 + [0] * 300)).decode()]}}
-    assert json.loads(SITE[f"compare/ahead/{sixth}.json"]) == {"model": block["models"][5], "boards": {
+    assert json.loads(site()[f"compare/ahead/{sixth}.json"]) == {"model": block["models"][5], "boards": {
         "ai-iq": [6, 1, base64.b64encode(bytes(1000)).decode()]}}
-    assert len([p for p in SITE if p.startswith("compare/ahead/")]) == len(block["models"])
+    assert len([p for p in site() if p.startswith("compare/ahead/")]) == len(block["models"])
 
     def ranks(n):
-        best, width, offsets = json.loads(SITE[f"compare/ahead/{n}.json"])["boards"]["ai-iq"]
+        best, width, offsets = json.loads(site()[f"compare/ahead/{n}.json"])["boards"]["ai-iq"]
         return best + np.frombuffer(base64.b64decode(offsets), dtype=f"<u{width}")
 
     # what the page shows for the 1st and the 3rd: ahead in 600 draws, behind in 350, tied in the other 50
@@ -280,7 +284,7 @@ def test_ahead_files_write_ranks_in_as_few_bytes_as_their_span_needs():
 
 
 def test_markdown_has_no_raw_html_or_js_links():
-    html = SITE["methodology/ai-iq/index.html"].decode()
+    html = site()["methodology/ai-iq/index.html"].decode()
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
     assert 'href="javascript:' not in html
     assert "<table>" in html  # Markdown tables render
@@ -288,8 +292,8 @@ def test_markdown_has_no_raw_html_or_js_links():
 
 def test_deterministic_output():
     again = _site()
-    assert again.keys() == SITE.keys()
-    assert [p for p in SITE if SITE[p] != again[p]] == []
+    assert again.keys() == site().keys()
+    assert [p for p in site() if site()[p] != again[p]] == []
 
 
 def test_downloads_page_lists_api_files_and_licences():
@@ -313,7 +317,7 @@ def test_markdown_shows_off_site_images_as_text():
 def test_token_vs_effective_cost_chart_pairs_each_models_two_costs():
     # AI IQ's cost view: for every model on the cost board, x = its token-cost component, y = its effective cost
     # (the board value); the fixture's token cost is 0.6 x the effective cost, so every point has y / x = 1 / 0.6.
-    spec = json.loads(SITE["assets/charts/token-vs-effective-cost.json"])
+    spec = json.loads(site()["assets/charts/token-vs-effective-cost.json"])
     points = spec["datasets"]["points"]
     cost = {r["model"]: r for r in make_context(40).boards["cost"]["rows"]}
     assert points and {p["model"] for p in points} <= set(cost)
@@ -327,8 +331,8 @@ def test_token_vs_effective_cost_chart_pairs_each_models_two_costs():
 
 def test_units_a_reader_would_question():
     # Token and effective cost are USD per task (2M input + 1M output tokens); AI IQ's columns are IQ points.
-    assert "Token cost (USD per task)" in SITE["boards/cost/index.html"].decode()
-    iq = SITE["boards/ai-iq/index.html"].decode()
+    assert "Token cost (USD per task)" in site()["boards/cost/index.html"].decode()
+    iq = site()["boards/ai-iq/index.html"].decode()
     assert "(IQ points)" in iq and "unit: IQ points" in iq
 
 
@@ -363,7 +367,7 @@ def test_pages_describe_themselves_and_link_to_their_data_files():
 def test_methodology_page_explains_its_definition_in_sections_not_a_dump():
     """One heading per index version; the settings in words, the anchor tables as tables with units, a link to the
     file; no nested key/value dump."""
-    html = SITE["methodology/ai-iq/index.html"].decode()
+    html = site()["methodology/ai-iq/index.html"].decode()
     d = Doc(html)
     assert d.find("h2", id="ai-iq") and "AI IQ, version 1.0" in d.text
     assert "lb-kv" not in html and "lb-def\"" not in html
@@ -377,7 +381,7 @@ def test_methodology_page_explains_its_definition_in_sections_not_a_dump():
     bench = [a.get("href") for a in d.find("a") if (a.get("href") or "").startswith("../../benchmarks/")]
     assert len(bench) >= 4, bench
     # the overview lists every definition once, linking to the page that explains it (the fixture has no AA page)
-    over = Doc(SITE["methodology/index.html"].decode())
+    over = Doc(site()["methodology/index.html"].decode())
     rows = " ".join(" ".join(over.text).split())
     assert "Index definitions" in rows and "AI IQ 1.0 AI IQ" in rows and "AA Intelligence v3.0" in rows
     assert "ai-iq/#ai-iq" in [a.get("href") for a in over.find("a")]
@@ -473,10 +477,10 @@ def test_search_worker_imports_the_vendored_worker_the_page_does_not_load_itself
     hashed file name: a re-vendored material with a new name must update both (vendor.sh says so)."""
     import re as _re
 
-    worker = SITE["assets/js/search-worker.js"].decode()
+    worker = site()["assets/js/search-worker.js"].decode()
     target = _re.search(r'importScripts\("\.\./([^"]+)"\)', worker).group(1)
-    assert "assets/" + target in SITE
-    assert '"search":"assets/js/search-worker.js"' in SITE["index.html"].decode().replace(" ", "")
+    assert "assets/" + target in site()
+    assert '"search":"assets/js/search-worker.js"' in site()["index.html"].decode().replace(" ", "")
 
 
 def test_model_page_shows_the_measurement_interval():
@@ -484,7 +488,7 @@ def test_model_page_shows_the_measurement_interval():
     the model page gives the second beside the first."""
     rows = {r["model"]: r for r in make_context(40).boards["ai-iq"]["rows"]}
     row = rows["deepseek/model-00005"]
-    html = SITE["models/deepseek/model-00005/index.html"].decode("utf-8")
+    html = site()["models/deepseek/model-00005/index.html"].decode("utf-8")
     lo, hi = row["interval_measurement"]
     assert f"(measurement error alone: {lo:.1f}–{hi:.1f})" in html
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from fixtures import make_context
 
@@ -12,6 +13,7 @@ from sitegen.site import render_files
 from sitegen.site.views import Lookups, bench_board_view
 from sitegen.site.pages import Urls
 
+@cache
 def _site():
     """The fixture site with one board's best value over time (a chart the charts page does not show)."""
     import dataclasses
@@ -22,16 +24,14 @@ def _site():
     return render_files(dataclasses.replace(ctx, as_of={"frontier": {"ai-iq": {"best": best}}}))
 
 
-FILES = _site()
-
 
 def test_all_n_charts_counts_the_charts_the_charts_page_shows():
-    home = FILES["index.html"].decode("utf-8")
+    home = _site()["index.html"].decode("utf-8")
     n = int(re.search(r"All (\d+) charts", home).group(1))
-    shown = re.findall(r'<figure class="lb-chart" id="chart-', FILES["charts/index.html"].decode("utf-8"))
+    shown = re.findall(r'<figure class="lb-chart" id="chart-', _site()["charts/index.html"].decode("utf-8"))
     assert n == len(shown) > 0
     # the price history and the boards' best over time are charts too, but on their own pages
-    assert n < len([p for p in FILES if p.startswith("assets/charts/")])
+    assert n < len([p for p in _site() if p.startswith("assets/charts/")])
 
 
 def _row(model, value, **extra):
@@ -62,11 +62,11 @@ def test_a_benchmark_table_shows_no_column_no_row_fills_and_says_a_shared_source
 
 
 def test_every_page_loads_the_search_settings_only():
-    stub = json.loads(FILES["search/search_index.json"])
-    full = json.loads(FILES["search/search_docs.json"])
+    stub = json.loads(_site()["search/search_index.json"])
+    full = json.loads(_site()["search/search_docs.json"])
     assert stub == {"config": full["config"], "docs": []} and len(full["docs"]) > 40
-    assert len(FILES["search/search_index.json"]) < 400
-    worker = FILES["assets/js/search-worker.js"].decode("utf-8")
+    assert len(_site()["search/search_index.json"]) < 400
+    worker = _site()["assets/js/search-worker.js"].decode("utf-8")
     assert '"../../search/search_docs.json"' in worker  # beside search_index.json, from assets/js/
 
 
@@ -82,7 +82,7 @@ def test_changelog_headings_never_skip_a_level_with_or_without_releases():
     def skips(levels):
         return [(a, b) for a, b in zip(levels, levels[1:]) if b > a + 1]
 
-    with_releases = _levels(FILES["changelog/index.html"].decode("utf-8"))
+    with_releases = _levels(_site()["changelog/index.html"].decode("utf-8"))
     assert 3 in with_releases and skips(with_releases) == []  # h1, h2 per release, h3 per commit
     ctx = make_context(6)
     history = [dict(e, release=None) for e in make_history([m["id"] for m in ctx.models])]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from functools import cache
 from html.parser import HTMLParser
 
 from fixtures import make_context
@@ -38,7 +39,7 @@ STATES = {0: ("yes", True), 1: ("not stated", None), 2: ("not known", None), 3: 
 RANKS = {0: 1, 1: 2, 2: 3, 3: 4, 4: None, 5: None}  # rows 4 and 5 unranked
 
 
-def _site():
+def _context():
     ctx = copy.deepcopy(make_context(12))
     for i, (state, reasoning) in STATES.items():
         ctx.models[i].update(reasoning=reasoning, reasoning_state=state)
@@ -57,11 +58,17 @@ def _site():
                  "harness": "Agent <X> + Model 3", "source": ctx.sources[0]["id"], "value": 42.5,
                  "url": "https://example.org/row-14", "reason": "the row's <b>date</b> contradicts its tag"}]
     ctx = dataclasses.replace(ctx, boards=boards, excluded=excluded)
-    return ctx, bench, render_files(ctx)
+    return ctx, bench
 
 
-CTX, BENCH, SITE = _site()
+CTX, BENCH = _context()
 URLS = Urls(CTX)
+
+
+@cache
+def site():
+    """The fixture site, rendered when a test first needs it (never at collection), once per process."""
+    return render_files(CTX)
 
 
 class Board(HTMLParser):
@@ -125,7 +132,7 @@ class Board(HTMLParser):
 
 
 def board() -> Board:
-    return Board(SITE[URLS.board["ai-iq"]].decode("utf-8"))
+    return Board(site()[URLS.board["ai-iq"]].decode("utf-8"))
 
 
 def test_every_board_row_carries_its_reasoning_state():
@@ -136,7 +143,7 @@ def test_every_board_row_carries_its_reasoning_state():
     assert [r.get("data-ranked") for r in b.board] == ["1", "1", "1", "1", "0", "0"]
     # every table of the site that filters: each row has one of the four states
     tables = 0
-    for path, data in SITE.items():
+    for path, data in site().items():
         if path.endswith(".html") and b'class="lb-filters"' in data:
             rows = Board(data.decode("utf-8")).rows
             tables += 1
@@ -152,7 +159,7 @@ def test_filter_options_count_the_rows_the_board_shows_first():
     assert b.options["reasoning"] == ["all", "yes (1)", "no (1)", "not stated (1)", "not known (1)"]
     legend = b.legend["legend:lb-legend lb-filter-unknown"]
     assert "Reasoning mode of the 4 ranked rows: yes 1 · no 1 · not stated 1 · not known 1" in legend
-    assert "lb-legend lb-hides" in SITE[URLS.board["ai-iq"]].decode("utf-8")  # the line the script fills
+    assert "lb-legend lb-hides" in site()[URLS.board["ai-iq"]].decode("utf-8")  # the line the script fills
 
 
 def test_mode_not_stated_is_rendered_from_the_data_and_the_name_stays_as_written():
@@ -160,7 +167,7 @@ def test_mode_not_stated_is_rendered_from_the_data_and_the_name_stays_as_written
     assert b.names[1] == "Plain Name <i>1</i> (mode not stated)"  # escaped name, then the mark
     assert b.names[2] == CTX.models[2]["name"]  # not known: nothing added
     assert "(mode not stated)" not in CTX.models[1]["name"]
-    html = SITE[URLS.board["ai-iq"]].decode("utf-8")
+    html = site()[URLS.board["ai-iq"]].decode("utf-8")
     assert "Plain Name &lt;i&gt;1&lt;/i&gt;</a> <span class=\"lb-mode\"" in html
 
 
@@ -174,7 +181,7 @@ def test_the_api_rows_carry_the_reasoning_state():
 
 
 def test_benchmark_page_lists_results_an_override_excludes_with_the_reason_and_link():
-    html = SITE[URLS.benchmark[BENCH]].decode("utf-8")
+    html = site()[URLS.benchmark[BENCH]].decode("utf-8")
     start = html.index('id="not-attributed"')
     section = html[start:html.index("</details>", start)]
     assert "1 result excluded by a reviewed correction" in section

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+from functools import cache
 from html.parser import HTMLParser
 
 from fixtures import make_context
@@ -54,11 +55,16 @@ def _context():
 
 
 CTX, TOP, OTHER = _context()
-FILES = render_files(CTX)
+
+
+@cache
+def files():
+    """The fixture site, rendered when a test first needs it (never at collection), once per process."""
+    return render_files(CTX)
 
 
 def _html(path: str) -> str:
-    return FILES[path].decode("utf-8")
+    return files()[path].decode("utf-8")
 
 
 def test_home_card_shows_an_asymmetric_interval_as_its_bounds():
