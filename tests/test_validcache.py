@@ -191,20 +191,36 @@ def test_a_verdict_of_another_day_is_judged_again(tree, monkeypatch):
     assert shown(validate_repo(tree)[1]) == off(tree)
 
 
-def test_a_rule_that_raises_on_a_file_stops_there_warm_as_cold(tree, monkeypatch):
-    """A retrieval month without a day ("2025-13", which the schema rejects) makes dates_real_and_past raise: the
-    rule reports what it found in the files before that one and nothing after (run_checks drops the rest), and a
-    warm run keeps that to the letter."""
+def test_a_bad_month_does_not_stop_the_date_rule(tree):
+    """A retrieval month without a day ("2025-13") is the schema's problem; the date rule skips it and still judges
+    every file after it: gamma's date in the future is reported, cold and warm."""
     edit(tree, BETA, 'retrieved: "2025-06-01"', 'retrieved: "2025-13"')
-    expected = off(tree)
-    dates = [line for line in expected if "in the future" in line or "2025-13" in line]
-    # alpha (before beta in the walk) keeps its future date; beta's month is the schema's problem
-    assert any(line.startswith(f"{ALPHA}:17:16:") and "in the future" in line for line in dates), dates
-    assert shown(validate_repo(tree, keep=True)[1]) == expected
-    assert shown(validate_repo(tree, keep=True)[1]) == expected
-    # gamma, after beta, has a date in the future too: the rule stopped at beta, cold and warm
     edit(tree, GAMMA, 'retrieved: "2025-06-01"', f'retrieved: "{AHEAD}"')
     expected = off(tree)
+    assert any(line.startswith(f"{ALPHA}:17:16:") and "in the future" in line for line in expected), expected
+    assert any(line.startswith(f"{GAMMA}:") and "in the future" in line for line in expected), expected
+    assert not any(line.startswith(f"{BETA}:") and "in the future" in line for line in expected), expected
+    assert shown(validate_repo(tree, keep=True)[1]) == expected
+    assert shown(validate_repo(tree, keep=True)[1]) == expected
+
+
+def test_a_rule_that_raises_on_a_file_stops_there_warm_as_cold(tree, monkeypatch):
+    """A per-file rule that raises on a file (here the date rule made to raise on beta's month, standing in for any
+    rule's bug) reports what it found in the files before that one and nothing after (run_checks drops the rest),
+    and a warm run keeps that to the letter."""
+    real = checks._parsed_date
+
+    def raising(value: str):
+        if value == "2025-13":
+            raise ValueError(value)
+        return real(value)
+
+    monkeypatch.setattr(checks, "_parsed_date", raising)
+    edit(tree, BETA, 'retrieved: "2025-06-01"', 'retrieved: "2025-13"')
+    edit(tree, GAMMA, 'retrieved: "2025-06-01"', f'retrieved: "{AHEAD}"')
+    expected = off(tree)
+    # alpha (before beta in the walk) keeps its future date; gamma's, after beta, is not judged: the rule stopped
+    assert any(line.startswith(f"{ALPHA}:17:16:") and "in the future" in line for line in expected), expected
     assert not any(line.startswith(f"{GAMMA}:") and "in the future" in line for line in expected), expected
     assert shown(validate_repo(tree, keep=True)[1]) == expected
     assert shown(validate_repo(tree, keep=True)[1]) == expected

@@ -516,8 +516,8 @@ def _dates_in(doc: Doc, data: Any, path: JsonPath, limit: datetime.date) -> Iter
         for key, value in data.items():
             if key in _DATE_FIELDS and isinstance(value, str):
                 problem = _date_problem(value, key == "released")
-                if problem is None:
-                    parsed = datetime.date.fromisoformat(value if len(value) == 10 else value + "-01")
+                parsed = _parsed_date(value) if problem is None else None
+                if parsed is not None:
                     if parsed > limit:
                         problem = (f"{value} is in the future", "a date must be on or before today")
                     elif parsed < DATE_FLOOR:
@@ -529,6 +529,15 @@ def _dates_in(doc: Doc, data: Any, path: JsonPath, limit: datetime.date) -> Iter
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from _dates_in(doc, value, path + (i,), limit)
+
+
+def _parsed_date(value: str) -> datetime.date | None:
+    """A date or a month's first day; None for a form the schema reports (e.g. "2025-13"), so one bad value does not
+    stop the rule before the files after it."""
+    try:
+        return datetime.date.fromisoformat(value if len(value) == 10 else value + "-01")
+    except ValueError:
+        return None
 
 
 def _date_problem(value: str, month_allowed: bool) -> tuple[str, str] | None:
