@@ -851,9 +851,9 @@ def test_a_stale_store_entry_would_be_caught(charted, tmp_path, monkeypatch):
 
 
 def test_build_check_scans_only_the_pages_whose_bytes_it_has_not_seen(charted, monkeypatch):
-    """`build --check`'s link store (build/links.py): the first check scans every page, a check after a data edit only
-    the pages whose bytes the edit changed (each tested against the written files all the same), and the store then
-    holds exactly that check's pages."""
+    """The link store (build/links.py): a build leaves it holding its pages' link targets, so a check after it scans
+    no page, and a check after a data edit only the pages whose bytes the edit changed (each page tested against
+    the written files all the same), writing nothing to the store; the next build keeps exactly its own pages."""
     import hashlib
     import pickle
 
@@ -867,17 +867,25 @@ def test_build_check_scans_only_the_pages_whose_bytes_it_has_not_seen(charted, m
         return targets(text, page_dir, base)
 
     monkeypatch.setattr(write, "link_targets", counted)
+    store = charted / simcache.FOLDER / links.FOLDER
+    kept = snapshot(store)
     before, _ = checked_site(charted, monkeypatch)
     pages = sorted(rel for rel in before if rel.endswith(".html"))
-    assert len(scanned) == len(pages)
-    scanned.clear()
+    assert scanned == [] and len(pickle.loads(next(store.iterdir()).read_bytes())) == len(pages)
     edit_result(charted, random.Random(24))
     after, _ = checked_site(charted, monkeypatch)
     changed = sorted(rel for rel in after if rel.endswith(".html") and after[rel] != before.get(rel))
     assert 0 < len(changed) < len(pages)
     assert sorted(scanned) == sorted(hashlib.sha256(after[rel]).hexdigest() for rel in changed)
-    (entry,) = (charted / simcache.FOLDER / links.FOLDER).iterdir()
-    assert len(pickle.loads(entry.read_bytes())) == len([rel for rel in after if rel.endswith(".html")])
+    assert snapshot(store) == kept  # a check writes nothing
+    scanned.clear()
+    assert build.run(charted, charted / "site").summary
+    assert sorted(scanned) == sorted(hashlib.sha256(after[rel]).hexdigest() for rel in changed)
+    (entry,) = store.iterdir()
+    digests = {rel: hashlib.sha256(after[rel]).hexdigest() for rel in after if rel.endswith(".html")}
+    assert set(pickle.loads(entry.read_bytes())) == {
+        write.link_key(digest, os.path.dirname(rel), "/") for rel, digest in digests.items()
+    }
 
 
 def test_a_build_into_an_empty_folder_takes_its_pages_from_the_store(charted, tmp_path):

@@ -1,6 +1,7 @@
 """The internal-link check over a built site: what counts as broken, what is left alone."""
 
 import hashlib
+import json
 import pickle
 from pathlib import Path
 
@@ -164,30 +165,57 @@ def checked(root: Path, site: Path) -> list[str]:
     return [p.format() for p in links.check(site, "/repo/", root)]
 
 
-def test_the_store_is_the_last_checks_pages_and_the_verdict_the_same_cold_warm_or_off(tmp_path, monkeypatch):
+def recorded(site: Path) -> None:
+    """The record a render writes (reuse.RECORD: rel -> [key, SHA-256 of the bytes]) for every page of `site`."""
+    record = {p.relative_to(site).as_posix(): ["k", hashlib.sha256(p.read_bytes()).hexdigest()]
+              for p in sorted(site.rglob("*.html"))}
+    (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_a_build_keeps_the_store_a_check_reads_it_and_the_verdict_is_the_same_cold_warm_or_off(tmp_path, monkeypatch):
     site, root = tmp_path / "site", tmp_path / "root"
     broken_site(site)
+    recorded(site)
     root.mkdir()
     monkeypatch.delenv("SITEGEN_CACHE", raising=False)
     store = root / reuse.CACHE_FOLDER / links.FOLDER
-    assert checked(root, site) == BROKEN  # cold: every page scanned, the store written
+    assert checked(root, site) == BROKEN  # no store yet: every page scanned, nothing written
+    assert not (root / reuse.CACHE_FOLDER).exists()
+    assert links.keep(site, "/repo/", root) == []  # a plain build's part: the store holds its pages
     (entry,) = store.iterdir()
     assert len(pickle.loads(entry.read_bytes())) == 5
-    stamp = entry.stat().st_mtime_ns
+    before = entry.read_bytes(), entry.stat().st_mtime_ns
     scanned = []
     targets = write.link_targets
     monkeypatch.setattr(write, "link_targets", lambda *a: scanned.append(a[1]) or targets(*a))
     assert checked(root, site) == BROKEN  # warm: nothing scanned, nothing written
-    assert scanned == [] and entry.stat().st_mtime_ns == stamp
-    (site / "boards/b.html").unlink()
+    assert scanned == [] and (entry.read_bytes(), entry.stat().st_mtime_ns) == before
+    (site / "boards/b.html").unlink()  # the stale-verdict case through the store: a.html is unchanged
     assert checked(root, site) == [
         "site/boards/a.html:3:1: link: broken internal link 'b.html?x=1&y=2' "
         "(the page or file it names was not generated)",
         *BROKEN,
     ]
     assert scanned == []
-    (entry,) = store.iterdir()
-    assert len(pickle.loads(entry.read_bytes())) == 4  # b.html's entry is gone with the page
+    page(site, "boards/a.html", '<a href="../nowhere/">gone</a>')  # new bytes the record does not name: hashed
+    record = json.loads((site / reuse.RECORD).read_text(encoding="utf-8"))
+    del record["boards/a.html"]
+    (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    assert checked(root, site)[0] == (
+        "site/boards/a.html:1:1: link: broken internal link '../nowhere/' (the page or file it names was not generated)"
+    )
+    assert scanned == ["boards"]
+    assert links.keep(site, "/repo/", root) == []  # the pages the record names: a.html is not one of them
+    kept = pickle.loads(entry.read_bytes())
+    assert len(kept) == 4 and not any(targets == ("nowhere",) for targets in kept.values())
+    record["boards/a.html"] = ["k", "0" * 64]  # a digest that is not the page's bytes: the page is not kept
+    (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    links.keep(site, "/repo/", root)
+    assert pickle.loads(entry.read_bytes()) == kept
+    recorded(site)  # the record of the folder as it is now: a.html's new bytes, no b.html
+    links.keep(site, "/repo/", root)
+    kept = pickle.loads(entry.read_bytes())
+    assert len(kept) == 4 and ("nowhere",) in kept.values()
     monkeypatch.setenv("SITEGEN_CACHE", "off")
     assert checked(root, site)[-4:] == BROKEN and len(checked(root, site)) == 5
 
@@ -195,18 +223,21 @@ def test_the_store_is_the_last_checks_pages_and_the_verdict_the_same_cold_warm_o
 def test_a_damaged_or_linked_store_gives_nothing_and_the_same_verdict(tmp_path, monkeypatch):
     site, root, elsewhere = tmp_path / "site", tmp_path / "root", tmp_path / "elsewhere"
     broken_site(site)
+    recorded(site)
     elsewhere.mkdir()
     monkeypatch.delenv("SITEGEN_CACHE", raising=False)
     (root / reuse.CACHE_FOLDER).mkdir(parents=True)
     (root / reuse.CACHE_FOLDER / links.FOLDER).symlink_to(elsewhere, target_is_directory=True)
+    links.keep(site, "/repo/", root)
     assert checked(root, site) == BROKEN
     assert list(elsewhere.iterdir()) == []  # nothing written through the link
     (root / reuse.CACHE_FOLDER / links.FOLDER).unlink()
-    assert checked(root, site) == BROKEN
+    links.keep(site, "/repo/", root)
     (entry,) = (root / reuse.CACHE_FOLDER / links.FOLDER).iterdir()
     for damaged in (b"not a pickle", pickle.dumps(["a list"]), pickle.dumps({"k": ["not", "a tuple"]})):
         entry.write_bytes(damaged)
         assert checked(root, site) == BROKEN
+        links.keep(site, "/repo/", root)
         assert len(pickle.loads(entry.read_bytes())) == 5  # written again whole
     # what is kept of a page: the distinct files its links need, in order, those outside the site as they resolve
     kept = pickle.loads(entry.read_bytes())

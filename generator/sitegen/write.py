@@ -239,7 +239,7 @@ def check_links(
     Links are read with one regular expression over the renderer's own output (every attribute double-quoted)
     and resolved as strings against the set of written files: no HTML parse, no file-system call per link.
 
-    With `known` (build --check's link store, build/links.py), a page's targets (`link_targets`: the files its links
+    With `known` (the link store, build/links.py), a page's targets (`link_targets`: the files its links
     need, a function of its bytes, its folder and `base` only) are looked up by `link_key` of its bytes' SHA-256
     (from `digests`, rel -> SHA-256, where the caller knows it, else read and hashed) and scanned only when missing
     (then added to `known`). The site's files are walked and every page's targets tested against them every time;
@@ -274,7 +274,7 @@ def check_links(
             digest = digests.get(rel_page) if digests is not None else None
             if digest is None:
                 data = (folder / rel_page).read_bytes()
-                digest, text = hashlib.sha256(data).hexdigest(), _text(data)
+                digest, text = hashlib.sha256(data).hexdigest(), page_text(data)
             key = link_key(digest, page_dir, base)
             targets = known.get(key)
             if targets is None:
@@ -287,7 +287,7 @@ def check_links(
     return problems
 
 
-def _text(data: bytes) -> str:
+def page_text(data: bytes) -> str:
     """A page's bytes as read_text reads them (UTF-8, universal newlines): the same lines, the same links."""
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 

@@ -483,8 +483,9 @@ def run(
         from ..site.pages import site_path
         from . import links
 
-        # every link tested every time; a page's links scanned only when its bytes are new (build/links.py)
-        found = links.check(folder, site_path(ctx.site_url), root) if check else []
+        # every link tested every time; a page's links scanned only when its bytes are new (build/links.py); a plain
+        # build keeps its pages' links for the next check
+        found = (links.check if check else links.keep)(folder, site_path(ctx.site_url), root)
         warnings = [p for p in problems if p.severity != ERROR]
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest, warnings)})
         return found

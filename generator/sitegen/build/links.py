@@ -1,18 +1,20 @@
-"""`build --check`'s link store: the files each page's links need (write.link_targets), kept in the compute cache
-(`<cache>/links/`, outside the site, safe to delete) by the page's bytes' SHA-256, its folder and the site's path
-(write.link_key), salted with the code's digest, so a check scans only the pages whose bytes it has not seen.
+"""The link store of `build --check`: the files each page's links need (write.link_targets), kept in the compute
+cache (`<cache>/links/`, outside the site, safe to delete) by the page's bytes' SHA-256, its folder and the site's
+path (write.link_key), salted with the code's digest, so a check scans only the pages whose bytes are not there.
 
 The verdict never rests on the store: the site's files are walked and every page's targets tested against them at
 every check, and a page with a target that is not there is read and scanned in full (write.check_links), so the
-problems are the same warm, cold or with the cache off. A page's digest comes from the record the render just wrote
-into the checked folder (reuse.RECORD: the SHA-256 of the bytes it wrote, or of a page store entry's bytes checked
-as it was taken); a page without one is read and hashed. The store is the check's own, one entry (a pickled dict):
-it keeps exactly the pages of the last check, written only when they changed; a plain build neither reads nor
-writes it. Its folder has the other stores' guards (simcache.FileStore: no link on the way, written whole)."""
+problems are the same warm, cold or with the cache off. A page's digest comes from the record the render wrote
+into the folder (reuse.RECORD: the SHA-256 of the bytes it wrote, or of a page store entry's bytes checked as it
+was taken); a check reads and hashes a page without one. A plain build keeps the store (`keep`: exactly its pages,
+scanning those not there yet, as the page store keeps its pages); a check only reads it (a check writes nothing).
+Its folder has the other stores' guards (simcache.FileStore: no link on the way, written whole)."""
 
 from __future__ import annotations
 
+import hashlib
 import pickle
+import posixpath
 import re
 from pathlib import Path
 
@@ -26,37 +28,41 @@ _ENTRY = "pages"
 _SHA = re.compile(r"[0-9a-f]{64}")
 
 
-class _Used(dict):
-    """The entries a check uses: those of `stored` it looks up, and those it adds (a dict of link_key -> targets)."""
-
-    def __init__(self, stored: dict[str, tuple[str, ...]]):
-        super().__init__()
-        self.stored = stored
-
-    def get(self, key, default=None):
-        value = self.stored.get(key)
-        if value is None:
-            return default
-        self[key] = value
-        return value
-
-
 def check(folder: Path, base: str, root: Path) -> list[Problem]:
     """write.check_links over the checked site `folder` (served from `base`), with the link store of `root`'s compute
-    cache (reuse.cache_folder; none when it is off)."""
+    cache (reuse.cache_folder; none when it is off) read, never written (a check writes nothing)."""
     where = reuse.cache_folder(root)
     if where is None:
         return write.check_links(folder, base)
+    store = FileStore(where / FOLDER, reuse.code_digest(), writable=False)
+    return write.check_links(folder, base, _digests(folder), _load(store.get(_ENTRY)))
+
+
+def keep(folder: Path, base: str, root: Path) -> list[Problem]:
+    """A plain build's part: the link store then holds the targets of exactly the pages it wrote into `folder`, each
+    page not already there read and scanned once (its bytes checked against the record's digest first: a page that
+    differs is left for the check to scan). Nothing when the cache is off; no problem is ever its answer."""
+    where = reuse.cache_folder(root)
+    if where is None:
+        return []
     store = FileStore(where / FOLDER, reuse.code_digest())
     stored = _load(store.get(_ENTRY))
-    used = _Used(stored)
-    found = write.check_links(folder, base, _digests(folder), used)
-    if used.keys() != stored.keys():
-        table: dict[str, str] = {}  # one string object per target, so the pickle holds each once
-        kept = {key: tuple(table.setdefault(t, t) for t in used[key]) for key in sorted(used)}
+    kept: dict[str, tuple[str, ...]] = {}
+    table: dict[str, str] = {}  # one string object per target, so the pickle holds each once
+    for rel, digest in sorted(_digests(folder).items()):
+        page_dir = posixpath.dirname(rel)
+        key = write.link_key(digest, page_dir, base)
+        targets = stored.get(key)
+        if targets is None:
+            data = reuse.regular_bytes(folder / rel)
+            if data is None or hashlib.sha256(data).hexdigest() != digest:
+                continue
+            targets = write.link_targets(write.page_text(data), page_dir, base)
+        kept[key] = tuple(table.setdefault(t, t) for t in targets)
+    if kept.keys() != stored.keys():
         store.put(_ENTRY, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
     store.prune()
-    return found
+    return []
 
 
 def _digests(folder: Path) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The compute cache's files: what build.compute made, kept in a folder by a digest of its inputs, so a rebuild
 computes only what its edit reaches. On by default: `sitegen build` and `sitegen export` keep it in FOLDER under
 the root (git-ignored); SITEGEN_CACHE names another folder, or `off` keeps nothing. `sitegen build --check` loads
-from it and writes there only its own link store (`links/`: build/links.py).
+from it and writes nothing (a check leaves the tree as it was).
 
 Two stores, each a folder of entries named by SHA-256 of their inputs and the package's code (reuse.code_digest:
 every module and the libraries' and Python's versions, so a change to the code misses):
