@@ -10,8 +10,11 @@ every depth.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from .problems import Problem
@@ -31,10 +34,36 @@ class PathRefused(ValueError):
         self.problem = problem
 
 
-def _relative(root: Path, path: Path) -> Path | None:
-    """path below root, as a relative path (lexically: links are not followed to find it), or None outside."""
+#: The root resolved by the innermost `resolved_once` scope: (the root as given, as a string; resolved).
+_RESOLVED: contextvars.ContextVar[tuple[str, Path] | None] = contextvars.ContextVar("sitegen_resolved", default=None)
+
+
+@contextlib.contextmanager
+def resolved_once(root: Path | str) -> Iterator[Path]:
+    """Within the block, link_problem resolves `root` (given as this same string) once, not twice per call: for a
+    reader asking about every file below one root (load_repo). The answer lives only as long as the block (one
+    load), so a change on disk between two loads is seen; any other root is resolved as before."""
+    resolved = Path(root).resolve()
+    token = _RESOLVED.set((os.fspath(root), resolved))
+    try:
+        yield resolved
+    finally:
+        _RESOLVED.reset(token)
+
+
+def _resolve(root: Path) -> Path:
+    """Path(root).resolve(), from the enclosing resolved_once scope when it is for this root."""
+    known = _RESOLVED.get()
+    if known is not None and known[0] == os.fspath(root):
+        return known[1]
+    return Path(root).resolve()
+
+
+def _relative(root: Path, path: Path, resolved: Path) -> Path | None:
+    """path below root (or below resolved, root resolved), as a relative path (lexically: links are not followed
+    to find it), or None outside."""
     absolute = Path(os.path.abspath(path))
-    for base in (Path(os.path.abspath(root)), Path(root).resolve()):
+    for base in (Path(os.path.abspath(root)), resolved):
         try:
             return absolute.relative_to(base)
         except ValueError:
@@ -46,10 +75,11 @@ def link_problem(root: Path, path: Path) -> Problem | None:
     """Why path may not be read or written, or None: it lies outside root, or a folder or file on the way from
     root down to it (root excluded, the path included) is a symbolic link. Parts that do not exist yet (a file
     about to be written) are fine."""
-    rel = _relative(root, path)
+    resolved = _resolve(root)
+    rel = _relative(root, path, resolved)
     if rel is None or ".." in rel.parts:
         return Problem(str(path), 0, 0, "", "lies outside the repository", "sitegen reads and writes only below --root")
-    current = Path(root).resolve()
+    current = resolved
     for i, part in enumerate(rel.parts):
         current = current / part
         try:

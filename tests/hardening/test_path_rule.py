@@ -123,6 +123,55 @@ def test_link_problem_names_the_first_link_at_any_depth(tmp_path):
         paths.inside(root, root / "scores/models/linked/new.yaml")
 
 
+def test_a_root_resolved_once_gives_the_same_answers_and_only_inside_its_block(tmp_path):
+    """link_problem within paths.resolved_once (load_repo's one resolve per load) answers as it does alone, the
+    root reached through a linked parent too; after the block a change of where that link points is seen."""
+    real, other = tmp_path / "real", tmp_path / "other"
+    for base in (real, other):
+        (base / "r/scores/models/acme").mkdir(parents=True)
+    (real / "r/scores/models/acme/file.yaml").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "home").symlink_to(real, target_is_directory=True)
+    root = tmp_path / "home" / "r"
+    asked = [root / "scores/models/acme/file.yaml", root / "scores/models/acme/new.yaml",
+             real / "r/scores/models/acme/file.yaml", root / "scores/../../x.yaml", tmp_path / "x.yaml"]
+    alone = [paths.link_problem(root, p) for p in asked]
+    assert [p.format() if p else None for p in alone] == [
+        "scores/models/acme/file.yaml: (file): is a symbolic link (data files must be regular files in the repository)",
+        None,
+        "scores/models/acme/file.yaml: (file): is a symbolic link (data files must be regular files in the repository)",
+        f"{root / 'scores/../../x.yaml'}: (file): lies outside the repository (sitegen reads and writes only below --root)",
+        f"{tmp_path / 'x.yaml'}: (file): lies outside the repository (sitegen reads and writes only below --root)",
+    ]
+    with paths.resolved_once(root) as resolved:
+        assert resolved == real / "r"
+        assert [paths.link_problem(root, p) for p in asked] == alone
+    (tmp_path / "home").unlink()
+    (tmp_path / "home").symlink_to(other, target_is_directory=True)  # the same root string, now another tree
+    assert paths.link_problem(root, root / "scores/models/acme/file.yaml") is None
+    assert paths.link_problem(root, real / "r/scores/models/acme/file.yaml").message == "lies outside the repository"
+
+
+def test_load_repo_resolves_the_root_a_fixed_number_of_times_whatever_the_file_count(tmp_path, monkeypatch):
+    """The loader asks link_problem about every file: the root is resolved once per load, not twice per file."""
+    few = make_tree(tmp_path / "few", [model_doc("acme/a1", {"hle": 1})])
+    many = make_tree(tmp_path / "many", [model_doc(f"acme/a{i}", {"hle": i}) for i in range(1, 9)])
+    calls: list[str] = []
+    plain = Path.resolve
+
+    def counted(self, *args, **kwargs):
+        calls.append(str(self))
+        return plain(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "resolve", counted)
+    counts = []
+    for root in (few, many):
+        calls.clear()
+        repo, problems = load.load_repo(root)
+        assert not problems and len(repo.models) == len(list((root / "scores/models/acme").iterdir()))
+        counts.append(len(calls))
+    assert counts[0] == counts[1] <= 3, counts
+
+
 def test_a_data_edit_writes_only_below_scores_and_through_no_link(tmp_path):
     root = tmp_path / "r"
     (root / "scores/imported").mkdir(parents=True)

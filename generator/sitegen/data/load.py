@@ -504,7 +504,11 @@ def _finite_float(text: str) -> float:
 
 def load_repo(root: Path | str) -> tuple[Repo, list[Problem]]:
     """Read every data file below root; problems are returned, never raised."""
-    root = Path(root).resolve()
+    with paths.resolved_once(Path(root).resolve()) as resolved:  # not twice for each of the ~900 files
+        return _load_repo(resolved)
+
+
+def _load_repo(root: Path) -> tuple[Repo, list[Problem]]:
     problems: list[Problem] = []
 
     def single(rel: str, kind: str, required: bool) -> Doc | None:
