@@ -155,7 +155,10 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     from ..data import frame
     from ..indices import asof
 
-    result_records, model_records = frame.result_records(repo), frame.model_records(repo)
+    result_records = frame.result_records(repo)
+    model_records = repo.made.pop("model_records", None)  # validation's (checks.run_checks), taken once
+    if model_records is None:
+        model_records = frame.model_records(repo)
     results = frame.results(repo, result_records)
     models = frame.models(repo, model_records)
     benchmarks = _listed(repo.benchmarks, "benchmarks")

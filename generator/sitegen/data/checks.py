@@ -1248,6 +1248,9 @@ def run_checks(repo: Repo) -> list[Problem]:
         except RULE_ERRORS:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
+    made = index._shared.get("model_records")
+    if made is not None and made[1] is None:  # frame.model_records(repo), for the build (inherit_release's twice
+        repo.made["model_records"] = made[0][0]  # changes nothing: the second finds every value filled or disputed)
     return found
 
 

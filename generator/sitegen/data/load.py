@@ -86,6 +86,9 @@ class Repo:
     identity: Doc | None = None  # scores/identity.yaml: per-source naming tables, reviewed distinct pairs
     site: Doc | None = None  # methodology/site.yaml: how the site presents the boards (title, order, charts)
     names: Doc | None = None  # methodology/interchange-names.yaml: other formats' names for the benchmarks
+    #: What validation made from these files for the build to take, not make again: "model_records", the records
+    #: the cross-file checks shared (checks.run_checks). Not a field of the data: not compared, never copied.
+    made: dict[str, Any] = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
 
     def all_docs(self) -> Iterator[Doc]:
         for doc in (
