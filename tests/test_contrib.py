@@ -508,6 +508,31 @@ def test_schema_markdown_has_a_table_per_kind():
             assert f"| `{prop}` |" in text, (name, prop)
 
 
+def test_schema_markdown_is_made_once_per_version_of_the_schemas(monkeypatch):
+    """schema_markdown keeps its text by the schema files' digest: asked again it is not made again (same object),
+    an edited schema (here a new top-level field in the site schema) makes it again with the edit, and going back
+    to the files as they are gives the first text again."""
+    from sitegen.data import schemadoc
+
+    monkeypatch.setattr(schemadoc, "_MADE", {})
+    made = []
+    real_markdown = schemadoc._markdown
+    monkeypatch.setattr(schemadoc, "_markdown", lambda: made.append(1) or real_markdown())
+    first = schemadoc.schema_markdown()
+    assert schemadoc.schema_markdown() is first and len(made) == 1
+    real_text = schema.schema_text
+    site = json.loads(real_text("site.schema.json"))
+    site["properties"]["zz_new_field"] = {"type": "string", "description": "A field added by this test."}
+    edited = json.dumps(site)
+    monkeypatch.setattr(schema, "schema_text", lambda name: edited if name == "site.schema.json" else real_text(name))
+    second = schemadoc.schema_markdown()
+    assert len(made) == 2 and second != first
+    assert "| `zz_new_field` | string |  | A field added by this test. |" in second
+    assert "zz_new_field" not in first
+    monkeypatch.setattr(schema, "schema_text", real_text)
+    assert schemadoc.schema_markdown() == first and len(made) == 3  # one version kept: made again
+
+
 # --------------------------------------------------------------------------- CONTRIBUTING.md
 
 

@@ -326,6 +326,96 @@ def test_a_template_file_edit_is_seen_within_a_process(tmp_path):
     assert env.template_digest("page.html") != first
 
 
+def _counting_env(sources: dict[str, str], store) -> tuple[render._Environment, list[str]]:
+    """A template environment over `sources` keeping references in `store`, and the list of sources it parses."""
+    env = render._Environment(loader=jinja2.DictLoader(sources))
+    env.references = store
+    parsed: list[str] = []
+    parse = env.parse
+    env.parse = lambda source, *a, **k: parsed.append(source) or parse(source, *a, **k)  # type: ignore[method-assign]
+    return env, parsed
+
+
+def test_template_references_are_parsed_once_per_source(tmp_path):
+    """template_digest with the compute cache's reference store: the digests are those of a process without it
+    (cold, warm, off alike); a warm store parses nothing; only an edited template is parsed again, and an edit that
+    adds an include changes the including template's digest; a damaged entry is parsed again."""
+    sources = {
+        "base.html": "<body>{% block content %}{% endblock %}</body>",
+        "page.html": '{% extends "base.html" %}{% block content %}page{% endblock %}',
+        "inner.html": "inner",
+        "dynamic.html": "{% include name %}",
+    }
+    names = sorted(sources)
+
+    def digests(env):
+        return [env.template_digest(n) for n in names]
+
+    off, parsed = _counting_env(sources, None)
+    expected = digests(off)
+    assert len(parsed) == 4
+    store = simcache.FileStore(tmp_path / "templates", "salt")
+    cold, parsed = _counting_env(sources, store)
+    assert digests(cold) == expected and len(parsed) == 4
+    assert len(list((tmp_path / "templates").glob("*.pickle"))) == 4  # one entry per source, written whole
+    warm, parsed = _counting_env(sources, simcache.FileStore(tmp_path / "templates", "salt"))
+    assert digests(warm) == expected and parsed == []
+    assert warm._source("dynamic.html")[2] is None and warm._source("page.html")[2] == ("base.html",)
+
+    sources["page.html"] = '{% extends "base.html" %}{% block content %}{% include "inner.html" %}{% endblock %}'
+    edited, parsed = _counting_env(sources, simcache.FileStore(tmp_path / "templates", "salt"))
+    after = digests(edited)
+    assert parsed == [sources["page.html"]]  # only the edited template
+    assert edited._dependencies("page.html") == {"page.html", "base.html", "inner.html"}
+    changed = {n for n, a, b in zip(names, after, expected) if a != b}
+    assert changed == {"page.html", "dynamic.html"}  # and what may include any template
+    assert after == digests(_counting_env(sources, None)[0])  # as a process without the store
+
+    other_salt, parsed = _counting_env(sources, simcache.FileStore(tmp_path / "templates", "other code"))
+    assert digests(other_salt) == after and len(parsed) == 4  # the code's digest salts the entries: all miss
+    for entry in (tmp_path / "templates").glob("*.pickle"):
+        entry.write_bytes(b'{"not": "a list"}')
+    damaged, parsed = _counting_env(sources, simcache.FileStore(tmp_path / "templates", "salt"))
+    assert digests(damaged) == after and len(parsed) == 4
+
+
+def test_references_kept_reads_every_template_once_and_restores(tmp_path):
+    """references_kept on the package's environment: on entry every template is read into the store (so forked
+    render workers parse nothing and the build's prune keeps one entry per template source); on exit the
+    environment has no store again; a read-only store (build --check) writes nothing."""
+    env = render.environment()
+    templates = env.list_templates()
+    assert "base.html" in templates and "partials/nav.html" in templates
+    looking = simcache.FileStore(tmp_path / "check", "salt", writable=False)
+    with render.references_kept(looking):
+        assert env.references is looking
+    assert env.references is None and not (tmp_path / "check").exists()
+    store = simcache.FileStore(tmp_path / "templates", "salt")
+    with render.references_kept(store):
+        digest = env.template_digest("model.html")
+    assert env.references is None
+    sources = {env._source(n)[1] for n in templates}
+    assert store.used == sources and len(list((tmp_path / "templates").glob("*.pickle"))) == len(sources)
+    assert env.template_digest("model.html") == digest
+    with render.references_kept(None):
+        assert env.references is None and env.template_digest("model.html") == digest
+
+
+def test_a_build_keeps_one_reference_entry_per_template_source(tree):
+    """A build keeps each template's references in the compute cache (templates/), one entry per source it
+    rendered with: after a template edit the edited source's entry replaces the old one (pruned)."""
+    env = render.environment()
+    folder = tree / simcache.FOLDER / "templates"
+    store = simcache.FileStore(folder, reuse.code_digest())
+    before = {store._name(env._source(n)[1]) for n in env.list_templates()}
+    assert {p.stem for p in folder.glob("*.pickle")} == before
+    edit_template(tree, random.Random(3), "model.html")
+    assert build.run(tree, tree / "site").summary
+    after = {store._name(env._source(n)[1]) for n in env.list_templates()}
+    assert len(after - before) == 1 and len(before - after) == 1
+    assert {p.stem for p in folder.glob("*.pickle")} == after
+
+
 def test_a_file_changed_by_hand_is_not_reused(tree, tmp_path):
     page = tree / "site/models/org1/m09/index.html"
     page.write_bytes(page.read_bytes().replace(b"</body>", b"<p>tampered</p></body>"))

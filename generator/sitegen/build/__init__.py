@@ -460,7 +460,7 @@ def run(
     if repo is None:
         return Outcome(problems)
     progress(BUILD_STAGES[1])
-    from .simcache import folder
+    from .simcache import FileStore, folder
 
     # the compute cache (build/simcache.py); a check loads from it and writes nothing
     try:
@@ -474,13 +474,19 @@ def run(
         root, data, {"committed": committed or "", "history": history_key, **dataclasses.asdict(config)}, check
     )
     store = _page_store(root, check)
+    from .. import reuse
+    from ..site.render import references_kept
+
+    where = folder(root)
+    refs = None if where is None else FileStore(where / "templates", reuse.code_digest(), writable=not check)
 
     def render(folder: Path) -> list[Problem]:
         progress(BUILD_STAGES[2])
         # The JSON API is part of the site (ctx.api_files). A plain build takes every file whose key is unchanged
         # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check renders
         # everything afresh.
-        render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store)
+        with references_kept(refs):  # each template's references by its bytes, parsed once (site/render.py)
+            render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store)
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         from ..site.pages import site_path
@@ -498,6 +504,8 @@ def run(
             problems += render(Path(tmp) / "site")
     else:
         problems += write.atomic_build(Path(out), render)
+    if refs is not None:
+        refs.prune()
     if charts is not None:
         charts[0].prune()
         if charts[2].used:  # the charts were built, not loaded whole: keep the specs they used

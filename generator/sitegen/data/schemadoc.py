@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from importlib import resources
 
 from . import schema
 
@@ -19,6 +21,10 @@ FILES = (
     ("interchange-names", "methodology/interchange-names.yaml"),
 )
 MAX_DEPTH = 6
+
+#: schema_markdown's text by the digest of the schema files it was made from (_schemas_digest): the page depends on
+#: them only (and on this code, fixed for the life of a process), so a process makes it once per version of them
+_MADE: dict[str, str] = {}
 
 
 def _load(name: str) -> dict:
@@ -135,8 +141,31 @@ def _table(rows: Iterable[Sequence[object]]) -> list[str]:
     return out
 
 
+def _schemas_digest() -> str:
+    """SHA-256 over every schema file's name and text, as _load reads them (a $ref may lead to any of them)."""
+    names = sorted(e.name for e in resources.files("sitegen").joinpath("schemas").iterdir() if e.name.endswith(".json"))
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(f"{name}\0{schema.schema_text(name)}\0".encode())
+    return digest.hexdigest()
+
+
 def schema_markdown() -> str:
-    """Every JSON Schema as Markdown: per kind of file, a table of its fields (nested fields dotted, list items [])."""
+    """Every JSON Schema as Markdown: per kind of file, a table of its fields (nested fields dotted, list items []).
+    Made once per version of the schema files in a process (_MADE): a build, and each build `sitegen serve` makes,
+    takes it from there unless a schema changed."""
+    before = _schemas_digest()
+    made = _MADE.get(before)
+    if made is None:
+        made = _markdown()
+        if _schemas_digest() == before:  # kept only when no schema changed while it was made
+            _MADE.clear()  # one version kept: the schemas as they are now
+            _MADE[before] = made
+    return made
+
+
+def _markdown() -> str:
+    """schema_markdown's text, made from the schema files."""
     lines = [
         "# Data file reference",
         "",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 import jinja2
 import jinja2.meta
@@ -183,6 +184,18 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 _Source = tuple[Callable[[], bool] | None, str, tuple[str, ...] | None]
 
 
+class ReferenceStore(Protocol):
+    """Where template_digest keeps the names each template references, by its source's SHA-256 (the compute
+    cache's build/simcache.FileStore, salted by the code's digest: the Jinja2 version that parses them); `used`
+    holds the keys a build asked for, which its prune keeps."""
+
+    used: set[str]
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, data: bytes) -> None: ...
+
+
 class _Environment(jinja2.Environment):
     """Jinja2's environment, with `x.name` on a plain dict looked up as a key straight away.
 
@@ -194,6 +207,8 @@ class _Environment(jinja2.Environment):
         super().__init__(**options)
         #: (loader, template name) -> what template_digest read of it (see _source)
         self._sources: dict[tuple[jinja2.BaseLoader, str], _Source] = {}
+        #: where the references parsed by an earlier build are kept (references_kept), or None: parsed here
+        self.references: ReferenceStore | None = None
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -238,13 +253,56 @@ class _Environment(jinja2.Environment):
         assert loader is not None
         kept = self._sources.get((loader, name))
         if kept is not None and kept[0] is not None and kept[0]():
+            if self.references is not None:
+                self.references.used.add(kept[1])  # still this build's: its prune keeps the entry
             return kept
         source, _, uptodate = loader.get_source(self, name)
-        found = list(jinja2.meta.find_referenced_templates(self.parse(source)))
-        refs = None if None in found else tuple(sorted({str(n) for n in found}))
-        entry = (uptodate, hashlib.sha256(source.encode("utf-8")).hexdigest(), refs)
+        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        known, refs = self._kept_references(digest)
+        if not known:
+            found = list(jinja2.meta.find_referenced_templates(self.parse(source)))
+            refs = None if None in found else tuple(sorted({str(n) for n in found}))
+            if self.references is not None:
+                self.references.put(digest, json.dumps(refs).encode())
+        entry = (uptodate, digest, refs)
         self._sources[(loader, name)] = entry
         return entry
+
+    def _kept_references(self, digest: str) -> tuple[bool, tuple[str, ...] | None]:
+        """(True, the names kept for the source of SHA-256 `digest`: None when one is computed at render time), or
+        (False, None) when none are kept (no store, no entry, or an entry that is not a JSON null or list of
+        strings)."""
+        data = self.references.get(digest) if self.references is not None else None
+        if data is None:
+            return False, None
+        try:
+            refs = json.loads(data)
+        except ValueError:
+            return False, None
+        if refs is None:
+            return True, None
+        if isinstance(refs, list) and all(isinstance(n, str) for n in refs):
+            return True, tuple(refs)
+        return False, None
+
+
+@contextlib.contextmanager
+def references_kept(store: ReferenceStore | None) -> Iterator[None]:
+    """Within it, template_digest takes each template's references from `store` by its source's digest and parses
+    only a template whose bytes it has not seen (a cold build parses all ~30, ~1 s of CPU); every template is read
+    on entry, here, so the render's forked workers inherit them all and the store's `used` names every template of
+    this build (its prune keeps exactly those). None (SITEGEN_CACHE=off): every process parses, as without it."""
+    env = environment()
+    previous, env.references = env.references, store
+    try:
+        if store is not None:
+            for name in env.list_templates():
+                _, digest, refs = env._source(name)
+                if store.get(digest) is None:  # read before this store was given (an earlier build of this process)
+                    store.put(digest, json.dumps(refs).encode())
+        yield
+    finally:
+        env.references = previous
 
 
 @lru_cache(maxsize=1)
