@@ -32,9 +32,11 @@ _SHA = re.compile(r"[0-9a-f]{64}")
 
 
 def scans(root: Path) -> dict[str, tuple[str, ...]] | None:
-    """The mapping the render fills with the entries of the pages it renders (site/assembly.render_files `links`), or
-    None when the cache is off (no store: a check scans every page in full, a build keeps nothing)."""
-    return None if reuse.cache_folder(root) is None else {}
+    """The mapping the render fills with the entries of the pages it renders (site/assembly.render_files `links`):
+    the store's entries to start with, so a page whose bytes are there is not scanned again; None when the cache is
+    off (no store: a check scans every page in full, a build keeps nothing)."""
+    where = reuse.cache_folder(root)
+    return None if where is None else _load(FileStore(where / FOLDER, reuse.code_digest(), writable=False).get(_ENTRY))
 
 
 def check(folder: Path, base: str, root: Path, scanned: Mapping[str, tuple[str, ...]] | None = None) -> list[Problem]:

@@ -784,8 +784,9 @@ def render_files(
 
     With `output`, pages are placed by the workers that render them (or taken unchanged from the previous site,
     by key) and left out of the map; their record entries are in output.entries. `charts_cache`: see
-    cached_charts. With `output` and `links` (the link store's part, build/links.py), each page a worker renders
-    is scanned there, from the bytes it wrote: `links` gets write.link_key -> write.link_targets of each."""
+    cached_charts. With `output` and `links` (the link store's entries, build/links.py), each page a worker renders
+    whose bytes' entry is not there is scanned there, from the bytes it wrote: `links` gets its write.link_key ->
+    write.link_targets."""
     urls = Urls(ctx)
     lk = Lookups(ctx, urls)
     charts = cached_charts(ctx, lk, charts_cache)
@@ -864,7 +865,7 @@ def render_files(
             if output is None:
                 out[page.path] = render()
             else:
-                out[page.path] = _placed(output, page.path, key, render, base if links is not None else None)
+                out[page.path] = _placed(output, page.path, key, render, base if links is not None else None, links)
         return out
 
     for path, (key, make) in _board_files(ctx, urls, lk, pages).items():
@@ -900,11 +901,17 @@ def render_files(
 
 
 def _placed(
-    output: reuse.Output, rel: str, key: str | None, render: Callable[[], bytes], base: str | None
+    output: reuse.Output,
+    rel: str,
+    key: str | None,
+    render: Callable[[], bytes],
+    base: str | None,
+    links: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[list, tuple[str, tuple[str, ...]] | None]:
     """output.put of one page, with, when `base` is given and the page is rendered here (not taken from the
     previous site or the page store), its link store entry (write.link_key, write.link_targets) scanned from the
-    bytes written, so the link store never reads the page again (build/links.py)."""
+    bytes written, so the link store never reads the page again (build/links.py); none when `links` (the entries
+    known) has it."""
     made: list[bytes] = []
 
     def make() -> bytes:
@@ -915,10 +922,10 @@ def _placed(
     if not made or base is None:
         return entry, None
     page_dir = posixpath.dirname(rel)
-    return entry, (
-        write.link_key(entry[1], page_dir, base),
-        write.link_targets(write.page_text(made[0]), page_dir, base),
-    )
+    link_key = write.link_key(entry[1], page_dir, base)
+    if links is not None and link_key in links:
+        return entry, None  # bytes the link store has seen: their entry is there
+    return entry, (link_key, write.link_targets(write.page_text(made[0]), page_dir, base))
 
 
 def _index_charts(charts: dict) -> None:
