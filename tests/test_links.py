@@ -243,3 +243,58 @@ def test_a_damaged_or_linked_store_gives_nothing_and_the_same_verdict(tmp_path, 
     kept = pickle.loads(entry.read_bytes())
     index = write.link_key(hashlib.sha256((site / "index.html").read_bytes()).hexdigest(), "", "/repo/")
     assert kept[index] == ("assets/site.css", "models/missing", "../etc/passwd", "boards", "boards/gone.html", "..")
+
+
+def test_the_render_workers_scan_the_pages_they_write_and_the_store_is_the_same(tmp_path, monkeypatch):
+    """A plain build's pages are scanned by the forked workers that render them, from the bytes they write: the link
+    store then holds what keep would scan from the written pages, and a page taken unchanged is not scanned."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "site"))
+    from fixtures import make_context
+
+    from sitegen.site import assembly, render_site
+
+    monkeypatch.delenv("SITEGEN_CACHE", raising=False)
+    monkeypatch.setenv("SITEGEN_JOBS", "2")
+    monkeypatch.setattr(assembly, "_FEW", 2)  # the fixture's pages, in two forked shares
+    here = []  # the pages scanned in this process (a forked worker's calls are not seen here)
+    targets = write.link_targets
+    monkeypatch.setattr(write, "link_targets", lambda *a: here.append(a[1]) or targets(*a))
+    ctx, site, base = make_context(6), tmp_path / "site", "/"
+    scanned: dict = {}
+    render_site(ctx, site, links=scanned)
+    monkeypatch.setattr(write, "link_targets", targets)
+    rendered = {rel for rel in reuse.load_record(site) if rel.endswith(".html")}
+    pages = {p.path for p in assembly.plan(ctx, assembly.Urls(ctx), assembly.Lookups(ctx, assembly.Urls(ctx)), {})}
+    assert len(scanned) == len(pages) > 2 and pages <= rendered  # every planned page (redirects are not rendered there)
+    assert 0 < len(here) < len(pages)  # this process's share; the other share was scanned by the forked worker
+    for rel in pages:
+        data = (site / rel).read_bytes()
+        page_dir = rel.rpartition("/")[0]
+        key = write.link_key(hashlib.sha256(data).hexdigest(), page_dir, base)
+        assert scanned[key] == write.link_targets(data.decode("utf-8"), page_dir, base)
+    read = []
+    regular_bytes = reuse.regular_bytes
+    monkeypatch.setattr(reuse, "regular_bytes", lambda path: read.append(path) or regular_bytes(path))
+    root, cold = tmp_path / "root", tmp_path / "cold"
+    links.keep(site, base, root, scanned)
+    assert sorted(p.relative_to(site).as_posix() for p in read) == sorted(rendered - pages)  # only the others read
+    links.keep(site, base, cold)  # the store as keep alone scans it from the written pages
+    (entry,), (alone,) = (root / reuse.CACHE_FOLDER / links.FOLDER).iterdir(), (
+        cold / reuse.CACHE_FOLDER / links.FOLDER
+    ).iterdir()
+    assert pickle.loads(entry.read_bytes()) == pickle.loads(alone.read_bytes())
+    assert checked_at(root, site, base) == checked_at(cold, site, base) == [p.format() for p in check_links(site)]
+    again: dict = {}
+    render_site(ctx, tmp_path / "next", previous=site, links=again)
+    assert again == {}  # every page taken unchanged from the previous site: nothing scanned
+    # a check given the workers' scans tests the same targets: a page whose target is gone is broken, as cold
+    (site / next(iter(sorted(pages - {"index.html"})))).unlink()
+    assert [p.format() for p in links.check(site, base, tmp_path / "none", scanned)] == [
+        p.format() for p in check_links(site)
+    ]
+
+
+def checked_at(root: Path, site: Path, base: str) -> list[str]:
+    return [p.format() for p in links.check(site, base, root)]

@@ -485,16 +485,20 @@ def run(
         # The JSON API is part of the site (ctx.api_files). A plain build takes every file whose key is unchanged
         # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check renders
         # everything afresh.
+        from . import links
+
+        scanned = links.scans(root)  # each rendered page's links, scanned by the worker that wrote it
         with references_kept(refs):  # each template's references by its bytes, parsed once (site/render.py)
-            render_site(ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store)
+            render_site(
+                ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store, links=scanned
+            )
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.
         from ..site.pages import site_path
-        from . import links
 
         # every link tested every time; a page's links scanned only when its bytes are new (build/links.py); a plain
         # build keeps its pages' links for the next check
-        found = (links.check if check else links.keep)(folder, site_path(ctx.site_url), root)
+        found = (links.check if check else links.keep)(folder, site_path(ctx.site_url), root, scanned)
         warnings = [p for p in problems if p.severity != ERROR]
         write.write_files(folder, {stamp.STAMP: stamp.stamp_text(digest, warnings)})
         return found

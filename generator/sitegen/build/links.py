@@ -8,6 +8,8 @@ problems are the same warm, cold or with the cache off. A page's digest comes fr
 into the folder (reuse.RECORD: the SHA-256 of the bytes it wrote, or of a page store entry's bytes checked as it
 was taken); a check reads and hashes a page without one. A plain build keeps the store (`keep`: exactly its pages,
 scanning those not there yet, as the page store keeps its pages); a check only reads it (a check writes nothing).
+Each page the render workers render is scanned there, from the bytes they write (`scans`, site/assembly.render_files),
+so neither reads a page it rendered again; only a page taken unchanged whose entry is missing is read.
 Its folder has the other stores' guards (simcache.FileStore: no link on the way, written whole)."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import hashlib
 import pickle
 import posixpath
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from .. import reuse, write
@@ -28,31 +31,44 @@ _ENTRY = "pages"
 _SHA = re.compile(r"[0-9a-f]{64}")
 
 
-def check(folder: Path, base: str, root: Path) -> list[Problem]:
+def scans(root: Path) -> dict[str, tuple[str, ...]] | None:
+    """The mapping the render fills with the entries of the pages it renders (site/assembly.render_files `links`):
+    the store's entries to start with, so a page whose bytes are there is not scanned again; None when the cache is
+    off (no store: a check scans every page in full, a build keeps nothing)."""
+    where = reuse.cache_folder(root)
+    return None if where is None else _load(FileStore(where / FOLDER, reuse.code_digest(), writable=False).get(_ENTRY))
+
+
+def check(folder: Path, base: str, root: Path, scanned: Mapping[str, tuple[str, ...]] | None = None) -> list[Problem]:
     """write.check_links over the checked site `folder` (served from `base`), with the link store of `root`'s compute
-    cache (reuse.cache_folder; none when it is off) read, never written (a check writes nothing)."""
+    cache (reuse.cache_folder; none when it is off) read, never written (a check writes nothing), and the entries
+    `scanned` as the render wrote the pages (`scans`)."""
     where = reuse.cache_folder(root)
     if where is None:
         return write.check_links(folder, base)
     store = FileStore(where / FOLDER, reuse.code_digest(), writable=False)
-    return write.check_links(folder, base, _digests(folder), _load(store.get(_ENTRY)))
+    return write.check_links(folder, base, _digests(folder), {**(scanned or {}), **_load(store.get(_ENTRY))})
 
 
-def keep(folder: Path, base: str, root: Path) -> list[Problem]:
-    """A plain build's part: the link store then holds the targets of exactly the pages it wrote into `folder`, each
-    page not already there read and scanned once (its bytes checked against the record's digest first: a page that
-    differs is left for the check to scan). Nothing when the cache is off; no problem is ever its answer."""
+def keep(folder: Path, base: str, root: Path, scanned: Mapping[str, tuple[str, ...]] | None = None) -> list[Problem]:
+    """A plain build's part: the link store then holds the targets of exactly the pages it wrote into `folder`: those
+    there, those `scanned` as the render wrote them (`scans`), each other page read and scanned once (its bytes
+    checked against the record's digest first: a page that differs is left for the check to scan). Nothing when the
+    cache is off; no problem is ever its answer."""
     where = reuse.cache_folder(root)
     if where is None:
         return []
     store = FileStore(where / FOLDER, reuse.code_digest())
     stored = _load(store.get(_ENTRY))
+    scanned = scanned or {}
     kept: dict[str, tuple[str, ...]] = {}
     table: dict[str, str] = {}  # one string object per target, so the pickle holds each once
     for rel, digest in sorted(_digests(folder).items()):
         page_dir = posixpath.dirname(rel)
         key = write.link_key(digest, page_dir, base)
         targets = stored.get(key)
+        if targets is None:
+            targets = scanned.get(key)
         if targets is None:
             data = reuse.regular_bytes(folder / rel)
             if data is None or hashlib.sha256(data).hexdigest() != digest:

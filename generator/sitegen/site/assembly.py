@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import multiprocessing
 import os
+import posixpath
 from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import reuse
+from .. import reuse, write
 from . import asof, changes, methodology, ogimage
 from .ahead import ahead_files, simulations
 from .charts import BEST_PREFIX, PRICE_CHART, build_charts, kept_dict, kept_specs, price_disagreement_rows, price_rows
@@ -676,6 +677,8 @@ def _compare_benchmarks(
 
 
 _Share = Callable[[list[Any]], dict[str, Any]]
+#: Fewer items than this are rendered in this process: forking costs more than it saves
+_FEW = 200
 _JOB: tuple[_Share, list[Any]] | None = (
     None  # (function, items) handed to forked workers; set only while _in_parallel runs
 )
@@ -695,7 +698,7 @@ def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
     """
     global _JOB
     workers = int(os.environ.get("SITEGEN_JOBS") or min(os.cpu_count() or 1, 4))
-    if workers <= 1 or len(items) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or len(items) < _FEW or "fork" not in multiprocessing.get_all_start_methods():
         return fn(items)
     _JOB = (fn, items)
     try:
@@ -772,13 +775,18 @@ def cached_charts(ctx: SiteContext, lk: Lookups, cache: tuple | None = None) -> 
 
 
 def render_files(
-    ctx: SiteContext, output: reuse.Output | None = None, charts_cache: tuple | None = None
+    ctx: SiteContext,
+    output: reuse.Output | None = None,
+    charts_cache: tuple | None = None,
+    links: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, bytes]:
     """Every output file of the site as {relative path: bytes}; pure and deterministic.
 
     With `output`, pages are placed by the workers that render them (or taken unchanged from the previous site,
     by key) and left out of the map; their record entries are in output.entries. `charts_cache`: see
-    cached_charts."""
+    cached_charts. With `output` and `links` (the link store's entries, build/links.py), each page a worker renders
+    whose bytes' entry is not there is scanned there, from the bytes it wrote: `links` gets its write.link_key ->
+    write.link_targets."""
     urls = Urls(ctx)
     lk = Lookups(ctx, urls)
     charts = cached_charts(ctx, lk, charts_cache)
@@ -819,9 +827,12 @@ def render_files(
             digests[name] = env.template_digest(name)
         return digests[name]
 
-    def render_pages(chunk: list[Page]) -> dict[str, bytes | list]:
-        """Render a share of the pages; with output, placed by this worker (its record entry in the map)."""
-        out: dict[str, bytes | list] = {}
+    base = site_path(ctx.site_url)
+
+    def render_pages(chunk: list[Page]) -> dict[str, bytes | tuple]:
+        """Render a share of the pages; with output, placed by this worker (its record entry in the map, with the
+        page's link store entry when it rendered the page and `links` asks for them: _placed)."""
+        out: dict[str, bytes | tuple] = {}
         for page in chunk:
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
             fields: dict[str, Any] | None
@@ -854,7 +865,7 @@ def render_files(
             if output is None:
                 out[page.path] = render()
             else:
-                out[page.path] = output.put(page.path, key, render)
+                out[page.path] = _placed(output, page.path, key, render, base if links is not None else None, links)
         return out
 
     for path, (key, make) in _board_files(ctx, urls, lk, pages).items():
@@ -867,9 +878,12 @@ def render_files(
     files.update(_social_images(ctx, pages))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
-        files.update(rendered)
+        files.update(rendered)  # bytes: without output, render_pages gives the pages
     else:
-        output.entries.update(rendered)
+        for path, (entry, scan) in rendered.items():  # with output: _placed's pairs
+            output.entries[path] = entry
+            if scan is not None and links is not None:
+                links[scan[0]] = scan[1]
     files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
     files.update(_ahead_files(ctx))
     for path, text in sorted(ctx.api_files.items()):
@@ -884,6 +898,34 @@ def render_files(
     )
     files.update(redirects(ctx, urls, set(files) | set(rendered)))  # not in the sitemap: they only forward
     return files
+
+
+def _placed(
+    output: reuse.Output,
+    rel: str,
+    key: str | None,
+    render: Callable[[], bytes],
+    base: str | None,
+    links: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[list, tuple[str, tuple[str, ...]] | None]:
+    """output.put of one page, with, when `base` is given and the page is rendered here (not taken from the
+    previous site or the page store), its link store entry (write.link_key, write.link_targets) scanned from the
+    bytes written, so the link store never reads the page again (build/links.py); none when `links` (the entries
+    known) has it."""
+    made: list[bytes] = []
+
+    def make() -> bytes:
+        made.append(render())
+        return made[0]
+
+    entry = output.put(rel, key, make if base is not None else render)
+    if not made or base is None:
+        return entry, None
+    page_dir = posixpath.dirname(rel)
+    link_key = write.link_key(entry[1], page_dir, base)
+    if links is not None and link_key in links:
+        return entry, None  # bytes the link store has seen: their entry is there
+    return entry, (link_key, write.link_targets(write.page_text(made[0]), page_dir, base))
 
 
 def _index_charts(charts: dict) -> None:
@@ -1020,6 +1062,7 @@ def render_site(
     previous: Path | str | None = None,
     charts_cache: tuple | None = None,
     pages: reuse.PageStore | None = None,
+    links: dict[str, tuple[str, ...]] | None = None,
 ) -> list[Path]:
     """Render the site into out_dir (created if needed); returns the written paths in sorted order.
 
@@ -1027,11 +1070,11 @@ def render_site(
     hard-linked from there instead of rendered and written again; the result is byte for byte the same. With
     `pages` (reuse.PageStore, in the compute cache), a page the previous site does not give is taken from there
     by its key, and the store is left holding this build's pages. Pages are placed by the workers that render them;
-    everything else here. The record is written last. `charts_cache`: see cached_charts.
+    everything else here. The record is written last. `charts_cache`, `links`: see cached_charts, render_files.
     """
     output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None, pages)
     output.folder.mkdir(parents=True, exist_ok=True)
-    files = render_files(ctx, output, charts_cache)
+    files = render_files(ctx, output, charts_cache, links)
     if pages is not None:
         pages.finish(output.entries)  # every page is placed by now (the workers' entries are in output.entries)
     for rel, data in sorted(files.items()):
