@@ -8,6 +8,7 @@ are generated below instead of being committed.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -108,7 +109,7 @@ def test_case_collision_rule_itself(tmp_path):
     shutil.copy(root / "scores/models/acme/widget-1.yaml", root / "scores/models/acme/widget-2.yaml")
     repo, _ = load_repo(root)
     fake = repo.models[0].__class__(repo.models[1].path.replace("widget-2", "WIDGET-1"), "model", repo.models[1].parsed)
-    repo = repo.__class__(**{**repo.__dict__, "models": (repo.models[0], fake)})
+    repo = dataclasses.replace(repo, models=(repo.models[0], fake))
     problems = list(checks.ids_unique_ignoring_case(checks.Index(repo)))
     assert [p.format() for p in problems] == [
         "scores/models/acme/WIDGET-1.yaml: id: collides with scores/models/acme/widget-1.yaml when case is ignored "
