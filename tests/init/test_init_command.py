@@ -4,6 +4,7 @@ holds no Python, keeps the workflow rules of this repository's own workflows, an
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import subprocess
@@ -217,13 +218,26 @@ def install_step(folder: Path, name: str, tmp_path: Path) -> subprocess.Complete
                           env={"PATH": f"{fake}:/usr/bin:/bin"}, timeout=60)
 
 
-def test_the_requirement_is_written_where_the_workflows_install_from(tmp_path):
+#: Installers' records (PEP 610's direct_url.json, as pip and uv write them), hand-written: a git install
+#: (`pip install "sitegen @ git+https://github.com/acme/sitegen@v0.2.0"`), a wheel downloaded from a release.
+GIT_RECORD = ('{"url": "https://github.com/acme/sitegen", "vcs_info": {"commit_id": '
+              '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39", "requested_revision": "v0.2.0", "vcs": "git"}}')
+WHEEL_URL = "https://github.com/acme/sitegen/releases/download/v0.2.0/sitegen-0.2.0-py3-none-any.whl"
+WHEEL_SHA256 = "857577090ad3f296025da33f7d1b742bea97ad0957e46ee069f23aeb36ec1389"
+
+
+def test_the_requirement_is_written_where_the_workflows_install_from(tmp_path, monkeypatch):
+    """--sitegen SPEC comes first, before where this sitegen was installed from (a git commit here)."""
+    monkeypatch.setattr("sitegen.cli.init.install_record", lambda: GIT_RECORD)
     folder = tmp_path / "lb"
     spec = "sitegen @ https://example.org/sitegen-0.1.0-py3-none-any.whl"
-    assert run("init", str(folder), "--sitegen", spec).exit_code == 0
+    result = run("init", str(folder), "--sitegen", spec)
+    assert result.exit_code == 0, result.output
+    assert f"the workflows install `{spec}`: the address given to `sitegen init --sitegen`\n" in result.output
     lines = (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8").splitlines()
     assert lines[-1] == spec
-    assert f"install `{spec}` (`.github/sitegen-requirements.txt`)" in (folder / "README.md").read_text("utf-8")
+    assert (f"install `{spec}` (`.github/sitegen-requirements.txt`): the address given to `sitegen init --sitegen`."
+            in (folder / "README.md").read_text("utf-8"))
     for name in INSTALLING:
         done = install_step(folder, name, tmp_path)
         assert done.returncode == 0, done.stderr
@@ -235,9 +249,11 @@ def test_without_an_address_the_repository_says_it_must_be_set_and_the_workflows
     """This checkout's package metadata names no source repository (pyproject.toml has no Project-URL): init
     writes no requirement, says so on stderr, in README.md and in the requirement file, and each workflow's
     install step fails with an annotation on that file instead of installing nothing."""
-    from sitegen.cli.init import package_urls
+    from sitegen.cli.init import install_record, package_urls, recorded_requirement
 
     assert package_urls() == []
+    # installed editable from this checkout (a local folder: dir_info), or run from it by PYTHONPATH: no address
+    assert recorded_requirement(install_record()) is None
     folder = tmp_path / "lb"
     result = CliRunner().invoke(main, ["init", str(folder)], env=ENV)
     assert result.exit_code == 0, result.output
@@ -269,6 +285,138 @@ def test_the_default_address_is_the_source_repository_at_the_versions_tag(urls, 
     from sitegen.cli.init import default_requirement
 
     assert default_requirement(urls, "0.2.0") == expected
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        (GIT_RECORD, "sitegen @ git+https://github.com/acme/sitegen@3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"),
+        # uv's spelling: the .git suffix, no requested_revision (a branch was installed: the commit, not the branch)
+        ('{"url":"https://git.acme.org/sitegen.git","vcs_info":{"vcs":"git","commit_id":'
+         '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',
+         "sitegen @ git+https://git.acme.org/sitegen.git@3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"),
+        # a wheel from a URL, its hash as pip records it (both spellings), as the legacy field alone, or none
+        (f'{{"url": "{WHEEL_URL}", "archive_info": {{"hash": "sha256={WHEEL_SHA256}", '
+         f'"hashes": {{"sha256": "{WHEEL_SHA256}"}}}}}}', f"sitegen @ {WHEEL_URL}#sha256={WHEEL_SHA256}"),
+        (f'{{"url": "{WHEEL_URL}", "archive_info": {{"hash": "sha256={WHEEL_SHA256}"}}}}',
+         f"sitegen @ {WHEEL_URL}#sha256={WHEEL_SHA256}"),
+        (f'{{"url": "{WHEEL_URL}", "archive_info": {{}}}}', f"sitegen @ {WHEEL_URL}"),
+        (f'{{"url": "{WHEEL_URL}", "archive_info": {{"hash": "md5=0f343b0931126a20f133d67c2b018a3b"}}}}',
+         f"sitegen @ {WHEEL_URL}"),  # no sha256 recorded: nothing for pip to check
+    ],
+)
+def test_the_address_the_installer_recorded_is_the_commit_or_the_url(direct_url, expected):
+    from sitegen.cli.init import recorded_requirement
+
+    address = recorded_requirement(direct_url)
+    assert address is not None and address.requirement == expected
+
+
+@pytest.mark.parametrize(
+    "direct_url",
+    [
+        None,  # installed from an index, or from a --find-links folder (tests/init/test_wheel.py's install)
+        '{"url":"file:///home/me/sitegen","dir_info":{"editable":true}}',  # `pip install -e .`, this checkout's
+        '{"url": "file:///home/me/sitegen", "dir_info": {}}',  # `pip install .`
+        f'{{"url": "file:///home/me/wheelhouse/sitegen-0.1.0-py3-none-any.whl", "archive_info": '
+        f'{{"hashes": {{"sha256": "{WHEEL_SHA256}"}}}}}}',  # `pip install ./sitegen-0.1.0-py3-none-any.whl`
+        '{"url": "file:///home/me/sitegen", "vcs_info": {"vcs": "git", "commit_id": '
+        '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # git+file://: a clone on this machine
+        '{"url": "ssh://git@github.com/acme/sitegen", "vcs_info": {"vcs": "git", "commit_id": '
+        '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # git+ssh: the workflows hold no key
+        '{"url": "http://acme.org/sitegen-0.2.0-py3-none-any.whl", "archive_info": {}}',  # http: https only
+        '{"url": "https://me:s3cret@git.acme.org/sitegen", "vcs_info": {"vcs": "git", "commit_id": '
+        '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # credentials are never copied
+        '{"url": "https://${GIT_TOKEN}@git.acme.org/sitegen", "vcs_info": {"vcs": "git", "commit_id": '
+        '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # PEP 610's environment-variable credentials
+        f'{{"url": "{WHEEL_URL}?token=s3cret", "archive_info": {{}}}}',  # a query may carry a token
+        '{"url": "https://acme.org/sitegen 0.2.0.whl", "archive_info": {}}',  # whitespace
+        '{"url": "https://hg.acme.org/sitegen", "vcs_info": {"vcs": "hg", "commit_id": "3f1c2a9e8b7d"}}',
+        '{"url": "https://github.com/acme/sitegen", "vcs_info": {"vcs": "git", "requested_revision": "main"}}',
+        '{"url": "https://github.com/acme/sitegen", "vcs_info": {"vcs": "git", "commit_id": "main"}}',
+        '{"url": "https://github.com/acme/mono", "subdirectory": "sitegen", "vcs_info": {"vcs": "git", '
+        '"commit_id": "3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # sitegen's pyproject.toml is at its root
+        f'{{"url": "{WHEEL_URL}", "archive_info": {{"hashes": {{"sha256": "not-a-digest"}}}}}}',
+        f'{{"url": "{WHEEL_URL}"}}',  # neither vcs_info nor archive_info
+        '{"vcs_info": {"vcs": "git", "commit_id": "3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}',  # no url
+        f'{{"url": "{WHEEL_URL}", "archive_info": ',  # cut short
+        '["https://github.com/acme/sitegen"]',
+    ],
+)
+def test_an_address_no_workflow_can_reach_or_not_read_as_one_is_not_taken(direct_url):
+    from sitegen.cli.init import recorded_requirement
+
+    assert recorded_requirement(direct_url) is None
+
+
+def test_the_address_is_the_option_then_the_install_record_then_the_project_url():
+    from sitegen.cli.init import Address, choose_address
+
+    source = ["Source, https://github.com/acme/sitegen"]
+    commit = "sitegen @ git+https://github.com/acme/sitegen@3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"
+    assert choose_address("sitegen @ https://example.org/s.whl", GIT_RECORD, source) == Address(
+        "sitegen @ https://example.org/s.whl", "the address given to `sitegen init --sitegen`")
+    assert choose_address(None, GIT_RECORD, source) == Address(
+        commit, "the git commit this sitegen was installed from")
+    local = '{"url": "file:///home/me/sitegen", "dir_info": {}}'
+    assert choose_address(None, local, source) == Address(
+        "sitegen @ git+https://github.com/acme/sitegen@v0.1.0",
+        "this sitegen's source repository (its Project-URL) at its version's tag")
+    assert choose_address(None, local, []) is None
+    assert choose_address(None, None, []) is None  # never sitegen==0.1.0: PyPI's sitegen is another project
+
+
+def test_init_writes_the_commit_sitegen_was_installed_from_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr("sitegen.cli.init.install_record", lambda: GIT_RECORD)
+    folder = tmp_path / "lb"
+    result = run("init", str(folder))
+    assert result.exit_code == 0, result.output
+    spec = "sitegen @ git+https://github.com/acme/sitegen@3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"
+    said = result.output.splitlines()[1]
+    assert said == f"the workflows install `{spec}`: the git commit this sitegen was installed from"
+    lines = (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert lines[-1] == spec
+    assert (f"install `{spec}` (`.github/sitegen-requirements.txt`): the git commit this sitegen was installed from."
+            in (folder / "README.md").read_text("utf-8"))
+    done = install_step(folder, "ci.yml", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == spec
+
+
+def test_init_copies_no_credentials_from_the_install_record(tmp_path, monkeypatch):
+    record = ('{"url": "https://me:s3cret@git.acme.org/sitegen", "vcs_info": {"vcs": "git", "commit_id": '
+              '"3f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39"}}')
+    monkeypatch.setattr("sitegen.cli.init.install_record", lambda: record)
+    folder = tmp_path / "lb"
+    result = CliRunner().invoke(main, ["init", str(folder)], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "note: no address to install sitegen from (--sitegen SPEC)" in result.stderr
+    assert "# NOT SET" in (folder / ".github/sitegen-requirements.txt").read_text(encoding="utf-8")
+    assert [p for p in files(folder) if "s3cret" in (folder / p).read_text(encoding="utf-8")] == []
+    assert "s3cret" not in result.output
+
+
+class Installed(importlib.metadata.Distribution):
+    """A distribution named sitegen whose files are in `site` and whose installer wrote `record`."""
+
+    def __init__(self, site: Path, record: str):
+        self.site, self.record = site, record
+
+    def read_text(self, filename):
+        return self.record if filename == "direct_url.json" else None
+
+    def locate_file(self, path):
+        return self.site / path
+
+
+def test_the_record_read_is_the_running_sitegens_not_another_installed_one(tmp_path):
+    """A checkout on PYTHONPATH beside an installed sitegen (PyPI's, say) runs code the record does not describe."""
+    import sitegen
+    from sitegen.cli.init import install_record
+
+    running = Path(sitegen.__file__).resolve().parent.parent
+    assert install_record(Installed(running, GIT_RECORD)) == GIT_RECORD
+    assert install_record(Installed(tmp_path, GIT_RECORD)) is None
 
 
 def test_the_workflows_keep_this_repositorys_rules(repo):

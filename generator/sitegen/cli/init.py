@@ -6,6 +6,13 @@ Schemas copied into `schemas/` (so editors validate; `--update` refreshes them);
 pull-request report and the Pages deploy; README and CONTRIBUTING for submitters. Without `--benchmark` the rows are
 real: five models' GPQA Diamond runs from Epoch AI's Benchmarking Hub (CC BY 4.0, credited in scores/sources.yaml);
 with it, the benchmark is NAME and its rows are made-up examples, marked "example data: replace" on every page.
+
+The workflows install the sitegen that made the repository, from the address in `.github/sitegen-requirements.txt`,
+the first of: `--sitegen SPEC`; where the running sitegen was installed from, as its installer recorded it (PEP 610's
+direct_url.json: a git commit on an https host, or a wheel's or sdist's https URL with its sha256), never a local
+folder or file; its source repository at its version's tag (the package metadata's Project-URL); else "NOT SET",
+and every workflow stops at its first step until one is put there. Never `sitegen==VERSION`: the name on PyPI is
+another project's.
 """
 
 from __future__ import annotations
@@ -15,10 +22,14 @@ import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 #: The package's templates: common/ in every repository, then real/ (Epoch's rows) or example/ (for --benchmark).
 TEMPLATES = Path(__file__).resolve().parent.parent / "init"
@@ -41,11 +52,27 @@ REAL = {
 SOURCE_LABELS = {"source", "sourcecode", "repository", "code", "github", "gitlab"}
 #: What .github/sitegen-requirements.txt says in place of a requirement when init knows no address to install from.
 UNSET = (
-    "# NOT SET: sitegen init was not told where to install sitegen {version} from, and the package names no source\n"
-    "# repository. Put one pip requirement on the line below, e.g. a wheel your workflows can download:\n"
+    "# NOT SET: sitegen init was not told where to install sitegen {version} from, it was installed from no address a\n"
+    "# workflow can reach (a local folder or file, or an index), and the package names no source repository.\n"
+    "# Put one pip requirement on the line below, e.g. a wheel your workflows can download:\n"
     "#   sitegen @ https://github.com/YOU/YOUR-REPO/releases/download/v{version}/sitegen-{version}-py3-none-any.whl\n"
     "# (or run `sitegen init --sitegen SPEC` into an empty folder). Until then every workflow stops at its first step."
 )
+
+
+#: An address a workflow on GitHub can reach: https, with no whitespace, credentials (`user:pass@`), ref, query or
+#: fragment of its own (a query can carry a token; init adds the ref and the hash).
+REACHABLE = re.compile(r"https://[^\s@#?]+\Z")
+#: A git commit id (SHA-1, or SHA-256 in a repository that uses it) and a sha256 digest, as direct_url.json holds them.
+COMMIT = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
+SHA256 = re.compile(r"[0-9a-f]{64}\Z")
+
+
+class Address(NamedTuple):
+    """What the workflows install (a pip requirement) and where init took it from, as init and the README say it."""
+
+    requirement: str
+    origin: str
 
 
 def default_requirement(project_urls: Iterable[str], version: str) -> str | None:
@@ -54,8 +81,65 @@ def default_requirement(project_urls: Iterable[str], version: str) -> str | None
     for entry in project_urls:
         label, _, url = entry.partition(",")
         url = url.strip()
-        if re.sub(r"[^a-z0-9]", "", label.lower()) in SOURCE_LABELS and re.match(r"https://[^\s@#?]+\Z", url):
+        if re.sub(r"[^a-z0-9]", "", label.lower()) in SOURCE_LABELS and REACHABLE.match(url):
             return f"sitegen @ git+{url.removesuffix('/')}@v{version}"
+    return None
+
+
+def recorded_requirement(direct_url: str | None) -> Address | None:
+    """Where the running sitegen was installed from, as a pip requirement, from its installer's record (PEP 610's
+    direct_url.json text): a git commit (`sitegen @ git+URL@COMMIT`) or an archive's URL (`sitegen @ URL`, with
+    `#sha256=` when the hash is recorded). None without a record, for a local folder or file (no workflow reaches
+    it), and for anything else this does not read as that: the caller falls back."""
+    import json  # here, not at the top: every command imports this module, `init` alone reads it
+
+    try:
+        record = json.loads(direct_url) if direct_url is not None else None
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not isinstance(url := record.get("url"), str) or not REACHABLE.match(url):
+        return None
+    if "subdirectory" in record:  # sitegen's pyproject.toml is at its repository's root
+        return None
+    if isinstance(vcs := record.get("vcs_info"), dict):
+        return git_commit(url, vcs)
+    if isinstance(archive := record.get("archive_info"), dict):
+        return archive_url(url, archive)
+    return None
+
+
+def git_commit(url: str, vcs: dict) -> Address | None:
+    """A git install's record (`vcs_info`) as the commit it installed; None for another VCS or no commit id."""
+    commit = vcs.get("commit_id")
+    if vcs.get("vcs") != "git" or not isinstance(commit, str) or not COMMIT.match(commit):
+        return None
+    return Address(f"sitegen @ git+{url}@{commit}", "the git commit this sitegen was installed from")
+
+
+def archive_url(url: str, archive: dict) -> Address | None:
+    """A wheel's or sdist's record (`archive_info`) as its URL, checked by its sha256 when one is recorded (in
+    `hashes`, or the legacy `hash` "sha256=..."); None when the hash recorded is not one."""
+    hashes = archive.get("hashes")
+    digest = hashes.get("sha256") if isinstance(hashes, dict) else None
+    legacy = archive.get("hash")
+    if digest is None and isinstance(legacy, str) and legacy.startswith("sha256="):
+        digest = legacy.removeprefix("sha256=")
+    if digest is None:
+        return Address(f"sitegen @ {url}", "the URL this sitegen was installed from")
+    if not isinstance(digest, str) or not SHA256.match(digest):
+        return None
+    return Address(f"sitegen @ {url}#sha256={digest}", "the URL this sitegen was installed from, checked by its sha256")
+
+
+def choose_address(given: str | None, direct_url: str | None, project_urls: Iterable[str]) -> Address | None:
+    """What the workflows install, the first of: `--sitegen SPEC`, where this sitegen was installed from, its source
+    repository at its version's tag; None when init knows none of them."""
+    if given:
+        return Address(given, "the address given to `sitegen init --sitegen`")
+    if recorded := recorded_requirement(direct_url):
+        return recorded
+    if tagged := default_requirement(project_urls, __version__):
+        return Address(tagged, "this sitegen's source repository (its Project-URL) at its version's tag")
     return None
 
 
@@ -69,30 +153,47 @@ def package_urls() -> list[str]:
         return []
 
 
+def install_record(distribution: importlib.metadata.Distribution | None = None) -> str | None:
+    """The installer's record of where the running sitegen came from (direct_url.json; None without one), when the
+    installed distribution named sitegen is the one running: not, say, another sitegen beside a checkout on
+    PYTHONPATH, which was installed from somewhere else."""
+    import importlib.metadata
+
+    try:
+        distribution = distribution or importlib.metadata.distribution("sitegen")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    running = Path(__file__).resolve().parent.parent / "__init__.py"
+    if Path(str(distribution.locate_file("sitegen/__init__.py"))).resolve() != running:
+        return None
+    return distribution.read_text("direct_url.json")
+
+
 def slug(name: str) -> str:
     """'My Bench 2' -> 'my-bench-2': a benchmark id from its name."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def install_values(requirement: str | None) -> dict[str, str]:
-    """The placeholders that say what the workflows install: the requirement, or that it must still be set."""
-    if requirement is not None:
+def install_values(address: Address | None) -> dict[str, str]:
+    """The placeholders that say what the workflows install and where init took it from, or that it must be set."""
+    if address is not None:
         return {
-            "REQUIREMENT": requirement,
-            "INSTALL_NOTE": f"CI, the PR report, Pages and the commands above install `{requirement}` "
-            "(`.github/sitegen-requirements.txt`).",
+            "REQUIREMENT": address.requirement,
+            "INSTALL_NOTE": f"CI, the PR report, Pages and the commands above install `{address.requirement}` "
+            f"(`.github/sitegen-requirements.txt`): {address.origin}.",
         }
     return {
         "REQUIREMENT": UNSET.format(version=__version__),
         "INSTALL_NOTE": "**First, say where sitegen is installed from:** `.github/sitegen-requirements.txt` names "
-        "no sitegen yet, because `sitegen init` was not told where to install it from (`--sitegen SPEC`). Put one "
-        "pip requirement in it, e.g. `sitegen @ https://…/sitegen-"
+        "no sitegen yet, because `sitegen init` was not told where to install it from (`--sitegen SPEC`) and the "
+        "sitegen that ran it was installed from no address a workflow can reach. Put one pip requirement in it, "
+        "e.g. `sitegen @ https://…/sitegen-"
         f"{__version__}-py3-none-any.whl`, a wheel your workflows can download. Until then CI, the PR report and "
         "Pages stop at their first step, and the commands above install nothing.",
     }
 
 
-def placeholders(benchmark: str | None, requirement: str | None) -> dict[str, str]:
+def placeholders(benchmark: str | None, address: Address | None) -> dict[str, str]:
     """The values the templates' @@NAME@@ placeholders take."""
     if benchmark is None:
         values = dict(REAL)
@@ -106,7 +207,7 @@ def placeholders(benchmark: str | None, requirement: str | None) -> dict[str, st
             "DATA_NOTE": "Example data: replace. The models and numbers in scores/ were made up by sitegen init "
             "to show the shape of the files; no model was run.",
         }
-    return values | install_values(requirement)
+    return values | install_values(address)
 
 
 def template_files(benchmark: str | None) -> dict[str, Path]:
@@ -140,9 +241,9 @@ def copy_schemas(folder: Path) -> list[str]:
     return names
 
 
-def write_repository(folder: Path, benchmark: str | None, requirement: str | None) -> list[str]:
+def write_repository(folder: Path, benchmark: str | None, address: Address | None) -> list[str]:
     """Every file of a new leaderboard repository into folder (which must be empty or missing); the paths written."""
-    values = placeholders(benchmark, requirement)
+    values = placeholders(benchmark, address)
     written = []
     for rel, template in template_files(benchmark).items():
         target = folder / rel
@@ -166,8 +267,10 @@ def write_repository(folder: Path, benchmark: str | None, requirement: str | Non
     "requirement",
     metavar="SPEC",
     help="What CI, the PR report and Pages install: a pip requirement, e.g. 'sitegen @ URL' of a wheel. Default: "
-    "this sitegen's source repository at its version's tag (git+URL@vVERSION) when its package metadata names "
-    "one (Project-URL 'Source'); else the repository says SPEC must still be set.",
+    "where this sitegen was installed from, as its installer recorded it (the git commit, git+URL@COMMIT, or the "
+    "wheel's https URL with its sha256; not a local folder or file); else its source repository at its version's "
+    "tag (git+URL@vVERSION) when its package metadata names one (Project-URL 'Source'); else the repository says "
+    "SPEC must still be set.",
 )
 @click.option(
     "--update", is_flag=True, help="Refresh the JSON Schemas in DIR/schemas/ from this sitegen; nothing else."
@@ -191,10 +294,12 @@ def init_command(folder: Path, benchmark: str | None, requirement: str | None, u
     if folder.is_symlink() or folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         click.echo(f"{folder}: not empty; sitegen init writes only into an empty or new folder", err=True)
         sys.exit(1)
-    requirement = requirement or default_requirement(package_urls(), __version__)
-    written = write_repository(folder, benchmark, requirement)
+    address = choose_address(requirement, install_record(), package_urls())
+    written = write_repository(folder, benchmark, address)
     click.echo(f"wrote {len(written)} files into {folder}")
-    if requirement is None:
+    if address is not None:
+        click.echo(f"the workflows install `{address.requirement}`: {address.origin}")
+    else:
         click.echo(
             "note: no address to install sitegen from (--sitegen SPEC): set one in .github/sitegen-requirements.txt "
             "before pushing; the workflows stop until it is set (README.md says how)",
