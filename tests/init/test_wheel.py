@@ -84,6 +84,9 @@ def test_the_wheel_makes_builds_and_diffs_a_new_leaderboard(installed, tmp_path,
     work = tmp_path / "leaderboard"
     work.mkdir()
     assert "wrote 33 files" in sh(sitegen, "init", cwd=work, env=env)
+    # installed from a --find-links folder, as from an index: the installer records no direct_url.json (uv's and pip's
+    # installs alike), and this package names no Project-URL, so init has no address for the workflows
+    assert "# NOT SET" in (work / ".github" / "sitegen-requirements.txt").read_text(encoding="utf-8")
     sh(sitegen, "build", "--check", "--quiet", cwd=work, env=env)
     sh(sitegen, "build", "--quiet", cwd=work, env=env)  # before git init: dates come from the data
 
