@@ -406,6 +406,22 @@ def test_a_checkout_takes_the_history_and_the_date_back_to_its_commits(git_tree,
         assert ("Edit 2" in changelog) is second, args
 
 
+def test_a_fetch_that_deepens_a_shallow_clone_rebuilds_its_changelog(git_tree, tmp_path):
+    """A shallow clone of the tree (commit 2 only, with the full tree's site and cache copied in), then a fetch
+    that deepens it: HEAD, the tags and the files are the same all along, and the changelog lists commit 2 alone,
+    then commit 1 too (history/git.history_key holds the clone's cut: without it both builds stopped as up to
+    date)."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-local", f"file://{git_tree}", str(clone))
+    for folder in ("site", simcache.FOLDER):
+        shutil.copytree(git_tree / folder, clone / folder, symlinks=True)
+    check_against_clean(clone, tmp_path, git=True)
+    assert "Edit 1" not in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
+    git(clone, "fetch", "-q", "--unshallow")
+    check_against_clean(clone, tmp_path, git=True)
+    assert "Edit 1" in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("seed", [21, 22])
 def test_incremental_build_after_random_edits_and_checkouts_equals_a_clean_build(git_tree, tmp_path, seed):
     """Every git edit twice, in a random order: once alone (a tag or a reword changes no file and no date: the build's
