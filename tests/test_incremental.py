@@ -8,10 +8,11 @@ metadata, a methodology page, an index definition, the sources registry, a model
 disappear) or added, a build setting, the compute cache deleted, the build date, and a template edit (a page
 template, a partial or the base: only the pages that use it are rendered again). The same tree as a git
 repository, read as `sitegen build` reads it (history.changelog.Record), takes those edits mixed with git's:
-commits (some tagged data-*), checkouts of earlier commits, branches made and switched to, a checkout with the
-uncommitted edits carried over, and SOURCE_DATE_EPOCH unset (the shown date is then the last commit's). After
-each step the incremental build in site/, with the previous site and the compute cache (build/simcache.py) on
-disk, is compared with a clean build into another folder with an empty cache.
+commits (some tagged data-*), tags, a commit reworded, checkouts of earlier commits, branches made and switched
+to, a checkout with the uncommitted edits carried over, and SOURCE_DATE_EPOCH unset (the shown date is then the
+last commit's); and a shallow clone of it is deepened by a fetch. After each step the incremental build in
+site/, with the previous site and the compute cache (build/simcache.py) on disk, is compared with a clean build
+into another folder with an empty cache.
 """
 
 from __future__ import annotations
@@ -167,15 +168,15 @@ def inodes(folder: Path) -> dict[str, int]:
     return {p.relative_to(folder).as_posix(): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
 
 
-def check_against_clean(root: Path, tmp: Path, git: bool = False) -> None:
+def check_against_clean(root: Path, tmp: Path, history: bool = False) -> None:
     """Build site/ incrementally (with the previous site and the compute cache under the root) and tmp/clean from
-    nothing (an empty cache folder of its own, as the Pages deploy builds); they must be the same bytes. git: both
-    builds read the tree's git history as `sitegen build` does (a history.changelog.Record made for each)."""
-    incremental = build.run(root, root / "site", history=Record(root) if git else None)
+    nothing (an empty cache folder of its own, as the Pages deploy builds); they must be the same bytes. history:
+    both builds read the tree's git history as `sitegen build` does (a history.changelog.Record made for each)."""
+    incremental = build.run(root, root / "site", history=Record(root) if history else None)
     assert incremental.summary and not [p for p in incremental.problems if p.severity == "error"], incremental
     if "up to date" not in incremental.summary:
         assert (root / simcache.FOLDER / "compute").is_dir()  # the cache is on by default
-    a, b = snapshot(root / "site"), clean_site(root, tmp, git)
+    a, b = snapshot(root / "site"), clean_site(root, tmp, history)
     assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))
     assert [name for name in a if a[name] != b[name]] == []
 
@@ -252,10 +253,10 @@ def test_a_date_change_reaches_every_page(tree, tmp_path, monkeypatch):
     check_against_clean(tree, tmp_path)
 
 
-# Git checkouts. `sitegen build` reads git (history.changelog.Record): the last commit's date (the shown date when
-# SOURCE_DATE_EPOCH is unset), and the data commits and data-* tags of the changelog page, changelog.atom and the
-# home page. A checkout changes many files at once, to contents an earlier build saw or to ones no build saw (a
-# branch's state with uncommitted edits on top), each with a new mtime.
+# Git checkouts. `sitegen build` reads git (history.changelog.Record): the last commit's date (every page's shown
+# date when SOURCE_DATE_EPOCH is unset), and the data commits and data-* tags of the changelog page and
+# changelog.atom. A checkout changes many files at once, to contents an earlier build saw or to ones no build saw
+# (a branch's state with uncommitted edits on top), each with a new mtime.
 
 #: The tree's .gitignore: what a build writes under the root is not the repository's
 IGNORED = "/site/\n/.sitegen-cache/\n"
@@ -400,7 +401,7 @@ def test_a_checkout_takes_the_history_and_the_date_back_to_its_commits(git_tree,
     home = git_tree / "site/index.html"
     for args, date, second in ((["--detach", "HEAD~1"], "2026-01-02", False), (["main"], "2026-01-03", True)):
         checkout(git_tree, *args)
-        check_against_clean(git_tree, tmp_path, git=True)
+        check_against_clean(git_tree, tmp_path, history=True)
         assert f"Data last updated {date}" in home.read_text(encoding="utf-8"), args
         changelog = (git_tree / "site/changelog/index.html").read_text(encoding="utf-8")
         assert ("Edit 2" in changelog) is second, args
@@ -415,10 +416,10 @@ def test_a_fetch_that_deepens_a_shallow_clone_rebuilds_its_changelog(git_tree, t
     git(tmp_path, "clone", "-q", "--depth", "1", "--no-local", f"file://{git_tree}", str(clone))
     for folder in ("site", simcache.FOLDER):
         shutil.copytree(git_tree / folder, clone / folder, symlinks=True)
-    check_against_clean(clone, tmp_path, git=True)
+    check_against_clean(clone, tmp_path, history=True)
     assert "Edit 1" not in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
     git(clone, "fetch", "-q", "--unshallow")
-    check_against_clean(clone, tmp_path, git=True)
+    check_against_clean(clone, tmp_path, history=True)
     assert "Edit 1" in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
 
 
@@ -434,7 +435,7 @@ def test_incremental_build_after_random_edits_and_checkouts_equals_a_clean_build
         before = inodes(git_tree / "site")
         edits = [move, *rng.sample(EDITS, others)]
         done = [edit(git_tree, rng) for edit in rng.sample(edits, len(edits))]
-        check_against_clean(git_tree, tmp_path, git=True)
+        check_against_clean(git_tree, tmp_path, history=True)
         kept = [rel for rel, ino in inodes(git_tree / "site").items() if before.get(rel) == ino]
         assert any(rel.startswith("assets/") for rel in kept), (step, done)
 
@@ -1050,16 +1051,16 @@ def edit_site_yaml(root: Path, rng: random.Random) -> str:
     return "site.yaml"
 
 
-def clean_site(root: Path, tmp: Path, git: bool = False) -> dict[str, bytes]:
+def clean_site(root: Path, tmp: Path, history: bool = False) -> dict[str, bytes]:
     """A clean build of root's inputs into tmp/clean (an empty cache folder of its own, as the Pages deploy
-    builds); git: reading root's git history (check_against_clean)."""
+    builds); history: reading root's git history (check_against_clean)."""
     clean, cache = tmp / "clean", tmp / "clean-cache"
     shutil.rmtree(clean, ignore_errors=True)
     shutil.rmtree(cache, ignore_errors=True)
     outer = os.environ.get("SITEGEN_CACHE")
     os.environ["SITEGEN_CACHE"] = str(cache)
     try:
-        assert build.run(root, clean, history=Record(root) if git else None).summary
+        assert build.run(root, clean, history=Record(root) if history else None).summary
     finally:
         if outer is None:
             del os.environ["SITEGEN_CACHE"]
