@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from sitegen.history import changelog as history
+from sitegen.history.git import history_key
 from sitegen.site import feed as site_feed
 from sitegen.cli.diff import changelog_command
 
@@ -277,6 +278,30 @@ def test_summary_entries_in_a_shallow_clone(summary_repo, tmp_path):
     entries = history.summary_entries(clone / "site-data")
     assert entries[-1]["root"] and entries[-1]["shallow"]
     assert "shallow clone" in site_feed.brief_lines(entries[-1])[0]
+
+
+def test_the_history_key_follows_a_fetch_that_deepens_a_shallow_clone(summary_repo, tmp_path):
+    """git.history_key, what a build's stamp takes from git besides the data: HEAD and the data-* tags, and in a
+    shallow clone the commits it is cut at. A fetch that deepens the clone lists more commits in the changelog
+    and moves neither HEAD nor a tag: only the cut tells the stamp (else the next build stopped as up to date)."""
+    top, root, shas = summary_repo
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", "--no-local", f"file://{top}", str(clone)], check=True,
+                   capture_output=True)
+    data = clone / "site-data"
+    keys = []
+    # depth 2: the merge and both its parents; then main's commit before them; then everything
+    for fetch, cut, listed in ((None, {shas[3], shas[4]}, 2), ("--deepen=1", {shas[2]}, 3), ("--unshallow", None, 4)):
+        if fetch:
+            subprocess.run(["git", "-C", str(clone), "fetch", "-q", fetch], check=True, capture_output=True)
+        key = history_key(data)
+        assert key.splitlines()[0] == shas[5]
+        last = key.splitlines()[-1]
+        assert (set(last.split()[1:]) if last.startswith("shallow ") else None) == cut, fetch
+        assert len(history.summary_entries(data)) == listed, fetch
+        keys.append(key)
+    assert len(set(keys)) == 3
+    assert "shallow" not in history_key(root)  # a full clone's key: HEAD and the tags
 
 
 def test_atom_feed_of_summary_without_a_site_url(summary_repo):

@@ -6,8 +6,13 @@ with seeded random scores, the real methodology pages) is built once; then, step
 of every kind of input are applied: a result's value (which may move a percentile and so every board), a model's
 metadata, a methodology page, an index definition, the sources registry, a model file removed (its page must
 disappear) or added, a build setting, the compute cache deleted, the build date, and a template edit (a page
-template, a partial or the base: only the pages that use it are rendered again). After each step the incremental build in site/, with the previous site and the compute cache
-(build/simcache.py) on disk, is compared with a clean build into another folder with an empty cache.
+template, a partial or the base: only the pages that use it are rendered again). The same tree as a git
+repository, read as `sitegen build` reads it (history.changelog.Record), takes those edits mixed with git's:
+commits (some tagged data-*), tags, a commit reworded, checkouts of earlier commits, branches made and switched
+to, a checkout with the uncommitted edits carried over, and SOURCE_DATE_EPOCH unset (the shown date is then the
+last commit's); and a shallow clone of it is deepened by a fetch. After each step the incremental build in
+site/, with the previous site and the compute cache (build/simcache.py) on disk, is compared with a clean build
+into another folder with an empty cache.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pickle
 import random
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,6 +37,7 @@ from hardkit import ROOT, dump, make_tree, model_doc, snapshot  # noqa: E402
 
 from sitegen import build, reuse, write  # noqa: E402
 from sitegen.build import simcache, stamp  # noqa: E402
+from sitegen.history.changelog import Record  # noqa: E402
 from sitegen.site import render  # noqa: E402
 
 BENCHES = ("hle", "gpqa-diamond", "aime-2025", "scicode", "arc-agi-1", "swe-bench-verified", "terminal-bench-2")
@@ -161,14 +168,15 @@ def inodes(folder: Path) -> dict[str, int]:
     return {p.relative_to(folder).as_posix(): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
 
 
-def check_against_clean(root: Path, tmp: Path) -> None:
+def check_against_clean(root: Path, tmp: Path, history: bool = False) -> None:
     """Build site/ incrementally (with the previous site and the compute cache under the root) and tmp/clean from
-    nothing (an empty cache folder of its own, as the Pages deploy builds); they must be the same bytes."""
-    incremental = build.run(root, root / "site")
+    nothing (an empty cache folder of its own, as the Pages deploy builds); they must be the same bytes. history:
+    both builds read the tree's git history as `sitegen build` does (a history.changelog.Record made for each)."""
+    incremental = build.run(root, root / "site", history=Record(root) if history else None)
     assert incremental.summary and not [p for p in incremental.problems if p.severity == "error"], incremental
     if "up to date" not in incremental.summary:
         assert (root / simcache.FOLDER / "compute").is_dir()  # the cache is on by default
-    a, b = snapshot(root / "site"), clean_site(root, tmp)
+    a, b = snapshot(root / "site"), clean_site(root, tmp, history)
     assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))
     assert [name for name in a if a[name] != b[name]] == []
 
@@ -243,6 +251,193 @@ def test_a_removed_model_page_disappears(tree, tmp_path):
 def test_a_date_change_reaches_every_page(tree, tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH + 86400 * 40))
     check_against_clean(tree, tmp_path)
+
+
+# Git checkouts. `sitegen build` reads git (history.changelog.Record): the last commit's date (every page's shown
+# date when SOURCE_DATE_EPOCH is unset), and the data commits and data-* tags of the changelog page and
+# changelog.atom. A checkout changes many files at once, to contents an earlier build saw or to ones no build saw
+# (a branch's state with uncommitted edits on top), each with a new mtime.
+
+#: The tree's .gitignore: what a build writes under the root is not the repository's
+IGNORED = "/site/\n/.sitegen-cache/\n"
+
+
+def git(root: Path, *args: str, when: int | None = None) -> str:
+    """A git command in the tree, without the machine's configuration; a commit's identity is fixed and its dates
+    (author's, committer's, an annotated tag's) are `when` days after EPOCH."""
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+    if when is not None:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"@{EPOCH + 86400 * when} +0000"
+    identity = ("-c", "user.name=Sitegen Test", "-c", "user.email=test@example.org")
+    done = subprocess.run(["git", *identity, "-C", str(root), *args], env=env, capture_output=True, text=True,
+                          check=True)
+    return done.stdout.strip()
+
+
+def tag(root: Path, kind: str, ref: str = "HEAD") -> str:
+    """Tag ref data-00n, the n-th data tag, lightweight (kind "light") or annotated, dated as the commit."""
+    name = f"data-{len(git(root, 'tag', '--list', 'data-*').split()) + 1:03d}"
+    when = (int(git(root, "log", "-1", "--format=%ct", ref)) - EPOCH) // 86400
+    git(root, "tag", *(["-a", "-m", f"Release {name}"] if kind == "annotated" else []), name, ref, when=when)
+    return name
+
+
+def commit(root: Path, kind: str = "") -> str:
+    """Commit the whole tree (nothing changed: an empty commit, which still moves HEAD) as "Edit n", n counting
+    every commit ever made (the reflog's too), two a day from 2 January 2026 (commit n's date is n // 2 + 1 days
+    after EPOCH: a commit may have the date of the one before it); tagged (tag's `kind`) when kind is given."""
+    n = int(git(root, "rev-list", "--all", "--reflog", "--count")) + 1
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", f"Edit {n}", when=n // 2 + 1)
+    return f"commit {n}" + (f" {tag(root, kind)}" if kind else "")
+
+
+def git_commit(root: Path, rng: random.Random) -> str:
+    """Commit what the edits since the last commit changed, sometimes tagged."""
+    return commit(root, rng.choice(["", "", "light", "annotated"]))
+
+
+def git_tag(root: Path, rng: random.Random) -> str:
+    """Tag a commit of the history: no file and no date changes, the changelog's releases do."""
+    sha = rng.choice(git(root, "rev-list", "--all").split())
+    return f"tag {sha[:7]} {tag(root, rng.choice(['light', 'annotated']), sha)}"
+
+
+def git_reword(root: Path, rng: random.Random) -> str:
+    """Amend the last commit's message, its tree and dates kept: only HEAD changes (and the changelog's words)."""
+    when = (int(git(root, "log", "-1", "--format=%ct")) - EPOCH) // 86400
+    git(root, "commit", "-q", "--amend", "--allow-empty", "--only", "-m", f"Reworded {rng.randint(0, 999)}",
+        when=when)
+    return "reword"
+
+
+def checkout(root: Path, *args: str) -> None:
+    """git checkout -f: uncommitted edits dropped, and the data files no commit holds removed."""
+    git(root, "checkout", "-q", "-f", *args)
+    git(root, "clean", "-q", "-f", "-d", "--", "scores", "methodology")
+
+
+def git_checkout(root: Path, rng: random.Random) -> str:
+    """Check out (detached) a commit of the tree's history: its files go back to a state an earlier step built."""
+    sha = rng.choice(git(root, "rev-list", "--all").split())
+    checkout(root, "--detach", sha)
+    return f"checkout {sha[:7]}"
+
+
+def git_switch(root: Path, rng: random.Random) -> str:
+    """Switch to another branch made earlier, or to a new branch started at a commit of the history."""
+    branches = git(root, "for-each-ref", "--format=%(refname:short)", "refs/heads").split()
+    others = [b for b in branches if b != git(root, "branch", "--show-current")]
+    if others and rng.random() < 0.5:
+        name = rng.choice(others)
+        checkout(root, name)
+    else:
+        name = f"side-{len(branches)}"
+        checkout(root, "-b", name, rng.choice(git(root, "rev-list", "--all").split()))
+    return f"switch {name}"
+
+
+def git_checkout_keeping_edits(root: Path, rng: random.Random) -> str:
+    """Check out a commit of the history with the uncommitted edits carried over on top (as git checkout carries
+    them; a file the two sides both changed takes the edit, as stash, checkout and stash pop resolved so): a
+    state no build saw."""
+    folders = ("scores", "methodology")
+    edited = git(root, "diff", "--name-only", "-z", "HEAD", "--", *folders).split("\0")
+    edited += git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", *folders).split("\0")
+    kept = {rel: (root / rel).read_bytes() if (root / rel).exists() else None for rel in edited if rel}
+    sha = rng.choice(git(root, "rev-list", "--all").split())
+    checkout(root, "--detach", sha)
+    for rel, data in kept.items():
+        if data is None:
+            (root / rel).unlink(missing_ok=True)
+        else:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+    return f"checkout {sha[:7]} keeping {len(kept)} edited"
+
+
+def git_date(root: Path, rng: random.Random) -> str:
+    """SOURCE_DATE_EPOCH unset (the shown date is the last commit's, history/git.last_commit_date), or set again
+    (the fixture sets it first, so monkeypatch restores it)."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        del os.environ["SOURCE_DATE_EPOCH"]
+        return "date from the last commit"
+    os.environ["SOURCE_DATE_EPOCH"] = str(EPOCH + 86400 * rng.randint(0, 60))
+    return "date from SOURCE_DATE_EPOCH"
+
+
+GIT_EDITS = (git_commit, git_tag, git_reword, git_checkout, git_switch, git_checkout_keeping_edits, git_date)
+
+
+@pytest.fixture(scope="module")
+def git_build(first_build, tmp_path_factory):
+    """first_build's tree as a git repository (site/ and the compute cache ignored): commit 1, the whole tree, and
+    commit 2, a result's edit, tagged data-001 (annotated); built with its history, made once for the file."""
+    root = Path(shutil.copytree(first_build, tmp_path_factory.mktemp("checkouts") / "repo", symlinks=True))
+    (root / ".gitignore").write_text(IGNORED, encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    commit(root)
+    edit_result(root, random.Random(2))
+    commit(root, "annotated")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _settings(monkeypatch)
+        assert build.run(root, root / "site", history=Record(root)).summary
+    return root
+
+
+@pytest.fixture
+def git_tree(git_build, tmp_path, monkeypatch):
+    _settings(monkeypatch)
+    return Path(shutil.copytree(git_build, tmp_path / "repo", symlinks=True))
+
+
+def test_a_checkout_takes_the_history_and_the_date_back_to_its_commits(git_tree, tmp_path, monkeypatch):
+    """The site shows the tree's history (its changelog, its release); without SOURCE_DATE_EPOCH the shown date is
+    the last commit's: a checkout of commit 1 shows 2 January and its changelog without commit 2, its branch back
+    3 January and both commits, each the clean build's."""
+    changelog = (git_tree / "site/changelog/index.html").read_text(encoding="utf-8")
+    assert "Edit 1" in changelog and "Edit 2" in changelog and "data-001" in changelog
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    home = git_tree / "site/index.html"
+    for args, date, second in ((["--detach", "HEAD~1"], "2026-01-02", False), (["main"], "2026-01-03", True)):
+        checkout(git_tree, *args)
+        check_against_clean(git_tree, tmp_path, history=True)
+        assert f"Data last updated {date}" in home.read_text(encoding="utf-8"), args
+        changelog = (git_tree / "site/changelog/index.html").read_text(encoding="utf-8")
+        assert ("Edit 2" in changelog) is second, args
+
+
+def test_a_fetch_that_deepens_a_shallow_clone_rebuilds_its_changelog(git_tree, tmp_path):
+    """A shallow clone of the tree (commit 2 only, with the full tree's site and cache copied in), then a fetch
+    that deepens it: HEAD, the tags and the files are the same all along, and the changelog lists commit 2 alone,
+    then commit 1 too (history/git.history_key holds the clone's cut: without it both builds stopped as up to
+    date)."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-local", f"file://{git_tree}", str(clone))
+    for folder in ("site", simcache.FOLDER):
+        shutil.copytree(git_tree / folder, clone / folder, symlinks=True)
+    check_against_clean(clone, tmp_path, history=True)
+    assert "Edit 1" not in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
+    git(clone, "fetch", "-q", "--unshallow")
+    check_against_clean(clone, tmp_path, history=True)
+    assert "Edit 1" in (clone / "site/changelog/index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_incremental_build_after_random_edits_and_checkouts_equals_a_clean_build(git_tree, tmp_path, seed):
+    """Every git edit twice, in a random order: once alone (a tag or a reword changes no file and no date: the build's
+    stamp must see it) and once with one other random edit before or after it. The git edits: commits (tagged or
+    not), tags, a commit reworded, checkouts of the history, branches, uncommitted edits carried over, the date
+    from the last commit."""
+    rng = random.Random(seed)
+    moves = [(move, others) for move in GIT_EDITS for others in (0, 1)]
+    for step, (move, others) in enumerate(rng.sample(moves, len(moves))):
+        before = inodes(git_tree / "site")
+        edits = [move, *rng.sample(EDITS, others)]
+        done = [edit(git_tree, rng) for edit in rng.sample(edits, len(edits))]
+        check_against_clean(git_tree, tmp_path, history=True)
+        kept = [rel for rel, ino in inodes(git_tree / "site").items() if before.get(rel) == ino]
+        assert any(rel.startswith("assets/") for rel in kept), (step, done)
 
 
 def rerendered(before: dict[str, list], site: Path) -> set[str]:
@@ -856,16 +1051,16 @@ def edit_site_yaml(root: Path, rng: random.Random) -> str:
     return "site.yaml"
 
 
-def clean_site(root: Path, tmp: Path) -> dict[str, bytes]:
+def clean_site(root: Path, tmp: Path, history: bool = False) -> dict[str, bytes]:
     """A clean build of root's inputs into tmp/clean (an empty cache folder of its own, as the Pages deploy
-    builds)."""
+    builds); history: reading root's git history (check_against_clean)."""
     clean, cache = tmp / "clean", tmp / "clean-cache"
     shutil.rmtree(clean, ignore_errors=True)
     shutil.rmtree(cache, ignore_errors=True)
     outer = os.environ.get("SITEGEN_CACHE")
     os.environ["SITEGEN_CACHE"] = str(cache)
     try:
-        assert build.run(root, clean).summary
+        assert build.run(root, clean, history=Record(root) if history else None).summary
     finally:
         if outer is None:
             del os.environ["SITEGEN_CACHE"]

@@ -1,6 +1,7 @@
 """Git, read-only: the one module that runs git, for the diff, the changelog and the build's date and stamp.
 
-Only log, rev-parse, ls-tree, diff-tree, tag and cat-file; nothing from a ref is checked out or executed.
+Only log, rev-parse, ls-tree, diff-tree, tag and cat-file, and a shallow clone's shallow file read; nothing from a
+ref is checked out or executed.
 """
 
 from __future__ import annotations
@@ -90,9 +91,16 @@ def last_commit_date(root: Path) -> str | None:
 
 
 def history_key(root: Path) -> str:
-    """What the changelog page depends on besides the data: the commit, its ancestry and the data-* tags."""
+    """What the changelog page depends on besides the data: the commit, its ancestry and the data-* tags. A shallow
+    clone's ancestry ends at the commits its shallow file lists (git's own record of the cut, read as a file): a
+    fetch that deepens the clone changes them and the changelog, and neither HEAD nor a tag."""
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--git-path", "shallow", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         tags = subprocess.run(
             ["git", "-C", str(root), "tag", "--list", "data-*", "--format=%(refname) %(objectname)"],
             capture_output=True,
@@ -101,7 +109,17 @@ def history_key(root: Path) -> str:
         )
     except (OSError, subprocess.SubprocessError):
         return ""
-    return head.stdout.strip() + "\n" + tags.stdout.strip()
+    shallow, _, commit = head.stdout.partition("\n")
+    cut = _shallow_cut(Path(root) / shallow) if shallow else ""
+    return commit.strip() + "\n" + tags.stdout.strip() + (f"\nshallow {cut}" if cut else "")
+
+
+def _shallow_cut(path: Path) -> str:
+    """The commits a shallow clone is cut at (its shallow file's lines), or "" for a full clone."""
+    try:
+        return " ".join(path.read_text(encoding="ascii", errors="replace").split())
+    except OSError:
+        return ""
 
 
 def text(root: Path, *args: str) -> str | None:
