@@ -319,3 +319,18 @@ def test_atom_feed_of_summary_without_a_site_url(summary_repo):
                                                lines=site_feed.brief_lines, page_path="changelog/"))
     assert with_url.find(f"{A}entry/{A}link").get("href") == f"https://lb.example.org/x/changelog/#c-{shas[5][:12]}"
     assert with_url.find(f"{A}entry/{A}id").text.startswith("tag:lb.example.org,2025-03-06:commit:")
+
+
+def test_the_last_commit_date_is_the_utc_date_the_changelog_gives_the_commit(tmp_path):
+    """A commit made at 23:30 at UTC-05:00 is 04:30 the next day in UTC: "Data last updated" (git.last_commit_date)
+    and the changelog entry (dated in UTC) must name the same day, 2026-01-03."""
+    from sitegen.history import git as history_git
+
+    root = tmp_path / "tz"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write_model(root, "acme/alpha", {"hle": 10.0})
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "late evening", date="2026-01-02T23:30:00-05:00")
+    assert history_git.last_commit_date(root) == "2026-01-03"
+    assert [e["date"] for e in history.changelog_entries(root)] == ["2026-01-03T04:30:00Z"]

@@ -76,10 +76,12 @@ def materialise(root: Path, ref: str, dest: Path) -> str:
 
 
 def last_commit_date(root: Path) -> str | None:
-    """The last commit's date (YYYY-MM-DD), or None outside git."""
+    """The last commit's committer date in UTC (YYYY-MM-DD), as the changelog dates commits; None outside git.
+    (`%cs` would be the date in the committer's own time zone, which TZ does not change: a commit at 23:30 -05:00
+    would show a day before its changelog entry.)"""
     try:
         out = subprocess.run(
-            ["git", "-C", str(root), "log", "-1", "--format=%cs"],
+            ["git", "-C", str(root), "log", "-1", "--format=%cd", "--date=format-local:%Y-%m-%d"],
             capture_output=True,
             text=True,
             timeout=10,
