@@ -554,6 +554,12 @@ class _AsofRun:
         self.runs_by: dict[str, int] = {}  # definition id -> its engine runs (asof_part keeps each definition's)
         self.names: dict[str, set[str]] = {}  # definition id -> the store entries of its months (month_boards)
         self.reads = {i: benchmarks_read(index_defs[i]) for i in self.ids}
+        # a month's frames hold the rows of the benchmarks this run's definitions read, no other: a definition's
+        # boards and its month key read only those (InputDigests.key), and a run of one definition (the one an edit
+        # reached, asof_part) then filters its few rows month after month, not every result
+        read = {b for i in self.ids for b in self.reads[i]}
+        self.scope = self.results[self.results["benchmark"].isin(read)]
+        self.raw_read = {k: v for k, v in raw.items() if k[0] in read}
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
         self.digests = digests or plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
@@ -601,7 +607,7 @@ class _AsofRun:
 
     def month(self, v: int, view: str, i: int, month: str, day: str, cache: dict[str, tuple]) -> None:
         """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
-        frames = frames_at(self.results, self.models, self.plan.available, self.raw, day, view)
+        frames = frames_at(self.scope, self.models, self.plan.available, self.raw_read, day, view)
         inputs = _MonthInputs(frames, self.steps, day, self.lookup)
         for index_id in self.ids:
             definition = self.index_defs[index_id]

@@ -1,0 +1,42 @@
+"""A month's frames hold only the rows of the benchmarks its run's definitions read (asof._AsofRun): a definition's
+boards and its month key (InputDigests.key) read no others, so a run of the one definition an edit reached
+filters its own few rows month after month, not every result. The fixture is test_asof's toy index over b1, with
+a result and per-question rows of b2, which neither toy nor late reads."""
+
+from __future__ import annotations
+
+import pandas as pd
+from test_asof import DEFS, FRAME, PEOPLE, RECORDS
+
+from indexkit import results
+from sitegen.indices import asof
+
+OTHER = results({"model": "o/a", "benchmark": "b2", "value": 10, "source": "snap", "retrieved": "2025-01-20"})
+BASE = pd.concat([FRAME, OTHER], ignore_index=True)
+RAW = {("b2", "o/a"): pd.DataFrame([{"question": "q1", "correct": True}])}
+
+
+def test_the_engine_is_given_the_read_benchmarks_rows_only_and_computes_the_same_boards(monkeypatch):
+    seen = []
+    engine = asof.compute_boards
+
+    def recorded(res, models, benchmarks, defs, raw=None):
+        seen.append((next(iter(defs)), sorted(set(res["benchmark"])), sorted(raw or {})))
+        return engine(res, models, benchmarks, defs, raw)
+
+    monkeypatch.setattr(asof, "compute_boards", recorded)
+    out = asof.compute_asof(BASE, PEOPLE, RECORDS, [], DEFS, RAW)
+    # every month of toy and late on b1's rows and no per-question rows (b2's result is o/a's of January, in the
+    # months of both views from then on)
+    assert len(seen) == 9 and {(d, tuple(b), tuple(r)) for d, b, r in seen} == {
+        ("toy", ("b1",), ()),
+        ("late", ("b1",), ()),
+    }
+    seen.clear()
+    # a part of one definition filters its rows alone, and its boards are those of the run over every definition
+    plan = asof.asof_plan(BASE, PEOPLE, RECORDS, DEFS)
+    part = asof.asof_part(plan, [], DEFS, RAW, only={"toy"})
+    assert {d for d, _, _ in seen} == {"toy"}
+    assert part["boards"]["toy"] == out["boards"]["toy"]
+    # b2's result and rows change none of the boards: the same as the run without them
+    assert out["boards"] == asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS)["boards"]
