@@ -40,3 +40,21 @@ def test_the_engine_is_given_the_read_benchmarks_rows_only_and_computes_the_same
     assert part["boards"]["toy"] == out["boards"]["toy"]
     # b2's result and rows change none of the boards: the same as the run without them
     assert out["boards"] == asof.compute_asof(FRAME, PEOPLE, RECORDS, [], DEFS)["boards"]
+
+
+def test_a_month_is_filtered_once_for_both_views(monkeypatch):
+    filtered = []
+    frames_at = asof.frames_at
+
+    def recorded(results, models, available, raw, day, view):
+        filtered.append((day, view))
+        return frames_at(results, models, available, raw, day, view)
+
+    monkeypatch.setattr(asof, "frames_at", recorded)
+    out = asof.compute_asof(BASE, PEOPLE, RECORDS, [], DEFS, RAW)
+    # January to April, once each: the known view's frames are the released view's rows published by the day
+    assert filtered == [("2025-01-31", "released"), ("2025-02-28", "released"), ("2025-03-31", "released"),
+                        ("2025-04-10", "released")]
+    # o/b's result is published on 10 April: in March's released view (o/b released 5 March), not its known view
+    assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["released"]["rows"]] == ["o/b", "o/c", "o/a"]
+    assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["known"]["rows"]] == ["o/c", "o/a"]

@@ -607,8 +607,7 @@ class _AsofRun:
 
     def month(self, v: int, view: str, i: int, month: str, day: str, cache: dict[str, tuple]) -> None:
         """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
-        frames = frames_at(self.scope, self.models, self.plan.available, self.raw_read, day, view)
-        inputs = _MonthInputs(frames, self.steps, day, self.lookup)
+        inputs = _MonthInputs(self.frames(day, view), self.steps, day, self.lookup)
         for index_id in self.ids:
             definition = self.index_defs[index_id]
             if definition["kind"] == "benchmark-boards":
@@ -627,6 +626,20 @@ class _AsofRun:
                     self.order[board_id] = place
                 self.out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
                 self.touched[board_id] = None
+
+    def frames(self, day: str, view: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+        """frames_at(day, view) of the run's rows: the released view's frames filtered once a day (the models
+        present and their rows), and the known view's taken from them (those of its rows published by the day)."""
+        if self.at is None or self.at[0] != day:
+            self.at = (day, frames_at(self.scope, self.models, self.plan.available, self.raw_read, day, "released"))
+        res, mods, raw = self.at[1]
+        if view == "known":
+            return res[res["published"] <= day], mods, raw
+        if view != "released":
+            raise ValueError(f"unknown as-of view {view!r}")
+        return res, mods, raw
+
+    at: tuple[str, tuple[pd.DataFrame, pd.DataFrame, dict]] | None = None
 
     def close(self, month: str) -> None:
         """The month's changes from each board's previous month with an entry, then its boards as shown."""
