@@ -58,3 +58,16 @@ def test_a_month_is_filtered_once_for_both_views(monkeypatch):
     # o/b's result is published on 10 April: in March's released view (o/b released 5 March), not its known view
     assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["released"]["rows"]] == ["o/b", "o/c", "o/a"]
     assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["known"]["rows"]] == ["o/c", "o/a"]
+
+
+def test_a_month_s_models_are_filtered_by_their_ids_and_their_whole_rows_taken_when_its_boards_are_computed():
+    steps, _ = asof.price_tables(RECORDS)
+    present = PEOPLE[PEOPLE["model"].isin(["o/a", "o/b"])]  # the models a month holds: any of the frame's
+    lazy = asof._MonthModels(present[["model", "manual_iq"]], steps, "2025-03-31", {}, whole=PEOPLE)
+    eager = asof._MonthModels(present, steps, "2025-03-31", {})
+    digests = asof.InputDigests(FRAME, PEOPLE, {}, [])
+    assert lazy.digest(digests) == eager.digest(digests)  # the month's key reads the ids and prices alone
+    pd.testing.assert_frame_equal(lazy.frame(), eager.frame())
+    # o/a's price from 15 March (src2), o/b's from 1 March; every other column as the models frame has it
+    assert lazy.frame()["input_per_mtok"].tolist() == [0.5, 4.0]
+    assert lazy.frame()["released"].tolist() == ["2025-01-10", "2025-03-05"]

@@ -299,14 +299,24 @@ class InputDigests:
 class _MonthModels:
     """One month's models frame with the prices in force, made on first use and shared by its definitions."""
 
-    def __init__(self, mods: pd.DataFrame, steps: Mapping[str, list[dict]], day: str, lookup: Mapping):
-        self.mods, self.steps, self.day, self.lookup = mods, steps, day, lookup
+    def __init__(
+        self,
+        mods: pd.DataFrame,
+        steps: Mapping[str, list[dict]],
+        day: str,
+        lookup: Mapping,
+        whole: pd.DataFrame | None = None,
+    ):
+        """`mods`: the models present (those of `whole` when it is given, of which `mods` need hold only the
+        `model` column: the whole rows are then taken on first use, in a month whose boards are computed)."""
+        self.mods, self.steps, self.day, self.lookup, self.whole = mods, steps, day, lookup, whole
         self._frame: pd.DataFrame | None = None
         self._digest: bytes | None = None
 
     def frame(self) -> pd.DataFrame:
         if self._frame is None:
-            self._frame = models_priced_at(self.mods, self.steps, self.day)
+            mods = self.mods if self.whole is None else self.whole[self.whole["model"].isin(self.mods["model"])]
+            self._frame = models_priced_at(mods, self.steps, self.day)
             remember_lookup(self._frame, priced_lookup(self.lookup, self.steps, self.day, set(self.mods["model"])))
         return self._frame
 
@@ -443,9 +453,12 @@ class _MonthInputs:
         steps: Mapping[str, list[dict]],
         day: str,
         lookup: Mapping,
+        whole: pd.DataFrame | None = None,
     ):
+        """`frames`: frames_at's; with `whole`, the models frame its models were filtered from, of which they need
+        hold only the `model` and `manual_iq` columns (_MonthModels takes the whole rows when it needs them)."""
         self.res, self.mods, self.raw_at = frames
-        self.day = day
+        self.day, self._whole = day, whole
         # prices in force for the models present (a step counts once it is dated on or before the day)
         self.priced = sum(1 for m in self.mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
         self.manual = int(self.mods["manual_iq"].notna().sum()) if "manual_iq" in self.mods else 0
@@ -471,7 +484,7 @@ class _MonthInputs:
     def models(self) -> _MonthModels:
         """The month's models frame with its prices, made on first use."""
         if self._models is None:
-            self._models = _MonthModels(self.mods, self._steps, self.day, self._lookup)
+            self._models = _MonthModels(self.mods, self._steps, self.day, self._lookup, self._whole)
         return self._models
 
 
@@ -560,6 +573,7 @@ class _AsofRun:
         read = {b for i in self.ids for b in self.reads[i]}
         self.scope = self.results[self.results["benchmark"].isin(read)]
         self.raw_read = {k: v for k, v in raw.items() if k[0] in read}
+        self.slim_models = self.models[[c for c in ("model", "manual_iq") if c in self.models]]
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
         self.digests = digests or plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
@@ -607,7 +621,7 @@ class _AsofRun:
 
     def month(self, v: int, view: str, i: int, month: str, day: str, cache: dict[str, tuple]) -> None:
         """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
-        inputs = _MonthInputs(self.frames(day, view), self.steps, day, self.lookup)
+        inputs = _MonthInputs(self.frames(day, view), self.steps, day, self.lookup, self.models)
         for index_id in self.ids:
             definition = self.index_defs[index_id]
             if definition["kind"] == "benchmark-boards":
@@ -629,9 +643,14 @@ class _AsofRun:
 
     def frames(self, day: str, view: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         """frames_at(day, view) of the run's rows: the released view's frames filtered once a day (the models
-        present and their rows), and the known view's taken from them (those of its rows published by the day)."""
+        present and their rows), and the known view's taken from them (those of its rows published by the day).
+        The models are filtered by the columns the month's key reads (`slim_models`): a month whose boards are
+        loaded never takes the whole rows of its models (_MonthModels does, for a month it computes)."""
         if self.at is None or self.at[0] != day:
-            self.at = (day, frames_at(self.scope, self.models, self.plan.available, self.raw_read, day, "released"))
+            self.at = (
+                day,
+                frames_at(self.scope, self.slim_models, self.plan.available, self.raw_read, day, "released"),
+            )
         res, mods, raw = self.at[1]
         if view == "known":
             return res[res["published"] <= day], mods, raw
