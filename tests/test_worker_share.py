@@ -1,6 +1,6 @@
-"""Which as-of shares the compute worker takes (build._worker_share): those of build.WORKER_KINDS, and when the
-compute cache holds all of theirs (the worker would only load them), also every other definition's share the cache
-lacks, the ones an edit reached, so those months are computed on the second core beside today's boards. The
+"""Which as-of shares the compute worker takes (build._worker_share): those of build.WORKER_KINDS; but when the
+compute cache holds all of theirs (the worker would only load them), the shares the cache lacks instead, the ones an
+edit reached, so those months are computed on the second core beside today's boards (the parent loads the rest). The
 fixture is test_asof's toy and late indices over b1, with an AI IQ definition over b2."""
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ def _kept(tmp_path: Path, ids: list[str]) -> FileStore:
 
 def test_the_worker_takes_the_shares_an_edit_reached_when_its_own_are_kept(tmp_path):
     # iq's and late's shares are kept, toy's is not (as after an edit that reached toy alone)
-    assert _share(_kept(tmp_path / "a", ["iq", "late"])) == {"iq", "toy"}
-    # everything kept: the worker loads iq's share alone, as before
-    assert _share(_kept(tmp_path / "b", ["iq", "late", "toy"])) == {"iq"}
+    assert _share(_kept(tmp_path / "a", ["iq", "late"])) == {"toy"}
+    # everything kept: nothing for the worker to compute (the parent loads every share)
+    assert _share(_kept(tmp_path / "b", ["iq", "late", "toy"])) == set()
 
 
 def test_the_worker_keeps_its_own_kinds_when_their_shares_are_missing_or_there_is_no_cache(tmp_path):

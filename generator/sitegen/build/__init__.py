@@ -153,11 +153,12 @@ def _worker_ids(index_defs: Mapping[str, Mapping[str, Any]]) -> set[str]:
 def _worker_share(
     plan: asof.AsofPlan, index_defs: Mapping[str, Mapping[str, Any]], raw: RawFrames, digests: asof.InputDigests
 ) -> set[str]:
-    """The definitions whose as-of months the worker computes: those of WORKER_KINDS (the as-of engine's heaviest),
-    and, when the compute cache holds every one of their shares (asof.part_keys: the edit did not reach them, so the
-    worker would only load them), also every other definition whose share it lacks: the months an edit reached are
-    then computed on the second core while this process computes today's boards and the API, not after them. Which
-    process computes a share changes nothing of it (asof.join_asof places each board by its first place)."""
+    """The definitions whose as-of months the worker computes: those of WORKER_KINDS (the as-of engine's heaviest);
+    but when the compute cache holds every one of their shares (asof.part_keys: the edit did not reach them, so the
+    worker would only load them and send them back), the definitions whose shares it lacks instead: the months an
+    edit reached are then computed on the second core while this process computes today's boards and the API and
+    loads the kept shares itself, not after them. Which process computes or loads a share changes nothing of it
+    (asof.join_asof places each board by its first place)."""
     from ..indices import asof, simcache
 
     theirs = _worker_ids(index_defs)
@@ -167,7 +168,7 @@ def _worker_share(
     ids = sorted(index_defs)
     keys = asof.part_keys(plan, digests, index_defs, raw, ids, slim=True)
     missing = {i for i in ids if not has(keys[i])}
-    return theirs | missing if theirs.isdisjoint(missing) else theirs
+    return missing if theirs.isdisjoint(missing) else theirs
 
 
 def _compute(repo: Repo, boards_only: bool = False) -> Computed:
