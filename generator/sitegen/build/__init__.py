@@ -189,7 +189,7 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     digests = asof.InputDigests(results, models, raw, benchmarks)
     plan = None
     months = None
-    theirs: set[str] = set()
+    worker_ids: set[str] = set()
     if not boards_only:
         # The as-of months read only the frames: the heaviest definitions' on the second core from here on, while
         # this process computes today's boards, their intervals, the API and the other definitions' months
@@ -203,10 +203,10 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
             digests=digests,
             price_precedence=frame.price_precedence(repo),
         )
-        theirs = _worker_share(plan, index_defs, raw, digests)
+        worker_ids = _worker_share(plan, index_defs, raw, digests)
         months = workers.start(
             "computing the boards as of every month",
-            functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, theirs),
+            functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, worker_ids),
         )
     try:
         return _today(
@@ -221,7 +221,7 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
             digests,
             plan,
             months,
-            theirs,
+            worker_ids,
         )
     finally:
         if months is not None:
@@ -279,7 +279,7 @@ def _today(
     digests: asof.InputDigests,
     plan: asof.AsofPlan | None,
     months: workers.Handle | None,
-    theirs: set[str],
+    worker_ids: set[str],
 ) -> Computed:
     from .. import export
     from ..indices import asof, simcache, uncertainty
@@ -322,7 +322,7 @@ def _today(
             plan.steps,
         )
         # the definitions the worker does not compute, here, while it computes its own
-        own = set(index_defs) - theirs
+        own = set(index_defs) - worker_ids
         mine = asof.asof_part(
             plan, benchmarks, index_defs, raw, only=own, slim=True, between=workers.release_free_memory
         )
