@@ -53,8 +53,12 @@ def test_a_month_is_filtered_once_for_both_views(monkeypatch):
     monkeypatch.setattr(asof, "frames_at", recorded)
     out = asof.compute_asof(BASE, PEOPLE, RECORDS, [], DEFS, RAW)
     # January to April, once each: the known view's frames are the released view's rows published by the day
-    assert filtered == [("2025-01-31", "released"), ("2025-02-28", "released"), ("2025-03-31", "released"),
-                        ("2025-04-10", "released")]
+    assert filtered == [
+        ("2025-01-31", "released"),
+        ("2025-02-28", "released"),
+        ("2025-03-31", "released"),
+        ("2025-04-10", "released"),
+    ]
     # o/b's result is published on 10 April: in March's released view (o/b released 5 March), not its known view
     assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["released"]["rows"]] == ["o/b", "o/c", "o/a"]
     assert [r["model"] for r in out["boards"]["toy"]["2025-03"]["known"]["rows"]] == ["o/c", "o/a"]
@@ -71,3 +75,26 @@ def test_a_month_s_models_are_filtered_by_their_ids_and_their_whole_rows_taken_w
     # o/a's price from 15 March (src2), o/b's from 1 March; every other column as the models frame has it
     assert lazy.frame()["input_per_mtok"].tolist() == [0.5, 4.0]
     assert lazy.frame()["released"].tolist() == ["2025-01-10", "2025-03-05"]
+
+
+def test_a_plan_keeps_its_shares_keys_for_the_same_definitions_and_frames(monkeypatch):
+    plan = asof.asof_plan(BASE, PEOPLE, RECORDS, DEFS)
+    digests = asof.InputDigests(plan.results, PEOPLE, RAW, [])
+    made = []  # the layout (slim) of each computation of the keys: their common part is digested once in each
+    digest = asof._digest
+
+    def spy(value):
+        if type(value) is tuple and value and value[0] == asof.PIECE:
+            made.append(value[1])
+        return digest(value)
+
+    monkeypatch.setattr(asof, "_digest", spy)
+    every = asof.part_keys(plan, digests, DEFS, RAW, ["late", "toy"], True)
+    # made once (build._worker_share, before the fork) and read by each process's asof_part
+    assert asof.part_keys(plan, digests, DEFS, dict(RAW), ["toy"], True) == {"toy": every["toy"]}
+    assert made == [True]
+    # other definitions (an equal copy is another object), another layout or other frames: worked out again
+    assert asof.part_keys(plan, digests, dict(DEFS), RAW, ["toy"], True) == {"toy": every["toy"]}
+    assert asof.part_keys(plan, digests, DEFS, RAW, ["toy"], False) != {"toy": every["toy"]}
+    assert asof.part_keys(plan, digests, DEFS, {}, ["toy"], True) == {"toy": every["toy"]}  # toy reads no b2 rows
+    assert made == [True, True, False, True]
