@@ -162,6 +162,28 @@ def test_kept_texts_are_the_bytes_written_without_a_store_and_an_unchanged_board
     assert again == plain and made == [] and len(store.added) == 8  # every text loaded, none made or added
 
 
+def test_kept_texts_are_kept_compressed_and_added_as_they_are_held(monkeypatch):
+    from sitegen.indices import simcache
+
+    store = Memory()
+    with simcache.kept_in(store):
+        first = everything(33.3)
+    edited = everything(34.5)  # without a store
+    compressed: list[bytes] = []
+    compress = export.zlib.compress
+    monkeypatch.setattr(export.zlib, "compress", lambda data, level: compressed.append(data) or compress(data, level))
+    with simcache.kept_in(store):
+        again = everything(33.3)
+    # nothing compressed again: each file's bytes are the kept entry's, and so is its size
+    assert compressed == [] and again == first
+    assert again._packed == first._packed and again._sizes == first._sizes
+    with simcache.kept_in(store):
+        after = everything(34.5)  # a/m's HLE: the HLE board's JSON and CSV and a/m's file are compressed, no other
+    assert sorted(compressed) == sorted(
+        edited.data(p) for p in ("api/v1/benchmarks/hle.json", "api/v1/benchmarks/hle.csv", "api/v1/models/a/m.json"))
+    assert after == edited
+
+
 def test_a_changed_board_s_texts_are_written_again_and_only_theirs(monkeypatch):
     from sitegen.indices import simcache
 

@@ -1,6 +1,7 @@
 """The build takes the model records validation made (checks.run_checks leaves them on the repo, build._compute
-takes them once) instead of making them again: they must be what frame.model_records makes, although the cross-file
-rule release_facts_agree runs metadata.inherit_release over them a second time."""
+takes them once) instead of making them again: they must be what frame.model_records makes. The cross-file rule
+release_facts_agree reads the releases' disagreements from them (metadata.release_disagreements) without changing
+them: metadata.inherit_release runs once, in frame.model_records."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
 from hardkit import make_tree, model_doc  # noqa: E402
 
 from sitegen import build  # noqa: E402
-from sitegen.data import frame, validate_repo  # noqa: E402
+from sitegen.data import frame, metadata, validate_repo  # noqa: E402
 
 
 def _release_tree(tmp_path: Path) -> Path:
@@ -45,6 +46,21 @@ def test_validation_leaves_the_records_frame_model_records_makes(tmp_path):
     assert by_id["acme/alpha-low"]["provenance"]["released"]["from"] == "acme/alpha-high"
     assert [by_id[m]["total_b"] for m in ("acme/alpha-low", "acme/alpha-mini")] == [70, 70]
     assert by_id["acme/alpha-mini"]["licence"] is None  # disputed: not given
+
+
+def test_the_release_rule_reads_the_records_without_inheriting_again(tmp_path, monkeypatch):
+    calls = []
+    inherit = metadata.inherit_release
+    monkeypatch.setattr(metadata, "inherit_release", lambda records: calls.append(len(records)) or inherit(records))
+    repo, problems = validate_repo(_release_tree(tmp_path), parse_cache=False)
+    assert repo is not None, [p.format() for p in problems]
+    assert calls == [4]  # frame.model_records' own pass over the four models: the rule runs none
+    records = repo.made["model_records"]
+    before = [dict(r, provenance=dict(r["provenance"])) for r in records]
+    # the same disagreement the warning above names, read from the inherited records, which it leaves as they were
+    assert metadata.release_disagreements(records) == [
+        ("acme/alpha", "licence", {"acme/alpha-high": "MIT", "acme/alpha-low": "Apache-2.0"})]
+    assert records == before
 
 
 def test_the_build_computes_the_same_with_validations_records_as_with_its_own(tmp_path):

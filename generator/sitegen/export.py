@@ -24,6 +24,16 @@ from .data import kinds
 PRECISION = 4
 
 
+#: A text as Texts holds it: its UTF-8 bytes compressed (zlib, level 1), and their length.
+Packed = tuple[bytes, int]
+
+
+def packed(text: str) -> Packed:
+    """`text` as Texts holds it."""
+    data = text.encode("utf-8")
+    return zlib.compress(data, 1), len(data)
+
+
 class Texts(Mapping[str, str]):
     """The API's texts by relative path, each held as its UTF-8 bytes compressed (zlib, level 1) from when it is
     added until the writer reads it: a text is made once and read once or twice (the downloads page's size, the
@@ -40,9 +50,12 @@ class Texts(Mapping[str, str]):
             self.update(texts)
 
     def __setitem__(self, path: str, text: str) -> None:
-        data = text.encode("utf-8")
-        self._packed[path] = zlib.compress(data, 1)
-        self._sizes[path] = len(data)
+        self.put(path, packed(text))
+
+    def put(self, path: str, held: Packed) -> None:
+        """Add a text as `packed` makes it (its compressed bytes and their size): a text the compute cache keeps
+        so (_kept) is added without being compressed again."""
+        self._packed[path], self._sizes[path] = held
 
     def update(self, texts: Mapping[str, str]) -> None:
         """Add every text of `texts` (another Texts' as they are held, without unpacking them)."""
@@ -288,16 +301,16 @@ def _kept(kind: str, data: Any, make: Callable[[], T]) -> T:
     return simcache.kept(name, make)
 
 
-def _board_texts(bid: str, data: dict, folder: str, frontiers: bool) -> dict[str, str]:
+def _board_texts(bid: str, data: dict, folder: str, frontiers: bool) -> dict[str, Packed]:
     """A board's JSON (with its sources and each row's reasoning state), CSV and, when it has them, frontiers CSV
-    (`data["frontiers"]`), from one rounding walk of `data`; kept by `data` (_kept)."""
+    (`data["frontiers"]`), from one rounding walk of `data`, each as Texts holds it; kept by `data` (_kept)."""
 
-    def make() -> tuple[str, ...]:
+    def make() -> tuple[Packed, ...]:
         fixed = _fixed(data, PRECISION)
         texts = (_json_of(fixed), _csv_of(fixed))
-        return texts + (_frontiers_csv_of(fixed["frontiers"]),) if frontiers else texts
+        return tuple(map(packed, texts + (_frontiers_csv_of(fixed["frontiers"]),) if frontiers else texts))
 
-    texts = _kept("board", data, make)
+    texts = _kept("board-packed", data, make)
     names = [f"{folder}/{bid}.json", f"{folder}/{bid}.csv"] + ([f"{folder}/{bid}-frontiers.csv"] if frontiers else [])
     return dict(zip(names, texts, strict=True))
 
@@ -435,7 +448,7 @@ def api_files(
         if bid in frontiers:
             data["frontiers"] = frontiers[bid]
             entry["frontiers_csv"] = f"{API}/indices/{bid}-frontiers.csv"
-        files.update(_board_texts(bid, data, f"{API}/indices", bid in frontiers))
+        _put(files, _board_texts(bid, data, f"{API}/indices", bid in frontiers))
         listing["indices"].append(entry)
     for bid, board in sorted(benchmark_boards.items()):
         data = dict(
@@ -443,7 +456,7 @@ def api_files(
             sources=_source_entries(_sources_of_board(board), by_source),
             rows=_with_reasoning(board.get("rows", []), states),
         )
-        files.update(_board_texts(bid, data, f"{API}/benchmarks", False))
+        _put(files, _board_texts(bid, data, f"{API}/benchmarks", False))
         listing["benchmarks"].append(
             {
                 "id": bid,
@@ -473,20 +486,37 @@ def api_files(
         if price_history is not None:
             data["price_history"] = list(price_history.get(model_id, []))
         # Results keep the source's own precision; index rows were rounded by the engine.
-        files[f"{API}/models/{model_id}.json"] = _kept("model", data, functools.partial(_model_text, data))
+        files.put(f"{API}/models/{model_id}.json", _kept("model-packed", data, functools.partial(_model_packed, data)))
         listing["models"].append({"id": model_id, "name": record["name"], "json": f"{API}/models/{model_id}.json"})
     for name, data in (
         ("sources", {"sources": _source_entries(by_source, by_source)}),
         ("benchmarks", {"benchmarks": list(benchmarks)}),
         ("index", listing),
     ):
-        files[f"{API}/{name}.json"] = _kept("dump", data, functools.partial(_dump, data))
+        files.put(f"{API}/{name}.json", _packed_dump(data))
     return files
+
+
+def _put(files: Texts, texts: Mapping[str, Packed]) -> None:
+    """Add each of `texts` (held as Texts holds them) to `files`."""
+    for path, held in texts.items():
+        files.put(path, held)
+
+
+def _packed_dump(data: Any) -> Packed:
+    """_dump's text of `data` as Texts holds it, kept by `data` (_kept): a kept text is neither written nor
+    compressed again."""
+    return _kept("dump-packed", data, lambda: packed(_dump(data)))
 
 
 def _model_text(data: dict) -> str:
     """A model's file: its results keep the source's own precision (no rounding), so orjson only where _plain."""
     return _text(data, _plain(data))
+
+
+def _model_packed(data: dict) -> Packed:
+    """_model_text as Texts holds it."""
+    return packed(_model_text(data))
 
 
 def asof_texts(as_of: Mapping, api: str = "api/v1") -> Texts:
@@ -497,5 +527,5 @@ def asof_texts(as_of: Mapping, api: str = "api/v1") -> Texts:
 
     texts = Texts()
     for path, data in asof.each_api_file(as_of, api):
-        texts[path] = _kept("dump", data, functools.partial(_dump, data))
+        texts.put(path, _packed_dump(data))
     return texts

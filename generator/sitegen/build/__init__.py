@@ -150,6 +150,27 @@ def _worker_ids(index_defs: Mapping[str, Mapping[str, Any]]) -> set[str]:
     return {i for i, d in index_defs.items() if d["kind"] in WORKER_KINDS}
 
 
+def _worker_share(
+    plan: asof.AsofPlan, index_defs: Mapping[str, Mapping[str, Any]], raw: RawFrames, digests: asof.InputDigests
+) -> set[str]:
+    """The definitions whose as-of months the worker computes: those of WORKER_KINDS (the as-of engine's heaviest);
+    but when the compute cache holds every one of their shares (asof.part_keys: the edit did not reach them, so the
+    worker would only load them and send them back), the definitions whose shares it lacks instead: the months an
+    edit reached are then computed on the second core while this process computes today's boards and the API and
+    loads the kept shares itself, not after them. Which process computes or loads a share changes nothing of it
+    (asof.join_asof places each board by its first place)."""
+    from ..indices import asof, simcache
+
+    theirs = _worker_ids(index_defs)
+    has = getattr(simcache.current(), "has", None)
+    if has is None:
+        return theirs
+    ids = sorted(index_defs)
+    keys = asof.part_keys(plan, digests, index_defs, raw, ids, slim=True)
+    missing = {i for i in ids if not has(keys[i])}
+    return missing if theirs.isdisjoint(missing) else theirs
+
+
 def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     from .. import export  # noqa: F401 - imported before the fork: the worker then imports nothing
     from ..data import frame
@@ -168,6 +189,7 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
     digests = asof.InputDigests(results, models, raw, benchmarks)
     plan = None
     months = None
+    worker_ids: set[str] = set()
     if not boards_only:
         # The as-of months read only the frames: the heaviest definitions' on the second core from here on, while
         # this process computes today's boards, their intervals, the API and the other definitions' months
@@ -181,13 +203,25 @@ def _compute(repo: Repo, boards_only: bool = False) -> Computed:
             digests=digests,
             price_precedence=frame.price_precedence(repo),
         )
+        worker_ids = _worker_share(plan, index_defs, raw, digests)
         months = workers.start(
             "computing the boards as of every month",
-            functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, _worker_ids(index_defs)),
+            functools.partial(_asof_stage, plan, benchmarks, index_defs, raw, worker_ids),
         )
     try:
         return _today(
-            repo, results, models, result_records, model_records, benchmarks, index_defs, raw, digests, plan, months
+            repo,
+            results,
+            models,
+            result_records,
+            model_records,
+            benchmarks,
+            index_defs,
+            raw,
+            digests,
+            plan,
+            months,
+            worker_ids,
         )
     finally:
         if months is not None:
@@ -245,6 +279,7 @@ def _today(
     digests: asof.InputDigests,
     plan: asof.AsofPlan | None,
     months: workers.Handle | None,
+    worker_ids: set[str],
 ) -> Computed:
     from .. import export
     from ..indices import asof, simcache, uncertainty
@@ -287,7 +322,7 @@ def _today(
             plan.steps,
         )
         # the definitions the worker does not compute, here, while it computes its own
-        own = set(index_defs) - _worker_ids(index_defs)
+        own = set(index_defs) - worker_ids
         mine = asof.asof_part(
             plan, benchmarks, index_defs, raw, only=own, slim=True, between=workers.release_free_memory
         )

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 from .. import reuse
@@ -67,6 +68,16 @@ class FileStore:
             return None
         with os.fdopen(fd, "rb") as f:
             return f.read()
+
+    def has(self, key: str) -> bool:
+        """Whether an entry is kept for `key`, without reading it (build._worker_share: which process computes
+        what); get() is what reads it, and what counts it as used."""
+        if not self.ok:
+            return False
+        try:
+            return stat.S_ISREG(os.lstat(self._path(key)).st_mode)
+        except OSError:
+            return False
 
     def put(self, key: str, data: bytes) -> None:
         self.used.add(key)

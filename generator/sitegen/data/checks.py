@@ -1249,8 +1249,8 @@ def run_checks(repo: Repo) -> list[Problem]:
             # A file with schema errors can break a rule's assumptions; its errors are already reported.
             continue
     made = index._shared.get("model_records")
-    if made is not None and made[1] is None:  # frame.model_records(repo), for the build (inherit_release's twice
-        repo.made["model_records"] = made[0][0]  # changes nothing: the second finds every value filled or disputed)
+    if made is not None and made[1] is None:  # frame.model_records(repo), for the build: no rule changes them
+        repo.made["model_records"] = made[0][0]
     return found
 
 
@@ -1292,9 +1292,8 @@ def release_facts_agree(index: Index) -> Iterator[Problem]:
     settles it. List prices are not compared: sources price reasoning and non-reasoning configurations apart."""
     from . import metadata
 
-    # frame.release_disagreements(repo), on the records the rules share: model_records has inherited already, and
-    # a disagreement is never filled, so asking again finds the same ones and changes no value
-    for release, field, values in metadata.inherit_release(_model_facts(index)[0]):
+    # frame.release_disagreements(repo), read from the records the rules share (and the build takes) unchanged
+    for release, field, values in metadata.release_disagreements(_model_facts(index)[0]):
         said = ", ".join(f"{mid} {_shown(value)}" for mid, value in sorted(values.items()))
         for mid in sorted(values):
             doc = index.models.get(mid)
@@ -1313,8 +1312,8 @@ def release_facts_agree(index: Index) -> Iterator[Problem]:
 
 
 def _model_facts(index: Index) -> tuple[list[dict[str, Any]], dict[Any, Any]]:
-    """frame.model_records(repo), made once for the rules, and each model's `released` as it was made (before
-    release_facts_agree asks for the release's disagreements again)."""
+    """frame.model_records(repo), made once for the rules (and left on the repo for the build: run_checks), and
+    each model's `released`."""
     from . import frame
 
     def make() -> tuple[list[dict[str, Any]], dict[Any, Any]]:

@@ -321,13 +321,7 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
                 continue
             found = _release_value(group, field)
             if found is None:
-                disagreements.append(
-                    (
-                        release,
-                        field,
-                        {r["model"]: _field_value(r, field) for r in group if _field_value(r, field) is not None},
-                    )
-                )
+                disagreements.append((release, field, _stated(group, field)))
                 continue
             value, sibling = found
             if sibling is None:
@@ -337,6 +331,28 @@ def inherit_release(records: list[dict]) -> list[tuple[str, str, dict]]:
                     continue
                 _fill(record, sibling, field)
     return disagreements
+
+
+def release_disagreements(records: list[dict]) -> list[tuple[str, str, dict]]:
+    """inherit_release's disagreements, read without changing a record: (release, field, {model id: value}) where
+    the configurations of a release that state a field (prices aside) do not agree. The same before inheritance
+    and after it (a disputed field is never filled, and filling one field changes no other's), so `sitegen
+    validate` asks the records the build takes without running inherit_release over them again."""
+    by_release: dict[str, list[dict]] = {}
+    for record in records:
+        by_release.setdefault(record["release"], []).append(record)
+    return [
+        (release, field, _stated(group, field))
+        for release, group in sorted(by_release.items())
+        if len(group) > 1
+        for field in RELEASE_FIELDS
+        if field != "pricing" and _release_value(group, field) is None
+    ]
+
+
+def _stated(group: list[dict], field: str) -> dict[str, object]:
+    """{model id: value} of the configurations of a release that state `field`."""
+    return {r["model"]: _field_value(r, field) for r in group if _field_value(r, field) is not None}
 
 
 def _inherit_prices(group: list[dict]) -> None:

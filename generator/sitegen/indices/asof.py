@@ -24,6 +24,7 @@ simulation's standard normals are drawn once per (board, model, component) strea
 from __future__ import annotations
 
 import calendar
+import collections
 import dataclasses
 import hashlib
 import math
@@ -299,14 +300,24 @@ class InputDigests:
 class _MonthModels:
     """One month's models frame with the prices in force, made on first use and shared by its definitions."""
 
-    def __init__(self, mods: pd.DataFrame, steps: Mapping[str, list[dict]], day: str, lookup: Mapping):
-        self.mods, self.steps, self.day, self.lookup = mods, steps, day, lookup
+    def __init__(
+        self,
+        mods: pd.DataFrame,
+        steps: Mapping[str, list[dict]],
+        day: str,
+        lookup: Mapping,
+        whole: pd.DataFrame | None = None,
+    ):
+        """`mods`: the models present (those of `whole` when it is given, of which `mods` need hold only the
+        `model` column: the whole rows are then taken on first use, in a month whose boards are computed)."""
+        self.mods, self.steps, self.day, self.lookup, self.whole = mods, steps, day, lookup, whole
         self._frame: pd.DataFrame | None = None
         self._digest: bytes | None = None
 
     def frame(self) -> pd.DataFrame:
         if self._frame is None:
-            self._frame = models_priced_at(self.mods, self.steps, self.day)
+            mods = self.mods if self.whole is None else self.whole[self.whole["model"].isin(self.mods["model"])]
+            self._frame = models_priced_at(mods, self.steps, self.day)
             remember_lookup(self._frame, priced_lookup(self.lookup, self.steps, self.day, set(self.mods["model"])))
         return self._frame
 
@@ -443,13 +454,17 @@ class _MonthInputs:
         steps: Mapping[str, list[dict]],
         day: str,
         lookup: Mapping,
+        whole: pd.DataFrame | None = None,
     ):
+        """`frames`: frames_at's; with `whole`, the models frame its models were filtered from, of which they need
+        hold only the `model` and `manual_iq` columns (_MonthModels takes the whole rows when it needs them)."""
         self.res, self.mods, self.raw_at = frames
-        self.day = day
+        self.day, self._whole = day, whole
         # prices in force for the models present (a step counts once it is dated on or before the day)
-        self.priced = sum(1 for m in self.mods["model"] for step in steps.get(m, ()) if step["date"] <= day)
+        self.priced = sum(1 for m in self.mods["model"].tolist() for step in steps.get(m, ()) if step["date"] <= day)
         self.manual = int(self.mods["manual_iq"].notna().sum()) if "manual_iq" in self.mods else 0
-        self.counts = self.res["benchmark"].value_counts().to_dict()
+        # rows per benchmark (counted over a list: pandas' value_counts cost more than the month's other counts)
+        self.counts = dict(collections.Counter(self.res["benchmark"].tolist()))
         self.raw_counts: dict[str, int] = {}
         for bench, _ in self.raw_at:
             self.raw_counts[bench] = self.raw_counts.get(bench, 0) + 1
@@ -471,7 +486,7 @@ class _MonthInputs:
     def models(self) -> _MonthModels:
         """The month's models frame with its prices, made on first use."""
         if self._models is None:
-            self._models = _MonthModels(self.mods, self._steps, self.day, self._lookup)
+            self._models = _MonthModels(self.mods, self._steps, self.day, self._lookup, self._whole)
         return self._models
 
 
@@ -491,6 +506,9 @@ class AsofPlan:
     dates: dict[str, str]
     snapshots: dict[str, str]
     digests: InputDigests | None = None  # of every row (any order of the same rows gives the same keys)
+    # part_keys' last answer, with the arguments it was made from (held, so that `is` tells them): made once before
+    # the compute worker forks (build._worker_share), read again by both processes' asof_part
+    shares: tuple | None = dataclasses.field(default=None, repr=False, compare=False)
 
 
 def asof_plan(
@@ -554,6 +572,13 @@ class _AsofRun:
         self.runs_by: dict[str, int] = {}  # definition id -> its engine runs (asof_part keeps each definition's)
         self.names: dict[str, set[str]] = {}  # definition id -> the store entries of its months (month_boards)
         self.reads = {i: benchmarks_read(index_defs[i]) for i in self.ids}
+        # a month's frames hold the rows of the benchmarks this run's definitions read, no other: a definition's
+        # boards and its month key read only those (InputDigests.key), and a run of one definition (the one an edit
+        # reached, asof_part) then filters its few rows month after month, not every result
+        read = {b for i in self.ids for b in self.reads[i]}
+        self.scope = self.results[self.results["benchmark"].isin(read)]
+        self.raw_read = {k: v for k, v in raw.items() if k[0] in read}
+        self.slim_models = self.models[[c for c in ("model", "manual_iq") if c in self.models]]
         self.lookup = model_lookup(self.models)
         self.known_at: dict[tuple[str, str], tuple] = {}  # (month, definition id) -> the known view's (key, boards)
         self.digests = digests or plan.digests or InputDigests(self.results, self.models, raw, benchmarks)
@@ -601,8 +626,7 @@ class _AsofRun:
 
     def month(self, v: int, view: str, i: int, month: str, day: str, cache: dict[str, tuple]) -> None:
         """Every definition's boards of one month in one view, into out["boards"] (and out["superseded"])."""
-        frames = frames_at(self.results, self.models, self.plan.available, self.raw, day, view)
-        inputs = _MonthInputs(frames, self.steps, day, self.lookup)
+        inputs = _MonthInputs(self.frames(day, view), self.steps, day, self.lookup, self.models)
         for index_id in self.ids:
             definition = self.index_defs[index_id]
             if definition["kind"] == "benchmark-boards":
@@ -621,6 +645,25 @@ class _AsofRun:
                     self.order[board_id] = place
                 self.out["boards"].setdefault(board_id, {}).setdefault(month, {})[view] = board
                 self.touched[board_id] = None
+
+    def frames(self, day: str, view: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+        """frames_at(day, view) of the run's rows: the released view's frames filtered once a day (the models
+        present and their rows), and the known view's taken from them (those of its rows published by the day).
+        The models are filtered by the columns the month's key reads (`slim_models`): a month whose boards are
+        loaded never takes the whole rows of its models (_MonthModels does, for a month it computes)."""
+        if self.at is None or self.at[0] != day:
+            self.at = (
+                day,
+                frames_at(self.scope, self.slim_models, self.plan.available, self.raw_read, day, "released"),
+            )
+        res, mods, raw = self.at[1]
+        if view == "known":
+            return res[res["published"] <= day], mods, raw
+        if view != "released":
+            raise ValueError(f"unknown as-of view {view!r}")
+        return res, mods, raw
+
+    at: tuple[str, tuple[pd.DataFrame, pd.DataFrame, dict]] | None = None
 
     def close(self, month: str) -> None:
         """The month's changes from each board's previous month with an entry, then its boards as shown."""
@@ -794,7 +837,12 @@ def part_keys(
     (benchmarks_read), in the plan's order.
     That is all the month keys (InputDigests.key) cover and more, so a key only misses where the share would
     be the same, never hits where it would differ. The store adds its salt (the package's code: build/simcache.py
-    FileStore names each entry by the salt and the key)."""
+    FileStore names each entry by the salt and the key). The plan keeps its last answer (`shares`): asked again for
+    the same definitions, frames and layout, it gives the keys it made."""
+    made, salt = plan.shares, uncertainty.current_salt()
+    same = made is not None and made[0] is index_defs and made[1] is digests and made[3:5] == (slim, salt)
+    if made is not None and same and _same_raw(made[2], raw) and set(ids) <= made[5].keys():
+        return {index_id: made[5][index_id] for index_id in ids}
     results = plan.results
     dated = sorted(
         (day, model)
@@ -824,7 +872,13 @@ def part_keys(
             )
         )
         out[index_id] = digest.hexdigest()
+    plan.shares = (index_defs, digests, raw, slim, salt, out)
     return out
+
+
+def _same_raw(kept: Mapping, raw: Mapping) -> bool:
+    """The same per-question frames (the same objects under the same keys: an empty mapping is any other)."""
+    return kept.keys() == raw.keys() and all(kept[k] is raw[k] for k in raw)
 
 
 def _loaded(data: bytes) -> object:
