@@ -136,6 +136,11 @@ class _Facts:
             ),
         )
 
+    def model_file(self, mid: str) -> str | None:
+        """Model `mid`'s file as the context holds it (results, prices, metadata and their provenance): once, though
+        every configuration of its release reads it (siblings)."""
+        return self._once(("model file", mid), lambda: (self.lk.models[mid],))
+
     def board_file(self, bid: str) -> str | None:
         """Index board `bid` as computed (its rows, definition, uncertainty, scope...)."""
         return self._once(("board file", bid), lambda: (self.lk.ctx.boards[bid],))
@@ -262,8 +267,8 @@ class _ModelData:
         return (
             "model page inputs",
             mid,
-            m,
-            [lk.models[x] for x in lk.release_members.get(m.get("release") or "", [])],
+            facts.model_file(mid),
+            [facts.model_file(x) for x in lk.release_members.get(m.get("release") or "", [])],
             [(bid, row, facts.board(bid)) for bid, row in lk.board_rows.get(mid, [])],
             [(bid, row, facts.bench(bid)) for bid, row in lk.bench_rows.get(mid, [])],
             results,
@@ -1017,8 +1022,10 @@ def render_files(
         for page in chunk:
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
             fields: dict[str, Any] | None
-            inputs = page.data.inputs() if isinstance(page.data, (_ModelData, _Deferred)) else None
-            if output is None or site_key is None or inputs is None:
+            inputs = None  # a deferred page's inputs, when it is keyed (with output)
+            if output is not None and site_key is not None and isinstance(page.data, (_ModelData, _Deferred)):
+                inputs = page.data.inputs()
+            if inputs is None:
                 fields = page.data() if callable(page.data) else page.data
                 page_charts = _page_charts(page, fields, charts)
                 key = (
