@@ -1,0 +1,54 @@
+"""reuse.Output's taking of a file keyed by its bytes (put_bytes: the API's files, the assets): the previous file is
+linked when it holds those very bytes, compared without hashing them again, and written afresh otherwise; and
+reuse.regular_bytes, which reads every file taken, reads it whole."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from sitegen import reuse
+
+
+def test_a_file_keyed_by_its_bytes_is_taken_only_when_the_previous_one_holds_them(tmp_path):
+    old = tmp_path / "old"
+    (old / "api").mkdir(parents=True)
+    same, edited = b'{"value": 61.2}\n', b'{"value": 61.3}\n'
+    (old / "api/same.json").write_bytes(same)
+    (old / "api/edited.json").write_bytes(b'{"value": 99.9}\n')  # as long as what was built, other bytes
+    sha = hashlib.sha256(same).hexdigest()
+    record = {
+        "api/same.json": ["bytes:" + sha, sha],
+        "api/edited.json": ["bytes:" + hashlib.sha256(edited).hexdigest(), hashlib.sha256(edited).hexdigest()],
+    }
+    (old / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    out = reuse.Output(tmp_path / "new", old)
+
+    assert out.put_bytes("api/same.json", same) == ["bytes:" + sha, sha]
+    assert os.path.samefile(tmp_path / "new/api/same.json", old / "api/same.json")  # linked, not written
+
+    entry = out.put_bytes("api/edited.json", edited)  # the record's key, but the file was changed by hand since
+    assert entry == ["bytes:" + hashlib.sha256(edited).hexdigest(), hashlib.sha256(edited).hexdigest()]
+    assert (tmp_path / "new/api/edited.json").read_bytes() == edited
+    assert not os.path.samefile(tmp_path / "new/api/edited.json", old / "api/edited.json")
+    assert (old / "api/edited.json").read_bytes() == b'{"value": 99.9}\n'  # never written through
+
+    fresh = out.put_bytes("api/new.json", b"[]\n")  # not in the record: written, its entry's digest from its key
+    assert fresh == ["bytes:" + hashlib.sha256(b"[]\n").hexdigest(), hashlib.sha256(b"[]\n").hexdigest()]
+
+
+def test_regular_bytes_reads_a_file_whole_and_refuses_one_over_its_limit(tmp_path):
+    sizes = (0, 1, 4096, (1 << 16) + 3, 300_000)
+    for size in sizes:
+        data = bytes(i % 251 for i in range(size))
+        path = tmp_path / f"f{size}"
+        path.write_bytes(data)
+        assert reuse.regular_bytes(path) == data
+        assert reuse.regular_bytes(path, size) == data
+        if size:
+            assert reuse.regular_bytes(path, size - 1) is None
+    os.mkfifo(tmp_path / "fifo")
+    assert reuse.regular_bytes(tmp_path / "fifo") is None  # not waited on
+    (tmp_path / "link").symlink_to(tmp_path / "f1")
+    assert reuse.regular_bytes(tmp_path / "link") is None  # a link is not followed
