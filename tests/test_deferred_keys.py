@@ -14,18 +14,21 @@ import yaml
 
 from test_incremental import (  # noqa: F401  (first_build: the fixture `tree` copies)
     add_model,
+    check_against_clean,
     edit_definition,
     edit_metadata,
+    edit_methodology,
     edit_result,
     edit_sources,
     first_build,
+    inodes,
     planned,
     tree,
 )
 from hardkit import dump  # on the path test_incremental puts tests/hardening on
 
-from sitegen import reuse
-from sitegen.site import assembly
+from sitegen import build, reuse
+from sitegen.site import assembly, ogimage
 
 
 def deferred_outputs(seen: dict) -> dict[str, tuple[str | None, bytes]]:
@@ -91,3 +94,26 @@ def test_a_result_edit_changes_the_keys_of_the_pages_that_show_it_only(tree, mon
     assert urls.benchmark[bench] in moved and "compare/index.html" in moved, (mid, sorted(moved))
     untouched = {urls.benchmark[b] for b in urls.benchmark if b not in others}
     assert untouched and not untouched & moved
+
+
+def test_a_social_image_is_drawn_again_only_when_what_it_shows_changes(tree, tmp_path, monkeypatch):
+    """The social images are keyed by what they are drawn from (assembly._social_images): a methodology page's edit
+    draws none (each is the previous site's file), a result's edit draws the board card it changes, and the
+    site is the clean build's."""
+    drawn: list[str] = []
+    card = ogimage.card
+    monkeypatch.setattr(ogimage, "card", lambda *a: drawn.append(a[1]) or card(*a))
+    images = lambda: {rel: ino for rel, ino in inodes(tree / "site").items() if rel.startswith(ogimage.FOLDER)}
+    before = images()
+    assert set(before) == {ogimage.SITE_IMAGE, ogimage.board_image("ai-iq")}  # the tree has one board
+    edit_methodology(tree, random.Random(3))
+    assert build.run(tree, tree / "site").summary
+    assert drawn == [] and images() == before
+    path = tree / "scores/models/org0/m00.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["results"][0]["value"] = 99.0  # to the top of AI IQ: its card's first line
+    dump(path, doc)
+    assert build.run(tree, tree / "site").summary
+    board = ogimage.board_image("ai-iq")
+    assert "AI IQ" in drawn and images()[board] != before[board]
+    check_against_clean(tree, tmp_path)

@@ -667,10 +667,16 @@ def _reference_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
     return pages
 
 
+def _utf8(texts: Mapping[str, str], path: str) -> bytes:
+    """A text's UTF-8 bytes: export.Texts holds them (packed), a plain mapping holds the text."""
+    data = getattr(texts, "data", None)
+    return data(path) if callable(data) else texts[path].encode("utf-8")
+
+
 def _size(texts: Mapping[str, str], path: str) -> int:
     """A text's size in UTF-8 bytes: export.Texts holds it (without unpacking the text), a plain mapping does not."""
     size = getattr(texts, "size", None)
-    return size(path) if size is not None else len(texts[path].encode("utf-8"))
+    return size(path) if callable(size) else len(texts[path].encode("utf-8"))
 
 
 def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
@@ -1058,14 +1064,13 @@ def render_files(
                 out[page.path] = _placed(output, page.path, key, render, base if links is not None else None, links)
         return out
 
-    for path, (key, make) in _board_files(ctx, urls, lk, pages).items():
+    for path, (key, make) in {**_board_files(ctx, urls, lk, pages), **_social_images(ctx, lk, pages)}.items():
         if output is None:
             files[path] = make()
         elif key is None:
             output.entries[path] = output.put_bytes(path, make())
         else:  # taken by key from the previous site when what it is made from is unchanged
             output.entries[path] = output.put(path, "file:" + key, make)
-    files.update(_social_images(ctx, lk, pages))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
         files.update(rendered)  # bytes: without output, render_pages gives the pages
@@ -1076,11 +1081,11 @@ def render_files(
                 links[scan[0]] = scan[1]
     files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
     files.update(_ahead_files(ctx))
-    for path, text in sorted(ctx.api_files.items()):
+    for path in sorted(ctx.api_files):
         if output is None:
-            files[path] = text.encode("utf-8")
+            files[path] = _utf8(ctx.api_files, path)
         else:  # written now, one at a time: the API's texts are never all held a second time, as bytes
-            output.entries[path] = output.put_bytes(path, text.encode("utf-8"))
+            output.entries[path] = output.put_bytes(path, _utf8(ctx.api_files, path))
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(
@@ -1187,12 +1192,32 @@ def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -
     return files
 
 
-def _social_images(ctx: SiteContext, lk: Lookups, pages: list[Page]) -> dict[str, bytes]:
+def _social_images(ctx: SiteContext, lk: Lookups, pages: list[Page]) -> dict[str, BoardFile]:
     """The social preview images: the site's and one per board (its full view's summary, views.board_summary: not
-    the one-row-per-release one)."""
+    the one-row-per-release one), each keyed by what ogimage.images draws it from (with Pillow's version: it draws
+    them), so a rebuild draws only those whose words changed."""
     boards = [p.data.bid for p in pages if isinstance(p.data, _BoardData) and not p.data.per_release]
     home = next((p.data.headline for p in pages if p.path == "index.html" and isinstance(p.data, _HomeData)), ())
-    return ogimage.images(ctx, {bid: board_summary(bid, lk) for bid in boards}, list(home))
+    summaries = {bid: board_summary(bid, lk) for bid in boards}
+    drawn = (reuse.code_digest(), reuse.library_version("pillow"), ctx.site_name, ctx.data_date)
+    site = [(summaries[b]["title"], summaries[b]["n_ranked"]) for b in home if b in summaries]
+    files: dict[str, BoardFile] = {
+        ogimage.SITE_IMAGE: (
+            reuse.key_of("og site", drawn, ctx.site_description, site, len(ctx.models), len(ctx.boards)),
+            functools.partial(_drawn, ctx, {b: summaries[b] for b in home if b in summaries}, list(home), ""),
+        )
+    }
+    for bid, summary in summaries.items():
+        files[ogimage.board_image(bid)] = (
+            reuse.key_of("og board", drawn, summary),
+            functools.partial(_drawn, ctx, {bid: summary}, [], bid),
+        )
+    return files
+
+
+def _drawn(ctx: SiteContext, summaries: dict[str, dict], headline: list[str], bid: str) -> bytes:
+    """One image of ogimage.images: board `bid`'s ("": the site's), drawn from those summaries alone."""
+    return ogimage.images(ctx, summaries, headline)[ogimage.board_image(bid) if bid else ogimage.SITE_IMAGE]
 
 
 def _ahead_files(ctx: SiteContext) -> dict[str, bytes]:
