@@ -52,3 +52,29 @@ def test_regular_bytes_reads_a_file_whole_and_refuses_one_over_its_limit(tmp_pat
     assert reuse.regular_bytes(tmp_path / "fifo") is None  # not waited on
     (tmp_path / "link").symlink_to(tmp_path / "f1")
     assert reuse.regular_bytes(tmp_path / "link") is None  # a link is not followed
+
+
+def test_a_page_store_entry_that_already_is_the_page_is_not_linked_again(tmp_path, monkeypatch):
+    """PageStore.keep of a page taken unchanged from the previous site, which the last build stored (the entry is
+    the same file, recorded with the page's digest), changes nothing; any other page replaces the entry."""
+    page, key = b"<html>same</html>\n", "ab" * 32
+    sha = hashlib.sha256(page).hexdigest()
+    store_dir, site = tmp_path / "pages", tmp_path / "site"
+    store_dir.mkdir()
+    site.mkdir()
+    (site / "index.html").write_bytes(page)
+    os.link(site / "index.html", store_dir / key)
+    (store_dir / reuse.PAGES_RECORD).write_text(json.dumps({key: sha}), encoding="utf-8")
+    store = reuse.PageStore(store_dir)
+    linked: list[str] = []
+    link = os.link
+    monkeypatch.setattr(os, "link", lambda a, b: linked.append(os.path.basename(b)) or link(a, b))
+
+    store.keep(key, site / "index.html", sha)
+    assert linked == []  # already that file
+
+    (tmp_path / "other.html").write_bytes(page)  # the same bytes in another file: stored in its place
+    store.keep(key, tmp_path / "other.html", sha)
+    assert linked == [key] and os.path.samefile(store_dir / key, tmp_path / "other.html")
+    store.keep(key, site / "index.html", "0" * 64)  # not what the record says it held: stored again
+    assert linked == [key, key] and os.path.samefile(store_dir / key, site / "index.html")

@@ -293,12 +293,16 @@ class PageStore:
             return None
         return [key, sha]
 
-    def keep(self, key: str, placed: Path) -> None:
+    def keep(self, key: str, placed: Path, sha: str = "") -> None:
         """Store the page just placed at `placed` under `key` (`finish` records its bytes' SHA-256), in place of any
-        entry of that key; a page that cannot be stored is only rendered again next time."""
+        entry of that key; a page that cannot be stored is only rendered again next time. Nothing to do when the
+        entry of that key, recorded with the page's SHA-256 `sha`, already is that very file (a page taken
+        unchanged from the previous site, which the last build stored: the same inode)."""
         if not (self.ok and self.writable and _PAGE_ENTRY.fullmatch(key)):
             return
         entry = self.folder / key
+        if sha and self.record.get(key) == sha and _same_file(entry, placed):
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with contextlib.suppress(FileNotFoundError):
@@ -326,6 +330,14 @@ class PageStore:
             if name != PAGES_RECORD and name not in record:
                 with contextlib.suppress(OSError):
                     os.unlink(self.folder / name)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are links to one file (neither followed if it is a symbolic link)."""
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
 
 
 def _not_a_link(path: Path) -> bool:
@@ -421,7 +433,7 @@ class Output:
             write.put_file(target, made)
             entry = [key, key.removeprefix(_BYTES) if data is not None and key is not None else _sha256(made)]
         if store is not None and key is not None:
-            store.keep(key, target)
+            store.keep(key, target, entry[1])
         return entry
 
     def put_bytes(self, rel: str, data: bytes) -> list:
