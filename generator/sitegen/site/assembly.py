@@ -871,19 +871,31 @@ def _compare_benchmarks(
 _Share = Callable[[list[Any]], dict[str, Any]]
 #: Fewer items than this are rendered in this process: forking costs more than it saves
 _FEW = 200
-_JOB: tuple[_Share, list[Any]] | None = (
-    None  # (function, items) handed to forked workers; set only while _in_parallel runs
-)
+#: How many shares per process: each process takes the next share when done with its last, so one costly page
+#: (the compare page, a board) does not leave the other process idle after its own share
+_SHARES = 8
+#: (function, items, the next share's number, how many shares) handed to forked workers; set only while
+#: _in_parallel runs
+_JOB: tuple[_Share, list[Any], Any, int] | None = None
 
 
-def _run_share(worker: int, workers: int) -> dict[str, Any]:
+def _run_shares(worker: int) -> dict[str, Any]:
+    """fn over share `worker` (each process has one to start with), then over each share not yet taken."""
     assert _JOB is not None, "a share is run only while _in_parallel has set the job"
-    fn, items = _JOB
-    return fn(items[worker::workers])
+    fn, items, following, shares = _JOB
+    out = fn(items[worker::shares])
+    while True:
+        with following.get_lock():
+            share = following.value
+            following.value += 1
+        if share >= shares:
+            return out
+        out.update(fn(items[share::shares]))
 
 
 def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
-    """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
+    """fn over interleaved shares of items, in forked processes when the machine has cores to spare: each process
+    starts with a share of its own and then takes the next share left (a counter in shared memory) until none is.
 
     Every page is rendered independently of the others, so the output does not depend on how the work is
     split. SITEGEN_JOBS=1 (or a platform without fork) renders in this process.
@@ -892,11 +904,12 @@ def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
     workers = int(os.environ.get("SITEGEN_JOBS") or min(os.cpu_count() or 1, 4))
     if workers <= 1 or len(items) < _FEW or "fork" not in multiprocessing.get_all_start_methods():
         return fn(items)
-    _JOB = (fn, items)
+    context = multiprocessing.get_context("fork")
+    _JOB = (fn, items, context.Value("i", workers), workers * _SHARES)
     try:
-        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-            pending = [pool.apply_async(_run_share, (w, workers)) for w in range(1, workers)]
-            out = _run_share(0, workers)
+        with context.Pool(workers - 1) as pool:
+            pending = [pool.apply_async(_run_shares, (w,)) for w in range(1, workers)]
+            out = _run_shares(0)
             for job in pending:
                 out.update(job.get())
         return out
