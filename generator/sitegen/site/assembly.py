@@ -141,6 +141,11 @@ class _Facts:
         every configuration of its release reads it (siblings)."""
         return self._once(("model file", mid), lambda: (self.lk.models[mid],))
 
+    def columns(self, mid: str) -> str | None:
+        """What every table shows of model `mid` (views.Lookups.model_meta: its name, organisation, page, weights,
+        reasoning, parameters, prices...): once, though every board and benchmark it is on shows it."""
+        return self._once(("columns", mid), lambda: (self.lk.model_meta(mid),))
+
     def board_file(self, bid: str) -> str | None:
         """Index board `bid` as computed (its rows, definition, uncertainty, scope...)."""
         return self._once(("board file", bid), lambda: (self.lk.ctx.boards[bid],))
@@ -159,7 +164,7 @@ class _Facts:
                 per_release,
                 self.board_file(bid),
                 lk.board_title(bid),
-                [(mid, lk.model_meta(mid), (lk.models.get(mid) or {}).get("release")) for mid in mids],
+                [(mid, self.columns(mid), (lk.models.get(mid) or {}).get("release")) for mid in mids],
                 (ctx.frontiers or {}).get(bid),
                 board_coverage(ctx, bid),
                 self.tables(),
@@ -184,7 +189,7 @@ class _Facts:
                 "bench view",
                 bid,
                 bb,
-                [(mid, lk.model_meta(mid), lk.harness_runs(mid, bid)) for mid in sorted(mids)],
+                [(mid, self.columns(mid), lk.harness_runs(mid, bid)) for mid in sorted(mids)],
                 excluded,
                 self.tables(),
             )
@@ -738,7 +743,7 @@ def _compare_inputs(facts: _Facts) -> str | None:
     ctx = facts.lk.ctx
     return reuse.key_of(
         "compare",
-        ctx.models,
+        [facts.model_file(m["id"]) for m in ctx.models],
         {bid: facts.board_file(bid) for bid in sorted(ctx.boards)},
         ctx.benchmark_boards,
         [(bid, list(block["models"]), block["simulations"]) for bid, block in sorted(ctx.ahead.items())],
