@@ -182,8 +182,12 @@ def key_of(*parts) -> str | None:
     return hashlib.sha256(buffer.getbuffer()).hexdigest()
 
 
+_BYTES = "bytes:"
+
+
 def bytes_key(data: bytes) -> str:
-    return "bytes:" + hashlib.sha256(data).hexdigest()
+    """A file keyed by its bytes: their SHA-256 (what the record's entry of it says too)."""
+    return _BYTES + hashlib.sha256(data).hexdigest()
 
 
 def _sha256(data: bytes) -> str:
@@ -203,13 +207,29 @@ def regular_bytes(path: Path, limit: int | None = None) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit):
             return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            raw = handle.read() if limit is None else handle.read(limit + 1)
+        raw = _read_all(fd, info.st_size, limit)
     except OSError:
         return None
     finally:
         os.close(fd)
     return raw if limit is None or len(raw) <= limit else None
+
+
+def _read_all(fd: int, size: int, limit: int | None) -> bytes:
+    """Everything an open file holds (no more than `limit` + 1 bytes), read straight from its descriptor: the size
+    fstat gave and one byte more at once (a regular file's end is then seen by the next read), then on in blocks
+    should the file have grown since."""
+    parts: list[bytes] = []
+    got, want = 0, size + 1
+    while True:
+        if limit is not None:
+            want = min(want, limit + 1 - got)
+        chunk = os.read(fd, want) if want > 0 else b""
+        if not chunk:
+            return b"".join(parts)
+        parts.append(chunk)
+        got += len(chunk)
+        want = 1 << 16
 
 
 def load_record(site: Path | None) -> dict[str, list]:
@@ -273,12 +293,16 @@ class PageStore:
             return None
         return [key, sha]
 
-    def keep(self, key: str, placed: Path) -> None:
+    def keep(self, key: str, placed: Path, sha: str = "") -> None:
         """Store the page just placed at `placed` under `key` (`finish` records its bytes' SHA-256), in place of any
-        entry of that key; a page that cannot be stored is only rendered again next time."""
+        entry of that key; a page that cannot be stored is only rendered again next time. Nothing to do when the
+        entry of that key, recorded with the page's SHA-256 `sha`, already is that very file (a page taken
+        unchanged from the previous site, which the last build stored: the same inode)."""
         if not (self.ok and self.writable and _PAGE_ENTRY.fullmatch(key)):
             return
         entry = self.folder / key
+        if sha and self.record.get(key) == sha and _same_file(entry, placed):
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with contextlib.suppress(FileNotFoundError):
@@ -306,6 +330,14 @@ class PageStore:
             if name != PAGES_RECORD and name not in record:
                 with contextlib.suppress(OSError):
                     os.unlink(self.folder / name)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are links to one file (neither followed if it is a symbolic link)."""
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
 
 
 def _not_a_link(path: Path) -> bool:
@@ -359,9 +391,10 @@ class Output:
             self._checked[folder] = known
         return known
 
-    def _take(self, rel: str, key: str | None) -> list | None:
+    def _take(self, rel: str, key: str | None, data: bytes | None = None) -> list | None:
         """Link the previous build's file for rel into the new folder when its key is unchanged and its bytes are
-        still the ones that key produced (a file changed by hand since is not reused)."""
+        still the ones that key produced (a file changed by hand since is not reused): those the record's SHA-256
+        names, or, given them (`data`, whose SHA-256 that is: a bytes_key), compared with them."""
         entry = self.old.get(rel)
         if key is None or self.previous is None or not isinstance(entry, list) or len(entry) != 2 or entry[0] != key:
             return None
@@ -371,8 +404,8 @@ class Output:
             # (most files share theirs), the file itself opened without following a link
             if not self._real_folder(source.parent):
                 return None
-            data = regular_bytes(source)
-            if data is None or _sha256(data) != entry[1]:
+            old = regular_bytes(source)
+            if old is None or (old != data if data is not None else _sha256(old) != entry[1]):
                 return None
             target = self._path(rel)
             self._make_parent(target)
@@ -381,10 +414,11 @@ class Output:
             return None  # unreadable, or a file system without hard links: the caller writes the file
         return entry
 
-    def put(self, rel: str, key: str | None, make) -> list:
+    def put(self, rel: str, key: str | None, make, data: bytes | None = None) -> list:
         """Place rel: the previous file when its key is unchanged, else the page store's entry of that key, else
-        make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store."""
-        entry = self._take(rel, key)
+        make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store.
+        `data`: the bytes themselves, when `key` is their bytes_key (put_bytes)."""
+        entry = self._take(rel, key, data)
         target = self._path(rel)
         # a page's key (not a bytes_key or another file's "file:" key): the page store gives it and keeps it
         store = self.pages if key is not None and _PAGE_ENTRY.fullmatch(key) else None
@@ -395,15 +429,15 @@ class Output:
             stored = store.take(key, target) if store is not None and key is not None else None
             if stored is not None:
                 return stored
-            data = make()
-            write.put_file(target, data)
-            entry = [key, _sha256(data)]
+            made = make()
+            write.put_file(target, made)
+            entry = [key, key.removeprefix(_BYTES) if data is not None and key is not None else _sha256(made)]
         if store is not None and key is not None:
-            store.keep(key, target)
+            store.keep(key, target, entry[1])
         return entry
 
     def put_bytes(self, rel: str, data: bytes) -> list:
-        return self.put(rel, bytes_key(data), lambda: data)
+        return self.put(rel, bytes_key(data), lambda: data, data)
 
     def write_record(self) -> None:
         record = {rel: entry for rel, entry in sorted(self.entries.items()) if entry[0] is not None}

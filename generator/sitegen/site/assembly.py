@@ -41,6 +41,7 @@ from .views import (
     bench_board_view,
     board_coverage,
     board_data,
+    board_summary,
     board_view,
     definition_of,
     headline_boards,
@@ -96,16 +97,104 @@ def _without_rows(board: Mapping[str, Any]) -> dict:
     return {k: v for k, v in board.items() if k != "rows"}
 
 
-class _ModelFacts:
-    """What the model pages share of the site, each digested once per render (per worker): a board's and a
-    benchmark board's facts a model page shows beside its own row (_ModelData.inputs), and the site-wide tables
-    every model page reads (sources, benchmarks, component names, the repository's address, the model charts)."""
+class _Facts:
+    """What the pages share of the site, each digested once per render (those asked before the workers fork, by
+    the board files, once for all): a board's and a benchmark board's facts a model page shows beside its own row
+    (_ModelData.inputs), the site-wide tables every model page reads (sources, benchmarks, component names, the
+    repository's address, the model charts), and what each view of the other pages is built from (_Deferred)."""
 
     def __init__(self, lk: Lookups):
         self.lk = lk
         self._boards: dict[str, str | None] = {}
         self._benches: dict[str, str | None] = {}
         self._site: list[str | None] = []
+        self._digests: dict[tuple, str | None] = {}
+
+    def _once(self, name: tuple, make: Callable[[], tuple]) -> str | None:
+        """reuse.key_of(*make()), once per `name` in this render."""
+        if name not in self._digests:
+            self._digests[name] = reuse.key_of(*make())
+        return self._digests[name]
+
+    def tables(self) -> str | None:
+        """The site-wide tables the views of the pages other than the models' read: sources, benchmarks, index
+        definitions (levels, coverage, components' names), the benchmark boards' names and units, the names the
+        sources list unattributed, site.yaml's settings and the repository's address (contribute_links); the site's
+        address, facts and every page's path are in every page's key (render_files' site_key)."""
+        ctx, lk = self.lk.ctx, self.lk
+        return self._once(
+            ("tables",),
+            lambda: (
+                ctx.sources,
+                ctx.benchmarks,
+                ctx.index_defs,
+                lk.component_names,
+                {bid: (b.get("name"), b.get("unit")) for bid, b in sorted(ctx.benchmark_boards.items())},
+                ctx.not_attributed,
+                ctx.presentation,
+                ctx.repo_url,
+            ),
+        )
+
+    def model_file(self, mid: str) -> str | None:
+        """Model `mid`'s file as the context holds it (results, prices, metadata and their provenance): once, though
+        every configuration of its release reads it (siblings)."""
+        return self._once(("model file", mid), lambda: (self.lk.models[mid],))
+
+    def columns(self, mid: str) -> str | None:
+        """What every table shows of model `mid` (views.Lookups.model_meta: its name, organisation, page, weights,
+        reasoning, parameters, prices...): once, though every board and benchmark it is on shows it."""
+        return self._once(("columns", mid), lambda: (self.lk.model_meta(mid),))
+
+    def board_file(self, bid: str) -> str | None:
+        """Index board `bid` as computed (its rows, definition, uncertainty, scope...)."""
+        return self._once(("board file", bid), lambda: (self.lk.ctx.boards[bid],))
+
+    def board_view(self, bid: str, per_release: bool) -> str | None:
+        """What views.board_view(bid, per_release) is built from: the board, its title (which reads the others'
+        names), its rows' models (the columns a table shows of each: model_meta, and its release, which picks a
+        release's best row), its frontier over time, its coverage and the site-wide tables."""
+        ctx, lk = self.lk.ctx, self.lk
+
+        def inputs() -> tuple:
+            mids = [r["model"] for r in ctx.boards[bid].get("rows", [])]
+            return (
+                "board view",
+                bid,
+                per_release,
+                self.board_file(bid),
+                lk.board_title(bid),
+                [(mid, self.columns(mid), (lk.models.get(mid) or {}).get("release")) for mid in mids],
+                (ctx.frontiers or {}).get(bid),
+                board_coverage(ctx, bid),
+                self.tables(),
+            )
+
+        return self._once(("board view", bid, per_release), inputs)
+
+    def bench_view(self, bid: str) -> str | None:
+        """What views.bench_board_view(bid) is built from: the benchmark board (with its other question sets and
+        category tables), each of its models' table columns (model_meta) and runs under a harness (other_runs), the
+        results a reviewed override excludes from it, and the site-wide tables."""
+        ctx, lk = self.lk.ctx, self.lk
+
+        def inputs() -> tuple:
+            bb: Mapping[str, Any] = ctx.benchmark_boards.get(bid) or {}
+            excluded = [e for e in ctx.excluded if e["benchmark"] == bid]
+            mids = {r["model"] for r in bb.get("rows", [])}
+            mids.update(r["model"] for qs in bb.get("other_question_sets", []) for r in qs["rows"])
+            mids.update(r["model"] for t in bb.get("category_tables", []) for r in t["rows"])
+            mids.update(e["model"] for e in excluded)
+            return (
+                "bench view",
+                bid,
+                bb,
+                [(mid, self.columns(mid), lk.harness_runs(mid, bid)) for mid in sorted(mids)],
+                excluded,
+                self.tables(),
+            )
+
+        return self._once(("bench view", bid), inputs)
 
     def board(self, bid: str) -> str | None:
         """_breakdown_view's and _component_view's reads of index board `bid` besides the model's row: the board
@@ -160,7 +249,7 @@ class _ModelData:
     mid: str
     lk: Lookups
     charts: dict
-    facts: _ModelFacts
+    facts: _Facts
 
     def __call__(self) -> dict:
         return _model_page_data(self.mid, self.lk, self.charts)
@@ -172,7 +261,7 @@ class _ModelData:
         """The model's own file (its results, prices, metadata and their provenance), the files of its release's
         other configurations (siblings), its rows on the index and benchmark boards with each board's facts, what
         its results read of their benchmarks, its price steps and disagreements (the as-of engine's), the charts
-        it is on, and the site-wide facts (_ModelFacts.site)."""
+        it is on, and the site-wide facts (_Facts.site)."""
         lk, mid, facts = self.lk, self.mid, self.facts
         m = lk.models[mid]
         as_of = lk.ctx.as_of or {}
@@ -183,8 +272,8 @@ class _ModelData:
         return (
             "model page inputs",
             mid,
-            m,
-            [lk.models[x] for x in lk.release_members.get(m.get("release") or "", [])],
+            facts.model_file(mid),
+            [facts.model_file(x) for x in lk.release_members.get(m.get("release") or "", [])],
             [(bid, row, facts.board(bid)) for bid, row in lk.board_rows.get(mid, [])],
             [(bid, row, facts.bench(bid)) for bid, row in lk.bench_rows.get(mid, [])],
             results,
@@ -204,13 +293,56 @@ def _model_chart_fields(mid: str, lk: Lookups, charts: dict) -> dict:
     return {"v": {"meta": {"id": mid}}, "chart_kinds": kinds, "price_steps": steps}
 
 
+@dataclasses.dataclass(frozen=True)
+class _Deferred:
+    """A page's data whose views are built where the page is rendered and only when it is rendered: `fields`, made
+    in plan (cheap, and all the charts read: chart_fields), and `views()`, the rest; its key is made from `fields`
+    and `view_inputs()`, a digest of everything `views()` reads (_Facts), so a page whose inputs are unchanged is
+    taken by key without its views being built (as a model page, _ModelData)."""
+
+    kind: str
+    fields: dict
+    views: Callable[[], dict]
+    view_inputs: Callable[[], str | None]
+
+    def __call__(self) -> dict:
+        return {**self.views(), **self.fields}
+
+    def chart_fields(self) -> dict:
+        return self.fields
+
+    def inputs(self) -> tuple | None:
+        views = self.view_inputs()
+        return None if views is None else (self.kind, self.fields, views)
+
+
+@dataclasses.dataclass(frozen=True)
+class _BoardData(_Deferred):
+    """A board page's data (its view deferred), with the board and which of its two pages it is (_board_files)."""
+
+    bid: str = ""
+    per_release: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class _HomeData(_Deferred):
+    """The front page's data (its boards' views deferred), with the ids of its headline boards (_social_images)."""
+
+    headline: tuple[str, ...] = ()
+
+
+def _views(**made: Callable[[], Any]) -> dict:
+    """Each named view made: what a _Deferred's `views` gives."""
+    return {name: make() for name, make in made.items()}
+
+
 def _public(ctx: SiteContext, path: str) -> str:
     """A page's public address when the site's URL is known, else its path from the site root."""
     return (ctx.site_url.rstrip("/") + "/" if ctx.site_url else "/") + href(path).removeprefix("./")
 
 
 def _describe_board(ctx: SiteContext, view: dict) -> str:
-    """The board's meta description: what it ranks, and who leads."""
+    """The board's meta description: what it ranks, and who leads (`view`: views.board_summary's, or the view)."""
     top = [r for r in view["rows"] if r["rank"] == 1]
     lead = f" Leader: {top[0]['name']}." if top else ""
     return f"{view['title']}: {view['n_ranked']} ranked models, every value with its source and provenance.{lead}"
@@ -230,72 +362,105 @@ def _describe_model(ctx: SiteContext, mid: str, lk: Lookups) -> str:
 
 def plan(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
     """Every HTML page of the site with its data, in a stable order."""
-    pages: list[Page] = [_home_page(ctx, lk, charts)]
+    facts = _Facts(lk)
+    pages: list[Page] = [_home_page(ctx, lk, charts, facts)]
     for bid in board_ids(ctx):
-        pages += _board_pages(ctx, urls, lk, charts, bid)
-    pages += _benchmark_pages(ctx, urls, lk, charts)
-    pages += _model_pages(ctx, urls, lk, charts)
+        pages += _board_pages(ctx, urls, lk, charts, bid, facts)
+    pages += _benchmark_pages(ctx, urls, lk, charts, facts)
+    pages += _model_pages(ctx, urls, lk, charts, facts)
     pages.append(Page("charts/index.html", "charts.html", "Charts", "charts", {"chart_kinds": _gallery(ctx, charts)}))
+    compare = functools.partial(_compare_data, ctx, lk, urls)
     pages.append(
-        Page("compare/index.html", "compare.html", "Compare models", "compare", {"data": _compare_data(ctx, lk, urls)})
+        Page(
+            "compare/index.html",
+            "compare.html",
+            "Compare models",
+            "compare",
+            _Deferred(
+                "compare", {}, functools.partial(_views, data=compare), functools.partial(_compare_inputs, facts)
+            ),
+        )
     )
     pages += _methodology_pages(ctx, urls, lk)
     pages += _reference_pages(ctx, urls, lk)
     return pages
 
 
-def _home_page(ctx: SiteContext, lk: Lookups, charts: dict) -> Page:
+def _home_page(ctx: SiteContext, lk: Lookups, charts: dict, facts: _Facts) -> Page:
     """The front page: the headline boards, the home charts and the site's counts."""
     # the families' current boards, as methodology/indices/*.yaml's front_page entries place them
     headline = headline_boards(ctx) or [
         {"id": b, "coverage": board_coverage(ctx, b), "others": []}
         for b in board_ids(ctx)[: ctx.presentation.headline_fallback]
     ]
-    return Page(
-        "index.html",
-        "home.html",
-        ctx.site_name,
-        "home",
-        {
-            "boards": [dict(board_view(h["id"], lk), headline=h) for h in headline],
-            "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
-            "all_boards": [(b, ctx.boards[b], board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)],
-            "n_ranked_models": len(
-                {r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}
-            ),
-            "n_models": len(ctx.models),
-            "n_benchmark_boards": len(ctx.benchmark_boards),
-            "n_boards": len(ctx.boards),
-            "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
-        },
-        ctx.site_description,
+    listed = [(b, board_title(ctx, b), board_coverage(ctx, b)) for b in board_ids(ctx)]
+    fields = {
+        "chart_kinds": [k for k in ctx.presentation.home_charts if k in charts],
+        "n_ranked_models": len(
+            {r["model"] for b in ctx.boards.values() for r in b.get("rows", []) if r.get("rank") is not None}
+        ),
+        "n_models": len(ctx.models),
+        "n_benchmark_boards": len(ctx.benchmark_boards),
+        "n_boards": len(ctx.boards),
+        "n_charts": len(_gallery(ctx, charts)),  # as many as the charts page shows
+    }
+
+    def view_inputs() -> str | None:
+        """The headline boards (with what each is shown with) and their views' inputs, and every board listed, as
+        computed (home.html reads its file), with its title and coverage."""
+        return reuse.key_of(
+            headline,
+            [facts.board_view(h["id"], False) for h in headline],
+            listed,
+            [facts.board_file(b) for b, _, _ in listed],
+        )
+
+    views = functools.partial(
+        _views,
+        boards=lambda: [dict(board_view(h["id"], lk), headline=h) for h in headline],
+        all_boards=lambda: [(b, ctx.boards[b], title, cover) for b, title, cover in listed],
     )
+    data = _HomeData("home", fields, views, view_inputs, tuple(h["id"] for h in headline))
+    return Page("index.html", "home.html", ctx.site_name, "home", data, ctx.site_description)
 
 
-def _board_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, bid: str) -> list[Page]:
-    """A board's page and its one-row-per-release page."""
-    view = board_view(bid, lk)
+def _board_data(bid: str, per_release: bool, lk: Lookups, facts: _Facts, fields: dict) -> _BoardData:
+    """A board page's data: `fields` now, its view (board_view) where the page is rendered."""
+    view = functools.partial(board_view, bid, lk, per_release)
+    inputs = functools.partial(facts.board_view, bid, per_release)
+    return _BoardData("board", fields, functools.partial(_views, view=view), inputs, bid, per_release)
+
+
+def _board_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, bid: str, facts: _Facts) -> list[Page]:
+    """A board's page and its one-row-per-release page (each described by its summary: its view is built where
+    the page is rendered)."""
     definition = str(ctx.boards[bid].get("definition") or bid)
     page = Page(
         urls.board[bid],
         "board.html",
         board_title(ctx, bid),
         f"board:{bid}",
-        {
-            "view": view,
-            "og_image": ogimage.board_image(bid),
-            "chart_kinds": [k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts],
-            "methodology": _methodology_for(ctx, urls, bid),
-            "asof": asof.control(ctx, bid, view["digits"]),
-            "contrib_links": contribute_links(
-                ctx,
-                f"methodology/indices/{definition}.yaml",
-                {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])},
-            ),
-        },
-        _describe_board(ctx, view),
+        _board_data(
+            bid,
+            False,
+            lk,
+            facts,
+            {
+                "og_image": ogimage.board_image(bid),
+                "chart_kinds": [
+                    k for k in (*ctx.presentation.board_charts.get(bid, ()), BEST_PREFIX + bid) if k in charts
+                ],
+                "methodology": _methodology_for(ctx, urls, bid),
+                "asof": asof.control(ctx, bid, lk.board_format(bid)["digits"]),  # the view's digits
+                "contrib_links": contribute_links(
+                    ctx,
+                    f"methodology/indices/{definition}.yaml",
+                    {"title": f"Wrong score: {board_title(ctx, bid)}", "page": _public(ctx, urls.board[bid])},
+                ),
+            },
+        ),
+        _describe_board(ctx, board_summary(bid, lk)),
     )
-    per_release = board_view(bid, lk, per_release=True)
     return [
         page,
         Page(
@@ -303,27 +468,32 @@ def _board_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, bid: s
             "board.html",
             board_title(ctx, bid) + " (one row per release)",
             f"board:{bid}",
-            {
-                "view": per_release,
-                "og_image": ogimage.board_image(bid),
-                "chart_kinds": [],
-                "methodology": _methodology_for(ctx, urls, bid),
-                "contrib_links": contribute_links(
-                    ctx,
-                    f"methodology/indices/{definition}.yaml",
-                    {
-                        "title": f"Wrong score: {board_title(ctx, bid)}",
-                        "page": _public(ctx, release_path(urls.board[bid])),
-                    },
-                ),
-            },
-            _describe_board(ctx, per_release),
+            _board_data(
+                bid,
+                True,
+                lk,
+                facts,
+                {
+                    "og_image": ogimage.board_image(bid),
+                    "chart_kinds": [],
+                    "methodology": _methodology_for(ctx, urls, bid),
+                    "contrib_links": contribute_links(
+                        ctx,
+                        f"methodology/indices/{definition}.yaml",
+                        {
+                            "title": f"Wrong score: {board_title(ctx, bid)}",
+                            "page": _public(ctx, release_path(urls.board[bid])),
+                        },
+                    ),
+                },
+            ),
+            _describe_board(ctx, board_summary(bid, lk, per_release=True)),
         ),
     ]
 
 
-def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
-    """A page per benchmark, then the benchmarks' index."""
+def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, facts: _Facts) -> list[Page]:
+    """A page per benchmark (its view built where the page is rendered), then the benchmarks' index."""
     bench_meta = {b["id"]: b for b in ctx.benchmarks}
     anchors = iq_anchors(ctx, anchor_definition(ctx))
     curve = _curve_chart(ctx, charts, anchor_definition(ctx))
@@ -333,16 +503,20 @@ def _benchmark_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) ->
             "benchmark.html",
             lk.bench_name(bid),
             "benchmarks",
-            {
-                "bench": bench_meta.get(bid) or {"id": bid},
-                "view": bench_board_view(bid, lk),
-                "anchor": anchors.get(bid),
-                "has_curve": bid in anchors and bool(curve),
-                "curve": curve,
-                "anchor_digits": decimals(
-                    lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
-                ),
-            },
+            _Deferred(
+                "benchmark",
+                {
+                    "bench": bench_meta.get(bid) or {"id": bid},
+                    "anchor": anchors.get(bid),
+                    "has_curve": bid in anchors and bool(curve),
+                    "curve": curve,
+                    "anchor_digits": decimals(
+                        lk.bench_unit(bid), [p[0] for p in (anchors.get(bid) or {}).get("points", [])]
+                    ),
+                },
+                functools.partial(_views, view=functools.partial(bench_board_view, bid, lk)),
+                functools.partial(facts.bench_view, bid),
+            ),
         )
         for bid in sorted(urls.benchmark)
     ]
@@ -379,7 +553,7 @@ def _curve_chart(ctx: SiteContext, charts: dict, definition: str) -> str:
     )
 
 
-def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> list[Page]:
+def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict, facts: _Facts | None = None) -> list[Page]:
     """The models' index (with the value of site.yaml's models.board beside each model), then a page per model."""
     column = ctx.presentation.models_board if ctx.presentation.models_board in ctx.boards else ""
     iq = {r["model"]: r for r in rows_of(ctx.boards, column)}
@@ -400,7 +574,7 @@ def _model_pages(ctx: SiteContext, urls: Urls, lk: Lookups, charts: dict) -> lis
             },
         )
     ]
-    facts = _ModelFacts(lk)
+    facts = facts or _Facts(lk)
     for m in sorted(ctx.models, key=lambda m: m["id"]):
         mid = m["id"]
         # Built where the page is rendered (a render worker), not here: most of a model page's cost is its view.
@@ -463,10 +637,7 @@ def _reference_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
             "Downloads & API",
             "downloads",
             {
-                "files": [
-                    {"path": p, "href": p, "bytes": len(ctx.api_files[p].encode("utf-8"))}
-                    for p in sorted(ctx.api_files)
-                ],
+                "files": [{"path": p, "href": p, "bytes": _size(ctx.api_files, p)} for p in sorted(ctx.api_files)],
                 "sources": ctx.sources,
                 "frontier_names": methodology.frontier_names(ctx.index_defs or {}),
             },
@@ -499,6 +670,18 @@ def _reference_pages(ctx: SiteContext, urls: Urls, lk: Lookups) -> list[Page]:
         )
     )
     return pages
+
+
+def _utf8(texts: Mapping[str, str], path: str) -> bytes:
+    """A text's UTF-8 bytes: export.Texts holds them (packed), a plain mapping holds the text."""
+    data = getattr(texts, "data", None)
+    return data(path) if callable(data) else texts[path].encode("utf-8")
+
+
+def _size(texts: Mapping[str, str], path: str) -> int:
+    """A text's size in UTF-8 bytes: export.Texts holds it (without unpacking the text), a plain mapping does not."""
+    size = getattr(texts, "size", None)
+    return size(path) if callable(size) else len(texts[path].encode("utf-8"))
 
 
 def _gallery(ctx: SiteContext, charts: dict) -> list[str]:
@@ -552,6 +735,20 @@ def _compare_data(ctx: SiteContext, lk: Lookups, urls: Urls) -> dict:
         "sources": [lk.source_name(sid) for sid in source_ids],
         "links": list(links),
     }
+
+
+def _compare_inputs(facts: _Facts) -> str | None:
+    """What _compare_data reads: every model file, index board (as computed) and benchmark board, which models the
+    boards' simulations rank and how many simulations each has (site/ahead.py), and the site-wide tables."""
+    ctx = facts.lk.ctx
+    return reuse.key_of(
+        "compare",
+        [facts.model_file(m["id"]) for m in ctx.models],
+        {bid: facts.board_file(bid) for bid in sorted(ctx.boards)},
+        ctx.benchmark_boards,
+        [(bid, list(block["models"]), block["simulations"]) for bid, block in sorted(ctx.ahead.items())],
+        facts.tables(),
+    )
 
 
 def _sparse(values: list) -> dict:
@@ -679,19 +876,31 @@ def _compare_benchmarks(
 _Share = Callable[[list[Any]], dict[str, Any]]
 #: Fewer items than this are rendered in this process: forking costs more than it saves
 _FEW = 200
-_JOB: tuple[_Share, list[Any]] | None = (
-    None  # (function, items) handed to forked workers; set only while _in_parallel runs
-)
+#: How many shares per process: each process takes the next share when done with its last, so one costly page
+#: (the compare page, a board) does not leave the other process idle after its own share
+_SHARES = 8
+#: (function, items, the next share's number, how many shares) handed to forked workers; set only while
+#: _in_parallel runs
+_JOB: tuple[_Share, list[Any], Any, int] | None = None
 
 
-def _run_share(worker: int, workers: int) -> dict[str, Any]:
+def _run_shares(worker: int) -> dict[str, Any]:
+    """fn over share `worker` (each process has one to start with), then over each share not yet taken."""
     assert _JOB is not None, "a share is run only while _in_parallel has set the job"
-    fn, items = _JOB
-    return fn(items[worker::workers])
+    fn, items, following, shares = _JOB
+    out = fn(items[worker::shares])
+    while True:
+        with following.get_lock():
+            share = following.value
+            following.value += 1
+        if share >= shares:
+            return out
+        out.update(fn(items[share::shares]))
 
 
 def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
-    """fn over interleaved shares of items, in forked processes when the machine has cores to spare.
+    """fn over interleaved shares of items, in forked processes when the machine has cores to spare: each process
+    starts with a share of its own and then takes the next share left (a counter in shared memory) until none is.
 
     Every page is rendered independently of the others, so the output does not depend on how the work is
     split. SITEGEN_JOBS=1 (or a platform without fork) renders in this process.
@@ -700,11 +909,12 @@ def _in_parallel(fn: _Share, items: list[Any]) -> dict[str, Any]:
     workers = int(os.environ.get("SITEGEN_JOBS") or min(os.cpu_count() or 1, 4))
     if workers <= 1 or len(items) < _FEW or "fork" not in multiprocessing.get_all_start_methods():
         return fn(items)
-    _JOB = (fn, items)
+    context = multiprocessing.get_context("fork")
+    _JOB = (fn, items, context.Value("i", workers), workers * _SHARES)
     try:
-        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-            pending = [pool.apply_async(_run_share, (w, workers)) for w in range(1, workers)]
-            out = _run_share(0, workers)
+        with context.Pool(workers - 1) as pool:
+            pending = [pool.apply_async(_run_shares, (w,)) for w in range(1, workers)]
+            out = _run_shares(0)
             for job in pending:
                 out.update(job.get())
         return out
@@ -836,7 +1046,10 @@ def render_files(
         for page in chunk:
             shown = dataclasses.replace(page, data={})  # the template sees the page's fields only as variables
             fields: dict[str, Any] | None
-            if output is None or site_key is None or not isinstance(page.data, _ModelData):
+            inputs = None  # a deferred page's inputs, when it is keyed (with output)
+            if output is not None and site_key is not None and isinstance(page.data, (_ModelData, _Deferred)):
+                inputs = page.data.inputs()
+            if inputs is None:
                 fields = page.data() if callable(page.data) else page.data
                 page_charts = _page_charts(page, fields, charts)
                 key = (
@@ -845,9 +1058,10 @@ def render_files(
                     else None
                 )
             else:  # keyed by what its data is made from: built only when the page is rendered
+                assert isinstance(page.data, (_ModelData, _Deferred))
                 fields = None
                 page_charts = _page_charts(page, page.data.chart_fields(), charts)
-                key = reuse.key_of(site_key, template_digest(page.template), shown, page.data.inputs(), page_charts)
+                key = reuse.key_of(site_key, template_digest(page.template), shown, inputs, page_charts)
 
             def render(
                 page: Page = page,
@@ -868,14 +1082,13 @@ def render_files(
                 out[page.path] = _placed(output, page.path, key, render, base if links is not None else None, links)
         return out
 
-    for path, (key, make) in _board_files(ctx, urls, lk, pages).items():
+    for path, (key, make) in {**_board_files(ctx, urls, lk, pages), **_social_images(ctx, lk, pages)}.items():
         if output is None:
             files[path] = make()
         elif key is None:
             output.entries[path] = output.put_bytes(path, make())
         else:  # taken by key from the previous site when what it is made from is unchanged
             output.entries[path] = output.put(path, "file:" + key, make)
-    files.update(_social_images(ctx, pages))
     rendered = _in_parallel(render_pages, pages)
     if output is None:
         files.update(rendered)  # bytes: without output, render_pages gives the pages
@@ -886,11 +1099,11 @@ def render_files(
                 links[scan[0]] = scan[1]
     files.update({path: text.encode("utf-8") for path, text in search_files(ctx, urls).items()})
     files.update(_ahead_files(ctx))
-    for path, text in sorted(ctx.api_files.items()):
+    for path in sorted(ctx.api_files):
         if output is None:
-            files[path] = text.encode("utf-8")
+            files[path] = _utf8(ctx.api_files, path)
         else:  # written now, one at a time: the API's texts are never all held a second time, as bytes
-            output.entries[path] = output.put_bytes(path, text.encode("utf-8"))
+            output.entries[path] = output.put_bytes(path, _utf8(ctx.api_files, path))
     files[changes.FEED] = changes.atom(ctx)
     files[".nojekyll"] = b""
     files["sitemap.xml"] = sitemap(
@@ -957,8 +1170,8 @@ def _json_bytes(data: Any) -> bytes:
     return (str(script_json(data)) + "\n").encode("utf-8")
 
 
-def _cells_file(view: dict, lk: Lookups) -> bytes:
-    return _json_bytes(board_data(view, lk))
+def _cells_file(bid: str, per_release: bool, lk: Lookups) -> bytes:
+    return _json_bytes(board_data(board_view(bid, lk, per_release), lk))
 
 
 def _month_file(views: Mapping[str, Any], digits: int) -> bytes:
@@ -968,23 +1181,23 @@ def _month_file(views: Mapping[str, Any], digits: int) -> bytes:
 def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -> dict[str, BoardFile]:
     """The files each board page fetches next to itself: its cells' provenance and its as-of months' texts, each
     with a key of what it is made from, so that a rebuild makes only those whose inputs changed (the others are
-    taken by key from the previous site, reuse.Output.put): the cells by the board's view, its raw values' formats
-    and its sources' names (all board_data reads); a month's texts by that month's boards and the decimals
+    taken by key from the previous site, reuse.Output.put): the cells by what the board's view is built from
+    (_Facts.board_view: it covers the raw values' formats and the sources' names board_data reads besides the
+    view, and the view is built only when the file is made); a month's texts by that month's boards and the decimals
     (asof.month_text). The as-of names are made every time (they read every month and the models' names)."""
     files: dict[str, BoardFile] = {}
     code = reuse.code_digest()
     for page in pages:
-        fields = page.data if isinstance(page.data, dict) else {}  # a board page's data is built in plan()
+        if not isinstance(page.data, _BoardData):
+            continue
+        fields, bid = page.data.fields, page.data.bid
         folder = page.path.removesuffix("index.html")
-        if page.template == "board.html" and fields["view"]["has_components"]:
+        if any(r.get("components") for r in ctx.boards[bid].get("rows", [])):  # the view's has_components
             # the provenance of every cell, once per board (board_data); the page fetches it next to itself
-            view = fields["view"]
-            srcs = sorted({c["src"] for r in view["rows"] for c in r["cells"] if c["src"]}, key=str)
-            key = reuse.key_of(
-                "cells", code, view, lk.board_format(view["id"])["raw"], [(s, lk.source_name(s)) for s in srcs]
-            )
-            files[folder + "cells.json"] = (key, functools.partial(_cells_file, view, lk))
-        if page.template == "board.html" and fields.get("asof"):
+            inputs = page.data.view_inputs()
+            key = None if inputs is None else reuse.key_of("cells", code, inputs)
+            files[folder + "cells.json"] = (key, functools.partial(_cells_file, bid, page.data.per_release, lk))
+        if fields.get("asof"):
             # the names and pages of the models on the board's as-of months, fetched when a reader picks a month
             names = asof.names(ctx, urls, fields["asof"]["id"])
             files[folder + asof.NAMES_FILE] = (None, functools.partial(_json_bytes, names))
@@ -997,14 +1210,32 @@ def _board_files(ctx: SiteContext, urls: Urls, lk: Lookups, pages: list[Page]) -
     return files
 
 
-def _social_images(ctx: SiteContext, pages: list[Page]) -> dict[str, bytes]:
-    """The social preview images: the site's and one per board (its full view, not the one-row-per-release one)."""
-    boards = [p.data for p in pages if p.template == "board.html" and isinstance(p.data, dict)]
-    views = {d["view"]["id"]: d["view"] for d in boards if not d["view"]["per_release"]}
-    home: dict[str, Any] = next(
-        (p.data for p in pages if p.path == "index.html" and isinstance(p.data, dict)), {"boards": []}
-    )
-    return ogimage.images(ctx, views, [v["id"] for v in home["boards"]])
+def _social_images(ctx: SiteContext, lk: Lookups, pages: list[Page]) -> dict[str, BoardFile]:
+    """The social preview images: the site's and one per board (its full view's summary, views.board_summary: not
+    the one-row-per-release one), each keyed by what ogimage.images draws it from (with Pillow's version: it draws
+    them), so a rebuild draws only those whose words changed."""
+    boards = [p.data.bid for p in pages if isinstance(p.data, _BoardData) and not p.data.per_release]
+    home = next((p.data.headline for p in pages if p.path == "index.html" and isinstance(p.data, _HomeData)), ())
+    summaries = {bid: board_summary(bid, lk) for bid in boards}
+    drawn = (reuse.code_digest(), reuse.library_version("pillow"), ctx.site_name, ctx.data_date)
+    site = [(summaries[b]["title"], summaries[b]["n_ranked"]) for b in home if b in summaries]
+    files: dict[str, BoardFile] = {
+        ogimage.SITE_IMAGE: (
+            reuse.key_of("og site", drawn, ctx.site_description, site, len(ctx.models), len(ctx.boards)),
+            functools.partial(_drawn, ctx, {b: summaries[b] for b in home if b in summaries}, list(home), ""),
+        )
+    }
+    for bid, summary in summaries.items():
+        files[ogimage.board_image(bid)] = (
+            reuse.key_of("og board", drawn, summary),
+            functools.partial(_drawn, ctx, {bid: summary}, [], bid),
+        )
+    return files
+
+
+def _drawn(ctx: SiteContext, summaries: dict[str, dict], headline: list[str], bid: str) -> bytes:
+    """One image of ogimage.images: board `bid`'s ("": the site's), drawn from those summaries alone."""
+    return ogimage.images(ctx, summaries, headline)[ogimage.board_image(bid) if bid else ogimage.SITE_IMAGE]
 
 
 def _ahead_files(ctx: SiteContext) -> dict[str, bytes]:

@@ -467,6 +467,29 @@ def board_view(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, An
     return hit
 
 
+def board_summary(bid: str, lk: Lookups, per_release: bool = False) -> dict[str, Any]:
+    """What is said of a board outside its table, made without its rows' cells: board_view's id, title, unit,
+    decimals, number of ranked rows and rows (in the table's order, each with only its rank, model name and value):
+    what a board page's description and the social images read (site/assembly.py), so a board's view is built
+    only where its page is rendered."""
+    ordered = _rank_order(lk.ctx.boards[bid].get("rows", []), higher_is_better(lk.ctx, bid))
+    if per_release:
+        ordered = best_per_release(ordered, lk)
+    form = lk.board_format(bid)
+    rows = [
+        {"rank": r.get("rank"), "name": lk.model_meta(r["model"])["name"], "value": known(r.get("value"))}
+        for r in ordered
+    ]
+    return {
+        "id": bid,
+        "title": lk.board_title(bid),
+        "unit": form["unit"],
+        "digits": form["digits"],
+        "n_ranked": sum(1 for r in rows if r["rank"] is not None),
+        "rows": rows,
+    }
+
+
 def _board_view(bid: str, lk: Lookups, per_release: bool) -> dict[str, Any]:
     board = lk.ctx.boards[bid]
     rows = board.get("rows", [])
