@@ -5,6 +5,8 @@ them: metadata.inherit_release runs once, in frame.model_records."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -82,3 +84,36 @@ def test_on_the_real_data_validations_records_are_frame_model_records(real_repo)
         kept = found.made["model_records"]
     assert len(kept) > 800
     assert kept == frame.model_records(real_repo)
+
+
+_IMPORTS = (
+    "import json, sys; from sitegen.data import validate_repo; "
+    "repo, problems = validate_repo(sys.argv[1], parse_cache=False); "
+    "print(json.dumps([repo is not None, [p.message for p in problems], len(repo.made['model_records']) if repo else 0, "
+    "[m for m in ('pandas', 'jsonschema', 'referencing') if m in sys.modules]]))"
+)
+
+
+def test_validating_valid_files_imports_no_pandas_and_no_jsonschema(tmp_path):
+    """The records are plain dicts (pandas is the build's, frame.results/models) and jsonschema-rs says the files
+    are valid (jsonschema explains a rejected one): `sitegen validate` after an edit starts neither."""
+    run = subprocess.run(
+        [sys.executable, "-c", _IMPORTS, str(_release_tree(tmp_path))], capture_output=True, text=True, check=True
+    )
+    ok, messages, records, imported = json.loads(run.stdout)
+    assert ok and records == 4
+    assert messages == [
+        "configurations of acme/alpha disagree on licence: acme/alpha-high MIT, acme/alpha-low Apache-2.0"
+    ]
+    assert imported == []
+
+
+def test_a_file_the_schema_rejects_is_explained_by_jsonschema(tmp_path):
+    root = _release_tree(tmp_path)
+    model = root / "scores" / "models" / "zeta" / "gamma.yaml"
+    model.write_text(model.read_text(encoding="utf-8") + "colour: blue\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", _IMPORTS, str(root)], capture_output=True, text=True, check=True)
+    ok, messages, _, imported = json.loads(run.stdout)
+    assert not ok
+    assert "unknown field 'colour'" in messages
+    assert imported == ["jsonschema", "referencing"]  # (no pandas: an error stops before the build)

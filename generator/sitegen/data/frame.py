@@ -1,4 +1,7 @@
-"""Validated files -> tidy pandas frames: the only shape the engine sees. Columns are defined here once."""
+"""Validated files -> tidy pandas frames: the only shape the engine sees. Columns are defined here once.
+
+pandas is imported by the two functions that make frames, not here: validation takes the records (model_records,
+result_records, published_of) and imports no pandas (tests/test_validation_records.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +9,12 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from ..known import known
 from . import identity, metadata
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .load import Doc, Repo
 
 RESULT_COLUMNS = {
@@ -201,6 +204,8 @@ def result_records(repo: Repo) -> list[dict]:
 
 
 def results(repo: Repo, records: list[dict] | None = None) -> pd.DataFrame:
+    import pandas as pd
+
     records = result_records(repo) if records is None else records
     frame = pd.DataFrame.from_records(records, columns=list(RESULT_COLUMNS))
     return frame.astype(RESULT_COLUMNS)
@@ -443,5 +448,7 @@ def release_disagreements(repo: Repo) -> list[tuple[str, str, dict]]:
 
 
 def models(repo: Repo, records: list[dict] | None = None) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame.from_records(model_records(repo) if records is None else records, columns=list(MODEL_COLUMNS))
     return frame.astype(MODEL_COLUMNS)

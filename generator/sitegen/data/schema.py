@@ -1,4 +1,7 @@
-"""JSON Schema checks of each data file, turned into problems at the line and column of the offending value."""
+"""JSON Schema checks of each data file, turned into problems at the line and column of the offending value.
+
+jsonschema-rs answers whether a file is valid; jsonschema, imported only when one is not (or a validator is asked
+for), says why: a run over valid files imports no jsonschema (tests/test_validation_records.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +13,13 @@ from collections.abc import Iterator
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
-
 from ..problems import Problem, field_path
 from . import kinds
 
 if TYPE_CHECKING:
+    import jsonschema
     import jsonschema_rs
+    from jsonschema.exceptions import ValidationError
 
     from .load import Doc, RawFile
 
@@ -52,17 +53,17 @@ def model_id_pattern() -> tuple[re.Pattern, int]:
 
 
 @functools.cache
-def _registry() -> Registry:
+def _schemas() -> dict[str, Any]:
+    """Every schema's contents by its file name and by its $id: what a $ref names."""
     folder = resources.files("sitegen").joinpath("schemas")
-    pairs = []
+    found = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".schema.json"):
             contents = json.loads(entry.read_text(encoding="utf-8"))
-            resource = Resource.from_contents(contents)
-            pairs.append((entry.name, resource))
+            found[entry.name] = contents
             if "$id" in contents:
-                pairs.append((contents["$id"], resource))
-    return Registry().with_resources(pairs)
+                found[contents["$id"]] = contents
+    return found
 
 
 def inline_refs(schema: Any, base: str, depth: int = 0) -> Any:
@@ -86,7 +87,7 @@ def inline_refs(schema: Any, base: str, depth: int = 0) -> Any:
         return out
     file, _, pointer = ref.partition("#")
     file = file or base
-    target = _registry()[file].contents
+    target = _schemas()[file]
     for part in [p for p in pointer.split("/") if p]:
         target = target[part]
     resolved = inline_refs(target, file, depth + 1)
@@ -99,8 +100,10 @@ def inline_refs(schema: Any, base: str, depth: int = 0) -> Any:
 @functools.cache
 def validator(kind: str) -> jsonschema.protocols.Validator:
     """One compiled validator per kind of file, built once, with references inlined."""
+    import jsonschema
+
     name = SCHEMA_FOR_KIND[kind]
-    schema = _registry()[name].contents
+    schema = _schemas()[name]
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     # A count, seed or precision written 4.0 (or -0.0) would reach range() and Decimal.scaleb as a float:
@@ -114,7 +117,9 @@ def validator(kind: str) -> jsonschema.protocols.Validator:
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     """The most specific errors under a oneOf/anyOf/allOf, as Altair's schema reporting does."""
     if error.context:
-        best = jsonschema.exceptions.best_match(error.context)
+        from jsonschema.exceptions import best_match
+
+        best = best_match(error.context)
         if best is not None and best.context:
             yield from _leaves(best)
             return
@@ -153,7 +158,7 @@ def _property_names(schema: Any, depth: int, instance: Any = None) -> set[str]:
     if ref:
         file, _, pointer = ref.partition("#")
         try:
-            doc = _registry()[file].contents if file else None
+            doc = _schemas()[file] if file else None
             if doc is None:
                 return names
             for part in [p for p in pointer.split("/") if p]:
@@ -166,6 +171,8 @@ def _property_names(schema: Any, depth: int, instance: Any = None) -> set[str]:
 
 def _holds(condition: Any, instance: Any) -> bool:
     """Whether an `if` subschema (references inlined) accepts the instance."""
+    import jsonschema
+
     return bool(jsonschema.Draft202012Validator(condition).is_valid(instance))
 
 
@@ -320,7 +327,7 @@ def fast_validator(kind: str) -> jsonschema_rs.Validator:
     import jsonschema_rs
 
     name = SCHEMA_FOR_KIND[kind]
-    schema = dict(inline_refs(_registry()[name].contents, name))
+    schema = dict(inline_refs(_schemas()[name], name))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return jsonschema_rs.validator_for(schema)
 
@@ -363,7 +370,7 @@ def integer_fields(kind: str) -> frozenset[str]:
             else:
                 walk(value, field)
 
-    walk(inline_refs(_registry()[SCHEMA_FOR_KIND[kind]].contents, SCHEMA_FOR_KIND[kind]), "*")
+    walk(inline_refs(_schemas()[SCHEMA_FOR_KIND[kind]], SCHEMA_FOR_KIND[kind]), "*")
     return frozenset(found)
 
 
