@@ -244,7 +244,7 @@ def ids_unique_ignoring_case(index: Index) -> Iterator[Problem]:
         if registry is None:
             continue
         doc = registry
-        seen_ids: dict[str, int] = {}
+        seen_ids: dict[str, int] = {}  # folded id -> the first entry's index (its line is looked up when repeated)
         for i, entry in enumerate(list_of(doc.data, key)):
             item_id = entry.get("id") if isinstance(entry, dict) else None
             if not isinstance(item_id, str):
@@ -256,11 +256,11 @@ def ids_unique_ignoring_case(index: Index) -> Iterator[Problem]:
                     (key, i, "id"),
                     f"{key}[{i}].id",
                     f"'{item_id}' is defined twice",
-                    f"first at line {seen_ids[folded]}",
+                    f"first at line {doc.value_mark(key, seen_ids[folded], 'id')[0]}",
                     key=False,
                 )
             else:
-                seen_ids[folded] = doc.value_mark(key, i, "id")[0]
+                seen_ids[folded] = i
 
 
 @check
@@ -553,7 +553,7 @@ def _date_problem(value: str, month_allowed: bool) -> tuple[str, str] | None:
 
 @check
 def results_not_repeated(index: Index) -> Iterator[Problem]:
-    seen: dict[tuple[Any, ...], tuple[str, int]] = {}
+    seen: dict[tuple[Any, ...], tuple[Doc, tuple[str | int, ...]]] = {}  # the first's line is looked up when repeated
     for doc, path, result, model_id, source_id, retrieved in index.results():
         key = (
             model_id,
@@ -564,18 +564,18 @@ def results_not_repeated(index: Index) -> Iterator[Problem]:
             result.get("subset", ""),
             result.get("harness", ""),
         )
-        line = doc.mark(*path)[0]
         if key in seen:
-            first_doc, first_line = seen[key]
+            first_doc, first_path = seen[key]
             yield problem_at(
                 doc,
                 path,
                 field_path(path),
                 "the same result is given twice",
-                f"first at {first_doc}:{first_line} (same model, benchmark, source, date, metric, subset and harness)",
+                f"first at {first_doc.path}:{first_doc.mark(*first_path)[0]} "
+                "(same model, benchmark, source, date, metric, subset and harness)",
             )
         else:
-            seen[key] = (doc.path, line)
+            seen[key] = (doc, path)
 
 
 def fold_alias(name: str) -> str:
