@@ -4,6 +4,7 @@ run without it, whatever the file's content did since; the cross-file rules run 
 
 from __future__ import annotations
 
+import pickle
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
 from hardkit import make_tree  # noqa: E402
 
-from sitegen.data import parsecache, validate_repo, yamlstrict  # noqa: E402
+from sitegen.data import checks, parsecache, validate_repo, yamlstrict  # noqa: E402
 
 ALPHA = "scores/models/acme/alpha.yaml"
 #: acme/alpha with a value the schema refuses (weights: maybe, line 6) and one the YAML reader refuses (an unquoted
@@ -146,3 +147,30 @@ def test_a_check_loads_the_entries_a_build_kept(tree, monkeypatch):
     assert parses == [ALPHA]  # only the edited file is parsed again
     assert checked == shown(validate_repo(tree, parse_cache=False)[1])
     assert entries(tree) == kept  # and its new entry is not written
+
+
+def test_a_kept_parse_unpickles_its_marks_only_when_asked():
+    parsed, problems = yamlstrict.parse(b"id: acme/alpha\nresults:\n  - value: 12.5\n", ALPHA)
+    assert problems == []
+    back = pickle.loads(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back.data == {"id": "acme/alpha", "results": [{"value": 12.5}]}
+    assert back._marks is None  # still packed: reading the entry did not unpickle them
+    assert back.mark(("results", 0, "value")) == (3, 5)
+    assert back.value_mark(("results", 0, "value")) == (3, 12)
+    assert back.marks == {(): (1, 1), ("id",): (1, 5), ("results",): (3, 3), ("results", 0): (3, 5),
+                          ("results", 0, "value"): (3, 12)}
+    assert back == parsed and pickle.loads(pickle.dumps(back)) == parsed
+
+
+def test_a_warm_run_unpickles_the_marks_of_the_files_it_places_problems_in(tree, monkeypatch):
+    (tree / ALPHA).write_text(UNKNOWN_SOURCE, encoding="utf-8")
+    validate_repo(tree, keep=True)
+    checked = []
+    run_checks = checks.run_checks
+    monkeypatch.setattr(checks, "run_checks", lambda repo: checked.append(repo) or run_checks(repo))
+    problems = validate_repo(tree, keep=True)[1]  # warm: every file from its entry
+    assert [p.path for p in problems] == [ALPHA]
+    assert shown(problems) == shown(validate_repo(tree, parse_cache=False)[1])
+    warm = checked[0]
+    assert len(list(warm.all_docs())) > 5
+    assert sorted(doc.path for doc in warm.all_docs() if doc.parsed._marks is not None) == [ALPHA]

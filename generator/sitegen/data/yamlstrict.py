@@ -9,6 +9,7 @@ line and column it came from and every refusal is a Problem rather than an excep
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import re
 import unicodedata
 from typing import Any
@@ -53,28 +54,73 @@ _ENDS = frozenset({yaml.MappingEndEvent, yaml.SequenceEndEvent})
 Path = tuple  # a JSON path: keys and list indices from the document root
 
 
-@dataclasses.dataclass(frozen=True)
 class Parsed:
-    """A parsed file: its data, where each value starts, and where each mapping key starts."""
+    """A parsed file: its data, where each value starts, and where each mapping key starts.
 
-    data: Any  # plain data: a mapping for every data file (parse's `expect`), whatever YAML holds otherwise
-    marks: dict  # Path -> (line, col) of the value
-    key_marks: dict  # Path -> (line, col) of the key naming that value
+    Pickled (the validation cache, parsecache.py), the marks travel as one pickle of their own, unpickled when first
+    asked for: a validation run reads every file's entry but places problems in few of them, and unpickling the
+    marks is most of reading an entry."""
+
+    __slots__ = ("data", "_marks", "_packed")
+
+    def __init__(self, data: Any, marks: dict, key_marks: dict) -> None:
+        self.data = data  # plain data: a mapping for every data file (parse's `expect`), whatever YAML holds otherwise
+        self._marks: tuple[dict, dict] | None = (marks, key_marks)
+        self._packed = b""
+
+    @property
+    def marks(self) -> dict:
+        """Path -> (line, col) of the value."""
+        return self._unpacked()[0]
+
+    @property
+    def key_marks(self) -> dict:
+        """Path -> (line, col) of the key naming that value."""
+        return self._unpacked()[1]
+
+    def _unpacked(self) -> tuple[dict, dict]:
+        if self._marks is None:
+            self._marks = pickle.loads(self._packed)
+            self._packed = b""
+        return self._marks
+
+    def __reduce__(self) -> tuple:
+        packed = self._packed if self._marks is None else pickle.dumps(self._marks, protocol=pickle.HIGHEST_PROTOCOL)
+        return _unpickled, (self.data, packed)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Parsed):
+            return NotImplemented
+        return (self.data, self.marks, self.key_marks) == (other.data, other.marks, other.key_marks)
+
+    __hash__ = None  # type: ignore[assignment]  # (its dicts are not hashable)
+
+    def __repr__(self) -> str:
+        return f"Parsed(data={self.data!r}, marks={self.marks!r}, key_marks={self.key_marks!r})"
 
     def mark(self, path: Path) -> tuple[int, int]:
         """The closest known position for a path: its key if it has one, else the nearest parent."""
+        marks, key_marks = self._unpacked()
         path = tuple(path)
         while path:
-            if path in self.key_marks:
-                return self.key_marks[path]
-            if path in self.marks:
-                return self.marks[path]
+            if path in key_marks:
+                return key_marks[path]
+            if path in marks:
+                return marks[path]
             path = path[:-1]
-        return self.marks.get((), (1, 1))
+        return marks.get((), (1, 1))
 
     def value_mark(self, path: Path) -> tuple[int, int]:
         path = tuple(path)
-        return self.marks[path] if path in self.marks else self.mark(path)
+        marks = self._unpacked()[0]
+        return marks[path] if path in marks else self.mark(path)
+
+
+def _unpickled(data: Any, packed: bytes) -> Parsed:
+    """A Parsed read back from its pickle, its marks still packed (Parsed.__reduce__)."""
+    parsed = Parsed(data, {}, {})
+    parsed._marks, parsed._packed = None, packed
+    return parsed
 
 
 def describe_char(ch: str) -> str:
