@@ -3,6 +3,7 @@ it came from, and the coverage the boards reach on the repository's real data.""
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import yaml
@@ -366,3 +367,14 @@ def test_a_not_stated_rule_fills_only_where_everything_else_is_silent():
     assert values["reasoning"] == "not stated" and prov["reasoning"]["level"] == "release"  # the more specific rule
     values, prov = metadata.resolve({"id": "acme/widget-2"}, [("board", {"reasoning": True})], rules)
     assert values["reasoning"] is True and prov["reasoning"] == {"by": "source", "source": "board"}
+
+
+def test_a_rule_matches_the_ids_it_spells_and_its_globs_as_fnmatchcase_does():
+    ids = ["acme/widget-1", "acme/widget-10", "acme/widget-2-high", "acme/Widget-1", "zeta/widget-1", "acme/w[1]"]
+    spelled = rule(0, "release", ["acme/widget-1", "acme/w[1]"], weights="open")  # ids only: compared as strings
+    mixed = rule(1, "family", ["zeta/widget-1", "acme/widget-2*", "acme/w?dget-1?"], weights="open")
+    assert metadata.is_literal("acme/widget-1") and not metadata.is_literal("acme/w[1]")
+    assert [m for m in ids if spelled.matches(m)] == ["acme/widget-1"]  # 'acme/w[1]' is a class: it matches 'acme/w1'
+    assert [m for m in ids if mixed.matches(m)] == ["acme/widget-10", "acme/widget-2-high", "zeta/widget-1"]
+    for r in (spelled, mixed):
+        assert [m for m in ids if r.matches(m)] == [m for m in ids if any(fnmatch.fnmatchcase(m, p) for p in r.match)]

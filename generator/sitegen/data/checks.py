@@ -981,6 +981,7 @@ def metadata_rules_match_models(index: Index) -> Iterator[Problem]:
     for model_id in sorted(index.models):
         by_org[model_id.partition("/")[0]].append(model_id)
     every = sorted(index.models)
+    known = set(every)
     for i, entry in enumerate(list_of(doc.data, "rules")):
         if not isinstance(entry, dict):
             continue
@@ -997,9 +998,9 @@ def metadata_rules_match_models(index: Index) -> Iterator[Problem]:
                 continue
             org = metadata.literal_org(pattern)  # a pattern confined to one organisation is tried on its ids
             ids = every if org is None else by_org.get(org, [])
-            if not any(fnmatch.fnmatchcase(m, pattern) for m in ids):
+            literal = metadata.is_literal(pattern)  # an id: the closest model id may be the one meant
+            if not (pattern in known if literal else any(fnmatch.fnmatchcase(m, pattern) for m in ids)):
                 fallback = "the model was renamed or merged, or the pattern has a typo; update or remove it"
-                literal = not any(ch in pattern for ch in "*?[")  # an id: the closest model id may be the one meant
                 yield problem_at(
                     doc,
                     ("rules", i, "match", j),
