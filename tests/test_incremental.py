@@ -1069,9 +1069,13 @@ def clean_site(root: Path, tmp: Path, history: bool = False) -> dict[str, bytes]
     return snapshot(clean)
 
 
-def checked_site(root: Path, monkeypatch) -> tuple[dict[str, bytes], set[str]]:
-    """`build --check`'s rendered folder (snapshot taken before it is removed) and the pages in it that are links
-    to the page store's entries (taken from the store, not rendered)."""
+def checked_site(root: Path, monkeypatch) -> tuple[dict[str, str], set[str]]:
+    """`build --check`'s site, each file by its bytes' SHA-256 (taken before its folder is removed), and the pages it
+    took from the page store. A check writes only the pages it renders (and the record, the stamp): a page taken
+    from the store is named in the record and hashed here from the store's entry, any other file is named with the
+    digest of the bytes it made (reuse.Output)."""
+    import hashlib
+
     import sitegen.site
 
     seen: dict = {}
@@ -1080,17 +1084,30 @@ def checked_site(root: Path, monkeypatch) -> tuple[dict[str, bytes], set[str]]:
     def keep(ctx, folder, **kwargs):
         done = render_site(ctx, folder, **kwargs)
         store = root / simcache.FOLDER / reuse.PAGES_FOLDER
-        record = reuse.load_record(Path(folder))
-        seen["files"] = snapshot(Path(folder))
-        seen["stored"] = {rel for rel, entry in record.items()
-                          if (store / entry[0]).is_file() and os.path.samefile(store / entry[0], Path(folder) / rel)}
+        written = snapshot(Path(folder))
+        assert all(rel.endswith(".html") for rel in set(written) - {reuse.RECORD, stamp.STAMP}), sorted(written)
+        named = {rel: entry for rel, entry in reuse.load_record(Path(folder)).items() if rel not in written}
+        seen["stored"] = {rel for rel, entry in named.items() if rel.endswith(".html")}
+        seen["files"] = {
+            **{rel: hashlib.sha256(data).hexdigest() for rel, data in written.items()},
+            **{rel: entry[1] for rel, entry in named.items()},
+            **{rel: hashlib.sha256((store / named[rel][0]).read_bytes()).hexdigest() for rel in seen["stored"]},
+        }
         return done
 
     monkeypatch.setattr(sitegen.site, "render_site", keep)
     outcome = build.run(root, root / "unused", check=True)
+    monkeypatch.setattr(sitegen.site, "render_site", render_site)  # a build after it renders as ever
     assert outcome.summary and not [p for p in outcome.problems if p.severity == "error"], outcome
     assert not (root / "unused").exists()
     return seen["files"], seen["stored"]
+
+
+def hashed(files: dict[str, bytes]) -> dict[str, str]:
+    """Each file's SHA-256, as checked_site gives a check's files."""
+    import hashlib
+
+    return {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
 
 
 @pytest.fixture
@@ -1110,7 +1127,7 @@ def test_build_check_takes_unchanged_pages_from_the_page_store_and_no_stale_one(
     before = snapshot(store)
     done = edit(charted, random.Random(21))
     files, stored = checked_site(charted, monkeypatch)
-    clean = clean_site(charted, tmp_path)
+    clean = hashed(clean_site(charted, tmp_path))
     assert sorted(files) == sorted(set(clean) - {stamp.STAMP, write.MARKER}), done  # both written after it
     assert [name for name in files if files[name] != clean[name]] == [], done
     pages = {rel for rel in files if rel.endswith(".html")}
@@ -1130,7 +1147,7 @@ def test_a_stale_store_entry_would_be_caught(charted, tmp_path, monkeypatch):
     entries[a] = entries[b]
     (store / reuse.PAGES_RECORD).write_text(json.dumps(entries), encoding="utf-8")
     files, _ = checked_site(charted, monkeypatch)
-    clean = clean_site(charted, tmp_path)
+    clean = hashed(clean_site(charted, tmp_path))
     # the page, and the record of the page's bytes
     assert [name for name in files if files[name] != clean[name]] == [reuse.RECORD, "models/org1/m05/index.html"]
 
@@ -1161,15 +1178,14 @@ def test_build_check_scans_only_the_pages_whose_bytes_it_has_not_seen(charted, m
     after, _ = checked_site(charted, monkeypatch)
     changed = sorted(rel for rel in after if rel.endswith(".html") and after[rel] != before.get(rel))
     assert 0 < len(changed) < len(pages)
-    assert sorted(scanned) == sorted(hashlib.sha256(after[rel]).hexdigest() for rel in changed)
+    assert sorted(scanned) == sorted(after[rel] for rel in changed)
     assert snapshot(store) == kept  # a check writes nothing
     scanned.clear()
     assert build.run(charted, charted / "site").summary
-    assert sorted(scanned) == sorted(hashlib.sha256(after[rel]).hexdigest() for rel in changed)
+    assert sorted(scanned) == sorted(after[rel] for rel in changed)
     (entry,) = store.iterdir()
-    digests = {rel: hashlib.sha256(after[rel]).hexdigest() for rel in after if rel.endswith(".html")}
     assert set(pickle.loads(entry.read_bytes())) == {
-        write.link_key(digest, os.path.dirname(rel), "/") for rel, digest in digests.items()
+        write.link_key(digest, os.path.dirname(rel), "/") for rel, digest in after.items() if rel.endswith(".html")
     }
 
 

@@ -191,6 +191,7 @@ def test_a_build_keeps_the_store_a_check_reads_it_and_the_verdict_is_the_same_co
     assert checked(root, site) == BROKEN  # warm: nothing scanned, nothing written
     assert scanned == [] and (entry.read_bytes(), entry.stat().st_mtime_ns) == before
     (site / "boards/b.html").unlink()  # the stale-verdict case through the store: a.html is unchanged
+    recorded(site)  # and the record names the files the render made: b.html is no longer one of them
     assert checked(root, site) == [
         "site/boards/a.html:3:1: link: broken internal link 'b.html?x=1&y=2' "
         "(the page or file it names was not generated)",
@@ -207,7 +208,7 @@ def test_a_build_keeps_the_store_a_check_reads_it_and_the_verdict_is_the_same_co
     assert scanned == ["boards"]
     assert links.keep(site, "/repo/", root) == []  # the pages the record names: a.html is not one of them
     kept = pickle.loads(entry.read_bytes())
-    assert len(kept) == 4 and not any(targets == ("nowhere",) for targets in kept.values())
+    assert len(kept) == 3 and not any(targets == ("nowhere",) for targets in kept.values())
     record["boards/a.html"] = ["k", "0" * 64]  # a digest that is not the page's bytes: the page is not kept
     (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
     links.keep(site, "/repo/", root)
@@ -298,3 +299,44 @@ def test_the_render_workers_scan_the_pages_they_write_and_the_store_is_the_same(
 
 def checked_at(root: Path, site: Path, base: str) -> list[str]:
     return [p.format() for p in links.check(site, base, root)]
+
+
+def test_a_check_reads_a_page_it_named_from_the_page_store_and_the_verdict_is_the_same(tmp_path, monkeypatch):
+    """A check writes only the pages it renders (reuse.Output): links.check takes the site's files from the record
+    as well as the folder, and reads a page the record names from the page store (by its entry's key): the problems
+    are those of the same site written whole, a target named only in the record is there, one named nowhere is
+    broken; a store entry that no longer holds the page's bytes is said, never a traceback."""
+    site, root = tmp_path / "site", tmp_path / "root"
+    broken_site(site)
+    written = checked(root, site)
+    assert written[-4:] == BROKEN  # the site written whole, no record: the folder alone
+    store = root / reuse.CACHE_FOLDER / reuse.PAGES_FOLDER
+    store.mkdir(parents=True)
+    record, entries = {}, {}
+    for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        rel, data = path.relative_to(site).as_posix(), path.read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+        key = hashlib.sha256(rel.encode()).hexdigest()
+        record[rel] = [key, sha]
+        if rel != "boards/index.html":  # the page the check rendered stays; every other file is named only
+            if rel.endswith(".html"):
+                (store / key).write_bytes(data)
+                entries[key] = sha
+            path.unlink()
+    (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    (store / reuse.PAGES_RECORD).write_text(json.dumps(entries), encoding="utf-8")
+    monkeypatch.delenv("SITEGEN_CACHE", raising=False)
+    assert sorted(p.name for p in site.rglob("*") if p.is_file()) == [reuse.RECORD, "index.html"]
+    assert checked(root, site) == written  # index.html read from the store: its lines, its links
+    del record["boards/b.html"]  # no longer made: a.html, unchanged in the store, links to it
+    (site / reuse.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    assert checked(root, site) == [
+        "site/boards/a.html:3:1: link: broken internal link 'b.html?x=1&y=2' "
+        "(the page or file it names was not generated)",
+        *written,
+    ]
+    (store / record["boards/a.html"][0]).write_bytes(b"<p>another build's page</p>")
+    assert checked(root, site) == [
+        "site/boards/a.html: link: its page store entry changed while the check ran, so its links were not "
+        "checked (run the check again; another build shares the cache folder)"
+    ]

@@ -78,3 +78,42 @@ def test_a_page_store_entry_that_already_is_the_page_is_not_linked_again(tmp_pat
     assert linked == [key] and os.path.samefile(store_dir / key, tmp_path / "other.html")
     store.keep(key, site / "index.html", "0" * 64)  # not what the record says it held: stored again
     assert linked == [key, key] and os.path.samefile(store_dir / key, site / "index.html")
+
+
+def test_a_check_writes_only_the_pages_it_renders_and_names_the_rest(tmp_path):
+    """A check's output (build --check, reuse.Output's `check`): a page the store holds is named in the record, not
+    linked; a page it renders is written (the link check may read it); any other file is made, named, not
+    written; a file that cannot be made fails the check as it fails a build."""
+    import pytest
+
+    stored, key = b"<html>stored</html>\n", "ab" * 32
+    store_dir, site = tmp_path / "pages", tmp_path / "check"
+    store_dir.mkdir()
+    (store_dir / key).write_bytes(stored)
+    sha = hashlib.sha256(stored).hexdigest()
+    (store_dir / reuse.PAGES_RECORD).write_text(json.dumps({key: sha}), encoding="utf-8")
+    out = reuse.Output(site, None, reuse.PageStore(store_dir, writable=False), check=True)
+
+    made: list[str] = []
+    assert out.put("models/a/index.html", key, lambda: made.append("a") or b"") == [key, sha]
+    assert made == [] and not (site / "models").exists()  # named from the store, not rendered, not linked
+
+    rendered, other = b"<html>new</html>\n", "cd" * 32
+    assert out.put("boards/b.html", other, lambda: rendered) == [other, hashlib.sha256(rendered).hexdigest()]
+    assert (site / "boards/b.html").read_bytes() == rendered
+
+    cells = b'{"rows": []}\n'
+    assert out.put("boards/b/cells.json", "file:k", lambda: cells) == ["file:k", hashlib.sha256(cells).hexdigest()]
+    api = out.put_bytes("api/v1/index.json", b"{}\n")
+    assert api == [reuse.bytes_key(b"{}\n"), hashlib.sha256(b"{}\n").hexdigest()]
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) == ["boards/b.html"]
+
+    (store_dir / key).write_bytes(b"<html>changed by hand</html>\n")  # not the bytes stored: rendered again
+    assert out.put("models/a/index.html", key, lambda: rendered)[1] == hashlib.sha256(rendered).hexdigest()
+    assert (site / "models/a/index.html").read_bytes() == rendered
+
+    def broken() -> bytes:
+        raise RuntimeError("the social image could not be drawn")
+
+    with pytest.raises(RuntimeError, match="could not be drawn"):
+        out.put("og/b.png", "file:og", broken)

@@ -277,18 +277,28 @@ class PageStore:
             if isinstance(record, dict):
                 self.record = {k: v for k, v in record.items() if _PAGE_ENTRY.fullmatch(k) and isinstance(v, str)}
 
-    def take(self, key: str, target: Path) -> list | None:
-        """Link the entry of `key` to `target` when it is stored and its bytes are still the stored ones; its
-        record entry [key, sha256], or None (the caller renders the page)."""
+    def verified(self, key: str) -> str | None:
+        """The SHA-256 of the entry of `key` when it is stored and its bytes are still the stored ones, else None."""
         sha = self.record.get(key)
         if sha is None or not self.ok:
             return None
-        source = self.folder / key
-        data = regular_bytes(source)
-        if data is None or _sha256(data) != sha:
+        data = regular_bytes(self.folder / key)
+        return sha if data is not None and _sha256(data) == sha else None
+
+    def page(self, key: str, sha: str) -> bytes | None:
+        """The bytes of the entry of `key` when they still hash to `sha`, else None (read again by a check's link
+        check: the entry may have been replaced since `verified`, by a build sharing the cache folder)."""
+        data = regular_bytes(self.folder / key) if self.ok and _PAGE_ENTRY.fullmatch(key) else None
+        return data if data is not None and _sha256(data) == sha else None
+
+    def take(self, key: str, target: Path) -> list | None:
+        """Link the entry of `key` to `target` when it is stored and its bytes are still the stored ones; its
+        record entry [key, sha256], or None (the caller renders the page)."""
+        sha = self.verified(key)
+        if sha is None:
             return None
         try:
-            os.link(source, target)
+            os.link(self.folder / key, target)
         except OSError:
             return None
         return [key, sha]
@@ -355,12 +365,19 @@ class Output:
     """Writes one build's files into `folder`, taking unchanged ones from the previous site `previous`, else from
     the page store `pages` (PageStore), and storing there each page it places.
 
-    Used by the render workers as well: each returns the record entries of the files it placed."""
+    Used by the render workers as well: each returns the record entries of the files it placed.
 
-    def __init__(self, folder: Path, previous: Path | None = None, pages: PageStore | None = None):
+    A check's output (`check`, `build --check`: no previous site, a read-only page store) writes only the pages it
+    renders: a page the store holds is named in the record, not linked, and any other file is made (a file that
+    cannot be made fails the check as it fails a build) and named, not written. The link check reads every name
+    from the record and a page where its bytes are (build/links.py), so a check neither creates nor deletes the
+    files it takes unchanged."""
+
+    def __init__(self, folder: Path, previous: Path | None = None, pages: PageStore | None = None, check: bool = False):
         self.folder = Path(folder)
         self.previous = Path(previous) if previous is not None else None
         self.pages = pages
+        self.check = check
         self.old = load_record(self.previous)
         self.entries: dict[str, list] = {}  # this build's record: rel -> [key, sha256 of the bytes]
         self._folders: set[Path] = set()  # the folders made so far, each made once (most files share theirs)
@@ -417,11 +434,13 @@ class Output:
     def put(self, rel: str, key: str | None, make, data: bytes | None = None) -> list:
         """Place rel: the previous file when its key is unchanged, else the page store's entry of that key, else
         make() (bytes) written afresh; a page (a key that is not a bytes_key) is then kept in the page store.
-        `data`: the bytes themselves, when `key` is their bytes_key (put_bytes)."""
-        entry = self._take(rel, key, data)
+        `data`: the bytes themselves, when `key` is their bytes_key (put_bytes). A check's output: `_named`."""
         target = self._path(rel)
         # a page's key (not a bytes_key or another file's "file:" key): the page store gives it and keeps it
         store = self.pages if key is not None and _PAGE_ENTRY.fullmatch(key) else None
+        if self.check:
+            return self._named(target, key, make, data, store)
+        entry = self._take(rel, key, data)
         if entry is None:
             self._make_parent(target)
             if os.path.lexists(target):
@@ -435,6 +454,18 @@ class Output:
         if store is not None and key is not None:
             store.keep(key, target, entry[1])
         return entry
+
+    def _named(self, target: Path, key: str | None, make, data: bytes | None, store: PageStore | None) -> list:
+        """A check's placing of a file: a page the store holds, named by its entry (its bytes checked); else made,
+        and written only when it is a page (the link check may read it); its record entry either way."""
+        sha = store.verified(key) if store is not None and key is not None else None
+        if sha is not None:
+            return [key, sha]
+        made = make()
+        if target.suffix == ".html":
+            self._make_parent(target)
+            write.put_file(target, made)
+        return [key, key.removeprefix(_BYTES) if data is not None and key is not None else _sha256(made)]
 
     def put_bytes(self, rel: str, data: bytes) -> list:
         return self.put(rel, bytes_key(data), lambda: data, data)

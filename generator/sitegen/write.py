@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 import urllib.parse
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 
 from . import paths
@@ -230,6 +230,7 @@ def check_links(
     base: str = "/",
     digests: Mapping[str, str] | None = None,
     known: MutableMapping[str, tuple[str, ...]] | None = None,
+    named: Mapping[str, Callable[[], bytes] | None] | None = None,
 ) -> list[Problem]:
     """Every internal href/src in every HTML page must name a file that exists in the built site.
 
@@ -245,18 +246,24 @@ def check_links(
     (then added to `known`). The site's files are walked and every page's targets tested against them every time;
     a page with a target that is not there is read and scanned in full, so its problems are the same, in the same
     order, with or without `known`.
+
+    `named`: the files of the site that are not in `folder` (a check's, reuse.Output: taken unchanged, not written),
+    each with how to read its bytes when it is a page; they are the site's files as much as those walked.
     """
     folder = Path(folder)
     files: set[str] = set()
-    pages: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
         rel_dir = Path(dirpath).relative_to(folder).as_posix()
-        for name in filenames:
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-            files.add(rel)
-            if name.endswith(".html"):
-                pages.append(rel)
+        files.update(name if rel_dir == "." else f"{rel_dir}/{name}" for name in filenames)
+    walked = frozenset(files)
+    files.update(named or ())
+    pages = [rel for rel in files if rel.endswith(".html")]
+
+    def read(rel: str) -> bytes:
+        where = None if named is None or rel in walked else named.get(rel)
+        return (folder / rel).read_bytes() if where is None else where()
+
     problems = []
     verdicts: dict[tuple[str, str], str | None] = {}
     found: dict[str, bool] = {}  # a target -> whether it is inside the site and written
@@ -273,16 +280,16 @@ def check_links(
         if known is not None:
             digest = digests.get(rel_page) if digests is not None else None
             if digest is None:
-                data = (folder / rel_page).read_bytes()
+                data = read(rel_page)
                 digest, text = hashlib.sha256(data).hexdigest(), page_text(data)
             key = link_key(digest, page_dir, base)
             targets = known.get(key)
             if targets is None:
-                text = text if text is not None else (folder / rel_page).read_text(encoding="utf-8")
+                text = text if text is not None else page_text(read(rel_page))
                 targets = known[key] = link_targets(text, page_dir, base)
             if all(there(target) for target in targets):
                 continue  # every link names a written file: no problem in this page
-        text = text if text is not None else (folder / rel_page).read_text(encoding="utf-8")
+        text = text if text is not None else page_text(read(rel_page))
         problems += _page_problems(rel_page, text, files, base, verdicts)
     return problems
 

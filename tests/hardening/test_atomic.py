@@ -21,7 +21,7 @@ CRASHING_RENDERER = '''
 import pathlib
 import sitegen.site
 
-def render_site(ctx, folder, previous=None, charts_cache=None, pages=None, links=None):
+def render_site(ctx, folder, previous=None, charts_cache=None, pages=None, links=None, check=False):
     folder = pathlib.Path(folder)
     (folder / "index.html").write_text("<!doctype html><title>half</title>", encoding="utf-8")
     (folder / "models").mkdir(exist_ok=True)

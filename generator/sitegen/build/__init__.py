@@ -518,14 +518,20 @@ def run(
     def render(folder: Path) -> list[Problem]:
         progress(BUILD_STAGES[2])
         # The JSON API is part of the site (ctx.api_files). A plain build takes every file whose key is unchanged
-        # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check renders
-        # everything afresh.
+        # from the previous site (sitegen/reuse.py; a folder without its record gives nothing); the check takes the
+        # pages the page store holds and makes everything else afresh, writing only the pages it renders.
         from . import links
 
         scanned = links.scans(root)  # each rendered page's links, scanned by the worker that wrote it
         with references_kept(refs):  # each template's references by its bytes, parsed once (site/render.py)
             render_site(
-                ctx, folder, previous=None if check else Path(out), charts_cache=charts, pages=store, links=scanned
+                ctx,
+                folder,
+                previous=None if check else Path(out),
+                charts_cache=charts,
+                pages=store,
+                links=scanned,
+                check=check,  # only the pages it renders are written (reuse.Output); the link check names the rest
             )
         progress(BUILD_STAGES[3])
         # The link check is the CI gate's (build --check); a plain build trusts the renderer's URL scheme.

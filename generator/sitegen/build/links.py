@@ -2,8 +2,9 @@
 cache (`<cache>/links/`, outside the site, safe to delete) by the page's bytes' SHA-256, its folder and the site's
 path (write.link_key), salted with the code's digest, so a check scans only the pages whose bytes are not there.
 
-The verdict never rests on the store: the site's files are walked and every page's targets tested against them at
-every check, and a page with a target that is not there is read and scanned in full (write.check_links), so the
+The verdict never rests on the store: the site's files (those walked in the checked folder and those its record
+names: a check writes only the pages it renders, reuse.Output, and a page it took from the page store is read there)
+and every page's targets tested against them at every check, and a page with a target that is not there is read and scanned in full (write.check_links), so the
 problems are the same warm, cold or with the cache off. A page's digest comes from the record the render wrote
 into the folder (reuse.RECORD: the SHA-256 of the bytes it wrote, or of a page store entry's bytes checked as it
 was taken); a check reads and hashes a page without one. A plain build keeps the store (`keep`: exactly its pages,
@@ -18,7 +19,7 @@ import hashlib
 import pickle
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .. import reuse, write
@@ -42,12 +43,59 @@ def scans(root: Path) -> dict[str, tuple[str, ...]] | None:
 def check(folder: Path, base: str, root: Path, scanned: Mapping[str, tuple[str, ...]] | None = None) -> list[Problem]:
     """write.check_links over the checked site `folder` (served from `base`), with the link store of `root`'s compute
     cache (reuse.cache_folder; none when it is off) read, never written (a check writes nothing), and the entries
-    `scanned` as the render wrote the pages (`scans`)."""
+    `scanned` as the render wrote the pages (`scans`). The site is the files in `folder` and those its record names
+    (a check's reuse.Output writes only the pages it renders): a page not there is read from the page store."""
     where = reuse.cache_folder(root)
-    if where is None:
-        return write.check_links(folder, base)
-    store = FileStore(where / FOLDER, reuse.code_digest(), writable=False)
-    return write.check_links(folder, base, _digests(folder), {**(scanned or {}), **_load(store.get(_ENTRY))})
+    named = _named(folder, None if where is None else reuse.PageStore(where / reuse.PAGES_FOLDER, writable=False))
+    try:
+        if where is None:
+            return write.check_links(folder, base, named=named)
+        store = FileStore(where / FOLDER, reuse.code_digest(), writable=False)
+        known = {**(scanned or {}), **_load(store.get(_ENTRY))}
+        return write.check_links(folder, base, _digests(folder), known, named)
+    except _Changed as changed:
+        return [changed.problem]
+
+
+class _Changed(Exception):
+    """A page store entry the check named no longer holds the page's bytes (a build sharing the cache replaced it)."""
+
+    def __init__(self, rel: str):
+        super().__init__(rel)
+        self.problem = Problem(
+            f"site/{rel}",
+            0,
+            0,
+            "link",
+            "its page store entry changed while the check ran, so its links were not checked",
+            "run the check again; another build shares the cache folder",
+        )
+
+
+def _named(folder: Path, pages: reuse.PageStore | None) -> dict[str, Callable[[], bytes] | None]:
+    """Each file the record in `folder` names (reuse.RECORD), with how to read a page's bytes from the page store
+    `pages` (its entry's key and digest; write.check_links reads a page from `folder` when it is there)."""
+
+    def reader(rel: str, key: str, sha: str) -> Callable[[], bytes] | None:
+        if pages is None:
+            return None
+
+        def read() -> bytes:
+            data = pages.page(key, sha)
+            if data is None:
+                raise _Changed(rel)
+            return data
+
+        return read
+
+    return {
+        rel: reader(rel, entry[0], entry[1]) if rel.endswith(".html") and _is_entry(entry) else None
+        for rel, entry in reuse.load_record(folder).items()
+    }
+
+
+def _is_entry(entry) -> bool:
+    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and _is_sha(entry[1])
 
 
 def keep(folder: Path, base: str, root: Path, scanned: Mapping[str, tuple[str, ...]] | None = None) -> list[Problem]:

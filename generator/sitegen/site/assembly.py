@@ -1294,6 +1294,7 @@ def render_site(
     charts_cache: tuple | None = None,
     pages: reuse.PageStore | None = None,
     links: dict[str, tuple[str, ...]] | None = None,
+    check: bool = False,
 ) -> list[Path]:
     """Render the site into out_dir (created if needed); returns the written paths in sorted order.
 
@@ -1302,8 +1303,10 @@ def render_site(
     `pages` (reuse.PageStore, in the compute cache), a page the previous site does not give is taken from there
     by its key, and the store is left holding this build's pages. Pages are placed by the workers that render them;
     everything else here. The record is written last. `charts_cache`, `links`: see cached_charts, render_files.
+    `check` (build --check): only the pages rendered are written, every other file is named in the record
+    (reuse.Output).
     """
-    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None, pages)
+    output = reuse.Output(Path(out_dir), Path(previous) if previous is not None else None, pages, check)
     output.folder.mkdir(parents=True, exist_ok=True)
     files = render_files(ctx, output, charts_cache, links)
     if pages is not None:
