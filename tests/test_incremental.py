@@ -574,41 +574,99 @@ def test_template_references_are_parsed_once_per_source(tmp_path):
     assert digests(damaged) == after and len(parsed) == 4
 
 
-def test_references_kept_reads_every_template_once_and_restores(tmp_path):
-    """references_kept on the package's environment: on entry every template is read into the store (so forked
-    render workers parse nothing and the build's prune keeps one entry per template source); on exit the
-    environment has no store again; a read-only store (build --check) writes nothing."""
+def test_references_kept_reads_every_template_once_and_restores(tmp_path, monkeypatch):
+    """references_kept on the package's environment: on entry every template is read into the store and loaded,
+    compiled once or taken compiled from the store (so forked render workers parse and compile nothing, and the
+    build's prune keeps two entries per template); on exit the environment has no store again; a read-only store
+    (build --check) writes nothing."""
     env = render.environment()
     templates = env.list_templates()
     assert "base.html" in templates and "partials/nav.html" in templates
+    compiled = _count_compiles(env, monkeypatch)
     looking = simcache.FileStore(tmp_path / "check", "salt", writable=False)
     with render.references_kept(looking):
-        assert env.references is looking
-    assert env.references is None and not (tmp_path / "check").exists()
+        assert env.references is looking and isinstance(env.bytecode_cache, render._CompiledKept)
+    assert env.references is None and env.bytecode_cache is None and not (tmp_path / "check").exists()
+    assert sorted(compiled) == sorted(templates)  # each loaded on entry: the forked workers compile none
+    compiled.clear()
     store = simcache.FileStore(tmp_path / "templates", "salt")
     with render.references_kept(store):
         digest = env.template_digest("model.html")
-    assert env.references is None
+    assert env.references is None and env.bytecode_cache is None
     sources = {env._source(n)[1] for n in templates}
-    assert store.used == sources and len(list((tmp_path / "templates").glob("*.pickle"))) == len(sources)
-    assert env.template_digest("model.html") == digest
+    # per template its references (by its source's digest) and its compiled code ("compiled\0" + Jinja2's keys)
+    assert sources < store.used and len(store.used - sources) == len(templates)
+    assert all(key.startswith("compiled\0") for key in store.used - sources)
+    assert len(list((tmp_path / "templates").glob("*.pickle"))) == len(sources) + len(templates)
+    assert sorted(compiled) == sorted(templates)
+    compiled.clear()
+    with render.references_kept(simcache.FileStore(tmp_path / "templates", "salt")):  # the next build's process
+        assert env.template_digest("model.html") == digest
+    assert compiled == []  # every template loaded from the store
     with render.references_kept(None):
         assert env.references is None and env.template_digest("model.html") == digest
+    assert sorted(compiled) == sorted(templates)  # kept nowhere: compiled on entry, once each
+
+
+def _count_compiles(env: jinja2.Environment, monkeypatch) -> list[str]:
+    """The names of the templates `env` compiles from now on (for the test's duration)."""
+    compiled: list[str] = []
+    compile_ = env.compile
+
+    def counted(source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_(source, name, *args, **kwargs)
+
+    monkeypatch.setattr(env, "compile", counted)
+    return compiled
+
+
+def test_compiled_templates_are_kept_by_name_and_source(tmp_path, monkeypatch):
+    """_CompiledKept, Jinja2's bytecode cache over the reference store: a warm store compiles nothing and renders
+    the same; an edited template is compiled again (and only it), as is every template under another salt (the
+    code's digest: Jinja2's version, the environment's options) and every damaged entry."""
+    sources = {
+        "base.html": "<b>{% block content %}{% endblock %}</b>",
+        "page.html": '{% extends "base.html" %}{% block content %}{{ x }}{% endblock %}',
+    }
+    folder = tmp_path / "templates"
+
+    def rendered(salt: str) -> tuple[str, list[str]]:
+        """page.html rendered by a new environment (as a new process) over the store, and what it compiled."""
+        env = render._Environment(loader=jinja2.DictLoader(sources))
+        env.bytecode_cache = render._CompiledKept(simcache.FileStore(folder, salt))
+        compiled = _count_compiles(env, monkeypatch)
+        return env.get_template("page.html").render(x=1), sorted(compiled)
+
+    assert rendered("salt") == ("<b>1</b>", ["base.html", "page.html"])
+    assert len(list(folder.glob("*.pickle"))) == 2
+    assert rendered("salt") == ("<b>1</b>", [])
+    sources["page.html"] = sources["page.html"].replace("{{ x }}", "[{{ x }}]")
+    assert rendered("salt") == ("<b>[1]</b>", ["page.html"])
+    assert rendered("other code") == ("<b>[1]</b>", ["base.html", "page.html"])
+    for entry in folder.glob("*.pickle"):  # not Jinja2's header; or Jinja2's header and no checksum after it
+        entry.write_bytes(b"garbage" if entry.stat().st_size % 2 else jinja2.bccache.bc_magic + b"\x00garbage")
+    assert rendered("salt") == ("<b>[1]</b>", ["base.html", "page.html"])
 
 
 def test_a_build_keeps_one_reference_entry_per_template_source(tree):
-    """A build keeps each template's references in the compute cache (templates/), one entry per source it
-    rendered with: after a template edit the edited source's entry replaces the old one (pruned)."""
+    """A build keeps each template's references and compiled code in the compute cache (templates/), one entry of
+    each per template it rendered with: after a template edit the edited template's entries replace the old ones
+    (pruned)."""
     env = render.environment()
     folder = tree / simcache.FOLDER / "templates"
     store = simcache.FileStore(folder, reuse.code_digest())
-    before = {store._name(env._source(n)[1]) for n in env.list_templates()}
-    assert {p.stem for p in folder.glob("*.pickle")} == before
+    templates = env.list_templates()
+    before = {store._name(env._source(n)[1]) for n in templates}
+    kept = {p.stem for p in folder.glob("*.pickle")}
+    assert before < kept and len(kept) == 2 * len(templates)  # its references, and its compiled code
     edit_template(tree, random.Random(3), "model.html")
     assert build.run(tree, tree / "site").summary
-    after = {store._name(env._source(n)[1]) for n in env.list_templates()}
+    after = {store._name(env._source(n)[1]) for n in templates}
     assert len(after - before) == 1 and len(before - after) == 1
-    assert {p.stem for p in folder.glob("*.pickle")} == after
+    now = {p.stem for p in folder.glob("*.pickle")}
+    assert after < now and len(now) == 2 * len(templates)
+    assert len(now - kept) == 2 and len(kept - now) == 2  # model.html's two entries replaced, the old pruned
 
 
 def test_a_file_changed_by_hand_is_not_reused(tree, tmp_path):
