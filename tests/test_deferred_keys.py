@@ -12,24 +12,14 @@ import random
 
 import yaml
 
-from test_incremental import (  # noqa: F401  (first_build: the fixture `tree` copies)
-    add_model,
-    check_against_clean,
-    edit_definition,
-    edit_metadata,
-    edit_methodology,
-    edit_result,
-    edit_sources,
-    first_build,
-    inodes,
-    planned,
-    tree,
-)
-from hardkit import dump  # on the path test_incremental puts tests/hardening on
-
+import test_incremental
 from sitegen import build, reuse
 from sitegen.site import assembly, ogimage
+from test_incremental import check_against_clean, dump, edit_methodology, inodes, kept_and_changed_keys, planned
 
+#: test_incremental's fixtures: the tree each test copies, and its first build (which `tree` copies)
+tree = test_incremental.tree
+first_build = test_incremental.first_build
 
 def deferred_outputs(seen: dict) -> dict[str, tuple[str | None, bytes]]:
     """Every deferred page's key as render_files makes it without the page's views (its fields and view inputs,
@@ -58,18 +48,7 @@ def test_a_deferred_page_key_covers_its_data(tree, monkeypatch):
     assert {"index.html", "compare/index.html"} <= set(before)
     assert any(p.startswith("boards/") and "/releases/" in p for p in before)
     assert any(p.startswith("benchmarks/") for p in before)
-    changed: set[str] = set()
-    kept: set[str] = set()
-    for edit in (edit_result, edit_result, edit_metadata, edit_sources, edit_definition, add_model):
-        done = edit(tree, rng)
-        after = deferred_outputs(planned(tree, monkeypatch))
-        for path in set(before) & set(after):
-            if before[path][0] == after[path][0]:
-                assert before[path][1] == after[path][1], (done, path)
-                kept.add(path)
-            else:
-                changed.add(path)
-        before = after
+    kept, changed = kept_and_changed_keys(tree, monkeypatch, rng, before, deferred_outputs)  # keys are never None here
     # the tree's one board (AI IQ) reads every result; a benchmark's page only its own
     assert {p for p in kept if p.startswith("benchmarks/")} and {p for p in changed if p.startswith("benchmarks/")}
     assert {"boards/ai-iq/index.html", "boards/ai-iq/releases/index.html", "compare/index.html"} <= changed
@@ -103,7 +82,10 @@ def test_a_social_image_is_drawn_again_only_when_what_it_shows_changes(tree, tmp
     drawn: list[str] = []
     card = ogimage.card
     monkeypatch.setattr(ogimage, "card", lambda *a: drawn.append(a[1]) or card(*a))
-    images = lambda: {rel: ino for rel, ino in inodes(tree / "site").items() if rel.startswith(ogimage.FOLDER)}
+
+    def images() -> dict[str, int]:
+        return {rel: ino for rel, ino in inodes(tree / "site").items() if rel.startswith(ogimage.FOLDER)}
+
     before = images()
     assert set(before) == {ogimage.SITE_IMAGE, ogimage.board_image("ai-iq")}  # the tree has one board
     edit_methodology(tree, random.Random(3))

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sitegen.cli.diff import changelog_command
 from sitegen.history import changelog as history
 from sitegen.history.git import history_key
 from sitegen.site import feed as site_feed
-from sitegen.cli.diff import changelog_command
 
 ROOT = Path(__file__).resolve().parents[1]
 A = "{http://www.w3.org/2005/Atom}"

@@ -33,12 +33,12 @@ import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
-from hardkit import ROOT, dump, make_tree, model_doc, snapshot  # noqa: E402
+from hardkit import ROOT, dump, make_tree, model_doc, snapshot
 
-from sitegen import build, reuse, write  # noqa: E402
-from sitegen.build import simcache, stamp  # noqa: E402
-from sitegen.history.changelog import Record  # noqa: E402
-from sitegen.site import render  # noqa: E402
+from sitegen import build, reuse, write
+from sitegen.build import simcache, stamp
+from sitegen.history.changelog import Record
+from sitegen.site import render
 
 BENCHES = ("hle", "gpqa-diamond", "aime-2025", "scicode", "arc-agi-1", "swe-bench-verified", "terminal-bench-2")
 EPOCH = 1767225600  # 2026-01-01
@@ -1382,6 +1382,26 @@ def planned(root: Path, monkeypatch) -> dict:
     return seen
 
 
+def kept_and_changed_keys(tree: Path, monkeypatch, rng: random.Random, before: dict, outputs) -> tuple[set, set]:
+    """Six edits in turn (two results, a model's metadata, the sources, a definition, a new model); after each, every
+    output of `outputs` (path -> (key, what the key stands for)) whose key is unchanged must stand for the same data as
+    before (a key that missed an input fails here). The paths whose key stayed, and those whose key moved (a key of
+    None, an output made every time, counts as moved)."""
+    kept: set[str] = set()
+    changed: set[str] = set()
+    for edit in (edit_result, edit_result, edit_metadata, edit_sources, edit_definition, add_model):
+        done = edit(tree, rng)
+        after = outputs(planned(tree, monkeypatch))
+        for path in set(before) & set(after):
+            if before[path][0] is not None and before[path][0] == after[path][0]:
+                assert before[path][1] == after[path][1], (done, path)
+                kept.add(path)
+            else:
+                changed.add(path)
+        before = after
+    return kept, changed
+
+
 def keyed_outputs(seen: dict) -> dict[str, tuple[str | None, bytes]]:
     """Every model page's and board file's key made without its data (the model page's inputs, the board file's
     key) and what the key stands for: the model page's data and charts (pickled), the board file's bytes."""
@@ -1407,17 +1427,7 @@ def test_a_key_made_without_the_data_covers_the_data(tree, monkeypatch):
     rng = random.Random(5)
     before = keyed_outputs(planned(tree, monkeypatch))
     assert any(p.endswith("cells.json") for p in before) and any("/asof/" in p for p in before)
-    changed, kept = set(), set()
-    for edit in (edit_result, edit_result, edit_metadata, edit_sources, edit_definition, add_model):
-        done = edit(tree, rng)
-        after = keyed_outputs(planned(tree, monkeypatch))
-        for path in set(before) & set(after):
-            if before[path][0] is not None and before[path][0] == after[path][0]:
-                assert before[path][1] == after[path][1], (done, path)
-                kept.add(path)
-            else:
-                changed.add(path)
-        before = after
+    kept, changed = kept_and_changed_keys(tree, monkeypatch, rng, before, keyed_outputs)
     assert {p for p in kept if p.startswith("models/")} and {p for p in changed if p.startswith("models/")}
     assert {p for p in kept if p.startswith("boards/")} and {p for p in changed if p.startswith("boards/")}
 

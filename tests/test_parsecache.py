@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
-from hardkit import make_tree  # noqa: E402
+from hardkit import make_tree
 
-from sitegen.data import checks, parsecache, validate_repo, yamlstrict  # noqa: E402
+from sitegen.data import checks, parsecache, validate_repo, yamlstrict
 
 ALPHA = "scores/models/acme/alpha.yaml"
 #: acme/alpha with a value the schema refuses (weights: maybe, line 6) and one the YAML reader refuses (an unquoted

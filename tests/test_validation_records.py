@@ -13,10 +13,10 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hardening"))
-from hardkit import make_tree, model_doc  # noqa: E402
+from hardkit import make_tree, model_doc
 
-from sitegen import build  # noqa: E402
-from sitegen.data import frame, metadata, validate_repo  # noqa: E402
+from sitegen import build
+from sitegen.data import frame, metadata, validate_repo
 
 
 def _release_tree(tmp_path: Path) -> Path:

@@ -11,12 +11,12 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "indices"))
-from indexkit import results  # noqa: E402
-from test_asof import DEFS, FRAME, PEOPLE, RECORDS  # noqa: E402
+from indexkit import results
+from test_asof import DEFS, FRAME, PEOPLE, RECORDS
 
-from sitegen import build  # noqa: E402
-from sitegen.build.simcache import FileStore  # noqa: E402
-from sitegen.indices import asof, simcache  # noqa: E402
+from sitegen import build
+from sitegen.build.simcache import FileStore
+from sitegen.indices import asof, simcache
 
 IQ = {"id": "iq", "kind": "ai-iq", "name": "IQ", "version": "1", "dimensions": [{"benchmarks": [{"benchmark": "b2"}]}]}
 ALL = {**DEFS, "iq": IQ}

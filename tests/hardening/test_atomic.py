@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from hardkit import listing, make_tree, sitegen, snapshot
 
 MARKER_TEXT = b"Written by sitegen. Each build or export replaces this whole folder.\n"

@@ -17,12 +17,12 @@ import yaml
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hardkit import dump, make_tree, model_doc  # noqa: E402
+from hardkit import dump, make_tree, model_doc
 
-from sitegen import paths, write  # noqa: E402
-from sitegen.cli import main  # noqa: E402
-from sitegen.data import load, validate_repo  # noqa: E402
-from sitegen.importers import aliases  # noqa: E402
+from sitegen import paths, write
+from sitegen.cli import main
+from sitegen.data import load, validate_repo
+from sitegen.importers import aliases
 
 
 def tree_state(folder: Path) -> dict[str, object]:

@@ -6,9 +6,9 @@ a result and per-question rows of b2, which neither toy nor late reads."""
 from __future__ import annotations
 
 import pandas as pd
+from indexkit import results
 from test_asof import DEFS, FRAME, PEOPLE, RECORDS
 
-from indexkit import results
 from sitegen.indices import asof
 
 OTHER = results({"model": "o/a", "benchmark": "b2", "value": 10, "source": "snap", "retrieved": "2025-01-20"})
